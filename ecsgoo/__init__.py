@@ -1,0 +1,16 @@
+"""ecsgoo: an entity-component-system framework for 2D soft-body physics mini-games.
+
+Game state is esper entities with components (Particle, Spring, AreaConstraint,
+ShapeMatch, Fruit, Anchor); ordered systems run numba kernels over packed
+arrays; arcade draws. See the README and ``shared/API.md`` for the contract.
+"""
+
+from . import systems
+from .components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
+from .errors import WorldError, WorldFileError
+from .world import World
+
+__all__ = [
+    "World", "Particle", "Spring", "AreaConstraint", "ShapeMatch", "Fruit", "Anchor",
+    "WorldError", "WorldFileError", "systems",
+]

@@ -1,0 +1,7 @@
+"""``python -m ecsgoo`` is the ``ecsgoo`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,44 @@
+"""Area (pressure) constraints on rings of particles."""
+
+from __future__ import annotations
+
+from numba import njit
+
+
+@njit(cache=True)
+def ring_area(pos, idx, start, end):
+    """Signed shoelace area ``½ Σ (x_i y_{i+1} − x_{i+1} y_i)`` of ring ``idx[start:end]``."""
+    area = 0.0
+    k = end - start
+    for t in range(k):
+        i = idx[start + t]
+        j = idx[start + (t + 1) % k]
+        area += pos[i, 0] * pos[j, 1] - pos[j, 0] * pos[i, 1]
+    return 0.5 * area
+
+
+@njit(cache=True)
+def solve_area(r, pos, w, off, idx, rest_area, pressure, stiffness, grad):
+    """Project each of ``r`` rings toward area ``rest_area × pressure``.
+
+    ``∇_i A = ½ (y_{i+1} − y_{i−1}, x_{i−1} − x_{i+1})``,
+    ``lam = −(A − A_target) / Σ w_i |∇_i A|²``, ``x_i += stiffness·lam·w_i·∇_i A``.
+    ``grad`` is scratch space of at least ``len(idx)`` rows.
+    """
+    for ring in range(r):
+        s, e = off[ring], off[ring + 1]
+        k = e - s
+        C = ring_area(pos, idx, s, e) - rest_area[ring] * pressure[ring]
+        denom = 0.0
+        for t in range(k):
+            i, nxt, prv = idx[s + t], idx[s + (t + 1) % k], idx[s + (t - 1) % k]
+            grad[s + t, 0] = 0.5 * (pos[nxt, 1] - pos[prv, 1])
+            grad[s + t, 1] = 0.5 * (pos[prv, 0] - pos[nxt, 0])
+            denom += w[i] * (grad[s + t, 0] ** 2 + grad[s + t, 1] ** 2)
+        if denom < 1e-12:
+            continue
+        lam = -C / denom * stiffness[ring]
+        for t in range(k):
+            i = idx[s + t]
+            pos[i, 0] += lam * w[i] * grad[s + t, 0]
+            pos[i, 1] += lam * w[i] * grad[s + t, 1]

@@ -1,0 +1,36 @@
+"""Spring stretch bookkeeping and breaking, once per frame."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+
+@njit(cache=True)
+def update_springs(m, pos, a, b, rest, max_stretch, stretch, broken, buckled, over,
+                   break_frames, out):
+    """Measure every spring; break those over ``max_stretch`` for ``break_frames`` frames.
+
+    ``stretch = |x_b − x_a| / rest``; ``buckled = stretch < 0.5``; ``over``
+    counts consecutive frames with ``stretch > max_stretch`` (reset otherwise).
+    Newly broken spring rows are written to ``out``; returns how many.
+    """
+    count = 0
+    for s in range(m):
+        i, j = a[s], b[s]
+        d = math.hypot(pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1])
+        st = d / rest[s] if rest[s] > 0.0 else 1.0
+        stretch[s] = st
+        buckled[s] = st < 0.5 and not broken[s]
+        if broken[s]:
+            continue
+        if st > max_stretch[s]:
+            over[s] += 1
+            if over[s] >= break_frames:
+                broken[s] = True
+                out[count] = s
+                count += 1
+        else:
+            over[s] = 0
+    return count

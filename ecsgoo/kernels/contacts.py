@@ -1,0 +1,142 @@
+"""Contacts: world bounds, static segments and polygons, circle pairs, soft-body outlines.
+
+Every contact first separates the bodies by moving position *and* previous
+position (so resolving an overlap creates no velocity: no "popcorn" when
+heavy things stack), then changes the implicit Verlet velocity ``u = x − x_prev``
+(px per substep) with a normal impulse (restitution, only above ``vmin``) and a
+Coulomb friction impulse, both split by inverse mass so momentum is conserved.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+
+@njit(cache=True)
+def _bounce(un, e, vmin):
+    """Normal displacement change that leaves ``−e·un`` (no bounce below ``vmin``)."""
+    return -(1.0 + (e if -un > vmin else 0.0)) * un
+
+
+@njit(cache=True)
+def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin):
+    """Particle ``i`` overlaps an immovable obstacle by ``pen`` along normal ``n`` (outward)."""
+    pos[i, 0] += pen * nx
+    pos[i, 1] += pen * ny
+    prev[i, 0] += pen * nx
+    prev[i, 1] += pen * ny
+    ux, uy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
+    un = ux * nx + uy * ny
+    if un >= 0.0:
+        return
+    jn = _bounce(un, e, vmin)
+    tx, ty = ux - un * nx, uy - un * ny
+    vt = math.sqrt(tx * tx + ty * ty)
+    prev[i, 0] -= jn * nx
+    prev[i, 1] -= jn * ny
+    if vt > 1e-15:
+        jt = min(vt, -mu * un)
+        prev[i, 0] += jt * tx / vt
+        prev[i, 1] += jt * ty / vt
+
+
+@njit(cache=True)
+def collide_bounds(n, pos, prev, w, radius, friction, restitution, x0, y0, x1, y1, vmin):
+    """Keep every particle inside the box ``(x0, y0)–(x1, y1)`` (ground, walls, ceiling)."""
+    for i in range(n):
+        if w[i] == 0.0:
+            continue
+        r, mu, e = radius[i], friction[i], restitution[i]
+        if pos[i, 1] - r < y0:
+            resolve_static(i, 0.0, 1.0, y0 + r - pos[i, 1], pos, prev, mu, e, vmin)
+        if pos[i, 1] + r > y1:
+            resolve_static(i, 0.0, -1.0, pos[i, 1] + r - y1, pos, prev, mu, e, vmin)
+        if pos[i, 0] - r < x0:
+            resolve_static(i, 1.0, 0.0, x0 + r - pos[i, 0], pos, prev, mu, e, vmin)
+        if pos[i, 0] + r > x1:
+            resolve_static(i, -1.0, 0.0, pos[i, 0] + r - x1, pos, prev, mu, e, vmin)
+
+
+@njit(cache=True)
+def closest_on_segment(px, py, ax, ay, bx, by):
+    """Closest point to ``p`` on segment ``ab`` and its parameter ``t`` in [0, 1]."""
+    ex, ey = bx - ax, by - ay
+    len2 = ex * ex + ey * ey
+    t = 0.0 if len2 == 0.0 else min(1.0, max(0.0, ((px - ax) * ex + (py - ay) * ey) / len2))
+    return ax + t * ex, ay + t * ey, t
+
+
+@njit(cache=True)
+def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin):
+    """Push particles out of the static segments ``segs`` (k, 4) they overlap."""
+    for i in range(n):
+        if w[i] == 0.0:
+            continue
+        r = radius[i]
+        for s in range(segs.shape[0]):
+            ax, ay, bx, by = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3]
+            px, py = pos[i, 0], pos[i, 1]
+            if (px + r < min(ax, bx) or px - r > max(ax, bx) or py + r < min(ay, by)
+                    or py - r > max(ay, by)):
+                continue
+            qx, qy, _ = closest_on_segment(px, py, ax, ay, bx, by)
+            dx, dy = px - qx, py - qy
+            d = math.sqrt(dx * dx + dy * dy)
+            if d >= r:
+                continue
+            if d > 1e-9:
+                nx, ny = dx / d, dy / d
+            else:
+                ln = math.hypot(bx - ax, by - ay)
+                nx, ny = -(by - ay) / ln, (bx - ax) / ln
+            resolve_static(i, nx, ny, r - d, pos, prev, friction[i], restitution[i], vmin)
+
+
+@njit(cache=True)
+def inside_ring(px, py, xy_or_pos, idx, s, e):
+    """Ray-crossing point-in-polygon test for ring ``idx[s:e]`` of rows of ``xy_or_pos``."""
+    inside = False
+    k = e - s
+    for t in range(k):
+        a, b = idx[s + t], idx[s + (t + 1) % k]
+        ay, by = xy_or_pos[a, 1], xy_or_pos[b, 1]
+        if (ay > py) != (by > py):
+            ax, bx = xy_or_pos[a, 0], xy_or_pos[b, 0]
+            if px < ax + (py - ay) * (bx - ax) / (by - ay):
+                inside = not inside
+    return inside
+
+
+@njit(cache=True)
+def nearest_edge(px, py, xy_or_pos, idx, s, e):
+    """Nearest edge of ring ``idx[s:e]`` to ``p``: ``(t_index, qx, qy, t, distance)``."""
+    k = e - s
+    best, bt, bqx, bqy, bd = -1, 0.0, 0.0, 0.0, math.inf
+    for t in range(k):
+        a, b = idx[s + t], idx[s + (t + 1) % k]
+        qx, qy, u = closest_on_segment(px, py, xy_or_pos[a, 0], xy_or_pos[a, 1],
+                                       xy_or_pos[b, 0], xy_or_pos[b, 1])
+        d = math.hypot(px - qx, py - qy)
+        if d < bd:
+            best, bt, bqx, bqy, bd = t, u, qx, qy, d
+    return best, bqx, bqy, bt, bd
+
+
+@njit(cache=True)
+def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, idx, vmin):
+    """Push particles that got inside a static polygon out through its nearest edge."""
+    for i in range(n):
+        if w[i] == 0.0:
+            continue
+        px, py = pos[i, 0], pos[i, 1]
+        for p in range(off.shape[0] - 1):
+            s, e = off[p], off[p + 1]
+            if not inside_ring(px, py, xy, idx, s, e):
+                continue
+            _, qx, qy, _, d = nearest_edge(px, py, xy, idx, s, e)
+            if d > 1e-12:
+                resolve_static(i, (qx - px) / d, (qy - py) / d, d + radius[i], pos, prev,
+                               friction[i], restitution[i], vmin)
+            break

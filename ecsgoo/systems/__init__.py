@@ -1,0 +1,17 @@
+"""The pipeline stages, in their usual order, and the base class for a game's own.
+
+integrate → project → collide run per substep; break → analyze → merge → render
+run once per frame. See ``base.Stage``.
+"""
+
+from .base import STAGES, Stage, register_stage
+from .break_ import Break
+from .collide import Collide
+from .integrate import Integrate
+from .project import Project
+
+#: The solver pipeline every game starts from, in order.
+SOLVER = (Integrate, Project, Collide, Break)
+
+__all__ = ["STAGES", "SOLVER", "Stage", "register_stage", "Integrate", "Project", "Collide",
+           "Break"]

@@ -1,0 +1,45 @@
+"""Break: measure every spring; snap those held over their limit; flag buckled ones.
+
+Reads: particle pos; spring a, b, rest, max_stretch, broken, over.
+Writes: spring stretch, broken, buckled, over.
+Events: ``spring_broke(world, spring_entity)`` for each spring that snapped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..kernels.breaking import update_springs
+from .base import Stage, register_stage
+
+
+@register_stage
+class Break(Stage):
+    """A spring breaks after ``break_frames`` consecutive frames over ``max_stretch``.
+
+    One-frame numerical spikes do not break links.
+    """
+
+    name = "break"
+
+    def __init__(self, break_frames: int = 3) -> None:
+        if int(break_frames) < 1:
+            raise ValueError(f"Break: break_frames must be >= 1, got {break_frames}")
+        self.break_frames = int(break_frames)
+        self._out = np.zeros(64, dtype=np.int64)
+
+    def settings(self) -> dict[str, Any]:
+        return {"break_frames": self.break_frames}
+
+    def process(self, world: Any) -> None:
+        s = world.store.springs
+        if len(self._out) < s.n:
+            self._out = np.zeros(2 * s.n, dtype=np.int64)
+        c = s.cols
+        count = update_springs(s.n, world.store.particles.cols["pos"], c["a"], c["b"],
+                               c["rest"], c["max_stretch"], c["stretch"], c["broken"],
+                               c["buckled"], c["over"], self.break_frames, self._out)
+        for row in self._out[:count].tolist():
+            world.dispatch("spring_broke", world, int(c["entity"][row]))

@@ -1,0 +1,33 @@
+"""Integrate: Verlet-advance every particle one substep under gravity and forces.
+
+Reads: particle pos, prev, force, w, pinned, pin; the world's gravity and damping.
+Writes: particle pos, prev.
+Events: none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..kernels.integrate import integrate
+from .base import Stage, register_stage
+
+#: How far the grabbed particle moves toward the pointer per substep (SPEC §2).
+GRAB_PULL = 0.55
+
+
+@register_stage
+class Integrate(Stage):
+    """Verlet with damping defined per 1/60 s, so it means the same at any substep count."""
+
+    name = "integrate"
+    per_substep = True
+
+    def substep(self, world: Any, h: float) -> None:
+        p = world.store.particles
+        c = p.cols
+        damp = world.damping ** (h * 60.0)
+        gx, gy = world.gravity
+        tx, ty = world.grab_target
+        integrate(p.n, c["pos"], c["prev"], c["force"], c["w"], c["pinned"], c["pin"],
+                  gx, gy, damp, h, world.grabbed, tx, ty, GRAB_PULL)

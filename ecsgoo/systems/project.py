@@ -1,0 +1,49 @@
+"""Project: XPBD distance, area (pressure) and shape-matching constraints, Gauss–Seidel.
+
+Reads: particle pos, w, mass; spring a, b, rest, compliance, broken; ring and
+shape CSR arrays, pressure, stiffness, alpha.
+Writes: particle pos; spring lam (XPBD multipliers, reset every substep).
+Events: none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..kernels.area import solve_area
+from ..kernels.distance import solve_distance
+from ..kernels.shape import solve_shape
+from .base import Stage, register_stage
+
+
+@register_stage
+class Project(Stage):
+    """``iterations`` rounds per substep (``None``: the world's setting)."""
+
+    name = "project"
+    per_substep = True
+
+    def __init__(self, iterations: int | None = None) -> None:
+        self.iterations = iterations
+
+    def settings(self) -> dict[str, Any]:
+        return {"iterations": self.iterations}
+
+    def substep(self, world: Any, h: float) -> None:
+        st = world.store
+        p, s, rings, shapes = st.particles, st.springs, st.rings, st.shapes
+        pc, sc = p.cols, s.cols
+        rounds = self.iterations or world.iterations
+        sc["lam"][: s.n] = 0.0
+        # alpha means "fraction per 1/60 s frame"; spread it over every application
+        alpha = 1.0 - (1.0 - shapes.cols["alpha"][: shapes.n]) ** (h * 60.0 / rounds)
+        for _ in range(rounds):
+            solve_distance(s.n, pc["pos"], pc["w"], sc["a"], sc["b"], sc["rest"],
+                           sc["compliance"], sc["broken"], sc["lam"], h)
+            if rings.n:
+                rc = rings.cols
+                solve_area(rings.n, pc["pos"], pc["w"], st.ring_off, st.ring_idx,
+                           rc["rest_area"], rc["pressure"], rc["stiffness"], st.scratch)
+            if shapes.n:
+                solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
+                            st.shape_idx, st.shape_rest, alpha)

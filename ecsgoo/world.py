@@ -1,0 +1,405 @@
+"""The World: one esper context, the packed store, the pipeline, resources and events."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import esper
+import numpy as np
+
+from .components import BUILTIN, Component, Particle, _Rider
+from .errors import WorldError
+from .level import Level
+from .store import Store
+
+T = TypeVar("T")
+_names = itertools.count(1)
+
+
+class World:
+    """A simulation: entities with components, a pipeline of stages, resources, events.
+
+    ``gravity`` (px/s², y up), ``dt`` (s per step), ``substeps`` per step,
+    ``iterations`` of constraint projection per substep, ``damping`` (fraction
+    of velocity kept per 1/60 s, whatever the substep count), ``bounds``
+    ``(left, bottom, right, top)`` px or ``None`` for no walls, ``contact_slop``
+    (px: particles this close count as touching, see Merge).
+    """
+
+    def __init__(self, gravity: tuple[float, float] = (0.0, -980.0), dt: float = 1 / 60,
+                 substeps: int = 6, iterations: int = 3, damping: float = 0.99,
+                 bounds: tuple[float, float, float, float] | None = (0, 0, 800, 600),
+                 contact_slop: float = 1.0) -> None:
+        self.name = f"ecsgoo-world-{next(_names)}"
+        self._handlers: dict[str, list[Callable[..., Any]]] = {}
+        self.resources: dict[type, Any] = {}
+        self.frame = 0
+        self.level = Level()
+        self.pipeline: tuple[Any, ...] = ()
+        self.profile: dict[str, float] | None = None
+        self.grabbed = -1
+        self.grab_target = (0.0, 0.0)
+        self.gravity, self.dt, self.substeps = gravity, dt, substeps
+        self.iterations, self.damping, self.bounds = iterations, damping, bounds
+        self.contact_slop = contact_slop
+        self._validate()
+        self.store = Store(self.h)
+        with self._context():
+            pass
+
+    # -- settings -------------------------------------------------------------
+
+    def _validate(self) -> None:
+        g = tuple(float(v) for v in self.gravity)
+        checks = [
+            ("gravity", len(g) == 2 and all(map(math.isfinite, g)), "two finite numbers"),
+            ("dt", math.isfinite(self.dt) and self.dt > 0, "> 0"),
+            ("substeps", int(self.substeps) == self.substeps and self.substeps >= 1, ">= 1"),
+            ("iterations", int(self.iterations) == self.iterations and self.iterations >= 1,
+             ">= 1"),
+            ("damping", 0 <= self.damping <= 1, "in [0, 1]"),
+            ("contact_slop", math.isfinite(self.contact_slop) and self.contact_slop >= 0,
+             ">= 0"),
+        ]
+        for name, ok, want in checks:
+            if not ok:
+                raise WorldError(f"World: setting {name} must be {want}, got "
+                                 f"{getattr(self, name)!r}")
+        if self.bounds is not None:
+            b = tuple(float(v) for v in self.bounds)
+            if len(b) != 4 or not all(map(math.isfinite, b)) or b[0] >= b[2] or b[1] >= b[3]:
+                raise WorldError(f"World: setting bounds must be (left, bottom, right, top) "
+                                 f"with left < right and bottom < top, got {self.bounds!r}")
+            self.bounds = b
+        self.gravity = g
+        self.substeps, self.iterations = int(self.substeps), int(self.iterations)
+
+    def settings(self) -> dict[str, Any]:
+        """The constructor arguments that recreate this world's settings."""
+        return {"gravity": self.gravity, "dt": self.dt, "substeps": self.substeps,
+                "iterations": self.iterations, "damping": self.damping,
+                "bounds": self.bounds, "contact_slop": self.contact_slop}
+
+    @property
+    def h(self) -> float:
+        """Substep time, s."""
+        return self.dt / self.substeps
+
+    # -- esper context ----------------------------------------------------------
+
+    @contextmanager
+    def _context(self) -> Iterator[None]:
+        """Run esper calls inside this world's context (esper 3 is module-level)."""
+        if esper.current_world != self.name:
+            esper.switch_world(self.name)
+        yield
+
+    def __del__(self) -> None:
+        try:
+            if esper.current_world == self.name:
+                esper.switch_world("default")
+            esper.delete_world(self.name)
+        except Exception:  # interpreter shutdown: esper may be half torn down
+            pass
+
+    # -- entities and components ------------------------------------------------
+
+    def create_entity(self, *components: Any) -> int:
+        """Create an entity holding ``components``; return its id."""
+        with self._context():
+            entity = esper.create_entity()
+        try:
+            for comp in _attach_order(components):
+                self._add(entity, comp)
+        except BaseException:
+            self.delete_entity(entity)
+            raise
+        return entity
+
+    def add_component(self, entity: int, component: Any) -> None:
+        """Add (or replace) a component on ``entity``."""
+        self._require(entity)
+        self._add(entity, component)
+
+    def _add(self, entity: int, comp: Any) -> None:
+        if isinstance(comp, Component) and (comp._table is not None or
+                                            getattr(comp, "_host", None) is not None):
+            raise WorldError(f"entity {entity} ({type(comp).__name__}): this component "
+                             "already belongs to a world; create a new one")
+        with self._context():
+            if esper.has_component(entity, type(comp)):
+                self.remove_component(entity, type(comp))
+            esper.add_component(entity, comp)
+        try:
+            self.store.attach(entity, comp)
+        except BaseException:
+            with self._context():
+                esper.remove_component(entity, type(comp))
+            raise
+
+    def remove_component(self, entity: int, component_type: type[T]) -> T:
+        """Remove and return the component of ``component_type`` from ``entity``."""
+        self._require(entity)
+        with self._context():
+            comp = esper.component_for_entity(entity, component_type)
+            if isinstance(comp, Particle):
+                self._drop_dependents(entity, comp)
+                for rider in [c for c in esper.components_for_entity(entity)
+                              if isinstance(c, _Rider)]:
+                    self.remove_component(entity, type(rider))
+            self.store.detach(comp)
+            esper.remove_component(entity, component_type)
+        return comp
+
+    def _drop_dependents(self, entity: int, particle: Particle) -> None:
+        """Remove springs and constraints that would point at a removed particle."""
+        for spring in self.store.springs_touching(particle._slot):
+            self.remove_component(spring._entity, type(spring))
+        for con in self.store.constraints_touching(entity):
+            self.remove_component(con._entity, type(con))
+
+    def delete_entity(self, entity: int) -> None:
+        """Delete ``entity``, its components, and springs/constraints that use it."""
+        self._require(entity)
+        with self._context():
+            comps = list(esper.components_for_entity(entity))
+        for comp in sorted(comps, key=lambda c: -_rank(c)):
+            if self.entity_exists(entity) and self.has_component(entity, type(comp)):
+                self.remove_component(entity, type(comp))
+        with self._context():
+            esper.delete_entity(entity, immediate=True)
+
+    def entity_exists(self, entity: int) -> bool:
+        """Whether ``entity`` exists."""
+        with self._context():
+            return esper.entity_exists(entity)
+
+    def _require(self, entity: int) -> None:
+        if not self.entity_exists(entity):
+            raise WorldError(f"entity {entity}: does not exist")
+
+    def component(self, entity: int, component_type: type[T]) -> T:
+        """The live view of ``entity``'s component of ``component_type``."""
+        with self._context():
+            try:
+                return esper.component_for_entity(entity, component_type)
+            except KeyError:
+                raise WorldError(f"entity {entity}: has no {component_type.__name__}") from None
+
+    def try_component(self, entity: int, component_type: type[T]) -> T | None:
+        """The component, or ``None`` if the entity does not have it."""
+        with self._context():
+            return esper.try_component(entity, component_type)
+
+    def has_component(self, entity: int, component_type: type) -> bool:
+        """Whether ``entity`` has a component of ``component_type``."""
+        with self._context():
+            return esper.has_component(entity, component_type)
+
+    def components_for_entity(self, entity: int) -> tuple[Any, ...]:
+        """All components of ``entity``."""
+        with self._context():
+            return esper.components_for_entity(entity)
+
+    def get_component(self, component_type: type[T]) -> list[tuple[int, T]]:
+        """``[(entity, component), ...]`` like esper (do not mutate the list)."""
+        with self._context():
+            return esper.get_component(component_type)
+
+    def get_components(self, *component_types: type) -> list[tuple[int, tuple[Any, ...]]]:
+        """``[(entity, (c1, c2, ...)), ...]`` like esper (do not mutate the list)."""
+        with self._context():
+            return esper.get_components(*component_types)
+
+    def entities(self) -> list[int]:
+        """All entity ids, ascending."""
+        with self._context():
+            return sorted(esper.get_entities())
+
+    def particle_entities(self, slots: np.ndarray) -> np.ndarray:
+        """Entity ids of the particle rows ``slots``."""
+        return self.store.particles.cols["entity"][np.asarray(slots, dtype=np.int64)]
+
+    # -- level geometry -------------------------------------------------------------
+
+    def add_segment(self, p: tuple[float, float], q: tuple[float, float]) -> None:
+        """Add a static segment (px) that particles collide with."""
+        self.level.add_segment(p, q)
+
+    def add_polygon(self, points: list[tuple[float, float]]) -> None:
+        """Add a static polygon (px) that particles collide with."""
+        self.level.add_polygon(points)
+
+    # -- pipeline and stepping ------------------------------------------------------
+
+    def use(self, *stages: Any) -> World:
+        """Set the pipeline: stages run in the order given (see ``systems``)."""
+        from .systems.base import install
+
+        self.pipeline = tuple(stages)
+        with self._context():
+            install(self, self.pipeline)
+        return self
+
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` fixed steps of ``dt``: every stage of the pipeline, in order."""
+        with self._context():
+            for _ in range(n):
+                self.store.prepare()
+                esper.process(self)
+                self.frame += 1
+                self.store.particles.cols["force"][: self.store.particles.n] = 0.0
+
+    def apply_force(self, entity: int, fx: float, fy: float) -> None:
+        """Add a force (mass·px/s²) on a particle for the next step only."""
+        slot = self._slot(entity)
+        self.store.particles.cols["force"][slot] += (fx, fy)
+
+    def grab(self, entity: int, x: float, y: float) -> None:
+        """Pull particle ``entity`` toward the pointer ``(x, y)`` every substep.
+
+        Each substep moves it ``(pointer − p) · 0.55``; releasing flings it,
+        because velocity is position difference.
+        """
+        self.grabbed = self._slot(entity)
+        self.grab_target = (float(x), float(y))
+
+    def release(self) -> None:
+        """Stop pulling the grabbed particle."""
+        self.grabbed = -1
+
+    def _slot(self, entity: int) -> int:
+        slot = self.store.pslot.get(entity)
+        if slot is None:
+            raise WorldError(f"entity {entity}: has no Particle")
+        return slot
+
+    # -- resources and events ---------------------------------------------------------
+
+    def add_resource(self, resource: Any) -> Any:
+        """Store a singleton keyed by its type (replacing any previous one)."""
+        self.resources[type(resource)] = resource
+        return resource
+
+    def resource(self, kind: type[T], default: Any = None) -> T:
+        """The resource of type ``kind`` (``default`` if there is none)."""
+        return self.resources.get(kind, default)
+
+    def set_handler(self, name: str, func: Callable[..., Any]) -> None:
+        """Call ``func(*args)`` whenever event ``name`` is dispatched.
+
+        Handlers run in the order they were set. The world keeps them itself:
+        esper's registry holds weak references (a lambda would silently vanish)
+        in a set (an order that changes from run to run).
+        """
+        self._handlers.setdefault(name, []).append(func)
+
+    def remove_handler(self, name: str, func: Callable[..., Any]) -> None:
+        """Stop calling ``func`` for event ``name``."""
+        handlers = self._handlers.get(name, [])
+        if func in handlers:
+            handlers.remove(func)
+
+    def dispatch(self, name: str, *args: Any) -> None:
+        """Dispatch event ``name`` to its handlers, in the order they were set."""
+        for func in list(self._handlers.get(name, ())):
+            func(*args)
+
+    # -- inspection ----------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise WorldError naming the entity and field if any value is NaN or infinite."""
+        p, s = self.store.particles, self.store.springs
+        for table, fields in ((p, ("pos", "prev", "pin", "force")), (s, ("stretch", "lam"))):
+            for name in fields:
+                col = table.cols[name][: table.n]
+                bad = ~np.isfinite(col)
+                if bad.ndim == 2:
+                    bad = bad.any(axis=1)
+                if bad.any():
+                    slot = int(np.flatnonzero(bad)[0])
+                    owner = table.owner[slot]
+                    raise WorldError(f"entity {owner._entity} ({type(owner).__name__}): "
+                                     f"field {name} is {col[slot]}")
+
+    def state_hash(self) -> str:
+        """SHA-256 of the hot state (positions, previous positions, spring state)."""
+        p, s = self.store.particles, self.store.springs
+        h = hashlib.sha256()
+        for arr in (p.cols["pos"][: p.n], p.cols["prev"][: p.n], s.cols["broken"][: s.n],
+                    s.cols["over"][: s.n], s.cols["stretch"][: s.n]):
+            h.update(np.ascontiguousarray(arr).tobytes())
+        return h.hexdigest()
+
+    # -- copying ---------------------------------------------------------------------------
+
+    def clone(self) -> World:
+        """An independent deep copy: same entity ids, same bits, same pipeline.
+
+        Event handlers are not copied (a preview should not run game rules);
+        resources are deep-copied.
+        """
+        new = World(**self.settings())
+        new.frame, new.level = self.frame, self.level.copy()
+        new.store, mapping = self.store.copy()
+        new.store.particles.h = new.h
+        new.resources = copy.deepcopy(self.resources)
+        with self._context():
+            rows = [(e, esper.components_for_entity(e)) for e in sorted(esper.get_entities())]
+        with new._context():
+            for entity, comps in rows:
+                _insert_entity(entity, [_copy_component(c, mapping) for c in comps])
+        new.use(*(stage.clone() for stage in self.pipeline))
+        return new
+
+    def _insert_entities(self, rows: list[tuple[int, list[Any]]]) -> None:
+        """Create entities with given ids (loading and cloning keep ids stable)."""
+        with self._context():
+            for entity, comps in rows:
+                _insert_entity(entity, comps)
+
+
+def _copy_component(comp: Any, mapping: dict[int, Any]) -> Any:
+    if id(comp) in mapping:
+        return mapping[id(comp)]
+    if isinstance(comp, _Rider):
+        from .store import _twin
+
+        twin = _twin(comp)
+        twin._host = mapping[id(comp._host)] if comp._host is not None else None
+        return twin
+    return copy.deepcopy(comp)
+
+
+def _insert_entity(entity: int, comps: list[Any]) -> None:
+    """Put ``entity`` with ``comps`` into the current esper context under that very id.
+
+    esper has no public call for a chosen id, so this touches its module state
+    (checked against esper 3.8–3.9).
+    """
+    record = {}
+    for comp in comps:
+        esper._components.setdefault(type(comp), set()).add(entity)
+        record[type(comp)] = comp
+    esper._entities[entity] = record
+    nxt = next(esper._entity_count)
+    esper._entity_count = itertools.count(max(nxt, entity + 1))
+    esper.clear_cache()
+
+
+def _rank(comp: Any) -> int:
+    for i, kind in enumerate(BUILTIN):
+        if isinstance(comp, kind):
+            return i
+    return len(BUILTIN)
+
+
+def _attach_order(components: tuple[Any, ...]) -> list[Any]:
+    """Particles first, then what rides on them, then what links them."""
+    return sorted(components, key=_rank)

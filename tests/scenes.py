@@ -1,0 +1,59 @@
+"""Scenes shared by the tests and the benchmarks (small sizes in tests, big in bench)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ecsgoo import Anchor, Particle, Spring, World, systems
+from ecsgoo.bodies import jelly_ball
+
+
+def solver(world: World) -> World:
+    """Give ``world`` the standard solver pipeline."""
+    return world.use(systems.Integrate(), systems.Project(), systems.Collide(), systems.Break())
+
+
+def circle_pile(count: int, seed: int = 0, width: float = 1200.0) -> World:
+    """``count`` circles of radius 8–16 dropped on a grid into a box ``width`` wide."""
+    rng = np.random.default_rng(seed)
+    cols = int(width // 34)
+    rows = count // cols + 1
+    w = solver(World(bounds=(0, 0, width, 40 * rows + 200)))
+    for k in range(count):
+        x = 20 + (k % cols) * 34 + rng.uniform(-1, 1)
+        y = 20 + (k // cols) * 34
+        w.create_entity(Particle(x, y, radius=rng.uniform(8, 16), mass=1.0))
+    return w
+
+
+def jelly_field(balls: int, vertices: int = 24, seed: int = 0) -> World:
+    """``balls`` jelly balls in rows inside a wide box."""
+    per_row = 20
+    rows = balls // per_row + 1
+    w = solver(World(bounds=(0, 0, per_row * 100 + 40, rows * 110 + 300)))
+    rng = np.random.default_rng(seed)
+    for k in range(balls):
+        jelly_ball(w, 60 + (k % per_row) * 100 + rng.uniform(-5, 5), 80 + (k // per_row) * 110,
+                   radius=40, vertices=vertices)
+    return w
+
+
+def pendulum(length: float = 200.0, angle: float = 0.1) -> tuple[World, int]:
+    """A bob on a rigid link from a pin, released at ``angle`` radians, no damping."""
+    w = solver(World(bounds=None, damping=1.0))
+    pin = w.create_entity(Particle(400, 500), Anchor())
+    bob = w.create_entity(Particle(400 + length * np.sin(angle), 500 - length * np.cos(angle)))
+    w.create_entity(Spring(pin, bob, max_stretch=None))
+    return w, bob
+
+
+def chaos(seed: int = 1) -> World:
+    """Heavy and light particles, a jelly and a chain thrown around a box."""
+    rng = np.random.default_rng(seed)
+    w = solver(World(bounds=(0, 0, 600, 500)))
+    for _ in range(60):
+        w.create_entity(Particle(rng.uniform(20, 580), rng.uniform(20, 480),
+                                 mass=float(rng.choice([0.5, 5.0])), radius=rng.uniform(5, 15),
+                                 vx=rng.uniform(-900, 900), vy=rng.uniform(-900, 900)))
+    jelly_ball(w, 300, 250, radius=50)
+    return w

@@ -1,0 +1,135 @@
+"""World: entities, components, live views, contexts, clone, check, events."""
+
+import math
+
+import pytest
+
+from ecsgoo import Anchor, Fruit, Particle, Spring, World, WorldError, fruit, systems
+from scenes import solver
+
+
+def test_two_worlds_do_not_share_entities():
+    a, b = World(), World()
+    ea = a.create_entity(Particle(1, 2))
+    b.create_entity(Particle(3, 4))
+    b.create_entity(Particle(5, 6))
+    assert len(a.get_component(Particle)) == 1
+    assert len(b.get_component(Particle)) == 2
+    assert a.component(ea, Particle).x == 1
+
+
+def test_view_reads_and_writes_the_store():
+    w = solver(World(bounds=None, gravity=(0, 0), damping=1.0))
+    e = w.create_entity(Particle(10, 20, vx=60.0))
+    p = w.component(e, Particle)
+    assert (p.x, p.y) == (10, 20)
+    assert p.vx == pytest.approx(60.0)
+    p.x = 100.0  # keeps the velocity
+    assert p.vx == pytest.approx(60.0)
+    w.step()
+    assert p.x == pytest.approx(101.0)
+    p.vx = 0.0
+    w.step()
+    assert p.x == pytest.approx(101.0)
+
+
+def test_anchor_pins_and_moving_it_moves_the_pin():
+    w = solver(World())
+    e = w.create_entity(Particle(100, 300), Anchor())
+    w.step(30)
+    p = w.component(e, Particle)
+    assert (p.x, p.y) == (100, 300)
+    p.x = 150
+    w.step(5)
+    assert (p.x, p.y) == (150, 300)
+    w.remove_component(e, Anchor)
+    w.step(5)
+    assert p.y < 300
+
+
+def test_fruit_sets_radius_and_mass_from_the_kind_table():
+    w = World()
+    e = w.create_entity(Particle(100, 100), Fruit(3))
+    p = w.component(e, Particle)
+    assert p.radius == fruit.RADII[3]
+    assert p.mass == pytest.approx(fruit.mass(3))
+    assert w.component(e, Fruit).kind == 3
+
+
+def test_spring_rest_defaults_to_distance_and_bad_ends_are_named():
+    w = World()
+    a = w.create_entity(Particle(0, 0))
+    b = w.create_entity(Particle(30, 40))
+    s = w.create_entity(Spring(a, b))
+    assert w.component(s, Spring).rest == pytest.approx(50)
+    with pytest.raises(WorldError, match="entity 99"):
+        w.create_entity(Spring(a, 99))
+    assert len(w.get_component(Spring)) == 1
+
+
+def test_deleting_a_particle_removes_its_springs_and_keeps_others_right():
+    w = solver(World(bounds=None, gravity=(0, 0)))
+    ids = [w.create_entity(Particle(10 * k, 0)) for k in range(4)]
+    springs = [w.create_entity(Spring(ids[k], ids[k + 1])) for k in range(3)]
+    w.delete_entity(ids[0])
+    assert not w.entity_exists(springs[0]) or not w.has_component(springs[0], Spring)
+    # the last particle moved into the freed row: its spring must still link it
+    w.component(ids[3], Particle).x = 100
+    w.step(30)
+    assert math.dist((w.component(ids[2], Particle).x, w.component(ids[2], Particle).y),
+                     (w.component(ids[3], Particle).x, w.component(ids[3], Particle).y)) \
+        == pytest.approx(10, abs=0.5)
+
+
+def test_clone_is_independent_and_identical():
+    w = solver(World())
+    e = w.create_entity(Particle(100, 300, vx=50))
+    w.step(3)
+    c = w.clone()
+    assert c.component(e, Particle).x == w.component(e, Particle).x
+    c.step(10)
+    w.step(10)
+    assert c.state_hash() == w.state_hash()
+    c.component(e, Particle).x = 0
+    assert w.component(e, Particle).x != 0
+
+
+def test_check_names_the_entity():
+    w = World()
+    w.create_entity(Particle(1, 1))
+    e = w.create_entity(Particle(2, 2))
+    w.store.particles.cols["pos"][1, 0] = math.nan
+    with pytest.raises(WorldError, match=f"entity {e}"):
+        w.check()
+
+
+def test_handlers_are_kept_alive_and_ordered():
+    w = World()
+    seen = []
+    w.set_handler("boom", lambda *a: seen.append(("first", a)))
+    w.set_handler("boom", lambda *a: seen.append(("second", a)))
+    w.dispatch("boom", 1)
+    assert seen == [("first", (1,)), ("second", (1,))]
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(WorldError, match="dt"):
+        World(dt=0)
+    with pytest.raises(WorldError, match="substeps"):
+        World(substeps=0)
+
+
+def test_pipeline_runs_in_declared_order():
+    order = []
+
+    class Mark(systems.Stage):
+        def __init__(self, tag):
+            self.tag = tag
+
+        def process(self, world):
+            order.append(self.tag)
+
+    w = World().use(Mark("a"), systems.Integrate(), Mark("b"), Mark("c"))
+    w.step(2)
+    assert order == ["a", "b", "c", "a", "b", "c"]
+    assert w.frame == 2
