@@ -1,0 +1,133 @@
+"""What a game is: a world and its pipeline, rules, input handlers, a bot and a status.
+
+The player (``ecsgoo.app``) runs any ``Game`` windowed or headless: it calls
+``step()`` at a fixed 60 Hz, forwards pointer and key input in world
+coordinates (px, y up), lets a bot act before each step, draws the world with
+the Render stage and then ``draw_overlay``, and reads ``status()`` for the
+HUD and the final JSON line of a headless run.
+
+A game module registers its class with ``register_game`` (bundled games live in
+``games/<name>/``; ``ecsgoo play path/to/mygame.py`` loads any module that
+registers one).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .world import World
+
+#: Game classes by name, filled by ``register_game``.
+GAMES: dict[str, type[Game]] = {}
+
+
+def register_game(cls: type[Game]) -> type[Game]:
+    """Make a Game class playable as ``ecsgoo play <cls.name>``."""
+    GAMES[cls.name] = cls
+    return cls
+
+
+@dataclass
+class Widget:
+    """An on-screen control a game declares; the player draws it and routes clicks.
+
+    ``kind`` is ``"slider"`` (``value`` in ``[low, high]``), ``"toggle"``
+    (``value`` a bool) or ``"button"``. ``on_change(value)`` is called with the
+    new value (buttons: ``True``).
+    """
+
+    kind: str
+    label: str
+    on_change: Any
+    value: Any = None
+    low: float = 0.0
+    high: float = 1.0
+
+
+@dataclass
+class Status:
+    """Where a game stands: ``result`` is ``"running"``, ``"won"`` or ``"lost"``."""
+
+    result: str = "running"
+    score: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Fields for the JSON summary line (game-specific extras included)."""
+        return {"result": self.result, "score": self.score, **self.extra}
+
+
+class Game:
+    """Base class of a mini-game. Override ``build`` and what your game needs.
+
+    ``level`` counts from 1; ``seed`` fixes every random choice (``self.rng``).
+    """
+
+    name = "game"
+    title = "A game"
+    #: Level names, in order (``ecsgoo list`` shows them).
+    levels: tuple[str, ...] = ("level 1",)
+    #: Bot names this game offers; the first is the default ``--bot``.
+    bots: tuple[str, ...] = ()
+    #: Window size, px (the camera fits the world's bounds into it).
+    size: tuple[int, int] = (800, 600)
+
+    def __init__(self, level: int = 1, seed: int = 0) -> None:
+        if not 1 <= level <= len(self.levels):
+            raise ValueError(f"{self.name}: level must be 1..{len(self.levels)}, got {level}")
+        self.level, self.seed = level, seed
+        self.rng = random.Random(seed)
+        self.world: World = self.build()
+
+    def build(self) -> World:
+        """Create the world of ``self.level`` with its pipeline (and rules)."""
+        raise NotImplementedError
+
+    def restart(self) -> None:
+        """Start the level again."""
+        self.rng = random.Random(self.seed)
+        self.world = self.build()
+
+    def step(self) -> None:
+        """One fixed 1/60 s step: the pipeline, then the rules that look at the result."""
+        self.world.step()
+
+    def status(self) -> Status:
+        """Win/lose, score and extras."""
+        return Status()
+
+    def hud(self) -> list[str]:
+        """Short lines of text the player shows on screen."""
+        s = self.status()
+        return [f"score {s.score}"] + ([s.result.upper()] if s.result != "running" else [])
+
+    def widgets(self) -> list[Widget]:
+        """On-screen controls (sliders, toggles, buttons)."""
+        return []
+
+    # -- input, in world coordinates (px, y up) ------------------------------------
+
+    def on_press(self, x: float, y: float, button: int) -> None:
+        """Pointer pressed."""
+
+    def on_drag(self, x: float, y: float) -> None:
+        """Pointer moved while pressed."""
+
+    def on_move(self, x: float, y: float) -> None:
+        """Pointer moved (not pressed)."""
+
+    def on_release(self, x: float, y: float, button: int) -> None:
+        """Pointer released."""
+
+    def on_key(self, key: str) -> None:
+        """A key pressed, by name (``"space"``, ``"z"``, …) for game-specific keys."""
+
+    # -- bots and drawing --------------------------------------------------------------
+
+    def bot_act(self, name: str) -> None:
+        """Let bot ``name`` act once, before a step (uses the input handlers above)."""
+
+    def draw_overlay(self, draw: Any) -> None:
+        """Draw game-specific things over the world (``draw`` is the player's Draw helper)."""
