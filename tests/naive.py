@@ -140,3 +140,136 @@ def quadratic_bezier_naive(t, p0, p1, p2):
         return [u[k] + (v[k] - u[k]) * t for k in range(2)]
 
     return lerp(lerp(p0, p1), lerp(p1, p2))
+
+
+# -- solver kernels (ecsgoo/kernels/integrate, distance, area, shape, breaking, grid, pairs) --
+
+
+def integrate_naive(pos, prev, w, pinned, pin, g, damp, h):
+    """Mirrors ``kernels.integrate.integrate`` (no forces, no grab) on lists of points."""
+    pos, prev = [list(p) for p in pos], [list(p) for p in prev]
+    for i in range(len(pos)):
+        if pinned[i]:
+            pos[i], prev[i] = list(pin[i]), list(pin[i])
+        elif w[i] == 0:
+            prev[i] = list(pos[i])
+        else:
+            new = [pos[i][k] + (pos[i][k] - prev[i][k]) * damp + g[k] * h * h for k in (0, 1)]
+            prev[i], pos[i] = pos[i], new
+    return pos, prev
+
+
+def distance_naive(pos, w, springs, h):
+    """Mirrors ``kernels.distance.solve_distance``: one XPBD pass, springs in order.
+
+    ``springs`` is a list of dicts with a, b, rest, compliance, lam (updated in place).
+    """
+    pos = [list(p) for p in pos]
+    for s in springs:
+        i, j = s["a"], s["b"]
+        if w[i] + w[j] == 0:
+            continue
+        d = math.dist(pos[i], pos[j])
+        n = [(pos[j][k] - pos[i][k]) / d for k in (0, 1)]
+        alpha = s["compliance"] / (h * h)
+        dlam = (s["rest"] - d - alpha * s["lam"]) / (w[i] + w[j] + alpha)
+        s["lam"] += dlam
+        for k in (0, 1):
+            pos[i][k] -= w[i] * dlam * n[k]
+            pos[j][k] += w[j] * dlam * n[k]
+    return pos
+
+
+def area_naive(pos, w, ring, target, stiffness=1.0):
+    """Mirrors ``kernels.area.solve_area`` for one ring: gradients first, then one move."""
+    pos = [list(p) for p in pos]
+    k = len(ring)
+    area = 0.5 * sum(pos[ring[t]][0] * pos[ring[(t + 1) % k]][1]
+                     - pos[ring[(t + 1) % k]][0] * pos[ring[t]][1] for t in range(k))
+    grads = []
+    for t in range(k):
+        nxt, prv = pos[ring[(t + 1) % k]], pos[ring[t - 1]]
+        grads.append((0.5 * (nxt[1] - prv[1]), 0.5 * (prv[0] - nxt[0])))
+    denom = sum(w[ring[t]] * (gx * gx + gy * gy) for t, (gx, gy) in enumerate(grads))
+    lam = -(area - target) / denom * stiffness
+    for t, (gx, gy) in enumerate(grads):
+        pos[ring[t]][0] += lam * w[ring[t]] * gx
+        pos[ring[t]][1] += lam * w[ring[t]] * gy
+    return pos
+
+
+def shape_naive(pos, w, mass, members, rest, alpha):
+    """Mirrors ``kernels.shape.solve_shape`` for one group, by brute-force best angle.
+
+    Instead of the closed form, it searches the angle that minimises
+    ``Σ m |q_i − R r_i|²`` on a fine grid and refines it, then moves each
+    movable particle ``alpha`` of the way to its goal.
+    """
+    pos = [list(p) for p in pos]
+    msum = sum(mass[i] for i in members)
+    c = [sum(mass[i] * pos[i][k] for i in members) / msum for k in (0, 1)]
+
+    def cost(th):
+        cs, sn = math.cos(th), math.sin(th)
+        return sum(mass[i] * ((pos[i][0] - c[0] - (cs * r[0] - sn * r[1])) ** 2
+                              + (pos[i][1] - c[1] - (sn * r[0] + cs * r[1])) ** 2)
+                   for i, r in zip(members, rest, strict=True))
+
+    best = min((2 * math.pi * k / 3600 for k in range(3600)), key=cost)
+    lo, hi = best - 2 * math.pi / 3600, best + 2 * math.pi / 3600
+    for _ in range(60):  # golden-section refine around the best grid angle
+        m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
+        lo, hi = (lo, m2) if cost(m1) < cost(m2) else (m1, hi)
+    best = (lo + hi) / 2
+    cs, sn = math.cos(best), math.sin(best)
+    for i, r in zip(members, rest, strict=True):
+        if w[i] == 0:
+            continue
+        goal = (c[0] + cs * r[0] - sn * r[1], c[1] + sn * r[0] + cs * r[1])
+        for k in (0, 1):
+            pos[i][k] += (goal[k] - pos[i][k]) * alpha
+    return pos
+
+
+def springs_naive(pos, springs, break_frames):
+    """Mirrors ``kernels.breaking.update_springs``; returns the rows that broke."""
+    out = []
+    for row, s in enumerate(springs):
+        st = math.dist(pos[s["a"]], pos[s["b"]]) / s["rest"]
+        s["stretch"] = st
+        s["buckled"] = st < 0.5 and not s["broken"]
+        if s["broken"]:
+            continue
+        if st > s["max_stretch"]:
+            s["over"] += 1
+            if s["over"] >= break_frames:
+                s["broken"] = True
+                out.append(row)
+        else:
+            s["over"] = 0
+    return out
+
+
+def overlapping_pairs_naive(pos, radius, group):
+    """All pairs (i < j) of circles that overlap and may collide: the O(n²) truth."""
+    out = set()
+    for i in range(len(pos)):
+        for j in range(i + 1, len(pos)):
+            if group[i] != 0 and group[i] == group[j]:
+                continue
+            if math.dist(pos[i], pos[j]) < radius[i] + radius[j]:
+                out.add((i, j))
+    return out
+
+
+def separate_naive(pos, w, radius, pairs):
+    """Push each listed pair apart by inverse mass until they just touch (positions only)."""
+    pos = [list(p) for p in pos]
+    for i, j in sorted(pairs):
+        d = math.dist(pos[i], pos[j])
+        n = [(pos[j][k] - pos[i][k]) / d for k in (0, 1)]
+        pen = radius[i] + radius[j] - d
+        for k in (0, 1):
+            pos[i][k] -= pen * w[i] / (w[i] + w[j]) * n[k]
+            pos[j][k] += pen * w[j] / (w[i] + w[j]) * n[k]
+    return pos

@@ -1,0 +1,1 @@
+"""The bundled games: each subpackage registers one ``ecsgoo.game.Game`` subclass."""

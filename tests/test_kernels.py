@@ -1,0 +1,166 @@
+"""Each solver kernel against its slow reference in tests/naive.py."""
+
+import math
+
+import numpy as np
+import pytest
+
+import naive
+from ecsgoo.kernels.area import solve_area
+from ecsgoo.kernels.breaking import update_springs
+from ecsgoo.kernels.distance import solve_distance
+from ecsgoo.kernels.grid import build_grid
+from ecsgoo.kernels.integrate import integrate
+from ecsgoo.kernels.pairs import collide_pairs
+from ecsgoo.kernels.shape import solve_shape
+
+H = 1 / 360
+
+
+def _points(rng, n, spread=100.0):
+    return rng.uniform(-spread, spread, size=(n, 2))
+
+
+def test_integrate_matches_reference():
+    rng = np.random.default_rng(1)
+    n = 30
+    pos, prev = _points(rng, n), _points(rng, n)
+    w = rng.choice([0.0, 1.0, 0.1], size=n)
+    pinned = rng.random(n) < 0.2
+    pin = _points(rng, n)
+    want = naive.integrate_naive(pos, prev, w, pinned, pin, (3.0, -980.0), 0.99, H)
+    integrate(n, pos, prev, np.zeros((n, 2)), w, pinned, pin, 3.0, -980.0, 0.99, H,
+              -1, 0.0, 0.0, 0.55)
+    np.testing.assert_allclose(pos, want[0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(prev, want[1], rtol=0, atol=1e-12)
+
+
+def test_distance_matches_reference():
+    rng = np.random.default_rng(2)
+    n, m = 20, 40
+    pos = _points(rng, n)
+    w = rng.choice([0.0, 1.0, 0.5], size=n)
+    a = rng.integers(0, n, m)
+    b = (a + rng.integers(1, n, m)) % n
+    rest = rng.uniform(5, 50, m)
+    comp = rng.choice([0.0, 1e-4, 1e-2], size=m)
+    springs = [{"a": int(a[s]), "b": int(b[s]), "rest": rest[s], "compliance": comp[s],
+                "lam": 0.0} for s in range(m)]
+    lam = np.zeros(m)
+    want = pos.tolist()
+    for _ in range(3):
+        want = naive.distance_naive(want, w, springs, H)
+        solve_distance(m, pos, w, a, b, rest, comp, np.zeros(m, bool), lam, H)
+    np.testing.assert_allclose(pos, want, atol=1e-9)
+    np.testing.assert_allclose(lam, [s["lam"] for s in springs], atol=1e-9)
+
+
+def test_area_matches_reference():
+    rng = np.random.default_rng(3)
+    k = 12
+    ang = np.sort(rng.uniform(0, 2 * np.pi, k))
+    pos = np.c_[50 * np.cos(ang), 50 * np.sin(ang)] + rng.normal(0, 3, (k, 2))
+    w = rng.choice([1.0, 0.5, 0.0], size=k)
+    want = naive.area_naive(pos, w, list(range(k)), target=9000.0, stiffness=0.8)
+    solve_area(1, pos, w, np.array([0, k]), np.arange(k), np.array([9000.0]), np.array([1.0]),
+               np.array([0.8]), np.zeros((k, 2)))
+    np.testing.assert_allclose(pos, want, atol=1e-9)
+
+
+def test_area_projection_reaches_target_area():
+    k = 16
+    ang = np.linspace(0, 2 * np.pi, k, endpoint=False)
+    pos = np.c_[40 * np.cos(ang), 40 * np.sin(ang)]
+    for _ in range(20):
+        solve_area(1, pos, np.ones(k), np.array([0, k]), np.arange(k), np.array([3000.0]),
+                   np.array([1.5]), np.array([1.0]), np.zeros((k, 2)))
+    area = 0.5 * np.sum(pos[:, 0] * np.roll(pos[:, 1], -1) - np.roll(pos[:, 0], -1) * pos[:, 1])
+    assert area == pytest.approx(4500.0, rel=1e-6)
+
+
+def test_shape_matches_brute_force_rotation():
+    rng = np.random.default_rng(4)
+    k = 8
+    rest = rng.uniform(-20, 20, (k, 2))
+    mass = rng.uniform(0.5, 2.0, k)
+    rest -= (mass[:, None] * rest).sum(0) / mass.sum()
+    th = 0.7
+    rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+    pos = rest @ rot.T + (100, 50) + rng.normal(0, 2, (k, 2))
+    w = 1 / mass
+    w[2] = 0.0
+    want = naive.shape_naive(pos, w, mass, list(range(k)), rest.tolist(), 0.6)
+    solve_shape(1, pos, w, mass, np.array([0, k]), np.arange(k), rest, np.array([0.6]))
+    np.testing.assert_allclose(pos, want, atol=1e-6)
+
+
+def test_update_springs_matches_reference_over_frames():
+    rng = np.random.default_rng(5)
+    n, m = 10, 15
+    a = rng.integers(0, n, m)
+    b = (a + 1 + rng.integers(0, n - 1, m)) % n
+    rest = rng.uniform(5, 20, m)
+    ms = rng.choice([1.5, 2.0, np.inf], size=m)
+    stretch, over = np.zeros(m), np.zeros(m, np.int64)
+    broken, buckled = np.zeros(m, bool), np.zeros(m, bool)
+    ref = [{"a": int(a[s]), "b": int(b[s]), "rest": rest[s], "max_stretch": ms[s], "over": 0,
+            "broken": False, "buckled": False} for s in range(m)]
+    out = np.zeros(m, np.int64)
+    for _ in range(6):
+        pos = rng.uniform(0, 40, (n, 2))
+        count = update_springs(m, pos, a, b, rest, ms, stretch, broken, buckled, over, 2, out)
+        want = naive.springs_naive(pos.tolist(), ref, 2)
+        assert out[:count].tolist() == want
+        assert broken.tolist() == [s["broken"] for s in ref]
+        assert over.tolist() == [s["over"] for s in ref]
+        assert buckled.tolist() == [s["buckled"] for s in ref]
+        np.testing.assert_allclose(stretch, [s["stretch"] for s in ref])
+
+
+def test_grid_bins_every_particle_in_its_cell():
+    rng = np.random.default_rng(6)
+    n = 500
+    pos = rng.uniform(-300, 900, (n, 2))
+    radius = rng.uniform(2, 12, n)
+    x0, y0, cell, nx, ny, start, items = build_grid(n, pos, radius, 1.0)
+    assert cell >= 2 * radius.max()
+    assert sorted(items.tolist()) == list(range(n))
+    for c in range(nx * ny):
+        members = items[start[c]:start[c + 1]]
+        assert list(members) == sorted(members)
+        for i in members:
+            assert int((pos[i, 0] - x0) / cell) + int((pos[i, 1] - y0) / cell) * nx == c
+
+
+def test_grid_survives_a_particle_flung_far_away():
+    pos = np.array([[0.0, 0.0], [1e9, -1e9], [5.0, 5.0]])
+    *_, nx, ny, start, items = build_grid(3, pos, np.ones(3), 1.0)
+    assert nx * ny <= 4 * 3 + 64
+    assert sorted(items.tolist()) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_pairs_find_and_separate_exactly_the_overlapping_pairs(seed):
+    """Disjoint overlapping pairs: the grid sweep must resolve each one, like O(n²)."""
+    rng = np.random.default_rng(seed)
+    centres = [(x * 60.0, y * 60.0) for x in range(10) for y in range(10)]
+    pos, radius, group = [], [], []
+    for cx, cy in centres:
+        ang = rng.uniform(0, 2 * np.pi)
+        gap = rng.uniform(8, 14)  # radii 5..8 each: some pairs overlap, some do not
+        for sgn in (-1, 1):
+            pos.append((cx + sgn * gap / 2 * math.cos(ang), cy + sgn * gap / 2 * math.sin(ang)))
+            radius.append(rng.uniform(5, 8))
+            group.append(int(rng.integers(0, 3)))
+    pos, radius, group = np.array(pos), np.array(radius), np.array(group, np.int64)
+    n = len(pos)
+    w = rng.choice([1.0, 0.1], size=n)
+    pairs = naive.overlapping_pairs_naive(pos.tolist(), radius, group)
+    assert pairs  # the scene must exercise contacts
+    want = naive.separate_naive(pos.tolist(), w, radius, pairs)
+    prev = pos.copy()
+    x0, y0, cell, nx, ny, start, items = build_grid(n, pos, radius, 0.0)
+    collide_pairs(pos, prev, w, radius, group, np.zeros(n), np.zeros(n), nx, ny, start, items,
+                  0.0)
+    np.testing.assert_allclose(pos, want, atol=1e-9)
+    np.testing.assert_allclose(prev, want, atol=1e-9)  # separating creates no velocity
