@@ -43,8 +43,9 @@ class World:
         self.level = Level()
         self.pipeline: tuple[Any, ...] = ()
         self.profile: dict[str, float] | None = None
-        self.grabbed = -1
-        self.grab_target = (0.0, 0.0)
+        self.grabbed = -1  # the grabbed particle's entity, or -1
+        self.grab_target = self.grab_from = (0.0, 0.0)
+        self.substep_index = 0
         self.gravity, self.dt, self.substeps = gravity, dt, substeps
         self.iterations, self.damping, self.bounds = iterations, damping, bounds
         self.contact_slop = contact_slop
@@ -254,6 +255,7 @@ class World:
                 self.store.prepare()
                 esper.process(self)
                 self.frame += 1
+                self.grab_from = self.grab_target
                 self.store.particles.cols["force"][: self.store.particles.n] = 0.0
 
     def apply_force(self, entity: int, fx: float, fy: float) -> None:
@@ -267,7 +269,11 @@ class World:
         Each substep moves it ``(pointer − p) · 0.55``; releasing flings it,
         because velocity is position difference.
         """
-        self.grabbed = self._slot(entity)
+        slot = self._slot(entity)
+        if entity != self.grabbed:
+            pos = self.store.particles.cols["pos"][slot]
+            self.grab_from = (float(pos[0]), float(pos[1]))
+        self.grabbed = entity
         self.grab_target = (float(x), float(y))
 
     def release(self) -> None:

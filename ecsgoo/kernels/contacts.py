@@ -1,10 +1,14 @@
 """Contacts: world bounds, static segments and polygons, circle pairs, soft-body outlines.
 
-Every contact first separates the bodies by moving position *and* previous
-position (so resolving an overlap creates no velocity: no "popcorn" when
-heavy things stack), then changes the implicit Verlet velocity ``u = x − x_prev``
-(px per substep) with a normal impulse (restitution, only above ``vmin``) and a
-Coulomb friction impulse, both split by inverse mass so momentum is conserved.
+Every contact is Position Based Dynamics: the overlap ``pen`` is removed by
+moving positions, split by inverse mass, which also gives the bodies the
+velocity that keeps stacks up. Only the first ``push`` px of a correction may
+become velocity (``push`` = Collide's ``push_speed`` × h); deeper overlaps (a
+fruit that grew, a spawn inside a pile) are resolved quietly, so nothing is
+flung. Then restitution restores ``e`` times the approach speed (impacts faster
+than ``vmin`` only), and Coulomb friction removes up to ``mu · pen`` of the
+tangential displacement. All displacements are px per substep (``u = x − x_prev``),
+and every change is split by inverse mass, so momentum is conserved.
 """
 
 from __future__ import annotations
@@ -15,48 +19,50 @@ from numba import njit
 
 
 @njit(cache=True)
-def _bounce(un, e, vmin):
-    """Normal displacement change that leaves ``−e·un`` (no bounce below ``vmin``)."""
-    return -(1.0 + (e if -un > vmin else 0.0)) * un
+def _restitution_gap(un0, un1, e, vmin):
+    """Normal displacement to add so the bodies part at ``−e · un0`` (0 if not needed)."""
+    if e <= 0.0 or -un0 <= vmin:
+        return 0.0
+    return max(0.0, -e * un0 - un1)
 
 
 @njit(cache=True)
-def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin):
+def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin, push):
     """Particle ``i`` overlaps an immovable obstacle by ``pen`` along normal ``n`` (outward)."""
+    ux, uy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
+    un0 = ux * nx + uy * ny
+    quiet = pen - min(pen, push)
     pos[i, 0] += pen * nx
     pos[i, 1] += pen * ny
-    prev[i, 0] += pen * nx
-    prev[i, 1] += pen * ny
-    ux, uy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
-    un = ux * nx + uy * ny
-    if un >= 0.0:
-        return
-    jn = _bounce(un, e, vmin)
-    tx, ty = ux - un * nx, uy - un * ny
+    prev[i, 0] += quiet * nx
+    prev[i, 1] += quiet * ny
+    gap = _restitution_gap(un0, un0 + pen - quiet, e, vmin)
+    prev[i, 0] -= gap * nx
+    prev[i, 1] -= gap * ny
+    tx, ty = ux - un0 * nx, uy - un0 * ny
     vt = math.sqrt(tx * tx + ty * ty)
-    prev[i, 0] -= jn * nx
-    prev[i, 1] -= jn * ny
     if vt > 1e-15:
-        jt = min(vt, -mu * un)
+        jt = min(vt, mu * pen)
         prev[i, 0] += jt * tx / vt
         prev[i, 1] += jt * ty / vt
 
 
 @njit(cache=True)
-def collide_bounds(n, pos, prev, w, radius, friction, restitution, x0, y0, x1, y1, vmin):
+def collide_bounds(n, pos, prev, w, radius, friction, restitution, x0, y0, x1, y1, vmin,
+                   push):
     """Keep every particle inside the box ``(x0, y0)–(x1, y1)`` (ground, walls, ceiling)."""
     for i in range(n):
         if w[i] == 0.0:
             continue
         r, mu, e = radius[i], friction[i], restitution[i]
         if pos[i, 1] - r < y0:
-            resolve_static(i, 0.0, 1.0, y0 + r - pos[i, 1], pos, prev, mu, e, vmin)
+            resolve_static(i, 0.0, 1.0, y0 + r - pos[i, 1], pos, prev, mu, e, vmin, push)
         if pos[i, 1] + r > y1:
-            resolve_static(i, 0.0, -1.0, pos[i, 1] + r - y1, pos, prev, mu, e, vmin)
+            resolve_static(i, 0.0, -1.0, pos[i, 1] + r - y1, pos, prev, mu, e, vmin, push)
         if pos[i, 0] - r < x0:
-            resolve_static(i, 1.0, 0.0, x0 + r - pos[i, 0], pos, prev, mu, e, vmin)
+            resolve_static(i, 1.0, 0.0, x0 + r - pos[i, 0], pos, prev, mu, e, vmin, push)
         if pos[i, 0] + r > x1:
-            resolve_static(i, -1.0, 0.0, pos[i, 0] + r - x1, pos, prev, mu, e, vmin)
+            resolve_static(i, -1.0, 0.0, pos[i, 0] + r - x1, pos, prev, mu, e, vmin, push)
 
 
 @njit(cache=True)
@@ -69,7 +75,7 @@ def closest_on_segment(px, py, ax, ay, bx, by):
 
 
 @njit(cache=True)
-def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin):
+def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin, push):
     """Push particles out of the static segments ``segs`` (k, 4) they overlap."""
     for i in range(n):
         if w[i] == 0.0:
@@ -91,7 +97,8 @@ def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin)
             else:
                 ln = math.hypot(bx - ax, by - ay)
                 nx, ny = -(by - ay) / ln, (bx - ax) / ln
-            resolve_static(i, nx, ny, r - d, pos, prev, friction[i], restitution[i], vmin)
+            resolve_static(i, nx, ny, r - d, pos, prev, friction[i], restitution[i], vmin,
+                           push)
 
 
 @njit(cache=True)
@@ -125,7 +132,8 @@ def nearest_edge(px, py, xy_or_pos, idx, s, e):
 
 
 @njit(cache=True)
-def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, idx, vmin):
+def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, idx, vmin,
+                     push):
     """Push particles that got inside a static polygon out through its nearest edge."""
     for i in range(n):
         if w[i] == 0.0:
@@ -138,5 +146,5 @@ def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, id
             _, qx, qy, _, d = nearest_edge(px, py, xy, idx, s, e)
             if d > 1e-12:
                 resolve_static(i, (qx - px) / d, (qy - py) / d, d + radius[i], pos, prev,
-                               friction[i], restitution[i], vmin)
+                               friction[i], restitution[i], vmin, push)
             break

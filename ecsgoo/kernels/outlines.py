@@ -6,40 +6,37 @@ import math
 
 from numba import njit
 
-from .contacts import _bounce, inside_ring, nearest_edge
+from .contacts import _restitution_gap, inside_ring, nearest_edge
 
 
 @njit(cache=True)
-def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin):
+def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin, push):
     """Move point ``i`` out by ``d`` along ``n``; edge ``ab`` takes the reaction at ``t``.
 
     The edge's share goes to its ends by barycentric weight (1 − t, t) and
     inverse mass: ``lam = d / (w_i + (1−t)² w_a + t² w_b)``, so momentum is kept.
+    Velocity handling follows ``contacts`` (push, restitution, friction).
     """
     ba, bb = 1.0 - t, t
     denom = w[i] + ba * ba * w[a] + bb * bb * w[b]
     if denom == 0.0:
         return
-    lam = d / denom
-    for k, f in ((i, w[i] * lam), (a, -w[a] * ba * lam), (b, -w[b] * bb * lam)):
-        pos[k, 0] += f * nx
-        pos[k, 1] += f * ny
-        prev[k, 0] += f * nx
-        prev[k, 1] += f * ny
     rx = (pos[i, 0] - prev[i, 0]) - ba * (pos[a, 0] - prev[a, 0]) - bb * (pos[b, 0] - prev[b, 0])
     ry = (pos[i, 1] - prev[i, 1]) - ba * (pos[a, 1] - prev[a, 1]) - bb * (pos[b, 1] - prev[b, 1])
-    un = rx * nx + ry * ny
-    if un >= 0.0:
-        return
-    jn = _bounce(un, e, vmin) / denom
-    tx, ty = rx - un * nx, ry - un * ny
+    un0 = rx * nx + ry * ny
+    quiet = d - min(d, push)
+    gap = _restitution_gap(un0, un0 + d - quiet, e, vmin)
+    tx, ty = rx - un0 * nx, ry - un0 * ny
     vt = math.sqrt(tx * tx + ty * ty)
-    jt = min(vt, -mu * un) / denom
+    jt = min(vt, mu * d)
     if vt > 1e-15:
         tx, ty = tx / vt, ty / vt
-    for k, f in ((i, w[i]), (a, -w[a] * ba), (b, -w[b] * bb)):
-        prev[k, 0] -= f * (jn * nx - jt * tx)
-        prev[k, 1] -= f * (jn * ny - jt * ty)
+    for k, c in ((i, 1.0), (a, -ba), (b, -bb)):
+        f = c * w[k] / denom
+        pos[k, 0] += f * d * nx
+        pos[k, 1] += f * d * ny
+        prev[k, 0] += f * ((quiet - gap) * nx + jt * tx)
+        prev[k, 1] += f * ((quiet - gap) * ny + jt * ty)
 
 
 @njit(cache=True)
@@ -52,7 +49,7 @@ def _is_member(i, idx, s, e):
 
 @njit(cache=True)
 def collide_outlines(rings, off, idx, pos, prev, w, group, friction, restitution,
-                     x0, y0, cell, nx, ny, start, items, vmin):
+                     x0, y0, cell, nx, ny, start, items, vmin, push):
     """Push particles found inside a ring (an outline) out to its nearest edge.
 
     Broad phase: the ring's bounding box over the grid cells. A ring's own
@@ -90,4 +87,4 @@ def collide_outlines(rings, off, idx, pos, prev, w, group, friction, restitution
                     a, b = idx[s + t_edge], idx[s + (t_edge + 1) % (e - s)]
                     mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
                     resolve_edge(i, a, b, t, (qx - px) / d, (qy - py) / d, d, pos, prev, w,
-                                 mu, max(restitution[i], restitution[a]), vmin)
+                                 mu, max(restitution[i], restitution[a]), vmin, push)

@@ -6,46 +6,34 @@ import math
 
 from numba import njit
 
-from .contacts import _bounce
+from .contacts import _restitution_gap
 
 
 @njit(cache=True)
-def resolve_pair(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin):
-    """Separate particles ``i`` and ``j`` (normal ``n`` from i to j) and apply impulses."""
+def resolve_pair(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push):
+    """Separate particles ``i`` and ``j`` (normal ``n`` from i to j); see the module doc."""
     wi, wj = w[i], w[j]
     wsum = wi + wj
-    ci, cj = pen * wi / wsum, pen * wj / wsum
-    pos[i, 0] -= ci * nx
-    pos[i, 1] -= ci * ny
-    prev[i, 0] -= ci * nx
-    prev[i, 1] -= ci * ny
-    pos[j, 0] += cj * nx
-    pos[j, 1] += cj * ny
-    prev[j, 0] += cj * nx
-    prev[j, 1] += cj * ny
     rx = (pos[j, 0] - prev[j, 0]) - (pos[i, 0] - prev[i, 0])
     ry = (pos[j, 1] - prev[j, 1]) - (pos[i, 1] - prev[i, 1])
-    un = rx * nx + ry * ny
-    if un >= 0.0:
-        return
-    jn = _bounce(un, e, vmin) / wsum
-    prev[i, 0] += jn * wi * nx
-    prev[i, 1] += jn * wi * ny
-    prev[j, 0] -= jn * wj * nx
-    prev[j, 1] -= jn * wj * ny
-    tx, ty = rx - un * nx, ry - un * ny
+    un0 = rx * nx + ry * ny
+    quiet = pen - min(pen, push)
+    gap = _restitution_gap(un0, un0 + pen - quiet, e, vmin)
+    tx, ty = rx - un0 * nx, ry - un0 * ny
     vt = math.sqrt(tx * tx + ty * ty)
+    jt = min(vt, mu * pen) / wsum
     if vt > 1e-15:
-        jt = min(vt, -mu * un) / wsum
         tx, ty = tx / vt, ty / vt
-        prev[i, 0] -= jt * wi * tx
-        prev[i, 1] -= jt * wi * ty
-        prev[j, 0] += jt * wj * tx
-        prev[j, 1] += jt * wj * ty
+    for k, f in ((i, -wi / wsum), (j, wj / wsum)):
+        pos[k, 0] += f * pen * nx
+        pos[k, 1] += f * pen * ny
+        # prev follows the quiet part of the move, less the bounce, plus the friction
+        prev[k, 0] += f * ((quiet - gap) * nx + jt * wsum * tx)
+        prev[k, 1] += f * ((quiet - gap) * ny + jt * wsum * ty)
 
 
 @njit(cache=True)
-def _touch(i, j, pos, prev, w, radius, group, friction, restitution, vmin):
+def _touch(i, j, pos, prev, w, radius, group, friction, restitution, vmin, push):
     if group[i] != 0 and group[i] == group[j]:
         return
     if w[i] + w[j] == 0.0:
@@ -62,12 +50,12 @@ def _touch(i, j, pos, prev, w, radius, group, friction, restitution, vmin):
         nx, ny = 0.0, 1.0
     mu = math.sqrt(friction[i] * friction[j])
     e = max(restitution[i], restitution[j])
-    resolve_pair(i, j, nx, ny, rr - d, pos, prev, w, mu, e, vmin)
+    resolve_pair(i, j, nx, ny, rr - d, pos, prev, w, mu, e, vmin, push)
 
 
 @njit(cache=True)
 def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, start, items,
-                  vmin):
+                  vmin, push):
     """Resolve every overlapping pair once: each cell against itself and 4 neighbours.
 
     The neighbours are right, up-left, up and up-right, so each cell pair is
@@ -81,7 +69,7 @@ def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, st
                 i = items[t]
                 for u in range(t + 1, start[c + 1]):
                     _touch(i, items[u], pos, prev, w, radius, group, friction, restitution,
-                           vmin)
+                           vmin, push)
                 for ox, oy in ((1, 0), (-1, 1), (0, 1), (1, 1)):
                     kx, ky = cx + ox, cy + oy
                     if kx < 0 or kx >= nx or ky >= ny:
@@ -89,4 +77,4 @@ def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, st
                     k = kx + ky * nx
                     for u in range(start[k], start[k + 1]):
                         _touch(i, items[u], pos, prev, w, radius, group, friction,
-                               restitution, vmin)
+                               restitution, vmin, push)

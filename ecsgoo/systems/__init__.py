@@ -4,10 +4,12 @@ integrate → project → collide run per substep; break → analyze → merge �
 run once per frame. See ``base.Stage``.
 """
 
+from .analyze import Analyze, StructureReport
 from .base import STAGES, Stage, register_stage
 from .break_ import Break
 from .collide import Collide
 from .integrate import Integrate
+from .merge import FruitsMerged, Merge, Score
 from .project import Project
 
 #: The solver pipeline every game starts from, in order.
@@ -15,3 +17,4 @@ SOLVER = (Integrate, Project, Collide, Break)
 
 __all__ = ["STAGES", "SOLVER", "Stage", "register_stage", "Integrate", "Project", "Collide",
            "Break"]
+__all__ += ["Analyze", "StructureReport", "Merge", "Score", "FruitsMerged"]

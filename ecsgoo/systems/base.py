@@ -64,13 +64,15 @@ class Substeps(esper.Processor):
         if world.profile is not None:
             self._timed(world, h)
             return
-        for _ in range(world.substeps):
+        for k in range(world.substeps):
+            world.substep_index = k
             for stage in self.stages:  # integrate → project → collide, by default
                 stage.substep(world, h)
 
     def _timed(self, world: Any, h: float) -> None:
         prof = world.profile
-        for _ in range(world.substeps):
+        for k in range(world.substeps):
+            world.substep_index = k
             for stage in self.stages:
                 t0 = time.perf_counter()
                 stage.substep(world, h)

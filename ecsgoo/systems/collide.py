@@ -23,40 +23,42 @@ class Collide(Stage):
 
     ``particles``: circle–circle contacts; ``outlines``: particles vs soft-body
     outlines; ``bounce_speed`` (px/s): slower impacts do not bounce, so resting
-    contacts stay at rest.
+    contacts stay at rest; ``push_speed`` (px/s): the most velocity resolving one
+    overlap may create — deeper overlaps are resolved without flinging.
     """
 
     name = "collide"
     per_substep = True
 
     def __init__(self, particles: bool = True, outlines: bool = True,
-                 bounce_speed: float = 30.0) -> None:
-        self.particles, self.outlines, self.bounce_speed = particles, outlines, bounce_speed
+                 bounce_speed: float = 100.0, push_speed: float = 300.0) -> None:
+        self.particles, self.outlines = particles, outlines
+        self.bounce_speed, self.push_speed = bounce_speed, push_speed
 
     def settings(self) -> dict[str, Any]:
         return {"particles": self.particles, "outlines": self.outlines,
-                "bounce_speed": self.bounce_speed}
+                "bounce_speed": self.bounce_speed, "push_speed": self.push_speed}
 
     def substep(self, world: Any, h: float) -> None:
         st = world.store
         p = st.particles
         c = p.cols
-        n, vmin = p.n, self.bounce_speed * h
+        n, vmin, push = p.n, self.bounce_speed * h, self.push_speed * h
         args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
         if n and (self.particles or self.outlines):
             x0, y0, cell, nx, ny, start, items = build_grid(n, c["pos"], c["radius"],
                                                             world.contact_slop)
             if self.particles:
                 collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
-                              c["friction"], c["restitution"], nx, ny, start, items, vmin)
+                              c["friction"], c["restitution"], nx, ny, start, items, vmin, push)
             if self.outlines and len(st.outline_off) > 1:
                 collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
                                  c["pos"], c["prev"], c["w"], c["group"], c["friction"],
-                                 c["restitution"], x0, y0, cell, nx, ny, start, items, vmin)
+                                 c["restitution"], x0, y0, cell, nx, ny, start, items, vmin, push)
         lvl = world.level
         if len(lvl.segments):
-            collide_segments(n, *args, lvl.segments, vmin)
+            collide_segments(n, *args, lvl.segments, vmin, push)
         if len(lvl.polygons):
-            collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin)
+            collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push)
         if world.bounds is not None:
-            collide_bounds(n, *args, *world.bounds, vmin)
+            collide_bounds(n, *args, *world.bounds, vmin, push)

@@ -28,6 +28,10 @@ class Integrate(Stage):
         c = p.cols
         damp = world.damping ** (h * 60.0)
         gx, gy = world.gravity
-        tx, ty = world.grab_target
+        # the pointer moves once a frame: spread its move over the substeps so the
+        # grabbed particle follows smoothly and is flung with the pointer's velocity
+        t = (world.substep_index + 1) / world.substeps
+        (fx, fy), (gx_, gy_) = world.grab_from, world.grab_target
+        tx, ty = fx + (gx_ - fx) * t, fy + (gy_ - fy) * t
         integrate(p.n, c["pos"], c["prev"], c["force"], c["w"], c["pinned"], c["pin"],
-                  gx, gy, damp, h, world.grabbed, tx, ty, GRAB_PULL)
+                  gx, gy, damp, h, world.store.pslot.get(world.grabbed, -1), tx, ty, GRAB_PULL)

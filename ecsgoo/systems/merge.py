@@ -1,0 +1,116 @@
+"""Merge: touching fruits of the same kind become one fruit of the next kind, chains included.
+
+Reads: particle pos, prev, mass, radius, kind, entity, group, friction, restitution;
+``world.contact_slop``.
+Writes: deletes the two merged fruit entities and creates the new fruit; the ``Score``
+resource.
+Events: ``fruits_merged(world, event)`` for each merge (event: ``FruitsMerged``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import fruit
+from ..components import Fruit, Particle
+from ..kernels.merge import merge_pairs
+from .base import Stage, register_stage
+
+
+@dataclass
+class Score:
+    """The running score of the merges (a world resource; Merge adds to ``value``)."""
+
+    value: int = 0
+
+
+@dataclass(frozen=True)
+class FruitsMerged:
+    """One merge, as dispatched with ``fruits_merged(world, event)``.
+
+    ``kind``: the kind of the two fruits that merged; ``entity``: the new fruit
+    (of kind ``kind + 1``), or ``None`` when two of the largest kind vanished;
+    ``x, y``: their mass-weighted centre (px), where the new fruit is;
+    ``score``: points scored (``fruit.SCORES[kind]``); ``merged``: the two
+    deleted entities, older first.
+    """
+
+    entity: int | None
+    kind: int
+    x: float
+    y: float
+    score: int
+    merged: tuple[int, int]
+
+
+@register_stage
+class Merge(Stage):
+    """Two touching ``Fruit`` particles of one kind become one fruit of the next kind.
+
+    They touch when their centres are at most ``r1 + r2 + world.contact_slop``
+    apart. The new fruit sits at the pair's mass-weighted centre and moves with
+    the pair's momentum over the pair's mass (the mass-weighted mean velocity);
+    its own mass follows its kind. It keeps the older fruit's group, friction
+    and restitution. Passes repeat until nothing merges, so chain reactions
+    resolve within the frame; in one pass a fruit merges at most once. Two of
+    the largest kind vanish and score.
+    """
+
+    name = "merge"
+
+    def process(self, world: Any) -> None:
+        while self.merge_once(world):
+            pass
+
+    def merge_once(self, world: Any) -> int:
+        """One pass: merge every pair found touching now; return how many merged."""
+        p = world.store.particles
+        c = p.cols
+        first, second = merge_pairs(p.n, c["pos"], c["radius"], c["kind"], c["entity"],
+                                    world.contact_slop)
+        if len(first) == 0:
+            return 0
+        plans = _plans(c, first, second, world.h)
+        score = world.resource(Score)
+        if score is None:
+            score = world.add_resource(Score())
+        for e1, e2, kind, x, y, vx, vy, group, friction, restitution in plans:
+            if not (_is_fruit(world, e1) and _is_fruit(world, e2)):
+                continue  # an earlier handler in this pass removed it
+            world.delete_entity(e1)
+            world.delete_entity(e2)
+            new = None
+            if kind < fruit.LARGEST:
+                new = world.create_entity(
+                    Particle(x, y, mass=fruit.mass(kind + 1), radius=fruit.RADII[kind + 1],
+                             group=group, friction=friction, restitution=restitution,
+                             vx=vx, vy=vy),
+                    Fruit(kind + 1))
+            points = fruit.SCORES[kind]
+            score.value += points
+            world.dispatch("fruits_merged", world,
+                           FruitsMerged(new, kind, x, y, points, (e1, e2)))
+        return len(plans)
+
+
+def _plans(c: dict[str, np.ndarray], first: np.ndarray, second: np.ndarray,
+           h: float) -> list[tuple[Any, ...]]:
+    """What each merge creates, read from the columns before any row moves."""
+    m1 = c["mass"][first][:, None]
+    m2 = c["mass"][second][:, None]
+    total = m1 + m2
+    pos, prev = c["pos"], c["prev"]
+    centre = (m1 * pos[first] + m2 * pos[second]) / total
+    momentum = m1 * (pos[first] - prev[first]) + m2 * (pos[second] - prev[second])
+    velocity = momentum / total / h
+    columns = (c["entity"][first], c["entity"][second], c["kind"][first], centre[:, 0],
+               centre[:, 1], velocity[:, 0], velocity[:, 1], c["group"][first],
+               c["friction"][first], c["restitution"][first])
+    return list(zip(*(col.tolist() for col in columns), strict=True))
+
+
+def _is_fruit(world: Any, entity: int) -> bool:
+    return world.entity_exists(entity) and world.has_component(entity, Fruit)
