@@ -18,6 +18,7 @@ import numpy as np
 from . import fruit as _fruit
 from .components import AreaConstraint, Particle, ShapeMatch, Spring, _Rider
 from .errors import WorldError
+from .kernels.coloring import color_order
 from .table import Table
 
 F8, I8, B1 = np.float64, np.int64, np.bool_
@@ -55,6 +56,8 @@ class Store:
         self.pslot: dict[int, int] = {}
         self._csr_dirty = True
         self._rebuild_csr()
+        self._order_version = -1
+        self.spring_order = np.zeros(0, dtype=I8)
 
     # -- attaching components -------------------------------------------------
 
@@ -175,7 +178,7 @@ class Store:
         if isinstance(comp, _Rider):
             self._detach_rider(comp)
             return
-        table = comp._table
+        table = getattr(comp, "_table", None)  # a game's plain component has no row
         if table is None:
             return
         comp._vals.update(_snapshot(comp))
@@ -228,9 +231,13 @@ class Store:
     # -- ring and shape index arrays ------------------------------------------------
 
     def prepare(self) -> None:
-        """Rebuild the CSR arrays of rings and shapes if the structure changed."""
+        """Rebuild the derived index arrays (CSR, spring order) if the structure changed."""
         if self._csr_dirty:
             self._rebuild_csr()
+        if self._order_version != self.springs.version:
+            c = self.springs.cols
+            self.spring_order = color_order(self.springs.n, c["a"], c["b"], self.particles.n)
+            self._order_version = self.springs.version
 
     def _rebuild_csr(self) -> None:
         rings = [self._slots_of(c._entity, "AreaConstraint", "particles",

@@ -50,7 +50,7 @@ def test_distance_matches_reference():
     want = pos.tolist()
     for _ in range(3):
         want = naive.distance_naive(want, w, springs, H)
-        solve_distance(m, pos, w, a, b, rest, comp, np.zeros(m, bool), lam, H)
+        solve_distance(np.arange(m), pos, w, a, b, rest, comp, np.zeros(m, bool), lam, H)
     np.testing.assert_allclose(pos, want, atol=1e-9)
     np.testing.assert_allclose(lam, [s["lam"] for s in springs], atol=1e-9)
 
@@ -165,3 +165,29 @@ def test_pairs_find_and_separate_exactly_the_overlapping_pairs(seed):
                   0.0, 0.0)
     np.testing.assert_allclose(pos, want, atol=1e-9)
     np.testing.assert_allclose(prev, want, atol=1e-9)
+
+
+def test_color_order_is_a_permutation_with_independent_runs():
+    from ecsgoo.kernels.coloring import color_order
+
+    rng = np.random.default_rng(10)
+    n, m = 60, 400
+    a = rng.integers(0, n, m)
+    b = (a + rng.integers(1, n, m)) % n
+    order = color_order(m, a, b, n)
+    assert sorted(order.tolist()) == list(range(m))
+    # reference: recolour greedily in plain Python and check each colour class is a matching
+    used = [set() for _ in range(n)]
+    colour = []
+    for s in range(m):
+        c = 0
+        while c < 64 and (c in used[a[s]] or c in used[b[s]]):
+            c += 1
+        if c < 64:
+            used[a[s]].add(c)
+            used[b[s]].add(c)
+        colour.append(c)
+    assert [colour[s] for s in order] == sorted(colour)
+    for c in set(colour) - {64}:
+        ends = [e for s in range(m) if colour[s] == c for e in (a[s], b[s])]
+        assert len(ends) == len(set(ends))

@@ -38,7 +38,7 @@ class Project(Stage):
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.cols["alpha"][: shapes.n]) ** (h * 60.0 / rounds)
         for _ in range(rounds):
-            solve_distance(s.n, pc["pos"], pc["w"], sc["a"], sc["b"], sc["rest"],
+            solve_distance(st.spring_order, pc["pos"], pc["w"], sc["a"], sc["b"], sc["rest"],
                            sc["compliance"], sc["broken"], sc["lam"], h)
             if rings.n:
                 rc = rings.cols

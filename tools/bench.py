@@ -1,0 +1,185 @@
+"""Benchmarks: named scenes, timed in one process, each beside its peer where it has one.
+
+Run ``python tools/bench.py`` (or ``ecsgoo bench``) for all, or name some:
+``python tools/bench.py pile jelly``. Prints a Markdown table to paste into
+BENCHMARKS.md. Times are wall-clock medians/means on this machine; compare the
+ratios, not the absolute figures.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, "..", "tests"), HERE]
+
+import numpy as np  # noqa: E402
+
+import scenes  # noqa: E402
+from ecsgoo import Particle, World  # noqa: E402
+from ecsgoo.bodies import jelly_ball  # noqa: E402
+
+Row = tuple[str, str, str]
+
+
+def _ms_per_frame(world: World, frames: int) -> float:
+    t0 = time.perf_counter()
+    world.step(frames)
+    return (time.perf_counter() - t0) * 1000 / frames
+
+
+def _warm() -> None:
+    """Compile every kernel once so no timing includes numba's start-up."""
+    scenes.chaos().step(2)
+
+
+def _pymunk_pile(count: int, width: float, steps: int) -> float:
+    import pymunk
+
+    rng = np.random.default_rng(0)
+    cols = int(width // 34)
+    height = 40 * (count // cols + 1) + 200
+    space = pymunk.Space()
+    space.gravity = (0, -980)
+    space.iterations = 10
+    corners = [(0, 0), (width, 0), (width, height), (0, height)]
+    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+        seg = pymunk.Segment(space.static_body, a, b, 1.0)
+        seg.friction, seg.elasticity = 0.4, 0.1
+        space.add(seg)
+    for k in range(count):  # the same positions and radii as scenes.circle_pile
+        x = 20 + (k % cols) * 34 + rng.uniform(-1, 1)
+        y = 20 + (k // cols) * 34
+        r = rng.uniform(8, 16)
+        body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, r))
+        body.position = (x, y)
+        shape = pymunk.Circle(body, r)
+        shape.friction, shape.elasticity = 0.4, 0.1
+        space.add(body, shape)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        space.step(1 / 60)
+    return (time.perf_counter() - t0) * 1000 / steps
+
+
+def bench_pile(count: int = 2000, frames: int = 300) -> list[Row]:
+    """A pile of circles (radius 8–16) settling in a box: ecsgoo vs pymunk, same scene."""
+    width = 1200.0
+    ours = _ms_per_frame(scenes.circle_pile(count, width=width), frames)
+    peer = _pymunk_pile(count, width, frames)
+    return [(f"pile of {count} circles, {frames} frames settling",
+             f"{ours:.2f} ms/frame (6 substeps)",
+             f"pymunk {peer:.2f} ms/step (10 iterations); ratio {ours / peer:.2f} "
+             "(target ≤ 0.5)")]
+
+
+def bench_jelly(balls: int = 200, frames: int = 120) -> list[Row]:
+    """200 jelly balls × 24 vertices with the full solver pipeline (target ≤ 8 ms/frame)."""
+    w = scenes.jelly_field(balls)
+    w.step(30)
+    ms = _ms_per_frame(w, frames)
+    p, s = w.store.particles.n, w.store.springs.n
+    return [(f"{balls} jelly balls ({p} particles, {s} springs)", f"{ms:.2f} ms/frame",
+             "target ≤ 8 ms")]
+
+
+def _free(count: int) -> World:
+    w = scenes.solver(World(bounds=(0, 0, 100 * count, 1e6), gravity=(0, 0)))
+    for k in range(count):
+        w.create_entity(Particle(50.0 + 100 * k, 500.0, vx=1.0))
+    return w
+
+
+def bench_fixed_cost() -> list[Row]:
+    """Per-frame cost with 10 particles, and how 10,000 free particles scale against 1,000."""
+    small = _median_ms(_free(10), 2000)
+    one, ten = _median_ms(_free(1000), 200), _median_ms(_free(10000), 50)
+    return [("pipeline, 10 particles", f"{small:.3f} ms/frame", "target ≤ 0.1 ms"),
+            ("1,000 vs 10,000 free particles", f"{one:.3f} vs {ten:.3f} ms/frame",
+             f"ratio {ten / one:.1f}× (target ≤ 16×)")]
+
+
+def _median_ms(world: World, frames: int) -> float:
+    times = []
+    for _ in range(frames):
+        t0 = time.perf_counter()
+        world.step()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000
+
+
+def bench_spawn(balls: int = 200, repeats: int = 15) -> list[Row]:
+    """Spawning one jelly ball (25 particles, 72 springs) into the 200-ball world, then a step."""
+    w = scenes.jelly_field(balls)
+    w.step(5)
+    plain, spawn = [], []
+    for k in range(repeats):
+        t0 = time.perf_counter()
+        w.step()
+        plain.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        jelly_ball(w, 100 + 80 * k, 2000, radius=30)
+        w.step()
+        spawn.append(time.perf_counter() - t0)
+    extra = (statistics.median(spawn) - statistics.median(plain)) * 1000
+    return [("spawn 1 jelly ball into the 200-ball world + step",
+             f"+{extra:.2f} ms over a plain step", "target ≤ 3 ms")]
+
+
+def bench_stages(balls: int = 200, frames: int = 60) -> list[Row]:
+    """Per-stage ms per frame on the jelly scene, so the next bottleneck is visible."""
+    w = scenes.jelly_field(balls)
+    w.step(5)
+    w.profile = {}
+    w.step(frames)
+    return [(f"stage {name} (jelly {balls})", f"{sec * 1000 / frames:.2f} ms/frame", "")
+            for name, sec in w.profile.items()]
+
+
+def _optional(module: str, func: str) -> Callable[[], list[Row]]:
+    """A benchmark from another tools/ module, as table rows (figures as it reports them)."""
+
+    def run() -> list[Row]:
+        mod = __import__(module)
+        result = getattr(mod, func)()
+        return [(f"{module}: {k}", f"{v:.3f}" if isinstance(v, float) else str(v), "")
+                for k, v in result.items()]
+
+    return run
+
+
+BENCHES: dict[str, Callable[[], list[Row]]] = {
+    "pile": bench_pile,
+    "jelly": bench_jelly,
+    "fixed": bench_fixed_cost,
+    "spawn": bench_spawn,
+    "stages": bench_stages,
+    "graph": _optional("bench_graph", "bench_graph"),
+    "analyze": _optional("bench_analyze", "bench_analyze"),
+    "saving": _optional("bench_saving", "bench_saving"),
+    "render": _optional("bench_render", "bench_render"),
+}
+
+
+def main(names: list[str]) -> None:
+    """Run the named benchmarks (all by default) and print a Markdown table."""
+    _warm()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}\n")
+    print("| scene | ecsgoo | peer / target |\n|---|---|---|")
+    for name in names or list(BENCHES):
+        try:
+            rows = BENCHES[name]()
+        except ImportError as err:
+            rows = [(name, "skipped", f"not available: {err}")]
+        for row in rows:
+            print("| " + " | ".join(row) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
