@@ -55,6 +55,7 @@ class Store:
         self.particles.h = h
         self.pslot: dict[int, int] = {}
         self._csr_dirty = True
+        self._rows_stale = False
         self._rebuild_csr()
         self._order_version = -1
         self.spring_order = np.zeros(0, dtype=I8)
@@ -152,6 +153,7 @@ class Store:
                                       - np.roll(xy[:, 0], -1) * xy[:, 1]))
         self.rings.append(c, {"rest_area": rest, "pressure": v["pressure"],
                               "stiffness": v["stiffness"]})
+        c._rows = slots
         c._table = self.rings
         c._entity = entity
         self._csr_dirty = True
@@ -167,6 +169,7 @@ class Store:
             raise WorldError(f"entity {entity} (ShapeMatch): field rest has {len(v['rest'])} "
                              f"offsets for {len(slots)} particles")
         self.shapes.append(c, {"alpha": v["alpha"]})
+        c._rows = slots
         c._table = self.shapes
         c._entity = entity
         self._csr_dirty = True
@@ -187,7 +190,7 @@ class Store:
             last = table.remove(comp._slot)
             if last != comp._slot:
                 self._particle_moved(last, comp._slot)
-            self._csr_dirty = True
+            self._csr_dirty = self._rows_stale = True
         else:
             table.remove(comp._slot)
             if table is not self.springs:
@@ -240,10 +243,13 @@ class Store:
             self._order_version = self.springs.version
 
     def _rebuild_csr(self) -> None:
-        rings = [self._slots_of(c._entity, "AreaConstraint", "particles",
-                                c._vals["particles"]) for c in self.rings.owner]
-        shapes = [self._slots_of(c._entity, "ShapeMatch", "particles", c._vals["particles"])
-                  for c in self.shapes.owner]
+        if self._rows_stale:  # particle rows moved: look the members up again
+            for c in self.rings.owner + self.shapes.owner:
+                c._rows = self._slots_of(c._entity, type(c).__name__, "particles",
+                                         c._vals["particles"])
+            self._rows_stale = False
+        rings = [c._rows for c in self.rings.owner]
+        shapes = [c._rows for c in self.shapes.owner]
         self.ring_off, self.ring_idx = _csr(rings)
         self.shape_off, self.shape_idx = _csr(shapes)
         rest = [np.asarray(c._vals["rest"], dtype=F8).reshape(-1, 2) for c in self.shapes.owner]
@@ -273,7 +279,7 @@ class Store:
                 table.owner[slot] = twin
                 mapping[id(comp)] = twin
             setattr(new, name, table)
-        new._csr_dirty = True
+        new._csr_dirty = new._rows_stale = True
         new._rebuild_csr()
         return new, mapping
 
