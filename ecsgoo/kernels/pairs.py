@@ -63,14 +63,15 @@ def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, st
     for cy in range(ny):
         for cx in range(nx):
             c = cx + cy * nx
+            # cells are packed in order, so the own+right cells and the three cells above
+            # are two contiguous ranges of the packed arrays
+            own_end = start[c + 2] if cx + 1 < nx else start[c + 1]
+            up_lo = start[c + nx - 1 if cx > 0 else c + nx] if cy + 1 < ny else 0
+            up_hi = start[c + nx + 2 if cx + 1 < nx else c + nx + 1] if cy + 1 < ny else 0
             for a in range(start[c], start[c + 1]):
-                for q in range(5):  # own cell, right, up-left, up, up-right
-                    kx = cx + (0 if q == 0 else (-1 if q == 2 else (0 if q == 3 else 1)))
-                    ky = cy + (0 if q <= 1 else 1)
-                    if kx < 0 or kx >= nx or ky >= ny:
-                        continue
-                    k = kx + ky * nx
-                    for b in range(a + 1 if q == 0 else start[k], start[k + 1]):
+                for q in range(2):
+                    lo, hi = (a + 1, own_end) if q == 0 else (up_lo, up_hi)
+                    for b in range(lo, hi):
                         dx, dy = sp[b, 0] - sp[a, 0], sp[b, 1] - sp[a, 1]
                         rr = sr[a] + sr[b]
                         d2 = dx * dx + dy * dy
