@@ -1,0 +1,131 @@
+"""The goo bots: "builder" grows a truss of triangles toward the pipe; "random" drops anywhere.
+
+Both act through the game's input handlers (press, drag, release), one call per frame.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import numpy as np
+
+from ecsgoo import World
+
+from .structure import attach_targets, balls, goal, rules_state
+
+#: Preferred link length of the builder's triangles, as a fraction of build range.
+SIDE = 0.9
+#: Frames the builder waits between balls, so the structure settles.
+SETTLE = 40
+#: Frames a drag takes (the ball glides from where it was picked up to its spot).
+DRAG = 12
+
+
+def truss_spot(world: World) -> tuple[float, float] | None:
+    """The builder's next spot: the triangle apex closest to the goal that attaches cleanly.
+
+    Candidates are the apexes of triangles with sides ``SIDE · build_range`` on
+    every pair of nearby structure balls; a candidate counts only if the drop
+    rule would link it to that very pair.
+    """
+    rules, g = rules_state(world), goal(world)
+    side = SIDE * rules.build_range
+    bs = balls(world)
+    mine = np.flatnonzero(bs.grounded & ~bs.free)
+    best, best_score = None, math.inf
+    for i in mine:
+        for j in mine:
+            if j <= i:
+                continue
+            for spot in _apexes(bs.pos[i], bs.pos[j], side):
+                score = math.hypot(spot[0] - g.x, spot[1] - g.y)
+                if score < best_score and _clean(world, spot, {bs.entities[i], bs.entities[j]}):
+                    best, best_score = spot, score
+    return best
+
+
+def _apexes(p: np.ndarray, q: np.ndarray, side: float) -> list[tuple[float, float]]:
+    """The two points at distance ``side`` from both ``p`` and ``q`` (none if too far apart)."""
+    d = float(np.hypot(*(q - p)))
+    if not 0.5 * side <= d <= 1.6 * side:
+        return []
+    m = (p + q) / 2
+    h = math.sqrt(side * side - d * d / 4)
+    n = np.array([-(q - p)[1], (q - p)[0]]) / d
+    return [(float(m[0] + h * n[0]), float(m[1] + h * n[1])),
+            (float(m[0] - h * n[0]), float(m[1] - h * n[1]))]
+
+
+def _clean(world: World, spot: tuple[float, float], pair: set[int]) -> bool:
+    """Inside the screen, and the drop rule would link it to exactly ``pair``."""
+    left, bottom, right, top = world.bounds
+    x, y = spot
+    margin = 15.0
+    if not (left + margin < x < right - margin and bottom + margin < y < top - margin):
+        return False
+    return set(attach_targets(world, x, y).targets) == pair
+
+
+def random_spot(world: World, rng: random.Random) -> tuple[float, float] | None:
+    """A random spot at a random distance (up to build range) from a random structure ball."""
+    bs = balls(world)
+    mine = np.flatnonzero(bs.linked & ~bs.free)
+    if not len(mine):
+        return None
+    x, y = bs.pos[rng.choice(mine.tolist())]
+    r = rules_state(world).build_range * rng.uniform(0.3, 1.0)
+    angle = rng.uniform(0.0, 2.0 * math.pi)
+    return x + r * math.cos(angle), y + r * math.sin(angle)
+
+
+class Bot:
+    """Drives the game's handlers: wait, press at the supply, drag to the spot, release."""
+
+    def __init__(self, kind: str, rng: random.Random) -> None:
+        self.kind, self.rng = kind, rng
+        self.wait = SETTLE // 2
+        self.path: list[tuple[float, float]] = []
+
+    def act(self, game: Any) -> None:
+        """One frame of the bot's plan."""
+        if self.path:
+            x, y = self.path.pop(0)
+            if self.path:
+                game.on_drag(x, y)
+            else:
+                game.on_release(*self._still_good(game, x, y), 1)
+                self.wait = SETTLE
+            return
+        if self.wait > 0:
+            self.wait -= 1
+            return
+        self._plan(game)
+
+    def _plan(self, game: Any) -> None:
+        world = game.world
+        spot = truss_spot(world) if self.kind == "builder" else random_spot(world, self.rng)
+        start = self._pick_up(world)
+        if spot is None or start is None:
+            self.wait = SETTLE
+            return
+        game.on_press(start[0], start[1], 1)
+        self.path = [(start[0] + (spot[0] - start[0]) * k / DRAG,
+                      start[1] + (spot[1] - start[1]) * k / DRAG) for k in range(1, DRAG + 1)]
+        self.path += [spot] * 4  # hold still so a dragged free ball catches up
+
+    def _still_good(self, game: Any, x: float, y: float) -> tuple[float, float]:
+        """The planned spot, or a fresh one if the structure swayed and it no longer attaches."""
+        if self.kind != "builder" or game.preview() is None or game.preview().ok:
+            return x, y
+        return truss_spot(game.world) or (x, y)
+
+    def _pick_up(self, world: World) -> tuple[float, float] | None:
+        """Where to press: the supply pile if it has balls, else the first loose ball."""
+        rules = rules_state(world)
+        if rules.supply > 0:
+            return rules.supply_x, rules.supply_y
+        bs = balls(world)
+        loose = np.flatnonzero(bs.free)
+        return tuple(bs.pos[loose[0]]) if len(loose) else None

@@ -1,0 +1,137 @@
+"""Drawing the goo game over the rendered world: pipe, goo balls with eyes, supply, previews.
+
+The Render stage has already drawn the level, the links in stress colours and
+the pink halo on the most critical links; this adds what is World of Goo.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .structure import Balls, balls, goal, rules_state
+
+GOO = (26, 24, 30)
+DEBRIS = (92, 70, 70)
+LOOSE = (40, 36, 48)
+EYE, PUPIL = (250, 250, 250), (10, 10, 10)
+PIPE, PIPE_RIM = (120, 128, 140), (70, 76, 88)
+GOAL_GLOW = (120, 255, 150, 60)
+OK_LINK, BAD, RANGE = (255, 255, 255, 210), (255, 80, 80), (255, 255, 255, 50)
+SNAP = (255, 90, 60)
+HINT = (255, 200, 120)
+
+
+def draw_scene(game: Any, draw: Any) -> None:
+    """Everything the goo game adds on top of the Render stage's picture."""
+    world = game.world
+    _pipe(world, draw)
+    bs = balls(world)
+    _balls(world, bs, draw)
+    _supply(world, draw)
+    _snaps(game, draw)
+    _drag(game, draw)
+    _hint(game, draw)
+    _banner(world, draw)
+
+
+def _pipe(world: Any, draw: Any) -> None:
+    g = goal(world)
+    pulse = 0.5 + 0.5 * math.sin(world.frame * 0.1)
+    draw.circle(g.x, g.y, g.radius * (1.0 + 0.15 * pulse), GOAL_GLOW)
+    draw.line(g.x, g.y, g.end_x, g.end_y, PIPE_RIM, width=g.radius * 1.3)
+    draw.line(g.x, g.y, g.end_x, g.end_y, PIPE, width=g.radius * 1.0)
+    draw.circle_outline(g.x, g.y, g.radius * 0.75, PIPE_RIM, width=8)
+    draw.circle(g.x, g.y, g.radius * 0.55, (12, 12, 16))
+
+
+def _balls(world: Any, bs: Balls, draw: Any) -> None:
+    """Goo balls (not the anchors, which Render draws in steel), with eyes that watch the pipe."""
+    r = rules_state(world).ball_radius
+    pinned = world.store.particles.cols["pinned"][bs.rows]
+    g = goal(world)
+    for (x, y), free, grounded, pin in zip(bs.pos.tolist(), bs.free, bs.grounded, pinned,
+                                           strict=True):
+        if pin:
+            continue
+        color = LOOSE if free else (GOO if grounded else DEBRIS)
+        draw.circle(x, y, r, color, shade=True)
+        _eyes(draw, x, y, r, g.x - x, g.y - y)
+
+
+def _eyes(draw: Any, x: float, y: float, r: float, dx: float, dy: float) -> None:
+    d = math.hypot(dx, dy) or 1.0
+    lx, ly = 0.12 * r * dx / d, 0.12 * r * dy / d
+    for side in (-1, 1):
+        ex, ey = x + side * 0.36 * r, y + 0.2 * r
+        draw.circle(ex, ey, 0.3 * r, EYE)
+        draw.circle(ex + lx, ey + ly, 0.14 * r, PUPIL)
+
+
+def _supply(world: Any, draw: Any) -> None:
+    rules = rules_state(world)
+    r = rules.ball_radius
+    shown = min(rules.supply, 10)
+    for k in range(shown):
+        row, col = divmod(k, 4)
+        x = rules.supply_x + (col - 1.5) * 2.2 * r + (row % 2) * r
+        draw.circle(x, rules.supply_y + row * 1.8 * r, r, GOO, shade=True)
+    draw.text(rules.supply_x, rules.supply_y - 2.6 * r, f"{rules.supply} left", HINT, size=14,
+              anchor_x="center")
+
+
+def _snaps(game: Any, draw: Any) -> None:
+    for ends, until in game.snaps:
+        fade = max(0.0, (until - game.world.frame) / 20.0)
+        (x1, y1), (x2, y2) = ends.tolist()
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        color = (*SNAP, int(255 * fade))
+        draw.line(x1, y1, x1 + (mx - x1) * fade, y1 + (my - y1) * fade, color, width=4)
+        draw.line(x2, y2, x2 + (mx - x2) * fade, y2 + (my - y2) * fade, color, width=4)
+        draw.circle(mx, my, 10 * (1.5 - fade), (255, 220, 120, int(200 * fade)))
+
+
+def _drag(game: Any, draw: Any) -> None:
+    spot = game.preview()
+    if spot is None:
+        return
+    world = game.world
+    r = rules_state(world).ball_radius
+    for entity in spot.targets or spot.near:
+        tx, ty = world.store.particles.cols["pos"][world.store.pslot[entity]].tolist()
+        draw.line(spot.x, spot.y, tx, ty, OK_LINK if spot.ok else (*BAD, 160), width=4)
+    reach = rules_state(world).build_range
+    draw.circle_outline(spot.x, spot.y, reach, (*BAD, 90) if not spot.ok else RANGE, width=2)
+    if not spot.ok:
+        draw.text(*_inside(world, spot.x, spot.y + 2.2 * r), spot.hint, BAD, size=13,
+                  anchor_x="center")
+    if game.drag.ball < 0:
+        draw.circle(spot.x, spot.y, r, GOO if spot.ok else BAD, shade=True)
+        _eyes(draw, spot.x, spot.y, r, 0.0, -1.0)
+
+
+def _hint(game: Any, draw: Any) -> None:
+    if game.hint is None:
+        return
+    text, x, y, _until = game.hint
+    draw.text(*_inside(game.world, x, y + 25), text, BAD, size=14, anchor_x="center")
+
+
+def _inside(world: Any, x: float, y: float) -> tuple[float, float]:
+    """``(x, y)`` moved in from the edges so a centred line of text stays on screen."""
+    left, bottom, right, top = world.bounds
+    return min(max(x, left + 130), right - 130), min(max(y, bottom + 20), top - 20)
+
+
+def _banner(world: Any, draw: Any) -> None:
+    rules = rules_state(world)
+    if rules.result == "running":
+        return
+    left, bottom, right, top = world.bounds
+    cx, cy = (left + right) / 2, (bottom + top) / 2
+    won = rules.result == "won"
+    draw.rect(cx - 230, cy - 40, 460, 90, (0, 0, 0, 150))
+    draw.text(cx, cy + 10, "LEVEL COMPLETE!" if won else "THE GOO IS LOST",
+              (140, 255, 160) if won else BAD, size=30, anchor_x="center", bold=True)
+    draw.text(cx, cy - 25, rules.reason, HINT, size=16, anchor_x="center")
+

@@ -1,0 +1,204 @@
+"""World of Goo: build a wobbly truss of goo balls up, across or down to the pipe.
+
+Shows springs that sag, stress colours from green to red, the most critical
+links (whose loss would split the structure) outlined, links snapping after
+three frames past twice their rest length, and debris falling.
+
+Controls: press anywhere and drag to take the next ball from the supply (or
+press on a loose ball lying on the level to pick it up); the would-be links
+show while you drag; release to attach it to the two nearest balls within
+reach. A red ghost and a hint say why a spot is refused. ``z`` or the Undo
+button takes the last ball back.
+
+Win: a ball connected to an anchor reaches the pipe. Lose: the structure
+collapses (fewer than half its balls still connected to an anchor) or no balls
+are left.
+
+Run: ``ecsgoo play goo [--level 1|2|3]``; headless with the bot:
+``ecsgoo play goo --headless --frames 900 --bot --screenshot docs/goo.png``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import ecsgoo
+from ecsgoo import Particle, World
+from ecsgoo.game import Game, Status, Widget, register_game
+
+from .bot import Bot
+from .draw import draw_scene
+from .rules import GooRules  # noqa: F401  (registers the goo_rules stage levels use)
+from .structure import attach_targets, balls, place_ball, rules_state, undo
+
+#: The level files (written by ``python -m games.goo.make_levels``, hand-editable).
+LEVELS = Path(__file__).with_name("levels")
+#: A press within this many ball radii of a loose ball picks that ball up.
+PICK_RADII = 2.5
+#: Frames a refusal hint and a snapped link stay on screen.
+HINT_FRAMES, SNAP_FRAMES = 90, 20
+
+
+@dataclass
+class Drag:
+    """The ball being dragged: a loose ``ball`` entity, or ``-1`` for one from the supply."""
+
+    ball: int
+    x: float
+    y: float
+
+
+@register_game
+class GooGame(Game):
+    """World of Goo on ecsgoo: a tower, a bridge and a hanging structure."""
+
+    name = "goo"
+    title = "World of Goo"
+    levels = ("Going Up (tower)", "The Chasm (bridge)", "Hanging On (ceiling)")
+    bots = ("builder", "random")
+    size = (800, 600)
+
+    def build(self) -> World:
+        world = ecsgoo.load(LEVELS / f"{self.level}.toml")
+        self.adopt(world)
+        return world
+
+    def adopt(self, world: World) -> None:
+        """Play on ``world`` (a fresh level or a quick load): reset the drag, hints, bots.
+
+        Everything that decides the game lives in the world; this only re-wires the
+        snap handler (handlers are not saved) and drops what was on screen.
+        """
+        self.world = world
+        self.drag: Drag | None = None
+        self.hint: tuple[str, float, float, int] | None = None
+        self.snaps: list[tuple[np.ndarray, int]] = []
+        self._bots: dict[str, Bot] = {}
+        world.set_handler("spring_broke", self._on_snap)
+
+    def _on_snap(self, world: World, spring: int) -> None:
+        s = world.store.springs
+        row = world.component(spring, ecsgoo.Spring)._slot
+        pos = world.store.particles.cols["pos"]
+        ends = np.array([pos[s.cols["a"][row]], pos[s.cols["b"][row]]])
+        self.snaps.append((ends, world.frame + SNAP_FRAMES))
+
+    def step(self) -> None:
+        self.world.step()
+        self.snaps = [(ends, until) for ends, until in self.snaps if until > self.world.frame]
+        if self.hint is not None and self.hint[3] <= self.world.frame:
+            self.hint = None
+
+    # -- status -----------------------------------------------------------------------
+
+    def status(self) -> Status:
+        rules = rules_state(self.world)
+        loose = int(np.sum(balls(self.world).free))
+        left = rules.supply + loose
+        return Status(rules.result, left if rules.result == "won" else 0,
+                      {"placed": rules.placed, "balls_left": left, "reason": rules.reason})
+
+    def hud(self) -> list[str]:
+        rules = rules_state(self.world)
+        loose = int(np.sum(balls(self.world).free))
+        lines = [f"{self.levels[self.level - 1]}: {rules.supply} in supply, {loose} loose, "
+                 f"{rules.placed} placed", "drag a ball near the structure · z undo"]
+        if rules.result != "running":
+            lines.append(rules.reason)
+        return lines
+
+    def widgets(self) -> list[Widget]:
+        return [Widget("button", "Undo (z)", lambda _value: self._undo())]
+
+    # -- input ------------------------------------------------------------------------
+
+    def _running(self) -> bool:
+        return rules_state(self.world).result == "running"
+
+    def on_press(self, x: float, y: float, button: int = 1) -> None:
+        if not self._running():
+            return
+        ball = self._loose_ball_at(x, y)
+        if ball >= 0:
+            self.world.grab(ball, x, y)
+        elif rules_state(self.world).supply <= 0:
+            self._show_hint("no goo balls left in the supply", x, y)
+            return
+        self.drag = Drag(ball, x, y)
+
+    def on_drag(self, x: float, y: float) -> None:
+        if self.drag is None:
+            return
+        self.drag.x, self.drag.y = x, y
+        if self.drag.ball >= 0:
+            self.world.grab(self.drag.ball, x, y)
+
+    def on_release(self, x: float, y: float, button: int = 1) -> None:
+        if self.drag is None:
+            return
+        self.on_drag(x, y)
+        drag, self.drag = self.drag, None
+        if drag.ball >= 0:
+            self.world.release()
+        if not self._running():
+            return
+        px, py = self.drop_point(drag)
+        spot = place_ball(self.world, px, py, drag.ball)
+        if not spot.ok:
+            self._show_hint(spot.hint, px, py)
+
+    def on_key(self, key: str) -> None:
+        if key == "z":
+            self._undo()
+
+    def _undo(self) -> None:
+        if self._running() and self.drag is None and not undo(self.world):
+            self._show_hint("nothing to undo", *self._supply_xy())
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def drop_point(self, drag: Drag) -> tuple[float, float]:
+        """Where the dragged ball is: the pointer, or the loose ball being pulled there."""
+        if drag.ball < 0:
+            return drag.x, drag.y
+        p = self.world.component(drag.ball, Particle)
+        return p.x, p.y
+
+    def preview(self) -> Any:
+        """The attach decision for the ball being dragged now (``None`` if none)."""
+        if self.drag is None:
+            return None
+        return attach_targets(self.world, *self.drop_point(self.drag), exclude=self.drag.ball)
+
+    def _loose_ball_at(self, x: float, y: float) -> int:
+        bs = balls(self.world)
+        loose = np.flatnonzero(bs.free)
+        if not len(loose):
+            return -1
+        dist = np.hypot(*(bs.pos[loose] - (x, y)).T)
+        k = int(np.argmin(dist))
+        reach = PICK_RADII * rules_state(self.world).ball_radius
+        return int(bs.entities[loose[k]]) if dist[k] <= reach else -1
+
+    def _supply_xy(self) -> tuple[float, float]:
+        rules = rules_state(self.world)
+        return rules.supply_x, rules.supply_y
+
+    def _show_hint(self, text: str, x: float, y: float) -> None:
+        self.hint = (text, x, y, self.world.frame + HINT_FRAMES)
+
+    # -- bots and drawing -------------------------------------------------------------
+
+    def bot_act(self, name: str) -> None:
+        if not self._running():
+            return
+        if name not in self._bots:
+            self._bots[name] = Bot(name, self.rng)
+        self._bots[name].act(self)
+
+    def draw_overlay(self, draw: Any) -> None:
+        draw_scene(self, draw)

@@ -1,0 +1,160 @@
+"""Reading the goo structure out of a world, and the rule for where a dropped ball attaches.
+
+Pure queries (no stepping): the bot, the input handlers, the preview and the
+rules stage all use the same answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ecsgoo import Particle, Spring, World
+from ecsgoo.analysis import connected_components
+from ecsgoo.geometry import point_in_polygon
+
+from .components import Goal, GooBall, GooRulesState
+
+
+@dataclass
+class Balls:
+    """The goo balls of a world, sorted by entity (arrays of the same length).
+
+    ``pos`` (px) is a copy; ``linked``: the ball is anchored or has an unbroken
+    link (it belongs to the structure); ``grounded``: connected to an anchor.
+    """
+
+    entities: np.ndarray
+    rows: np.ndarray
+    pos: np.ndarray
+    free: np.ndarray
+    placed: np.ndarray
+    linked: np.ndarray
+    grounded: np.ndarray
+
+
+def rules_state(world: World) -> GooRulesState:
+    """The level's rules state (exactly one per goo world)."""
+    return world.get_component(GooRulesState)[0][1]
+
+
+def goal(world: World) -> Goal:
+    """The level's goal pipe."""
+    return world.get_component(Goal)[0][1]
+
+
+def balls(world: World, report: Any = None) -> Balls:
+    """Every goo ball and where it stands.
+
+    ``report``: this frame's ``StructureReport`` (the rules stage passes it,
+    right after Analyze); without one, connectivity is computed here, because
+    between steps the player may have added or removed balls since the report.
+    """
+    found = sorted(world.get_components(Particle, GooBall), key=lambda item: item[0])
+    ents = np.array([e for e, _ in found], dtype=np.int64)
+    rows = np.array([world.store.pslot[e] for e in ents], dtype=np.int64)
+    p = world.store.particles
+    pos = p.cols["pos"][rows].copy() if len(rows) else np.zeros((0, 2))
+    free = np.array([g.free for _, (_, g) in found], dtype=bool)
+    placed = np.array([g.placed for _, (_, g) in found], dtype=np.int64)
+    degree, grounded = _links(world, report)
+    linked = (degree[rows] > 0) | p.cols["pinned"][rows]
+    return Balls(ents, rows, pos, free, placed, linked, grounded[rows] & linked)
+
+
+def _links(world: World, report: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per particle row: how many unbroken links it has, and whether it reaches an anchor."""
+    p, s = world.store.particles, world.store.springs
+    ok = ~s.cols["broken"][: s.n]
+    a, b = s.cols["a"][: s.n][ok], s.cols["b"][: s.n][ok]
+    degree = np.bincount(np.concatenate([a, b]), minlength=p.n)
+    if report is not None and len(report.grounded) == p.n:
+        return degree, np.asarray(report.grounded, dtype=bool)
+    labels = connected_components(p.n, a, b)
+    return degree, np.isin(labels, labels[p.cols["pinned"][: p.n]])
+
+
+@dataclass
+class Attach:
+    """Where a ball dropped at ``(x, y)`` would link: ``targets`` (entities), or why not."""
+
+    x: float
+    y: float
+    targets: list[int]
+    hint: str = ""
+    #: When refused as out of reach: the one ball (if any) that is in range.
+    near: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether the ball would attach."""
+        return not self.hint
+
+
+def attach_targets(world: World, x: float, y: float, exclude: int = -1) -> Attach:
+    """The two nearest structure balls within build range of ``(x, y)``, or a refusal hint.
+
+    Structure balls are those connected to an anchor (falling debris does not count).
+
+    Refused when fewer than two balls are in range, when a ball is closer than
+    ``min_gap``, or when the spot is inside the level's rock. ``exclude`` is the
+    ball being dragged (it does not link to itself).
+    """
+    rules = rules_state(world)
+    bs = balls(world)
+    mine = bs.grounded & ~bs.free & (bs.entities != exclude)
+    if any(point_in_polygon((x, y), poly) for poly in world.level.polygons):
+        return Attach(x, y, [], "inside the rock")
+    others = bs.entities != exclude
+    gaps = np.hypot(*(bs.pos[others] - (x, y)).T)
+    if len(gaps) and gaps.min() < rules.min_gap:
+        return Attach(x, y, [], "too close")
+    dist = np.hypot(*(bs.pos[mine] - (x, y)).T)
+    near = np.argsort(dist, kind="stable")[:2]
+    found = [int(e) for e in bs.entities[mine][near]]
+    if len(near) < 2 or dist[near[1]] > rules.build_range:
+        in_range = found[: int(np.sum(dist[near] <= rules.build_range))]
+        return Attach(x, y, [], "out of reach (needs 2 balls)", in_range)
+    return Attach(x, y, found)
+
+
+def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
+    """Attach a ball at ``(x, y)``: the dragged free ``ball``, or a new one from the supply.
+
+    Returns the attach decision; nothing changes when it is refused.
+    """
+    rules = rules_state(world)
+    if ball < 0 and rules.supply <= 0:
+        return Attach(x, y, [], "no goo balls left in the supply")
+    spot = attach_targets(world, x, y, exclude=ball)
+    if not spot.ok:
+        return spot
+    rules.placed += 1
+    if ball < 0:
+        rules.supply -= 1
+        ball = world.create_entity(
+            Particle(x, y, mass=rules.ball_mass, radius=rules.ball_radius),
+            GooBall(placed=rules.placed))
+    else:
+        p = world.component(ball, Particle)
+        p.x, p.y, p.vx, p.vy = x, y, 0.0, 0.0
+        goo = world.component(ball, GooBall)
+        goo.placed, goo.free = rules.placed, False
+    for other in spot.targets:
+        world.create_entity(Spring(ball, other, stiffness=rules.stiffness,
+                                   max_stretch=rules.max_stretch))
+    return spot
+
+
+def undo(world: World) -> bool:
+    """Take back the last ball the player attached (it returns to the supply)."""
+    bs = balls(world)
+    mine = np.flatnonzero((bs.placed > 0) & ~bs.free)
+    if not len(mine):
+        return False
+    last = mine[np.argmax(bs.placed[mine])]
+    world.delete_entity(int(bs.entities[last]))
+    rules_state(world).supply += 1
+    return True
