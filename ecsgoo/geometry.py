@@ -167,3 +167,36 @@ def smooth_polyline(xy: ArrayLike, samples: int = 8) -> np.ndarray:
     t = np.arange(samples, dtype=np.float64) / samples
     curve = quadratic_bezier(t[None, :], starts[:, None], controls[:, None], ends[:, None])
     return np.concatenate([curve.reshape(-1, 2), nodes[-1:]])
+
+
+# --- the cut interaction helper (acts on a World; the functions above are pure) ---
+
+__all__ += ["cut"]
+
+
+def cut(world: ecsgoo.World, p: ArrayLike, q: ArrayLike) -> list[int]:
+    """Cut every unbroken spring whose segment the swipe ``p q`` (px) crosses.
+
+    Touching and collinear overlap count (see :func:`segments_intersect`). Sets
+    each cut spring's ``broken`` flag (Project then ignores it, Analyze sees the
+    piece detach), dispatches ``spring_cut(world, spring_entity)`` for each, in
+    spring-row order, and returns their entities. O(springs), one kernel pass.
+    """
+    parts, springs = world.store.particles, world.store.springs
+    m = springs.n
+    cols = springs.cols
+    hit = crossed(parts.cols["pos"][: parts.n], cols["a"][:m], cols["b"][:m],
+                  cols["broken"][:m], p, q)
+    rows = np.flatnonzero(hit)
+    cols["broken"][rows] = True
+    entities = cols["entity"][rows].tolist()
+    for entity in entities:
+        world.dispatch("spring_cut", world, entity)
+    return entities
+
+
+# Kept with cut, below the pure helpers; it could move to the top with the other imports.
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:  # only for the annotation: geometry does not need the World at runtime
+    import ecsgoo

@@ -273,3 +273,63 @@ def separate_naive(pos, w, radius, pairs):
             pos[i][k] -= pen * w[i] / (w[i] + w[j]) * n[k]
             pos[j][k] += pen * w[j] / (w[i] + w[j]) * n[k]
     return pos
+
+
+# --- structure analysis (ecsgoo.systems.analyze) and fruit merging (ecsgoo.kernels.merge)
+
+
+def structure_naive(n, a, b, broken, pinned, stretch, max_stretch):
+    """Mirrors ``Analyze.analyze``: BFS components over unbroken springs, O(E²) bridges.
+
+    Returns a dict with ``connected``, ``debris``, ``components``, ``grounded``,
+    ``in_structure`` and ``critical_rows`` (bridge spring rows by slack, then
+    breakable before unbreakable, then row).
+    """
+    live = [s for s in range(len(a)) if not broken[s]]
+    la, lb = [int(a[s]) for s in live], [int(b[s]) for s in live]
+    labels = components_naive(n, la, lb)
+    anchored = {int(labels[v]) for v in range(n) if pinned[v]}
+    grounded = [int(labels[v]) in anchored for v in range(n)]
+    in_structure = [False] * n
+    for s in range(len(a)):
+        in_structure[int(a[s])] = in_structure[int(b[s])] = True
+    members = [v for v in range(n) if in_structure[v]]
+    bridge = bridges_naive(n, la, lb)
+
+    def danger(s):
+        limit = max_stretch[s]
+        slack = 1.0 if math.isinf(limit) else (limit - stretch[s]) / limit
+        return (slack, math.isinf(limit), s)
+
+    return {
+        "connected": sum(grounded[v] for v in members),
+        "debris": sum(not grounded[v] for v in members),
+        "components": len({int(labels[v]) for v in members}),
+        "grounded": grounded,
+        "in_structure": in_structure,
+        "critical_rows": sorted((live[k] for k in range(len(live)) if bridge[k]), key=danger),
+    }
+
+
+def merge_pairs_naive(pos, radius, kind, entity, slop, fresh=None):
+    """Mirrors ``merge.merge_pairs`` in O(n²): oldest fruit first takes its nearest partner.
+
+    Fruits are the rows with ``kind >= 0``; a partner must be unpaired, of the same
+    kind and touching (``d ≤ r_i + r_j + slop``), and one of the two ``fresh`` if
+    that mask is given; ties go to the older entity. Returns ``[(first_row,
+    second_row), ...]`` in the order the pairs were made.
+    """
+    fresh = [True] * len(kind) if fresh is None else fresh
+    fruits = sorted((i for i in range(len(kind)) if kind[i] >= 0), key=lambda i: entity[i])
+    used, pairs = set(), []
+    for i in fruits:
+        if i in used:
+            continue
+        options = [(math.dist(pos[i], pos[j]), entity[j], j) for j in fruits
+                   if j != i and j not in used and kind[j] == kind[i] and (fresh[i] or fresh[j])
+                   and math.dist(pos[i], pos[j]) <= radius[i] + radius[j] + slop]
+        if options:
+            j = min(options)[2]
+            used.update((i, j))
+            pairs.append((i, j))
+    return pairs

@@ -11,6 +11,7 @@ from .collide import Collide
 from .integrate import Integrate
 from .merge import FruitsMerged, Merge, Score
 from .project import Project
+from .render import Look, Render
 
 #: The solver pipeline every game starts from, in order.
 SOLVER = (Integrate, Project, Collide, Break)
@@ -18,3 +19,4 @@ SOLVER = (Integrate, Project, Collide, Break)
 __all__ = ["STAGES", "SOLVER", "Stage", "register_stage", "Integrate", "Project", "Collide",
            "Break"]
 __all__ += ["Analyze", "StructureReport", "Merge", "Score", "FruitsMerged"]
+__all__ += ["Render", "Look"]

@@ -1,6 +1,7 @@
 """Analyze: every frame, what still holds to an anchor, what fell off, which links are critical.
 
-Reads: particle pos, pinned, entity; spring a, b, rest, max_stretch, broken, entity.
+Reads: particle pinned, entity; spring a, b, broken, stretch (Break's measurement of this
+frame: run Break first), max_stretch, entity.
 Writes: the ``StructureReport`` resource (a new one every frame).
 Events: ``structure_split(world, report)`` once in a frame in which a piece detached.
 """
@@ -14,7 +15,7 @@ import numpy as np
 
 from ..analysis import danger_order
 from ..kernels.graph import bridge_mask, component_labels
-from ..kernels.structure import classify, live_springs
+from ..kernels.structure import classify, live_max, live_springs
 from .base import Stage, register_stage
 
 
@@ -43,7 +44,8 @@ class StructureReport:
     debris: int = 0
     #: Spring entities that are bridges (losing one splits its piece), most dangerous first.
     critical: np.ndarray = field(default_factory=_ints)
-    #: The largest stretch (length / rest length) over the unbroken springs; 0 if none.
+    #: The largest stretch (length / rest length, as Break measured it this frame) over the
+    #: unbroken springs; 0 if there is none.
     max_stretch: float = 0.0
     #: Spring rows of ``critical``, in the same order (for the renderer).
     critical_rows: np.ndarray = field(default_factory=_ints)
@@ -61,6 +63,22 @@ class StructureReport:
     frame: int = 0
 
 
+@dataclass(eq=False)
+class _Topology:
+    """What depends only on which springs hold and which particles are pinned (read-only)."""
+
+    key: tuple[int, int, int]
+    broken: np.ndarray
+    pinned: np.ndarray
+    bridge_rows: np.ndarray
+    labels: np.ndarray
+    grounded: np.ndarray
+    in_structure: np.ndarray
+    connected: int
+    debris: int
+    components: int
+
+
 @register_stage
 class Analyze(Stage):
     """Connectivity to the anchors and critical links of the spring graph, O(V + E) per frame.
@@ -73,12 +91,18 @@ class Analyze(Stage):
     or its anchor was removed. Spawning a free body (a jelly ball: debris, but
     never connected) does not count. The first frame a stage runs only records
     who is connected.
+
+    The graph answers (components, bridges, who is grounded) are kept while the
+    topology stays the same (no spring or particle added or removed, the same
+    ``broken`` and ``pinned`` flags); only the ranking and ``max_stretch`` are
+    redone every frame. The report's arrays are read-only for that reason.
     """
 
     name = "analyze"
 
     def __init__(self) -> None:
         self._was_grounded: np.ndarray | None = None
+        self._topology: _Topology | None = None
 
     def clone(self) -> Analyze:
         """A copy that remembers who was connected, so a cloned world reports the same."""
@@ -94,22 +118,41 @@ class Analyze(Stage):
 
     def analyze(self, world: Any) -> StructureReport:
         """Compute this frame's report (and remember who is connected, for the next one)."""
+        sc = world.store.springs.cols
+        m = world.store.springs.n
+        topo, detached = self._current_topology(world)
+        bridge_rows = topo.bridge_rows
+        critical_rows = bridge_rows[danger_order(sc["stretch"][bridge_rows],
+                                                 sc["max_stretch"][bridge_rows],
+                                                 np.arange(len(bridge_rows)))]
+        critical = sc["entity"][critical_rows]
+        for arr in (critical_rows, critical):
+            arr.flags.writeable = False
+        return StructureReport(
+            connected=topo.connected, debris=topo.debris, critical=critical,
+            max_stretch=float(live_max(m, sc["broken"], sc["stretch"])),
+            critical_rows=critical_rows, grounded=topo.grounded,
+            in_structure=topo.in_structure, labels=topo.labels, components=topo.components,
+            detached=detached, frame=int(world.frame))
+
+    def _current_topology(self, world: Any) -> tuple[_Topology, int]:
+        """The cached topology if nothing structural changed, else a fresh one; and detached."""
         p, s = world.store.particles, world.store.springs
-        pc, sc = p.cols, s.cols
-        n, m = p.n, s.n
-        ea, eb, rows, stretch, top = live_springs(m, pc["pos"], sc["a"], sc["b"], sc["rest"],
-                                                  sc["broken"])
-        labels = component_labels(n, ea, eb)
-        bridge = np.flatnonzero(bridge_mask(n, ea, eb))
-        ranked = bridge[danger_order(stretch[bridge], sc["max_stretch"][rows[bridge]],
-                                     np.arange(len(bridge)))]
-        critical_rows = rows[ranked]
+        broken, pinned = s.cols["broken"][: s.n], p.cols["pinned"][: p.n]
+        key = (id(world.store), p.version, s.version)
+        old = self._topology
+        if (old is not None and old.key == key and np.array_equal(old.broken, broken)
+                and np.array_equal(old.pinned, pinned)):
+            return old, 0
+        ea, eb, rows = live_springs(s.n, s.cols["a"], s.cols["b"], s.cols["broken"])
+        labels = component_labels(p.n, ea, eb)
+        bridge_rows = rows[bridge_mask(p.n, ea, eb)]
         was = self._was_grounded if self._was_grounded is not None else _bools()
         grounded, in_structure, now, connected, debris, components, detached = classify(
-            n, labels, pc["pinned"], m, sc["a"], sc["b"], pc["entity"], was)
+            p.n, labels, p.cols["pinned"], s.n, s.cols["a"], s.cols["b"], p.cols["entity"], was)
         self._was_grounded = now
-        return StructureReport(
-            connected=int(connected), debris=int(debris), critical=sc["entity"][critical_rows],
-            max_stretch=float(top), critical_rows=critical_rows, grounded=grounded,
-            in_structure=in_structure, labels=labels, components=int(components),
-            detached=int(detached), frame=int(world.frame))
+        arrays = (broken.copy(), pinned.copy(), bridge_rows, labels, grounded, in_structure)
+        for arr in arrays:
+            arr.flags.writeable = False
+        self._topology = _Topology(key, *arrays, int(connected), int(debris), int(components))
+        return self._topology, int(detached)

@@ -1,7 +1,7 @@
 """Merge: touching fruits of the same kind become one fruit of the next kind, chains included.
 
-Reads: particle pos, prev, mass, radius, kind, entity, group, friction, restitution;
-``world.contact_slop``.
+Reads: particle pos, prev, pin (spawn point), mass, radius, kind, entity, group, friction,
+restitution; ``world.contact_slop``.
 Writes: deletes the two merged fruit entities and creates the new fruit; the ``Score``
 resource.
 Events: ``fruits_merged(world, event)`` for each merge (event: ``FruitsMerged``).
@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import fruit
 from ..components import Fruit, Particle
-from ..kernels.merge import merge_pairs
+from ..kernels.merge import merge_pairs, record, start_positions
 from .base import Stage, register_stage
 
 
@@ -56,24 +56,60 @@ class Merge(Stage):
     its own mass follows its kind. It keeps the older fruit's group, friction
     and restitution. Passes repeat until nothing merges, so chain reactions
     resolve within the frame; in one pass a fruit merges at most once. Two of
-    the largest kind vanish and score.
+    the largest kind vanish and score. Fruits spawned touching a same-kind fruit
+    merge even if Collide pushed them apart during the frame (see ``merge_spawned``).
     """
 
     name = "merge"
 
+    def __init__(self) -> None:
+        self._record: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def clone(self) -> Merge:
+        """A copy that remembers where the fruits were, so a cloned world merges the same."""
+        twin = Merge()
+        twin._record = self._record
+        return twin
+
     def process(self, world: Any) -> None:
+        self.merge_spawned(world)
         while self.merge_once(world):
             pass
+        c, n = world.store.particles.cols, world.store.particles.n
+        self._record = record(n, c["pos"], c["kind"], c["entity"])
+
+    def merge_spawned(self, world: Any) -> int:
+        """Merge fruits new since the last run that touched a same-kind fruit when the frame began.
+
+        A fruit spawned overlapping another is pushed apart by Collide before this
+        stage runs; the frame began with them touching, so they merge. Positions
+        at the start of the frame are those this stage recorded at its previous
+        run, or the spawn point for particles created since. Returns how many merged.
+        """
+        p = world.store.particles
+        c = p.cols
+        seen_pos, seen, was_fruit = self._record or (np.zeros((0, 2)), _bools(), _bools())
+        start, fresh, count = start_positions(p.n, c["pos"], c["pin"], c["kind"], c["entity"],
+                                              seen_pos, seen, was_fruit)
+        if count == 0:
+            return 0
+        first, second = merge_pairs(p.n, start, c["radius"], c["kind"], c["entity"],
+                                    world.contact_slop, fresh)
+        return self._merge(world, first, second)
 
     def merge_once(self, world: Any) -> int:
         """One pass: merge every pair found touching now; return how many merged."""
         p = world.store.particles
         c = p.cols
         first, second = merge_pairs(p.n, c["pos"], c["radius"], c["kind"], c["entity"],
-                                    world.contact_slop)
+                                    world.contact_slop, np.ones(p.n, np.bool_))
+        return self._merge(world, first, second)
+
+    def _merge(self, world: Any, first: np.ndarray, second: np.ndarray) -> int:
+        """Replace each pair (particle rows) by its merged fruit; events and score."""
         if len(first) == 0:
             return 0
-        plans = _plans(c, first, second, world.h)
+        plans = _plans(world.store.particles.cols, first, second, world.h)
         score = world.resource(Score)
         if score is None:
             score = world.add_resource(Score())
@@ -114,3 +150,7 @@ def _plans(c: dict[str, np.ndarray], first: np.ndarray, second: np.ndarray,
 
 def _is_fruit(world: Any, entity: int) -> bool:
     return world.entity_exists(entity) and world.has_component(entity, Fruit)
+
+
+def _bools() -> np.ndarray:
+    return np.zeros(0, np.bool_)
