@@ -399,6 +399,12 @@ class ShapeMatch(Component):
     alpha = _Field("alpha")
     outline = property(lambda self: self._vals["outline"])
 
+    @outline.setter
+    def outline(self, value: bool) -> None:
+        if self._table is not None:
+            raise WorldError("ShapeMatch: field outline cannot change once added")
+        self._vals["outline"] = bool(value)
+
     @property
     def rest(self) -> list[list[float]] | None:
         """Rest offsets (px) of each particle from the rest centroid."""
