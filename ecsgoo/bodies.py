@@ -41,7 +41,9 @@ def jelly_ball(world: World, x: float, y: float, radius: float = 40.0, vertices:
     """A pressurised soft ball: a ring, skip-one springs, spokes to a centre, an area constraint.
 
     ``vertices`` + 1 particles (px, mass units each), ``3 · vertices`` springs.
-    The body gets its own collision group unless ``group`` is given.
+    The body gets its own collision group unless ``group`` is given. Pressure
+    other than 1 asks for a different area than rigid springs allow: give such
+    balls ``stiffness`` below 1 (e.g. 0.05–0.5) or they shiver.
     """
     g = new_group(world) if group is None else group
     r_vertex = max(2.0, math.pi * radius / vertices)

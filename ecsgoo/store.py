@@ -58,7 +58,7 @@ class Store:
         self._rows_stale = False
         self._rebuild_csr()
         self._order_version = -1
-        self.spring_order = np.zeros(0, dtype=I8)
+        self.spring_order = self.spring_order_reversed = np.zeros(0, dtype=I8)
 
     # -- attaching components -------------------------------------------------
 
@@ -240,6 +240,7 @@ class Store:
         if self._order_version != self.springs.version:
             c = self.springs.cols
             self.spring_order = color_order(self.springs.n, c["a"], c["b"], self.particles.n)
+            self.spring_order_reversed = self.spring_order[::-1].copy()
             self._order_version = self.springs.version
 
     def _rebuild_csr(self) -> None:
