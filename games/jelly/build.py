@@ -1,0 +1,152 @@
+"""Building the playground: the box pyramid, the levels in code, and the spawners.
+
+``make_levels.py`` saves what ``build_level`` makes to ``levels/<n>.toml``;
+the spawn buttons call ``spawn`` during play.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ecsgoo import Anchor, Spring, World, systems
+from ecsgoo.bodies import Body, box, jelly_ball, rope
+from ecsgoo.systems.render import Render
+
+from .rules import (
+    STIFFNESS_DEFAULT,
+    FlingTracker,
+    PlaygroundStats,
+    alpha,
+    pressure,
+    set_stiffness,
+    stiffness,
+    stiffness_to_compliance,
+)
+
+#: World bounds (px).
+WIDTH, HEIGHT = 800.0, 600.0
+#: Box side and collision radius of its particles (px). ``bodies.box`` gives its
+#: particles radius side/6: such big discs make a bumpy surface whose slanted
+#: disc–disc contacts wedge the boxes below apart, so a pyramid cannot stand. With
+#: small discs the boxes rest on each other's outlines (flat polygon contacts).
+BOX_SIDE, BOX_RADIUS = 48.0, 2.0
+#: Gap between boxes of one layer (px): the discs of a box's bottom edge stay at
+#: least 2·radius from those of the top edges below (needs 4r ≤ gap ≤ side − 4r).
+BOX_GAP = 12.0
+#: Particle budget: spawning stops here so the playground stays fluid.
+MAX_PARTICLES = 700
+#: Body kinds the spawn buttons make.
+KINDS = ("ball", "box", "rope", "chain")
+
+
+def playground_world() -> World:
+    """An empty playground: walls, the solver pipeline and the fling tracker."""
+    w = World(bounds=(0.0, 0.0, WIDTH, HEIGHT))
+    w.use(systems.Integrate(), systems.Project(), systems.Collide(), systems.Break(),
+          FlingTracker(), Render())
+    w.create_entity(PlaygroundStats())
+    return w
+
+
+def small_discs(world: World, body: Body, radius: float = BOX_RADIUS) -> Body:
+    """Shrink ``body``'s particle discs to ``radius`` px (see ``BOX_RADIUS``)."""
+    p = world.store.particles
+    rows = [world.store.pslot[e] for e in body.particles]
+    p.cols["radius"][rows] = radius
+    return body
+
+
+def shaped_box(world: World, x: float, y: float, side: float = BOX_SIDE,
+               alpha: float = 1.0) -> Body:
+    """A stackable shape-matched box (8 particles) centred at ``(x, y)`` px."""
+    return small_discs(world, box(world, x, y, side, side, alpha=alpha, mass=0.5))
+
+
+def pyramid(world: World, cx: float, layers: int = 4, side: float = BOX_SIDE,
+            gap: float = BOX_GAP, alpha: float = 1.0) -> list[Body]:
+    """A pyramid of ``layers`` rows of boxes standing on the ground, centred on ``cx``."""
+    ground = world.bounds[1] if world.bounds is not None else 0.0
+    bodies = []
+    for layer in range(layers):
+        count = layers - layer
+        # half a pixel of air per layer: the boxes settle onto each other at once
+        y = ground + BOX_RADIUS + side / 2 + layer * (side + 0.5)
+        for k in range(count):
+            x = cx + (k - (count - 1) / 2) * (side + gap)
+            bodies.append(shaped_box(world, x, y, side, alpha))
+    return bodies
+
+
+def chain(world: World, start: tuple[float, float], end: tuple[float, float],
+          links: int) -> Body:
+    """A chain: a rope of fewer, heavier links with big discs."""
+    return rope(world, start, end, links, mass=0.4, radius=7.0)
+
+
+def hang_rope(world: World, x: float, length: float, segments: int) -> Body:
+    """A thin rope pinned to the ceiling at ``x``."""
+    top = world.bounds[3] - 10.0 if world.bounds is not None else HEIGHT - 10.0
+    return rope(world, (x, top), (x, top - length), segments, mass=0.1, radius=3.0)
+
+
+def hammock(world: World, left: tuple[float, float], right: tuple[float, float],
+            links: int, sag: float) -> Body:
+    """A chain pinned at both ends with ``sag`` px of slack (built straight, then pinned in)."""
+    body = chain(world, left, (right[0] + sag, right[1]), links)
+    last = body.particles[-1]
+    world.add_component(last, Anchor(x=right[0], y=right[1]))
+    return body
+
+
+def build_level(level: int) -> World:
+    """Level ``level`` (1: the pyramid playground, 2: the hammock) built in code."""
+    w = playground_world()
+    if level == 1:
+        pyramid(w, 590.0)
+        for x, r in ((110.0, 45.0), (245.0, 38.0), (370.0, 30.0)):
+            jelly_ball(w, x, r + 10.0, radius=r)
+        hang_rope(w, 465.0, 230.0, 14)
+        chain(w, (260.0, HEIGHT - 10.0), (260.0, HEIGHT - 270.0), 9)
+    else:
+        hammock(w, (120.0, 330.0), (560.0, 330.0), 14, 90.0)
+        for x, r in ((200.0, 40.0), (330.0, 34.0), (460.0, 44.0)):
+            jelly_ball(w, x, 430.0, radius=r)
+        for k in range(3):
+            shaped_box(w, 690.0, BOX_RADIUS + BOX_SIDE / 2 + k * (BOX_SIDE + 0.5))
+        hang_rope(w, 520.0, 150.0, 10)
+        pyramid(w, 200.0, layers=2)
+    set_stiffness(w, STIFFNESS_DEFAULT)
+    return w
+
+
+def spawn(world: World, kind: str, rng: random.Random) -> Body | None:
+    """Drop a new body of ``kind`` (see ``KINDS``) at a random place near the top.
+
+    It takes the current slider settings (stiffness, pressure, alpha). Returns
+    ``None`` when the particle budget is spent.
+    """
+    per_kind = {"ball": 25, "box": 8, "rope": 13, "chain": 8}
+    if world.store.particles.n + per_kind[kind] > MAX_PARTICLES:
+        return None
+    k, springs_before = stiffness(world), world.store.springs.n
+    x = rng.uniform(80.0, WIDTH - 80.0)
+    top = HEIGHT - 10.0
+    if kind == "ball":
+        p = pressure(world)
+        body = jelly_ball(world, x, HEIGHT - 110.0, radius=rng.uniform(28.0, 46.0),
+                          pressure=p)
+        # inner springs at the size the pressure asks for (see rules.set_pressure)
+        vertices = len(body.particles) - 1
+        for inner in body.springs[vertices:]:
+            world.component(inner, Spring).rest *= math.sqrt(p)
+    elif kind == "box":
+        body = shaped_box(world, x, HEIGHT - 80.0, alpha=alpha(world))
+    elif kind == "rope":
+        body = hang_rope(world, x, rng.uniform(120.0, 240.0), 12)
+    else:
+        body = chain(world, (x, top), (x, top - rng.uniform(120.0, 200.0)), 7)
+    # new springs are appended at the end of the table: give them the slider's stiffness
+    s = world.store.springs
+    s.cols["compliance"][springs_before: s.n] = stiffness_to_compliance(k)
+    return body

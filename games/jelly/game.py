@@ -1,0 +1,233 @@
+"""jelly — a soft-body playground: jelly balls, a box pyramid, ropes and chains.
+
+What it shows: pressurised jelly balls (ring, skip-one and spoke springs plus an
+area constraint), shape-matched boxes stacked as a 4-layer pyramid that stands
+until you poke it, Verlet ropes and heavier chains, all colliding with each
+other. Sliders change the physics live for every body at once: damping,
+gravity, spring stiffness, ball pressure (0.35 slumped … 2.2 taut) and box
+shape-match alpha (0.04 soft … 1 rigid); a wireframe toggle; buttons spawn a
+ball, a box, a rope or a chain, and reset the level.
+
+Controls: press near anything (within 30 px of one of its particles) and drag
+to pull it; let go while moving to fling it. Keys: ``b`` ball, ``x`` box,
+``o`` rope, ``c`` chain (and the player's ``r`` restart, ``tab`` wireframe,
+``p`` pause, ``f5``/``f9`` quick save/load).
+
+There is no winning or losing: the status stays ``running``. The score counts
+flings (releases faster than 400 px/s); the summary also reports the highest a
+flung particle rose (``max_height``, px above the ground).
+
+Run: ``ecsgoo play jelly`` (``--level 2`` for the hammock; ``--headless
+--frames 600 --bot`` to watch the poker bot).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ecsgoo import World, load
+from ecsgoo.game import Game, Status, Widget, register_game
+from ecsgoo.geometry import point_in_polygon
+from ecsgoo.systems.render import Render
+
+from . import bots, rules
+from .build import KINDS, build_level, spawn
+
+#: Keys that spawn bodies (the player keeps R restart, Tab wireframe, P pause).
+SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain"}
+#: How far from a particle a press still grabs it (px).
+GRAB_RADIUS = 30.0
+LEVELS_DIR = Path(__file__).parent / "levels"
+
+
+@register_game
+class JellyGame(Game):
+    """The soft-body playground (see the module docstring)."""
+
+    name = "jelly"
+    title = "Jelly playground"
+    levels = ("pyramid playground", "hammock")
+    bots = ("poker", "random")
+    size = (800, 600)
+
+    def __init__(self, level: int = 1, seed: int = 0) -> None:
+        self._gesture = bots.Gesture()
+        self._pointer: tuple[float, float] | None = None
+        super().__init__(level, seed)
+
+    def build(self) -> World:
+        path = LEVELS_DIR / f"{self.level}.toml"
+        # the TOML level is the truth; building in code is for make_levels.py's first run
+        return load(path) if path.exists() else build_level(self.level)
+
+    def restart(self) -> None:
+        super().restart()
+        self._gesture = bots.Gesture()
+        self._pointer = None
+
+    def adopt(self, world: World) -> None:
+        super().adopt(world)
+        self._pointer = None
+
+    # -- status -----------------------------------------------------------------
+
+    def status(self) -> Status:
+        st = rules.stats(self.world)
+        return Status("running", st.flings, {"max_height": round(st.max_height, 1)})
+
+    def hud(self) -> list[str]:
+        st = rules.stats(self.world)
+        return [f"flings {st.flings}   highest fling {st.max_height:.0f} px",
+                "drag anything to pull it, let go to fling",
+                "keys: B ball  X box  O rope  C chain"]
+
+    # -- widgets ------------------------------------------------------------------
+
+    def widgets(self) -> list[Widget]:
+        w = self.world
+        return [
+            Widget("slider", "damping", self.set_damping, w.damping, *rules.DAMPING),
+            Widget("slider", "gravity", self.set_gravity, -w.gravity[1], *rules.GRAVITY),
+            Widget("slider", "stiffness", self.set_stiffness, rules.stiffness(w),
+                   *rules.STIFFNESS),
+            Widget("slider", "pressure", self.set_pressure, rules.pressure(w), *rules.PRESSURE),
+            Widget("slider", "shape alpha", self.set_alpha, rules.alpha(w), *rules.ALPHA),
+            Widget("toggle", "wireframe", self.set_wireframe, self.wireframe),
+            *(Widget("button", f"+ {kind}", _Spawner(self, kind)) for kind in KINDS),
+            Widget("button", "reset", self.reset),
+        ]
+
+    def set_damping(self, value: float) -> None:
+        """Fraction of velocity kept per 1/60 s (a world setting)."""
+        self.world.damping = _clamp(value, rules.DAMPING)
+
+    def set_gravity(self, value: float) -> None:
+        """Downward gravity, px/s² (a world setting)."""
+        self.world.gravity = (0.0, -_clamp(value, rules.GRAVITY))
+
+    def set_stiffness(self, value: float) -> None:
+        """Stiffness of every spring (written to the store's compliance column)."""
+        rules.set_stiffness(self.world, _clamp(value, rules.STIFFNESS))
+
+    def set_pressure(self, value: float) -> None:
+        """Pressure of every jelly ball (the store's ring pressure column)."""
+        rules.set_pressure(self.world, _clamp(value, rules.PRESSURE))
+
+    def set_alpha(self, value: float) -> None:
+        """Shape-match alpha of every box (the store's shape alpha column)."""
+        rules.set_alpha(self.world, _clamp(value, rules.ALPHA))
+
+    @property
+    def wireframe(self) -> bool:
+        """Whether the world is drawn as particles and springs (the Render stage's flag)."""
+        return Render.of(self.world).wireframe
+
+    def set_wireframe(self, value: bool) -> None:
+        """Draw every particle and spring instead of bodies (saved with the pipeline)."""
+        Render.of(self.world).wireframe = bool(value)
+
+    def reset(self, _value: Any = True) -> None:
+        """Start the level again (the reset button)."""
+        self.restart()
+
+    def spawn(self, kind: str) -> None:
+        """Drop a new ball, box, rope or chain (ignored past the particle budget)."""
+        spawn(self.world, kind, self.rng)
+
+    # -- input ----------------------------------------------------------------------
+
+    def on_press(self, x: float, y: float, button: int = 1) -> None:
+        entity = self.nearest_particle(x, y)
+        self._pointer = (x, y)
+        if entity >= 0:
+            self.world.grab(entity, x, y)
+
+    def on_drag(self, x: float, y: float) -> None:
+        self._pointer = (x, y)
+        entity = self.world.grabbed
+        if entity >= 0 and entity in self.world.store.pslot:
+            self.world.grab(entity, x, y)
+
+    def on_release(self, x: float, y: float, button: int = 1) -> None:
+        self._pointer = None
+        w = self.world
+        entity = w.grabbed
+        w.release()
+        slot = w.store.pslot.get(entity)
+        if entity < 0 or slot is None:
+            return
+        c = w.store.particles.cols
+        speed = float(np.hypot(*(c["pos"][slot] - c["prev"][slot]))) / w.h
+        if speed > rules.FLING_SPEED:
+            st = rules.stats(w)
+            st.flings += 1
+            st.flung, st.flung_until = entity, w.frame + rules.FLIGHT_FRAMES
+
+    def on_key(self, key: str) -> None:
+        kind = SPAWN_KEYS.get(key)
+        if kind is not None:
+            self.spawn(kind)
+
+    def nearest_particle(self, x: float, y: float) -> int:
+        """Entity of the particle to grab at ``(x, y)``, or -1.
+
+        Inside a jelly ball: its centre particle (pulling one skin vertex would
+        only dent the ball). Elsewhere: the nearest movable particle within
+        ``GRAB_RADIUS``.
+        """
+        centre = self._ball_centre_at(x, y)
+        if centre >= 0:
+            return centre
+        p = self.world.store.particles
+        c, n = p.cols, p.n
+        d2 = np.sum((c["pos"][:n] - (x, y)) ** 2, axis=1)
+        d2[c["w"][:n] == 0] = math.inf
+        if not n or d2.min() > GRAB_RADIUS**2:
+            return -1
+        return int(c["entity"][int(np.argmin(d2))])
+
+    def _ball_centre_at(self, x: float, y: float) -> int:
+        """The centre particle's entity of the jelly ball around ``(x, y)``, or -1."""
+        st = self.world.store
+        st.prepare()  # a body spawned since the last step has no ring rows yet
+        c = st.particles.cols
+        for r in range(st.rings.n):
+            ring = st.ring_idx[st.ring_off[r]: st.ring_off[r + 1]]
+            if point_in_polygon((x, y), c["pos"][ring]):
+                centre = rules.ball_centre(self.world, r)
+                if centre >= 0 and c["w"][centre] > 0:
+                    return int(c["entity"][centre])
+        return -1
+
+    # -- bots and drawing -------------------------------------------------------------
+
+    def bot_act(self, name: str) -> None:
+        bots.BOTS[name](self, self._gesture, self.rng)
+
+    def draw_overlay(self, draw: Any) -> None:
+        w = self.world
+        slot = w.store.pslot.get(w.grabbed)
+        if slot is None or self._pointer is None:
+            return
+        px, py = (float(v) for v in w.store.particles.cols["pos"][slot])
+        draw.line(px, py, *self._pointer, (255, 255, 255), 2)
+        draw.circle_outline(*self._pointer, 6, (255, 255, 255), 2)
+
+
+class _Spawner:
+    """A spawn button's callback (a named callable rather than a closure, for repr)."""
+
+    def __init__(self, game: JellyGame, kind: str) -> None:
+        self.game, self.kind = game, kind
+
+    def __call__(self, _value: Any = True) -> None:
+        self.game.spawn(self.kind)
+
+
+def _clamp(value: float, bounds: tuple[float, float]) -> float:
+    return min(max(float(value), bounds[0]), bounds[1])
+

@@ -1,0 +1,194 @@
+"""The playground's world data and its one rule stage: settings writers, fling score, tracker.
+
+Everything a quick save must keep lives in the world: the slider settings live
+in the store (spring compliance, ring pressure, shape alpha) and in the world's
+own settings (gravity, damping); the score lives in a ``PlaygroundStats``
+component on one entity, updated by the ``FlingTracker`` stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ecsgoo import World, register_component
+from ecsgoo.components import STIFFNESS_SCALE
+from ecsgoo.systems.base import Stage, register_stage
+
+#: Slider ranges (low, high). Stiffness stops at 0.9: at 1 (compliance 0) a jelly ball's
+#: rigid ring, skip-one links and spokes amplify round-off until it shivers (from 1e-11
+#: to ~3000 px/s within 20 frames of free fall), and past 0.9 a deflated ball shivers.
+DAMPING = (0.90, 1.0)
+GRAVITY = (0.0, 2000.0)
+STIFFNESS = (0.02, 0.9)
+#: The levels' spring stiffness: soft enough for pressure to shape the balls.
+STIFFNESS_DEFAULT = 0.6
+PRESSURE = (0.35, 2.2)
+ALPHA = (0.04, 1.0)
+#: A release faster than this (px/s) counts as a fling.
+FLING_SPEED = 400.0
+#: How long after a fling its height still counts (frames).
+FLIGHT_FRAMES = 180
+
+
+@dataclass
+class PlaygroundStats:
+    """The score of a playground session (one entity holds it).
+
+    ``flings``: releases faster than ``FLING_SPEED``; ``max_height``: the
+    highest a flung particle's centre rose within ``FLIGHT_FRAMES`` of its
+    release (px above the ground); ``flung``: that particle's entity (-1: none
+    in flight) and ``flung_until`` the last frame it is watched (both written
+    by the game on release and by ``FlingTracker``).
+    """
+
+    flings: int = 0
+    max_height: float = 0.0
+    flung: int = -1
+    flung_until: int = 0
+
+
+register_component(PlaygroundStats, name="jelly_stats")
+
+
+def stats(world: World) -> PlaygroundStats:
+    """The world's ``PlaygroundStats`` (created if the world has none)."""
+    found = world.get_component(PlaygroundStats)
+    if found:
+        return found[0][1]
+    made = PlaygroundStats()
+    world.create_entity(made)
+    return made
+
+
+@register_stage
+class FlingTracker(Stage):
+    """Raise ``PlaygroundStats.max_height`` while a flung particle is in flight.
+
+    Reads: particle pos; ``PlaygroundStats``. Writes: ``PlaygroundStats``.
+    """
+
+    name = "jelly_tracker"
+
+    def process(self, world: Any) -> None:
+        st = stats(world)
+        slot = world.store.pslot.get(st.flung)
+        if slot is None or world.frame > st.flung_until:
+            st.flung = -1
+            return
+        ground = world.bounds[1] if world.bounds is not None else 0.0
+        y = float(world.store.particles.cols["pos"][slot, 1]) - ground
+        st.max_height = max(st.max_height, y)
+
+
+# -- settings: vectorised writes into the store, reads back from it -------------------
+
+
+def stiffness_to_compliance(k: float) -> float:
+    """The XPBD compliance of stiffness ``k`` in (0, 1] (same mapping as ``Spring``)."""
+    return (1.0 / k - 1.0) * STIFFNESS_SCALE
+
+
+def set_stiffness(world: World, k: float) -> None:
+    """Give every spring stiffness ``k`` (one write over the compliance column)."""
+    s = world.store.springs
+    s.cols["compliance"][: s.n] = stiffness_to_compliance(k)
+
+
+def stiffness(world: World) -> float:
+    """The springs' mean stiffness (1 if there are none)."""
+    s = world.store.springs
+    if not s.n:
+        return 1.0
+    c = float(np.mean(s.cols["compliance"][: s.n]))
+    return 1.0 / (1.0 + c / STIFFNESS_SCALE)
+
+
+def set_pressure(world: World, value: float) -> None:
+    """Give every jelly ball the pressure ``value`` (target area = rest area × pressure).
+
+    A ball's inner springs (spokes and skip-one links) follow: their rest
+    lengths scale with √pressure, the size the target area asks for, while
+    the skin (the ring's edges) keeps its length. So at 2.2 the skin is
+    stretched taut and at 0.35 it crinkles around a smaller blob. Inner springs
+    left at their old length would fight the area constraint every substep,
+    and with stiff springs that fight shows as a violent shiver.
+    """
+    r = world.store.rings
+    if not r.n:
+        return
+    old = r.cols["pressure"][: r.n].copy()
+    r.cols["pressure"][: r.n] = value
+    scale_inner_springs(world, np.sqrt(value / old))
+
+
+def ball_centre(world: World, ring: int) -> int:
+    """The particle row of ring ``ring``'s centre: its group's one particle off the ring.
+
+    -1 if there is none (a ring without spokes). Reads the ring CSR (call
+    ``store.prepare()`` first if bodies were added since the last step).
+    """
+    st = world.store
+    c, n = st.particles.cols, st.particles.n
+    members = st.ring_idx[st.ring_off[ring]: st.ring_off[ring + 1]]
+    group = c["group"][members[0]]
+    if group == 0:
+        return -1
+    inner = np.setdiff1d(np.flatnonzero(c["group"][:n] == group), members)
+    return int(inner[0]) if len(inner) == 1 else -1
+
+
+def scale_inner_springs(world: World, factor: np.ndarray) -> None:
+    """Multiply the rest length of ring ``k``'s inner springs by ``factor[k]``.
+
+    Inner springs join two particles of the ball (ring vertices or its centre)
+    but are not an edge of the ring.
+    """
+    st = world.store
+    st.prepare()
+    n = st.particles.n
+    ball = np.full(n, -1, dtype=np.int64)
+    place = np.full(n, -1, dtype=np.int64)  # index around the ring; the centre has none
+    size = np.zeros(st.rings.n, dtype=np.int64)
+    for k in range(st.rings.n):
+        ring = st.ring_idx[st.ring_off[k]: st.ring_off[k + 1]]
+        ball[ring], place[ring], size[k] = k, np.arange(len(ring)), len(ring)
+        centre = ball_centre(world, k)
+        if centre >= 0:
+            ball[centre] = k
+    s = st.springs
+    a, b = s.cols["a"][: s.n], s.cols["b"][: s.n]
+    same = (ball[a] >= 0) & (ball[a] == ball[b])
+    step = np.abs(place[a] - place[b])
+    edge = (place[a] >= 0) & (place[b] >= 0) & ((step == 1) | (step == size[ball[a]] - 1))
+    inner = same & ~edge
+    s.cols["rest"][: s.n][inner] *= factor[ball[a][inner]]
+
+
+def pressure(world: World) -> float:
+    """The mean pressure of the area constraints (1 if there are none)."""
+    r = world.store.rings
+    return float(np.mean(r.cols["pressure"][: r.n])) if r.n else 1.0
+
+
+def set_alpha(world: World, value: float) -> None:
+    """Give every shape-matched body the alpha ``value`` (1 rigid … 0.04 soft memory)."""
+    s = world.store.shapes
+    s.cols["alpha"][: s.n] = value
+
+
+def alpha(world: World) -> float:
+    """The mean shape-match alpha (1 if there are no shapes)."""
+    s = world.store.shapes
+    return float(np.mean(s.cols["alpha"][: s.n])) if s.n else 1.0
+
+
+def kinetic_energy(world: World) -> float:
+    """½ Σ m v² over the movable particles (mass·px²/s²)."""
+    p = world.store.particles
+    c, n = p.cols, p.n
+    movable = c["w"][:n] > 0
+    v = (c["pos"][:n] - c["prev"][:n]) / world.h
+    return float(0.5 * np.sum(c["mass"][:n][movable] * np.sum(v[movable] ** 2, axis=1)))

@@ -1,0 +1,246 @@
+"""jelly: the soft-body playground — the pyramid stands, bots cannot break it, sliders work."""
+
+import math
+
+import numpy as np
+import pytest
+
+import ecsgoo
+from ecsgoo import geometry
+from ecsgoo.components import STIFFNESS_SCALE
+from ecsgoo.systems.render import Render
+from games.jelly import JellyGame, rules
+from games.jelly.build import MAX_PARTICLES
+
+#: Kinetic energy (mass·px²/s²) far above any fling (~1e8 at worst) and far below a
+#: blow-up (1e12 and more): ~6,000 px/s for every particle of the level at once.
+KE_EXPLODED = 1e9
+
+
+def widget(game, label):
+    return next(w for w in game.widgets() if w.label == label)
+
+
+def shape_centres(world):
+    st = world.store
+    pos = st.particles.cols["pos"]
+    return np.array([pos[st.shape_idx[s:e]].mean(axis=0)
+                     for s, e in zip(st.shape_off[:-1], st.shape_off[1:], strict=True)])
+
+
+def inside_bounds(world):
+    p = world.store.particles
+    pos, r = p.cols["pos"][: p.n], p.cols["radius"][: p.n]
+    x0, y0, x1, y1 = world.bounds
+    eps = 1e-6
+    return bool(np.all((pos[:, 0] - r >= x0 - eps) & (pos[:, 0] + r <= x1 + eps)
+                       & (pos[:, 1] - r >= y0 - eps) & (pos[:, 1] + r <= y1 + eps)))
+
+
+def test_pyramid_of_shape_matched_boxes_stands_untouched_for_ten_seconds():
+    g = JellyGame(level=1)
+    start = shape_centres(g.world)
+    assert len(start) == 10  # 4 + 3 + 2 + 1
+    top = int(np.argmax(start[:, 1]))
+    for _ in range(600):
+        g.step()
+    end = shape_centres(g.world)
+    assert abs(end[top, 1] - start[top, 1]) < 3.0  # settled onto the outlines below, no more
+    assert abs(end[top, 0] - start[top, 0]) < 3.0
+    assert np.abs(end - start).max() < 3.0  # no box slid out of the bottom row either
+    assert rules.kinetic_energy(g.world) < 1e3
+
+
+@pytest.mark.parametrize("level,bot", [(1, "poker"), (2, "poker"), (1, "random")])
+def test_bots_poke_and_fling_without_anything_exploding(level, bot):
+    g = JellyGame(level=level, seed=3)
+    peak = 0.0
+    for frame in range(1200):
+        g.bot_act(bot)
+        g.step()
+        peak = max(peak, rules.kinetic_energy(g.world))
+        if frame % 100 == 0:
+            g.world.check()
+            assert inside_bounds(g.world)
+    g.world.check()
+    assert inside_bounds(g.world)
+    assert peak < KE_EXPLODED
+    assert g.status().result == "running"
+    if bot == "poker":
+        assert g.status().score >= 1
+    g.on_release(0.0, 0.0, 1)
+    for _ in range(240):  # hands off: everything comes to rest, nothing keeps itself going
+        g.step()
+    assert rules.kinetic_energy(g.world) < 2e5
+
+
+def test_grab_pulls_the_nearest_particle_and_a_fast_release_is_a_fling():
+    g = JellyGame(level=1)
+    g.world.step(30)
+    assert g.nearest_particle(400.0, 400.0) == -1  # nothing within 30 px: no grab
+    p = g.world.store.particles
+    row = int(np.argmin(np.where(p.cols["w"][: p.n] > 0, p.cols["pos"][: p.n, 1], np.inf)))
+    x, y = p.cols["pos"][row]
+    entity = int(p.cols["entity"][row])
+    g.on_press(x + 5, y + 5, 1)
+    assert g.world.grabbed == entity
+    for k in range(1, 9):
+        g.on_drag(x, y + 30 * k)
+        g.step()
+    assert p.cols["pos"][g.world.store.pslot[entity], 1] > y + 100
+    g.on_release(x, y + 270, 1)
+    assert g.world.grabbed == -1
+    assert g.status().score == 1
+    for _ in range(30):
+        g.step()
+    assert g.status().extra["max_height"] > y + 150
+
+
+def test_pressing_inside_a_jelly_ball_grabs_its_centre():
+    g = JellyGame(level=1)
+    g.world.step(30)
+    st = g.world.store
+    ring = st.ring_idx[st.ring_off[0]: st.ring_off[1]]
+    pos = st.particles.cols["pos"]
+    cx, cy = pos[ring].mean(axis=0)
+    radius = float(np.hypot(*(pos[ring[0]] - (cx, cy))))
+    g.on_press(cx + 0.6 * radius, cy, 1)  # nearer the skin than the centre
+    grabbed = st.pslot[g.world.grabbed]
+    assert grabbed not in ring
+    assert np.hypot(*(pos[grabbed] - (cx, cy))) < 5.0
+
+
+def test_sliders_write_the_store_columns_for_every_body():
+    g = JellyGame(level=1)
+    w = g.world
+    widget(g, "stiffness").on_change(0.25)
+    s = w.store.springs
+    assert s.n > 100
+    assert np.allclose(s.cols["compliance"][: s.n], (1 / 0.25 - 1) * STIFFNESS_SCALE)
+    assert widget(g, "stiffness").value == pytest.approx(0.25)
+    widget(g, "pressure").on_change(1.8)
+    assert np.all(w.store.rings.cols["pressure"][: w.store.rings.n] == 1.8)
+    widget(g, "pressure").on_change(9.0)  # clamped to the slider's range
+    assert np.all(w.store.rings.cols["pressure"][: w.store.rings.n] == 2.2)
+    widget(g, "shape alpha").on_change(0.3)
+    assert np.all(w.store.shapes.cols["alpha"][: w.store.shapes.n] == 0.3)
+    widget(g, "gravity").on_change(500)
+    assert w.gravity == (0.0, -500.0)
+    widget(g, "damping").on_change(0.95)
+    assert w.damping == 0.95
+    widget(g, "wireframe").on_change(True)
+    assert Render.of(w).wireframe and widget(g, "wireframe").value is True
+    for _ in range(60):
+        g.step()
+    w.check()
+
+
+def ring_shiver(world):
+    """The fastest ring vertex relative to its ball's mean velocity, px/s."""
+    st = world.store
+    pos, prev = st.particles.cols["pos"], st.particles.cols["prev"]
+    worst = 0.0
+    for r in range(st.rings.n):
+        ring = st.ring_idx[st.ring_off[r]: st.ring_off[r + 1]]
+        v = (pos[ring] - prev[ring]) / world.h
+        worst = max(worst, float(np.abs(v - v.mean(axis=0)).max()))
+    return worst
+
+
+@pytest.mark.parametrize("value", [2.2, 0.35])
+def test_pressure_slider_inflates_or_deflates_the_balls_without_a_shiver(value):
+    g = JellyGame(level=1)
+    g.set_stiffness(rules.STIFFNESS[1])  # the stiffest springs the slider allows
+    g.set_pressure(value)
+    g.world.step(300)
+    worst = 0.0
+    for _ in range(60):
+        g.step()
+        worst = max(worst, ring_shiver(g.world))
+    assert worst < 300.0  # inner springs left alone: 2,000-6,500 px/s
+    st = g.world.store
+    pos = st.particles.cols["pos"]
+    for r in range(st.rings.n):
+        ring = st.ring_idx[st.ring_off[r]: st.ring_off[r + 1]]
+        area = geometry.polygon_area(pos[ring])
+        assert area / st.rings.cols["rest_area"][r] == pytest.approx(value, rel=0.05)
+
+
+def test_slider_settings_survive_a_save():
+    g = JellyGame(level=1)
+    g.set_stiffness(0.4)
+    g.set_pressure(0.5)
+    g.set_alpha(0.2)
+    g.set_gravity(300)
+    loaded = JellyGame(level=1)
+    loaded.adopt(ecsgoo.loads(ecsgoo.dumps(g.world)))
+    for label in ("stiffness", "pressure", "shape alpha", "gravity", "damping"):
+        assert widget(loaded, label).value == pytest.approx(widget(g, label).value)
+
+
+def test_spawn_buttons_add_bodies_with_the_current_settings():
+    g = JellyGame(level=2)
+    w = g.world
+    g.set_stiffness(0.5)
+    g.set_pressure(1.4)
+    g.set_alpha(0.5)
+    rings, shapes, springs = w.store.rings.n, w.store.shapes.n, w.store.springs.n
+    for label in ("+ ball", "+ box", "+ rope", "+ chain"):
+        widget(g, label).on_change(True)
+    assert (w.store.rings.n, w.store.shapes.n) == (rings + 1, shapes + 1)
+    assert w.store.springs.n == springs + 72 + 12 + 7
+    assert w.store.rings.cols["pressure"][w.store.rings.n - 1] == pytest.approx(1.4)
+    assert w.store.shapes.cols["alpha"][w.store.shapes.n - 1] == pytest.approx(0.5)
+    assert np.allclose(w.store.springs.cols["compliance"][: w.store.springs.n],
+                       (1 / 0.5 - 1) * STIFFNESS_SCALE)
+    for _ in range(120):
+        g.step()
+    w.check()
+    while w.store.particles.n + 25 <= MAX_PARTICLES:
+        g.spawn("ball")
+    n = w.store.particles.n
+    g.spawn("ball")  # over the budget: refused
+    assert w.store.particles.n == n
+
+
+def test_reset_button_rebuilds_the_level():
+    g = JellyGame(level=1)
+    g.spawn("box")
+    g.on_press(*g.world.store.particles.cols["pos"][0], 1)
+    assert g.world.grabbed >= 0
+    widget(g, "reset").on_change(True)
+    assert g.world.store.shapes.n == 10
+    assert g.world.grabbed == -1
+
+
+def test_save_and_load_mid_game_continues_identically():
+    g = JellyGame(level=1, seed=5)
+    for _ in range(200):
+        g.bot_act("poker")
+        g.step()
+    g.on_release(0.0, 0.0, 1)
+    flings = g.status().score
+    copy = ecsgoo.loads(ecsgoo.dumps(g.world))
+    assert rules.stats(copy).flings == flings
+    for _ in range(60):
+        g.step()
+        copy.step()
+    assert copy.state_hash() == g.world.state_hash()
+
+
+def test_status_is_always_running_and_reports_the_score():
+    g = JellyGame(level=2)
+    s = g.status().as_dict()
+    assert s["result"] == "running" and s["score"] == 0 and s["max_height"] == 0.0
+    assert math.isfinite(s["max_height"])
+
+
+def test_same_seed_same_run():
+    hashes = []
+    for _ in range(2):
+        g = JellyGame(level=2, seed=7)
+        for _ in range(200):
+            g.bot_act("poker")
+            g.step()
+        hashes.append((g.world.state_hash(), g.status().as_dict()))
+    assert hashes[0] == hashes[1]
