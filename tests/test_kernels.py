@@ -191,3 +191,23 @@ def test_color_order_is_a_permutation_with_independent_runs():
     for c in set(colour) - {64}:
         ends = [e for s in range(m) if colour[s] == c for e in (a[s], b[s])]
         assert len(ends) == len(set(ends))
+
+
+def test_grid_survives_nan_positions():
+    pos = np.array([[0.0, 0.0], [np.nan, 3.0], [5.0, np.inf], [9.0, 9.0]])
+    *_, nx, ny, start, items = build_grid(4, pos, np.ones(4), 1.0)
+    assert sorted(items.tolist()) == [0, 1, 2, 3]
+    assert start[-1] == 4
+
+
+def test_a_nan_world_steps_without_crashing_and_check_names_it():
+    from ecsgoo import Particle, World, WorldError
+    from scenes import solver
+
+    w = solver(World())
+    for k in range(20):
+        w.create_entity(Particle(10 + 20 * k, 50, radius=8))
+    w.store.particles.cols["pos"][3] = np.nan
+    w.step(3)
+    with pytest.raises(WorldError, match="nan"):
+        w.check()

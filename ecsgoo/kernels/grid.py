@@ -12,12 +12,23 @@ def _bbox(n, pos, radius):
     maxx = maxy = -np.inf
     rmax = 0.0
     for i in range(n):
+        if not (np.isfinite(pos[i, 0]) and np.isfinite(pos[i, 1])):
+            continue  # a NaN must not size the grid (World.check reports it)
         minx = min(minx, pos[i, 0])
         maxx = max(maxx, pos[i, 0])
         miny = min(miny, pos[i, 1])
         maxy = max(maxy, pos[i, 1])
         rmax = max(rmax, radius[i])
     return minx, miny, maxx, maxy, rmax
+
+
+@njit(cache=True)
+def _cell(offset, cell, count):
+    """Cell index of ``offset`` px, clamped to [0, count) (NaN goes to 0, never out of range)."""
+    k = offset / cell
+    if not k >= 0.0:
+        return 0
+    return min(int(k), count - 1)
 
 
 @njit(cache=True)
@@ -30,7 +41,7 @@ def build_grid(n, pos, radius, slop):
     than ``4n + 64`` cells (particles flung far apart).
     """
     minx, miny, maxx, maxy, rmax = _bbox(n, pos, radius)
-    if n == 0:
+    if not minx <= maxx:  # no particle, or none at a finite position
         minx = miny = maxx = maxy = 0.0
     cell = max(2.0 * rmax + slop, 1e-6)
     nx = int((maxx - minx) / cell) + 1
@@ -42,7 +53,7 @@ def build_grid(n, pos, radius, slop):
     start = np.zeros(nx * ny + 1, dtype=np.int64)
     cell_of = np.empty(n, dtype=np.int64)
     for i in range(n):
-        c = int((pos[i, 0] - minx) / cell) + int((pos[i, 1] - miny) / cell) * nx
+        c = _cell(pos[i, 0] - minx, cell, nx) + _cell(pos[i, 1] - miny, cell, ny) * nx
         cell_of[i] = c
         start[c + 1] += 1
     for c in range(nx * ny):

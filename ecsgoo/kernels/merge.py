@@ -7,7 +7,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .grid import build_grid
+from .grid import _cell, build_grid
 
 
 @njit(cache=True)
@@ -66,8 +66,8 @@ def merge_pairs(n, pos, radius, kind, entity, slop, fresh):
 def _nearest_partner(f, fpos, frad, kind, rows, used, fresh, x0, y0, cell, nx, ny, start,
                      items, slop):
     """Index of the nearest unpaired touching fruit of ``f``'s kind (−1 if none)."""
-    cx = int((fpos[f, 0] - x0) / cell)
-    cy = int((fpos[f, 1] - y0) / cell)
+    cx = _cell(fpos[f, 0] - x0, cell, nx)
+    cy = _cell(fpos[f, 1] - y0, cell, ny)
     best, best_d = -1, np.inf
     for gy in range(max(cy - 1, 0), min(cy + 2, ny)):
         for gx in range(max(cx - 1, 0), min(cx + 2, nx)):
