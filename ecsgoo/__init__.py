@@ -8,9 +8,12 @@ arrays; arcade draws. See the README and ``shared/API.md`` for the contract.
 from . import systems
 from .components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
 from .errors import WorldError, WorldFileError
+from .saving import check_file, dumps, load, loads, register_component, register_resource, save
 from .world import World
 
 __all__ = [
     "World", "Particle", "Spring", "AreaConstraint", "ShapeMatch", "Fruit", "Anchor",
     "WorldError", "WorldFileError", "systems",
 ]
+__all__ += ["save", "load", "dumps", "loads", "register_component", "register_resource",
+            "check_file"]

@@ -50,6 +50,27 @@ class Table:
         self.version += 1
         return slot
 
+    def extend(self, owners: list[Any], values: dict[str, Any]) -> int:
+        """Add ``len(owners)`` rows at once (columns as arrays; missing ones zero).
+
+        Returns the first new slot. Loading a big world uses this: one numpy
+        copy per column instead of one Python assignment per row and column.
+        """
+        first, count = self.n, len(owners)
+        capacity = self.capacity
+        while capacity < first + count:
+            capacity *= 2
+        if capacity != self.capacity:
+            self._alloc(capacity)
+        for name, col in self.cols.items():
+            col[first: first + count] = values.get(name, 0)
+        for k, owner in enumerate(owners):
+            owner._slot = first + k
+        self.owner.extend(owners)
+        self.n += count
+        self.version += 1
+        return first
+
     def remove(self, slot: int) -> int:
         """Remove row ``slot`` by moving the last row into it; return the old last slot."""
         last = self.n - 1

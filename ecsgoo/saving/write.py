@@ -1,0 +1,371 @@
+"""World → TOML text: settings, level, pipeline, resources, then the entities.
+
+Small worlds (levels) are written one ``[[entity]]`` table per entity, sorted
+by id, each component an inline table on its own line. Big worlds write their
+particles and springs as column arrays (``[particles]``, ``[springs]``), which
+load about twice as fast; their other components stay per entity.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import math
+from typing import Any
+
+import esper
+import numpy as np
+import tomli_w
+
+from .. import fruit as _fruit
+from ..components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
+from ..systems.base import STAGES
+from .registry import _plain, component_codec, resource_codec
+from .schema import Where
+
+#: The version this ecsgoo writes (and the newest it reads).
+FORMAT_VERSION = 1
+#: Worlds with more particle + spring rows than this get the column form by default.
+COMPACT_ABOVE = 2000
+_BUILTIN = {Particle: "particle", Anchor: "anchor", Fruit: "fruit", Spring: "spring",
+            AreaConstraint: "area", ShapeMatch: "shape"}
+#: Constructor defaults a written field is compared with (left out when equal).
+PARTICLE_DEFAULTS = {k: p.default for k, p in inspect.signature(Particle).parameters.items()
+                     if p.default is not inspect.Parameter.empty}
+SPRING_DEFAULTS = {"compliance": 0.0, "max_stretch": 2.0, "stretch": 1.0, "broken": False,
+                   "buckled": False, "over": 0}
+
+
+def dumps(world: Any, compact: bool | None = None, source: str = "save") -> str:
+    """The world as TOML text (see ``docs/world-format.md``).
+
+    ``compact``: particles and springs as column arrays; ``None`` chooses it
+    for worlds of more than ``COMPACT_ABOVE`` particle + spring rows.
+    Raises WorldFileError if the world holds something a file cannot (an
+    unregistered component type, a non-finite value in a game's component).
+    """
+    where = Where(source, "world")
+    st = world.store
+    if compact is None:
+        compact = st.particles.n + st.springs.n > COMPACT_ABOVE
+    comps = _components(world, where)
+    parts = [f"format_version = {FORMAT_VERSION}\n", _table("world", _world(world))]
+    level = _level(world)
+    if level:
+        parts.append(_table("level", level))
+    for k, stage in enumerate(world.pipeline):
+        parts.append(_table("pipeline", _stage(stage, where.at(f"pipeline stage {k + 1}")),
+                            array=True))
+    resources = _resources(world, where)
+    if resources:
+        parts.append(_table("resources", resources))
+    rows = _rows(world, compact)
+    if rows:
+        parts.append(_table("rows", rows))
+    if compact:
+        parts.append(_table("particles", _particle_columns(world)))
+        parts.append(_table("springs", _spring_columns(world)))
+    parts += _entities(world, comps, compact, where)
+    return "\n".join(p.rstrip("\n") + "\n" for p in parts if p)
+
+
+# -- header ------------------------------------------------------------------------------
+
+def _world(world: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "gravity": [float(g) for g in world.gravity], "dt": float(world.dt),
+        "substeps": int(world.substeps), "iterations": int(world.iterations),
+        "damping": float(world.damping),
+        "bounds": False if world.bounds is None else [float(b) for b in world.bounds],
+        "contact_slop": float(world.contact_slop), "frame": int(world.frame),
+    }
+    nxt, top = _next_entity(world), max(world.entities(), default=0)
+    if nxt != top + 1:
+        out["next_entity"] = nxt
+    grabbed = getattr(world, "grabbed", -1)
+    if grabbed != -1:
+        tx, ty = world.grab_target
+        fx, fy = getattr(world, "grab_from", world.grab_target)
+        out["grab"] = {"entity": int(grabbed), "x": float(tx), "y": float(ty),
+                       "from_x": float(fx), "from_y": float(fy)}
+    return out
+
+
+def _next_entity(world: Any) -> int:
+    """The id esper gives the next entity (read by taking it and putting it back)."""
+    with world._context():
+        nxt = next(esper._entity_count)
+        esper._entity_count = itertools.count(nxt)
+    return nxt
+
+
+def _level(world: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if world.level.lines:
+        out["segments"] = [[float(v) for v in seg] for seg in world.level.lines]
+    if world.level.polygons:
+        out["polygons"] = [[[float(x), float(y)] for x, y in poly]
+                           for poly in world.level.polygons]
+    return out
+
+
+def _stage(stage: Any, where: Where) -> dict[str, Any]:
+    name = getattr(stage, "name", type(stage).__name__)
+    if STAGES.get(name) is not type(stage):
+        where.fail(f"{type(stage).__qualname__} (name {name!r}) is not registered with "
+                   "systems.register_stage, so a saved pipeline could not load it")
+    out: dict[str, Any] = {"stage": name}
+    params = inspect.signature(type(stage)).parameters
+    for key, value in stage.settings().items():
+        if value is None:
+            default = params[key].default if key in params else None
+            if default is not None:
+                where.fail("is None, which a world file cannot hold", key)
+            continue
+        out[key] = _plain(value, where, key)
+    if hasattr(stage, "save_state"):
+        out["state"] = {k: _plain(v, where, k) for k, v in stage.save_state().items()}
+    return out
+
+
+def _resources(world: Any, where: Where) -> dict[str, Any]:
+    out = {}
+    for kind, obj in world.resources.items():
+        codec = resource_codec(kind)
+        if codec is not None:
+            out[codec.name] = codec.encode(obj, where.at(f"resource {codec.name}"))
+    return dict(sorted(out.items()))
+
+
+def _rows(world: Any, compact: bool) -> dict[str, list[int]]:
+    """Row orders that differ from the file order (rows matter to Gauss–Seidel bits)."""
+    st, out = world.store, {}
+    tables = [("areas", [c._entity for c in st.rings.owner]),
+              ("shapes", [c._entity for c in st.shapes.owner])]
+    if not compact:
+        tables = [("particles", st.particles.cols["entity"][: st.particles.n].tolist()),
+                  ("springs", st.springs.cols["entity"][: st.springs.n].tolist())] + tables
+    for name, order in tables:
+        if order != sorted(order):
+            out[name] = order
+    return out
+
+
+# -- components ------------------------------------------------------------------------
+
+def _components(world: Any, where: Where) -> dict[int, list[tuple[str, Any]]]:
+    """``{entity: [(name, component), ...]}``, ascending ids, transient ones left out."""
+    out = {}
+    for entity in world.entities():
+        named = []
+        for comp in world.components_for_entity(entity):
+            name = _BUILTIN.get(type(comp))
+            if name is None:
+                codec = component_codec(type(comp))
+                if codec is None:
+                    where.at(f"entity {entity}").fail(
+                        f"component type {type(comp).__qualname__} is not registered; "
+                        "call ecsgoo.register_component(cls, name=...) (saved=False for "
+                        "a transient one)")
+                if not codec.saved:
+                    continue
+                name = codec.name
+            named.append((name, comp))
+        out[entity] = sorted(named, key=_order)
+    return out
+
+
+_ORDER = {name: k for k, name in enumerate(_BUILTIN.values())}
+
+
+def _order(item: tuple[str, Any]) -> tuple[int, str]:
+    return (_ORDER.get(item[0], len(_ORDER)), item[0])
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal to the bit (0.0 and -0.0 differ), for leaving out default values."""
+    if type(a) is float or type(b) is float:
+        return float(a).hex() == float(b).hex()
+    return a == b
+
+
+def _particle_table(cols: dict[str, np.ndarray], s: int) -> dict[str, Any]:
+    x, y = cols["pos"][s].tolist()
+    px, py = cols["prev"][s].tolist()
+    out: dict[str, Any] = {"x": x, "y": y}
+    if not (_same(px, x) and _same(py, y)):
+        out["px"], out["py"] = px, py
+    for key, default in _particle_defaults(int(cols["kind"][s])).items():
+        value = cols[key][s].item()
+        if not _same(value, default):
+            out[key] = value
+    fx, fy = cols["force"][s].tolist()
+    if fx or fy:
+        out["fx"], out["fy"] = fx, fy
+    return out
+
+
+def _particle_defaults(kind: int) -> dict[str, Any]:
+    d = PARTICLE_DEFAULTS
+    out = {"mass": float(d["mass"]), "radius": float(d["radius"]), "group": d["group"],
+           "friction": float(d["friction"]), "restitution": float(d["restitution"])}
+    if kind >= 0:
+        out["mass"], out["radius"] = _fruit.mass(kind), _fruit.RADII[kind]
+    return out
+
+
+def _spring_table(world: Any, s: int) -> dict[str, Any]:
+    cols, ent = world.store.springs.cols, world.store.particles.cols["entity"]
+    out: dict[str, Any] = {"a": int(ent[cols["a"][s]]), "b": int(ent[cols["b"][s]]),
+                           "rest": float(cols["rest"][s])}
+    for key, default in SPRING_DEFAULTS.items():
+        value = cols[key][s].item()
+        if not _same(value, default):
+            out[key] = value
+    return out
+
+
+def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
+    st = world.store
+    if name == "particle":
+        return _particle_table(st.particles.cols, comp._slot)
+    if name == "spring":
+        return _spring_table(world, comp._slot)
+    if name == "anchor":
+        cols, s = st.particles.cols, comp._host._slot
+        pin, pos = cols["pin"][s].tolist(), cols["pos"][s].tolist()
+        same = all(_same(a, b) for a, b in zip(pin, pos, strict=True))
+        return {} if same else {"x": pin[0], "y": pin[1]}
+    if name == "fruit":
+        return {"kind": comp.kind}
+    if name == "area":
+        rc, s = st.rings.cols, comp._slot
+        out = {"particles": comp.particles, "rest_area": float(rc["rest_area"][s])}
+        for key in ("pressure", "stiffness"):
+            if not _same(float(rc[key][s]), 1.0):
+                out[key] = float(rc[key][s])
+        return out
+    out = {"particles": comp.particles, "rest": [[float(x), float(y)] for x, y in comp.rest]}
+    if not _same(comp.alpha, 1.0):
+        out["alpha"] = comp.alpha
+    if not comp.outline:
+        out["outline"] = False
+    return out
+
+
+def _entities(world: Any, comps: dict[int, list[tuple[str, Any]]], compact: bool,
+              where: Where) -> list[str]:
+    out = []
+    for entity, named in comps.items():
+        lines = [f"[[entity]]\nid = {entity}"]
+        for name, comp in named:
+            if compact and name in ("particle", "spring"):
+                continue
+            codec = component_codec(type(comp))
+            table = (codec.encode(comp, where.at(f"entity {entity} ({name})"))
+                     if codec is not None else _builtin_table(world, name, comp))
+            lines.append(f"{name} = {_inline(table)}")
+        if len(lines) > 1 or not named:
+            out.append("\n".join(lines) + "\n")
+    return out
+
+
+# -- columns -----------------------------------------------------------------------------
+
+def _particle_columns(world: Any) -> dict[str, Any]:
+    p = world.store.particles
+    n, c = p.n, p.cols
+    kind = c["kind"][:n]
+    fruit = kind >= 0
+    mass = np.where(fruit, np.array([_fruit.mass(k) for k in range(len(_fruit.RADII))])
+                    [np.maximum(kind, 0)], float(PARTICLE_DEFAULTS["mass"]))
+    radius = np.where(fruit, np.array(_fruit.RADII)[np.maximum(kind, 0)],
+                      float(PARTICLE_DEFAULTS["radius"]))
+    out: dict[str, Any] = {"entity": _ids(c["entity"][:n])}
+    x, y = c["pos"][:n, 0], c["pos"][:n, 1]
+    fields = [("x", x, None), ("y", y, None), ("px", c["prev"][:n, 0], x),
+              ("py", c["prev"][:n, 1], y), ("mass", c["mass"][:n], mass),
+              ("radius", c["radius"][:n], radius)]
+    for key in ("group", "friction", "restitution"):
+        fields.append((key, c[key][:n], np.full(n, PARTICLE_DEFAULTS[key], c[key].dtype)))
+    fields += [("fx", c["force"][:n, 0], np.zeros(n)), ("fy", c["force"][:n, 1], np.zeros(n))]
+    for key, col, default in fields:
+        value = _column(col, default)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _spring_columns(world: Any) -> dict[str, Any]:
+    s = world.store.springs
+    m, c = s.n, s.cols
+    ent = world.store.particles.cols["entity"]
+    out: dict[str, Any] = {"entity": _ids(c["entity"][:m]), "a": ent[c["a"][:m]].tolist(),
+                           "b": ent[c["b"][:m]].tolist(), "rest": _column(c["rest"][:m])}
+    for key, default in SPRING_DEFAULTS.items():
+        value = _column(c[key][:m], np.full(m, default, c[key].dtype))
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _ids(entity: np.ndarray) -> Any:
+    """Entity ids, as ``{ from, count }`` when they are one run of consecutive ids."""
+    n = len(entity)
+    if n > 1 and np.array_equal(entity, np.arange(entity[0], entity[0] + n)):
+        return {"from": int(entity[0]), "count": n}
+    return entity.tolist()
+
+
+def _column(col: np.ndarray, default: np.ndarray | None = None) -> Any:
+    """``None`` if every row has its default, one value if all rows agree, else the list."""
+    bits = col.view(np.int64) if col.dtype == np.float64 else col
+    if default is not None:
+        dbits = default.view(np.int64) if default.dtype == np.float64 else default
+        if np.array_equal(bits, dbits):
+            return None
+    if len(col) and np.all(bits == bits[0]):
+        return col[0].item()
+    return col.tolist()
+
+
+# -- TOML text ---------------------------------------------------------------------------
+
+def _table(name: str, table: dict[str, Any], array: bool = False) -> str:
+    """``[name]`` (or ``[[name]]``) and one line per key; long arrays wrapped."""
+    lines = [f"[[{name}]]" if array else f"[{name}]"]
+    for key, value in table.items():
+        if isinstance(value, list) and len(value) > 8:
+            lines.append(f"{key} = {_long_array(value)}")
+        else:
+            lines.append(f"{key} = {_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _long_array(values: list[Any]) -> str:
+    """A long array wrapped to lines of about 100 characters."""
+    texts = [_value(v) for v in values]
+    per_line = max(1, 96 // (max(map(len, texts)) + 2))
+    lines = [", ".join(texts[k:k + per_line]) for k in range(0, len(texts), per_line)]
+    return "[\n    " + ",\n    ".join(lines) + ",\n]"
+
+
+def _value(v: Any) -> str:
+    t = type(v)
+    if t is float:
+        return repr(v) if math.isfinite(v) else ("inf" if v > 0 else "-inf")
+    if t is bool:
+        return "true" if v else "false"
+    if t is int:
+        return str(v)
+    if t is list:
+        return "[" + ", ".join(map(_value, v)) + "]"
+    if t is dict:
+        return _inline(v)
+    return tomli_w.dumps({"v": v})[4:].rstrip("\n")  # strings: tomli-w's escaping
+
+
+def _inline(table: dict[str, Any]) -> str:
+    if not table:
+        return "{}"
+    return "{ " + ", ".join(f"{k} = {_value(v)}" for k, v in table.items()) + " }"
