@@ -1,0 +1,108 @@
+"""Build rope levels in code: pins, Verlet ropes, the candy, stars, Om Nom.
+
+``make_levels.py`` uses these to write ``levels/*.toml``; tests use them for
+small scenes. Units are pixels, y up; the visible screen is ``Board.view``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+from ecsgoo import Anchor, Particle, Spring, World, systems
+from ecsgoo.bodies import new_group
+from ecsgoo.systems.render import Render
+
+from .components import Board, Candy, Monster, Rope, Star
+from .rules import RopeRules
+
+#: Candy: heavy, so the rope nodes (NODE_MASS each) barely slow its flight.
+CANDY_MASS, CANDY_RADIUS = 4.0, 14.0
+NODE_MASS, NODE_RADIUS, PIN_RADIUS = 0.15, 3.0, 7.0
+#: Rope link length, px (a rope gets as many links as fit, at least 4).
+LINK = 18.0
+#: Frames the ropes sag before a level starts (see ``settle``).
+SETTLE_FRAMES = 120
+
+
+def new_world(view: tuple[float, float, float, float] = (0, 0, 800, 600),
+              damping: float = 0.998) -> World:
+    """An empty rope world: no walls (the candy may fly off screen), its pipeline, a Board."""
+    world = World(bounds=None, damping=damping)
+    # Collide stays for level geometry; candy and ropes pass through each other.
+    world.use(systems.Integrate(), systems.Project(), systems.Collide(particles=False),
+              systems.Break(), RopeRules(), Render(view=view))
+    world.create_entity(Board(view=[float(v) for v in view]))
+    return world
+
+
+def add_candy(world: World, x: float, y: float) -> int:
+    """The candy particle at ``(x, y)``; returns its entity."""
+    return world.create_entity(Particle(x, y, mass=CANDY_MASS, radius=CANDY_RADIUS), Candy())
+
+
+def add_rope(world: World, pin: tuple[float, float], candy: int) -> int:
+    """A taut rope from a pin at ``pin`` to ``candy``; returns the Rope entity.
+
+    Links are unbreakable (``max_stretch=None``): only a swipe cuts them. Each rope
+    has its own collision group, which is how Render knows to draw it as a curve.
+    """
+    c = world.component(candy, Particle)
+    length = math.hypot(c.x - pin[0], c.y - pin[1])
+    links = max(4, round(length / LINK))
+    group = new_group(world)
+    pin_id = world.create_entity(Particle(*pin, mass=NODE_MASS, radius=PIN_RADIUS, group=group),
+                                 Anchor())
+    nodes = [pin_id]
+    for k in range(1, links):
+        t = k / links
+        nodes.append(world.create_entity(Particle(
+            pin[0] + (c.x - pin[0]) * t, pin[1] + (c.y - pin[1]) * t,
+            mass=NODE_MASS, radius=NODE_RADIUS, group=group)))
+    springs = [world.create_entity(Spring(a, b, max_stretch=None))
+               for a, b in itertools.pairwise([*nodes, candy])]
+    return world.create_entity(Rope(pin=pin_id, nodes=nodes, springs=springs))
+
+
+def add_star(world: World, x: float, y: float) -> int:
+    """A star to collect at ``(x, y)``."""
+    return world.create_entity(Star(float(x), float(y)))
+
+
+def add_monster(world: World, x: float, y: float) -> int:
+    """Om Nom, the goal, at ``(x, y)``."""
+    return world.create_entity(Monster(float(x), float(y)))
+
+
+def build(spec: dict[str, Any]) -> World:
+    """A level from a spec: ``candy`` (x, y), ``pins`` [(x, y)], ``stars`` [(x, y)],
+    ``monster`` (x, y), optional ``damping``."""
+    world = new_world(damping=spec.get("damping", 0.998))
+    candy = add_candy(world, *spec["candy"])
+    for pin in spec["pins"]:
+        add_rope(world, pin, candy)
+    for star in spec["stars"]:
+        add_star(world, *star)
+    add_monster(world, *spec["monster"])
+    settle(world, candy, hold=spec.get("swing", False))
+    return world
+
+
+def settle(world: World, candy: int, hold: bool, frames: int = SETTLE_FRAMES) -> None:
+    """Let the level come to rest before it starts: the ropes sag into shape.
+
+    Steps with heavy damping, the candy pinned where the spec put it if ``hold``
+    (it starts a swing when the level begins) or free (it hangs still), then stops
+    every particle and resets the frame counter.
+    """
+    damping = world.damping
+    world.damping = 0.8
+    if hold:
+        world.add_component(candy, Anchor())
+    world.step(frames)
+    if hold:
+        world.remove_component(candy, Anchor)
+    world.damping, world.frame = damping, 0
+    p = world.store.particles
+    p.cols["prev"][: p.n] = p.cols["pos"][: p.n]

@@ -1,0 +1,79 @@
+"""The rope game's own components: the candy, the ropes, the stars, Om Nom and the board.
+
+They are plain dataclasses held by esper entities, so a saved game keeps them
+(once registered with ``ecsgoo.register_component``); the rules stage writes
+their state, the game object only reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ecsgoo import register_component
+from ecsgoo.systems.render import register_for_saving
+
+
+@dataclass
+class Candy:
+    """Marks the candy's particle (a heavy particle the ropes hang from)."""
+
+
+@dataclass
+class Rope:
+    """One rope: the pin's particle entity, its node entities and its link (Spring) entities.
+
+    ``nodes`` run from the pin to the last node before the candy; ``springs[k]``
+    links node k to node k + 1, and the last spring links the last node to the
+    candy. The rope holds the candy while none of its springs is broken (cut).
+    """
+
+    pin: int
+    nodes: list[int] = field(default_factory=list)
+    springs: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Star:
+    """A star at ``(x, y)`` (px), collected when the candy touches it (radius px).
+
+    ``taken_at`` is the world frame it was collected (-1: not yet); the rules
+    stage writes it.
+    """
+
+    x: float
+    y: float
+    radius: float = 18.0
+    taken_at: int = -1
+
+    @property
+    def collected(self) -> bool:
+        """Whether the candy has touched this star."""
+        return self.taken_at >= 0
+
+
+@dataclass
+class Monster:
+    """Om Nom at ``(x, y)`` (px): the candy wins when its centre comes within ``radius``."""
+
+    x: float
+    y: float
+    radius: float = 34.0
+
+
+@dataclass
+class Board:
+    """Level-wide state: ``result`` (``running``/``won``/``lost``, written by the rules
+    stage) and the visible screen ``view`` (left, bottom, right, top; px) the candy
+    must not leave.
+    """
+
+    result: str = "running"
+    view: list[float] = field(default_factory=lambda: [0.0, 0.0, 800.0, 600.0])
+
+
+register_component(Candy, name="rope_candy")
+register_component(Rope, name="rope_rope", refs=("pin", "nodes", "springs"))
+register_component(Star, name="rope_star")
+register_component(Monster, name="rope_monster")
+register_component(Board, name="rope_board")
+register_for_saving()  # Render's Look, should a level file use it

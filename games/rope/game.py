@@ -1,0 +1,181 @@
+"""Cut the Rope on ecsgoo: swing the candy on Verlet ropes, cut at the right moment, feed Om Nom.
+
+Shows Verlet ropes (springs that only a swipe breaks) drawn as smooth Bézier
+curves, a heavy candy swinging on them, and the path the candy would fly if
+the ropes holding it were cut now: dots, predicted every few frames by
+stepping a copy of the world (``ecsgoo.trajectory.simulate``), green when that
+flight ends in Om Nom's mouth. Stars are collected when the candy touches
+them; the level is won when the candy reaches Om Nom and lost when it leaves
+the screen; 0–3 stars at the end (score 1000 + 500 per star for a win).
+
+Controls: press, drag across a rope and release to cut it (every segment of
+the pointer's path cuts what it crosses; a fading blade trail follows the
+pointer). ``r`` restarts the level.
+
+Run: ``ecsgoo play rope [--level 1|2|3]``; headless with the bot:
+``ecsgoo play rope --headless --frames 300 --bot`` (``--bot random`` slashes at
+random). The picture in ``docs/rope.png`` is
+``ecsgoo play rope --headless --frames 78 --screenshot docs/rope.png``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ecsgoo import World
+from ecsgoo.game import Game, Status, register_game
+from ecsgoo.geometry import cut
+from ecsgoo.trajectory import simulate
+
+from . import bot, draw
+from .components import Star
+from .rules import board_of, candy_of, holding
+from .swipe import cut_ropes
+
+LEVELS_DIR = Path(__file__).with_name("levels")
+#: The preview is recomputed every this many frames (and after every cut).
+PREVIEW_EVERY = 4
+#: Frames of flight the preview looks ahead.
+PREVIEW_FRAMES = 80
+#: How many frames a blade trail point stays visible.
+TRAIL_FRAMES = 10
+
+
+@register_game
+class RopeGame(Game):
+    """Cut the Rope: one, two and three ropes holding a candy over Om Nom."""
+
+    name = "rope"
+    title = "Cut the Rope"
+    levels = ("First Swing", "Two Pins", "Cat's Cradle")
+    bots = ("cutter", "random")
+    size = (800, 600)
+
+    def _reset_view(self) -> None:
+        self.ticks = 0  # steps shown so far (the blade trail fades by it)
+        self.trail: deque[tuple[float, float, int, int]] = deque(maxlen=64)
+        self.strokes = 0  # swipes so far: the blade joins only points of one stroke
+        self.pointer: tuple[float, float] | None = None
+        self.preview = np.zeros((0, 2))
+        self.preview_feeds = False  # the previewed flight ends in Om Nom's mouth
+        self._preview_at = -PREVIEW_EVERY
+        self._bots: dict[str, Any] = {}
+
+    def build(self) -> World:
+        """Load ``levels/<n>.toml`` (written by ``make_levels.py``)."""
+        from .make_levels import load_level
+
+        world = load_level(self.level)
+        self._reset_view()
+        return world
+
+    def adopt(self, world: World) -> None:
+        """Continue from ``world`` (a quick load): drops the cached preview, trail and plans."""
+        self.world = world
+        self._reset_view()
+
+    def step(self) -> None:
+        """One 1/60 s step: the pipeline (its RopeRules stage applies the rules), then views."""
+        self.world.step()
+        self.ticks += 1
+        if self.ticks - self._preview_at >= PREVIEW_EVERY:
+            self._refresh_preview()
+
+    # -- status ----------------------------------------------------------------
+
+    def stars(self) -> tuple[int, int]:
+        """Stars collected so far and stars in the level."""
+        stars = [s for _, s in self.world.get_component(Star)]
+        return sum(s.collected for s in stars), len(stars)
+
+    def status(self) -> Status:
+        """``won``/``lost``/``running``; feeding Om Nom scores 1000 + 500 per star."""
+        board = board_of(self.world)
+        result = board.result if board is not None else "running"
+        got, total = self.stars()
+        score = 1000 + 500 * got if result == "won" else 0
+        return Status(result, score, {"stars": got, "stars_total": total})
+
+    def hud(self) -> list[str]:
+        """The level, the stars, and what to do (the player adds the result)."""
+        s = self.status()
+        got, total = s.extra["stars"], s.extra["stars_total"]
+        lines = [f"{self.levels[self.level - 1]} · stars {got}/{total}"]
+        if s.result == "running":
+            lines.append("swipe across a rope to cut it")
+        else:
+            lines.append(f"score {s.score} · R: play again")
+        return lines
+
+    # -- input -----------------------------------------------------------------
+
+    def on_press(self, x: float, y: float, button: int = 1) -> None:
+        """Start a swipe."""
+        self.pointer = (x, y)
+        self.strokes += 1
+        self.trail.append((x, y, self.ticks, self.strokes))
+
+    def on_drag(self, x: float, y: float) -> None:
+        """Extend the swipe: the segment from the last pointer point cuts what it crosses."""
+        if self.pointer is None:
+            self.on_press(x, y)
+            return
+        if cut(self.world, self.pointer, (x, y)):
+            self._preview_at = -PREVIEW_EVERY  # the ropes changed: predict again next step
+        self.pointer = (x, y)
+        self.trail.append((x, y, self.ticks, self.strokes))
+
+    def on_release(self, x: float, y: float, button: int = 1) -> None:
+        """End the swipe (its last segment cuts too)."""
+        if self.pointer is not None and self.pointer != (x, y):
+            self.on_drag(x, y)
+        self.pointer = None
+
+    def on_key(self, key: str) -> None:
+        """``r`` restarts the level."""
+        if key == "r":
+            self.restart()
+
+    # -- bots and drawing --------------------------------------------------------
+
+    def bot_act(self, name: str) -> None:
+        """``cutter`` plans its cuts on copies of the world; ``random`` swipes at random."""
+        if name not in self._bots:
+            self._bots[name] = bot.make(name, self.rng)
+        self._bots[name].act(self)
+
+    def draw_overlay(self, d: Any) -> None:
+        """Stars, Om Nom, the candy, the predicted path and the blade trail."""
+        draw.scene(d, self.world, self.preview, self.preview_feeds, self._trail_points(),
+                   self.status())
+
+    # -- helpers -----------------------------------------------------------------
+
+    def _trail_points(self) -> list[tuple[float, float, float, int]]:
+        """Recent pointer points: ``(x, y, freshness in (0, 1] (1 = this frame), stroke)``."""
+        return [(x, y, 1.0 - (self.ticks - t) / TRAIL_FRAMES, k) for x, y, t, k in self.trail
+                if self.ticks - t < TRAIL_FRAMES]
+
+    def _refresh_preview(self) -> None:
+        """Predict the candy's flight if every rope holding it were cut now."""
+        self._preview_at = self.ticks
+        ropes = holding(self.world)
+        candy = candy_of(self.world)
+        self.preview, self.preview_feeds = np.zeros((0, 2)), False
+        if not ropes or candy is None or board_of(self.world).result != "running":
+            return
+        copy = self.world.clone()
+        cut_ropes(copy, ropes)
+        path = simulate(copy, candy, PREVIEW_FRAMES)
+        end = _first_nan(path)  # only Om Nom makes the candy vanish
+        self.preview, self.preview_feeds = path[:end], end < len(path)
+
+
+def _first_nan(path: np.ndarray) -> int:
+    """Rows before the first NaN row (the candy was eaten or the copy lost it)."""
+    bad = np.flatnonzero(np.isnan(path[:, 0]))
+    return int(bad[0]) if len(bad) else len(path)

@@ -1,0 +1,61 @@
+"""Build the three rope levels in code and save them as TOML (``python -m games.rope.make_levels``).
+
+1 "First Swing": one rope; the candy swings under its pin; let it go at the far
+  end of the swing and it drops past two stars into Om Nom. A star sits on the swing.
+2 "Two Pins": the candy hangs in a V over nothing; cut one rope to swing it under
+  the other pin, then let it fly back over the stars to Om Nom on the left.
+3 "Cat's Cradle": three ropes, one pulling down from below; cut the right two
+  (or one and then another) to swing high to the right, then drop it.
+The saved files in ``games/rope/levels/`` are hand-editable: pins are the
+anchored particles, stars and Om Nom are plain components with x, y.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ecsgoo import Particle, World
+
+from .build import build
+
+LEVELS = Path(__file__).with_name("levels")
+
+#: Level specs, px (y up, the screen is 800 × 600).
+SPECS: dict[int, dict[str, Any]] = {
+    1: {"candy": (220, 430), "pins": [(400, 520)], "damping": 0.9995, "swing": True,
+        "stars": [(400, 322), (602, 372), (645, 240)], "monster": (650, 100)},
+    2: {"candy": (355, 360), "pins": [(150, 480), (560, 480)], "damping": 0.9995,
+        "stars": [(560, 222), (765, 385), (430, 200)], "monster": (270, 60)},
+    3: {"candy": (400, 350), "pins": [(200, 490), (600, 490), (400, 170)], "damping": 0.9995,
+        "stars": [(500, 268), (778, 342), (770, 240)], "monster": (720, 70)},
+}
+
+
+def level_path(n: int) -> Path:
+    """Where level ``n`` is saved."""
+    return LEVELS / f"{n}.toml"
+
+
+def load_level(n: int) -> World:
+    """Level ``n`` from its TOML file."""
+    import ecsgoo
+
+    return ecsgoo.load(level_path(n))
+
+
+def main() -> None:
+    """Write every level's TOML file."""
+    import ecsgoo
+
+    LEVELS.mkdir(exist_ok=True)
+    for n, spec in SPECS.items():
+        world = build(spec)
+        for _, p in world.get_component(Particle):  # 0.01 px is plenty, and easier to edit
+            p.x, p.y = round(p.x, 2), round(p.y, 2)
+        ecsgoo.save(world, level_path(n))
+        print(f"wrote {level_path(n)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""RopeRules: collect stars the candy touches, feed Om Nom, lose the candy off screen.
+
+Reads: candy particle position and radius; Star, Monster, Board, Rope components.
+Writes: Star.taken_at, Board.result; deletes the eaten candy and the rope ends hanging on it.
+Events: ``star_collected(world, star_entity)``, ``candy_eaten(world, candy_entity)``,
+``candy_lost(world, candy_entity)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ecsgoo import Particle, Spring
+from ecsgoo.systems import Stage, register_stage
+
+from .components import Board, Candy, Monster, Rope, Star
+
+#: How far (px) past the bottom and sides of the view the candy may go before it
+#: counts as lost; above the top it may fly higher, it will fall back.
+LOST_MARGIN = 40.0
+LOST_ABOVE = 600.0
+
+
+@register_stage
+class RopeRules(Stage):
+    """The rules of the rope game, once per frame after the solver stages."""
+
+    name = "rope_rules"
+
+    def process(self, world: Any) -> None:
+        board = board_of(world)
+        if board is None or board.result != "running":
+            return
+        for entity, (_, p) in list(world.get_components(Candy, Particle)):
+            x, y, r = p.x, p.y, p.radius
+            _collect_stars(world, x, y, r)
+            if _reaches_monster(world, x, y):
+                board.result = "won"
+                _eat(world, entity)
+                world.dispatch("candy_eaten", world, entity)
+            elif _off_screen(board.view, x, y, r):
+                board.result = "lost"
+                world.dispatch("candy_lost", world, entity)
+
+
+def board_of(world: Any) -> Board | None:
+    """The level's Board component (None in a world without one)."""
+    boards = world.get_component(Board)
+    return boards[0][1] if boards else None
+
+
+def candy_of(world: Any) -> int | None:
+    """The candy's entity, or None once it has been eaten."""
+    candies = world.get_component(Candy)
+    return candies[0][0] if candies else None
+
+
+def holding(world: Any) -> list[int]:
+    """Entities of the Rope components still holding the candy (no link cut), by id."""
+    if candy_of(world) is None:
+        return []
+    out = []
+    for entity, rope in world.get_component(Rope):
+        springs = [world.try_component(s, Spring) for s in rope.springs]
+        if springs and all(s is not None and not s.broken for s in springs):
+            out.append(entity)
+    return sorted(out)
+
+
+def _collect_stars(world: Any, x: float, y: float, r: float) -> None:
+    for entity, star in world.get_component(Star):
+        if not star.collected and math.hypot(x - star.x, y - star.y) <= r + star.radius:
+            star.taken_at = world.frame
+            world.dispatch("star_collected", world, entity)
+
+
+def _reaches_monster(world: Any, x: float, y: float) -> bool:
+    return any(math.hypot(x - m.x, y - m.y) <= m.radius for _, m in world.get_component(Monster))
+
+
+def _off_screen(view: list[float], x: float, y: float, r: float) -> bool:
+    left, bottom, right, top = view
+    return (y + r < bottom - LOST_MARGIN or x + r < left - LOST_MARGIN
+            or x - r > right + LOST_MARGIN or y - r > top + LOST_ABOVE)
+
+
+def _eat(world: Any, candy: int) -> None:
+    """Delete the candy and the rope pieces that hung on it (no longer tied to a pin)."""
+    for _, rope in world.get_component(Rope):
+        keep = len(rope.nodes)
+        for k, s in enumerate(rope.springs):
+            spring = world.try_component(s, Spring)
+            if spring is None or spring.broken:
+                keep = k + 1  # nodes 0..k stay on the pin
+                break
+        for node in rope.nodes[keep:]:
+            world.delete_entity(node)
+        rope.nodes = rope.nodes[:keep]
+        rope.springs = [s for s in rope.springs[:keep] if world.entity_exists(s)]
+    world.delete_entity(candy)

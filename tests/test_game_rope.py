@@ -1,0 +1,156 @@
+"""The rope game (Cut the Rope): bots, cutting, stars, win/lose, the preview, saving."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import ecsgoo
+from ecsgoo import Particle, Spring
+from games.rope import RopeGame
+from games.rope.build import build
+from games.rope.components import Rope, Star
+from games.rope.make_levels import level_path
+from games.rope.rules import board_of, candy_of, holding
+from games.rope.swipe import cut_ropes, swipe_across
+
+
+def play(game: RopeGame, bot: str, frames: int) -> None:
+    for _ in range(frames):
+        game.bot_act(bot)
+        game.step()
+        if game.status().result != "running":
+            break
+
+
+def test_cutter_feeds_om_nom_on_level_1_with_a_star():
+    game = RopeGame(level=1, seed=0)
+    play(game, "cutter", 300)
+    status = game.status()
+    assert status.result == "won"
+    assert status.extra["stars"] >= 1
+    assert status.score == 1000 + 500 * status.extra["stars"]
+    assert candy_of(game.world) is None  # eaten
+    game.world.check()
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_cutter_also_wins_the_two_and_three_rope_levels(level):
+    game = RopeGame(level=level, seed=0)
+    play(game, "cutter", 400)
+    assert game.status().result == "won"
+
+
+@pytest.mark.parametrize("level, ropes", [(1, 1), (2, 2), (3, 3)])
+def test_levels_are_toml_files_with_one_two_three_ropes(level, ropes):
+    world = ecsgoo.load(level_path(level))
+    assert len(holding(world)) == ropes
+    assert len(world.get_component(Star)) == 3
+    assert board_of(world).result == "running" and candy_of(world) is not None
+    assert RopeGame(level=level).world.state_hash() == world.state_hash()
+
+
+def test_random_slasher_plays_without_breaking_the_world():
+    game = RopeGame(level=3, seed=4)
+    play(game, "random", 240)
+    game.world.check()
+    assert game.status().result in ("running", "won", "lost")
+
+
+def test_a_swipe_across_a_rope_cuts_it_and_one_beside_it_does_not():
+    game = RopeGame(level=2)
+    world = game.world
+    cuts: list[int] = []
+    world.set_handler("spring_cut", lambda w, s: cuts.append(s))
+    left, right = holding(world)
+    p, q = swipe_across(world, left)
+    game.on_press(p[0] + 300, p[1] + 200, 1)  # far from every rope
+    game.on_release(q[0] + 300, q[1] + 200, 1)
+    assert cuts == [] and holding(world) == [left, right]
+    game.on_press(*p, 1)
+    game.on_drag((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    game.on_drag(*q)
+    game.on_release(*q, 1)
+    assert len(cuts) == 1 and world.component(cuts[0], Spring).broken
+    assert cuts[0] in world.component(left, Rope).springs
+    assert holding(world) == [right]
+
+
+def test_blade_trail_fades_after_a_few_frames():
+    game = RopeGame(level=1)
+    game.on_press(100, 100, 1)
+    game.on_drag(150, 120)
+    assert len(game._trail_points()) == 2
+    for _ in range(15):
+        game.step()
+    assert game._trail_points() == []
+
+
+def test_preview_is_where_the_candy_goes_when_cut():
+    game = RopeGame(level=1)
+    for _ in range(30):
+        game.step()
+    game._refresh_preview()
+    preview = game.preview.copy()
+    assert len(preview) > 20
+    world, candy = game.world, candy_of(game.world)
+    cut_ropes(world, holding(world))
+    path = []
+    for _ in range(len(preview)):
+        world.step()
+        p = world.component(candy, Particle)
+        path.append((p.x, p.y))
+    np.testing.assert_array_equal(np.array(path), preview)
+
+
+def test_candy_dropped_straight_down_is_lost_with_no_score():
+    game = RopeGame(level=2)
+    cut_ropes(game.world, holding(game.world))
+    for _ in range(120):
+        game.step()
+    status = game.status()
+    assert status.result == "lost" and status.score == 0
+    p = game.world.component(candy_of(game.world), Particle)
+    assert p.y < 0  # it left the bottom of the screen
+
+
+def test_touching_a_star_collects_it_and_reaching_om_nom_wins():
+    spec = {"candy": (100, 400), "pins": [(100, 500)], "stars": [(100, 300)],
+            "monster": (100, 150)}
+    world = build(spec)
+    collected: list[int] = []
+    world.set_handler("star_collected", lambda w, s: collected.append(s))
+    cut_ropes(world, holding(world))
+    for _ in range(60):
+        world.step()
+        if board_of(world).result != "running":
+            break
+    star = world.get_component(Star)[0]
+    assert collected == [star[0]] and star[1].collected
+    assert board_of(world).result == "won"
+    world.check()
+
+
+def test_ropes_hold_the_candy_without_stretching():
+    game = RopeGame(level=3)
+    for _ in range(120):
+        game.step()
+    s = game.world.store.springs
+    stretch = s.cols["stretch"][: s.n]
+    assert game.status().result == "running" and holding(game.world)
+    assert stretch.max() < 1.05 and not math.isnan(stretch.max())
+
+
+def test_save_and_load_mid_game_continues_identically():
+    game = RopeGame(level=1)
+    play(game, "cutter", 100)  # the rope is cut, the candy flies
+    assert not holding(game.world) and game.status().result == "running"
+    loaded = ecsgoo.loads(ecsgoo.dumps(game.world))
+    for world in (game.world, loaded):
+        world.step(50)
+    assert loaded.state_hash() == game.world.state_hash()
+    assert board_of(loaded).result == board_of(game.world).result
+    assert [s.taken_at for _, s in loaded.get_component(Star)] == \
+        [s.taken_at for _, s in game.world.get_component(Star)]
