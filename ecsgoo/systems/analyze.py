@@ -110,6 +110,25 @@ class Analyze(Stage):
         twin._was_grounded = self._was_grounded
         return twin
 
+    def save_state(self) -> dict[str, Any]:
+        """Who was connected at the last analysis (so a loaded world reports splits alike)."""
+        if self._was_grounded is None:
+            return {}
+        return {"grounded": np.flatnonzero(self._was_grounded).tolist(),
+                "size": len(self._was_grounded)}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Restore what ``save_state`` wrote."""
+        if not state:
+            self._was_grounded = None
+            return
+        ids = np.asarray(state["grounded"], dtype=np.int64)
+        was = np.zeros(int(state["size"]), np.bool_)
+        if (ids < 0).any():
+            raise ValueError("grounded entity ids must be >= 0")
+        was[ids] = True
+        self._was_grounded = was
+
     def process(self, world: Any) -> None:
         report = self.analyze(world)
         world.add_resource(report)

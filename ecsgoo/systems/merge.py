@@ -71,6 +71,31 @@ class Merge(Stage):
         twin._record = self._record
         return twin
 
+    def save_state(self) -> dict[str, Any]:
+        """Where each particle was at the last run (saved with the world, for exact replays)."""
+        if self._record is None:
+            return {}
+        seen_pos, seen, was_fruit = self._record
+        ids = np.flatnonzero(seen)
+        return {"entities": ids.tolist(), "x": seen_pos[ids, 0].tolist(),
+                "y": seen_pos[ids, 1].tolist(), "fruit": was_fruit[ids].tolist()}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Restore what ``save_state`` wrote."""
+        if not state:
+            self._record = None
+            return
+        ids = np.asarray(state["entities"], dtype=np.int64)
+        xs, ys = (np.asarray(state[k], dtype=np.float64) for k in ("x", "y"))
+        fruits = np.asarray(state["fruit"], dtype=np.bool_)
+        if not len(ids) == len(xs) == len(ys) == len(fruits) or (ids < 0).any():
+            raise ValueError("entities, x, y and fruit must be lists of one length, ids >= 0")
+        top = int(ids.max()) + 1 if len(ids) else 0
+        seen_pos, seen, was_fruit = np.zeros((top, 2)), _bools(top), _bools(top)
+        seen_pos[ids, 0], seen_pos[ids, 1] = xs, ys
+        seen[ids], was_fruit[ids] = True, fruits
+        self._record = (seen_pos, seen, was_fruit)
+
     def process(self, world: Any) -> None:
         self.merge_spawned(world)
         while self.merge_once(world):
@@ -152,5 +177,5 @@ def _is_fruit(world: Any, entity: int) -> bool:
     return world.entity_exists(entity) and world.has_component(entity, Fruit)
 
 
-def _bools() -> np.ndarray:
-    return np.zeros(0, np.bool_)
+def _bools(size: int = 0) -> np.ndarray:
+    return np.zeros(size, np.bool_)
