@@ -90,6 +90,14 @@ class Game:
         self.rng = random.Random(self.seed)
         self.world = self.build()
 
+    def adopt(self, world: World) -> None:
+        """Continue from ``world`` (the player's quick load, F9).
+
+        The default replaces ``self.world``; a game that keeps entity ids or
+        handlers outside the world re-wires them here.
+        """
+        self.world = world
+
     def step(self) -> None:
         """One fixed 1/60 s step: the pipeline, then the rules that look at the result."""
         self.world.step()

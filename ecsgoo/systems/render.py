@@ -25,21 +25,22 @@ What is drawn as what (decided from the structure, cached until it changes):
   link is broken;
 - any other **spring** is a link coloured by stretch: blue (compressed) → green
   (rest) → yellow → red (at its ``max_stretch``; 2 for unbreakable links); the
-  most critical links (``critical_count``) get a white halo;
+  most critical links (``critical_count``) get a pink halo;
 - **particles** are shaded discs: fruits in their kind's colour and size,
   anchors in steel, others in their group's colour;
 - ``Look(color, visible)`` on a particle, spring or body-constraint entity
   overrides the colour or hides it;
 - ``wireframe`` shows every particle (as a ring) and every unbroken spring.
 
-Three draw calls per frame (triangles, capsules, discs: see ``ecsgoo.app.gl``),
-whatever the number of entities.
+At most six draw calls per frame (the sky; triangles; links as capsules, or lines
+when thin in a crowded frame; discs as points, or quads when big: see
+``ecsgoo.app.gl``), whatever the number of entities.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -57,7 +58,7 @@ LEVEL_EDGE: Color = (168, 180, 220)
 ROPE: Color = (214, 168, 110)
 ANCHOR: Color = (176, 186, 204)
 PARTICLE: Color = (255, 196, 92)
-HALO: Color = (255, 255, 255, 120)
+HALO: Color = (255, 84, 214, 190)
 #: Stress colours: compressed, at rest, half way to breaking, breaking.
 BLUE, GREEN, YELLOW, RED = (90, 150, 255), (96, 214, 120), (250, 210, 70), (240, 64, 64)
 #: Body fill colours, picked by the constraint's entity id (stable across frames).
@@ -83,6 +84,7 @@ def rgba(color: Any) -> tuple[float, float, float, float]:
     return (c[0] / 255, c[1] / 255, c[2] / 255, c[3] / 255)
 
 
+@dataclass(eq=False)
 class Look:
     """How Render draws the entity it is on: a particle, a spring or a body's constraint.
 
@@ -90,16 +92,14 @@ class Look:
     default (fruit colour, stress colour, body palette...). On a spring it
     replaces the stress colour; on an AreaConstraint/ShapeMatch entity it is
     the body's fill. ``visible=False`` hides the entity (the wireframe still
-    shows it). Changing a field takes effect on the next drawn frame.
+    shows it). Changing a field takes effect on the next drawn frame. Saved
+    with worlds as component ``look`` (``register_for_saving``).
     """
 
-    _fields = ("color", "visible")
+    color: tuple[int, ...] | None = None
+    visible: bool = True
     #: Bumped on every change to any Look, so Render knows to rebuild its colour tables.
-    revision = 0
-
-    def __init__(self, color: Any = None, visible: bool = True) -> None:
-        self.color = color
-        self.visible = visible
+    revision: ClassVar[int] = 0
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "color" and value is not None:
@@ -109,19 +109,17 @@ class Look:
         Look.revision += 1
 
     def as_dict(self) -> dict[str, Any]:
-        """Fields for saving (``color`` left out when it is the default)."""
-        out: dict[str, Any] = {"visible": self.visible}
-        if self.color is not None:
-            out["color"] = list(self.color)
-        return out
+        """The fields and their values."""
+        return {"color": self.color, "visible": self.visible}
 
-    def __repr__(self) -> str:
-        return f"Look(color={self.color!r}, visible={self.visible!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Look and self.as_dict() == other.as_dict()
-
-    __hash__ = object.__hash__
+def register_for_saving() -> None:
+    """Make ``Look`` known to world files (component ``look``) if ``ecsgoo.saving`` is there."""
+    try:
+        from ..saving import register_component
+    except ImportError:
+        return
+    register_component(Look, "look")
 
 
 @dataclass(frozen=True)
@@ -165,6 +163,7 @@ def fit(view: tuple[float, float, float, float], width: int, height: int) -> Fit
 class Scene:
     """One frame's geometry (float32 rows, layouts in ``ecsgoo.app.gl``)."""
 
+    backdrop: np.ndarray
     triangles: np.ndarray
     capsules: np.ndarray
     discs: np.ndarray
@@ -218,23 +217,30 @@ class Render(Stage):
 
     # -- camera -------------------------------------------------------------------------
 
-    def view_rect(self, world: Any) -> tuple[float, float, float, float]:
-        """The world rectangle to show: ``view``, the bounds, or the contents as first seen."""
+    def view_rect(self, world: Any, size: tuple[int, int] | None = None
+                  ) -> tuple[float, float, float, float]:
+        """The world rectangle to show.
+
+        ``view`` if set, else the world's bounds; a world without bounds shows
+        ``(0, 0, *size)`` (the game's window size: games place things in
+        window pixels), grown to hold the level and bodies as first seen.
+        """
         if self.view is not None:
             return self.view
         if world.bounds is not None:
             return tuple(world.bounds)
         if self._auto_view is None or self._auto_view[0] is not world:
-            self._auto_view = (world, _contents_rect(world))
+            self._auto_view = (world, _contents_rect(world, size))
         return self._auto_view[1]
 
     # -- drawing ------------------------------------------------------------------------
 
-    def draw(self, world: Any, window: Any = None) -> Fit:
+    def draw(self, world: Any, window: Any = None, size: tuple[int, int] | None = None) -> Fit:
         """Draw ``world`` into the current arcade window (or ``window``); return the camera fit.
 
-        Clears the window, sets a camera that fits ``view_rect`` into it, and
-        leaves that camera active so overlays can draw in world coordinates.
+        Clears the window, sets a camera that fits ``view_rect(world, size)``
+        into it (``size``: the game's nominal window size, default the
+        window's), and leaves that camera active for overlays in world coordinates.
         """
         import arcade
 
@@ -242,17 +248,30 @@ class Render(Stage):
 
         window = window or arcade.get_window()
         width, height = window.get_framebuffer_size()
-        self.fit = fit(self.view_rect(world), width, height)
-        window.clear(color=OUTSIDE)
+        self.fit = fit(self.view_rect(world, size or (window.width, window.height)),
+                       width, height)
+        if not self._fills_window(world):
+            window.clear(color=OUTSIDE)  # letterbox; otherwise the sky covers every pixel
         self.camera(window).use()
         gpu = batches(window.ctx)
         gpu.begin()
         gpu.set_pixel(1.0 / self.fit.scale)
         scene = self.scene(world, 1.0 / self.fit.scale)
-        gpu.triangles.draw(scene.triangles)
-        gpu.capsules.draw(scene.capsules)
-        gpu.discs.draw(scene.discs)
+        gpu.triangles(scene.backdrop, blend=False)
+        gpu.triangles(scene.triangles)
+        gpu.capsules(scene.capsules)
+        gpu.discs(scene.discs)
         return self.fit
+
+    def _fills_window(self, world: Any) -> bool:
+        """Whether the sky (the bounds, or the whole view) covers the window."""
+        if world.bounds is None:
+            return True
+        left, bottom, right, top = world.bounds
+        f = self.fit
+        x0, y0 = f.to_screen(left, bottom)
+        x1, y1 = f.to_screen(right, top)
+        return x0 <= 0 and y0 <= 0 and x1 >= f.width and y1 >= f.height
 
     def camera(self, window: Any) -> Any:
         """An arcade Camera2D showing ``self.fit`` (made by ``draw``)."""
@@ -284,13 +303,13 @@ class Render(Stage):
         spring_rgba = np.where(layout.spring_has_look[:, None], layout.spring_look,
                                stress_colors(stretch, s.cols["max_stretch"][: s.n]))
         wire = self.wireframe
-        tris = [_backdrop(self.view_rect(world), world.bounds), layout.level_triangles,
+        tris = [layout.level_triangles,
                 _body_fills(pos, radius, world.store, layout, grow=not wire,
                             alpha=0.3 if wire else 1.0)]
         caps = [layout.level_capsules,
                 _body_outlines(pos, radius, world.store, layout, grow=not wire,
                                width=px if wire else max(1.4, 1.2 * px)),
-                self._halos(world, layout, pos, a, b, alive)]
+                self._halos(world, layout, pos, a, b, alive, px)]
         if wire:
             caps.append(_links(pos, a, b, np.full(s.n, 0.6 * px), spring_rgba, alive))
         else:
@@ -299,18 +318,26 @@ class Render(Stage):
             caps.append(_links(pos, a, b, hw, spring_rgba, show))
             caps.append(_rope_curves(pos, radius, alive, spring_rgba, layout))
         discs = _discs(pos, radius, p, layout, wire, px)
-        return Scene(_stack(tris, 6), _stack(caps, 9), discs)
+        backdrop = _backdrop(self._visible(world), world.bounds)
+        return Scene(backdrop, _stack(tris, 6), _stack(caps, 9), discs)
+
+    def _visible(self, world: Any) -> tuple[float, float, float, float]:
+        """The world rectangle the window shows (all of it, letterbox included)."""
+        f = self.fit
+        if f is None:
+            return self.view_rect(world)
+        return (*f.to_world(0, 0), *f.to_world(f.width, f.height))
 
     def _halos(self, world: Any, layout: _Layout, pos: np.ndarray, a: np.ndarray,
-               b: np.ndarray, alive: np.ndarray) -> np.ndarray:
-        """White halos under the most critical links (ropes and bodies are all bridges: skipped)."""
+               b: np.ndarray, alive: np.ndarray, px: float) -> np.ndarray:
+        """Pink halos under the most critical links (ropes and bodies are all bridges: skipped)."""
         rows = _critical_rows(world, len(a)) if self.critical_count > 0 else np.zeros(0, int)
-        ok = alive[rows] & layout.spring_visible[rows]
-        if not self.wireframe:
-            ok &= layout.spring_role[rows] == _LINK
+        ok = alive[rows] & layout.spring_visible[rows] & (layout.spring_role[rows] == _LINK)
         rows = rows[ok][: self.critical_count]
         radius = world.store.particles.cols["radius"]
         hw = np.clip(0.38 * np.minimum(radius[a[rows]], radius[b[rows]]), 1.2, 4.5) + 4.0
+        if self.wireframe:
+            hw = np.full(len(rows), 3.0 * px)
         return _segments(pos[a[rows]], pos[b[rows]], hw,
                          np.broadcast_to(np.array(rgba(HALO), np.float32), (len(rows), 4)))
 
@@ -377,7 +404,8 @@ class _Layout:
         self.rope_row = np.array(er, np.int64)
         self.rope_chain = np.array(ec, np.int64)
         self.spring_role[self.rope_row] = _ROPE
-        self.particle_role[np.array(sorted(adj), np.int64)] = _ROPE
+        in_rope = [u for u in np.concatenate([self.rope_a, self.rope_b]).tolist() if u in adj]
+        self.particle_role[np.array(in_rope, np.int64)] = _ROPE  # not a tied-on candy
         self.rope_end = np.zeros(n, bool)
         self.rope_end[[ch[0][0] for ch in chains] + [ch[-1][1] for ch in chains]] = True
 
@@ -488,15 +516,18 @@ def _triangulate(poly: list[tuple[float, float]]) -> list:
         return [(poly[0], poly[i], poly[i + 1]) for i in range(1, len(poly) - 1)]
 
 
-def _contents_rect(world: Any) -> tuple[float, float, float, float]:
-    """The level and particles' bounding box with a margin (a view when there are no bounds)."""
+def _contents_rect(world: Any, size: tuple[int, int] | None
+                   ) -> tuple[float, float, float, float]:
+    """``(0, 0, *size)`` grown to hold the level and particles (or their padded box)."""
     p = world.store.particles
-    pts = [p.cols["pos"][: p.n], world.level.segments.reshape(-1, 2)]
-    xy = np.concatenate([x for x in pts if len(x)]) if any(len(x) for x in pts) else None
-    if xy is None:
+    pts = [x for x in (p.cols["pos"][: p.n], world.level.segments.reshape(-1, 2)) if len(x)]
+    if size is not None:
+        pts.append(np.array([[0.0, 0.0], [float(size[0]), float(size[1])]]))
+    if not pts:
         return (0.0, 0.0, 800.0, 600.0)
+    xy = np.concatenate(pts)
     lo, hi = xy.min(0), xy.max(0)
-    pad = 0.08 * max(hi[0] - lo[0], hi[1] - lo[1], 100.0)
+    pad = 0.0 if size is not None else 0.08 * max(hi[0] - lo[0], hi[1] - lo[1], 100.0)
     return (lo[0] - pad, lo[1] - pad, hi[0] + pad, hi[1] + pad)
 
 
@@ -508,17 +539,29 @@ def _stretch(pos: np.ndarray, a: np.ndarray, b: np.ndarray, rest: np.ndarray) ->
 
 
 def stress_colors(stretch: np.ndarray, max_stretch: np.ndarray) -> np.ndarray:
-    """RGBA floats per spring: blue (half rest) → green (0.95 to 1 × rest) → yellow → red (max_stretch).
+    """RGBA floats per spring: blue (compressed) → green (rest) → yellow → red (max_stretch).
 
-    Unbreakable springs (``max_stretch`` inf) are coloured as if they broke at 2.
+    Green from 0.95 × rest to rest, blue by half the rest length; unbreakable
+    springs (``max_stretch`` inf) are coloured as if they broke at 2.
     """
     limit = np.where(np.isfinite(max_stretch), max_stretch, 2.0)
-    t = np.clip((stretch - 1.0) / np.maximum(limit - 1.0, 1e-6), 0.0, 1.0)[:, None]
-    c = np.clip((0.95 - stretch) / 0.45, 0.0, 1.0)[:, None]
+    warm = np.clip((stretch - 1.0) / np.maximum(limit - 1.0, 1e-6), 0.0, 1.0)
+    cold = np.clip((0.95 - stretch) / 0.45, 0.0, 1.0)
+    # one table lookup per spring: -1 (blue) … 0 (green) … 1 (red), in 255 steps
+    key = np.rint((np.where(cold > 0, -cold, warm) + 1.0) * 127.0).astype(np.intp)
+    return _STRESS_TABLE[key]
+
+
+def _stress_table() -> np.ndarray:
     green, yellow, red, blue = (np.array(rgba(x), np.float32) for x in (GREEN, YELLOW, RED, BLUE))
+    k = np.linspace(-1.0, 1.0, 255)[:, None]
+    t, c = np.clip(k, 0, 1), np.clip(-k, 0, 1)
     warm = np.where(t < 0.5, green + (yellow - green) * (2 * t),
                     yellow + (red - yellow) * (2 * t - 1))
-    return np.where(c > 0, green + (blue - green) * c, warm).astype(np.float32)
+    return np.where(k < 0, green + (blue - green) * c, warm).astype(np.float32)
+
+
+_STRESS_TABLE = _stress_table()
 
 
 def _critical_rows(world: Any, m: int) -> np.ndarray:

@@ -1,0 +1,24 @@
+"""The game player: windowed and headless runs of any ``ecsgoo.game.Game``.
+
+- ``Player`` (``player.py``): fixed 60 Hz steps from an ``Accumulator``
+  (``clock.py``), pointer input in world coordinates with a default
+  grab-and-fling, keys (P/space pause, N/period step, R restart, Tab
+  wireframe, H overlay, F5/F9 quick save/load), widgets (``widgets.py``) and
+  the overlay (``overlay.py``).
+- ``PlayerWindow``/``play_window`` (``window.py``): the player in an arcade window.
+- ``run_headless`` (``headless.py``): N frames without a window, a bot, a PNG
+  screenshot or a GIF recording, and the summary of the run.
+- ``Draw`` (``draw.py``): what ``Game.draw_overlay(draw)`` draws with.
+- ``find_game``/``discover`` (``games.py``): bundled games, entry points, files.
+
+Only ``window.py`` imports arcade at import time; the rest import it when they draw.
+"""
+
+from .clock import Accumulator
+from .draw import Draw
+from .games import discover, find_game, load_path
+from .headless import run_headless, summary
+from .player import Player, data_dir
+
+__all__ = ["Accumulator", "Draw", "Player", "data_dir", "discover", "find_game", "load_path",
+           "run_headless", "summary"]

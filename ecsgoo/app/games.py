@@ -1,0 +1,89 @@
+"""Finding games: the bundled ``games`` package, the ``ecsgoo.games`` entry points, a file path."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import pkgutil
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from ..game import GAMES, Game, register_game
+
+ENTRY_POINT_GROUP = "ecsgoo.games"
+
+
+def discover() -> tuple[dict[str, type[Game]], dict[str, str]]:
+    """Import every bundled game and entry point; return ``(games by name, errors by name)``.
+
+    A game that fails to import is reported (one line) instead of hiding the others.
+    """
+    errors: dict[str, str] = {}
+    try:
+        import games
+    except ImportError:
+        games = None
+    if games is not None:
+        for info in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
+            try:
+                importlib.import_module(f"games.{info.name}")
+            except Exception as exc:  # a broken game must not break `ecsgoo list`
+                errors[info.name] = f"{type(exc).__name__}: {exc}"
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = ep.load()
+        except Exception as exc:
+            errors[ep.name] = f"{type(exc).__name__}: {exc}"
+            continue
+        if inspect.isclass(loaded) and issubclass(loaded, Game):
+            register_game(loaded)
+    return dict(sorted(GAMES.items())), errors
+
+
+_LOADED: dict[Path, tuple[float, type[Game]]] = {}
+
+
+def load_path(path: str | Path) -> type[Game]:
+    """Import the Python file ``path`` and return the game it registers (or defines).
+
+    A file already loaded (and unchanged) is not run again: its registrations
+    (components, stages) would clash with themselves.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise LookupError(f"{path}: no such file")
+    key, mtime = path.resolve(), path.stat().st_mtime
+    if key in _LOADED and _LOADED[key][0] == mtime:
+        return _LOADED[key][1]
+    before = dict(GAMES)
+    name = f"ecsgoo_user_game_{abs(hash(str(key)))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise LookupError(f"{path}: not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    new = [cls for key, cls in GAMES.items() if before.get(key) is not cls]
+    if not new:
+        new = [obj for obj in vars(module).values() if inspect.isclass(obj)
+               and issubclass(obj, Game) and obj is not Game and obj.__module__ == name]
+    if len(new) != 1:
+        found = ", ".join(c.__name__ for c in new) or "none"
+        raise LookupError(f"{path}: expected one Game (register_game), found {found}")
+    _LOADED[key] = (mtime, new[0])
+    return new[0]
+
+
+def find_game(spec: str) -> type[Game]:
+    """The Game class for ``spec``: a registered name or a path to a ``.py`` file."""
+    if spec.endswith(".py") or Path(spec).is_file():
+        return load_path(spec)
+    known, errors = discover()
+    if spec in known:
+        return known[spec]
+    if spec in errors:
+        raise LookupError(f"game {spec!r} failed to load: {errors[spec]}")
+    names = ", ".join(known) or "none installed"
+    raise LookupError(f"unknown game {spec!r} (games: {names}; or give a path to a .py file)")

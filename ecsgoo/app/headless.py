@@ -1,0 +1,149 @@
+"""Headless runs: the same player with no window, N fixed steps, a bot, a PNG or a GIF.
+
+Nothing is drawn unless a screenshot or a recording is asked for (then arcade
+makes an offscreen GL context: ``ARCADE_HEADLESS=1`` must be set before arcade
+is first imported, which ``ecsgoo.cli`` does). Physics runs the same fixed
+1/60 s steps as in a window, without an accumulator: one step per frame.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..game import Game
+from .player import Player
+
+#: A GIF holds at most this many frames (longer runs record every k-th frame).
+GIF_FRAMES = 300
+GIF_WIDTH = 480
+
+
+def offscreen_window(size: tuple[int, int]) -> Any:
+    """The process's (hidden) arcade window, resized to ``size``; made on first use."""
+    import arcade
+
+    try:
+        window = arcade.get_window()
+    except RuntimeError:
+        window = None
+    if window is None:
+        window = arcade.Window(*size, "ecsgoo", visible=False)
+    elif (window.width, window.height) != tuple(size):
+        window.set_size(*size)
+    return window
+
+
+def screenshot(player: Player, window: Any) -> Any:
+    """Draw the player's current frame and return it as an RGB PIL image."""
+    import arcade
+
+    player.draw(window)
+    return arcade.get_image(0, 0, *player.size).convert("RGB")
+
+
+class Progress:
+    """A progress bar on ``stream`` that shows itself only once a run takes over ``after`` s."""
+
+    def __init__(self, total: int, label: str, stream: TextIO | None = None,
+                 after: float = 2.0) -> None:
+        self.total, self.label, self.after = total, label, after
+        self.stream = stream or sys.stderr
+        self.start = time.monotonic()
+        self.shown = 0.0
+
+    def update(self, done: int) -> None:
+        """``done`` frames of ``total`` are finished (redraws at most four times a second)."""
+        now = time.monotonic()
+        if now - self.start < self.after or now - self.shown < 0.25:
+            return
+        self.shown = now
+        width = 30
+        filled = int(width * done / max(self.total, 1))
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                          f"{done}/{self.total} frames  {now - self.start:4.0f} s")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        """End the bar's line (if it was shown at all)."""
+        if not self.shown:
+            return
+        self.stream.write(f"\r{self.label} [{'#' * 30}] {self.total}/{self.total} frames  "
+                          f"{time.monotonic() - self.start:4.0f} s\n")
+        self.stream.flush()
+
+
+class Recorder:
+    """Collects every ``every``-th frame as a small palette image and writes an animated GIF."""
+
+    def __init__(self, path: str | os.PathLike, frames: int, every: int | None = None) -> None:
+        self.path = Path(path)
+        # GIF delays are whole centiseconds: multiples of 3 frames (50 ms) play at true speed
+        self.every = every or 3 * math.ceil(max(frames / GIF_FRAMES, 1) / 3)
+        self.images: list[Any] = []
+
+    def wants(self, frame: int) -> bool:
+        """Whether frame number ``frame`` (0-based) is recorded."""
+        return frame % self.every == 0
+
+    def add(self, image: Any) -> None:
+        """Keep ``image`` (an RGB PIL image), shrunk and reduced to a palette."""
+        from PIL import Image
+
+        if image.width > GIF_WIDTH:
+            size = (GIF_WIDTH, round(image.height * GIF_WIDTH / image.width))
+            image = image.resize(size, Image.Resampling.BILINEAR)
+        self.images.append(image.quantize(colors=255, method=Image.Quantize.MEDIANCUT))
+
+    def save(self) -> None:
+        """Write the GIF (looping, at the run's speed)."""
+        if not self.images:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        first, *rest = self.images
+        first.save(self.path, save_all=True, append_images=rest, loop=0,
+                   duration=round(1000 * self.every / 60))
+
+
+def run_headless(game: Game, frames: int = 600, bot: str | None = None,
+                 screenshot_path: str | os.PathLike | None = None,
+                 record_path: str | os.PathLike | None = None,
+                 progress: bool = True) -> dict[str, Any]:
+    """Run ``game`` for ``frames`` fixed steps with no window; return the summary dict.
+
+    The summary is ``{"game", "level", "frames", "result", "score", <game extras>}``
+    (the JSON line a headless ``ecsgoo play`` prints last). ``screenshot_path``
+    gets the last frame as a PNG, ``record_path`` an animated GIF of the run.
+    """
+    if frames < 0:
+        raise ValueError(f"frames must be >= 0, got {frames}")
+    player = Player(game, bot)
+    player.headless = True
+    window = offscreen_window(player.size) if screenshot_path or record_path else None
+    recorder = Recorder(record_path, frames) if record_path else None
+    bar = Progress(frames, f"{game.name} level {game.level}") if progress else None
+    for frame in range(frames):
+        if recorder is not None and recorder.wants(frame):
+            recorder.add(screenshot(player, window))
+        player.step()
+        if bar is not None:
+            bar.update(frame + 1)
+    if bar is not None:
+        bar.finish()
+    if recorder is not None:
+        recorder.add(screenshot(player, window))
+        recorder.save()
+    if screenshot_path:
+        Path(screenshot_path).parent.mkdir(parents=True, exist_ok=True)
+        screenshot(player, window).save(screenshot_path)
+    return summary(game, frames)
+
+
+def summary(game: Game, frames: int) -> dict[str, Any]:
+    """The final JSON summary of a run: game, level, frames, then the game's status."""
+    return {"game": game.name, "level": game.level, "frames": frames,
+            **game.status().as_dict()}

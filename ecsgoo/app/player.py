@@ -1,0 +1,308 @@
+"""The player: runs any Game at a fixed 60 Hz with input, widgets, overlay, save and load.
+
+The same ``Player`` object drives a window (``ecsgoo.app.window``) and a headless
+run (``ecsgoo.app.headless``); it owns no window itself. Pointer positions come
+in window pixels (y up) and go to the game in world coordinates through the
+Render stage's camera fit.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import WorldError
+from ..game import Game
+from ..systems.render import Fit, Render, fit, register_for_saving
+from .clock import Accumulator
+from .widgets import WidgetLayer, change
+
+#: How close (screen px) to a particle's edge a press must be for the default grab.
+GRAB_REACH = 24.0
+
+
+def data_dir() -> Path:
+    """The user's data folder for ecsgoo (quick saves): XDG, macOS or Windows convention."""
+    if os.name == "nt":
+        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "ecsgoo"
+
+
+class Player:
+    """Plays ``game``: fixed steps from an accumulator, a bot, input, pause, save and load.
+
+    ``bot`` is the name of one of ``game.bots`` (it acts before every step) or
+    ``None``. ``size`` is the window size in pixels (default ``game.size``).
+    """
+
+    def __init__(self, game: Game, bot: str | None = None,
+                 size: tuple[int, int] | None = None) -> None:
+        if bot is not None and bot not in game.bots:
+            offered = ", ".join(game.bots) or "none"
+            raise ValueError(f"{game.name}: no bot named {bot!r} (bots: {offered})")
+        self.game, self.bot = game, bot
+        self.size = tuple(size or game.size)
+        self.clock = Accumulator(game.world.dt)
+        self.paused = False
+        self.show_hud = True
+        #: Set by headless runs: frames are drawn only to be saved, fps means nothing.
+        self.headless = False
+        self.steps = 0
+        self.physics_ms = 0.0
+        self.fps = 0.0
+        self.grabbed: int | None = None
+        self._message = ("", 0.0)
+        self._last_frame: float | None = None
+        self._widgets_of_world: Any = None
+        self.widgets = WidgetLayer([], *self.size)
+        self._sync_widgets()
+
+    @property
+    def world(self) -> Any:
+        """The game's current world (a restart or a load replaces it)."""
+        return self.game.world
+
+    @property
+    def render(self) -> Render:
+        """The world's Render stage (``Render.of``)."""
+        return Render.of(self.world)
+
+    # -- time ----------------------------------------------------------------------------------
+
+    def update(self, elapsed: float) -> int:
+        """``elapsed`` seconds of wall time went by: run the fixed steps due; return them."""
+        if self.paused:
+            self.clock.reset()
+            return 0
+        steps = self.clock.advance(elapsed)
+        for _ in range(steps):
+            self.step()
+        return steps
+
+    def step(self) -> None:
+        """One fixed step: the bot acts (if any), then the game steps."""
+        if self.bot is not None:
+            self.game.bot_act(self.bot)
+        t0 = time.perf_counter()
+        self.game.step()
+        ms = (time.perf_counter() - t0) * 1000
+        # the first step may compile kernels: start the average from the second
+        self.physics_ms = ms if self.steps <= 1 else 0.9 * self.physics_ms + 0.1 * ms
+        self.steps += 1
+        self._sync_widgets()
+
+    def restart(self) -> None:
+        """Start the level again (R)."""
+        self.grabbed = None
+        self.game.restart()
+        self.clock.reset()
+        self._sync_widgets(force=True)
+        self.say("restarted")
+
+    def _sync_widgets(self, force: bool = False) -> None:
+        """Ask the game for its widgets again when its world was replaced."""
+        if force or self._widgets_of_world is not self.world:
+            self._widgets_of_world = self.world
+            self.widgets = WidgetLayer(self.game.widgets(), *self.size)
+
+    # -- keys -----------------------------------------------------------------------------------
+
+    def key(self, name: str) -> None:
+        """A key pressed, by name (``"p"``, ``"space"``, ``"f5"``…); others go to the game."""
+        name = name.lower()
+        if name in ("p", "space"):
+            self.paused = not self.paused
+            self.say("paused" if self.paused else "running")
+        elif name in ("n", "period"):
+            self.paused = True
+            self.step()
+        elif name == "r":
+            self.restart()
+        elif name == "tab":
+            self.toggle_wireframe()
+        elif name == "h":
+            self.show_hud = not self.show_hud
+        elif name == "f5":
+            self.quick_save()
+        elif name == "f9":
+            self.quick_load()
+        else:
+            self.game.on_key(name)
+
+    def toggle_wireframe(self) -> None:
+        """Tab: through the game's own "wireframe" toggle if it has one (so it stays in step)."""
+        for slot in self.widgets.slots:
+            if slot.widget.kind == "toggle" and slot.widget.label.lower() == "wireframe":
+                change(slot.widget, not bool(slot.widget.value))
+                return
+        self.render.wireframe = not self.render.wireframe
+
+    # -- pointer ------------------------------------------------------------------------------
+
+    def fit(self) -> Fit:
+        """The camera fit of the current window size (as the last draw used)."""
+        f = self.render.fit
+        if f is None or (f.width, f.height) != self.size:
+            f = fit(self.render.view_rect(self.world, self.game.size), *self.size)
+        return f
+
+    def press(self, sx: float, sy: float, button: int = 1) -> None:
+        """Pointer pressed at window pixel ``(sx, sy)``."""
+        if self.widgets.press(sx, sy):
+            return
+        x, y = self.fit().to_world(sx, sy)
+        self.game.on_press(x, y, button)
+        if not _overrides(self.game, "on_press"):
+            self._grab(x, y)
+
+    def drag(self, sx: float, sy: float) -> None:
+        """Pointer moved while pressed."""
+        if self.widgets.drag(sx, sy):
+            return
+        x, y = self.fit().to_world(sx, sy)
+        self.game.on_drag(x, y)
+        if self.grabbed is not None:
+            try:
+                self.world.grab(self.grabbed, x, y)
+            except WorldError:  # the grabbed particle was deleted (merged, cut away)
+                self.grabbed = None
+
+    def move(self, sx: float, sy: float) -> None:
+        """Pointer moved, not pressed."""
+        self.game.on_move(*self.fit().to_world(sx, sy))
+
+    def release(self, sx: float, sy: float, button: int = 1) -> None:
+        """Pointer released: ends a slider drag, or flings what the default grab held."""
+        if self.widgets.release(sx, sy):
+            return
+        x, y = self.fit().to_world(sx, sy)
+        self.game.on_release(x, y, button)
+        if self.grabbed is not None:
+            self.world.release()
+            self.grabbed = None
+
+    def _grab(self, x: float, y: float) -> None:
+        """The default grab-and-fling: the nearest free particle under the pointer."""
+        p = self.world.store.particles
+        if p.n == 0:
+            return
+        pos = p.cols["pos"][: p.n]
+        gap = np.hypot(pos[:, 0] - x, pos[:, 1] - y) - p.cols["radius"][: p.n]
+        gap[p.cols["pinned"][: p.n]] = np.inf
+        slot = int(np.argmin(gap))
+        if gap[slot] <= GRAB_REACH / self.fit().scale:
+            self.grabbed = int(p.cols["entity"][slot])
+            self.world.grab(self.grabbed, x, y)
+
+    # -- saving -------------------------------------------------------------------------------
+
+    def save_path(self) -> Path:
+        """Where F5 saves: ``<data dir>/quicksave-<game>-<level>.toml``."""
+        return data_dir() / f"quicksave-{self.game.name}-{self.game.level}.toml"
+
+    def quick_save(self) -> None:
+        """Save the world to ``save_path()`` (F5)."""
+        saving = _saving()
+        if saving is None:
+            self.say("saving is not available (ecsgoo.saving is missing)")
+            return
+        path = self.save_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            saving.save(self.world, path)
+            self.say(f"saved to {path}")
+        except (OSError, ValueError, TypeError) as exc:
+            self.say(f"save failed: {exc}")
+
+    def quick_load(self) -> None:
+        """Load the world from ``save_path()`` (F9) and continue from it."""
+        saving = _saving()
+        path = self.save_path()
+        if saving is None:
+            self.say("loading is not available (ecsgoo.saving is missing)")
+        elif not path.exists():
+            self.say(f"no quick save yet ({path}): press F5 first")
+        else:
+            try:
+                self.game.adopt(saving.load(path))
+            except (OSError, ValueError) as exc:
+                self.say(f"load failed: {exc}")
+                return
+            self.grabbed = None
+            self.clock.reset()
+            self._sync_widgets(force=True)
+            self.say(f"loaded {path}")
+
+    # -- messages and drawing -------------------------------------------------------------------
+
+    def say(self, text: str, seconds: float = 3.0) -> None:
+        """Show ``text`` on the overlay for a few seconds."""
+        self._message = (text, time.monotonic() + seconds)
+
+    def message(self) -> str:
+        """The current overlay message ('' when it has expired)."""
+        text, until = self._message
+        return text if time.monotonic() < until else ""
+
+    def draw(self, window: Any) -> None:
+        """Draw one frame into ``window``: the world, the game's overlay, HUD and widgets."""
+        from .draw import Draw
+        from .overlay import draw_hud
+
+        now = time.perf_counter()
+        if self._last_frame is not None and now > self._last_frame:
+            rate = 1.0 / (now - self._last_frame)
+            self.fps = 0.9 * self.fps + 0.1 * rate if self.fps else rate
+        self._last_frame = now
+        if (window.width, window.height) != self.size:
+            self.size = (window.width, window.height)
+            self.widgets.layout(*self.size)
+        render = self.render
+        f = render.draw(self.world, window, self.game.size)
+        world_draw = _draw_for(window, "world")
+        world_draw.set_pixel(1.0 / f.scale)
+        self.game.draw_overlay(world_draw)
+        world_draw.flush()
+        window.default_camera.use()
+        screen: Draw = _draw_for(window, "screen")
+        screen.set_pixel(1.0)
+        if self.show_hud:
+            draw_hud(screen, self, *self.size)
+        self.widgets.draw(screen)
+        screen.flush()
+
+
+_DRAWS: dict[tuple[int, str], Any] = {}
+
+
+def _draw_for(window: Any, space: str) -> Any:
+    """One Draw per window and space (its text cache lives as long as the window)."""
+    from .draw import Draw
+
+    key = (id(window), space)
+    if key not in _DRAWS:
+        _DRAWS[key] = Draw()
+    return _DRAWS[key]
+
+
+def _overrides(game: Game, method: str) -> bool:
+    return getattr(type(game), method) is not getattr(Game, method)
+
+
+def _saving() -> Any:
+    """``ecsgoo.saving`` with ``Look`` registered, or None if saving is not installed."""
+    try:
+        from .. import saving
+    except ImportError:
+        return None
+    register_for_saving()
+    return saving if hasattr(saving, "save") and hasattr(saving, "load") else None

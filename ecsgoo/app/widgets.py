@@ -1,0 +1,144 @@
+"""Our own small widget layer: a panel of sliders, toggles and buttons in screen pixels.
+
+``arcade.gui`` does not import in headless mode, so the player lays out, draws
+(with the ``Draw`` helper) and routes clicks to a game's ``Widget`` list itself;
+the same code runs windowed and headless. Layout and hit testing are plain
+arithmetic (tested without GL).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import Widget
+
+PANEL_WIDTH = 210
+ROW = {"slider": 40, "toggle": 26, "button": 30}
+MARGIN = 10
+_PANEL = (20, 23, 36, 200)
+_TRACK = (80, 90, 120)
+_ACCENT = (110, 200, 255)
+_TEXT = (225, 230, 245)
+_BUTTON = (66, 84, 130)
+
+
+@dataclass
+class _Slot:
+    widget: Widget
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def contains(self, sx: float, sy: float) -> bool:
+        return self.x <= sx <= self.x + self.w and self.y <= sy <= self.y + self.h
+
+
+class WidgetLayer:
+    """Lays ``widgets`` out in a panel at the window's top-right and routes pointer events.
+
+    ``press``/``drag``/``release`` take window pixels (y up) and return whether a
+    widget took the event (then the game does not see it).
+    """
+
+    def __init__(self, widgets: list[Widget], width: int, height: int) -> None:
+        self.widgets = list(widgets)
+        self.active: _Slot | None = None
+        self.layout(width, height)
+
+    def layout(self, width: int, height: int) -> None:
+        """Place the rows for a ``width × height`` window."""
+        self.slots: list[_Slot] = []
+        x, y = width - PANEL_WIDTH - MARGIN, height - MARGIN
+        for widget in self.widgets:
+            h = ROW.get(widget.kind, 30)
+            y -= h
+            self.slots.append(_Slot(widget, x + 10, y, PANEL_WIDTH - 20, h - 6))
+        self.panel = (x, y - 8, PANEL_WIDTH, height - MARGIN - y + 8)
+
+    # -- input -------------------------------------------------------------------------------
+
+    def press(self, sx: float, sy: float) -> bool:
+        """A press at window pixel ``(sx, sy)``: True if a widget took it."""
+        for slot in self.slots:
+            if slot.contains(sx, sy):
+                kind = slot.widget.kind
+                if kind == "slider":
+                    self.active = slot
+                    self._slide(slot, sx)
+                elif kind == "toggle":
+                    change(slot.widget, not bool(slot.widget.value))
+                else:
+                    change(slot.widget, True, keep=False)
+                return True
+        return bool(self.widgets) and _inside(self.panel, sx, sy)
+
+    def drag(self, sx: float, sy: float) -> bool:
+        """Pointer moved while pressed: a slider being dragged follows it."""
+        if self.active is None:
+            return False
+        self._slide(self.active, sx)
+        return True
+
+    def release(self, sx: float, sy: float) -> bool:
+        """Pointer released: True if it ends a slider drag."""
+        was = self.active is not None
+        self.active = None
+        return was
+
+    def _slide(self, slot: _Slot, sx: float) -> None:
+        w = slot.widget
+        t = min(max((sx - slot.x) / slot.w, 0.0), 1.0)
+        change(w, w.low + t * (w.high - w.low))
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def draw(self, draw: Any) -> None:
+        """Draw the panel with ``draw`` (a screen-space ``Draw``)."""
+        if not self.slots:
+            return
+        draw.rect(*self.panel, _PANEL)
+        for slot in self.slots:
+            getattr(self, f"_draw_{slot.widget.kind}", self._draw_button)(draw, slot)
+
+    def _draw_slider(self, draw: Any, s: _Slot) -> None:
+        w = s.widget
+        value = float(w.value if w.value is not None else w.low)
+        t = 0.0 if w.high == w.low else min(max((value - w.low) / (w.high - w.low), 0.0), 1.0)
+        ty = s.y + 8
+        draw.text(s.x, s.y + s.h - 12, w.label, _TEXT, 11)
+        draw.text(s.x + s.w, s.y + s.h - 12, _fmt(value), _ACCENT, 11, anchor_x="right")
+        draw.line(s.x, ty, s.x + s.w, ty, _TRACK, 4)
+        draw.line(s.x, ty, s.x + t * s.w, ty, _ACCENT, 4)
+        draw.circle(s.x + t * s.w, ty, 7, _TEXT, shade=True)
+
+    def _draw_toggle(self, draw: Any, s: _Slot) -> None:
+        on = bool(s.widget.value)
+        cy = s.y + s.h / 2
+        draw.line(s.x + 8, cy, s.x + 22, cy, _ACCENT if on else _TRACK, 16)
+        draw.circle(s.x + (22 if on else 8), cy, 6, _TEXT, shade=True)
+        draw.text(s.x + 40, cy, s.widget.label, _TEXT, 11, anchor_y="center")
+
+    def _draw_button(self, draw: Any, s: _Slot) -> None:
+        cy, r = s.y + s.h / 2, s.h / 2
+        draw.line(s.x + r, cy, s.x + s.w - r, cy, _BUTTON, s.h)
+        draw.text(s.x + s.w / 2, cy, s.widget.label, _TEXT, 11, anchor_x="center",
+                  anchor_y="center")
+
+
+def change(widget: Widget, value: Any, keep: bool = True) -> None:
+    """Set the widget's value (unless a button) and tell the game."""
+    if keep:
+        widget.value = value
+    if widget.on_change is not None:
+        widget.on_change(value)
+
+
+def _inside(rect: tuple, sx: float, sy: float) -> bool:
+    x, y, w, h = rect
+    return x <= sx <= x + w and y <= sy <= y + h
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"

@@ -1,0 +1,250 @@
+"""The player: fixed steps, input in world coordinates, widgets, keys, headless runs."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from toygame import Toy
+
+from ecsgoo import Particle
+from ecsgoo.app import Accumulator, Player, run_headless
+from ecsgoo.app.draw import Draw
+from ecsgoo.app.headless import offscreen_window
+
+# -- the accumulator (no GL) ----------------------------------------------------------------
+
+
+def test_accumulator_steps_at_60_hz_whatever_the_display_rate():
+    for fps in (30, 60, 144, 240):
+        clock = Accumulator(1 / 60)
+        assert sum(clock.advance(1 / fps) for _ in range(fps * 3)) == 180, fps
+
+
+def test_accumulator_carries_the_remainder():
+    clock = Accumulator(1 / 60)
+    assert [clock.advance(0.01) for _ in range(5)] == [0, 1, 0, 1, 1]
+
+
+def test_accumulator_clamps_after_a_stall():
+    clock = Accumulator(1 / 60, max_steps=5)
+    assert clock.advance(2.0) == 5  # not 120: no spiral of death
+    assert clock.dropped == 115
+    assert clock.advance(1 / 60) == 1  # and the backlog is gone
+
+
+def test_accumulator_ignores_negative_time_and_resets():
+    clock = Accumulator(1 / 60)
+    assert clock.advance(-1.0) == 0
+    clock.advance(0.012)
+    clock.reset()
+    assert clock.advance(0.01) == 0
+
+
+# -- the player (no GL) ---------------------------------------------------------------------
+
+
+def test_player_runs_fixed_steps_and_pauses():
+    player = Player(Toy())
+    assert player.update(0.05) == 3 and player.world.frame == 3
+    player.key("p")
+    assert player.update(0.5) == 0 and player.world.frame == 3
+    player.key("n")  # single step while paused
+    assert player.world.frame == 4 and player.paused
+    player.key("space")
+    assert not player.paused and player.update(1 / 60) == 1
+
+
+def test_restart_gives_a_fresh_world():
+    player = Player(Toy())
+    player.update(0.1)
+    old = player.world
+    player.key("r")
+    assert player.world is not old and player.world.frame == 0
+
+
+def test_other_keys_go_to_the_game():
+    game = Toy()
+    seen = []
+    game.on_key = seen.append
+    Player(game).key("Z")
+    assert seen == ["z"]
+
+
+def test_default_grab_and_fling_in_world_coordinates():
+    game = Toy(level=2)
+    e = game.world.create_entity(Particle(400, 300, radius=10))
+    player = Player(game, size=(1600, 1200))  # the 800×600 world shown at scale 2
+    player.press(805, 600)  # 2.5 world px right of the centre: grabs it
+    assert player.grabbed == e
+    for k in range(5):
+        player.drag(805 + 40 * (k + 1), 600)
+        player.step()
+    player.release(1005, 600)
+    assert player.grabbed is None and game.world.grabbed == -1
+    assert game.world.component(e, Particle).vx > 100, "released with the pointer's speed"
+    player.press(100, 100)  # nothing there
+    assert player.grabbed is None
+
+
+def test_widgets_take_clicks_before_the_game():
+    game = Toy(level=2)
+    presses = []
+    game.on_press = lambda x, y, b: presses.append((x, y))
+    player = Player(game)
+    slider, toggle, button = player.widgets.slots
+    player.press(slider.x + slider.w, slider.y + 4)
+    player.drag(slider.x + slider.w / 4, slider.y + 4)
+    player.release(slider.x, slider.y)
+    player.press(toggle.x + 5, toggle.y + 5)
+    player.press(button.x + 5, button.y + 5)
+    assert game.changes == [("gravity", 2000.0), ("gravity", 500.0), ("wire", True),
+                            ("spawn", True)]
+    assert presses == [] and slider.widget.value == 500.0
+    player.press(10, 10)
+    assert len(presses) == 1
+    player.key("tab")  # the game's own wireframe toggle hears of it
+    assert game.changes[-1] == ("wire", False) and toggle.widget.value is False
+
+
+def test_quick_save_and_load(tmp_path, monkeypatch):
+    pytest.importorskip("ecsgoo.saving")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    player = Player(Toy())
+    player.update(0.1)
+    player.key("f5")
+    assert player.save_path().is_file(), player.message()
+    state, frame = player.world.state_hash(), player.world.frame
+    player.update(0.2)
+    player.key("f9")
+    assert player.message().startswith("loaded"), player.message()
+    assert (player.world.state_hash(), player.world.frame) == (state, frame)
+
+
+def test_quick_load_without_a_save_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    player = Player(Toy())
+    player.key("f9")
+    assert "F5" in player.message() or "not available" in player.message()
+
+
+def test_unknown_bot_is_refused():
+    with pytest.raises(ValueError, match="bots: poke, random"):
+        Player(Toy(), bot="nope")
+
+
+# -- headless runs and drawing (offscreen GL) ----------------------------------------------
+
+
+def test_headless_run_summary_screenshot_and_gif(tmp_path):
+    from PIL import Image
+
+    png, gif = tmp_path / "toy.png", tmp_path / "toy.gif"
+    result = run_headless(Toy(), frames=40, bot="poke", screenshot_path=png, record_path=gif,
+                          progress=False)
+    assert result == {"game": "toy", "level": 1, "frames": 40, "result": "running",
+                      "score": 2, "pokes": 2}
+    image = np.asarray(Image.open(png).convert("RGB"), float)
+    assert image.shape == (600, 800, 3) and image.std() > 10, "a picture, not a blank"
+    with Image.open(gif) as anim:
+        assert anim.n_frames == math.ceil(40 / 3) + 1
+        assert anim.info["duration"] == 50  # every 3rd frame: real time
+
+
+def test_headless_run_without_pictures_needs_no_window():
+    result = run_headless(Toy(level=2), frames=5, progress=False)
+    assert result["frames"] == 5 and result["result"] == "running"
+
+
+def test_draw_helper_draws_every_shape_in_world_coordinates():
+    import arcade
+
+    window = offscreen_window((800, 600))
+    game = Toy(level=2)
+
+    def overlay(draw: Draw) -> None:
+        draw.rect(0, 0, 100, 100, (0, 0, 255))
+        draw.circle(400, 300, 30, (255, 0, 0))
+        draw.circle_outline(600, 300, 30, (0, 255, 0), width=4)
+        draw.line(100, 500, 300, 500, (255, 255, 0), width=6)
+        draw.polyline([(100, 400), (200, 450), (300, 400)], (255, 255, 255))
+        draw.polygon([(500, 450), (700, 450), (600, 550)], (255, 0, 255))
+        draw.dots(np.array([[50, 550], [70, 550]]), 5, (0, 255, 255))
+        draw.text(700, 100, "hello", (255, 255, 255), 20, anchor_x="center")
+
+    game.draw_overlay = overlay
+    player = Player(game, size=(1600, 1200))
+    player.show_hud = False
+    player.draw(window)  # the window is 800×600: world scale 1 again
+    image = arcade.get_image(0, 0, 800, 600).convert("RGB")
+
+    def at(x, y):
+        return image.getpixel((x, 599 - y))
+
+    assert at(50, 50) == (0, 0, 255)
+    assert at(400, 300) == (255, 0, 0)
+    assert at(630 - 2, 300)[1] > 200 and at(600, 300)[1] < 100  # a ring, hollow inside
+    assert at(200, 500) == (255, 255, 0)
+    assert at(600, 480) == (255, 0, 255)
+    assert at(50, 550) == (0, 255, 255)
+    text = np.asarray(image.crop((660, 480, 740, 520)), float)
+    assert text.max() > 200, "the text was drawn"
+
+
+def test_example_game_runs_headless(tmp_path):
+    from ecsgoo.cli import main
+
+    example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "mygame.py"
+    from ecsgoo.app.games import load_path
+
+    cls = load_path(example)
+    result = run_headless(cls(), frames=600, bot="aim", progress=False)
+    assert result["result"] == "won" and result["score"] >= 10
+    assert main(["play", str(example), "--headless", "--frames", "10"]) == 0
+
+
+def test_window_forwards_events_to_the_player(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "window.py"
+    script.write_text(f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+import arcade
+from toygame import Toy
+from ecsgoo.app.window import PlayerWindow, key_name
+w = PlayerWindow(Toy())
+w.on_update(0.05)
+w.on_draw()
+w.on_mouse_press(200, 300, 1, 0)
+w.on_mouse_drag(260, 300, 60, 0, 1, 0)
+w.on_mouse_release(260, 300, 1, 0)
+w.on_key_press(arcade.key.P, 0)
+assert w.player.paused and w.player.world.frame == 3, w.player.world.frame
+assert [key_name(k) for k in (arcade.key.PERIOD, arcade.key.F5, arcade.key.KEY_1)] == \\
+    ["period", "f5", "1"]
+print("ok")
+""")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_progress_bar_shows_only_for_long_runs():
+    import io
+
+    from ecsgoo.app.headless import Progress
+
+    quick, slow = io.StringIO(), io.StringIO()
+    bar = Progress(100, "toy", quick, after=60.0)
+    bar.update(50)
+    bar.finish()
+    assert quick.getvalue() == ""
+    bar = Progress(100, "toy", slow, after=0.0)
+    bar.update(50)
+    bar.finish()
+    out = slow.getvalue()
+    assert "50/100 frames" in out and "100/100 frames" in out and out.endswith(" s\n")
