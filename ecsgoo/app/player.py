@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import saving
 from ..errors import WorldError
 from ..game import Game
-from ..systems.render import Fit, Render, fit, register_for_saving
+from ..systems.render import Fit, Render, fit
 from .clock import Accumulator
 from .widgets import WidgetLayer, change
 
@@ -211,10 +212,6 @@ class Player:
 
     def quick_save(self) -> None:
         """Save the world to ``save_path()`` (F5)."""
-        saving = _saving()
-        if saving is None:
-            self.say("saving is not available (ecsgoo.saving is missing)")
-            return
         path = self.save_path()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -225,11 +222,8 @@ class Player:
 
     def quick_load(self) -> None:
         """Load the world from ``save_path()`` (F9) and continue from it."""
-        saving = _saving()
         path = self.save_path()
-        if saving is None:
-            self.say("loading is not available (ecsgoo.saving is missing)")
-        elif not path.exists():
+        if not path.exists():
             self.say(f"no quick save yet ({path}): press F5 first")
         else:
             try:
@@ -296,13 +290,3 @@ def _draw_for(window: Any, space: str) -> Any:
 
 def _overrides(game: Game, method: str) -> bool:
     return getattr(type(game), method) is not getattr(Game, method)
-
-
-def _saving() -> Any:
-    """``ecsgoo.saving`` with ``Look`` registered, or None if saving is not installed."""
-    try:
-        from .. import saving
-    except ImportError:
-        return None
-    register_for_saving()
-    return saving if hasattr(saving, "save") and hasattr(saving, "load") else None

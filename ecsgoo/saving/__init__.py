@@ -36,6 +36,7 @@ __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",
            "register_resource", "FORMAT_VERSION", "COMPACT_ABOVE", "WorldFileError"]
 
 register_resource(systems.Score, "score")
+register_component(systems.Look, "look")
 
 
 def dumps(world: World, compact: bool | None = None) -> str:

@@ -113,15 +113,6 @@ class Look:
         return {"color": self.color, "visible": self.visible}
 
 
-def register_for_saving() -> None:
-    """Make ``Look`` known to world files (component ``look``) if ``ecsgoo.saving`` is there."""
-    try:
-        from ..saving import register_component
-    except ImportError:
-        return
-    register_component(Look, "look")
-
-
 @dataclass(frozen=True)
 class Fit:
     """A world rectangle fitted into a window, aspect preserved and centred.

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ecsgoo import register_component
-from ecsgoo.systems.render import register_for_saving
 
 
 @dataclass
@@ -76,4 +75,3 @@ register_component(Rope, name="rope_rope", refs=("pin", "nodes", "springs"))
 register_component(Star, name="rope_star")
 register_component(Monster, name="rope_monster")
 register_component(Board, name="rope_board")
-register_for_saving()  # Render's Look, should a level file use it
