@@ -1,0 +1,209 @@
+"""Suika (merge watermelon): drop fruits into a box; two of a kind merge into the next kind.
+
+Shows circle piles that must stay stable when jammed (friction, almost no
+bounce, mass ratios up to 19×), the Merge stage with chain reactions, and a game
+rule measured by displacement: a fruit that stays put above the red line for
+1.5 s ends the game. The game is won if a watermelon was made by then, else lost;
+either way the score is what counts.
+
+Controls: move the pointer to aim the held fruit along the top, click to drop
+it (one drop every 0.5 s); Left/Right arrows aim, Down or Enter drops; after a
+game over, click to play again (R restarts any time). The next fruit, the
+score and the session's best are on the right; the merge ladder (cherry up to
+watermelon) on the left.
+
+Run: ``ecsgoo play suika`` (``--bot`` for the greedy AI, ``--bot lookahead``,
+``--bot random``; ``--seed N`` fixes the fruit sequence).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import ecsgoo
+from ecsgoo import World, fruit
+from ecsgoo.game import Game, Status, register_game
+
+from . import ai, rules
+from .rules import DROP_Y, HEIGHT, WIDTH, state
+
+LEVEL_FOLDER = Path(__file__).with_name("levels")
+
+#: Aim step of the arrow keys, px.
+KEY_STEP = 10.0
+#: Keys that drop the held fruit (space and R belong to the player: pause, restart).
+DROP_KEYS = ("down", "return", "enter")
+
+
+@register_game
+class Suika(Game):
+    """The merge game: a box, fruits 0–4 at random (``seed``), greedy/look-ahead/random bots."""
+
+    name = "suika"
+    title = "Suika — merge watermelon"
+    levels = tuple(name for name, _, _ in rules.LEVELS.values())
+    bots = ("greedy", "lookahead", "random")
+    size = (int(WIDTH), int(HEIGHT))
+
+    def __init__(self, level: int = 1, seed: int = 0) -> None:
+        self.best = 0
+        # the random bot has its own generator so that every bot sees the same fruits
+        self.bot_rng = random.Random(f"suika-bot-{seed}")
+        super().__init__(level, seed)
+
+    def build(self) -> World:
+        world = ecsgoo.load(LEVEL_FOLDER / f"{self.level}.toml")
+        st = state(world)
+        st.current, st.next = self._draw_kind(), self._draw_kind()
+        return world
+
+    def restart(self) -> None:
+        self.bot_rng = random.Random(f"suika-bot-{self.seed}")
+        super().restart()
+
+    def _draw_kind(self) -> int:
+        return self.rng.randrange(rules.DROP_KINDS)
+
+    def step(self) -> None:
+        if not state(self.world).over:  # the box freezes at game over: see what overflowed
+            self.world.step()
+        self.best = max(self.best, state(self.world).score)
+
+    def status(self) -> Status:
+        st = state(self.world)
+        result = ("won" if st.melons else "lost") if st.over else "running"
+        return Status(result, st.score, {"best": self.best, "drops": st.drops,
+                                         "watermelons": st.melons,
+                                         "next": fruit.NAMES[st.next]})
+
+    def hud(self) -> list[str]:
+        st = state(self.world)
+        lines = [f"score {st.score}   best {self.best}   drops {st.drops}"]
+        if st.melons:
+            lines.append(f"watermelons {st.melons}: a win")
+        if st.over:
+            lines.append("GAME OVER: click or R to play again")
+        return lines
+
+    # -- input ------------------------------------------------------------------------
+
+    def _aim(self, x: float) -> None:
+        st = state(self.world)
+        st.aim = rules.clamp_aim(self.world, x, st.current)
+
+    def _drop(self) -> None:
+        if rules.can_drop(self.world):
+            rules.drop(self.world, state(self.world).aim, self._draw_kind())
+
+    def on_move(self, x: float, y: float) -> None:
+        self._aim(x)
+
+    def on_drag(self, x: float, y: float) -> None:
+        self._aim(x)
+
+    def on_press(self, x: float, y: float, button: int) -> None:
+        if not state(self.world).over:
+            self._aim(x)
+
+    def on_release(self, x: float, y: float, button: int) -> None:
+        if state(self.world).over:
+            self.restart()
+            return
+        self._aim(x)
+        self._drop()
+
+    def on_key(self, key: str) -> None:
+        st = state(self.world)
+        if key in DROP_KEYS:
+            if st.over:
+                self.restart()
+            else:
+                self._drop()
+        elif key in ("left", "right"):
+            self._aim(st.aim + (KEY_STEP if key == "right" else -KEY_STEP))
+
+    # -- bots -------------------------------------------------------------------------
+
+    def bot_act(self, name: str) -> None:
+        """Aim and drop as soon as a drop is allowed (the same handlers a player uses)."""
+        if not rules.can_drop(self.world):
+            return
+        if name == "random":
+            x = ai.random_drop(self.world, self.bot_rng)
+        elif name == "lookahead":
+            x = ai.lookahead(self.world)
+        elif name == "greedy":
+            x = ai.greedy(self.world)
+        else:
+            raise ValueError(f"suika: unknown bot {name!r}; choose from {', '.join(self.bots)}")
+        self.on_move(x, DROP_Y)
+        self.on_press(x, DROP_Y, 1)
+        self.on_release(x, DROP_Y, 1)
+
+    # -- drawing ----------------------------------------------------------------------
+
+    def draw_overlay(self, draw: Any) -> None:
+        """The game-over line, the held fruit with its drop guide, NEXT, SCORE and BEST."""
+        st = state(self.world)
+        left, right = st.left, st.right
+        line = rules.rules_of(self.world).line_y
+        for x in np.arange(left, right, 24.0):  # a dashed red line
+            draw.line(x, line, min(x + 12.0, right), line, (230, 60, 60, 200), 3)
+        self._draw_warnings(draw)
+        if not st.over:
+            r = fruit.RADII[st.current]
+            ready = rules.can_drop(self.world)
+            draw.line(st.aim, DROP_Y - r, st.aim, 0.0, (255, 255, 255, 50), 2)
+            draw.circle(st.aim, DROP_Y, r, (*fruit.COLORS[st.current], 255 if ready else 90),
+                        shade=True)
+        cx = (right + WIDTH) / 2
+        draw.text(cx, HEIGHT - 60, "NEXT", (240, 240, 240), 18, anchor_x="center", bold=True)
+        draw.circle_outline(cx, HEIGHT - 130, 52, (240, 240, 240, 160), 3)
+        draw.circle(cx, HEIGHT - 130, fruit.RADII[st.next], fruit.COLORS[st.next], shade=True)
+        draw.text(cx, HEIGHT - 205, fruit.NAMES[st.next], (220, 220, 220), 14, anchor_x="center")
+        draw.text(cx, HEIGHT - 270, "SCORE", (240, 240, 240), 18, anchor_x="center", bold=True)
+        draw.text(cx, HEIGHT - 315, str(st.score), (250, 220, 90), 32, anchor_x="center",
+                  bold=True)
+        draw.text(cx, HEIGHT - 345, f"best {self.best}", (200, 200, 200), 14, anchor_x="center")
+        if st.melons:
+            draw.text(cx, HEIGHT - 375, f"watermelons {st.melons}", fruit.COLORS[-1], 14,
+                      anchor_x="center")
+        self._draw_ladder(draw, left)
+        if st.over:
+            cy = HEIGHT / 2
+            draw.rect(left, cy - 50, right - left, 100, (0, 0, 0, 170))
+            draw.text((left + right) / 2, cy + 5, "GAME OVER", (255, 90, 90),
+                      min(34.0, (right - left) / 10),
+                      anchor_x="center", bold=True)
+            draw.text((left + right) / 2, cy - 30, "click or R to play again",
+                      (230, 230, 230), 14, anchor_x="center")
+
+    def _draw_warnings(self, draw: Any) -> None:
+        """A red ring, thicker as the grace time runs out, on each fruit resting above the line."""
+        st, w = state(self.world), self.world
+        grace = rules.rules_of(w).grace
+        pos, rad = w.store.particles.cols["pos"], w.store.particles.cols["radius"]
+        for entity, since in zip(st.watch, st.watch_since, strict=True):
+            waited = (w.frame - since) * w.dt / grace
+            slot = w.store.pslot.get(entity)
+            if waited >= 0.2 and slot is not None:
+                x, y = pos[slot]
+                draw.circle_outline(x, y, rad[slot] + 4, (255, 40, 40, 230), 2 + 5 * min(waited, 1))
+
+    @staticmethod
+    def _draw_ladder(draw: Any, width: float) -> None:
+        """The merge ladder in the left panel (``width`` px): each kind, its name, its points."""
+        x, right = width * 0.3, width * 0.85
+        draw.text(width / 2, 420.0, "MERGE LADDER", (240, 240, 240), 16, anchor_x="center",
+                  bold=True)
+        draw.text(right, 388.0, "points", (200, 200, 200), 12, anchor_x="right")
+        for kind in range(fruit.LARGEST + 1):
+            y = 75.0 + 29.0 * kind
+            draw.circle(x, y, 5.0 + kind, fruit.COLORS[kind], shade=True)
+            draw.text(x + 28, y, fruit.NAMES[kind], (225, 225, 225), 12, anchor_y="center")
+            draw.text(right, y, f"+{fruit.SCORES[kind]}", (250, 220, 90), 12, anchor_x="right",
+                      anchor_y="center")

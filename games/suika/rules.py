@@ -1,0 +1,191 @@
+"""Suika's rules as world data and one stage: the box, dropping, scoring, the game-over line.
+
+Everything a quick save must keep lives in the world: the ``SuikaState``
+resource (box walls, held and next fruit, aim, drop cooldown, score, game over,
+the settle watch of fruits above the line) and the fruits themselves
+(``Particle`` + ``Fruit``). The ``SuikaRules`` stage runs just before Merge,
+keeps the score from Merge's events and ends the game when a fruit above the
+line has *settled*.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ecsgoo import Fruit, Particle, World, fruit, register_resource, systems
+from ecsgoo.systems.base import Stage, register_stage
+
+#: World bounds (px): the box stands on the floor; the player's HUD and the merge
+#: ladder on its left, NEXT and SCORE on its right.
+WIDTH, HEIGHT = 960.0, 700.0
+#: Inner walls of the standard box (px); a level may be narrower.
+BOX_LEFT, BOX_RIGHT = 350.0, 770.0
+#: The levels: number -> (name, inner left wall, inner right wall), px.
+LEVELS = {
+    1: ("the box", BOX_LEFT, BOX_RIGHT),
+    2: ("the narrow jar", 410.0, 710.0),
+}
+#: Game-over line and the height where the held fruit hangs (centre), px.
+LINE_Y, DROP_Y = 560.0, 635.0
+#: Kinds handed to the player (0..4, like the original game).
+DROP_KINDS = 5
+#: Fruit surface: some friction so piles lock, almost no bounce.
+FRICTION, RESTITUTION = 0.3, 0.05
+#: Seconds between two drops.
+COOLDOWN = 0.5
+
+
+@register_resource
+@dataclass
+class SuikaState:
+    """The game in progress (a world resource, saved with it as ``suika_state``).
+
+    ``current``/``next``: fruit kinds held and previewed; ``left``/``right``: the
+    box's inner walls (px, set by the level); ``aim``: x of the held
+    fruit (px); ``ready_at``: first frame a drop is allowed; ``score``: merge
+    points; ``drops``: fruits dropped; ``melons``: watermelons made; ``over``:
+    the box overflowed (the game has ended). The
+    ``watch_*`` lists track each fruit above the line: entity, where it was when
+    last seen moving (px) and since which frame it stayed within ``settle_px``
+    of that point (written by ``SuikaRules``).
+    """
+
+    current: int = 0
+    next: int = 0
+    left: float = BOX_LEFT
+    right: float = BOX_RIGHT
+    aim: float = (BOX_LEFT + BOX_RIGHT) / 2
+    ready_at: int = 0
+    score: int = 0
+    drops: int = 0
+    melons: int = 0
+    over: bool = False
+    watch: list[int] = field(default_factory=list)
+    watch_x: list[float] = field(default_factory=list)
+    watch_y: list[float] = field(default_factory=list)
+    watch_since: list[int] = field(default_factory=list)
+
+
+def state(world: World) -> SuikaState:
+    """The world's ``SuikaState``."""
+    return world.resources[SuikaState]
+
+
+@register_stage
+class SuikaRules(Stage):
+    """Game over when a fruit above ``line_y`` stays within ``settle_px`` for ``grace`` s.
+
+    Measured by displacement, not velocity: a jammed pile that jitters in
+    place still ends the game, and a fresh fruit falling through the line
+    keeps moving, so it never counts.
+    It runs just before Merge and adds each merge's points to the score.
+    Reads: particle pos, radius, kind, entity; ``SuikaState``; ``fruits_merged`` events.
+    Writes: ``SuikaState.watch_*``, ``over`` and ``score``. Events: ``suika_over(world)``.
+    """
+
+    name = "suika_rules"
+
+    def __init__(self, line_y: float = LINE_Y, grace: float = 1.5,
+                 settle_px: float = 5.0) -> None:
+        self.line_y, self.grace, self.settle_px = line_y, grace, settle_px
+        self._wired: int | None = None
+
+    def settings(self) -> dict[str, Any]:
+        return {"line_y": self.line_y, "grace": self.grace, "settle_px": self.settle_px}
+
+    def process(self, world: Any) -> None:
+        if self._wired != id(world):
+            # handlers are neither saved nor cloned: every world running this stage
+            # (a loaded quick save, an AI's look-ahead copy) scores through it
+            world.set_handler("fruits_merged", on_merge)
+            self._wired = id(world)
+        st = state(world)
+        if st.over:
+            return
+        p = world.store.particles
+        c, n = p.cols, p.n
+        above = (c["kind"][:n] >= 0) & (c["pos"][:n, 1] + c["radius"][:n] > self.line_y)
+        old = dict(zip(st.watch, zip(st.watch_x, st.watch_y, st.watch_since, strict=True),
+                       strict=True))
+        rows = []
+        grace_frames = round(self.grace / world.dt)
+        for slot in np.flatnonzero(above):
+            e, (x, y) = int(c["entity"][slot]), c["pos"][slot].tolist()
+            ox, oy, since = old.get(e, (x, y, world.frame))
+            if math.hypot(x - ox, y - oy) > self.settle_px:
+                ox, oy, since = x, y, world.frame
+            rows.append((e, ox, oy, since))
+            if world.frame - since >= grace_frames:
+                st.over = True
+        st.watch = [r[0] for r in rows]
+        st.watch_x = [r[1] for r in rows]
+        st.watch_y = [r[2] for r in rows]
+        st.watch_since = [r[3] for r in rows]
+        if st.over:
+            world.dispatch("suika_over", world)
+
+
+def on_merge(world: World, event: Any) -> None:
+    """``fruits_merged`` handler: add the merge's points to the score, count watermelons."""
+    st = state(world)
+    if st.over:  # the last fruits settling after the end do not count
+        return
+    st.score += int(event.score)
+    st.melons += event.kind == fruit.LARGEST - 1
+
+
+def build_box(current: int, nxt: int, left: float = BOX_LEFT,
+              right: float = BOX_RIGHT) -> World:
+    """A fresh game: the box (two walls on the floor), the state, the pipeline.
+
+    The walls fill the world out to its edges: a small fruit squeezed hard
+    into a thin wall could be pushed out through its far side.
+    """
+    world = World(bounds=(0.0, 0.0, WIDTH, HEIGHT))
+    for x0, x1 in ((0.0, left), (right, WIDTH)):
+        world.add_polygon([(x0, 0.0), (x1, 0.0), (x1, HEIGHT), (x0, HEIGHT)])
+    world.add_resource(SuikaState(current=current, next=nxt, left=left, right=right,
+                                   aim=(left + right) / 2))
+    # no springs or constraints: Project and Break would have nothing to do
+    world.use(systems.Integrate(), systems.Collide(), SuikaRules(), systems.Merge())
+    return world
+
+
+def rules_of(world: World) -> SuikaRules:
+    """The ``SuikaRules`` stage of ``world``'s pipeline (its line and grace time)."""
+    for stage in world.pipeline:
+        if isinstance(stage, SuikaRules):
+            return stage
+    raise LookupError("suika: this world's pipeline has no suika_rules stage")
+
+
+def clamp_aim(world: World, x: float, kind: int) -> float:
+    """Where a fruit of ``kind`` aimed at ``x`` can be dropped (inside the box), px."""
+    st, r = state(world), fruit.RADII[kind]
+    return min(max(float(x), st.left + r), st.right - r)
+
+
+def can_drop(world: World) -> bool:
+    """Whether the held fruit may be dropped now (cooldown over, game not lost)."""
+    st = state(world)
+    return not st.over and world.frame >= st.ready_at
+
+
+def drop(world: World, x: float, upcoming: int) -> int:
+    """Drop the held fruit at ``x`` (clamped); ``upcoming`` becomes the next preview.
+
+    Returns the new fruit entity. The caller checks ``can_drop`` first.
+    """
+    st = state(world)
+    kind = st.current
+    st.aim = clamp_aim(world, x, kind)
+    e = world.create_entity(Particle(st.aim, DROP_Y, friction=FRICTION, restitution=RESTITUTION),
+                            Fruit(kind))
+    st.current, st.next = st.next, upcoming
+    st.ready_at = world.frame + round(COOLDOWN / world.dt)
+    st.drops += 1
+    return e

@@ -1,0 +1,303 @@
+"""Suika: dropping, merging and scoring, the game-over line, the bots, save/load."""
+
+from __future__ import annotations
+
+import statistics
+from functools import cache
+
+import numpy as np
+import pytest
+
+import ecsgoo
+from ecsgoo import Fruit, Particle, fruit
+from games.suika import Suika, ai, rules
+from games.suika.rules import DROP_Y, state
+
+
+def _play(game: Suika, bot: str, frames: int) -> int:
+    """Let ``bot`` play up to ``frames`` frames or until the game ends; return frames played."""
+    for frame in range(frames):
+        if game.status().result != "running":
+            return frame
+        game.bot_act(bot)
+        game.step()
+    return frames
+
+
+def _ready(game: Suika) -> None:
+    while not rules.can_drop(game.world):
+        game.step()
+
+
+def _click(game: Suika, x: float) -> None:
+    game.on_move(x, DROP_Y)
+    game.on_press(x, DROP_Y, 1)
+    game.on_release(x, DROP_Y, 1)
+
+
+def _jam(game: Suika, top_kinds: tuple[int, ...] = (0, 1, 2, 3, 4, 5)) -> list[int]:
+    """Fill the box with plain discs (they never merge) up to the line; fruits on top.
+
+    Returns the fruit entities, placed so that they end up above the line.
+    """
+    w, st = game.world, state(game.world)
+    for row in range(11):
+        for col in range(6):
+            x = st.left + 40 + col * 66 + (row % 2) * 12
+            w.create_entity(Particle(x, 31 + row * 58, mass=4.0, radius=30.0, friction=0.3,
+                                     restitution=0.05))
+    xs = np.linspace(st.left + 40, st.right - 40, len(top_kinds))
+    return [w.create_entity(Particle(float(x), 680 - fruit.RADII[k], friction=0.3,
+                                     restitution=0.05), Fruit(k))
+            for x, k in zip(xs, top_kinds, strict=True)]
+
+
+# -- dropping and merging ---------------------------------------------------------------------
+
+
+def test_click_drops_the_held_fruit_where_aimed_then_waits_for_the_cooldown() -> None:
+    g = Suika(seed=1)
+    st = state(g.world)
+    held, nxt = st.current, st.next
+    _click(g, st.left + 110)
+    fruits = g.world.get_components(Particle, Fruit)
+    assert [(round(p.x), f.kind) for _, (p, f) in fruits] == [(st.left + 110, held)]
+    assert (st.current, st.drops) == (nxt, 1)
+    _click(g, st.left + 230)  # during the cooldown: nothing happens
+    assert len(g.world.get_components(Particle, Fruit)) == 1
+    g.step()
+    while not rules.can_drop(g.world):
+        g.step()
+    assert g.world.frame == round(rules.COOLDOWN * 60)
+    _click(g, st.left + 230)
+    assert st.drops == 2
+
+
+def test_aim_stays_inside_the_box() -> None:
+    g = Suika(seed=0)
+    st = state(g.world)
+    r = fruit.RADII[st.current]
+    g.on_move(-500, DROP_Y)
+    assert st.aim == st.left + r
+    g.on_move(5000, DROP_Y)
+    assert st.aim == st.right - r
+    g.on_key("left")
+    assert st.aim == st.right - r - 10
+
+
+def test_two_cherries_merge_into_a_strawberry_and_score() -> None:
+    g = Suika(seed=0)
+    st = state(g.world)
+    st.current = st.next = 0
+    _click(g, st.left + 210)
+    _ready(g)
+    st.current = 0
+    _click(g, st.left + 210)
+    for _ in range(90):
+        g.step()
+    kinds = [f.kind for _, f in g.world.get_component(Fruit)]
+    assert kinds == [1]
+    assert st.score == fruit.SCORES[0] == g.status().score
+    assert g.best == st.score
+
+
+def test_two_melons_make_a_watermelon_and_the_game_ends_won() -> None:
+    g = Suika(seed=0)
+    w, st = g.world, state(g.world)
+    mid = (st.left + st.right) / 2
+    for dx in (-60.0, 60.0):
+        w.create_entity(Particle(mid + dx, 60), Fruit(fruit.LARGEST - 1))
+    g.step()
+    assert [f.kind for _, f in w.get_component(Fruit)] == [fruit.LARGEST]
+    assert (st.melons, st.score) == (1, fruit.SCORES[fruit.LARGEST - 1])
+    w.create_entity(Particle(mid, 200), Fruit(fruit.LARGEST))
+    for _ in range(60):
+        g.step()
+    assert w.get_component(Fruit) == []  # two watermelons vanish and score
+    assert st.score == fruit.SCORES[-2] + fruit.SCORES[-1] and st.melons == 1
+    st.over = True
+    assert g.status().result == "won"
+
+
+def test_seed_fixes_the_fruit_sequence_and_bots_do_not_change_it() -> None:
+    def sequence(seed: int, bot: str) -> list[int]:
+        g = Suika(seed=seed)
+        kinds = []
+        for _ in range(300):
+            if rules.can_drop(g.world):
+                kinds.append(state(g.world).current)
+            g.bot_act(bot)
+            g.step()
+        return kinds
+
+    a = sequence(5, "greedy")
+    assert a == sequence(5, "random") and len(a) >= 9
+    assert set(a) <= set(range(rules.DROP_KINDS))
+    assert a != sequence(6, "greedy")
+
+
+# -- the game-over line ---------------------------------------------------------------------
+
+
+def test_settled_pile_above_the_line_ends_the_game_after_the_grace_time() -> None:
+    g = Suika(seed=0)
+    _jam(g)
+    while not state(g.world).over and g.world.frame < 600:
+        g.step()
+    assert state(g.world).over and g.status().result == "lost"
+    assert g.world.frame >= 90  # never before the 1.5 s grace time
+    g.world.check()
+
+
+def test_jittering_fruit_above_the_line_still_ends_the_game() -> None:
+    """A jammed fruit that shakes in place has a large velocity but does not go anywhere."""
+    g = Suika(seed=0)
+    (top,) = _jam(g, (4,))
+    g.world.step(80)  # the pile settles (not yet for the grace time)
+    st = state(g.world)
+    st.watch, st.watch_x, st.watch_y, st.watch_since = [], [], [], []
+    p = g.world.component(top, Particle)
+    speeds = []
+    for frame in range(200):
+        p.x += 2.0 if frame % 2 else -2.0  # moving the position keeps the velocity
+        p.vx = 150.0 if frame % 2 else -150.0
+        speeds.append(abs(p.vx))
+        g.step()
+        if state(g.world).over:
+            break
+    assert state(g.world).over, frame
+    assert 90 <= frame <= 100, frame
+    assert min(speeds) > 149.0
+
+
+def test_fruits_falling_through_the_line_do_not_end_the_game() -> None:
+    g = Suika(seed=2)
+    for x in (30, 110, 210, 310, 390, 70, 160, 260, 350):
+        _ready(g)
+        _click(g, state(g.world).left + x)
+    for _ in range(240):
+        g.step()
+    assert not state(g.world).over
+    assert len(g.world.get_component(Fruit)) >= 3
+
+
+def test_jammed_pile_is_stable() -> None:
+    g = Suika(seed=0)
+    _jam(g)
+    g.world.step(360)
+    p = g.world.store.particles
+    start = p.cols["pos"][: p.n].copy()
+    path = np.zeros(p.n)
+    for _ in range(60):
+        before = p.cols["pos"][: p.n].copy()
+        g.world.step()
+        path += np.linalg.norm(p.cols["pos"][: p.n] - before, axis=1)
+    g.world.check()
+    assert path.max() < 5.0  # px in a second: no jitter, no explosion
+    r = p.cols["radius"][: p.n]
+    gaps = np.linalg.norm(start[:, None] - start[None], axis=2) - (r[:, None] + r[None])
+    np.fill_diagonal(gaps, np.inf)
+    assert gaps.min() > -3.0  # piled, not squashed into each other
+
+
+def test_click_after_game_over_restarts_and_keeps_the_best_score() -> None:
+    g = Suika(seed=0)
+    state(g.world).score = 40
+    g.step()
+    state(g.world).over = True
+    assert g.status().result == "lost" and g.best == 40
+    _click(g, 500)
+    assert not state(g.world).over and state(g.world).score == 0
+    assert g.best == 40 and g.status().extra["best"] == 40
+
+
+# -- bots -----------------------------------------------------------------------------------
+
+
+@cache
+def _final_scores(bot: str, seeds: int = 3) -> tuple[int, ...]:
+    """Whole games (until the box overflows), the real measure of a player."""
+    out = []
+    for seed in range(seeds):
+        g = Suika(seed=seed)
+        _play(g, bot, 15_000)
+        g.world.check()
+        assert g.status().result in ("lost", "won")
+        out.append(g.status().score)
+    return tuple(out)
+
+
+def test_greedy_beats_random_over_whole_games() -> None:
+    greedy, rand = _final_scores("greedy"), _final_scores("random")
+    assert statistics.mean(greedy) > 1.25 * statistics.mean(rand)
+
+
+def test_greedy_prefers_a_low_spot_near_a_fruit_of_its_kind() -> None:
+    g = Suika(seed=0)
+    w, st = g.world, state(g.world)
+    st.current = 2
+    w.create_entity(Particle(st.left + 40, 25, friction=0.3, restitution=0.05), Fruit(2))
+    w.create_entity(Particle(st.left + 290, 30, friction=0.3, restitution=0.05), Fruit(3))
+    x = ai.greedy(w)
+    assert abs(x - (st.left + 40)) < 4 * fruit.RADII[2]  # earns the neighbour bonus...
+    pos, rad, _ = ai._fruits(w)
+    assert ai.landing_heights(np.array([x]), fruit.RADII[2], pos, rad)[0] == fruit.RADII[2]
+    # ...on the floor, not on top of the other fruit
+    xs, values = ai.greedy_values(w)
+    assert len(xs) == len(ai.candidates(w, 2)) and np.all(np.diff(xs) == ai.STEP)
+
+
+def test_landing_height_of_a_disc_dropped_onto_another() -> None:
+    pos, rad = np.array([[300.0, 30.0]]), np.array([30.0])
+    h = ai.landing_heights(np.array([300.0, 330.0, 400.0]), 20.0, pos, rad)
+    assert h == pytest.approx([80.0, 30.0 + np.sqrt(50.0**2 - 30.0**2), 20.0])
+
+
+def test_lookahead_drops_where_its_fruit_merges() -> None:
+    g = Suika(seed=0)
+    w, st = g.world, state(g.world)
+    st.current = 1
+    w.create_entity(Particle(st.right - 50, 20, friction=0.3, restitution=0.05), Fruit(1))
+    w.create_entity(Particle(st.left + 110, 15, friction=0.3, restitution=0.05), Fruit(0))
+    w.step(30)
+    x = ai.lookahead(w)
+    assert abs(x - (st.right - 50)) <= 40
+    assert w.frame == 30 and state(w).drops == 0  # the look-ahead ran on copies
+
+
+def test_random_and_lookahead_bots_play_without_blowing_up() -> None:
+    for bot in ("random", "lookahead"):
+        g = Suika(level=2, seed=3)
+        _play(g, bot, 240)
+        g.world.check()
+        assert state(g.world).drops == 8
+
+
+# -- levels and saving --------------------------------------------------------------------------
+
+
+def test_levels_load_from_toml_with_their_box() -> None:
+    for level in (1, 2):
+        g = Suika(level=level, seed=0)
+        st = state(g.world)
+        _, left, right = rules.LEVELS[level]
+        assert (st.left, st.right) == (left, right)
+        assert [type(s).__name__ for s in g.world.pipeline] == [
+            "Integrate", "Collide", "SuikaRules", "Merge"]
+
+
+def test_save_and_load_mid_game_continues_identically() -> None:
+    g = Suika(seed=4)
+    _play(g, "greedy", 400)
+    text, rng, best = ecsgoo.dumps(g.world), g.rng.getstate(), g.best
+
+    def finish() -> tuple[str, dict]:
+        _play(g, "greedy", 300)
+        return g.world.state_hash(), g.status().as_dict()
+
+    first = finish()
+    g.world = ecsgoo.loads(text)  # what the player's quick load (F9) does
+    g.rng.setstate(rng)
+    g.best = best
+    assert finish() == first
+    assert first[1]["score"] > 0
