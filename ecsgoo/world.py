@@ -101,11 +101,16 @@ class World:
             esper.switch_world(self.name)
         yield
 
+    def close(self) -> None:
+        """Remove this world's esper context now (a discarded world does it when collected)."""
+        if esper.current_world == self.name:
+            esper.switch_world("default")
+        if self.name in esper.list_worlds():
+            esper.delete_world(self.name)
+
     def __del__(self) -> None:
         try:
-            if esper.current_world == self.name:
-                esper.switch_world("default")
-            esper.delete_world(self.name)
+            self.close()
         except Exception:  # interpreter shutdown: esper may be half torn down
             pass
 
@@ -222,10 +227,6 @@ class World:
         """All entity ids, ascending."""
         with self._context():
             return sorted(esper.get_entities())
-
-    def particle_entities(self, slots: np.ndarray) -> np.ndarray:
-        """Entity ids of the particle rows ``slots``."""
-        return self.store.particles.cols["entity"][np.asarray(slots, dtype=np.int64)]
 
     # -- level geometry -------------------------------------------------------------
 
@@ -358,11 +359,27 @@ class World:
         new.resources = copy.deepcopy(self.resources)
         with self._context():
             rows = [(e, esper.components_for_entity(e)) for e in sorted(esper.get_entities())]
-        with new._context():
-            for entity, comps in rows:
-                _insert_entity(entity, [_copy_component(c, mapping) for c in comps])
+        new._insert_entities([(e, [_copy_component(c, mapping) for c in comps])
+                              for e, comps in rows])
+        new.next_entity = self.next_entity  # later spawns get the same ids as here
+        new.grabbed, new.grab_target, new.grab_from = (self.grabbed, self.grab_target,
+                                                       self.grab_from)
         new.use(*(stage.clone() for stage in self.pipeline))
         return new
+
+    @property
+    def next_entity(self) -> int:
+        """The id the next created entity gets (esper counts up; ids are never reused)."""
+        with self._context():
+            nxt = next(esper._entity_count)  # esper has no peek: take it, put it back
+            esper._entity_count = itertools.count(nxt)
+        return nxt
+
+    @next_entity.setter
+    def next_entity(self, value: int) -> None:
+        with self._context():
+            top = max(esper._entities, default=0)
+            esper._entity_count = itertools.count(max(int(value), top + 1))
 
     def _insert_entities(self, rows: list[tuple[int, list[Any]]]) -> None:
         """Create entities with given ids (loading and cloning keep ids stable)."""

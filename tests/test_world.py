@@ -133,3 +133,25 @@ def test_pipeline_runs_in_declared_order():
     w.step(2)
     assert order == ["a", "b", "c", "a", "b", "c"]
     assert w.frame == 2
+
+
+def test_clone_gives_later_spawns_the_same_ids_and_keeps_the_grab():
+    w = solver(World())
+    ids = [w.create_entity(Particle(50 * k + 20, 300)) for k in range(5)]
+    w.delete_entity(ids[-1])
+    w.grab(ids[0], 400, 500)
+    c = w.clone()
+    assert c.create_entity(Particle(1, 1)) == w.create_entity(Particle(1, 1)) == ids[-1] + 1
+    w.step(5)
+    c.step(5)
+    assert c.state_hash() == w.state_hash()
+
+
+def test_close_removes_the_esper_context():
+    import esper
+
+    w = World()
+    name = w.name
+    assert name in esper.list_worlds()
+    w.close()
+    assert name not in esper.list_worlds()

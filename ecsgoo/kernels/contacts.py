@@ -43,8 +43,8 @@ def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin, push):
     vt = math.sqrt(tx * tx + ty * ty)
     if vt > 1e-15:
         jt = min(vt, mu * pen)
-        prev[i, 0] += jt * tx / vt
-        prev[i, 1] += jt * ty / vt
+        pos[i, 0] -= jt * tx / vt
+        pos[i, 1] -= jt * ty / vt
 
 
 @njit(cache=True)

@@ -33,10 +33,10 @@ def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin, push):
         tx, ty = tx / vt, ty / vt
     for k, c in ((i, 1.0), (a, -ba), (b, -bb)):
         f = c * w[k] / denom
-        pos[k, 0] += f * d * nx
-        pos[k, 1] += f * d * ny
-        prev[k, 0] += f * ((quiet - gap) * nx + jt * tx)
-        prev[k, 1] += f * ((quiet - gap) * ny + jt * ty)
+        pos[k, 0] += f * (d * nx - jt * tx)
+        pos[k, 1] += f * (d * ny - jt * ty)
+        prev[k, 0] += f * (quiet - gap) * nx
+        prev[k, 1] += f * (quiet - gap) * ny
 
 
 @njit(cache=True)

@@ -26,12 +26,14 @@ def resolve_pair(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push):
     if vt > 1e-15:
         tx, ty = tx / vt, ty / vt
     fi, fj = -wi / wsum, wj / wsum
-    # prev follows the quiet part of the move, less the bounce, plus the friction
-    qx, qy = (quiet - gap) * nx + jt * wsum * tx, (quiet - gap) * ny + jt * wsum * ty
-    pos[i, 0] += fi * pen * nx
-    pos[i, 1] += fi * pen * ny
-    pos[j, 0] += fj * pen * nx
-    pos[j, 1] += fj * pen * ny
+    # pos moves out of the overlap and back against the slip; prev follows the
+    # quiet part of the move, less the bounce
+    px, py = pen * nx - jt * wsum * tx, pen * ny - jt * wsum * ty
+    qx, qy = (quiet - gap) * nx, (quiet - gap) * ny
+    pos[i, 0] += fi * px
+    pos[i, 1] += fi * py
+    pos[j, 0] += fj * px
+    pos[j, 1] += fj * py
     prev[i, 0] += fi * qx
     prev[i, 1] += fi * qy
     prev[j, 0] += fj * qx

@@ -120,9 +120,7 @@ def check_file(path: str | os.PathLike[str]) -> str:
     try:
         return _summary(os.fspath(path), world)
     finally:
-        from .build import discard
-
-        discard(world)
+        world.close()
 
 
 def _summary(name: str, world: World) -> str:

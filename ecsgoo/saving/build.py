@@ -8,10 +8,8 @@ saved one. If anything fails the half-built World is removed from esper.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-import esper
 import numpy as np
 
 from ..components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
@@ -32,23 +30,15 @@ def build(spec: Spec) -> World:
     try:
         _fill(world, spec)
     except WorldFileError:
-        discard(world)
+        world.close()
         raise
     except _CONSTRUCTION_ERRORS as exc:
-        discard(world)
+        world.close()
         raise WorldFileError(f"{spec.source}: {exc}") from exc
     except BaseException:
-        discard(world)
+        world.close()
         raise
     return world
-
-
-def discard(world: World) -> None:
-    """Remove a World's esper context now (not whenever it is garbage-collected)."""
-    if esper.current_world == world.name:
-        esper.switch_world("default")
-    if world.name in esper.list_worlds():
-        esper.delete_world(world.name)
 
 
 def _fill(world: World, spec: Spec) -> None:
@@ -77,9 +67,7 @@ def _fill(world: World, spec: Spec) -> None:
         world.add_resource(resource)
     _grab(world, spec)
     if spec.next_entity is not None:
-        with world._context():
-            esper._entity_count = itertools.count(max(spec.next_entity,
-                                                      max(parts, default=0) + 1))
+        world.next_entity = spec.next_entity
 
 
 def _bound(cls: type, values: dict[str, Any]) -> Any:

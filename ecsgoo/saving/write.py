@@ -9,11 +9,9 @@ load about twice as fast; their other components stay per entity.
 from __future__ import annotations
 
 import inspect
-import itertools
 import math
 from typing import Any
 
-import esper
 import numpy as np
 import tomli_w
 
@@ -79,7 +77,7 @@ def _world(world: Any) -> dict[str, Any]:
         "bounds": False if world.bounds is None else [float(b) for b in world.bounds],
         "contact_slop": float(world.contact_slop), "frame": int(world.frame),
     }
-    nxt, top = _next_entity(world), max(world.entities(), default=0)
+    nxt, top = world.next_entity, max(world.entities(), default=0)
     if nxt != top + 1:
         out["next_entity"] = nxt
     grabbed = getattr(world, "grabbed", -1)
@@ -89,14 +87,6 @@ def _world(world: Any) -> dict[str, Any]:
         out["grab"] = {"entity": int(grabbed), "x": float(tx), "y": float(ty),
                        "from_x": float(fx), "from_y": float(fy)}
     return out
-
-
-def _next_entity(world: Any) -> int:
-    """The id esper gives the next entity (read by taking it and putting it back)."""
-    with world._context():
-        nxt = next(esper._entity_count)
-        esper._entity_count = itertools.count(nxt)
-    return nxt
 
 
 def _level(world: Any) -> dict[str, Any]:
