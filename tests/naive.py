@@ -333,3 +333,29 @@ def merge_pairs_naive(pos, radius, kind, entity, slop, fresh=None):
             used.update((i, j))
             pairs.append((i, j))
     return pairs
+
+
+# --- contact friction (ecsgoo.kernels.pairs)
+
+
+def resolve_pair_naive(xi, xj, pi, pj, wi, wj, mu, hold):
+    """Mirrors ``pairs.resolve_pair`` for a slow contact (nothing quiet, no bounce).
+
+    Positions separate along ``n`` by inverse mass; then Coulomb friction takes up to
+    ``mu · pen`` off the tangential slip ``u = (xj − pj) − (xi − pi)``: the first
+    ``hold`` px of it back in position, the rest from the previous positions (velocity).
+    Returns the new ``xi, xj, pi, pj``.
+    """
+    xi, xj, pi, pj = (np.array(v, dtype=float) for v in (xi, xj, pi, pj))
+    d = math.dist(xi, xj)
+    n = (xj - xi) / d
+    pen = 2.0 * 10.0 - d  # both radii are 10
+    u = (xj - pj) - (xi - pi)
+    ut = u - (u @ n) * n
+    vt = math.hypot(*ut)
+    t = ut / vt
+    jt = min(vt, mu * pen)
+    held = min(jt, hold)
+    fi, fj = -wi / (wi + wj), wj / (wi + wj)
+    move, follow = pen * n - held * t, (jt - held) * t
+    return xi + fi * move, xj + fj * move, pi + fi * follow, pj + fj * follow

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from ecsgoo import Particle, World
+from ecsgoo import Particle, World, fruit, systems
 from ecsgoo.bodies import jelly_ball
 from scenes import chaos, circle_pile, solver
 
@@ -55,6 +55,76 @@ def test_pile_settles_in_the_box_without_overlap():
     # at rest to the eye: a granular pile may still creep a little (GS solver), no more
     assert np.median(moved) < 1.0 and moved.max() < 10.0
     assert (pos[:, 0] - r >= -1e-9).all() and (pos[:, 1] - r >= -1e-9).all()
+
+
+def _resting(world, settle):
+    """Step ``world`` ``settle`` frames, then how far each particle moves in the next second."""
+    world.step(settle)
+    p = world.store.particles
+    before = p.cols["pos"][: p.n].copy()
+    world.step(60)
+    return np.hypot(*(p.cols["pos"][: p.n] - before).T)
+
+
+#: Collide settings that bring piles to rest: static friction, pairs swept along gravity
+HOLD = {"hold_speed": math.inf, "along_gravity": True}
+
+
+def _jammed_box(*stages):
+    """The suika box (walls as polygons) filled with 66 discs up to the line, 6 fruits on top."""
+    w = World(bounds=(0, 0, 960, 700)).use(*stages)
+    w.add_polygon([(0, 0), (350, 0), (350, 700), (0, 700)])
+    w.add_polygon([(770, 0), (960, 0), (960, 700), (770, 700)])
+    for row in range(11):
+        for col in range(6):
+            w.create_entity(Particle(390 + col * 66 + (row % 2) * 12, 31 + row * 58, mass=4.0,
+                                     radius=30.0, friction=0.3, restitution=0.05))
+    for k, x in enumerate(np.linspace(390, 730, 6)):
+        w.create_entity(Particle(float(x), 680 - fruit.RADII[k], mass=fruit.mass(k),
+                                 radius=fruit.RADII[k], friction=0.3, restitution=0.05))
+    return w
+
+
+def test_piles_come_to_rest_with_static_friction_swept_along_gravity():
+    pile = circle_pile(200, width=400).use(systems.Integrate(), systems.Project(),
+                                           systems.Collide(**HOLD), systems.Break())
+    moved = _resting(pile, 1800)
+    assert np.median(moved) < 0.05 and moved.max() < 0.5  # px in a second: still
+    p = pile.store.particles
+    pos, r = p.cols["pos"][: p.n], p.cols["radius"][: p.n]
+    d = np.hypot(*(pos[:, None] - pos[None]).transpose(2, 0, 1)) + np.eye(p.n) * 1e9
+    assert ((r[:, None] + r[None]) - d).max() < 1.5  # not sunk into each other
+    assert (pos[:, 0] - r >= -1e-9).all() and (pos[:, 1] - r >= -1e-9).all()
+    # a disc wedged between the wall and the pile must not climb out of the jam (with
+    # velocity-only friction it climbs 0.1 px/s here, faster and faster until it slips)
+    moved = _resting(_jammed_box(systems.Integrate(), systems.Collide(**HOLD)), 480)
+    assert moved.max() < 0.05
+
+
+def test_static_friction_holds_a_disc_on_a_slope_and_a_pyramid_up():
+    def ramp(degrees, **settings):
+        w = World(bounds=None).use(systems.Integrate(), systems.Collide(**settings))
+        a = math.radians(degrees)
+        w.add_segment((0, 0), (1000 * math.cos(a), 1000 * math.sin(a)))
+        e = w.create_entity(Particle(500 * math.cos(a) - 6 * math.sin(a),
+                                     500 * math.sin(a) + 6 * math.cos(a) + 0.01, radius=6,
+                                     friction=0.5))
+        w.step(120)
+        x = w.component(e, Particle).x
+        w.step(60)
+        return w.component(e, Particle).x - x
+
+    # below the friction angle it sticks (velocity-only friction: it creeps ~0.9 px/s)
+    assert ramp(20, hold_speed=math.inf) == 0.0
+    assert ramp(30, hold_speed=math.inf) < -50.0  # above it (tan 30° > 0.5): it slides
+    w = World(bounds=(0, 0, 1000, 2000)).use(systems.Integrate(), systems.Collide(**HOLD))
+    for x, y in ((490, 10), (510.2, 10), (500.1, 27.7)):
+        # non-rotating discs: only friction keeps the base from spreading
+        w.create_entity(Particle(x, y, radius=10, friction=0.4))
+    moved = _resting(w, 600)
+    assert moved.max() == 0.0
+    x = w.store.particles.cols["pos"][: w.store.particles.n, 0]
+    assert x.max() - x.min() < 21.0  # the base discs still touch (velocity-only: 40 apart)
 
 
 def test_same_group_does_not_collide_but_others_do():

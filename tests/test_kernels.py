@@ -139,9 +139,10 @@ def test_grid_survives_a_particle_flung_far_away():
     assert sorted(items.tolist()) == [0, 1, 2]
 
 
+@pytest.mark.parametrize("downward", [False, True])
 @pytest.mark.parametrize("seed", [7, 8, 9])
-def test_pairs_find_and_separate_exactly_the_overlapping_pairs(seed):
-    """Disjoint overlapping pairs: the grid sweep must resolve each one, like O(n²)."""
+def test_pairs_find_and_separate_exactly_the_overlapping_pairs(seed, downward):
+    """Disjoint overlapping pairs: the grid sweep (either way) resolves each one, like O(n²)."""
     rng = np.random.default_rng(seed)
     centres = [(x * 60.0, y * 60.0) for x in range(10) for y in range(10)]
     pos, radius, group = [], [], []
@@ -162,9 +163,26 @@ def test_pairs_find_and_separate_exactly_the_overlapping_pairs(seed):
     x0, y0, cell, nx, ny, start, items = build_grid(n, pos, radius, 0.0)
     # push 0: no part of the correction becomes velocity, so prev must follow pos exactly
     collide_pairs(pos, prev, w, radius, group, np.zeros(n), np.zeros(n), nx, ny, start, items,
-                  0.0, 0.0)
+                  0.0, 0.0, 0.0, downward)
     np.testing.assert_allclose(pos, want, atol=1e-9)
     np.testing.assert_allclose(prev, want, atol=1e-9)
+
+
+@pytest.mark.parametrize("hold", [0.0, 0.004, math.inf])
+def test_pair_friction_takes_the_held_slip_back_in_position_and_keeps_momentum(hold):
+    """One sliding contact: Coulomb friction split between position and velocity, like naive."""
+    pos = np.array([[100.0, 100.0], [117.0, 104.0]])  # 2.6 px overlap, radius 10 each
+    prev = pos - np.array([[0.01, -0.02], [-0.03, 0.05]])  # slipping past each other
+    w, radius, mu = np.array([1.0, 0.25]), np.full(2, 10.0), np.full(2, 0.004)
+    want = naive.resolve_pair_naive(pos[0], pos[1], prev[0], prev[1], 1.0, 0.25, 0.004, hold)
+    momentum = ((pos - prev) / w[:, None]).sum(axis=0)
+    *_, nx, ny, start, items = build_grid(2, pos, radius, 0.0)
+    # push above the overlap: all of the correction is velocity; no bounce below 1e9 px
+    collide_pairs(pos, prev, w, radius, np.zeros(2, np.int64), mu, np.zeros(2), nx, ny, start,
+                  items, 1e9, 10.0, hold)
+    np.testing.assert_allclose(pos, want[:2], atol=1e-12)
+    np.testing.assert_allclose(prev, want[2:], atol=1e-12)
+    np.testing.assert_allclose(((pos - prev) / w[:, None]).sum(axis=0), momentum, atol=1e-12)
 
 
 def test_color_order_is_a_permutation_with_independent_runs():

@@ -9,6 +9,13 @@ flung. Then restitution restores ``e`` times the approach speed (impacts faster
 than ``vmin`` only), and Coulomb friction removes up to ``mu · pen`` of the
 tangential displacement. All displacements are px per substep (``u = x − x_prev``),
 and every change is split by inverse mass, so momentum is conserved.
+
+Friction takes the slip back in position for up to ``hold`` px (Collide's
+``hold_speed`` × h), the rest only from the velocity. Velocity-only friction
+(``hold = 0``) leaves each substep's slip in place, so a contact that should
+stick creeps: a disc on a 20° slope at μ 0.5 slides 0.9 px/s, a pile never
+stops. Taking the slip back in position (XPBD's static friction, ``hold = inf``)
+holds it exactly.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ def _restitution_gap(un0, un1, e, vmin):
 
 
 @njit(cache=True)
-def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin, push):
+def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin, push, hold):
     """Particle ``i`` overlaps an immovable obstacle by ``pen`` along normal ``n`` (outward)."""
     ux, uy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
     un0 = ux * nx + uy * ny
@@ -43,26 +50,35 @@ def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin, push):
     vt = math.sqrt(tx * tx + ty * ty)
     if vt > 1e-15:
         jt = min(vt, mu * pen)
-        pos[i, 0] -= jt * tx / vt
-        pos[i, 1] -= jt * ty / vt
+        held = min(jt, hold)
+        pos[i, 0] -= held * tx / vt
+        pos[i, 1] -= held * ty / vt
+        prev[i, 0] += (jt - held) * tx / vt
+        prev[i, 1] += (jt - held) * ty / vt
 
 
 @njit(cache=True)
 def collide_bounds(n, pos, prev, w, radius, friction, restitution, x0, y0, x1, y1, vmin,
-                   push):
+                   push, hold):
     """Keep every particle inside the box ``(x0, y0)–(x1, y1)`` (ground, walls, ceiling)."""
     for i in range(n):
         if w[i] == 0.0:
             continue
         r, mu, e = radius[i], friction[i], restitution[i]
         if pos[i, 1] - r < y0:
-            resolve_static(i, 0.0, 1.0, y0 + r - pos[i, 1], pos, prev, mu, e, vmin, push)
+            resolve_static(i, 0.0, 1.0, y0 + r - pos[i, 1], pos, prev, mu, e, vmin, push, hold)
         if pos[i, 1] + r > y1:
-            resolve_static(i, 0.0, -1.0, pos[i, 1] + r - y1, pos, prev, mu, e, vmin, push)
+            resolve_static(i, 0.0, -1.0, pos[i, 1] + r - y1, pos, prev, mu, e, vmin, push, hold)
         if pos[i, 0] - r < x0:
-            resolve_static(i, 1.0, 0.0, x0 + r - pos[i, 0], pos, prev, mu, e, vmin, push)
+            resolve_static(i, 1.0, 0.0, x0 + r - pos[i, 0], pos, prev, mu, e, vmin, push, hold)
         if pos[i, 0] + r > x1:
-            resolve_static(i, -1.0, 0.0, pos[i, 0] + r - x1, pos, prev, mu, e, vmin, push)
+            resolve_static(i, -1.0, 0.0, pos[i, 0] + r - x1, pos, prev, mu, e, vmin, push, hold)
+        if hold > 0.0 and 2.0 * r < y1 - y0:
+            # a wall's friction may have pulled a particle in a corner back into the
+            # floor or ceiling: move it out without giving it velocity
+            d = max(0.0, y0 + r - pos[i, 1]) - max(0.0, pos[i, 1] + r - y1)
+            pos[i, 1] += d
+            prev[i, 1] += d
 
 
 @njit(cache=True)
@@ -75,7 +91,8 @@ def closest_on_segment(px, py, ax, ay, bx, by):
 
 
 @njit(cache=True)
-def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin, push):
+def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin, push,
+                     hold):
     """Push particles out of the static segments ``segs`` (k, 4) they overlap."""
     for i in range(n):
         if w[i] == 0.0:
@@ -98,7 +115,7 @@ def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin,
                 ln = math.hypot(bx - ax, by - ay)
                 nx, ny = -(by - ay) / ln, (bx - ax) / ln
             resolve_static(i, nx, ny, r - d, pos, prev, friction[i], restitution[i], vmin,
-                           push)
+                           push, hold)
 
 
 @njit(cache=True)
@@ -133,7 +150,7 @@ def nearest_edge(px, py, xy_or_pos, idx, s, e):
 
 @njit(cache=True)
 def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, idx, vmin,
-                     push):
+                     push, hold):
     """Push particles that got inside a static polygon out through its nearest edge."""
     for i in range(n):
         if w[i] == 0.0:
@@ -146,5 +163,5 @@ def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, id
             _, qx, qy, _, d = nearest_edge(px, py, xy, idx, s, e)
             if d > 1e-12:
                 resolve_static(i, (qx - px) / d, (qy - py) / d, d + radius[i], pos, prev,
-                               friction[i], restitution[i], vmin, push)
+                               friction[i], restitution[i], vmin, push, hold)
             break

@@ -10,12 +10,12 @@ from .contacts import _restitution_gap, inside_ring, nearest_edge
 
 
 @njit(cache=True)
-def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin, push):
+def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin, push, hold):
     """Move point ``i`` out by ``d`` along ``n``; edge ``ab`` takes the reaction at ``t``.
 
     The edge's share goes to its ends by barycentric weight (1 − t, t) and
     inverse mass: ``lam = d / (w_i + (1−t)² w_a + t² w_b)``, so momentum is kept.
-    Velocity handling follows ``contacts`` (push, restitution, friction).
+    Velocity handling follows ``contacts`` (push, restitution, friction, hold).
     """
     ba, bb = 1.0 - t, t
     denom = w[i] + ba * ba * w[a] + bb * bb * w[b]
@@ -29,14 +29,15 @@ def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin, push):
     tx, ty = rx - un0 * nx, ry - un0 * ny
     vt = math.sqrt(tx * tx + ty * ty)
     jt = min(vt, mu * d)
+    held = min(jt, hold)
     if vt > 1e-15:
         tx, ty = tx / vt, ty / vt
     for k, c in ((i, 1.0), (a, -ba), (b, -bb)):
         f = c * w[k] / denom
-        pos[k, 0] += f * (d * nx - jt * tx)
-        pos[k, 1] += f * (d * ny - jt * ty)
-        prev[k, 0] += f * (quiet - gap) * nx
-        prev[k, 1] += f * (quiet - gap) * ny
+        pos[k, 0] += f * d * nx - f * held * tx
+        pos[k, 1] += f * d * ny - f * held * ty
+        prev[k, 0] += f * ((quiet - gap) * nx + (jt - held) * tx)
+        prev[k, 1] += f * ((quiet - gap) * ny + (jt - held) * ty)
 
 
 @njit(cache=True)
@@ -49,7 +50,7 @@ def _is_member(i, idx, s, e):
 
 @njit(cache=True)
 def collide_outlines(rings, off, idx, pos, prev, w, group, friction, restitution,
-                     x0, y0, cell, nx, ny, start, items, vmin, push):
+                     x0, y0, cell, nx, ny, start, items, vmin, push, hold):
     """Push particles found inside a ring (an outline) out to its nearest edge.
 
     Broad phase: the ring's bounding box over the grid cells. A ring's own
@@ -87,4 +88,4 @@ def collide_outlines(rings, off, idx, pos, prev, w, group, friction, restitution
                     a, b = idx[s + t_edge], idx[s + (t_edge + 1) % (e - s)]
                     mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
                     resolve_edge(i, a, b, t, (qx - px) / d, (qy - py) / d, d, pos, prev, w,
-                                 mu, max(restitution[i], restitution[a]), vmin, push)
+                                 mu, max(restitution[i], restitution[a]), vmin, push, hold)

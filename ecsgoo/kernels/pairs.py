@@ -11,8 +11,8 @@ from .contacts import _restitution_gap
 
 
 @njit(cache=True, inline="always")
-def resolve_pair(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push):
-    """Separate particles ``i`` and ``j`` (normal ``n`` from i to j); see ``contacts``."""
+def _prepare(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push):
+    """Shares of the move (``fi``, ``fj``), what prev follows along ``n``, friction, ``t``."""
     wi, wj = w[i], w[j]
     wsum = wi + wj
     rx = (pos[j, 0] - prev[j, 0]) - (pos[i, 0] - prev[i, 0])
@@ -25,11 +25,40 @@ def resolve_pair(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push):
     jt = min(vt, mu * pen) / wsum
     if vt > 1e-15:
         tx, ty = tx / vt, ty / vt
-    fi, fj = -wi / wsum, wj / wsum
-    # pos moves out of the overlap and back against the slip; prev follows the
-    # quiet part of the move, less the bounce
-    px, py = pen * nx - jt * wsum * tx, pen * ny - jt * wsum * ty
-    qx, qy = (quiet - gap) * nx, (quiet - gap) * ny
+    return -wi / wsum, wj / wsum, quiet - gap, jt * wsum, tx, ty
+
+
+@njit(cache=True, inline="always")
+def resolve_pair(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push):
+    """Separate particles ``i`` and ``j`` (normal ``n`` from i to j); see ``contacts``.
+
+    pos moves out of the overlap; prev follows the quiet part of the move, less the
+    bounce, plus the friction (velocity only).
+    """
+    fi, fj, follow, rub, tx, ty = _prepare(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push)
+    qx, qy = follow * nx + rub * tx, follow * ny + rub * ty
+    pos[i, 0] += fi * pen * nx
+    pos[i, 1] += fi * pen * ny
+    pos[j, 0] += fj * pen * nx
+    pos[j, 1] += fj * pen * ny
+    prev[i, 0] += fi * qx
+    prev[i, 1] += fi * qy
+    prev[j, 0] += fj * qx
+    prev[j, 1] += fj * qy
+
+
+@njit(cache=True, inline="always")
+def hold_pair(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push, hold):
+    """``resolve_pair`` whose friction takes the first ``hold`` px of the slip back in pos.
+
+    A separate body rather than a branch in ``resolve_pair``: any extra work in
+    that body slows the default sweep by 8–20 % (measured); choosing between the two
+    bodies on the loop-invariant ``hold`` costs it a few per cent at most.
+    """
+    fi, fj, follow, rub, tx, ty = _prepare(i, j, nx, ny, pen, pos, prev, w, mu, e, vmin, push)
+    held = min(rub, hold)
+    px, py = pen * nx - held * tx, pen * ny - held * ty
+    qx, qy = follow * nx + (rub - held) * tx, follow * ny + (rub - held) * ty
     pos[i, 0] += fi * px
     pos[i, 1] += fi * py
     pos[j, 0] += fj * px
@@ -50,7 +79,7 @@ def _gather(items, src):
 
 @njit(cache=True)
 def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, start, items,
-                  vmin, push):
+                  vmin, push, hold=0.0, downward=False):
     """Resolve every overlapping pair once: each cell against itself and 4 neighbours.
 
     The neighbours are right, up-left, up and up-right, so each cell pair is
@@ -58,8 +87,22 @@ def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, st
     diameter wide, so no contact is missed. The sweep runs on copies packed in
     cell order (neighbours are then contiguous in memory: ~7× faster than
     indexing the store), written back at the end.
+
+    ``hold`` > 0: friction holds in position (``hold_pair``). ``downward``: sweep
+    from the top row down, so that under gravity a pile's upper contacts come
+    first and their push reaches the ground within the one pass (a 10-disc column
+    rests with less overlap at the bottom, and the pass no longer shoves lower
+    particles back and forth, dragging the ones on them along). It runs the same
+    sweep on the grid turned by 180°: cells and packed rows reversed, positions
+    negated (contacts do not care which way is up), and negated back at the end.
     """
+    sign = -1.0 if downward else 1.0
+    if downward:
+        items = items[::-1].copy()
+        start = items.shape[0] - start[::-1]
     sp, sq = _gather(items, pos), _gather(items, prev)
+    if downward:
+        sp, sq = -sp, -sq
     sw, sr, sg = _gather(items, w), _gather(items, radius), _gather(items, group)
     sf, se = _gather(items, friction), _gather(items, restitution)
     for cy in range(ny):
@@ -84,9 +127,12 @@ def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, st
                         d = math.sqrt(d2)
                         # exactly on top of each other: a fixed direction (deterministic)
                         nx_, ny_ = (dx / d, dy / d) if d > 1e-12 else (0.0, 1.0)
-                        resolve_pair(a, b, nx_, ny_, rr - d, sp, sq, sw,
-                                     math.sqrt(sf[a] * sf[b]), max(se[a], se[b]), vmin, push)
+                        mu, e = math.sqrt(sf[a] * sf[b]), max(se[a], se[b])
+                        if hold > 0.0:
+                            hold_pair(a, b, nx_, ny_, rr - d, sp, sq, sw, mu, e, vmin, push, hold)
+                        else:
+                            resolve_pair(a, b, nx_, ny_, rr - d, sp, sq, sw, mu, e, vmin, push)
     for t in range(items.shape[0]):
         i = items[t]
-        pos[i, 0], pos[i, 1] = sp[t, 0], sp[t, 1]
-        prev[i, 0], prev[i, 1] = sq[t, 0], sq[t, 1]
+        pos[i, 0], pos[i, 1] = sign * sp[t, 0], sign * sp[t, 1]
+        prev[i, 0], prev[i, 1] = sign * sq[t, 0], sign * sq[t, 1]

@@ -24,41 +24,56 @@ class Collide(Stage):
     ``particles``: circle–circle contacts; ``outlines``: particles vs soft-body
     outlines; ``bounce_speed`` (px/s): slower impacts do not bounce, so resting
     contacts stay at rest; ``push_speed`` (px/s): the most velocity resolving one
-    overlap may create — deeper overlaps are resolved without flinging.
+    overlap may create — deeper overlaps are resolved without flinging;
+    ``hold_speed`` (px/s): friction takes a contact's slip back in position up to
+    this speed, the rest only from the velocity (0: velocity only, so sticking
+    contacts creep; ``inf``: static friction holds exactly, see ``contacts``);
+    ``along_gravity``: sweep the circle pairs in the direction gravity pulls, top
+    of a pile first (see ``collide_pairs``). Piles come to rest with
+    ``hold_speed=inf, along_gravity=True``.
     """
 
     name = "collide"
     per_substep = True
 
     def __init__(self, particles: bool = True, outlines: bool = True,
-                 bounce_speed: float = 100.0, push_speed: float = 300.0) -> None:
+                 bounce_speed: float = 100.0, push_speed: float = 300.0,
+                 hold_speed: float = 0.0, along_gravity: bool = False) -> None:
         self.particles, self.outlines = particles, outlines
         self.bounce_speed, self.push_speed = bounce_speed, push_speed
+        self.hold_speed, self.along_gravity = hold_speed, along_gravity
 
     def settings(self) -> dict[str, Any]:
         return {"particles": self.particles, "outlines": self.outlines,
-                "bounce_speed": self.bounce_speed, "push_speed": self.push_speed}
+                "bounce_speed": self.bounce_speed, "push_speed": self.push_speed,
+                "hold_speed": self.hold_speed, "along_gravity": self.along_gravity}
 
     def substep(self, world: Any, h: float) -> None:
         st = world.store
         p = st.particles
         c = p.cols
         n, vmin, push = p.n, self.bounce_speed * h, self.push_speed * h
+        hold = max(0.0, self.hold_speed) * h
         args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
         if n and (self.particles or self.outlines):
             x0, y0, cell, nx, ny, start, items = build_grid(n, c["pos"], c["radius"],
                                                             world.contact_slop)
             if self.particles:
+                # the grid's rows run up the y axis: sweep them downward when gravity pulls down
+                downward = self.along_gravity and world.gravity[1] < 0
                 collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
-                              c["friction"], c["restitution"], nx, ny, start, items, vmin, push)
+                              c["friction"], c["restitution"], nx, ny, start, items, vmin, push,
+                              hold, downward)
             if self.outlines and len(st.outline_off) > 1:
                 collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
                                  c["pos"], c["prev"], c["w"], c["group"], c["friction"],
-                                 c["restitution"], x0, y0, cell, nx, ny, start, items, vmin, push)
+                                 c["restitution"], x0, y0, cell, nx, ny, start, items, vmin, push,
+                                 hold)
         lvl = world.level
         if len(lvl.segments):
-            collide_segments(n, *args, lvl.segments, vmin, push)
+            collide_segments(n, *args, lvl.segments, vmin, push, hold)
         if len(lvl.polygons):
-            collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push)
+            collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
+                             hold)
         if world.bounds is not None:
-            collide_bounds(n, *args, *world.bounds, vmin, push)
+            collide_bounds(n, *args, *world.bounds, vmin, push, hold)
