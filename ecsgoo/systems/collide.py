@@ -29,8 +29,9 @@ class Collide(Stage):
     this speed, the rest only from the velocity (0: velocity only, so sticking
     contacts creep; ``inf``: static friction holds exactly, see ``contacts``);
     ``along_gravity``: sweep the circle pairs in the direction gravity pulls, top
-    of a pile first (see ``collide_pairs``). Piles come to rest with
-    ``hold_speed=inf, along_gravity=True``.
+    of a pile first (see ``collide_pairs``): a bottom-up sweep ratchets jammed
+    piles along, so they creep for ever; top-down they come to rest. Slopes and
+    pyramids of circles hold exactly with ``hold_speed=inf`` too.
     """
 
     name = "collide"
@@ -38,7 +39,7 @@ class Collide(Stage):
 
     def __init__(self, particles: bool = True, outlines: bool = True,
                  bounce_speed: float = 100.0, push_speed: float = 300.0,
-                 hold_speed: float = 0.0, along_gravity: bool = False) -> None:
+                 hold_speed: float = 0.0, along_gravity: bool = True) -> None:
         self.particles, self.outlines = particles, outlines
         self.bounce_speed, self.push_speed = bounce_speed, push_speed
         self.hold_speed, self.along_gravity = hold_speed, along_gravity
