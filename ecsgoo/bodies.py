@@ -55,7 +55,11 @@ def jelly_ball(world: World, x: float, y: float, radius: float = 40.0, vertices:
     opts = {"stiffness": stiffness, "max_stretch": max_stretch}
     springs = [_link(world, ring[k], ring[(k + 1) % vertices], **opts) for k in range(vertices)]
     springs += [_link(world, ring[k], ring[(k + 2) % vertices], **opts) for k in range(vertices)]
-    springs += [_link(world, ring[k], centre, **opts) for k in range(vertices)]
+    # spokes in opposite pairs (0, n/2, 1, n/2+1, …): solved in ring order, their
+    # Gauss–Seidel corrections drag the centre round and the ball spins up by itself
+    half = (vertices + 1) // 2
+    spokes = [k for j in range(half) for k in (j, j + half) if k < vertices]
+    springs += [_link(world, ring[k], centre, **opts) for k in spokes]
     con = world.create_entity(AreaConstraint(ring, pressure=pressure))
     return Body(ring + [centre], springs, con, g)
 

@@ -118,3 +118,17 @@ def test_rigid_jelly_ball_stays_still_in_free_fall():
     v = (p.cols["pos"][: p.n] - p.cols["prev"][: p.n]) / w.h
     assert np.abs(v - v.mean(axis=0)).max() < 1e-3  # px/s relative to the ball
     assert len(body.particles) == p.n
+
+
+def test_pressurised_jelly_ball_does_not_spin_up_by_itself():
+    w = solver(World(gravity=(0, 0), bounds=None))
+    body = jelly_ball(w, 0, 0, radius=40, pressure=2.2, stiffness=0.3)
+    w.step(180)
+    p = w.store.particles
+    x = p.cols["pos"][: p.n]
+    v = (x - p.cols["prev"][: p.n]) / w.h
+    r, vr = x - x.mean(axis=0), v - v.mean(axis=0)
+    omega = np.sum(r[:, 0] * vr[:, 1] - r[:, 1] * vr[:, 0]) / np.sum(r * r)
+    assert abs(omega) < 1e-2  # rad/s: it started at rest, nothing turns it
+    assert np.abs(vr).max() < 1.0  # px/s: no shiver either
+    assert _ring_area(w, body) > 1.3 * w.component(body.constraint, AreaConstraint).rest_area
