@@ -21,9 +21,10 @@ class PlayerWindow(arcade.Window):
 
     def __init__(self, game: Game, bot: str | None = None, **window: Any) -> None:
         width, height = game.size
+        # before the window: opening it already dispatches on_resize, which needs the player
+        self.player = Player(game, bot, size=(width, height))
         super().__init__(width, height, f"ecsgoo — {game.title}", resizable=True,
                          update_rate=1 / 120, **window)
-        self.player = Player(game, bot, size=(width, height))
 
     def on_update(self, delta_time: float) -> None:
         self.player.update(delta_time)
