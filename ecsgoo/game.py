@@ -8,15 +8,20 @@ HUD and the final JSON line of a headless run.
 
 A game module registers its class with ``register_game`` (bundled games live in
 ``games/<name>/``; ``ecsgoo play path/to/mygame.py`` loads any module that
-registers one).
+registers one). A game that ships its levels as files keeps them in
+``levels/<n>.toml`` beside its module and builds with ``load_level``; a bot that
+swipes or drags plays its pointer path back with a ``Stroke``.
 """
 
 from __future__ import annotations
 
+import inspect
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from .saving import load
 from .world import World
 
 #: Game classes by name, filled by ``register_game``.
@@ -85,6 +90,15 @@ class Game:
         """Create the world of ``self.level`` with its pipeline (and rules)."""
         raise NotImplementedError
 
+    @classmethod
+    def level_file(cls, level: int) -> Path:
+        """Where level ``level`` is saved: ``levels/<level>.toml`` beside the game's module."""
+        return Path(inspect.getfile(cls)).with_name("levels") / f"{level}.toml"
+
+    def load_level(self) -> World:
+        """The world saved in ``level_file(self.level)`` (what most games' ``build`` returns)."""
+        return load(self.level_file(self.level))
+
     def restart(self) -> None:
         """Start the level again."""
         self.rng = random.Random(self.seed)
@@ -139,3 +153,33 @@ class Game:
 
     def draw_overlay(self, draw: Any) -> None:
         """Draw game-specific things over the world (``draw`` is the player's Draw helper)."""
+
+
+class Stroke:
+    """A bot's press–drag–release, played back one pointer point a frame.
+
+    ``begin`` presses and keeps the path; each ``advance`` drags to the next
+    point, and at the last one releases instead.
+    """
+
+    def __init__(self) -> None:
+        self.points: list[tuple[float, float]] = []
+
+    def begin(self, game: Game, x: float, y: float, points: list[tuple[float, float]]) -> None:
+        """Press at ``(x, y)``; ``points`` are where the following frames drag to (release last)."""
+        game.on_press(x, y, 1)
+        self.points = list(points)
+
+    def advance(self, game: Game, release_at: Any = None) -> bool:
+        """One frame: drag to the next point, or release at the last (then return ``True``).
+
+        ``release_at(x, y)``, if given, may move the release point (the bot's last look).
+        """
+        x, y = self.points.pop(0)
+        if self.points:
+            game.on_drag(x, y)
+            return False
+        if release_at is not None:
+            x, y = release_at(x, y)
+        game.on_release(x, y, 1)
+        return True

@@ -221,3 +221,24 @@ def test_loose_balls_crawl_about_on_the_ground() -> None:
     assert (travelled > 10).all()  # px walked in 1.5 s
     assert np.allclose(end[:, 1], start[:, 1], atol=1.0)  # still on the ground
     assert (np.abs(end[:, 0] - start[:, 0]) < 60).all()  # wandering, not leaving
+
+
+def test_a_held_loose_ball_does_not_crawl() -> None:
+    from games.goo.rules import GooCrawl
+
+    g = GooGame(level=1)
+    for _ in range(30):
+        g.step()
+    bs = balls(g.world)
+    ball = int(bs.entities[bs.free][0])
+    p = g.world.component(ball, Particle)
+    x, y = p.x, p.y
+    g.on_press(x, y, 1)
+    assert g.world.grabbed == ball
+    for _ in range(60):
+        g.on_drag(x, y)
+        g.step()
+    crawl = GooCrawl()
+    walk = crawl.speed * np.sin(crawl.rate * (g.world.frame - 1) + 1.7 * ball)
+    assert abs(p.vx - walk) > 1.0  # the crawl did not set its velocity
+    assert abs(p.x - x) < 1.0  # it stays where the pointer holds it

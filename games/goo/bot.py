@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ecsgoo import World
+from ecsgoo.game import Stroke
 
 from .structure import attach_targets, balls, goal, rules_state
 
@@ -86,16 +87,12 @@ class Bot:
     def __init__(self, kind: str, rng: random.Random) -> None:
         self.kind, self.rng = kind, rng
         self.wait = SETTLE // 2
-        self.path: list[tuple[float, float]] = []
+        self.stroke = Stroke()
 
     def act(self, game: Any) -> None:
         """One frame of the bot's plan."""
-        if self.path:
-            x, y = self.path.pop(0)
-            if self.path:
-                game.on_drag(x, y)
-            else:
-                game.on_release(*self._still_good(game, x, y), 1)
+        if self.stroke.points:
+            if self.stroke.advance(game, lambda x, y: self._still_good(game, x, y)):
                 self.wait = SETTLE
             return
         if self.wait > 0:
@@ -110,14 +107,14 @@ class Bot:
         if spot is None or start is None:
             self.wait = SETTLE
             return
-        game.on_press(start[0], start[1], 1)
-        self.path = [(start[0] + (spot[0] - start[0]) * k / DRAG,
-                      start[1] + (spot[1] - start[1]) * k / DRAG) for k in range(1, DRAG + 1)]
-        self.path += [spot] * 4  # hold still so a dragged free ball catches up
+        path = [(start[0] + (spot[0] - start[0]) * k / DRAG,
+                 start[1] + (spot[1] - start[1]) * k / DRAG) for k in range(1, DRAG + 1)]
+        self.stroke.begin(game, *start, path + [spot] * 4)  # hold still: a dragged ball catches up
 
     def _still_good(self, game: Any, x: float, y: float) -> tuple[float, float]:
         """The planned spot, or a fresh one if the structure swayed and it no longer attaches."""
-        if self.kind != "builder" or game.preview() is None or game.preview().ok:
+        spot = game.preview() if self.kind == "builder" else None
+        if spot is None or spot.ok:
             return x, y
         return truss_spot(game.world) or (x, y)
 

@@ -21,13 +21,11 @@ Run: ``ecsgoo play goo [--level 1|2|3]``; headless with the bot:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-import ecsgoo
-from ecsgoo import Particle, World
+from ecsgoo import Particle, Spring, World
 from ecsgoo.game import Game, Status, Widget, register_game
 
 from .bot import Bot
@@ -35,8 +33,6 @@ from .draw import draw_scene
 from .rules import GooRules  # noqa: F401  (registers the goo_rules stage levels use)
 from .structure import attach_targets, balls, place_ball, rules_state, undo
 
-#: The level files (written by ``python -m games.goo.make_levels``, hand-editable).
-LEVELS = Path(__file__).with_name("levels")
 #: A press within this many ball radii of a loose ball picks that ball up.
 PICK_RADII = 2.5
 #: Frames a refusal hint and a snapped link stay on screen.
@@ -60,10 +56,10 @@ class GooGame(Game):
     title = "World of Goo"
     levels = ("Going Up (tower)", "The Chasm (bridge)", "Hanging On (ceiling)")
     bots = ("builder", "random")
-    size = (800, 600)
 
     def build(self) -> World:
-        world = ecsgoo.load(LEVELS / f"{self.level}.toml")
+        """Load ``levels/<n>.toml`` (written by ``make_levels.py``, hand-editable)."""
+        world = self.load_level()
         self.adopt(world)
         return world
 
@@ -81,11 +77,9 @@ class GooGame(Game):
         world.set_handler("spring_broke", self._on_snap)
 
     def _on_snap(self, world: World, spring: int) -> None:
-        s = world.store.springs
-        row = world.component(spring, ecsgoo.Spring)._slot
-        pos = world.store.particles.cols["pos"]
-        ends = np.array([pos[s.cols["a"][row]], pos[s.cols["b"][row]]])
-        self.snaps.append((ends, world.frame + SNAP_FRAMES))
+        link = world.component(spring, Spring)
+        a, b = world.component(link.a, Particle), world.component(link.b, Particle)
+        self.snaps.append((np.array([[a.x, a.y], [b.x, b.y]]), world.frame + SNAP_FRAMES))
 
     def step(self) -> None:
         self.world.step()

@@ -15,7 +15,7 @@ import ecsgoo
 from ecsgoo import Anchor, Particle, Spring, World, systems
 
 from .components import Goal, GooBall, GooRulesState
-from .game import LEVELS
+from .game import GooGame
 from .rules import GooCrawl, GooRules
 
 #: Goo ball radius (px) and mass. Link stiffness 0.7 (XPBD compliance ≈ 4e-4 px per unit
@@ -95,10 +95,11 @@ BUILDERS: dict[int, Callable[[], World]] = {1: tower, 2: bridge, 3: hanging}
 
 def main() -> None:
     """Save every level to ``games/goo/levels/<n>.toml``."""
-    LEVELS.mkdir(exist_ok=True)
     for number, build in BUILDERS.items():
-        ecsgoo.save(build(), LEVELS / f"{number}.toml")
-        print(f"wrote {LEVELS / f'{number}.toml'}")
+        path = GooGame.level_file(number)
+        path.parent.mkdir(exist_ok=True)
+        ecsgoo.save(build(), path)
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -97,6 +97,6 @@ class GooCrawl(Stage):
 
     def process(self, world: Any) -> None:
         for entity, (p, goo) in world.get_components(Particle, GooBall):
-            if not goo.free or world.store.pslot[entity] == world.grabbed or abs(p.vy) > 15.0:
+            if not goo.free or entity == world.grabbed or abs(p.vy) > 15.0:
                 continue
             p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)

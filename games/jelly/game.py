@@ -24,24 +24,22 @@ Run: ``ecsgoo play jelly`` (``--level 2`` for the hammock; ``--headless
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ecsgoo import World, load
+from ecsgoo import World
 from ecsgoo.game import Game, Status, Widget, register_game
 from ecsgoo.geometry import point_in_polygon
 from ecsgoo.systems.render import Render
 
 from . import bots, rules
-from .build import KINDS, build_level, spawn
+from .build import KINDS, spawn
 
 #: Keys that spawn bodies (the player keeps R restart, Tab wireframe, P pause).
 SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain"}
 #: How far from a particle a press still grabs it (px).
 GRAB_RADIUS = 30.0
-LEVELS_DIR = Path(__file__).parent / "levels"
 
 
 @register_game
@@ -52,7 +50,6 @@ class JellyGame(Game):
     title = "Jelly playground"
     levels = ("pyramid playground", "hammock")
     bots = ("poker", "random")
-    size = (800, 600)
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         self._gesture = bots.Gesture()
@@ -60,9 +57,8 @@ class JellyGame(Game):
         super().__init__(level, seed)
 
     def build(self) -> World:
-        path = LEVELS_DIR / f"{self.level}.toml"
-        # the TOML level is the truth; building in code is for make_levels.py's first run
-        return load(path) if path.exists() else build_level(self.level)
+        """Load ``levels/<n>.toml`` (``make_levels.py`` writes it from ``build.build_level``)."""
+        return self.load_level()
 
     def restart(self) -> None:
         super().restart()

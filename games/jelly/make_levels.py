@@ -7,21 +7,17 @@ run this again.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ecsgoo import save
 
 from .build import build_level
 from .game import JellyGame
 
-LEVELS = Path(__file__).parent / "levels"
-
 
 def main() -> None:
     """Write every level file."""
-    LEVELS.mkdir(exist_ok=True)
     for level in range(1, len(JellyGame.levels) + 1):
-        path = LEVELS / f"{level}.toml"
+        path = JellyGame.level_file(level)
+        path.parent.mkdir(exist_ok=True)
         save(build_level(level), path)
         print(f"wrote {path}")
 

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from ecsgoo import Particle
+from ecsgoo.game import Stroke
 
 from .components import Monster, Star
 from .rules import board_of, candy_of, holding
@@ -154,15 +155,11 @@ class RandomSlasher:
 
     def __init__(self, rng: random.Random, chance: float = 1 / 40, frames: int = 4) -> None:
         self.rng, self.chance, self.frames = rng, chance, frames
-        self.stroke: list[tuple[float, float]] = []
+        self.stroke = Stroke()
 
     def act(self, game: Any) -> None:
-        if self.stroke:
-            x, y = self.stroke.pop(0)
-            if self.stroke:
-                game.on_drag(x, y)
-            else:
-                game.on_release(x, y, 1)
+        if self.stroke.points:
+            self.stroke.advance(game)
             return
         if self.rng.random() >= self.chance:
             return
@@ -170,5 +167,4 @@ class RandomSlasher:
         x, y = self.rng.uniform(left, right), self.rng.uniform(bottom, top)
         angle, length = self.rng.uniform(0, 2 * math.pi), self.rng.uniform(60, 260)
         dx, dy = math.cos(angle) * length / self.frames, math.sin(angle) * length / self.frames
-        game.on_press(x, y, 1)
-        self.stroke = [(x + dx * k, y + dy * k) for k in range(1, self.frames + 1)]
+        self.stroke.begin(game, x, y, [(x + dx * k, y + dy * k) for k in range(1, self.frames + 1)])

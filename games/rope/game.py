@@ -21,7 +21,6 @@ random). The picture in ``docs/rope.png`` is
 from __future__ import annotations
 
 from collections import deque
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,7 +35,6 @@ from .components import Star
 from .rules import board_of, candy_of, holding
 from .swipe import cut_ropes
 
-LEVELS_DIR = Path(__file__).with_name("levels")
 #: The preview is recomputed every this many frames (and after every cut).
 PREVIEW_EVERY = 4
 #: Frames of flight the preview looks ahead.
@@ -53,10 +51,8 @@ class RopeGame(Game):
     title = "Cut the Rope"
     levels = ("First Swing", "Two Pins", "Cat's Cradle")
     bots = ("cutter", "random")
-    size = (800, 600)
 
     def _reset_view(self) -> None:
-        self.ticks = 0  # steps shown so far (the blade trail fades by it)
         self.trail: deque[tuple[float, float, int, int]] = deque(maxlen=64)
         self.strokes = 0  # swipes so far: the blade joins only points of one stroke
         self.pointer: tuple[float, float] | None = None
@@ -67,9 +63,7 @@ class RopeGame(Game):
 
     def build(self) -> World:
         """Load ``levels/<n>.toml`` (written by ``make_levels.py``)."""
-        from .make_levels import load_level
-
-        world = load_level(self.level)
+        world = self.load_level()
         self._reset_view()
         return world
 
@@ -81,8 +75,7 @@ class RopeGame(Game):
     def step(self) -> None:
         """One 1/60 s step: the pipeline (its RopeRules stage applies the rules), then views."""
         self.world.step()
-        self.ticks += 1
-        if self.ticks - self._preview_at >= PREVIEW_EVERY:
+        if self.world.frame - self._preview_at >= PREVIEW_EVERY:
             self._refresh_preview()
 
     # -- status ----------------------------------------------------------------
@@ -117,7 +110,7 @@ class RopeGame(Game):
         """Start a swipe."""
         self.pointer = (x, y)
         self.strokes += 1
-        self.trail.append((x, y, self.ticks, self.strokes))
+        self.trail.append((x, y, self.world.frame, self.strokes))
 
     def on_drag(self, x: float, y: float) -> None:
         """Extend the swipe: the segment from the last pointer point cuts what it crosses."""
@@ -127,7 +120,7 @@ class RopeGame(Game):
         if cut(self.world, self.pointer, (x, y)):
             self._preview_at = -PREVIEW_EVERY  # the ropes changed: predict again next step
         self.pointer = (x, y)
-        self.trail.append((x, y, self.ticks, self.strokes))
+        self.trail.append((x, y, self.world.frame, self.strokes))
 
     def on_release(self, x: float, y: float, button: int = 1) -> None:
         """End the swipe (its last segment cuts too)."""
@@ -157,12 +150,13 @@ class RopeGame(Game):
 
     def _trail_points(self) -> list[tuple[float, float, float, int]]:
         """Recent pointer points: ``(x, y, freshness in (0, 1] (1 = this frame), stroke)``."""
-        return [(x, y, 1.0 - (self.ticks - t) / TRAIL_FRAMES, k) for x, y, t, k in self.trail
-                if self.ticks - t < TRAIL_FRAMES]
+        now = self.world.frame
+        return [(x, y, 1.0 - (now - t) / TRAIL_FRAMES, k) for x, y, t, k in self.trail
+                if now - t < TRAIL_FRAMES]
 
     def _refresh_preview(self) -> None:
         """Predict the candy's flight if every rope holding it were cut now."""
-        self._preview_at = self.ticks
+        self._preview_at = self.world.frame
         ropes = holding(self.world)
         candy = candy_of(self.world)
         self.preview, self.preview_feeds = np.zeros((0, 2)), False

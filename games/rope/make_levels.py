@@ -15,11 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ecsgoo import Particle, World
+import ecsgoo
+from ecsgoo import Particle
 
 from .build import build
-
-LEVELS = Path(__file__).with_name("levels")
+from .game import RopeGame
 
 #: Level specs, px (y up, the screen is 800 × 600).
 SPECS: dict[int, dict[str, Any]] = {
@@ -33,23 +33,14 @@ SPECS: dict[int, dict[str, Any]] = {
 
 
 def level_path(n: int) -> Path:
-    """Where level ``n`` is saved."""
-    return LEVELS / f"{n}.toml"
-
-
-def load_level(n: int) -> World:
-    """Level ``n`` from its TOML file."""
-    import ecsgoo
-
-    return ecsgoo.load(level_path(n))
+    """Where level ``n`` is saved (``levels/<n>.toml``)."""
+    return RopeGame.level_file(n)
 
 
 def main() -> None:
     """Write every level's TOML file."""
-    import ecsgoo
-
-    LEVELS.mkdir(exist_ok=True)
     for n, spec in SPECS.items():
+        level_path(n).parent.mkdir(exist_ok=True)
         world = build(spec)
         for _, p in world.get_component(Particle):  # 0.01 px is plenty, and easier to edit
             p.x, p.y = round(p.x, 2), round(p.y, 2)

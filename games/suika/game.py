@@ -19,19 +19,15 @@ Run: ``ecsgoo play suika`` (``--bot`` for the greedy AI, ``--bot lookahead``,
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-import ecsgoo
 from ecsgoo import World, fruit
 from ecsgoo.game import Game, Status, register_game
 
 from . import ai, rules
 from .rules import DROP_Y, HEIGHT, WIDTH, state
-
-LEVEL_FOLDER = Path(__file__).with_name("levels")
 
 #: Aim step of the arrow keys, px.
 KEY_STEP = 10.0
@@ -51,19 +47,16 @@ class Suika(Game):
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         self.best = 0
-        # the random bot has its own generator so that every bot sees the same fruits
-        self.bot_rng = random.Random(f"suika-bot-{seed}")
         super().__init__(level, seed)
 
     def build(self) -> World:
-        world = ecsgoo.load(LEVEL_FOLDER / f"{self.level}.toml")
+        """Load ``levels/<n>.toml`` and deal the held and next fruit from ``self.rng``."""
+        # the random bot has its own generator so that every bot sees the same fruits
+        self.bot_rng = random.Random(f"suika-bot-{self.seed}")
+        world = self.load_level()
         st = state(world)
         st.current, st.next = self._draw_kind(), self._draw_kind()
         return world
-
-    def restart(self) -> None:
-        self.bot_rng = random.Random(f"suika-bot-{self.seed}")
-        super().restart()
 
     def _draw_kind(self) -> int:
         return self.rng.randrange(rules.DROP_KINDS)

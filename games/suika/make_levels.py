@@ -7,20 +7,17 @@ next fruit from its seed when it loads a level.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import ecsgoo
 
 from . import rules
-
-FOLDER = Path(__file__).with_name("levels")
+from .game import Suika
 
 
 def main() -> None:
     """Build every level in code and save it next to this file."""
-    FOLDER.mkdir(exist_ok=True)
     for number, (name, left, right) in rules.LEVELS.items():
-        path = FOLDER / f"{number}.toml"
+        path = Suika.level_file(number)
+        path.parent.mkdir(exist_ok=True)
         ecsgoo.save(rules.build_box(0, 0, left, right), path)
         print(f"{path}: {name}, {right - left:.0f} px wide")
 
