@@ -15,7 +15,6 @@ import os
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from .. import systems
 from ..errors import WorldFileError
@@ -24,6 +23,7 @@ from .build import build
 from .read import parse, read
 from .registry import (
     BUILTIN_NAMES,
+    BUILTIN_TYPES,
     COMPONENTS,
     component_codec,
     register_component,
@@ -66,7 +66,7 @@ def load(path: str | os.PathLike[str]) -> World:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise WorldFileError(f"{os.fspath(path)}: cannot read: {exc.strerror or exc}") from exc
+        raise _os_error(path, "read", exc) from exc
     return loads(data, os.fspath(path))
 
 
@@ -82,7 +82,7 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                    dir=target.parent)
     except OSError as exc:
-        raise WorldFileError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from exc
+        raise _os_error(path, "write", exc) from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
@@ -96,9 +96,13 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
         except OSError:
             pass
         if isinstance(exc, OSError):
-            raise WorldFileError(f"{os.fspath(path)}: cannot write: "
-                                 f"{exc.strerror or exc}") from exc
+            raise _os_error(path, "write", exc) from exc
         raise
+
+
+def _os_error(path: str | os.PathLike[str], doing: str, exc: OSError) -> WorldFileError:
+    """``FILE: cannot read: No such file or directory`` (``doing``: read or write)."""
+    return WorldFileError(f"{os.fspath(path)}: cannot {doing}: {exc.strerror or exc}")
 
 
 def _mode(target: Path) -> int:
@@ -113,8 +117,8 @@ def check_file(path: str | os.PathLike[str]) -> str:
     """Load ``path`` fully and summarise it; raises WorldFileError if it is not a good world.
 
     The summary names the file, the entity count, the entities per component
-    type and the pipeline, e.g. ``level.toml: 31 entities (particle 25,
-    spring 72, area 1); pipeline integrate → project → collide → break``.
+    type, the pipeline and the frame, e.g. ``level.toml: 31 entities (particle 25,
+    spring 72, area 1); pipeline integrate → project → collide → break; frame 0``.
     """
     world = load(path)
     try:
@@ -128,14 +132,10 @@ def _summary(name: str, world: World) -> str:
     for entity in world.entities():
         for comp in world.components_for_entity(entity):
             codec = component_codec(type(comp))
-            counts[codec.name if codec else _builtin_name(comp)] += 1
+            kind = codec.name if codec else BUILTIN_TYPES.get(type(comp), type(comp).__name__)
+            counts[kind] += 1
     order = {n: k for k, n in enumerate([*BUILTIN_NAMES, *COMPONENTS])}
     parts = ", ".join(f"{n} {counts[n]}" for n in sorted(counts, key=lambda n: order.get(n, 99)))
     stages = " → ".join(s.name for s in world.pipeline) or "none"
     return (f"{name}: {len(world.entities())} entities ({parts or 'no components'}); "
             f"pipeline {stages}; frame {world.frame}")
-
-
-def _builtin_name(comp: Any) -> str:
-    return next((n for n, t in BUILTIN_NAMES.items() if type(comp) is t),
-                type(comp).__name__)

@@ -13,26 +13,24 @@ from typing import Any
 import numpy as np
 
 from ..components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
-from ..errors import WorldError, WorldFileError
+from ..errors import WorldFileError
 from ..world import World
 from .read import Spec
-
-_CONSTRUCTION_ERRORS = (WorldError, ValueError, TypeError, KeyError, IndexError,
-                        ArithmeticError)
+from .schema import REFUSED
 
 
 def build(spec: Spec) -> World:
     """A new World from ``spec``; raises WorldFileError and leaves nothing behind on failure."""
     try:
         world = World(**spec.settings)
-    except _CONSTRUCTION_ERRORS as exc:
+    except REFUSED as exc:  # WorldError is a ValueError
         raise WorldFileError(f"{spec.source}: [world]: {exc}") from exc
     try:
         _fill(world, spec)
     except WorldFileError:
         world.close()
         raise
-    except _CONSTRUCTION_ERRORS as exc:
+    except REFUSED as exc:
         world.close()
         raise WorldFileError(f"{spec.source}: {exc}") from exc
     except BaseException:
@@ -45,7 +43,7 @@ def _fill(world: World, spec: Spec) -> None:
     parts = {e: list(comps) for e, comps in spec.entities.items()}
     particles = _new_particles(spec)
     springs = _new_springs(spec)
-    riders = _add_parts(spec, parts, particles, springs)
+    riders, bodies = _add_parts(spec, parts, particles, springs)
     world._insert_entities([(e, parts[e]) for e in sorted(parts)])
     store = world.store
     _attach_particles(world, spec, particles)
@@ -53,9 +51,8 @@ def _fill(world: World, spec: Spec) -> None:
         store.attach(entity, comp)
     _particle_columns(world, spec)
     _attach_springs(world, spec, springs)
-    for items, kind in ((spec.areas, AreaConstraint), (spec.shapes, ShapeMatch)):
-        for entity, _ in items:
-            store.attach(entity, next(c for c in parts[entity] if type(c) is kind))
+    for entity, comp in bodies:
+        store.attach(entity, comp)
     store.prepare()
     for seg in spec.segments:
         world.add_segment(seg[:2], seg[2:])
@@ -103,8 +100,12 @@ def _new_springs(spec: Spec) -> list[Spring]:
 
 
 def _add_parts(spec: Spec, parts: dict[int, list[Any]], particles: list[Particle],
-               springs: list[Spring]) -> list[tuple[int, Any]]:
-    """Put every component on its entity; return the riders (anchors, fruits) to attach."""
+               springs: list[Spring]) -> tuple[list[tuple[int, Any]], list[tuple[int, Any]]]:
+    """Put every component on its entity; return the ones the store attaches one by one.
+
+    ``riders`` (anchors, fruits) are attached after the particles, ``bodies``
+    (areas, shapes) after the springs, each as ``(entity, component)``.
+    """
     for e, comp in zip(spec.particles["entity"].tolist(), particles, strict=True):
         parts[e].append(comp)
     for e, comp in zip(spec.springs["entity"].tolist(), springs, strict=True):
@@ -114,15 +115,16 @@ def _add_parts(spec: Spec, parts: dict[int, list[Any]], particles: list[Particle
         riders.append((e, Anchor() if at is None else Anchor(*at)))
     for e, kind in sorted(spec.fruits.items()):
         riders.append((e, Fruit(kind)))
-    for e, comp in riders:
-        parts[e].append(comp)
+    bodies: list[tuple[int, Any]] = []
     for e, v in spec.areas:
-        parts[e].append(AreaConstraint(v["particles"], pressure=v["pressure"],
-                                       stiffness=v["stiffness"], rest_area=v["rest_area"]))
+        bodies.append((e, AreaConstraint(v["particles"], pressure=v["pressure"],
+                                         stiffness=v["stiffness"], rest_area=v["rest_area"])))
     for e, v in spec.shapes:
-        parts[e].append(ShapeMatch(v["particles"], alpha=v["alpha"], rest=v["rest"],
-                                   outline=v["outline"]))
-    return riders
+        bodies.append((e, ShapeMatch(v["particles"], alpha=v["alpha"], rest=v["rest"],
+                                     outline=v["outline"])))
+    for e, comp in riders + bodies:
+        parts[e].append(comp)
+    return riders, bodies
 
 
 def _attach_particles(world: World, spec: Spec, particles: list[Particle]) -> None:
@@ -167,10 +169,9 @@ def _particle_columns(world: World, spec: Spec) -> None:
         c[key][:n] = p[key]
     pinned = c["pinned"][:n]
     pin = pos.copy()
-    for row, entity in enumerate(p["entity"].tolist()):
-        at = spec.anchors.get(entity)
+    for entity, at in spec.anchors.items():
         if at is not None:
-            pin[row] = at
+            pin[world.store.pslot[entity]] = at
     c["pin"][:n] = pin
     with np.errstate(divide="ignore"):
         c["w"][:n] = np.where(pinned, 0.0, 1.0 / p["mass"])
@@ -182,5 +183,4 @@ def _grab(world: World, spec: Spec) -> None:
         return
     world.grabbed = g["entity"]
     world.grab_target = (g["x"], g["y"])
-    if hasattr(world, "grab_from"):
-        world.grab_from = (g["from_x"], g["from_y"])
+    world.grab_from = (g["from_x"], g["from_y"])

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..components import STIFFNESS_SCALE
 from .schema import MAX_COORD, MAX_ID, Where, show, toml_type
+from .write import PARTICLE_DEFAULTS, SPRING_DEFAULTS
 
 PARTICLE_KEYS = ("x", "y", "px", "py", "vx", "vy", "mass", "radius", "group", "friction",
                  "restitution", "fx", "fy")
@@ -23,8 +24,28 @@ MIN_MASS = 1e-6
 MIN_REST = 1e-6
 #: Softest spring: XPBD compliance (px per unit force; stiffness 1e-9 is about 1e6).
 MAX_COMPLIANCE = 1e6
-_INTS = ("entity", "group", "a", "b", "over")
-_BOOLS = ("broken", "buckled")
+
+#: Columns of a particle and of a spring row: dtype, and the value of a row that leaves
+#: the key out (NaN mass or radius: the fruit kind's or Particle's; rest -1: measured).
+PARTICLE_COLUMNS = {
+    "x": (np.float64, np.nan), "y": (np.float64, np.nan), "px": (np.float64, np.nan),
+    "py": (np.float64, np.nan), "mass": (np.float64, np.nan),
+    "radius": (np.float64, np.nan), "group": (np.int64, PARTICLE_DEFAULTS["group"]),
+    "friction": (np.float64, PARTICLE_DEFAULTS["friction"]),
+    "restitution": (np.float64, PARTICLE_DEFAULTS["restitution"]),
+    "fx": (np.float64, 0.0), "fy": (np.float64, 0.0),
+}
+SPRING_COLUMNS = {
+    "a": (np.int64, -1), "b": (np.int64, -1), "rest": (np.float64, -1.0),
+    "compliance": (np.float64, SPRING_DEFAULTS["compliance"]),
+    "max_stretch": (np.float64, SPRING_DEFAULTS["max_stretch"]),
+    "stretch": (np.float64, SPRING_DEFAULTS["stretch"]),
+    "broken": (np.bool_, SPRING_DEFAULTS["broken"]),
+    "buckled": (np.bool_, SPRING_DEFAULTS["buckled"]),
+    "over": (np.int64, SPRING_DEFAULTS["over"]),
+}
+#: dtype of every column key (the others, ``vx``, ``stiffness``…, are floats).
+_DTYPES = {key: dtype for key, (dtype, _) in {**PARTICLE_COLUMNS, **SPRING_COLUMNS}.items()}
 
 
 def exclusive(t: dict[str, Any], w: Where, *pairs: tuple[str, str]) -> None:
@@ -35,7 +56,10 @@ def exclusive(t: dict[str, Any], w: Where, *pairs: tuple[str, str]) -> None:
 
 
 def particle_block(table: Any, h: float, where: Where) -> tuple[np.ndarray, dict[str, Any]]:
-    """``[particles]``: entity ids and checked columns (``px``/``py`` from ``vx``/``vy``)."""
+    """``[particles]``: entity ids and checked columns (``px``/``py`` from ``vx``/``vy``).
+
+    ``h`` is the substep time, s: a velocity ``vx`` (px/s) becomes ``px = x − vx·h``.
+    """
     t = where.table(table)
     where.keys(t, ("entity", *PARTICLE_KEYS))
     exclusive(t, where, ("px", "vx"), ("py", "vy"))
@@ -72,8 +96,8 @@ def spring_block(table: Any, where: Where) -> tuple[np.ndarray, dict[str, Any]]:
     if len(same):
         where.at(f"{where.place} entity {entity[same[0]]}").fail(
             "a and b are the same entity", "b")
-    _range(cols, "a", entity, where, lambda v: v >= 0, ">= 0")
-    _range(cols, "b", entity, where, lambda v: v >= 0, ">= 0")
+    for key in ("a", "b"):
+        _range(cols, key, entity, where, lambda v: v >= 0, ">= 0")
     _range(cols, "rest", entity, where,
            lambda v: (v == 0) | ((v >= MIN_REST) & (v <= MAX_COORD)),
            f"0 or in {MIN_REST:g}..{MAX_COORD:g}")
@@ -101,8 +125,8 @@ def _ids(t: dict[str, Any], where: Where) -> np.ndarray:
             where.fail(f"ids run past {MAX_ID}", "entity")
         return np.arange(first, first + count, dtype=np.int64)
     ids = where.array(t, "entity")
-    if not all(type(v) is int and 0 <= v < MAX_ID for v in ids):
-        bad = next(v for v in ids if not (type(v) is int and 0 <= v < MAX_ID))
+    bad = next((v for v in ids if not (type(v) is int and 0 <= v < MAX_ID)), None)
+    if bad is not None:  # (TOML has no null, so None only means "none bad")
         where.fail(f"must hold entity ids (integers >= 0), got {show(bad)}", "entity")
     out = np.array(ids, dtype=np.int64)
     uniq, counts = np.unique(out, return_counts=True)
@@ -117,7 +141,7 @@ def _col(value: Any, key: str, entity: np.ndarray, where: Where) -> np.ndarray:
     if items is not None and len(items) != len(entity):
         where.fail(f"has {len(items)} values for {len(entity)} entities", key)
     values = items if items is not None else [value]
-    dtype = np.bool_ if key in _BOOLS else np.int64 if key in _INTS else np.float64
+    dtype = _DTYPES.get(key, np.float64)
     bad = next((k for k, v in enumerate(values) if not _is(v, dtype)), None)
     if bad is None:
         col = np.array(values, dtype=dtype)

@@ -24,15 +24,17 @@ from .columns import (
     MAX_COMPLIANCE,
     MIN_MASS,
     MIN_REST,
+    PARTICLE_COLUMNS,
     PARTICLE_KEYS,
+    SPRING_COLUMNS,
     SPRING_KEYS,
     exclusive,
     particle_block,
     spring_block,
 )
-from .registry import BUILTIN_NAMES, COMPONENTS, RESOURCES
-from .schema import MAX_ID, Where, show, suggest, toml_type
-from .write import FORMAT_VERSION, PARTICLE_DEFAULTS, SPRING_DEFAULTS
+from .registry import BUILTIN_NAMES, COMPONENTS, RESOURCES, component_codec
+from .schema import MAX_ID, REFUSED, Where, suggest
+from .write import FORMAT_VERSION, PARTICLE_DEFAULTS, SPRING_DEFAULTS, kind_defaults
 
 TOP_KEYS = ("format_version", "world", "level", "pipeline", "resources", "rows", "particles",
             "springs", "entity")
@@ -44,23 +46,6 @@ MAX_SUBSTEPS = MAX_ITERATIONS = 1000
 MAX_DT, MIN_DT = 1.0, 1e-6
 #: Largest area pressure (rest area × pressure is the target; 2.2 is a taut balloon).
 MAX_PRESSURE = 100.0
-
-
-#: Store columns of a particle and of a spring row: dtype and default.
-PARTICLE_COLUMNS = {
-    "x": (np.float64, np.nan), "y": (np.float64, np.nan), "px": (np.float64, np.nan),
-    "py": (np.float64, np.nan), "mass": (np.float64, np.nan),
-    "radius": (np.float64, np.nan), "group": (np.int64, PARTICLE_DEFAULTS["group"]),
-    "friction": (np.float64, PARTICLE_DEFAULTS["friction"]),
-    "restitution": (np.float64, PARTICLE_DEFAULTS["restitution"]),
-    "fx": (np.float64, 0.0), "fy": (np.float64, 0.0),
-}
-SPRING_COLUMNS = {
-    "a": (np.int64, -1), "b": (np.int64, -1), "rest": (np.float64, -1.0),
-    "compliance": (np.float64, 0.0), "max_stretch": (np.float64, SPRING_DEFAULTS["max_stretch"]),
-    "stretch": (np.float64, 1.0), "broken": (np.bool_, False), "buckled": (np.bool_, False),
-    "over": (np.int64, 0),
-}
 
 
 @dataclass
@@ -109,6 +94,11 @@ class Spec:
     fruits: dict[int, int] = field(default_factory=dict)
     areas: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     shapes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def h(self) -> float:
+        """Substep time, s (``World.h`` of the world to be): velocity = (x − px) / h."""
+        return self.settings["dt"] / self.settings["substeps"]
 
 
 # -- text → tables ------------------------------------------------------------------------
@@ -165,8 +155,7 @@ def read(doc: dict[str, Any], source: str) -> Spec:
     _resources(doc.get("resources", {}), spec, top.at("[resources]"))
     particles, springs = Rows(PARTICLE_COLUMNS), Rows(SPRING_COLUMNS)
     if "particles" in doc:
-        h = spec.settings["dt"] / spec.settings["substeps"]
-        particles.blocks.append(particle_block(doc["particles"], h, top.at("[particles]")))
+        particles.blocks.append(particle_block(doc["particles"], spec.h, top.at("[particles]")))
     if "springs" in doc:
         springs.blocks.append(spring_block(doc["springs"], top.at("[springs]")))
     entities = doc.get("entity", [])
@@ -198,8 +187,8 @@ def _world(table: Any, spec: Spec, where: Where) -> None:
     d = WORLD_DEFAULTS
     gravity = where.points({"gravity": [t["gravity"]]} if "gravity" in t else {}, "gravity",
                            [list(d["gravity"])])[0]
-    bounds = t.get("bounds", list(d["bounds"]))
-    if bounds is not False and bounds is not None:
+    bounds = t.get("bounds", list(d["bounds"]))  # false: no walls or ground
+    if bounds is not False:
         bounds = where.points({"bounds": [bounds]}, "bounds", width=4)[0]
         if not (bounds[0] < bounds[2] and bounds[1] < bounds[3]):
             where.fail(f"must be [left, bottom, right, top] with left < right and bottom < "
@@ -211,7 +200,7 @@ def _world(table: Any, spec: Spec, where: Where) -> None:
         "iterations": where.integer(t, "iterations", d["iterations"], low=1,
                                     high=MAX_ITERATIONS),
         "damping": where.number(t, "damping", d["damping"], low=0.0, high=1.0),
-        "bounds": None if bounds is False or bounds is None else tuple(bounds),
+        "bounds": None if bounds is False else tuple(bounds),
         "contact_slop": where.number(t, "contact_slop", d["contact_slop"], low=0.0,
                                      coord=True),
     }
@@ -263,21 +252,18 @@ def _pipeline(entries: Any, spec: Spec, where: Where) -> None:
                 w.fail("this stage keeps no state (it has no load_state method)", "state")
             try:
                 stage.load_state(w.table(t["state"], "state"))
-            except (TypeError, ValueError, KeyError, IndexError, ArithmeticError) as exc:
+            except REFUSED as exc:
                 w.fail(f"{type(exc).__name__}: {exc}", "state")
         spec.stages.append(stage)
 
 
 def _setting_type(value: Any, default: Any, where: Where, key: str) -> None:
     """A setting must have the type of its default (ints allowed for floats)."""
-    if type(default) is bool and type(value) is not bool:
-        where.fail(f"must be true or false, got {toml_type(value)} {show(value)}", key)
-    if type(default) is int and type(value) is not int:
-        where.fail(f"must be an integer, got {toml_type(value)} {show(value)}", key)
-    if type(default) is float:
+    kind = type(default)
+    if kind is float:
         where.as_number(value, key)
-    if type(default) is str and type(value) is not str:
-        where.fail(f"must be a string, got {toml_type(value)} {show(value)}", key)
+    elif kind in (bool, int, str):
+        where.of_type(value, kind, key)
 
 
 def _resources(table: Any, spec: Spec, where: Where) -> None:
@@ -343,7 +329,7 @@ def _particle(value: Any, spec: Spec, w: Where) -> dict[str, Any]:
     t = w.table(value)
     w.keys(t, PARTICLE_KEYS)
     exclusive(t, w, ("px", "vx"), ("py", "vy"))
-    h = spec.settings["dt"] / spec.settings["substeps"]
+    h = spec.h
     x, y = w.number(t, "x", coord=True), w.number(t, "y", coord=True)
     vx, vy = w.number(t, "vx", 0.0, coord=True), w.number(t, "vy", 0.0, coord=True)
     out = {"x": x, "y": y, "px": w.number(t, "px", x - vx * h, coord=True),
@@ -359,6 +345,7 @@ def _particle(value: Any, spec: Spec, w: Where) -> dict[str, Any]:
 
 
 def _spring(value: Any, w: Where) -> dict[str, Any]:
+    d = SPRING_DEFAULTS
     t = w.table(value)
     w.keys(t, SPRING_KEYS)
     exclusive(t, w, ("stiffness", "compliance"))
@@ -374,13 +361,13 @@ def _spring(value: Any, w: Where) -> dict[str, Any]:
         if not out["compliance"] <= MAX_COMPLIANCE:
             w.fail(f"is too small, got {k}", "stiffness")
     else:
-        out["compliance"] = w.number(t, "compliance", 0.0, low=0.0, high=MAX_COMPLIANCE)
-    out["max_stretch"] = w.number(t, "max_stretch", SPRING_DEFAULTS["max_stretch"], inf=True,
-                                  above=0.0)
-    out["stretch"] = w.number(t, "stretch", 1.0, low=0.0)
-    out["broken"] = w.boolean(t, "broken", False)
-    out["buckled"] = w.boolean(t, "buckled", False)
-    out["over"] = w.integer(t, "over", 0, low=0)
+        out["compliance"] = w.number(t, "compliance", d["compliance"], low=0.0,
+                                     high=MAX_COMPLIANCE)
+    out["max_stretch"] = w.number(t, "max_stretch", d["max_stretch"], inf=True, above=0.0)
+    out["stretch"] = w.number(t, "stretch", d["stretch"], low=0.0)
+    out["broken"] = w.boolean(t, "broken", d["broken"])
+    out["buckled"] = w.boolean(t, "buckled", d["buckled"])
+    out["over"] = w.integer(t, "over", d["over"], low=0)
     return out
 
 
@@ -422,11 +409,7 @@ def _resolved_particles(rows: Rows, spec: Spec) -> dict[str, np.ndarray]:
     """The particle columns, mass and radius left out taken from the fruit kind or defaults."""
     out = rows.arrays()
     kind = np.array([spec.fruits.get(e, -1) for e in out["entity"].tolist()], dtype=np.int64)
-    fruit = kind >= 0
-    table = {"mass": np.array([_fruit.mass(k) for k in range(_fruit.LARGEST + 1)]),
-             "radius": np.array(_fruit.RADII)}
-    for key, by_kind in table.items():
-        default = np.where(fruit, by_kind[np.maximum(kind, 0)], float(PARTICLE_DEFAULTS[key]))
+    for key, default in kind_defaults(kind).items():
         out[key] = np.where(np.isnan(out[key]), default, out[key])
     out["kind"] = kind
     return out
@@ -497,8 +480,6 @@ def _no_particle(spec: Spec, where: Where, key: str, target: int) -> None:
 
 
 def _check_custom_refs(spec: Spec, top: Where) -> None:
-    from .registry import component_codec
-
     for entity, comps in spec.entities.items():
         for comp in comps:
             codec = component_codec(type(comp))

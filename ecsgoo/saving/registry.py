@@ -20,11 +20,13 @@ from typing import Any
 import numpy as np
 
 from ..components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
-from .schema import REQUIRED, Where, show, toml_type
+from .schema import REFUSED, REQUIRED, Where, show, toml_type
 
 #: Built-in component types by their name in a world file, in attach order.
 BUILTIN_NAMES: dict[str, type] = {"particle": Particle, "anchor": Anchor, "fruit": Fruit,
                                   "spring": Spring, "area": AreaConstraint, "shape": ShapeMatch}
+#: The same, by type: the name a built-in component has in a world file.
+BUILTIN_TYPES: dict[type, str] = {cls: name for name, cls in BUILTIN_NAMES.items()}
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -65,20 +67,19 @@ class Codec:
         """A new instance from its TOML table, every field checked."""
         where.table(table)
         where.keys(table, [r.name for r in self.fields])
-        values = {}
+        init, late = {}, {}  # late: fields the constructor does not take (init=False)
         for rule in self.fields:
             if rule.name in table:
-                values[rule.name] = _decode(table[rule.name], rule.kind, where, rule.name)
+                value = _decode(table[rule.name], rule.kind, where, rule.name)
+                (init if rule.init else late)[rule.name] = value
             elif rule.default is REQUIRED:
                 where.fail(f"missing ({_describe(rule.kind)})", rule.name)
-        init = {k: v for k, v in values.items() if _rule(self, k).init}
         try:
             obj = self.cls(**init)
-        except (TypeError, ValueError, KeyError, IndexError, ArithmeticError) as exc:
+        except REFUSED as exc:
             where.fail(f"{type(exc).__name__}: {exc}")
-        for key, value in values.items():
-            if not _rule(self, key).init:
-                object.__setattr__(obj, key, value)  # frozen dataclasses too
+        for key, value in late.items():
+            object.__setattr__(obj, key, value)  # frozen dataclasses too
         return obj
 
     def references(self, obj: Any) -> list[tuple[str, int]]:
@@ -187,10 +188,6 @@ def _rules(cls: type) -> tuple[FieldRule, ...]:
     return tuple(out)
 
 
-def _rule(codec: Codec, name: str) -> FieldRule:
-    return next(r for r in codec.fields if r.name == name)
-
-
 def _kind(hint: Any) -> tuple[Any, ...]:
     """``("int",)``, ``("list", inner)``, ``("optional", inner)``, … or ``("any",)``."""
     if hint in (int, float, bool, str):
@@ -253,20 +250,14 @@ def _decode(value: Any, kind: tuple[Any, ...], where: Where, field: str) -> Any:
     if head == "optional":
         return _decode(value, kind[1], where, field)
     if head in ("list", "tuple"):
-        if type(value) is not list:
-            where.fail(f"must be an array, got {toml_type(value)} {show(value)}", field)
-        items = [_decode(v, kind[1], where, field) for v in value]
+        items = [_decode(v, kind[1], where, field) for v in where.of_type(value, list, field)]
         return items if head == "list" else tuple(items)
     if head == "int":
         return where.as_integer(value, field)
     if head == "float":
         return where.as_number(value, field)
     if head in ("bool", "str"):
-        want = bool if head == "bool" else str
-        if type(value) is not want:
-            where.fail(f"must be {_describe(kind)}, got {toml_type(value)} {show(value)}",
-                       field)
-        return value
+        return where.of_type(value, bool if head == "bool" else str, field)
     return _loose(value, where, field)
 
 

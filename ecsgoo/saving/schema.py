@@ -20,6 +20,11 @@ MAX_ID = 2**62
 #: Largest coordinate, length, speed or force accepted (px, px/s): a typo such as
 #: ``x = 1e300`` would otherwise overflow the contact grid on the first step.
 MAX_COORD = 1e9
+#: What constructors and ``load_state`` raise for values they refuse: loading reports
+#: them as WorldFileError naming the place.
+REFUSED = (TypeError, ValueError, KeyError, IndexError, ArithmeticError)
+#: What a field of an exact TOML type must be, as messages say it.
+_WANT = {bool: "true or false", int: "an integer", str: "a string", list: "an array"}
 
 
 def toml_type(value: Any) -> str:
@@ -123,29 +128,29 @@ class Where:
     def as_integer(self, value: Any, key: str, *, low: int = -MAX_ID,
                    high: int = MAX_ID) -> int:
         """Check one integer (see ``integer``)."""
-        if type(value) is not int:
-            self.fail(f"must be an integer, got {toml_type(value)} {show(value)}", key)
+        self.of_type(value, int, key)
         if not low <= value <= high:
             self.fail(f"must be in {low}..{high}, got {value}", key)
         return value
 
     def boolean(self, table: dict[str, Any], key: str, default: Any = REQUIRED) -> bool:
         """A boolean field."""
-        if key not in table:
-            return self._default(key, default, "true or false")
-        value = table[key]
-        if type(value) is not bool:
-            self.fail(f"must be true or false, got {toml_type(value)} {show(value)}", key)
-        return value
+        return self._typed(table, key, default, bool)
 
     def string(self, table: dict[str, Any], key: str, default: Any = REQUIRED) -> str:
         """A string field."""
-        if key not in table:
-            return self._default(key, default, "a string")
-        value = table[key]
-        if type(value) is not str:
-            self.fail(f"must be a string, got {toml_type(value)} {show(value)}", key)
+        return self._typed(table, key, default, str)
+
+    def of_type(self, value: Any, want: type, key: str) -> Any:
+        """``value`` if its type is exactly ``want`` (bool, int, str or list: no casting)."""
+        if type(value) is not want:
+            self.fail(f"must be {_WANT[want]}, got {toml_type(value)} {show(value)}", key)
         return value
+
+    def _typed(self, table: dict[str, Any], key: str, default: Any, want: type) -> Any:
+        if key not in table:
+            return self._default(key, default, _WANT[want])
+        return self.of_type(table[key], want, key)
 
     def _default(self, key: str, default: Any, what: str) -> Any:
         if default is REQUIRED:
@@ -156,12 +161,7 @@ class Where:
 
     def array(self, table: dict[str, Any], key: str, default: Any = REQUIRED) -> list[Any]:
         """An array field."""
-        if key not in table:
-            return self._default(key, default, "an array")
-        value = table[key]
-        if type(value) is not list:
-            self.fail(f"must be an array, got {toml_type(value)} {show(value)}", key)
-        return value
+        return self._typed(table, key, default, list)
 
     def entities(self, table: dict[str, Any], key: str, least: int) -> list[int]:
         """A list of at least ``least`` distinct entity ids."""

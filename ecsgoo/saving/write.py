@@ -16,25 +16,37 @@ import numpy as np
 import tomli_w
 
 from .. import fruit as _fruit
-from ..components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
+from ..components import Particle
 from ..systems.base import STAGES
-from .registry import _plain, component_codec, resource_codec
+from ..world import World
+from .registry import BUILTIN_TYPES, _plain, component_codec, resource_codec
 from .schema import Where
 
 #: The version this ecsgoo writes (and the newest it reads).
 FORMAT_VERSION = 1
 #: Worlds with more particle + spring rows than this get the column form by default.
 COMPACT_ABOVE = 2000
-_BUILTIN = {Particle: "particle", Anchor: "anchor", Fruit: "fruit", Spring: "spring",
-            AreaConstraint: "area", ShapeMatch: "shape"}
 #: Constructor defaults a written field is compared with (left out when equal).
 PARTICLE_DEFAULTS = {k: p.default for k, p in inspect.signature(Particle).parameters.items()
                      if p.default is not inspect.Parameter.empty}
 SPRING_DEFAULTS = {"compliance": 0.0, "max_stretch": 2.0, "stretch": 1.0, "broken": False,
                    "buckled": False, "over": 0}
+#: Default mass and radius of a particle row, indexed by its ``kind`` + 1: a plain
+#: particle (kind -1) has the constructor's, a fruit (kind 0..10) its kind's.
+_BY_KIND = {"mass": np.array([PARTICLE_DEFAULTS["mass"],
+                              *map(_fruit.mass, range(_fruit.LARGEST + 1))], dtype=np.float64),
+            "radius": np.array([PARTICLE_DEFAULTS["radius"], *_fruit.RADII], dtype=np.float64)}
 
 
-def dumps(world: Any, compact: bool | None = None, source: str = "save") -> str:
+def kind_defaults(kind: Any) -> dict[str, Any]:
+    """``mass`` and ``radius`` a particle of fruit ``kind`` (-1: no fruit) gets when left out.
+
+    ``kind`` is one kind or an array of them (then the values are arrays too).
+    """
+    return {key: by_kind[kind + 1] for key, by_kind in _BY_KIND.items()}
+
+
+def dumps(world: World, compact: bool | None = None, source: str = "save") -> str:
     """The world as TOML text (see ``docs/world-format.md``).
 
     ``compact``: particles and springs as column arrays; ``None`` chooses it
@@ -80,11 +92,10 @@ def _world(world: Any) -> dict[str, Any]:
     nxt, top = world.next_entity, max(world.entities(), default=0)
     if nxt != top + 1:
         out["next_entity"] = nxt
-    grabbed = getattr(world, "grabbed", -1)
-    if grabbed != -1:
+    if world.grabbed != -1:
         tx, ty = world.grab_target
-        fx, fy = getattr(world, "grab_from", world.grab_target)
-        out["grab"] = {"entity": int(grabbed), "x": float(tx), "y": float(ty),
+        fx, fy = world.grab_from
+        out["grab"] = {"entity": int(world.grabbed), "x": float(tx), "y": float(ty),
                        "from_x": float(fx), "from_y": float(fy)}
     return out
 
@@ -149,7 +160,7 @@ def _components(world: Any, where: Where) -> dict[int, list[tuple[str, Any]]]:
     for entity in world.entities():
         named = []
         for comp in world.components_for_entity(entity):
-            name = _BUILTIN.get(type(comp))
+            name = BUILTIN_TYPES.get(type(comp))
             if name is None:
                 codec = component_codec(type(comp))
                 if codec is None:
@@ -165,7 +176,7 @@ def _components(world: Any, where: Where) -> dict[int, list[tuple[str, Any]]]:
     return out
 
 
-_ORDER = {name: k for k, name in enumerate(_BUILTIN.values())}
+_ORDER = {name: k for k, name in enumerate(BUILTIN_TYPES.values())}
 
 
 def _order(item: tuple[str, Any]) -> tuple[int, str]:
@@ -197,11 +208,8 @@ def _particle_table(cols: dict[str, np.ndarray], s: int) -> dict[str, Any]:
 
 def _particle_defaults(kind: int) -> dict[str, Any]:
     d = PARTICLE_DEFAULTS
-    out = {"mass": float(d["mass"]), "radius": float(d["radius"]), "group": d["group"],
-           "friction": float(d["friction"]), "restitution": float(d["restitution"])}
-    if kind >= 0:
-        out["mass"], out["radius"] = _fruit.mass(kind), _fruit.RADII[kind]
-    return out
+    return {**kind_defaults(kind), "group": d["group"], "friction": float(d["friction"]),
+            "restitution": float(d["restitution"])}
 
 
 def _spring_table(world: Any, s: int) -> dict[str, Any]:
@@ -255,6 +263,8 @@ def _entities(world: Any, comps: dict[int, list[tuple[str, Any]]], compact: bool
             table = (codec.encode(comp, where.at(f"entity {entity} ({name})"))
                      if codec is not None else _builtin_table(world, name, comp))
             lines.append(f"{name} = {_inline(table)}")
+        # an entity whose components are all in [particles]/[springs] needs no table;
+        # one with no components at all does (it still exists, and keeps its id)
         if len(lines) > 1 or not named:
             out.append("\n".join(lines) + "\n")
     return out
@@ -265,17 +275,12 @@ def _entities(world: Any, comps: dict[int, list[tuple[str, Any]]], compact: bool
 def _particle_columns(world: Any) -> dict[str, Any]:
     p = world.store.particles
     n, c = p.n, p.cols
-    kind = c["kind"][:n]
-    fruit = kind >= 0
-    mass = np.where(fruit, np.array([_fruit.mass(k) for k in range(len(_fruit.RADII))])
-                    [np.maximum(kind, 0)], float(PARTICLE_DEFAULTS["mass"]))
-    radius = np.where(fruit, np.array(_fruit.RADII)[np.maximum(kind, 0)],
-                      float(PARTICLE_DEFAULTS["radius"]))
+    by_kind = kind_defaults(c["kind"][:n])
     out: dict[str, Any] = {"entity": _ids(c["entity"][:n])}
     x, y = c["pos"][:n, 0], c["pos"][:n, 1]
     fields = [("x", x, None), ("y", y, None), ("px", c["prev"][:n, 0], x),
-              ("py", c["prev"][:n, 1], y), ("mass", c["mass"][:n], mass),
-              ("radius", c["radius"][:n], radius)]
+              ("py", c["prev"][:n, 1], y), ("mass", c["mass"][:n], by_kind["mass"]),
+              ("radius", c["radius"][:n], by_kind["radius"])]
     for key in ("group", "friction", "restitution"):
         fields.append((key, c[key][:n], np.full(n, PARTICLE_DEFAULTS[key], c[key].dtype)))
     fields += [("fx", c["force"][:n, 0], np.zeros(n)), ("fy", c["force"][:n, 1], np.zeros(n))]
@@ -309,14 +314,17 @@ def _ids(entity: np.ndarray) -> Any:
 
 def _column(col: np.ndarray, default: np.ndarray | None = None) -> Any:
     """``None`` if every row has its default, one value if all rows agree, else the list."""
-    bits = col.view(np.int64) if col.dtype == np.float64 else col
-    if default is not None:
-        dbits = default.view(np.int64) if default.dtype == np.float64 else default
-        if np.array_equal(bits, dbits):
-            return None
+    bits = _bits(col)
+    if default is not None and np.array_equal(bits, _bits(default)):
+        return None
     if len(col) and np.all(bits == bits[0]):
         return col[0].item()
     return col.tolist()
+
+
+def _bits(col: np.ndarray) -> np.ndarray:
+    """Floats as their bit patterns, so comparing tells 0.0 from -0.0 (like ``_same``)."""
+    return col.view(np.int64) if col.dtype == np.float64 else col
 
 
 # -- TOML text ---------------------------------------------------------------------------
