@@ -516,3 +516,11 @@ def test_check_file_summarises_or_raises(tmp_path):
     with pytest.raises(WorldFileError, match="entity 3 \\(spring\\): field b"):
         ecsgoo.check_file(path)
 
+
+
+@pytest.mark.parametrize("setting", ["iterations = 1.5", "iterations = -inf", "iterations = [1, 2]",
+                                     "iterations = 0"])
+def test_a_bad_stage_setting_is_refused_at_load_not_at_the_first_step(setting):
+    text = f'format_version = 1\n[[pipeline]]\nstage = "project"\n{setting}\n'
+    with pytest.raises(ecsgoo.WorldFileError, match="iterations"):
+        ecsgoo.loads(text)

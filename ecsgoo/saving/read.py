@@ -245,7 +245,7 @@ def _pipeline(entries: Any, spec: Spec, where: Where) -> None:
             _setting_type(value, params[key].default, w, key)
         try:
             stage = cls(**settings)
-        except (TypeError, ValueError, KeyError, ArithmeticError) as exc:
+        except REFUSED as exc:
             w.fail(f"{type(exc).__name__}: {exc}")
         if "state" in t:
             if not hasattr(stage, "load_state"):

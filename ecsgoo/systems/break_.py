@@ -25,8 +25,9 @@ class Break(Stage):
     name = "break"
 
     def __init__(self, break_frames: int = 3) -> None:
-        if int(break_frames) < 1:
-            raise ValueError(f"Break: break_frames must be >= 1, got {break_frames}")
+        if not (isinstance(break_frames, int) and break_frames >= 1):
+            raise ValueError(f"Break: break_frames must be a whole number >= 1, "
+                             f"got {break_frames!r}")
         self.break_frames = int(break_frames)
         self._out = np.zeros(64, dtype=np.int64)
 

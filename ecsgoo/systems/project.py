@@ -24,6 +24,9 @@ class Project(Stage):
     per_substep = True
 
     def __init__(self, iterations: int | None = None) -> None:
+        if iterations is not None and not (isinstance(iterations, int) and iterations >= 1):
+            raise ValueError(f"Project: iterations must be a whole number >= 1 or None, "
+                             f"got {iterations!r}")
         self.iterations = iterations
 
     def settings(self) -> dict[str, Any]:
