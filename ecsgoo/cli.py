@@ -90,24 +90,25 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _bot_name(game: Any, wanted: str | None) -> str | None:
-    if wanted is None:
-        return None
+    """``--bot NAME`` → NAME; a bare ``--bot`` (``""``) → the game's first bot; none → None."""
     if wanted == "":
-        return game.bots[0] if game.bots else None
+        return _first_bot(game)
     return wanted
+
+
+def _first_bot(game: Any) -> str | None:
+    return game.bots[0] if game.bots else None
 
 
 def _play_window(game: Any, bot: str | None, args: argparse.Namespace) -> int:
     try:
         from .app.window import PlayerWindow
+
+        PlayerWindow(game, bot)
     except Exception as exc:  # pyglet found no usable display after all
         return _rerun_headless(game, bot, args, f"cannot open a window ({exc})")
     import arcade
 
-    try:
-        PlayerWindow(game, bot)
-    except Exception as exc:
-        return _rerun_headless(game, bot, args, f"cannot open a window ({exc})")
     arcade.run()
     return 0
 
@@ -116,30 +117,27 @@ def _rerun_headless(game: Any, bot: str | None, args: argparse.Namespace, why: s
     """arcade is already imported for a window: run the fallback in a fresh headless process."""
     import subprocess
 
-    bot = bot or (game.bots[0] if game.bots else None)
-    out = _fallback_path(game)
-    _announce(game, bot, why, out)
+    bot, out = _announce_fallback(game, bot, why)
     cmd = [sys.executable, "-m", "ecsgoo", "play", args.game, "--level", str(game.level),
            "--seed", str(game.seed), "--frames", str(FALLBACK_FRAMES), "--record", str(out)]
     cmd += ["--bot", bot] if bot else []
     return subprocess.call(cmd, env={**os.environ, "ARCADE_HEADLESS": "1"})
 
 
-def _fallback_path(game: Any) -> Path:
-    return Path(f"ecsgoo-{game.name}-level{game.level}.gif").resolve()
-
-
-def _announce(game: Any, bot: str | None, why: str, out: Path) -> None:
+def _announce_fallback(game: Any, bot: str | None, why: str) -> tuple[str | None, Path]:
+    """Say in one line (stderr) why and how the game runs headless instead; return the bot
+    it runs with (the one asked for, else the game's first) and the GIF it records to."""
+    bot = bot or _first_bot(game)
+    out = Path(f"ecsgoo-{game.name}-level{game.level}.gif").resolve()
     who = f" with bot {bot!r}" if bot else ""
     print(f"ecsgoo: {why}; running {game.name} headless for {FALLBACK_FRAMES} frames{who}, "
           f"recording to {out}", file=sys.stderr)
+    return bot, out
 
 
 def _fallback(game: Any, bot: str | None, why: str) -> int:
     """No display: say so in one line, then a headless run with the bot, recorded to a GIF."""
-    bot = bot or (game.bots[0] if game.bots else None)
-    out = _fallback_path(game)
-    _announce(game, bot, why, out)
+    bot, out = _announce_fallback(game, bot, why)
     return _headless(game, bot, FALLBACK_FRAMES, None, str(out))
 
 

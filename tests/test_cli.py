@@ -9,9 +9,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
-from ecsgoo import cli
+from ecsgoo import cli, saving
 
 TOY = str(Path(__file__).resolve().parent / "toygame.py")
 
@@ -72,9 +71,6 @@ def test_errors_are_one_line_without_a_traceback(capsys):
 
 
 def test_check_a_bad_file_exits_1_without_a_traceback(tmp_path):
-    saving = pytest.importorskip("ecsgoo.saving")
-    if not hasattr(saving, "check_file"):
-        pytest.skip("ecsgoo.saving has no check_file yet")
     bad = tmp_path / "bad.toml"
     bad.write_text("format_version = 1\n[[entity]]\nid = 1\nparticle = { x = 1.0, y = nan }\n")
     proc = _run("check", str(bad))
@@ -84,7 +80,6 @@ def test_check_a_bad_file_exits_1_without_a_traceback(tmp_path):
 
 
 def test_check_a_good_file(tmp_path, capsys):
-    saving = pytest.importorskip("ecsgoo.saving")
     from ecsgoo import Particle, World
 
     w = World()

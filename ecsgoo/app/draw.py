@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..systems.render import rgba
+from ..systems.render import rgba, triangulate
 
 Point = Sequence[float]
 WHITE = (255, 255, 255)
@@ -80,16 +80,9 @@ class Draw:
 
     def polygon(self, points: Any, color: Any) -> None:
         """A filled polygon through ``points`` (at least 3, either winding)."""
-        from arcade.earclip import earclip
-
-        pts = [(float(x), float(y)) for x, y in np.asarray(points, np.float64).reshape(-1, 2)]
-        if len(pts) < 3:
-            return
-        try:
-            tris = earclip(pts)
-        except Exception:  # self-intersecting: a fan is better than nothing
-            tris = [(pts[0], pts[i], pts[i + 1]) for i in range(1, len(pts) - 1)]
-        self._triangles(np.array(tris, np.float64).reshape(-1, 2), color)
+        xy = np.asarray(points, np.float64).reshape(-1, 2)
+        if len(xy) >= 3:
+            self._triangles(triangulate(xy), color)
 
     def rect(self, x: float, y: float, w: float, h: float, color: Any) -> None:
         """A filled ``w × h`` rectangle with its bottom-left corner at ``(x, y)``."""
@@ -124,18 +117,20 @@ class Draw:
     def flush(self) -> None:
         """Send the shapes drawn so far to the GPU (the player calls this after the overlay)."""
         if self._rows:
-            from .gl import batches
-
-            gpu = self._gpu or batches()
+            gpu = self._batches()
             gpu.begin()
             getattr(gpu, self._kind)(np.concatenate(self._rows))
         self._rows, self._kind = [], ""
 
     def set_pixel(self, world_per_pixel: float) -> None:
         """Size of a screen pixel in world px (for the antialiased edges)."""
-        from .gl import batches
+        self._batches().set_pixel(world_per_pixel)
 
-        (self._gpu or batches()).set_pixel(world_per_pixel)
+    def _batches(self) -> Any:
+        """The GPU batches drawn with: the given ones, else the current window's."""
+        from .gl import batches  # arcade.gl: only once something is drawn
+
+        return self._gpu or batches()
 
     def _label(self, text: str, color: tuple, size: float, anchor_x: str, anchor_y: str,
                bold: bool) -> Any:

@@ -272,10 +272,7 @@ class Batches:
         points = rows[small]
         hard = len(rows) > CROWDED and bool((points[:, 8] >= 1.0).all())
         self._points.program["u_hard"] = 1.0 if hard else 0.0
-        if hard:
-            self.ctx.disable(self.ctx.BLEND)
-        self._points.draw(points)
-        self.ctx.enable(self.ctx.BLEND)
+        self._draw(self._points, points, blend=not hard)
         self._quads.draw(rows[~small])
 
     def capsules(self, rows: np.ndarray) -> None:
@@ -291,11 +288,8 @@ class Batches:
             from pyglet import gl
 
             gl.glLineWidth(2.0)
-            opaque = bool((ends[:, 8] >= 1.0).all())
-            if opaque:  # no antialiased edge to blend: skip reading the framebuffer
-                self.ctx.disable(self.ctx.BLEND)
-            self._lines.draw(verts)
-            self.ctx.enable(self.ctx.BLEND)
+            # GL lines have no antialiased edge: opaque ones need no blending
+            self._draw(self._lines, verts, blend=not bool((ends[:, 8] >= 1.0).all()))
         self._capsules.draw(rows[~thin])
 
     def triangles(self, rows: np.ndarray, blend: bool = True) -> None:
@@ -303,9 +297,14 @@ class Batches:
 
         ``blend=False`` for opaque backgrounds: half the cost of a blended fill.
         """
+        self._draw(self._triangles, rows, blend)
+
+    def _draw(self, batch: _Batch, rows: np.ndarray, blend: bool) -> None:
+        """Draw ``rows`` with ``batch``, unblended if not ``blend`` (skipping the framebuffer
+        read that blending costs); blending is on again afterwards."""
         if not blend:
             self.ctx.disable(self.ctx.BLEND)
-        self._triangles.draw(rows)
+        batch.draw(rows)
         self.ctx.enable(self.ctx.BLEND)
 
 

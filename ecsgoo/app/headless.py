@@ -49,6 +49,9 @@ def screenshot(player: Player, window: Any) -> Any:
 class Progress:
     """A progress bar on ``stream`` that shows itself only once a run takes over ``after`` s."""
 
+    #: The bar's length in characters.
+    WIDTH = 30
+
     def __init__(self, total: int, label: str, stream: TextIO | None = None,
                  after: float = 2.0) -> None:
         self.total, self.label, self.after = total, label, after
@@ -62,18 +65,18 @@ class Progress:
         if now - self.start < self.after or now - self.shown < 0.25:
             return
         self.shown = now
-        width = 30
-        filled = int(width * done / max(self.total, 1))
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
-                          f"{done}/{self.total} frames  {now - self.start:4.0f} s")
-        self.stream.flush()
+        self._write(done, now)
 
     def finish(self) -> None:
         """End the bar's line (if it was shown at all)."""
-        if not self.shown:
-            return
-        self.stream.write(f"\r{self.label} [{'#' * 30}] {self.total}/{self.total} frames  "
-                          f"{time.monotonic() - self.start:4.0f} s\n")
+        if self.shown:
+            self._write(self.total, time.monotonic(), "\n")
+
+    def _write(self, done: int, now: float, end: str = "") -> None:
+        """Redraw the bar over its line: ``done`` of ``total`` frames, ``now - start`` s."""
+        filled = int(self.WIDTH * done / max(self.total, 1))
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
+                          f"{done}/{self.total} frames  {now - self.start:4.0f} s{end}")
         self.stream.flush()
 
 
@@ -134,12 +137,14 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
             bar.update(frame + 1)
     if bar is not None:
         bar.finish()
-    if recorder is not None:
-        recorder.add(screenshot(player, window))
-        recorder.save()
-    if screenshot_path:
-        Path(screenshot_path).parent.mkdir(parents=True, exist_ok=True)
-        screenshot(player, window).save(screenshot_path)
+    if window is not None:
+        last = screenshot(player, window)  # one drawing of the last frame serves both
+        if recorder is not None:
+            recorder.add(last)
+            recorder.save()
+        if screenshot_path:
+            Path(screenshot_path).parent.mkdir(parents=True, exist_ok=True)
+            last.save(screenshot_path)
     return summary(game, frames)
 
 

@@ -21,7 +21,9 @@ from ..errors import WorldError
 from ..game import Game
 from ..systems.render import Fit, Render, fit
 from .clock import Accumulator
-from .widgets import WidgetLayer, change
+from .draw import Draw
+from .overlay import draw_hud
+from .widgets import WidgetLayer, flip
 
 #: How close (screen px) to a particle's edge a press must be for the default grab.
 GRAB_REACH = 24.0
@@ -103,11 +105,15 @@ class Player:
 
     def restart(self) -> None:
         """Start the level again (R)."""
-        self.grabbed = None
         self.game.restart()
+        self._world_replaced()
+        self.say("restarted")
+
+    def _world_replaced(self) -> None:
+        """Forget what belonged to the old world: the grab, carried-over time, the widgets."""
+        self.grabbed = None
         self.clock.reset()
         self._sync_widgets(force=True)
-        self.say("restarted")
 
     def _sync_widgets(self, force: bool = False) -> None:
         """Ask the game for its widgets again when its world was replaced."""
@@ -143,7 +149,7 @@ class Player:
         """Tab: through the game's own "wireframe" toggle if it has one (so it stays in step)."""
         for slot in self.widgets.slots:
             if slot.widget.kind == "toggle" and slot.widget.label.lower() == "wireframe":
-                change(slot.widget, not bool(slot.widget.value))
+                flip(slot.widget)
                 return
         self.render.wireframe = not self.render.wireframe
 
@@ -231,9 +237,7 @@ class Player:
             except (OSError, ValueError) as exc:
                 self.say(f"load failed: {exc}")
                 return
-            self.grabbed = None
-            self.clock.reset()
-            self._sync_widgets(force=True)
+            self._world_replaced()
             self.say(f"loaded {path}")
 
     # -- messages and drawing -------------------------------------------------------------------
@@ -249,9 +253,6 @@ class Player:
 
     def draw(self, window: Any) -> None:
         """Draw one frame into ``window``: the world, the game's overlay, HUD and widgets."""
-        from .draw import Draw
-        from .overlay import draw_hud
-
         now = time.perf_counter()
         if self._last_frame is not None and now > self._last_frame:
             rate = 1.0 / (now - self._last_frame)
@@ -267,7 +268,7 @@ class Player:
         self.game.draw_overlay(world_draw)
         world_draw.flush()
         window.default_camera.use()
-        screen: Draw = _draw_for(window, "screen")
+        screen = _draw_for(window, "screen")
         screen.set_pixel(1.0)
         if self.show_hud:
             draw_hud(screen, self, *self.size)
@@ -275,13 +276,11 @@ class Player:
         screen.flush()
 
 
-_DRAWS: dict[tuple[int, str], Any] = {}
+_DRAWS: dict[tuple[int, str], Draw] = {}
 
 
-def _draw_for(window: Any, space: str) -> Any:
+def _draw_for(window: Any, space: str) -> Draw:
     """One Draw per window and space (its text cache lives as long as the window)."""
-    from .draw import Draw
-
     key = (id(window), space)
     if key not in _DRAWS:
         _DRAWS[key] = Draw()

@@ -32,7 +32,7 @@ class _Slot:
     h: float
 
     def contains(self, sx: float, sy: float) -> bool:
-        return self.x <= sx <= self.x + self.w and self.y <= sy <= self.y + self.h
+        return _inside((self.x, self.y, self.w, self.h), sx, sy)
 
 
 class WidgetLayer:
@@ -68,7 +68,7 @@ class WidgetLayer:
                     self.active = slot
                     self._slide(slot, sx)
                 elif kind == "toggle":
-                    change(slot.widget, not bool(slot.widget.value))
+                    flip(slot.widget)
                 else:
                     change(slot.widget, True, keep=False)
                 return True
@@ -135,7 +135,13 @@ def change(widget: Widget, value: Any, keep: bool = True) -> None:
         widget.on_change(value)
 
 
+def flip(widget: Widget) -> None:
+    """Turn a toggle over and tell the game."""
+    change(widget, not bool(widget.value))
+
+
 def _inside(rect: tuple, sx: float, sy: float) -> bool:
+    """Whether window pixel ``(sx, sy)`` is in ``rect = (x, y, w, h)`` (edges included)."""
     x, y, w, h = rect
     return x <= sx <= x + w and y <= sy <= y + h
 
