@@ -368,10 +368,12 @@ def stress_colors(stretch: np.ndarray, max_stretch: np.ndarray) -> np.ndarray:
     """RGBA floats per spring: blue (compressed) → green (rest) → yellow → red (max_stretch).
 
     Green from 0.95 × rest to rest, blue by half the rest length; unbreakable
-    springs (``max_stretch`` inf) are coloured as if they broke at 2.
+    springs (``max_stretch`` inf) are coloured as if they broke at 2. The warm
+    side follows the square root of the way to breaking, so the few per cent a
+    loaded truss stretches already shows (5 % of the way is a quarter to yellow).
     """
     limit = np.where(np.isfinite(max_stretch), max_stretch, 2.0)
-    warm = np.clip((stretch - 1.0) / np.maximum(limit - 1.0, 1e-6), 0.0, 1.0)
+    warm = np.sqrt(np.clip((stretch - 1.0) / np.maximum(limit - 1.0, 1e-6), 0.0, 1.0))
     cold = np.clip((0.95 - stretch) / 0.45, 0.0, 1.0)
     # one table lookup per spring: -1 (blue) … 0 (green) … 1 (red), in 255 steps
     key = np.rint((np.where(cold > 0, -cold, warm) + 1.0) * 127.0).astype(np.intp)
