@@ -79,7 +79,7 @@ class World:
                                  f"with left < right and bottom < top, got {self.bounds!r}")
             self.bounds = b
         self.gravity = g
-        self.substeps, self.iterations = int(self.substeps), int(self.iterations)
+        self._substeps, self.iterations = int(self._substeps), int(self.iterations)
 
     def settings(self) -> dict[str, Any]:
         """The constructor arguments that recreate this world's settings."""
@@ -91,6 +91,46 @@ class World:
     def h(self) -> float:
         """Substep time, s."""
         return self.dt / self.substeps
+
+    @property
+    def dt(self) -> float:
+        """Time of one step, s."""
+        return self._dt
+
+    @dt.setter
+    def dt(self, value: float) -> None:
+        self._retime("_dt", value)
+
+    @property
+    def substeps(self) -> int:
+        """Substeps per step (the solver stages run this many times per step)."""
+        return self._substeps
+
+    @substeps.setter
+    def substeps(self, value: int) -> None:
+        self._retime("_substeps", value)
+
+    def _retime(self, attr: str, value: float) -> None:
+        """Set dt or substeps; a live world's particles keep their velocities.
+
+        Velocity is ``(pos − prev) / h``, so a new ``h`` rescales each particle's
+        step ``pos − prev``, and the store's views read the new ``h``.
+        """
+        store = self.__dict__.get("store")
+        if store is None:  # still constructing: __init__ validates everything once
+            setattr(self, attr, value)
+            return
+        old, old_h = getattr(self, attr), self.h
+        setattr(self, attr, value)
+        try:
+            self._validate()
+        except WorldError:
+            setattr(self, attr, old)
+            raise
+        p = store.particles
+        pos, prev = p.cols["pos"][: p.n], p.cols["prev"][: p.n]
+        prev[:] = pos - (pos - prev) * (self.h / old_h)
+        p.h = self.h
 
     # -- esper context ----------------------------------------------------------
 
@@ -355,7 +395,6 @@ class World:
         new = World(**self.settings())
         new.frame, new.level = self.frame, self.level.copy()
         new.store, mapping = self.store.copy()
-        new.store.particles.h = new.h
         new.resources = copy.deepcopy(self.resources)
         with self._context():
             rows = [(e, esper.components_for_entity(e)) for e in sorted(esper.get_entities())]

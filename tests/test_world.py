@@ -155,3 +155,20 @@ def test_close_removes_the_esper_context():
     assert name in esper.list_worlds()
     w.close()
     assert name not in esper.list_worlds()
+
+
+def test_changing_dt_or_substeps_mid_run_keeps_velocities():
+    w = solver(World(gravity=(0, 0), bounds=None, damping=1.0))
+    e = w.create_entity(Particle(0, 0, vx=120.0, vy=-30.0))
+    w.step(3)
+    w.substeps = 12
+    p = w.component(e, Particle)
+    assert (p.vx, p.vy) == (pytest.approx(120.0), pytest.approx(-30.0))
+    x = p.x
+    w.dt = 1 / 30
+    assert p.vx == pytest.approx(120.0)
+    w.step()
+    assert p.x == pytest.approx(x + 120.0 / 30)
+    with pytest.raises(WorldError, match="substeps"):
+        w.substeps = 0
+    assert w.substeps == 12 and p.vx == pytest.approx(120.0)
