@@ -6,7 +6,10 @@ Examples:
     ecsgoo play jelly                             # play in a window
     ecsgoo play rope --level 2 --headless --frames 600 --bot --screenshot rope.png
     ecsgoo play docs/examples/mygame.py           # any module that registers a Game
+    ecsgoo play quicksave-goo-1.toml              # continue a quick save (F5)
     ecsgoo check world.toml                       # is this world file valid?
+
+Set ECSGOO_TRACEBACK=1 to see the full Python traceback of an error.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import argparse
 import json
 import os
 import sys
+import sysconfig
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -69,24 +74,44 @@ def no_display_reason() -> str | None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .app.games import find_game
-
     try:
-        cls = find_game(args.game)
-        game = cls(level=args.level, seed=args.seed)
-    except (LookupError, ValueError) as exc:
-        return _fail(str(exc))
-    bot = _bot_name(game, args.bot)
-    if bot is None and args.bot is not None:
-        return _fail(f"{game.name} has no bot (ecsgoo list shows each game's bots)")
-    wants_file = args.frames is not None or args.screenshot or args.record
-    if not args.headless and not wants_file:
-        why = no_display_reason()
-        if why is None:
-            return _play_window(game, bot, args)
-        return _fallback(game, bot, why)
-    return _headless(game, bot, args.frames if args.frames is not None else FALLBACK_FRAMES,
-                     args.screenshot, args.record)
+        for kind, path in (("screenshot", args.screenshot), ("recording", args.record)):
+            if path:
+                _check_output(path, kind)
+        game = _make_game(args)
+        bot = _bot_name(game, args.bot)
+        if bot is None and args.bot is not None:
+            return _fail(f"{game.name} has no bot (ecsgoo list shows each game's bots)")
+        wants_file = args.frames is not None or args.screenshot or args.record
+        if not args.headless and not wants_file:
+            why = no_display_reason()
+            if why is None:
+                return _play_window(game, bot, args)
+            return _fallback(game, bot, why)
+        return _headless(game, bot, args.frames if args.frames is not None else FALLBACK_FRAMES,
+                         args.screenshot, args.record)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a game's own code failed: say where, in its files
+        return _fail_with_frames(exc)
+
+
+def _check_output(path: str, kind: str) -> None:
+    """Refuse a bad output path before anything is built or imported (one-line error)."""
+    from .app.headless import check_output
+
+    check_output(path, kind)
+
+
+def _make_game(args: argparse.Namespace) -> Any:
+    """The game to play: a name, a ``.py`` file, or a saved world (``.toml``) to continue."""
+    from .app.games import find_game, resume
+
+    if args.game.endswith(".toml"):
+        return resume(args.game, args.game_path)
+    if args.game_path is not None:
+        raise LookupError("--game is for playing or checking a saved world (a .toml file)")
+    return find_game(args.game)(level=args.level, seed=args.seed)
 
 
 def _bot_name(game: Any, wanted: str | None) -> str | None:
@@ -118,17 +143,23 @@ def _rerun_headless(game: Any, bot: str | None, args: argparse.Namespace, why: s
     import subprocess
 
     bot, out = _announce_fallback(game, bot, why)
-    cmd = [sys.executable, "-m", "ecsgoo", "play", args.game, "--level", str(game.level),
-           "--seed", str(game.seed), "--frames", str(FALLBACK_FRAMES), "--record", str(out)]
+    cmd = [sys.executable, "-m", "ecsgoo", "play", args.game, "--frames", str(FALLBACK_FRAMES),
+           "--record", str(out)]
+    if not args.game.endswith(".toml"):
+        cmd += ["--level", str(game.level), "--seed", str(game.seed)]
     cmd += ["--bot", bot] if bot else []
+    cmd += ["--game", args.game_path] if args.game_path else []
     return subprocess.call(cmd, env={**os.environ, "ARCADE_HEADLESS": "1"})
 
 
 def _announce_fallback(game: Any, bot: str | None, why: str) -> tuple[str | None, Path]:
     """Say in one line (stderr) why and how the game runs headless instead; return the bot
     it runs with (the one asked for, else the game's first) and the GIF it records to."""
+    from .app.player import data_dir
+
     bot = bot or _first_bot(game)
-    out = Path(f"ecsgoo-{game.name}-level{game.level}.gif").resolve()
+    out = data_dir() / "recordings" / f"{game.name}-level{game.level}.gif"
+    out.parent.mkdir(parents=True, exist_ok=True)
     who = f" with bot {bot!r}" if bot else ""
     print(f"ecsgoo: {why}; running {game.name} headless for {FALLBACK_FRAMES} frames{who}, "
           f"recording to {out}", file=sys.stderr)
@@ -147,10 +178,7 @@ def _headless(game: Any, bot: str | None, frames: int, screenshot: str | None,
         os.environ["ARCADE_HEADLESS"] = "1"  # before arcade is imported: offscreen GL
     from .app.headless import run_headless
 
-    try:
-        result = run_headless(game, frames, bot, screenshot, record)
-    except ValueError as exc:
-        return _fail(str(exc))
+    result = run_headless(game, frames, bot, screenshot, record)
     for kind, path in (("screenshot", screenshot), ("recording", record)):
         if path:
             print(f"{kind}: {path}", file=sys.stderr)
@@ -166,9 +194,14 @@ def _plain(value: Any) -> Any:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .app.games import discover
+    from .app.games import discover, load_path
     from .saving import check_file
 
+    try:
+        if args.game_path is not None:  # a custom game registers its components and stages
+            load_path(args.game_path)
+    except Exception as exc:
+        return _fail_with_frames(exc)
     discover()  # the games register their own components: their levels must check too
     try:
         result = check_file(args.file)
@@ -186,7 +219,10 @@ def _bench(rest: list[str]) -> int:
     if not script.is_file():
         return _fail("the benchmarks (tools/bench.py) come with a source checkout of ecsgoo")
     sys.argv = [str(script), *rest]
-    runpy.run_path(str(script), run_name="__main__")
+    try:
+        runpy.run_path(str(script), init_globals={"PROG": "ecsgoo bench"}, run_name="__main__")
+    except SystemExit as exc:  # its own --help or usage error
+        return exc.code if isinstance(exc.code, int) else 1
     return 0
 
 
@@ -195,42 +231,119 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _parser() -> argparse.ArgumentParser:
+#: Errors whose message says it all; others are named by their type too.
+_PLAIN = (LookupError, ValueError)
+
+
+def _fail_with_frames(exc: BaseException) -> int:
+    """Report ``exc`` in one line plus the frames of the game's own files that raised it.
+
+    The player's and the framework's frames (and the standard library's) are
+    left out: the user can act only on their game's code. ``ECSGOO_TRACEBACK=1``
+    prints the whole traceback instead.
+    """
+    if os.environ.get("ECSGOO_TRACEBACK"):
+        traceback.print_exception(exc)
+        return 1
+    text = " ".join(str(exc).split())
+    if not isinstance(exc, _PLAIN) or isinstance(exc, KeyError):
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    _fail(text)
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if _is_game_code(frame.filename):
+            print(f"  {_shown(frame.filename)}:{frame.lineno} in {frame.name}: "
+                  f"{(frame.line or '').strip()}", file=sys.stderr)
+    return 1
+
+
+_OURS = Path(__file__).resolve().parent
+_LIBRARIES = {Path(p).resolve() for key in ("stdlib", "platstdlib", "purelib", "platlib")
+              if (p := sysconfig.get_paths().get(key))}
+
+
+def _is_game_code(filename: str) -> bool:
+    """Whether a traceback frame's file is a game's (bundled or the user's), not ecsgoo's."""
+    path = Path(filename).resolve()
+    if path.is_relative_to(_OURS) or not path.is_file():
+        return False
+    try:
+        import games
+
+        if any(path.is_relative_to(Path(d).resolve()) for d in games.__path__):
+            return True
+    except ImportError:
+        pass
+    return not any(path.is_relative_to(lib) for lib in _LIBRARIES)
+
+
+def _shown(filename: str) -> str:
+    """A path as the user typed it: relative to the current folder when inside it."""
+    path = Path(filename).resolve()
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each subcommand's own (for errors in its usage)."""
     parser = argparse.ArgumentParser(
         prog="ecsgoo", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ecsgoo {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    sub.add_parser("list", help="show the games, their levels and bots").set_defaults(run=_list)
-    play = sub.add_parser(
+    commands = {"list": sub.add_parser("list", help="show the games, their levels and bots")}
+    commands["list"].set_defaults(run=_list)
+    commands["play"] = play = sub.add_parser(
         "play", help="play a game in a window, or headless (--headless)",
         description="Play GAME in a window (mouse and keys; P pause, N step, R restart, "
                     "Tab wireframe, F5/F9 quick save/load, Esc quit). With --headless, or "
                     "--frames/--screenshot/--record, run it without a window and print a JSON "
-                    "summary as the last line. Without a display, play falls back to a "
-                    f"headless {FALLBACK_FRAMES}-frame run that records a GIF.")
-    play.add_argument("game", metavar="GAME", help="a game name (see `ecsgoo list`) or a "
-                      "path to a .py file that registers a Game")
+                    "summary as the last line; a headless run ends one second after the game "
+                    "is won or lost. Without a display, play falls back to a headless "
+                    f"{FALLBACK_FRAMES}-frame run that records a GIF in the data folder.")
+    play.add_argument("game", metavar="GAME", help="a game name (see `ecsgoo list`), a path "
+                      "to a .py file that registers a Game, or a saved world (.toml) to continue")
     play.add_argument("--level", type=int, default=1, help="level number, from 1 (default 1)")
     play.add_argument("--headless", action="store_true", help="run without a window")
-    play.add_argument("--frames", type=int, help=f"frames to run headless "
+    play.add_argument("--frames", type=int, help=f"most frames to run headless "
                       f"(1/60 s each; default {FALLBACK_FRAMES})")
     play.add_argument("--bot", nargs="?", const="", metavar="NAME",
                       help="let the game's bot play (NAME, or the game's first bot)")
     play.add_argument("--seed", type=int, default=0, help="fixes every random choice (default 0)")
     play.add_argument("--screenshot", metavar="PNG", help="save the last frame as a PNG")
     play.add_argument("--record", metavar="GIF", help="record the run as an animated GIF")
+    _game_option(play)
     play.set_defaults(run=_play)
-    check = sub.add_parser("check", help="validate a world file (TOML): print a summary, or "
-                           "the error and exit 1")
+    commands["check"] = check = sub.add_parser(
+        "check", help="validate a world file (TOML): print a summary, or the error and exit 1")
     check.add_argument("file", metavar="FILE")
+    _game_option(check)
     check.set_defaults(run=_check)
     # `bench` hands all its arguments to tools/bench.py (see main)
-    sub.add_parser("bench", help="run the benchmarks: ecsgoo bench [SCENE ...] "
-                   "(tools/bench.py of a source checkout)")
-    demo = sub.add_parser("demo", help="step a small scene without a window and say what "
-                          "happened (a quick install check)")
+    commands["bench"] = sub.add_parser(
+        "bench", help="run the benchmarks: ecsgoo bench [SCENE ...] (tools/bench.py of a "
+        "source checkout; ecsgoo bench --help lists the scenes)")
+    commands["demo"] = demo = sub.add_parser(
+        "demo", help="step a small scene without a window and say what happened (a quick "
+        "install check)")
     demo.add_argument("--frames", type=int, default=120, help="frames to step (default 120)")
     demo.set_defaults(run=_demo)
-    return parser
+    return parser, commands
+
+
+def _game_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--game", dest="game_path", metavar="PY", help="the module of the "
+                         "custom game a saved world belongs to (its components and stages); "
+                         "a world file never names code to import")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ecsgoo")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -238,7 +351,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["bench"]:
         return _bench(argv[1:])
-    args = _parser().parse_args(argv)
+    parser, commands = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # say it in the usage of the subcommand it was given to
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     return args.run(args)
 
 

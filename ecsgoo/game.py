@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .saving import load
+from .saving import load, register_resource
 from .world import World
 
 #: Game classes by name, filled by ``register_game``.
@@ -32,6 +32,22 @@ def register_game(cls: type[Game]) -> type[Game]:
     """Make a Game class playable as ``ecsgoo play <cls.name>``."""
     GAMES[cls.name] = cls
     return cls
+
+
+@dataclass
+class SavedGame:
+    """Which game a saved world belongs to: a resource the player's quick save (F5) adds.
+
+    ``ecsgoo play FILE`` reads it to continue the game; ``game`` is a registered
+    game name (never a path: a world file names no code to import).
+    """
+
+    game: str
+    level: int = 1
+    seed: int = 0
+
+
+register_resource(SavedGame, name="saved_game")
 
 
 @dataclass

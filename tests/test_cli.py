@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from ecsgoo import cli, saving
 
 TOY = str(Path(__file__).resolve().parent / "toygame.py")
+BASKET = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "mygame.py")
 
 
 def _run(*args: str, env: dict | None = None, cwd: Path | None = None):
@@ -51,12 +53,15 @@ def test_play_without_a_display_falls_back_to_a_recorded_headless_run(tmp_path, 
     monkeypatch.delenv("ARCADE_HEADLESS", raising=False)
     monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.setattr(cli, "FALLBACK_FRAMES", 12)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
     assert cli.main(["play", TOY]) == 0
     captured = capsys.readouterr()
     note = captured.err.strip().splitlines()
-    assert "no display" in note[0] and "recording to" in note[0] and "poke" in note[0]
-    assert (tmp_path / "ecsgoo-toy-level1.gif").is_file()
+    gif = tmp_path / "data" / "ecsgoo" / "recordings" / "toy-level1.gif"
+    assert "no display" in note[0] and f"recording to {gif}" in note[0] and "poke" in note[0]
+    assert gif.is_file()
+    assert [p.name for p in tmp_path.iterdir()] == ["data"], "nothing written where it ran"
     assert json.loads(captured.out.strip().splitlines()[-1])["frames"] == 12
 
 
@@ -97,3 +102,127 @@ def test_help_and_demo():
     play = _run("play", "--help")
     assert "--screenshot" in play.stdout and "--bot" in play.stdout
     assert cli.main(["demo", "--frames", "5"]) == 0
+
+
+def test_version_and_subcommand_help():
+    proc = _run("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("ecsgoo ")
+    for args in (("bench", "--help"), ("check", "--help"), ("list", "--help")):
+        proc = _run(*args)
+        assert proc.returncode == 0 and "usage: ecsgoo " + args[0] in proc.stdout, args
+
+
+def test_bench_refuses_an_unknown_scene_in_one_line():
+    proc = _run("bench", "nosuch")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "ecsgoo bench: error: unknown scene 'nosuch' (scenes: pile," in proc.stderr
+
+
+def test_bench_table_cells_hold_no_raw_dicts():
+    import runpy
+
+    bench = runpy.run_path(str(Path(__file__).resolve().parent.parent / "tools" / "bench.py"))
+    assert bench["_figure"]({"a": 1.5, "b": {"c": 2}}) == "a 1.500, b c 2"
+
+
+def test_a_misspelt_flag_is_reported_in_the_subcommand_usage(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["play", TOY, "--levle", "2"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert "usage: ecsgoo play" in err and "unrecognized arguments: --levle 2" in err
+
+
+@pytest.mark.parametrize(("flag", "path", "says"), [
+    ("--screenshot", "{tmp}/no/such/dir/x.png", "folder {tmp}/no/such/dir does not exist"),
+    ("--screenshot", "/proc/x.png", "cannot write there"),
+    ("--screenshot", "{tmp}/x.jpg", "must end in .png"),
+    ("--record", "{tmp}/x.png", "must end in .gif"),
+    ("--screenshot", "{tmp}", "must end in .png"),
+])
+def test_output_paths_are_checked_before_the_run(tmp_path, capsys, monkeypatch, flag, path,
+                                                 says):
+    ran = []
+    monkeypatch.setattr(cli, "_make_game", lambda args: ran.append(args))
+    path, says = path.format(tmp=tmp_path), says.format(tmp=tmp_path)
+    assert cli.main(["play", TOY, "--headless", flag, path]) == 1
+    err = capsys.readouterr().err
+    assert not ran, "refused before the game was even built"
+    assert says in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "no").exists(), "no folder was created"
+
+
+def test_a_quick_save_plays_and_checks_from_the_command_line(tmp_path, monkeypatch):
+    from toygame import Toy
+
+    from ecsgoo.app import Player
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    player = Player(Toy(level=2, seed=4))
+    player.update(0.1)
+    player.key("f5")
+    save = player.save_path()
+    proc = _run("play", str(save), "--headless", "--frames", "3", "--game", TOY)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert (summary["game"], summary["level"], summary["frames"]) == ("toy", 2, 3)
+    # a custom game is never imported because the file names it
+    proc = _run("play", str(save), "--headless", "--frames", "3")
+    assert proc.returncode == 1 and "saved by game 'toy'" in proc.stderr
+    assert "--game" in proc.stderr and "Traceback" not in proc.stderr
+    assert _run("check", str(save), "--game", TOY).returncode == 0
+
+
+def test_check_a_custom_games_save_with_its_module(tmp_path):
+    from ecsgoo.app.games import load_path
+
+    game = load_path(BASKET)(level=1)
+    game.world.step(3)
+    save = tmp_path / "basket.toml"
+    saving.save(game.world, save)
+    refused = _run("check", str(save))
+    assert refused.returncode == 1 and "unknown" in refused.stderr
+    proc = _run("check", str(save), "--game", BASKET)
+    assert proc.returncode == 0 and "basket.toml" in proc.stdout, proc.stderr
+
+
+BAD_GAME = """
+from ecsgoo import World, WorldError, systems
+from ecsgoo.game import Game, register_game
+
+
+class Rule(systems.Stage):
+    name = "bad_rule_{kind}"
+
+    def process(self, world):
+        if world.frame == 2:
+            {statement}
+
+
+@register_game
+class Bad(Game):
+    name = "bad_{kind}"
+
+    def build(self):
+        return World().use(*(s() for s in systems.SOLVER), Rule())
+"""
+
+
+@pytest.mark.parametrize(("kind", "statement", "says"), [
+    ("world", "raise WorldError('entity 3: no such goal')", "error: entity 3: no such goal"),
+    ("key", "return {}['missing']", "error: KeyError: 'missing'"),
+])
+def test_errors_from_game_code_point_at_game_code(tmp_path, kind, statement, says):
+    game = tmp_path / f"bad_{kind}.py"
+    game.write_text(BAD_GAME.format(kind=kind, statement=statement))
+    proc = _run("play", str(game), "--headless", "--frames", "5", cwd=tmp_path)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert says in lines[0]
+    assert lines[1:] == [f"  bad_{kind}.py:11 in process: {statement}"], lines
+
+
+def test_a_headless_run_ends_a_second_after_the_result(tmp_path):
+    proc = _run("play", "rope", "--headless", "--frames", "3000", "--bot")
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["result"] == "won" and summary["frames"] < 3000

@@ -1,6 +1,9 @@
 """The windowed player, for real: every game in an arcade window on a virtual X screen.
 
 Needs ``xvfb-run`` (Debian's xvfb; ``.ci/run`` installs it); skipped without it.
+The test drives the window itself — a fixed number of event dispatches, updates
+of exactly one step's time, draws and flips — so the frame count it checks does
+not depend on how fast the machine is (a busy machine only takes longer).
 """
 
 import json
@@ -11,31 +14,42 @@ import sys
 
 import pytest
 
+#: Frames the script drives per game (each: events, one 1/60 s update, a draw, a flip).
+FRAMES = 20
+
 SCRIPT = r"""
 import json, sys
-import arcade, pyglet
+import arcade
 import ecsgoo.app.games as registry
 from ecsgoo.app.window import PlayerWindow
 from ecsgoo.game import GAMES
 
+FRAMES = int(sys.argv[1])
 registry.discover()
 out = {}
 for name in sorted(GAMES):
     win = PlayerWindow(GAMES[name](level=1), None)
-    def poke(dt, win=win):
-        win.on_mouse_press(400, 300, 1, 0)
-        win.on_mouse_drag(420, 330, 20, 30, 1, 0)
-        win.on_key_press(arcade.key.N, 0)
-    def done(dt, win=win, name=name):
-        win.on_mouse_release(420, 330, 1, 0)
-        image = arcade.get_image()
-        colours = len(set(image.convert("RGB").resize((80, 60)).getdata()))
-        out[name] = {"frames": win.player.world.frame, "colours": colours}
-        win.close()
-        pyglet.app.exit()
-    pyglet.clock.schedule_once(poke, 0.3)
-    pyglet.clock.schedule_once(done, 1.0)
-    arcade.run()
+    dt = win.player.world.dt
+    def frame():
+        win.dispatch_events()
+        win.on_update(dt)
+        win.on_draw()
+        win.flip()
+    for k in range(FRAMES):
+        if k == 5:
+            win.on_mouse_press(400, 300, 1, 0)
+        elif k == 6:
+            win.on_mouse_drag(420, 330, 20, 30, 1, 0)
+        elif k == 7:
+            win.on_key_press(arcade.key.N, 0)  # single step, and pause
+            win.on_key_press(arcade.key.P, 0)  # run again
+        elif k == 8:
+            win.on_mouse_release(420, 330, 1, 0)
+        frame()
+    image = arcade.get_image()
+    colours = len(set(image.convert("RGB").resize((80, 60)).getdata()))
+    out[name] = {"frames": win.player.world.frame, "colours": colours}
+    win.close()
 print(json.dumps(out))
 """
 
@@ -44,10 +58,12 @@ print(json.dumps(out))
 def test_every_game_plays_in_a_window():
     env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
     run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", sys.executable,
-                          "-c", SCRIPT], capture_output=True, text=True, timeout=300, env=env)
+                          "-c", SCRIPT, str(FRAMES)], capture_output=True, text=True,
+                         timeout=600, env=env)
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads(run.stdout.strip().splitlines()[-1])
     assert set(result) >= {"goo", "rope", "suika", "jelly"}
     for name, seen in result.items():
-        assert seen["frames"] > 10, name  # the fixed-step clock ran
+        # one fixed step per driven frame, plus the single step of N
+        assert seen["frames"] == FRAMES + 1, (name, seen)
         assert seen["colours"] > 20, name  # it drew a scene, not a blank window

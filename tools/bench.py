@@ -147,10 +147,20 @@ def _optional(module: str, func: str) -> Callable[[], list[Row]]:
     def run() -> list[Row]:
         mod = __import__(module)
         result = getattr(mod, func)()
-        return [(f"{module}: {k}", f"{v:.3f}" if isinstance(v, float) else str(v), "")
-                for k, v in result.items()]
+        return [(f"{module}: {k}", _figure(v), "") for k, v in result.items()]
 
     return run
+
+
+def _figure(value: object) -> str:
+    """A table cell: floats to 3 places, dicts as ``key value`` pairs (no raw braces)."""
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_figure(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_figure(v) for v in value)
+    return str(value)
 
 
 BENCHES: dict[str, Callable[[], list[Row]]] = {
@@ -166,13 +176,31 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
 }
 
 
-def main(names: list[str]) -> None:
+def _arguments(argv: list[str]) -> list[str]:
+    """The scene names asked for (all when none); ``--help`` and unknown names exit here."""
+    import argparse
+
+    # `ecsgoo bench` runs this file with PROG set to its own name
+    parser = argparse.ArgumentParser(
+        prog=globals().get("PROG", "tools/bench.py"),
+        description="Run benchmark scenes, each beside its peer, and print a Markdown table "
+                    "for BENCHMARKS.md. Scenes: " + ", ".join(BENCHES) + ".")
+    parser.add_argument("scenes", nargs="*", metavar="SCENE", help="scenes to run (default: all)")
+    names = parser.parse_args(argv).scenes
+    unknown = [n for n in names if n not in BENCHES]
+    if unknown:
+        parser.error(f"unknown scene {unknown[0]!r} (scenes: {', '.join(BENCHES)})")
+    return names or list(BENCHES)
+
+
+def main(argv: list[str]) -> None:
     """Run the named benchmarks (all by default) and print a Markdown table."""
+    names = _arguments(argv)
     _warm()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}\n")
     print("| scene | ecsgoo | peer / target |\n|---|---|---|")
-    for name in names or list(BENCHES):
+    for name in names:
         try:
             rows = BENCHES[name]()
         except ImportError as err:

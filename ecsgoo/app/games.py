@@ -87,3 +87,38 @@ def find_game(spec: str) -> type[Game]:
         raise LookupError(f"game {spec!r} failed to load: {errors[spec]}")
     names = ", ".join(known) or "none installed"
     raise LookupError(f"unknown game {spec!r} (games: {names}; or give a path to a .py file)")
+
+
+def resume(path: str | Path, game_path: str | Path | None = None) -> Game:
+    """The game a saved world ``path`` belongs to, continuing from that world.
+
+    The file names its game (the ``saved_game`` resource a quick save adds);
+    a bundled or installed game is found by that name. A custom game's module
+    is never imported because a file names it: give it as ``game_path``
+    (``--game path.py``), which is imported before the file is read so its
+    components and stages are known.
+    """
+    from ..game import SavedGame
+    from ..saving import load
+
+    custom = load_path(game_path) if game_path is not None else None
+    discover()
+    world = load(path)
+    saved = world.resource(SavedGame)
+    if custom is None:
+        if saved is None:
+            world.close()
+            raise LookupError(f"{path}: not a saved game (no saved_game resource); "
+                              "give the game with --game path.py")
+        known = dict(GAMES)
+        if saved.game not in known:
+            world.close()
+            raise LookupError(f"{path}: saved by game {saved.game!r}, which is not installed; "
+                              "give its module with --game path.py")
+        cls = known[saved.game]
+    else:
+        cls = custom
+    level, seed = (saved.level, saved.seed) if saved is not None else (1, 0)
+    game = cls(level=min(max(level, 1), len(cls.levels)), seed=seed)
+    game.adopt(world)
+    return game

@@ -106,35 +106,77 @@ class Recorder:
         """Write the GIF (looping, at the run's speed)."""
         if not self.images:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         first, *rest = self.images
         first.save(self.path, save_all=True, append_images=rest, loop=0,
                    duration=round(1000 * self.every / 60))
+
+
+#: Frames a headless run goes on after the result becomes won or lost (1 s at 60 Hz).
+AFTER_RESULT = 60
+#: What each output kind may be written as.
+SUFFIXES = {"screenshot": (".png",), "recording": (".gif",)}
+
+
+def check_output(path: str | os.PathLike, kind: str) -> Path:
+    """Refuse an output path before the run: a known extension, an existing writable folder.
+
+    ``kind`` is ``"screenshot"`` or ``"recording"``. Nothing is created: a
+    probe file is opened and removed again. Raises ValueError in one line.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in SUFFIXES[kind]:
+        raise ValueError(f"{kind} {path}: the file must end in {' or '.join(SUFFIXES[kind])}")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValueError(f"{kind} {path}: folder {parent} does not exist")
+    existed = path.exists()
+    if existed and not path.is_file():
+        raise ValueError(f"{kind} {path}: not a regular file")
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{kind} {path}: cannot write there ({exc.strerror})") from None
+    if not existed:
+        path.unlink(missing_ok=True)
+    return path
 
 
 def run_headless(game: Game, frames: int = 600, bot: str | None = None,
                  screenshot_path: str | os.PathLike | None = None,
                  record_path: str | os.PathLike | None = None,
                  progress: bool = True) -> dict[str, Any]:
-    """Run ``game`` for ``frames`` fixed steps with no window; return the summary dict.
+    """Run ``game`` for at most ``frames`` fixed steps with no window; return the summary dict.
 
-    The summary is ``{"game", "level", "frames", "result", "score", <game extras>}``
-    (the JSON line a headless ``ecsgoo play`` prints last). ``screenshot_path``
-    gets the last frame as a PNG, ``record_path`` an animated GIF of the run.
+    The run ends early, ``AFTER_RESULT`` frames after the game's result becomes
+    ``won`` or ``lost``, so the screenshot and the summary show the end of the
+    game. The summary is ``{"game", "level", "frames", "result", "score",
+    <game extras>}`` (the JSON line a headless ``ecsgoo play`` prints last;
+    ``frames`` is the number actually run). ``screenshot_path`` gets the last
+    frame as a PNG, ``record_path`` an animated GIF of the run; both are
+    checked (``check_output``) before the first frame.
     """
     if frames < 0:
         raise ValueError(f"frames must be >= 0, got {frames}")
+    if screenshot_path:
+        check_output(screenshot_path, "screenshot")
+    if record_path:
+        check_output(record_path, "recording")
     player = Player(game, bot)
     player.headless = True
     window = offscreen_window(player.size) if screenshot_path or record_path else None
     recorder = Recorder(record_path, frames) if record_path else None
     bar = Progress(frames, f"{game.name} level {game.level}") if progress else None
-    for frame in range(frames):
-        if recorder is not None and recorder.wants(frame):
+    ran, end = 0, frames
+    while ran < end:
+        if recorder is not None and recorder.wants(ran):
             recorder.add(screenshot(player, window))
         player.step()
+        ran += 1
+        if end == frames and game.status().result != "running":
+            end = min(frames, ran + AFTER_RESULT)
         if bar is not None:
-            bar.update(frame + 1)
+            bar.update(ran)
     if bar is not None:
         bar.finish()
     if window is not None:
@@ -143,9 +185,8 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
             recorder.add(last)
             recorder.save()
         if screenshot_path:
-            Path(screenshot_path).parent.mkdir(parents=True, exist_ok=True)
             last.save(screenshot_path)
-    return summary(game, frames)
+    return summary(game, ran)
 
 
 def summary(game: Game, frames: int) -> dict[str, Any]:

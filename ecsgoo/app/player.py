@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import saving
 from ..errors import WorldError
-from ..game import Game
+from ..game import Game, SavedGame
 from ..systems.render import Fit, Render, fit
 from .clock import Accumulator
 from .draw import Draw
@@ -221,24 +221,26 @@ class Player:
         path = self.save_path()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            game = self.game
+            self.world.add_resource(SavedGame(game.name, game.level, game.seed))
             saving.save(self.world, path)
-            self.say(f"saved to {path}")
+            self.say("saved (F9 loads it)")
         except (OSError, ValueError, TypeError) as exc:
-            self.say(f"save failed: {exc}")
+            self.say(f"save failed: {_short(exc)}")
 
     def quick_load(self) -> None:
         """Load the world from ``save_path()`` (F9) and continue from it."""
         path = self.save_path()
         if not path.exists():
-            self.say(f"no quick save yet ({path}): press F5 first")
+            self.say("no quick save yet: press F5 first")
         else:
             try:
                 self.game.adopt(saving.load(path))
             except (OSError, ValueError) as exc:
-                self.say(f"load failed: {exc}")
+                self.say(f"load failed: {_short(exc)}")
                 return
             self._world_replaced()
-            self.say(f"loaded {path}")
+            self.say("loaded the quick save")
 
     # -- messages and drawing -------------------------------------------------------------------
 
@@ -289,3 +291,9 @@ def _draw_for(window: Any, space: str) -> Draw:
 
 def _overrides(game: Game, method: str) -> bool:
     return getattr(type(game), method) is not getattr(Game, method)
+
+
+def _short(exc: BaseException) -> str:
+    """An error for a toast: one line, without the folder part of file paths."""
+    text = " ".join(str(exc).split())
+    return text.replace(str(data_dir()) + os.sep, "")
