@@ -2,7 +2,7 @@
 
 Game state is esper entities with components (Particle, Spring, AreaConstraint,
 ShapeMatch, Fruit, Anchor); ordered systems run numba kernels over packed
-arrays; arcade draws. See the README and ``shared/API.md`` for the contract.
+arrays; arcade draws. See the README and ``docs/api.md`` for the contract.
 """
 
 from . import systems
