@@ -18,7 +18,7 @@ import numpy as np
 from .. import fruit as _fruit
 from ..components import STIFFNESS_SCALE
 from ..errors import WorldFileError
-from ..systems.base import STAGES
+from ..systems.pipeline import STAGES
 from ..world import World
 from .columns import (
     MAX_COMPLIANCE,

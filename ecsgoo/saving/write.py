@@ -17,7 +17,7 @@ import tomli_w
 
 from .. import fruit as _fruit
 from ..components import Particle
-from ..systems.base import STAGES
+from ..systems.pipeline import STAGES
 from ..world import World
 from .registry import BUILTIN_TYPES, _plain, component_codec, resource_codec
 from .schema import Where

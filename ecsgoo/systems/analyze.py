@@ -16,7 +16,7 @@ import numpy as np
 from ..analysis import danger_order
 from ..kernels.graph import bridge_mask, component_labels
 from ..kernels.structure import classify, live_max, live_springs
-from .base import Stage, register_stage
+from .pipeline import Stage, register_stage
 
 
 def _ints() -> np.ndarray:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels.breaking import update_springs
-from .base import Stage, register_stage
+from .pipeline import Stage, register_stage
 
 
 @register_stage

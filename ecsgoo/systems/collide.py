@@ -14,7 +14,7 @@ from ..kernels.contacts import collide_bounds, collide_polygons, collide_segment
 from ..kernels.grid import build_grid
 from ..kernels.outlines import collide_outlines
 from ..kernels.pairs import collide_pairs
-from .base import Stage, register_stage
+from .pipeline import Stage, register_stage
 
 
 @register_stage

@@ -1,6 +1,7 @@
 """Integrate: Verlet-advance every particle one substep under gravity and forces.
 
-Reads: particle pos, prev, force, w, pinned, pin; the world's gravity and damping.
+Reads: particle pos, prev, w, pinned, pin; the frame's forces (``World.frame_force``);
+the world's gravity and damping.
 Writes: particle pos, prev.
 Events: none.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kernels.integrate import integrate
-from .base import Stage, register_stage
+from .pipeline import Stage, register_stage
 
 #: How far the grabbed particle moves toward the pointer per substep (SPEC §2).
 GRAB_PULL = 0.55
@@ -33,5 +34,5 @@ class Integrate(Stage):
         t = (world.substep_index + 1) / world.substeps
         (fx, fy), (gx_, gy_) = world.grab_from, world.grab_target
         tx, ty = fx + (gx_ - fx) * t, fy + (gy_ - fy) * t
-        integrate(p.n, c["pos"], c["prev"], c["force"], c["w"], c["pinned"], c["pin"],
+        integrate(p.n, c["pos"], c["prev"], world.frame_force, c["w"], c["pinned"], c["pin"],
                   gx, gy, damp, h, world.store.pslot.get(world.grabbed, -1), tx, ty, GRAB_PULL)

@@ -17,7 +17,7 @@ import numpy as np
 from .. import fruit
 from ..components import Fruit, Particle
 from ..kernels.merge import merge_pairs, record, start_positions
-from .base import Stage, register_stage
+from .pipeline import Stage, register_stage
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 from ..kernels.area import solve_area
 from ..kernels.distance import solve_distance
 from ..kernels.shape import solve_shape
-from .base import Stage, register_stage
+from .pipeline import Stage, register_stage
 
 
 @register_stage

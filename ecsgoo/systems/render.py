@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Stage, register_stage
+from .pipeline import Stage, register_stage
 from .render_scene import (  # noqa: F401  (the colours, Look and helpers: part of this API)
     ANCHOR,
     BLUE,

@@ -15,7 +15,7 @@ import numpy as np
 
 from ecsgoo import World, register_component
 from ecsgoo.components import STIFFNESS_SCALE
-from ecsgoo.systems.base import Stage, register_stage
+from ecsgoo.systems import Stage, register_stage
 
 #: Slider ranges (low, high). Stiffness stops at 0.9: at 1 (compliance 0) a jelly ball's
 #: rigid ring, skip-one links and spokes amplify round-off until it shivers (from 1e-11

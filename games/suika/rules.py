@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ecsgoo import Fruit, Particle, World, fruit, register_resource, systems
-from ecsgoo.systems.base import Stage, register_stage
+from ecsgoo.systems import Stage, register_stage
 
 #: World bounds (px): the box stands on the floor; the player's HUD and the merge
 #: ladder on its left, NEXT and SCORE on its right.
