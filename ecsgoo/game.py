@@ -94,6 +94,9 @@ class Game:
     bots: tuple[str, ...] = ()
     #: Window size, px (the camera fits the world's bounds into it).
     size: tuple[int, int] = (800, 600)
+    #: Keys this game handles itself, by name (see ``on_key``): they reach ``on_key``
+    #: before the player's own meaning (``"space"`` then no longer pauses; P always does).
+    keys: tuple[str, ...] = ()
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         if not 1 <= level <= len(self.levels):
@@ -103,7 +106,12 @@ class Game:
         self.world: World = self.build()
 
     def build(self) -> World:
-        """Create the world of ``self.level`` with its pipeline (and rules)."""
+        """Create the world of ``self.level`` with its pipeline (and rules); return it.
+
+        This is where a game's state starts: the constructor and ``restart``
+        call it (with ``self.rng`` freshly seeded), so set per-level fields of
+        ``self`` here too, not in ``__init__``.
+        """
         raise NotImplementedError
 
     @classmethod
@@ -160,7 +168,13 @@ class Game:
         """Pointer released."""
 
     def on_key(self, key: str) -> None:
-        """A key pressed, by name (``"space"``, ``"z"``, …) for game-specific keys."""
+        """A key pressed, by name: lower-case pyglet names such as ``"z"``, ``"1"``,
+        ``"space"``, ``"return"``, ``"left"``, ``"up"``, ``"f1"``.
+
+        Keys the player uses (P pause, space pause, N step, R restart, Tab
+        wireframe, H overlay, F5/F9 save/load) reach it only when listed in
+        ``keys``; P is always pause. Every other key reaches it.
+        """
 
     # -- bots and drawing --------------------------------------------------------------
 

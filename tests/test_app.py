@@ -247,3 +247,15 @@ def test_progress_bar_shows_only_for_long_runs():
     bar.finish()
     out = slow.getvalue()
     assert "50/100 frames" in out and "100/100 frames" in out and out.endswith(" s\n")
+
+
+def test_keys_a_game_declares_reach_it_before_the_player():
+    game = Toy()
+    seen = []
+    game.on_key = seen.append
+    game.keys = ("space", "r", "p")
+    player = Player(game)
+    for name in ("space", "r", "p", "x"):
+        player.key(name)
+    assert seen == ["space", "r", "x"] and player.paused, "P still pauses"
+    assert player.world.frame == 0 and player.message() != "restarted"

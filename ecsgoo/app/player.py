@@ -124,9 +124,14 @@ class Player:
     # -- keys -----------------------------------------------------------------------------------
 
     def key(self, name: str) -> None:
-        """A key pressed, by name (``"p"``, ``"space"``, ``"f5"``…); others go to the game."""
+        """A key pressed, by name (``"p"``, ``"space"``, ``"f5"``…); others go to the game.
+
+        A key the game declares in ``Game.keys`` goes to the game first (P stays pause).
+        """
         name = name.lower()
-        if name in ("p", "space"):
+        if name in self.game.keys and name != "p":
+            self.game.on_key(name)
+        elif name in ("p", "space"):
             self.paused = not self.paused
             self.say("paused" if self.paused else "running")
         elif name in ("n", "period"):

@@ -31,8 +31,9 @@ from .rules import DROP_Y, HEIGHT, WIDTH, state
 
 #: Aim step of the arrow keys, px.
 KEY_STEP = 10.0
-#: Keys that drop the held fruit (space and R belong to the player: pause, restart).
-DROP_KEYS = ("down", "return", "enter")
+#: Keys that drop the held fruit (space is declared in ``Suika.keys``, so it drops
+#: instead of pausing; P still pauses).
+DROP_KEYS = ("space", "down", "return", "enter")
 
 
 @register_game
@@ -43,6 +44,7 @@ class Suika(Game):
     title = "Suika — merge watermelon"
     levels = tuple(name for name, _, _ in rules.LEVELS.values())
     bots = ("greedy", "lookahead", "random")
+    keys = ("space",)
     size = (int(WIDTH), int(HEIGHT))
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
