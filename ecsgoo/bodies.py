@@ -1,7 +1,8 @@
 """Builders for common bodies: jelly balls, shape-matched boxes, ropes and chains.
 
-Each builder creates entities in a world and returns their ids, so a game (or
-a level file) can hold and change them like any others.
+Each builder creates entities in a world and returns a ``Body``: their ids, so
+a game (or a level file) can hold and change them like any others, and a
+handle that moves, pushes and deletes the body as one.
 """
 
 from __future__ import annotations
@@ -11,17 +12,65 @@ import math
 from dataclasses import dataclass, field
 
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring
+from .errors import WorldError
 from .world import World
 
 
 @dataclass
 class Body:
-    """The entities of one built body."""
+    """A built body: the entities of its particles, springs and constraint, and handles on them.
+
+    ``centre`` is the centre particle's entity (jelly balls), else ``None``.
+    The methods act on the live world: ``centroid``, ``translate``,
+    ``set_velocity`` and ``delete``.
+    """
 
     particles: list[int] = field(default_factory=list)
     springs: list[int] = field(default_factory=list)
     constraint: int | None = None
     group: int = 0
+    centre: int | None = None
+    world: World | None = field(default=None, repr=False, compare=False)
+
+    def _views(self) -> list[Particle]:
+        w = self._world()
+        return [w.component(e, Particle) for e in self.particles if w.entity_exists(e)
+                and w.has_component(e, Particle)]
+
+    def _world(self) -> World:
+        if self.world is None:
+            raise WorldError("Body: not attached to a world (made by hand, not by a builder)")
+        return self.world
+
+    @property
+    def alive(self) -> bool:
+        """Whether any of its particles still exists."""
+        return bool(self._views())
+
+    def centroid(self) -> tuple[float, float]:
+        """The mean position of its particles, px (``WorldError`` once it is deleted)."""
+        views = self._views()
+        if not views:
+            raise WorldError("Body: all its particles are gone")
+        return (math.fsum(v.x for v in views) / len(views),
+                math.fsum(v.y for v in views) / len(views))
+
+    def translate(self, dx: float, dy: float) -> None:
+        """Move every particle by ``(dx, dy)`` px, keeping velocities (pins move too)."""
+        for v in self._views():
+            v.x, v.y = v.x + dx, v.y + dy
+
+    def set_velocity(self, vx: float, vy: float) -> None:
+        """Give every particle the velocity ``(vx, vy)`` px/s."""
+        for v in self._views():
+            v.vx, v.vy = vx, vy
+
+    def delete(self) -> None:
+        """Remove its particles, springs and constraint from the world (what is left of them)."""
+        w = self._world()
+        for e in [*self.particles, *self.springs, self.constraint]:
+            if e is not None and w.entity_exists(e):
+                w.delete_entity(e)
 
 
 def new_group(world: World) -> int:
@@ -61,20 +110,35 @@ def jelly_ball(world: World, x: float, y: float, radius: float = 40.0, vertices:
     spokes = [k for j in range(half) for k in (j, j + half) if k < vertices]
     springs += [_link(world, ring[k], centre, **opts) for k in spokes]
     con = world.create_entity(AreaConstraint(ring, pressure=pressure))
-    return Body(ring + [centre], springs, con, g)
+    return Body(ring + [centre], springs, con, g, centre, world)
+
+
+#: Largest collision radius of a box's particles (px). Big discs make a bumpy
+#: surface whose slanted disc–disc contacts wedge the boxes below apart, so a
+#: pile cannot stand; small ones let boxes rest on each other's flat outlines.
+BOX_DISC = 2.0
 
 
 def box(world: World, x: float, y: float, width: float = 40.0, height: float = 40.0,
-        alpha: float = 1.0, mass: float = 0.5, group: int | None = None) -> Body:
-    """A shape-matched box of 8 particles (corners and edge midpoints, around the outline)."""
+        alpha: float = 1.0, mass: float = 0.5, group: int | None = None,
+        radius: float | None = None) -> Body:
+    """A shape-matched box of 8 particles (corners and edge midpoints) centred at ``(x, y)``.
+
+    It spans ``width`` × ``height`` px: its particles' discs (``radius`` px, by
+    default ``BOX_DISC`` or a tenth of the shorter side if that is smaller) sit
+    inside the outline, touching it, so boxes collide where they are drawn and
+    stack like boxes. ``mass`` is per particle.
+    """
+    if not (width > 0 and height > 0):
+        raise WorldError(f"box: width and height must be > 0, got {width}, {height}")
     g = new_group(world) if group is None else group
-    hw, hh = width / 2, height / 2
+    r = min(BOX_DISC, min(width, height) / 10) if radius is None else radius
+    hw, hh = width / 2 - r, height / 2 - r
     pts = [(-hw, -hh), (0, -hh), (hw, -hh), (hw, 0), (hw, hh), (0, hh), (-hw, hh), (-hw, 0)]
-    r = min(width, height) / 6
     ids = [world.create_entity(Particle(x + px, y + py, mass=mass, radius=r, group=g))
            for px, py in pts]
     con = world.create_entity(ShapeMatch(ids, alpha=alpha))
-    return Body(ids, [], con, g)
+    return Body(ids, [], con, g, None, world)
 
 
 def rope(world: World, start: tuple[float, float], end: tuple[float, float], segments: int,
@@ -91,4 +155,4 @@ def rope(world: World, start: tuple[float, float], end: tuple[float, float], seg
             comps.append(Anchor())
         ids.append(world.create_entity(*comps))
     springs = [_link(world, a, b, max_stretch=max_stretch) for a, b in itertools.pairwise(ids)]
-    return Body(ids, springs, None, g)
+    return Body(ids, springs, None, g, None, world)

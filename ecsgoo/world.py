@@ -205,6 +205,8 @@ class World:
         with self._context():
             comp = esper.component_for_entity(entity, component_type)
             if isinstance(comp, Particle):
+                if entity == self.grabbed:  # no stale grab of a particle that is gone
+                    self.release()
                 self._drop_dependents(entity, comp)
                 for rider in [c for c in esper.components_for_entity(entity)
                               if isinstance(c, _Rider)]:
@@ -214,14 +216,29 @@ class World:
         return comp
 
     def _drop_dependents(self, entity: int, particle: Particle) -> None:
-        """Remove springs and constraints that would point at a removed particle."""
-        for spring in self.store.springs_touching(particle._slot):
-            self.remove_component(spring._entity, type(spring))
-        for con in self.store.constraints_touching(entity):
-            self.remove_component(con._entity, type(con))
+        """Remove the springs and constraints that cannot exist without a removed particle.
+
+        A spring's or constraint's entity goes with it when that was the last
+        built-in component it held (a game's tag on a link describes that link).
+        """
+        doomed = [(s._entity, type(s)) for s in self.store.springs_touching(particle._slot)]
+        doomed += [(c._entity, type(c)) for c in self.store.constraints_touching(entity)]
+        for owner, kind in doomed:
+            if not self.entity_exists(owner) or not self.has_component(owner, kind):
+                continue
+            self.remove_component(owner, kind)
+            if owner != entity and not any(isinstance(c, BUILTIN)
+                                           for c in self.components_for_entity(owner)):
+                self.delete_entity(owner)
 
     def delete_entity(self, entity: int) -> None:
-        """Delete ``entity``, its components, and springs/constraints that use it."""
+        """Delete ``entity`` and its components.
+
+        Deleting a particle also removes what can no longer exist: the springs
+        with an end on it and the area/shape constraints that list it (with
+        their entities, unless those hold other built-in components). The grab
+        is released if it held this particle.
+        """
         self._require(entity)
         with self._context():
             comps = list(esper.components_for_entity(entity))

@@ -61,6 +61,14 @@ class StructureReport:
     detached: int = 0
     #: ``world.frame`` when the report was made (the frame being stepped).
     frame: int = 0
+    #: Entities of the particles counted in ``connected`` (in a structure and grounded),
+    #: ascending. See ``is_grounded``.
+    grounded_entities: np.ndarray = field(default_factory=_ints)
+
+    def is_grounded(self, entity: int) -> bool:
+        """Whether particle ``entity`` is in a structure connected to an anchor (this frame)."""
+        at = int(np.searchsorted(self.grounded_entities, entity))
+        return at < len(self.grounded_entities) and int(self.grounded_entities[at]) == entity
 
 
 @dataclass(eq=False)
@@ -74,6 +82,7 @@ class _Topology:
     labels: np.ndarray
     grounded: np.ndarray
     in_structure: np.ndarray
+    grounded_entities: np.ndarray
     connected: int
     debris: int
     components: int
@@ -152,7 +161,7 @@ class Analyze(Stage):
             max_stretch=float(live_max(m, sc["broken"], sc["stretch"])),
             critical_rows=critical_rows, grounded=topo.grounded,
             in_structure=topo.in_structure, labels=topo.labels, components=topo.components,
-            detached=detached, frame=int(world.frame))
+            detached=detached, frame=int(world.frame), grounded_entities=topo.grounded_entities)
 
     def _current_topology(self, world: Any) -> tuple[_Topology, int]:
         """The cached topology if nothing structural changed, else a fresh one; and detached."""
@@ -170,7 +179,8 @@ class Analyze(Stage):
         grounded, in_structure, now, connected, debris, components, detached = classify(
             p.n, labels, p.cols["pinned"], s.n, s.cols["a"], s.cols["b"], p.cols["entity"], was)
         self._was_grounded = now
-        arrays = (broken.copy(), pinned.copy(), bridge_rows, labels, grounded, in_structure)
+        held = np.sort(p.cols["entity"][: p.n][grounded & in_structure])
+        arrays = (broken.copy(), pinned.copy(), bridge_rows, labels, grounded, in_structure, held)
         for arr in arrays:
             arr.flags.writeable = False
         self._topology = _Topology(key, *arrays, int(connected), int(debris), int(components))

@@ -26,13 +26,10 @@ from .rules import (
 
 #: World bounds (px).
 WIDTH, HEIGHT = 800.0, 600.0
-#: Box side and collision radius of its particles (px). ``bodies.box`` gives its
-#: particles radius side/6: such big discs make a bumpy surface whose slanted
-#: disc–disc contacts wedge the boxes below apart, so a pyramid cannot stand. With
-#: small discs the boxes rest on each other's outlines (flat polygon contacts).
-BOX_SIDE, BOX_RADIUS = 48.0, 2.0
-#: Gap between boxes of one layer (px): the discs of a box's bottom edge stay at
-#: least 2·radius from those of the top edges below (needs 4r ≤ gap ≤ side − 4r).
+#: Box side (px); ``bodies.box`` keeps its small collision discs inside the outline.
+BOX_SIDE = 48.0
+#: Gap between boxes of one layer (px): the discs of a box's bottom edge stay clear
+#: of those of the top edges below (needs 4r ≤ gap ≤ side − 4r, r = ``bodies.BOX_DISC``).
 BOX_GAP = 12.0
 #: Particle budget: spawning stops here so the playground stays fluid.
 MAX_PARTICLES = 700
@@ -49,18 +46,10 @@ def playground_world() -> World:
     return w
 
 
-def small_discs(world: World, body: Body, radius: float = BOX_RADIUS) -> Body:
-    """Shrink ``body``'s particle discs to ``radius`` px (see ``BOX_RADIUS``)."""
-    p = world.store.particles
-    rows = [world.store.pslot[e] for e in body.particles]
-    p.cols["radius"][rows] = radius
-    return body
-
-
 def shaped_box(world: World, x: float, y: float, side: float = BOX_SIDE,
                alpha: float = 1.0) -> Body:
     """A stackable shape-matched box (8 particles) centred at ``(x, y)`` px."""
-    return small_discs(world, box(world, x, y, side, side, alpha=alpha, mass=0.5))
+    return box(world, x, y, side, side, alpha=alpha, mass=0.5)
 
 
 def pyramid(world: World, cx: float, layers: int = 4, side: float = BOX_SIDE,
@@ -71,7 +60,7 @@ def pyramid(world: World, cx: float, layers: int = 4, side: float = BOX_SIDE,
     for layer in range(layers):
         count = layers - layer
         # half a pixel of air per layer: the boxes settle onto each other at once
-        y = ground + BOX_RADIUS + side / 2 + layer * (side + 0.5)
+        y = ground + side / 2 + layer * (side + 0.5)
         for k in range(count):
             x = cx + (k - (count - 1) / 2) * (side + gap)
             bodies.append(shaped_box(world, x, y, side, alpha))
@@ -113,7 +102,7 @@ def build_level(level: int) -> World:
         for x, r in ((200.0, 40.0), (330.0, 34.0), (460.0, 44.0)):
             jelly_ball(w, x, 430.0, radius=r)
         for k in range(3):
-            shaped_box(w, 690.0, BOX_RADIUS + BOX_SIDE / 2 + k * (BOX_SIDE + 0.5))
+            shaped_box(w, 690.0, BOX_SIDE / 2 + k * (BOX_SIDE + 0.5))
         hang_rope(w, 520.0, 150.0, 10)
         pyramid(w, 200.0, layers=2)
     set_stiffness(w, STIFFNESS_DEFAULT)
