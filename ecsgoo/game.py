@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .saving import load, register_resource
+from .saving import dumps, load, register_resource, save
 from .world import World
 
 #: Game classes by name, filled by ``register_game``.
@@ -213,3 +214,32 @@ class Stroke:
             x, y = release_at(x, y)
         game.on_release(x, y, 1)
         return True
+
+
+def write_levels(game: type[Game], build: Callable[[int], World]) -> list[Path]:
+    """Save ``build(n)`` as ``game.level_file(n)`` for every level; return the paths.
+
+    A game's ``make_levels.py`` is the one source of its levels: it builds them
+    in code and this writes the TOML files the game loads (``stale_levels``
+    tells a test when the two have drifted apart).
+    """
+    paths = []
+    for n in range(1, len(game.levels) + 1):
+        path = game.level_file(n)
+        path.parent.mkdir(exist_ok=True)
+        world = build(n)
+        save(world, path)
+        world.close()
+        paths.append(path)
+    return paths
+
+
+def stale_levels(game: type[Game], build: Callable[[int], World]) -> list[int]:
+    """The levels whose saved file is not what ``build`` makes now (run make_levels again)."""
+    stale = []
+    for n in range(1, len(game.levels) + 1):
+        path, world = game.level_file(n), build(n)
+        if not path.is_file() or dumps(world) != path.read_text(encoding="utf-8"):
+            stale.append(n)
+        world.close()
+    return stale

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import ecsgoo
 from ecsgoo import Anchor, Particle, Spring, World, systems
+from ecsgoo.game import write_levels
 
 from .components import Goal, GooBall, GooRulesState
 from .game import GooGame
@@ -93,12 +93,14 @@ def hanging() -> World:
 BUILDERS: dict[int, Callable[[], World]] = {1: tower, 2: bridge, 3: hanging}
 
 
+def build(number: int) -> World:
+    """Level ``number`` as the game loads it."""
+    return BUILDERS[number]()
+
+
 def main() -> None:
     """Save every level to ``games/goo/levels/<n>.toml``."""
-    for number, build in BUILDERS.items():
-        path = GooGame.level_file(number)
-        path.parent.mkdir(exist_ok=True)
-        ecsgoo.save(build(), path)
+    for path in write_levels(GooGame, build):
         print(f"wrote {path}")
 
 

@@ -7,18 +7,15 @@ run this again.
 
 from __future__ import annotations
 
-from ecsgoo import save
+from ecsgoo.game import write_levels
 
-from .build import build_level
+from .build import build_level as build
 from .game import JellyGame
 
 
 def main() -> None:
     """Write every level file."""
-    for level in range(1, len(JellyGame.levels) + 1):
-        path = JellyGame.level_file(level)
-        path.parent.mkdir(exist_ok=True)
-        save(build_level(level), path)
+    for path in write_levels(JellyGame, build):
         print(f"wrote {path}")
 
 

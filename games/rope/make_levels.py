@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import ecsgoo
-from ecsgoo import Particle
+from ecsgoo import Particle, World
+from ecsgoo.game import write_levels
 
-from .build import build
+from .build import build as build_spec
 from .game import RopeGame
 
 #: Level specs, px (y up, the screen is 800 × 600).
@@ -37,15 +37,18 @@ def level_path(n: int) -> Path:
     return RopeGame.level_file(n)
 
 
+def build(n: int) -> World:
+    """Level ``n`` as the game loads it."""
+    world = build_spec(SPECS[n])
+    for _, p in world.get_component(Particle):  # 0.01 px is plenty, and easier to edit
+        p.x, p.y = round(p.x, 2), round(p.y, 2)
+    return world
+
+
 def main() -> None:
     """Write every level's TOML file."""
-    for n, spec in SPECS.items():
-        level_path(n).parent.mkdir(exist_ok=True)
-        world = build(spec)
-        for _, p in world.get_component(Particle):  # 0.01 px is plenty, and easier to edit
-            p.x, p.y = round(p.x, 2), round(p.y, 2)
-        ecsgoo.save(world, level_path(n))
-        print(f"wrote {level_path(n)}")
+    for path in write_levels(RopeGame, build):
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

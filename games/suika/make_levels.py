@@ -7,19 +7,23 @@ next fruit from its seed when it loads a level.
 
 from __future__ import annotations
 
-import ecsgoo
+from ecsgoo import World
+from ecsgoo.game import write_levels
 
 from . import rules
 from .game import Suika
 
 
+def build(number: int) -> World:
+    """Level ``number``: its empty box."""
+    _, left, right = rules.LEVELS[number]
+    return rules.build_box(0, 0, left, right)
+
+
 def main() -> None:
     """Build every level in code and save it next to this file."""
-    for number, (name, left, right) in rules.LEVELS.items():
-        path = Suika.level_file(number)
-        path.parent.mkdir(exist_ok=True)
-        ecsgoo.save(rules.build_box(0, 0, left, right), path)
-        print(f"{path}: {name}, {right - left:.0f} px wide")
+    for path in write_levels(Suika, build):
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":
