@@ -1,9 +1,11 @@
 """The pipeline stages, in their usual order, and the base class for a game's own.
 
 integrate → project → collide run per substep; break → analyze → merge → render
-run once per frame. See ``base.Stage``.
+run once per frame. See ``base.Stage``. ``Render`` and ``Look`` are re-exported
+from ``ecsgoo.render`` and ``ecsgoo.look``; no stage here imports them.
 """
 
+from ..look import Look
 from .analyze import Analyze, StructureReport
 from .base import STAGES, Stage, register_stage
 from .break_ import Break
@@ -11,7 +13,7 @@ from .collide import Collide
 from .integrate import Integrate
 from .merge import FruitsMerged, Merge, Score
 from .project import Project
-from .render import Look, Render
+from .render import Render  # re-exported from ecsgoo.render: the old path keeps working
 
 #: The solver pipeline every game starts from, in order.
 SOLVER = (Integrate, Project, Collide, Break)
