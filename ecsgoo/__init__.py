@@ -2,18 +2,20 @@
 
 Game state is esper entities with components (Particle, Spring, AreaConstraint,
 ShapeMatch, Fruit, Anchor); ordered systems run numba kernels over packed
-arrays; arcade draws. See the README and ``docs/api.md`` for the contract.
+arrays; ``ecsgoo.render`` draws them with arcade (``Look`` says how). See the
+README and ``docs/api.md`` for the contract.
 """
 
 from . import systems
 from .components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
 from .errors import WorldError, WorldFileError
+from .look import Look
 from .saving import check_file, dumps, load, loads, register_component, register_resource, save
 from .world import World
 
 __all__ = [
     "World", "Particle", "Spring", "AreaConstraint", "ShapeMatch", "Fruit", "Anchor",
-    "WorldError", "WorldFileError", "systems",
+    "WorldError", "WorldFileError", "systems", "Look",
 ]
 __all__ += ["save", "load", "dumps", "loads", "register_component", "register_resource",
             "check_file"]

@@ -8,7 +8,7 @@ import pytest
 import ecsgoo
 from ecsgoo import geometry
 from ecsgoo.components import STIFFNESS_SCALE
-from ecsgoo.systems.render import Render
+from ecsgoo.render import Render
 from games.jelly import JellyGame, rules
 from games.jelly.build import MAX_PARTICLES
 

@@ -19,7 +19,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 import numpy as np  # noqa: E402
 
 from ecsgoo import Particle, Spring, World  # noqa: E402
-from ecsgoo.systems.render import Render  # noqa: E402
+from ecsgoo.render import Render  # noqa: E402
 
 
 def scene(particles: int = 5000, springs: int = 15000, seed: int = 0) -> World:

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecsgoo import Particle, World, register_component, register_resource, systems
+from ecsgoo import Look, Particle, World, register_component, register_resource, systems
 from ecsgoo.game import Game, Status, register_game
-from ecsgoo.systems.render import Look
 
 LEFT, RIGHT, RIM = 520.0, 680.0, 130.0  # the basket's walls and height, px
 BLUE, GOLD = (110, 190, 255), (255, 200, 60)

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..systems.render import rgba, triangulate
+from ..look import rgba
+from ..render.shapes import triangulate
 
 Point = Sequence[float]
 WHITE = (255, 255, 255)
@@ -128,7 +129,7 @@ class Draw:
 
     def _batches(self) -> Any:
         """The GPU batches drawn with: the given ones, else the current window's."""
-        from .gl import batches  # arcade.gl: only once something is drawn
+        from ..render.gl import batches  # arcade.gl: only once something is drawn
 
         return self._gpu or batches()
 

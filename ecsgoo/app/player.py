@@ -19,7 +19,7 @@ import numpy as np
 from .. import saving
 from ..errors import WorldError
 from ..game import Game, SavedGame
-from ..systems.render import Fit, Render, fit
+from ..render import Fit, Render, fit
 from .clock import Accumulator
 from .draw import Draw
 from .overlay import draw_hud

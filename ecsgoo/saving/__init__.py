@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import systems
 from ..errors import WorldFileError
+from ..look import Look
 from ..world import World
 from .build import build
 from .read import parse, read
@@ -36,7 +37,7 @@ __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",
            "register_resource", "FORMAT_VERSION", "COMPACT_ABOVE", "WorldFileError"]
 
 register_resource(systems.Score, "score")
-register_component(systems.Look, "look")
+register_component(Look, "look")
 
 
 def dumps(world: World, compact: bool | None = None) -> str:

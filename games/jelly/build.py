@@ -11,7 +11,7 @@ import random
 
 from ecsgoo import Anchor, Spring, World, systems
 from ecsgoo.bodies import Body, box, jelly_ball, rope
-from ecsgoo.systems.render import Render
+from ecsgoo.render import Render
 
 from .rules import (
     STIFFNESS_DEFAULT,

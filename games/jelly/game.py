@@ -31,7 +31,7 @@ import numpy as np
 from ecsgoo import World
 from ecsgoo.game import Game, Status, Widget, register_game
 from ecsgoo.geometry import point_in_polygon
-from ecsgoo.systems.render import Render
+from ecsgoo.render import Render
 
 from . import bots, rules
 from .build import KINDS, spawn

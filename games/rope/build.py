@@ -12,7 +12,7 @@ from typing import Any
 
 from ecsgoo import Anchor, Particle, Spring, World, systems
 from ecsgoo.bodies import new_group
-from ecsgoo.systems.render import Render
+from ecsgoo.render import Render
 
 from .components import Board, Candy, Monster, Rope, Star
 from .rules import RopeRules
