@@ -359,3 +359,23 @@ def resolve_pair_naive(xi, xj, pi, pj, wi, wj, mu, hold):
     fi, fj = -wi / (wi + wj), wj / (wi + wj)
     move, follow = pen * n - held * t, (jt - held) * t
     return xi + fi * move, xj + fj * move, pi + fi * follow, pj + fj * follow
+
+
+def outline_clearance_naive(p, ri, ring, radii):
+    """Mirrors ``outlines.outline_contact``'s depth: how far disc ``(p, ri)`` must move off
+    the ring, whose edges are capsules as thick as their end discs (linearly between).
+
+    The edge is the one nearest the centre; sampled densely rather than solved.
+    """
+    k = len(ring)
+    best = (math.inf, 0.0, 0.0)
+    for t in range(k):
+        a, b = np.asarray(ring[t], float), np.asarray(ring[(t + 1) % k], float)
+        for s in np.linspace(0.0, 1.0, 2001):
+            q = a + s * (b - a)
+            d = math.dist(p, q)
+            if d < best[0]:
+                best = (d, radii[t] * (1 - s) + radii[(t + 1) % k] * s, s)
+    d, half, _ = best
+    inside = point_in_polygon_naive(p, np.asarray(ring, float))
+    return d + ri + half if inside else ri + half - d

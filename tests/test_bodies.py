@@ -31,8 +31,8 @@ def test_a_tower_of_boxes_stands_like_boxes():
     for k, b in enumerate(tower):
         x, y = b.centroid()
         assert abs(x - 400) < 0.5, (k, x)
-        # resting on each other's outlines: at most the two discs' radii lower each
-        assert 20 + 40 * k - 4.5 * k - 0.5 <= y <= 20 + 40.5 * k, (k, y)
+        # resting on each other's outlines, each edge as thick as its discs
+        assert 20 + 40 * k - 0.5 <= y <= 20 + 40.5 * k, (k, y)  # where they are drawn
 
 
 def test_body_handles_move_push_and_delete():

@@ -229,3 +229,21 @@ def test_a_nan_world_steps_without_crashing_and_check_names_it():
     w.step(3)
     with pytest.raises(WorldError, match="nan"):
         w.check()
+
+
+def test_outline_contact_matches_the_capsule_chain_reference():
+    from ecsgoo.kernels.outlines import outline_contact
+
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        k = int(rng.integers(3, 9))
+        angles = np.sort(rng.uniform(0, 2 * math.pi, k))
+        ring = np.column_stack([np.cos(angles), np.sin(angles)]) * rng.uniform(20, 40, (k, 1))
+        radii = rng.uniform(0.5, 4.0, k)
+        p = rng.uniform(-50, 50, 2)
+        ri = float(rng.uniform(0.5, 5.0))
+        idx = np.arange(k)
+        *_, depth = outline_contact(p[0], p[1], ri, ring, radii, idx, 0, k)
+        # the reference samples each edge every 1/2000 of its length
+        assert depth == pytest.approx(naive.outline_clearance_naive(p, ri, ring, radii),
+                                      abs=0.05)

@@ -1,4 +1,4 @@
-"""Particles against soft-body outlines (rings of particles that may be pushed back)."""
+"""Particles against soft-body outlines (capsule chains of particles that may be pushed back)."""
 
 from __future__ import annotations
 
@@ -49,27 +49,60 @@ def _is_member(i, idx, s, e):
 
 
 @njit(cache=True)
-def collide_outlines(rings, off, idx, pos, prev, w, group, friction, restitution,
-                     x0, y0, cell, nx, ny, start, items, vmin, push, hold):
-    """Push particles found inside a ring (an outline) out to its nearest edge.
+def _ring_box(pos, radius, idx, s, e):
+    """Bounding box of ring ``idx[s:e]``'s vertex centres and its largest vertex radius."""
+    minx = miny = math.inf
+    maxx = maxy = -math.inf
+    rmax = 0.0
+    for t in range(s, e):
+        minx = min(minx, pos[idx[t], 0])
+        maxx = max(maxx, pos[idx[t], 0])
+        miny = min(miny, pos[idx[t], 1])
+        maxy = max(maxy, pos[idx[t], 1])
+        rmax = max(rmax, radius[idx[t]])
+    return minx, miny, maxx, maxy, rmax
 
-    Broad phase: the ring's bounding box over the grid cells. A ring's own
-    vertices and particles sharing its non-zero group are skipped.
+
+@njit(cache=True)
+def outline_contact(px, py, ri, pos, radius, idx, s, e):
+    """How particle ``(px, py)`` of radius ``ri`` meets ring ``idx[s:e]``, edges as capsules.
+
+    Each edge ``ab`` is as thick as its vertices' discs: at the nearest point
+    (``t`` along it) its half-width is ``(1 − t)·r_a + t·r_b``. Returns ``(edge,
+    t, nx, ny, depth)``: push the particle ``depth`` px along ``n``; ``depth``
+    ≤ 0 means no contact. A centre inside the ring goes out through its nearest
+    edge, to the same clearance.
+    """
+    edge, qx, qy, t, d = nearest_edge(px, py, pos, idx, s, e)
+    k = e - s
+    a, b = idx[s + edge], idx[s + (edge + 1) % k]
+    gap = ri + (1.0 - t) * radius[a] + t * radius[b]
+    if d < 1e-12:
+        return edge, t, 0.0, 0.0, 0.0
+    if inside_ring(px, py, pos, idx, s, e):
+        return edge, t, (qx - px) / d, (qy - py) / d, d + gap
+    return edge, t, (px - qx) / d, (py - qy) / d, gap - d
+
+
+@njit(cache=True)
+def collide_outlines(rings, off, idx, pos, prev, w, radius, group, friction, restitution,
+                     x0, y0, cell, nx, ny, start, items, vmin, push, hold):
+    """Keep particles off soft-body outlines (rings of particles that may be pushed back).
+
+    An outline is the chain of capsules its vertex discs span (as it is drawn);
+    see ``outline_contact``. Broad phase: the ring's bounding box, grown by
+    the reach of a contact, over the grid cells (one cell more each way: a
+    cell is at least a diameter). A ring's own vertices and particles sharing
+    its non-zero group are skipped.
     """
     for r in range(rings):
         s, e = off[r], off[r + 1]
-        minx = miny = math.inf
-        maxx = maxy = -math.inf
-        for t in range(s, e):
-            minx = min(minx, pos[idx[t], 0])
-            maxx = max(maxx, pos[idx[t], 0])
-            miny = min(miny, pos[idx[t], 1])
-            maxy = max(maxy, pos[idx[t], 1])
+        minx, miny, maxx, maxy, rmax = _ring_box(pos, radius, idx, s, e)
         g = group[idx[s]]
-        cx0 = max(0, int((minx - x0) / cell))
-        cx1 = min(nx - 1, int((maxx - x0) / cell))
-        cy0 = max(0, int((miny - y0) / cell))
-        cy1 = min(ny - 1, int((maxy - y0) / cell))
+        cx0 = max(0, int((minx - x0) / cell) - 1)
+        cx1 = min(nx - 1, int((maxx - x0) / cell) + 1)
+        cy0 = max(0, int((miny - y0) / cell) - 1)
+        cy1 = min(ny - 1, int((maxy - y0) / cell) + 1)
         for cy in range(cy0, cy1 + 1):
             for cx in range(cx0, cx1 + 1):
                 c = cx + cy * nx
@@ -78,14 +111,15 @@ def collide_outlines(rings, off, idx, pos, prev, w, group, friction, restitution
                     px, py = pos[i, 0], pos[i, 1]
                     if w[i] == 0.0 or (g != 0 and group[i] == g):
                         continue
-                    if px < minx or px > maxx or py < miny or py > maxy:
+                    reach = radius[i] + rmax
+                    if (px < minx - reach or px > maxx + reach or py < miny - reach
+                            or py > maxy + reach or _is_member(i, idx, s, e)):
                         continue
-                    if _is_member(i, idx, s, e) or not inside_ring(px, py, pos, idx, s, e):
+                    edge, t, unx, uny, depth = outline_contact(px, py, radius[i], pos, radius,
+                                                               idx, s, e)
+                    if depth <= 0.0:
                         continue
-                    t_edge, qx, qy, t, d = nearest_edge(px, py, pos, idx, s, e)
-                    if d < 1e-12:
-                        continue
-                    a, b = idx[s + t_edge], idx[s + (t_edge + 1) % (e - s)]
+                    a, b = idx[s + edge], idx[s + (edge + 1) % (e - s)]
                     mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
-                    resolve_edge(i, a, b, t, (qx - px) / d, (qy - py) / d, d, pos, prev, w,
+                    resolve_edge(i, a, b, t, unx, uny, depth, pos, prev, w,
                                  mu, max(restitution[i], restitution[a]), vmin, push, hold)

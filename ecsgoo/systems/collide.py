@@ -71,7 +71,8 @@ class Collide(Stage):
                               hold, downward)
             if self.outlines and len(st.outline_off) > 1:
                 collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
-                                 c["pos"], c["prev"], c["w"], c["group"], c["friction"],
+                                 c["pos"], c["prev"], c["w"], c["radius"], c["group"],
+                                 c["friction"],
                                  c["restitution"], x0, y0, cell, nx, ny, start, items, vmin, push,
                                  hold)
         lvl = world.level
