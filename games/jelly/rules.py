@@ -110,18 +110,21 @@ def set_pressure(world: World, value: float) -> None:
     """Give every jelly ball the pressure ``value`` (target area = rest area × pressure).
 
     A ball's inner springs (spokes and skip-one links) follow: their rest
-    lengths scale with √pressure, the size the target area asks for, while
-    the skin (the ring's edges) keeps its length. So at 2.2 the skin is
-    stretched taut and at 0.35 it crinkles around a smaller blob. Inner springs
-    left at their old length would fight the area constraint every substep,
-    and with stiff springs that fight shows as a violent shiver.
+    lengths scale with √pressure, the size the target area asks for. The skin
+    (the ring's edges) keeps its length above pressure 1, so at 2.2 it is
+    stretched taut; below 1 it contracts too (√pressure), so at 0.35 the ball
+    is a small slumped blob. Springs left at lengths the target area forbids
+    fight the area constraint every substep, and with stiff springs that
+    fight shows as a violent shiver (a skin of full length crinkling round a
+    0.35 area buckled at ~800 px/s).
     """
     r = world.store.rings
     if not r.n:
         return
     old = r.cols["pressure"][: r.n].copy()
     r.cols["pressure"][: r.n] = value
-    scale_inner_springs(world, np.sqrt(value / old))
+    skin = np.sqrt(np.minimum(value, 1.0) / np.minimum(old, 1.0))
+    scale_inner_springs(world, np.sqrt(value / old), skin)
 
 
 def ball_centre(world: World, ring: int) -> int:
@@ -140,8 +143,10 @@ def ball_centre(world: World, ring: int) -> int:
     return int(inner[0]) if len(inner) == 1 else -1
 
 
-def scale_inner_springs(world: World, factor: np.ndarray) -> None:
-    """Multiply the rest length of ring ``k``'s inner springs by ``factor[k]``.
+def scale_inner_springs(world: World, factor: np.ndarray,
+                        skin: np.ndarray | None = None) -> None:
+    """Multiply the rest length of ring ``k``'s inner springs by ``factor[k]``
+    (and of its skin, the ring's edges, by ``skin[k]`` if given).
 
     Inner springs join two particles of the ball (ring vertices or its centre)
     but are not an edge of the ring.
@@ -165,6 +170,9 @@ def scale_inner_springs(world: World, factor: np.ndarray) -> None:
     edge = (place[a] >= 0) & (place[b] >= 0) & ((step == 1) | (step == size[ball[a]] - 1))
     inner = same & ~edge
     s.cols["rest"][: s.n][inner] *= factor[ball[a][inner]]
+    if skin is not None:
+        rim = same & edge
+        s.cols["rest"][: s.n][rim] *= skin[ball[a][rim]]
 
 
 def pressure(world: World) -> float:
