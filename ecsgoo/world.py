@@ -370,6 +370,24 @@ class World:
         self.grabbed = entity
         self.grab_target = (float(x), float(y))
 
+    def nearest_particle(self, x: float, y: float, reach: float = math.inf,
+                         movable: bool = True) -> int | None:
+        """The particle whose disc edge is nearest ``(x, y)``, within ``reach`` px, or ``None``.
+
+        Distance is measured to the disc (centre distance − radius; 0 or less
+        inside it). ``movable`` leaves out anchored and immovable particles (what
+        a pointer can grab).
+        """
+        p = self.store.particles
+        if p.n == 0:
+            return None
+        c = p.cols
+        gap = np.hypot(c["pos"][: p.n, 0] - x, c["pos"][: p.n, 1] - y) - c["radius"][: p.n]
+        if movable:
+            gap[c["pinned"][: p.n] | (c["w"][: p.n] == 0)] = np.inf
+        row = int(np.argmin(gap))
+        return int(c["entity"][row]) if gap[row] <= reach else None
+
     def release(self) -> None:
         """Stop pulling the grabbed particle."""
         self.grabbed = -1

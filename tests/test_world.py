@@ -172,3 +172,16 @@ def test_changing_dt_or_substeps_mid_run_keeps_velocities():
     with pytest.raises(WorldError, match="substeps"):
         w.substeps = 0
     assert w.substeps == 12 and p.vx == pytest.approx(120.0)
+
+
+def test_nearest_particle_measures_to_the_disc_and_skips_what_cannot_move():
+    w = World()
+    big = w.create_entity(Particle(100, 100, radius=20))
+    small = w.create_entity(Particle(130, 100, radius=2))
+    pinned = w.create_entity(Particle(50, 50, radius=5), Anchor())
+    assert w.nearest_particle(123, 100) == big  # 3 px off the big disc, 5 off the small one
+    assert w.nearest_particle(127, 100) == small
+    assert w.nearest_particle(50, 50) == big  # the pinned one is not grabbable
+    assert w.nearest_particle(50, 50, movable=False) == pinned
+    assert w.nearest_particle(700, 500, reach=10) is None
+    assert World().nearest_particle(0, 0) is None

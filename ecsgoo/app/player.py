@@ -14,8 +14,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .. import saving
 from ..errors import WorldError
 from ..game import Game, SavedGame
@@ -204,16 +202,10 @@ class Player:
 
     def _grab(self, x: float, y: float) -> None:
         """The default grab-and-fling: the nearest free particle under the pointer."""
-        p = self.world.store.particles
-        if p.n == 0:
-            return
-        pos = p.cols["pos"][: p.n]
-        gap = np.hypot(pos[:, 0] - x, pos[:, 1] - y) - p.cols["radius"][: p.n]
-        gap[p.cols["pinned"][: p.n]] = np.inf
-        slot = int(np.argmin(gap))
-        if gap[slot] <= GRAB_REACH / self.fit().scale:
-            self.grabbed = int(p.cols["entity"][slot])
-            self.world.grab(self.grabbed, x, y)
+        entity = self.world.nearest_particle(x, y, GRAB_REACH / self.fit().scale)
+        if entity is not None:
+            self.grabbed = entity
+            self.world.grab(entity, x, y)
 
     # -- saving -------------------------------------------------------------------------------
 

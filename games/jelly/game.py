@@ -23,7 +23,6 @@ Run: ``ecsgoo play jelly`` (``--level 2`` for the hammock; ``--headless
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -178,13 +177,8 @@ class JellyGame(Game):
         centre = self._ball_centre_at(x, y)
         if centre >= 0:
             return centre
-        p = self.world.store.particles
-        c, n = p.cols, p.n
-        d2 = np.sum((c["pos"][:n] - (x, y)) ** 2, axis=1)
-        d2[c["w"][:n] == 0] = math.inf
-        if not n or d2.min() > GRAB_RADIUS**2:
-            return -1
-        return int(c["entity"][int(np.argmin(d2))])
+        entity = self.world.nearest_particle(x, y, GRAB_RADIUS)
+        return -1 if entity is None else entity
 
     def _ball_centre_at(self, x: float, y: float) -> int:
         """The centre particle's entity of the jelly ball around ``(x, y)``, or -1."""
