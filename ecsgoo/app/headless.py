@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..game import Game
+from .audio import quiet_audio
 from .player import Player
 
 #: A GIF holds at most this many frames (longer runs record every k-th frame).
@@ -25,6 +26,7 @@ GIF_WIDTH = 480
 
 def offscreen_window(size: tuple[int, int]) -> Any:
     """The process's (hidden) arcade window, resized to ``size``; made on first use."""
+    quiet_audio(headless=True)  # before the first import of arcade picks the audio driver
     import arcade
 
     try:

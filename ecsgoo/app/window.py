@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import arcade
-from pyglet.window import key as _keys
+from .audio import quiet_audio
 
-from ..game import Game
-from .player import Player
+quiet_audio()  # before arcade's import picks the audio driver (see audio.py)
+
+import arcade  # noqa: E402
+from pyglet.window import key as _keys  # noqa: E402
+
+from ..game import Game  # noqa: E402
+from .player import Player  # noqa: E402
 
 
 def key_name(symbol: int) -> str:
