@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..game import Game
+from ..warmup import terminal_warm_up
 from .audio import quiet_audio
 from .player import Player
 
@@ -126,6 +127,8 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
     """
     if frames < 0:
         raise ValueError(f"frames must be >= 0, got {frames}")
+    if progress:
+        terminal_warm_up()  # first run only: says on stderr that the kernels compile
     player = Player(game, bot)
     player.headless = True
     window = offscreen_window(player.size) if screenshot_path or record_path else None
