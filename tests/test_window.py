@@ -23,12 +23,15 @@ import arcade
 import ecsgoo.app.games as registry
 from ecsgoo.app.window import PlayerWindow
 from ecsgoo.game import GAMES
+from ecsgoo.warmup import warm_up
 
 FRAMES = int(sys.argv[1])
+warm_up()  # a warm cache: no loading screen holds the frames back (tests/test_loading.py)
 registry.discover()
 out = {}
 for name in sorted(GAMES):
     win = PlayerWindow(GAMES[name](level=1), None)
+    assert win.loading is None
     dt = win.player.world.dt
     def frame():
         win.dispatch_events()

@@ -10,6 +10,10 @@
   screenshot or a GIF recording, and the summary of the run.
 - ``Draw`` (``draw.py``): what ``Game.draw_overlay(draw)`` draws with.
 - ``find_game``/``discover`` (``games.py``): bundled games, entry points, files.
+- ``LoadingScreen`` (``loading.py``): on a first run (cold numba cache) the window
+  compiles the kernels behind it (``ecsgoo.warmup``).
+- ``quiet_audio`` (``audio.py``): the audio driver without noise; called before
+  arcade is first imported (``window.py`` on import, ``headless.offscreen_window``).
 
 Only ``window.py`` imports arcade at import time; the rest import it when they draw.
 """

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..game import Game
+from ..warmup import terminal_warm_up
+from .audio import quiet_audio
 from .player import Player
 
 #: A GIF holds at most this many frames (longer runs record every k-th frame).
@@ -25,6 +27,7 @@ GIF_WIDTH = 480
 
 def offscreen_window(size: tuple[int, int]) -> Any:
     """The process's (hidden) arcade window, resized to ``size``; made on first use."""
+    quiet_audio(headless=True)  # before the first import of arcade picks the audio driver
     import arcade
 
     try:
@@ -162,6 +165,8 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
         check_output(screenshot_path, "screenshot")
     if record_path:
         check_output(record_path, "recording")
+    if progress:
+        terminal_warm_up()  # first run only: says on stderr that the kernels compile
     player = Player(game, bot)
     player.headless = True
     window = offscreen_window(player.size) if screenshot_path or record_path else None

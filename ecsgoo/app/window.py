@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import arcade
-from pyglet.window import key as _keys
-
 from ..game import Game
+from .audio import quiet_audio
+from .loading import LoadingScreen
 from .player import Player
+
+quiet_audio()  # before arcade's import picks the audio driver (see audio.py)
+
+import arcade  # noqa: E402
+from pyglet.window import key as _keys  # noqa: E402
 
 
 def key_name(symbol: int) -> str:
@@ -21,10 +25,12 @@ class PlayerWindow(arcade.Window):
 
     def __init__(self, game: Game, bot: str | None = None, **window: Any) -> None:
         width, height = game.size
+        title = f"ecsgoo — {game.title}"
         # before the window: opening it already dispatches on_resize, which needs the player
         self.player = Player(game, bot, size=(width, height))
-        super().__init__(width, height, f"ecsgoo — {game.title}", resizable=True,
-                         update_rate=1 / 120, **window)
+        super().__init__(width, height, title, resizable=True, update_rate=1 / 120, **window)
+        # first run only: the kernels compile behind a loading screen, the game waits
+        self.loading = LoadingScreen.open_if_cold(self, title)
 
     def on_update(self, delta_time: float) -> None:
         self.player.update(delta_time)

@@ -1,0 +1,112 @@
+"""The loading screen: the physics kernels compile in the background while the window draws.
+
+Only on a first run (a cold numba cache, see ``ecsgoo.warmup``): the kernels
+compile in a worker thread, and the window keeps drawing "compiling the physics
+kernels (first run only)…" with a progress bar. numba spends most of a compile
+in LLVM, which releases the GIL, so the window redraws at its usual rate.
+
+esper's state is module-wide, so while the worker steps its scene nothing else
+may touch a World: the screen takes every update, draw and input event of the
+window (Esc and closing still work) and gives them back when the kernels are ready.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from ..warmup import MESSAGE, TerminalProgress, cache_is_cold, warm_up
+from .draw import Draw
+
+_BACKGROUND = (14, 16, 26)
+_TEXT, _DIM = (230, 234, 246), (170, 178, 200)
+_TRACK, _BAR = (40, 44, 62), (120, 200, 255)
+#: The bar's size in window pixels.
+BAR_WIDTH, BAR_HEIGHT = 360, 14
+#: Seconds between redraws while loading: software GL (llvmpipe) drawing at 60 Hz took
+#: a core from the compile (14.4 s instead of 11 s on 2 cores).
+LOADING_DRAW_RATE = 1 / 15
+
+
+class LoadingScreen:
+    """Event handlers pushed on ``window`` until ``warm_up`` has finished in a worker thread.
+
+    ``done``/``total`` count the kernels ready; the terminal gets the same line
+    (``TerminalProgress``). The window redraws at ``LOADING_DRAW_RATE`` meanwhile,
+    then at ``draw_rate`` (s) again. An error in the worker is raised in the
+    window's next update.
+    """
+
+    def __init__(self, window: Any, title: str, draw_rate: float = 1 / 60) -> None:
+        self.window, self.title, self._draw_rate = window, title, draw_rate
+        self.done, self.total = 0, 0
+        self.error: BaseException | None = None
+        self._terminal = TerminalProgress()
+        self._draw = Draw()
+        self._worker = threading.Thread(target=self._compile, name="ecsgoo-warm-up",
+                                        daemon=True)  # closing the window must not wait
+        window.push_handlers(self)
+        window.set_draw_rate(LOADING_DRAW_RATE)
+        self._worker.start()
+
+    @classmethod
+    def open_if_cold(cls, window: Any, title: str) -> LoadingScreen | None:
+        """A loading screen on ``window`` if the kernel cache is cold, else ``None``."""
+        return cls(window, title) if cache_is_cold() else None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the worker is done (the screen is gone after the next update)."""
+        return not self._worker.is_alive()
+
+    def _compile(self) -> None:
+        try:
+            warm_up(self._progress)
+        except BaseException as exc:  # handed to the main thread, raised there
+            self.error = exc
+
+    def _progress(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        self._terminal(done, total)
+
+    # -- the window's events while loading --------------------------------------------------
+
+    def on_update(self, delta_time: float) -> bool:
+        if self.finished:
+            self.window.remove_handlers(self)
+            self.window.set_draw_rate(self._draw_rate)
+            if self.error is not None:
+                raise self.error
+        return True
+
+    def on_draw(self) -> bool:
+        self.window.clear(color=_BACKGROUND)
+        self.window.default_camera.use()
+        draw_loading(self._draw, self.title, self.done, self.total, *self.window.get_size())
+        return True
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        import arcade
+
+        return symbol != arcade.key.ESCAPE  # Esc still reaches the window: it closes
+
+    def _swallow(self, *args: Any) -> bool:
+        return True
+
+    on_key_release = on_text = on_mouse_press = on_mouse_release = _swallow
+    on_mouse_drag = on_mouse_motion = on_mouse_scroll = _swallow
+
+
+def draw_loading(draw: Draw, title: str, done: int, total: int, width: int,
+                 height: int) -> None:
+    """The screen: ``title``, the message, and a bar filled ``done / total`` (window px)."""
+    x, y = (width - BAR_WIDTH) / 2, height / 2 - BAR_HEIGHT / 2
+    draw.set_pixel(1.0)
+    draw.text(width / 2, y + 70, title, _TEXT, 20, anchor_x="center", bold=True)
+    draw.text(width / 2, y + 34, MESSAGE, _TEXT, 14, anchor_x="center")
+    draw.rect(x, y, BAR_WIDTH, BAR_HEIGHT, _TRACK)
+    if total:
+        draw.rect(x, y, BAR_WIDTH * min(done / total, 1.0), BAR_HEIGHT, _BAR)
+    count = f"{done} / {total} kernels" if total else "starting…"
+    draw.text(width / 2, y - 28, count, _DIM, 11, anchor_x="center")
+    draw.flush()

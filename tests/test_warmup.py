@@ -1,0 +1,143 @@
+"""The first run's kernel compile: coverage, cold/warm detection, progress, the terminal line.
+
+A cold compile of every kernel takes ≈ 11 s here, so the detection is checked on
+two small kernels in a fresh ``NUMBA_CACHE_DIR``; the full warm-up runs warm.
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ecsgoo import warmup
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TINY = """
+from numba import njit
+
+
+@njit(cache=True)
+def twice(x):
+    return 2.0 * x{extra}
+
+
+@njit(cache=True)
+def total(a):
+    s = 0.0
+    for v in a:
+        s += v
+    return s
+"""
+
+DETECT = """
+import json, sys
+import numpy as np
+sys.path.insert(0, {folder!r})
+import tiny
+from ecsgoo.warmup import cache_is_cold, compile_watched
+kernels = [tiny.twice, tiny.total]
+cold = cache_is_cold(kernels)
+calls = []
+compiled = compile_watched(kernels, lambda: (tiny.twice(1.0), tiny.total(np.ones(3))),
+                           lambda done, total: calls.append([done, total]))
+print(json.dumps({{"cold": cold, "compiled": compiled, "calls": calls,
+                  "cold_after": cache_is_cold(kernels)}}))
+"""
+
+# After the warm-up, every bundled game plays a few frames (bots on): no compile, and no
+# kernel is called with argument types the warm-up did not load.
+GAMES = """
+import json
+from ecsgoo import warmup
+import ecsgoo.app.games as registry
+from ecsgoo.game import GAMES
+
+warmup.warm_up()
+kernels = warmup.physics_kernels()
+seen = {(k.__qualname__, s) for k in kernels for s in k.signatures}
+registry.discover()
+late = []
+for name in sorted(GAMES):
+    def play(name=name):
+        game = GAMES[name](level=1, seed=0)
+        for _ in range(5):
+            if game.bots:
+                game.bot_act(game.bots[0])
+            game.step()
+    late += [name] * warmup.compile_watched(kernels, play)
+now = {(k.__qualname__, s) for k in kernels for s in k.signatures}
+new = sorted(q for q, _ in now - seen)
+print(json.dumps({"new": new, "late": late, "games": sorted(GAMES)}))
+"""
+
+
+def _python(code: str, **env: str) -> dict:
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300, env={**os.environ, **env})
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def test_physics_kernels_are_every_kernel_numba_compiles_alone():
+    names = {k.__qualname__ for k in warmup.physics_kernels()}
+    assert {"integrate", "solve_distance", "collide_pairs", "bridge_mask", "merge_pairs",
+            "crossed_segments"} <= names
+    assert "resolve_pair" not in names  # inline="always": part of collide_pairs
+
+
+def test_after_the_warm_up_no_game_compiles_or_meets_a_new_kernel_signature():
+    warmup.warm_up()  # in this process first: the cache the subprocess reads is then warm
+    seen = _python(GAMES)
+    assert seen["games"] and {"goo", "jelly", "rope", "suika"} <= set(seen["games"])
+    # a kernel signature the tiny scene missed would be loaded or compiled during play
+    assert seen["new"] == [] and seen["late"] == []
+
+
+def test_a_fresh_cache_is_cold_compiles_with_progress_then_is_warm(tmp_path):
+    (tmp_path / "tiny.py").write_text(TINY.format(extra=""))
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    first = _python(DETECT.format(folder=str(tmp_path)), **env)
+    assert first["cold"] and first["compiled"] == 2 and not first["cold_after"]
+    assert first["calls"][0] == [0, 2] and first["calls"][-1] == [2, 2]
+    assert all(done <= total == 2 for done, total in first["calls"])
+    second = _python(DETECT.format(folder=str(tmp_path)), **env)
+    assert second == {"cold": False, "compiled": 0, "calls": [], "cold_after": False}
+
+
+def test_a_changed_kernel_file_makes_the_cache_cold_again(tmp_path):
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    (tmp_path / "tiny.py").write_text(TINY.format(extra=""))
+    _python(DETECT.format(folder=str(tmp_path)), **env)
+    (tmp_path / "tiny.py").write_text(TINY.format(extra=" + 0.0"))  # another size: stale
+    again = _python(DETECT.format(folder=str(tmp_path)), **env)
+    assert again["cold"] and again["compiled"] >= 1 and again["calls"][-1] == [2, 2]
+
+
+def test_the_terminal_line_shows_the_message_and_n_of_total():
+    out = io.StringIO()
+    show = warmup.TerminalProgress(out)
+    show(0, 40)
+    show(40, 40)
+    text = out.getvalue()
+    assert text.startswith(f"\recsgoo: {warmup.MESSAGE} 0/40")
+    assert "40/40 done in" in text and text.endswith(" s\n")
+
+
+def test_a_warm_cache_prints_nothing():
+    warmup.warm_up()
+    out = io.StringIO()
+    assert not warmup.cache_is_cold()
+    assert warmup.terminal_warm_up(out) == 0 and out.getvalue() == ""
+
+
+def test_a_warm_headless_run_prints_no_compile_line_and_ends_with_the_json(tmp_path):
+    warmup.warm_up()
+    run = subprocess.run([sys.executable, "-m", "ecsgoo", "play", "rope", "--headless",
+                          "--frames", "1"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "compiling" not in run.stderr
+    assert json.loads(run.stdout.strip().splitlines()[-1])["frames"] == 1
