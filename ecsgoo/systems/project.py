@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import limits
 from ..kernels.area import solve_area
 from ..kernels.distance import solve_distance
 from ..kernels.shape import solve_shape
@@ -24,10 +25,8 @@ class Project(Stage):
     per_substep = True
 
     def __init__(self, iterations: int | None = None) -> None:
-        if iterations is not None and not (isinstance(iterations, int) and iterations >= 1):
-            raise ValueError(f"Project: iterations must be a whole number >= 1 or None, "
-                             f"got {iterations!r}")
-        self.iterations = iterations
+        self.iterations = (None if iterations is None
+                           else limits.check("Project", "iterations", iterations))
 
     def settings(self) -> dict[str, Any]:
         return {"iterations": self.iterations}
