@@ -273,15 +273,12 @@ class Store:
     def _particle_moved(self, old: int, new: int) -> None:
         """Particle row ``old`` now lives at ``new``: repoint springs and the entity map."""
         self.pslot[self.particles.owner[new]._entity] = new
-        m = self.springs.n
-        for name in ("a", "b"):
-            col = self.springs.cols[name][:m]
+        for col in (self.springs.a, self.springs.b):
             col[col == old] = new
 
     def springs_touching(self, slot: int) -> list[Spring]:
         """Springs with an end at particle row ``slot``."""
-        m = self.springs.n
-        a, b = self.springs.cols["a"][:m], self.springs.cols["b"][:m]
+        a, b = self.springs.a, self.springs.b
         return [self.springs.owner[i] for i in np.flatnonzero((a == slot) | (b == slot))]
 
     def constraints_touching(self, entity: int) -> list[Any]:

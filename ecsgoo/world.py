@@ -326,7 +326,7 @@ class World:
         slot = self._slot(entity)
         x, y = limits.check_all("World", "grab", (x, y))
         if entity != self.grabbed:
-            pos = self.store.particles.cols["pos"][slot]
+            pos = self.store.particles.pos[slot]
             self.grab_from = (float(pos[0]), float(pos[1]))
         self.grabbed = entity
         self.grab_target = (float(x), float(y))
@@ -379,7 +379,7 @@ class World:
         p, s = self.store.particles, self.store.springs
         for table, fields in ((p, ("pos", "prev", "pin", "force")), (s, ("stretch", "lam"))):
             for name in fields:
-                col = table.cols[name][: table.n]
+                col = getattr(table, name)
                 bad = ~np.isfinite(col)
                 if bad.ndim == 2:
                     bad = bad.any(axis=1)
@@ -393,8 +393,7 @@ class World:
         """SHA-256 of the hot state (positions, previous positions, spring state)."""
         p, s = self.store.particles, self.store.springs
         h = hashlib.sha256()
-        for arr in (p.cols["pos"][: p.n], p.cols["prev"][: p.n], s.cols["broken"][: s.n],
-                    s.cols["over"][: s.n], s.cols["stretch"][: s.n]):
+        for arr in (p.pos, p.prev, s.broken, s.over, s.stretch):
             h.update(np.ascontiguousarray(arr).tobytes())
         return h.hexdigest()
 

@@ -141,8 +141,8 @@ def _rows(world: Any, compact: bool) -> dict[str, list[int]]:
     tables = [("areas", [c._entity for c in st.rings.owner]),
               ("shapes", [c._entity for c in st.shapes.owner])]
     if not compact:
-        tables = [("particles", st.particles.cols["entity"][: st.particles.n].tolist()),
-                  ("springs", st.springs.cols["entity"][: st.springs.n].tolist())] + tables
+        tables = [("particles", st.particles.entity.tolist()),
+                  ("springs", st.springs.entity.tolist())] + tables
     for name, order in tables:
         if order != sorted(order):
             out[name] = order

@@ -37,9 +37,8 @@ class Break(Stage):
         s = world.store.springs
         if len(self._out) < s.n:
             self._out = np.zeros(2 * s.n, dtype=np.int64)
-        c = s.cols
-        count = update_springs(s.n, world.store.particles.cols["pos"], c["a"], c["b"],
-                               c["rest"], c["max_stretch"], c["stretch"], c["broken"],
-                               c["buckled"], c["over"], self.break_frames, self._out)
+        count = update_springs(s.n, world.store.particles.pos, s.a, s.b, s.rest, s.max_stretch,
+                               s.stretch, s.broken, s.buckled, s.over, self.break_frames,
+                               self._out)
         for row in self._out[:count].tolist():
-            world.dispatch("spring_broke", world, int(c["entity"][row]))
+            world.dispatch("spring_broke", world, int(s.entity[row]))

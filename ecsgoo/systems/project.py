@@ -33,12 +33,11 @@ class Project(Stage):
 
     def substep(self, world: Any, h: float) -> None:
         st = world.store
-        rings, shapes = st.rings, st.shapes
-        pc = st.particles.cols
+        p, rings, shapes = st.particles, st.rings, st.shapes
         rounds = self.iterations or world.iterations
-        st.springs.cols["lam"][: st.springs.n] = 0.0
+        st.springs.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
-        alpha = 1.0 - (1.0 - shapes.cols["alpha"][: shapes.n]) ** (h * 60.0 / rounds)
+        alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         order, backward = st.spring_order, st.spring_order_reversed
         for r in range(rounds):
             # alternate the sweep direction and end on a backward sweep: a symmetric
@@ -46,17 +45,15 @@ class Project(Stage):
             # e.g. a jelly ball's centre with 24 spokes, until it explodes)
             self._distance(st, order if r % 2 == 0 else backward, h)
             if rings.n:
-                rc = rings.cols
-                solve_area(rings.n, pc["pos"], pc["w"], st.ring_off, st.ring_idx,
-                           rc["rest_area"], rc["pressure"], rc["stiffness"], st.scratch)
+                solve_area(rings.n, p.pos, p.w, st.ring_off, st.ring_idx, rings.rest_area,
+                           rings.pressure, rings.stiffness, st.scratch)
             if shapes.n:
-                solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
-                            st.shape_idx, st.shape_rest, alpha)
+                solve_shape(shapes.n, p.pos, p.w, p.mass, st.shape_off, st.shape_idx,
+                            st.shape_rest, alpha)
         if rounds % 2:
             self._distance(st, backward, h)
 
     @staticmethod
     def _distance(st: Any, order: Any, h: float) -> None:
-        pc, sc = st.particles.cols, st.springs.cols
-        solve_distance(order, pc["pos"], pc["w"], sc["a"], sc["b"], sc["rest"],
-                       sc["compliance"], sc["broken"], sc["lam"], h)
+        p, s = st.particles, st.springs
+        solve_distance(order, p.pos, p.w, s.a, s.b, s.rest, s.compliance, s.broken, s.lam, h)
