@@ -60,6 +60,19 @@ class _Field:
             table.cols[self.col][obj._slot, self.k] = value
 
 
+class _Measured(_Field):
+    """A field the store measures when the component is added if it is still ``None``.
+
+    (A spring's rest length, a ring's rest area.) Once added it is a number.
+    """
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        if value is None and obj._table is None:
+            obj._vals[self.name] = None
+            return
+        super().__set__(obj, value)
+
+
 class Component:
     """Base of the built-in components (values local until bound to a store row)."""
 
@@ -282,23 +295,7 @@ class Spring(Component):
                              "spring")
         self._vals[name] = limits.check("Spring", name, value)
 
-    @property
-    def rest(self) -> float | None:
-        """Rest length, px (``None`` before it is added: measured then)."""
-        if self._table is None:
-            return self._vals["rest"]
-        return float(self._table.cols["rest"][self._slot])
-
-    @rest.setter
-    def rest(self, value: float | None) -> None:
-        if value is None and self._table is None:
-            self._vals["rest"] = None
-            return
-        value = limits.check("Spring", "rest", value)
-        if self._table is None:
-            self._vals["rest"] = value
-        else:
-            self._table.cols["rest"][self._slot] = value
+    rest = _Measured("rest")
 
     @property
     def max_stretch(self) -> float | None:
@@ -372,23 +369,7 @@ class AreaConstraint(Component):
     pressure = _Field("pressure")
     stiffness = _Field("stiffness")
 
-    @property
-    def rest_area(self) -> float | None:
-        """Signed rest area, px² (``None`` before it is added: measured then)."""
-        if self._table is None:
-            return self._vals["rest_area"]
-        return float(self._table.cols["rest_area"][self._slot])
-
-    @rest_area.setter
-    def rest_area(self, value: float | None) -> None:
-        if value is None and self._table is None:
-            self._vals["rest_area"] = None
-            return
-        value = limits.check("AreaConstraint", "rest_area", value)
-        if self._table is None:
-            self._vals["rest_area"] = value
-        else:
-            self._table.cols["rest_area"][self._slot] = value
+    rest_area = _Measured("rest_area")
 
 
 def _offsets(rest: Sequence[Sequence[float]] | None) -> list[list[float]] | None:
