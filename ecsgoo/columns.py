@@ -81,7 +81,8 @@ PARTICLES = TableSpec("Particle", (
            "World.step clears it).", 0.0, 2, ("fx", "fy")),
     _one("w", F8, "Inverse mass (0: pinned or immovable), from mass and pinned.", None, False),
     _one("pinned", B1, "Held by an Anchor.", False, False),
-    Column("pin", F8, "Where its Anchor holds it, px.", None, 2),
+    Column("pin", F8, "Where its Anchor holds it, px; unpinned: where it was added or last "
+           "placed (Merge's spawn point).", None, 2),
     _one("kind", I8, "Fruit kind (-1: not a fruit); Merge reads it.", -1, False),
     _one("entity", I8, "The particle's entity.", None, False),
 ))

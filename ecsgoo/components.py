@@ -144,6 +144,8 @@ class Particle(Component):
         cols["prev"][s, k] += delta  # keep the velocity
         if cols["pinned"][s]:
             cols["pin"][s, k] = value
+        else:  # placed here: Merge's spawn point (a file has no other, loading sets pin = pos)
+            cols["pin"][s] = cols["pos"][s]
 
     def _velocity(self, k: int) -> float:
         cols, s = self._table.cols, self._slot

@@ -118,6 +118,14 @@ class Range:
             ok |= v == math.inf
         return ok
 
+    def clamp(self, value: float) -> float:
+        """The nearest value in range (NaN stays NaN: the check then names it).
+
+        For values a stage derives from the simulation (a merged fruit's position
+        and velocity), which may have left the range the API guards.
+        """
+        return min(max(value, self.low), self.high) if value == value else value
+
     def describe(self) -> str:
         """The range as messages say it: ``in 1..1000``, ``in (0, 1]``, ``within ±1e+09``."""
         if self.integer:

@@ -185,6 +185,14 @@ def test_pair_friction_takes_the_held_slip_back_in_position_and_keeps_momentum(h
     np.testing.assert_allclose(((pos - prev) / w[:, None]).sum(axis=0), momentum, atol=1e-12)
 
 
+@pytest.mark.parametrize("spread", [1e9, 1e300])
+def test_grid_of_far_apart_dots_stays_small(spread):
+    """Two dots ±spread px apart, radius 0, no slop: the cell count once wrapped int64."""
+    pos = np.array([[-spread, -spread], [spread, spread]])
+    *_, nx, ny, start, items = build_grid(2, pos, np.zeros(2), 0.0)
+    assert 1 <= nx * ny <= 4 * 2 + 64 and sorted(items) == [0, 1]
+
+
 def test_color_order_is_a_permutation_with_independent_runs():
     from ecsgoo.kernels.coloring import color_order
 

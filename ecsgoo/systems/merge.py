@@ -17,7 +17,10 @@ import numpy as np
 from .. import fruit
 from ..components import Fruit, Particle
 from ..kernels.merge import merge_pairs, record, start_positions
+from ..limits import FIELDS
 from .base import Stage, register_stage
+
+_RANGES = FIELDS["Particle"]
 
 
 @dataclass
@@ -143,6 +146,9 @@ class Merge(Stage):
             world.delete_entity(e2)
             new = None
             if kind < fruit.LARGEST:
+                # a pair flung past the limits the API guards makes a fruit at their edge
+                x, y = _RANGES["x"].clamp(x), _RANGES["y"].clamp(y)
+                vx, vy = _RANGES["vx"].clamp(vx), _RANGES["vy"].clamp(vy)
                 new = world.create_entity(
                     Particle(x, y, mass=fruit.mass(kind + 1), radius=fruit.RADII[kind + 1],
                              group=group, friction=friction, restitution=restitution,
