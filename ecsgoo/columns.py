@@ -34,15 +34,22 @@ class Column:
     saved: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per table: hashed and compared by identity
 class TableSpec:
     """The columns of one table, and the component whose rows they are."""
 
     component: str
     columns: tuple[Column, ...]
 
+    def __post_init__(self) -> None:
+        # a loader asks for these per field of every row: work them out once
+        saved = {key: (col, k if col.width else None)
+                 for col in self.columns for k, key in enumerate(col.saved)}
+        object.__setattr__(self, "_saved", saved)
+        object.__setattr__(self, "_by_name", {c.name: c for c in self.columns})
+
     def __getitem__(self, name: str) -> Column:
-        return next(c for c in self.columns if c.name == name)
+        return self._by_name[name]
 
     def default(self, name: str) -> Any:
         """A new row's value of column ``name`` (the component constructor's default)."""
@@ -50,11 +57,7 @@ class TableSpec:
 
     def keys(self) -> dict[str, tuple[Column, int | None]]:
         """Every saved key: ``{key: (column, element)}`` (element None: a scalar column)."""
-        out: dict[str, tuple[Column, int | None]] = {}
-        for col in self.columns:
-            for k, key in enumerate(col.saved):
-                out[key] = (col, k if col.width else None)
-        return out
+        return self._saved
 
     def limit(self, key: str) -> limits.Range | None:
         """The range of saved key ``key`` (``limits.FIELDS``), if it has one."""

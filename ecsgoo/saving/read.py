@@ -144,7 +144,7 @@ def read(doc: dict[str, Any], source: str) -> Spec:
     _level(doc.get("level", {}), spec, top.at("[level]"))
     _pipeline(doc.get("pipeline", []), spec, top.at("[[pipeline]]"))
     _resources(doc.get("resources", {}), spec, top.at("[resources]"))
-    particles, springs = Rows(file_columns(PARTICLES)), Rows(file_columns(SPRINGS))
+    particles, springs = Rows(_FILE[PARTICLES]), Rows(_FILE[SPRINGS])
     if "particles" in doc:
         particles.blocks.append(particle_block(doc["particles"], spec.h, top.at("[particles]")))
     if "springs" in doc:
@@ -312,10 +312,22 @@ def _custom(name: str, value: Any, w: Where, where: Where) -> Any:
     return codec.decode(value, w)
 
 
+def _readers(table: TableSpec) -> dict[str, tuple[Any, limits.Range | None]]:
+    """Each key's type (the column's dtype; alternatives such as ``vx`` are floats) and range."""
+    out = {key: (col.dtype, table.limit(key)) for key, (col, _) in table.keys().items()}
+    for key, rng in FIELDS[table.component].items():
+        out.setdefault(key, (np.float64, rng))
+    return out
+
+
+#: Worked out once: a loader reads every field of every row through them.
+_READ = {table: _readers(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES)}
+_FILE = {table: file_columns(table) for table in (PARTICLES, SPRINGS)}
+
+
 def _field(t: dict[str, Any], key: str, w: Where, table: TableSpec, default: Any) -> Any:
-    """One saved key of a store table: its type from the column spec, its range from limits."""
-    kind = table.keys()[key][0].dtype if key in table.keys() else np.float64
-    limit = table.limit(key)
+    """One key of a store table's row: its type from the column spec, its range from limits."""
+    kind, limit = _READ[table][key]
     if kind is np.bool_:
         return w.boolean(t, key, default)
     if kind is np.int64:
@@ -330,7 +342,7 @@ def _particle(value: Any, spec: Spec, w: Where) -> dict[str, Any]:
     exclusive(t, w, ("px", "vx"), ("py", "vy"))
     h = spec.h
     out = {key: _field(t, key, w, PARTICLES, default)
-           for key, (_, default) in file_columns(PARTICLES).items()
+           for key, (_, default) in _FILE[PARTICLES].items()
            if key not in ("px", "py")}
     vx, vy = (_field(t, key, w, PARTICLES, 0.0) for key in ("vx", "vy"))
     out["px"] = _field(t, "px", w, PARTICLES, out["x"] - vx * h)
@@ -343,7 +355,7 @@ def _spring(value: Any, w: Where) -> dict[str, Any]:
     w.keys(t, SPRING_KEYS)
     exclusive(t, w, ("stiffness", "compliance"))
     out = {key: _field(t, key, w, SPRINGS, default)
-           for key, (_, default) in file_columns(SPRINGS).items()}
+           for key, (_, default) in _FILE[SPRINGS].items()}
     if out["a"] == out["b"]:
         w.fail(f"a and b are the same entity ({out['a']})", "b")
     if "stiffness" in t:
@@ -365,7 +377,8 @@ def _shape(value: Any, w: Where) -> dict[str, Any]:
     rest = w.points(t, "rest", None, limit=FIELDS["ShapeMatch"]["rest"])
     if rest is not None and len(rest) != len(particles):
         w.fail(f"has {len(rest)} offsets for {len(particles)} particles", "rest")
-    return {"particles": particles, "alpha": _field(t, "alpha", w, SHAPES, SHAPES.default("alpha")),
+    return {"particles": particles,
+            "alpha": _field(t, "alpha", w, SHAPES, SHAPES.default("alpha")),
             "rest": rest, "outline": w.boolean(t, "outline", True)}
 
 

@@ -187,6 +187,14 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def _saved(table: TableSpec) -> list[tuple[str, tuple[str, ...], Any]]:
+    return [(c.name, c.saved, c.default) for c in table.columns if c.saved]
+
+
+#: Each table's saved columns, worked out once (a save writes every row through them).
+_SAVED = {table: _saved(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES)}
+
+
 def _row(table: TableSpec, cols: dict[str, np.ndarray], s: int,
          defaults: dict[str, Any]) -> dict[str, Any]:
     """The saved keys of row ``s``: a column equal to its default (to the bit) left out.
@@ -195,17 +203,17 @@ def _row(table: TableSpec, cols: dict[str, np.ndarray], s: int,
     such as ``x, y`` is written whole or not at all.
     """
     out: dict[str, Any] = {}
-    for col in table.columns:
-        if not col.saved:
+    for name, keys, default in _SAVED[table]:
+        default = defaults.get(name, default)
+        if len(keys) == 1:
+            value = cols[name][s].item()
+            if default is None or not _same(value, default):
+                out[keys[0]] = value
             continue
-        values = cols[col.name][s].tolist()
-        values = values if col.width else [values]
-        default = defaults.get(col.name, col.default)
-        if default is not None:
-            wanted = default if isinstance(default, list) else [default] * len(values)
-            if all(_same(v, d) for v, d in zip(values, wanted, strict=True)):
-                continue
-        out.update(zip(col.saved, values, strict=True))
+        pair = cols[name][s].tolist()
+        d0, d1 = default if isinstance(default, list) else (default, default)
+        if default is None or not (_same(pair[0], d0) and _same(pair[1], d1)):
+            out.update(zip(keys, pair, strict=True))
     return out
 
 
