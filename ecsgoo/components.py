@@ -20,6 +20,9 @@ from .columns import PARTICLES, RINGS, SHAPES, SPRINGS
 from .errors import WorldError
 from .limits import STIFFNESS_SCALE  # noqa: F401  (kept importable from here for games)
 
+#: The column defaults (``columns``) the constructors' defaults come from.
+_P, _S, _R = ({c.name: c.default for c in t.columns} for t in (PARTICLES, SPRINGS, RINGS))
+
 
 class _Field:
     """A component field that lives in column ``col`` (element ``k``) of the bound table.
@@ -112,11 +115,9 @@ class Particle(Component):
     """
 
     _fields = ("x", "y", "vx", "vy", "mass", "radius", "group", "friction", "restitution")
-    _D = {c.name: c.default for c in PARTICLES.columns}
-
-    def __init__(self, x: float, y: float, mass: float = _D["mass"],
-                 radius: float = _D["radius"], group: int = _D["group"],
-                 friction: float = _D["friction"], restitution: float = _D["restitution"],
+    def __init__(self, x: float, y: float, mass: float = _P["mass"],
+                 radius: float = _P["radius"], group: int = _P["group"],
+                 friction: float = _P["friction"], restitution: float = _P["restitution"],
                  vx: float = 0.0, vy: float = 0.0) -> None:
         self._entity = -1
         super().__init__(x=x, y=y, vx=vx, vy=vy, mass=mass, radius=radius, group=group,
@@ -262,15 +263,14 @@ class Spring(Component):
 
     _fields = ("a", "b", "rest", "compliance", "max_stretch", "stretch", "broken", "buckled",
                "over")
-    _D = {c.name: c.default for c in SPRINGS.columns}
 
     def __init__(self, a: int, b: int, rest: float | None = None, stiffness: float = 1.0,
-                 max_stretch: float | None = _D["max_stretch"],
+                 max_stretch: float | None = _S["max_stretch"],
                  compliance: float | None = None) -> None:
         if compliance is None:
             compliance = limits.compliance_of(limits.check("Spring", "stiffness", stiffness))
         self._entity = -1
-        d = self._D
+        d = _S
         super().__init__(a=a, b=b, rest=rest, compliance=compliance, max_stretch=max_stretch,
                          stretch=d["stretch"], broken=d["broken"], buckled=d["buckled"],
                          over=d["over"])
@@ -353,10 +353,8 @@ class AreaConstraint(Component):
     """
 
     _fields = ("particles", "pressure", "stiffness", "rest_area")
-    _D = {c.name: c.default for c in RINGS.columns}
-
-    def __init__(self, particles: Sequence[int], pressure: float = _D["pressure"],
-                 stiffness: float = _D["stiffness"], rest_area: float | None = None) -> None:
+    def __init__(self, particles: Sequence[int], pressure: float = _R["pressure"],
+                 stiffness: float = _R["stiffness"], rest_area: float | None = None) -> None:
         super().__init__(particles=_entity_list("AreaConstraint", particles, 3),
                          pressure=pressure, stiffness=stiffness, rest_area=rest_area)
 
