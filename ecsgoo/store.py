@@ -85,8 +85,9 @@ class Store:
         cols = dict(values)
         cols.setdefault("prev", cols["pos"])
         cols["pin"] = cols["pos"]
-        mass = np.asarray(cols.get("mass", PARTICLES.default("mass")), dtype=F8)
-        cols["w"] = 1.0 / mass  # an infinite mass has inverse mass 0
+        mass = cols.get("mass", PARTICLES.default("mass"))
+        # an infinite mass has inverse mass 0 (a float for one row: numpy costs more there)
+        cols["w"] = 1.0 / (mass if isinstance(mass, float) else np.asarray(mass, dtype=F8))
         cols["entity"] = ids
         first = self.particles.extend(owners, cols)
         for comp, entity in zip(owners, ids.tolist(), strict=True):
@@ -107,11 +108,12 @@ class Store:
         """
         ids = np.asarray(entities, dtype=I8).reshape(-1)
         ia, ib = (self._rows_of(ids, "Spring", key, values[key]) for key in ("a", "b"))
-        same = np.flatnonzero(ia == ib)
-        if len(same):
-            raise WorldError(f"entity {ids[same[0]]} (Spring): fields a and b are the same "
-                             "particle")
-        rest = np.broadcast_to(np.asarray(values.get("rest", np.nan), dtype=F8), ids.shape)
+        same = ia == ib
+        if same.any():
+            raise WorldError(f"entity {ids[same.argmax()]} (Spring): fields a and b are the "
+                             "same particle")
+        rest = np.asarray(values["rest"] if "rest" in values else np.full(len(ids), np.nan),
+                          dtype=F8)
         rest = self._measured_rest(ids, rest, ia, ib)
         if owners is None:
             owners = _unbound(Spring, len(ids), zip(values["a"], values["b"], strict=True))
@@ -121,17 +123,20 @@ class Store:
             comp._entity = entity
         return owners
 
-    def _rows_of(self, ids: np.ndarray, kind: str, field: str, members: Any) -> np.ndarray:
-        """Particle rows of ``members`` (entities, one per id in ``ids``, or one for all)."""
-        members = np.broadcast_to(np.asarray(members, dtype=I8), ids.shape)
-        rows = [self.pslot.get(e, -1) for e in members.tolist()]
-        out = np.array(rows, dtype=I8)
-        bad = np.flatnonzero(out < 0)
-        if len(bad):
-            k = int(bad[0])
-            raise WorldError(f"entity {ids[k]} ({kind}): field {field} refers to entity "
+    def _rows_of(self, ids: np.ndarray | int, kind: str, field: str,
+                 members: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Particle rows of particle entities ``members``; ``ids``: whose field lists them.
+
+        ``ids`` is one entity for all (a ring's members) or one per member (spring ends).
+        """
+        members = members.tolist() if isinstance(members, np.ndarray) else list(members)
+        rows = [self.pslot.get(e, -1) for e in members]
+        if -1 in rows:
+            k = rows.index(-1)
+            owner = ids if isinstance(ids, int) else ids[k]
+            raise WorldError(f"entity {owner} ({kind}): field {field} refers to entity "
                              f"{members[k]}, which is not a particle")
-        return out
+        return np.array(rows, dtype=I8)
 
     def _measured_rest(self, ids: np.ndarray, rest: np.ndarray, ia: np.ndarray,
                        ib: np.ndarray) -> np.ndarray:
@@ -141,8 +146,10 @@ class Store:
             return rest
         pos = self.particles.cols["pos"]
         d = np.hypot(*(pos[ib] - pos[ia]).T)
-        out = np.where(todo, np.where(d < limits.MIN_REST, 0.0, d), rest)
-        _measured(ids, "Spring", "rest", out)
+        d[d < limits.MIN_REST] = 0.0
+        out = d if todo.all() else np.where(todo, d, rest)
+        if not d.max() <= limits.MAX_SPAN:  # ends flung far out (or NaN): a rest no file holds
+            _measured(ids, "Spring", "rest", out)
         return out
 
     def pin(self, rows: Sequence[int] | np.ndarray, at: np.ndarray | None = None) -> None:
@@ -195,19 +202,16 @@ class Store:
         cols["prev"][s] = cols["pos"][s]  # pinned where it is now, at rest
         self.pin([s])
 
-    def _slots_of(self, entity: int, kind: str, field: str, members: list[int]) -> np.ndarray:
-        return self._rows_of(np.full(len(members), entity, dtype=I8), kind, field, members)
-
     def _attach_ring(self, entity: int, c: AreaConstraint) -> None:
         v = c._vals
-        slots = self._slots_of(entity, "AreaConstraint", "particles", v["particles"])
+        slots = self._rows_of(entity, "AreaConstraint", "particles", v["particles"])
         rest = v["rest_area"]
         if rest is None:
             xy = self.particles.cols["pos"][slots]
             rest = 0.5 * float(np.sum(xy[:, 0] * np.roll(xy[:, 1], -1)
                                       - np.roll(xy[:, 0], -1) * xy[:, 1]))
             _measured(np.array([entity]), "AreaConstraint", "rest_area", np.array([rest]))
-        self.rings.append(c, {"rest_area": rest, "pressure": v["pressure"],
+        self.rings.extend([c], {"rest_area": rest, "pressure": v["pressure"],
                               "stiffness": v["stiffness"]})
         c._rows = slots
         c._table = self.rings
@@ -216,7 +220,7 @@ class Store:
 
     def _attach_shape(self, entity: int, c: ShapeMatch) -> None:
         v = c._vals
-        slots = self._slots_of(entity, "ShapeMatch", "particles", v["particles"])
+        slots = self._rows_of(entity, "ShapeMatch", "particles", v["particles"])
         if v["rest"] is None:
             cols = self.particles.cols
             xy, m = cols["pos"][slots], _weights(cols["mass"][slots])
@@ -226,7 +230,7 @@ class Store:
         elif len(v["rest"]) != len(slots):
             raise WorldError(f"entity {entity} (ShapeMatch): field rest has {len(v['rest'])} "
                              f"offsets for {len(slots)} particles")
-        self.shapes.append(c, {"alpha": v["alpha"]})
+        self.shapes.extend([c], {"alpha": v["alpha"]})
         c._rows = slots
         c._table = self.shapes
         c._entity = entity
@@ -301,8 +305,8 @@ class Store:
     def _rebuild_csr(self) -> None:
         if self._rows_stale:  # particle rows moved: look the members up again
             for c in self.rings.owner + self.shapes.owner:
-                c._rows = self._slots_of(c._entity, type(c).__name__, "particles",
-                                         c._vals["particles"])
+                c._rows = self._rows_of(c._entity, type(c).__name__, "particles",
+                                        c._vals["particles"])
             self._rows_stale = False
         rings = [c._rows for c in self.rings.owner]
         shapes = [c._rows for c in self.shapes.owner]
@@ -367,7 +371,7 @@ def _particle_values(v: dict[str, Any], h: float) -> dict[str, Any]:
 def _spring_values(v: dict[str, Any]) -> dict[str, Any]:
     """A Spring's own values as store columns (``a``/``b`` still entities)."""
     ms, rest = v["max_stretch"], v["rest"]
-    return {"a": v["a"], "b": v["b"], "rest": math.nan if rest is None else rest,
+    return {"a": [v["a"]], "b": [v["b"]], "rest": [math.nan if rest is None else rest],
             "compliance": v["compliance"], "max_stretch": math.inf if ms is None else ms,
             "stretch": v["stretch"], "broken": v["broken"], "buckled": v["buckled"],
             "over": v["over"]}
@@ -380,9 +384,9 @@ def _measured(ids: np.ndarray, kind: str, field: str, values: np.ndarray) -> Non
     flung particles far out, or for a ring wound round many times.
     """
     rng = limits.FIELDS[kind][field]
-    bad = np.flatnonzero(~rng.mask(values))
-    if len(bad):
-        k = int(bad[0])
+    ok = rng.mask(values)
+    if not ok.all():
+        k = int(np.argmin(ok))
         raise WorldError(f"entity {ids[k]} ({kind}): field {field} measured {values[k]}, "
                          f"which is not {rng.describe()}")
 

@@ -46,19 +46,6 @@ class Table:
             self.cols[c.name] = col
         self.capacity = capacity
 
-    def append(self, owner: Any, values: dict[str, Any]) -> int:
-        """Add a row holding ``values`` (missing columns: their default); return its slot."""
-        if self.n == self.capacity:
-            self._alloc(2 * self.capacity)
-        slot = self.n
-        for name, col in self.cols.items():
-            col[slot] = values.get(name, self._defaults[name])
-        self.owner.append(owner)
-        owner._slot = slot
-        self.n += 1
-        self.version += 1
-        return slot
-
     def extend(self, owners: list[Any], values: dict[str, Any]) -> int:
         """Add ``len(owners)`` rows at once (columns as arrays or one value; missing: default).
 
@@ -71,8 +58,13 @@ class Table:
             capacity *= 2
         if capacity != self.capacity:
             self._alloc(capacity)
-        for name, col in self.cols.items():
-            col[first: first + count] = values.get(name, self._defaults[name])
+        if count == 1:  # one component added through the API: item writes, 3× cheaper
+            for name, col in self.cols.items():
+                v = values.get(name, self._defaults[name])
+                col[first] = v[0] if isinstance(v, np.ndarray) and v.ndim == col.ndim else v
+        else:
+            for name, col in self.cols.items():
+                col[first: first + count] = values.get(name, self._defaults[name])
         for k, owner in enumerate(owners):
             owner._slot = first + k
         self.owner.extend(owners)

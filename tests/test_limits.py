@@ -19,19 +19,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import ecsgoo
-from ecsgoo import (
-    Anchor,
-    AreaConstraint,
-    Fruit,
-    Particle,
-    ShapeMatch,
-    Spring,
-    World,
-    WorldError,
-    WorldFileError,
-    limits,
-    systems,
-)
+from ecsgoo import World, WorldError, WorldFileError, limits, systems
+from ecsgoo.components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
 from ecsgoo.limits import FIELDS, Range
 
 
