@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import itertools
+import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -22,20 +23,17 @@ T = TypeVar("T")
 _names = itertools.count(1)
 
 
-class _Setting:
-    """A World setting, checked against ``limits.FIELDS["World"]`` whenever it is set."""
+def _setting(name: str, doc: str) -> property:
+    """A World setting, checked against ``limits.FIELDS["World"]`` whenever it is set.
 
-    def __init__(self, doc: str) -> None:
-        self.__doc__ = doc
+    Read every substep, so the getter is C (``attrgetter``), as cheap as an attribute.
+    """
+    attr = f"_{name}"
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name, self.attr = name, f"_{name}"
+    def set_checked(world: World, value: Any) -> None:
+        setattr(world, attr, _checked_setting(name, value))
 
-    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
-        return self if obj is None else getattr(obj, self.attr)
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        setattr(obj, self.attr, _checked_setting(self.name, value))
+    return property(operator.attrgetter(attr), set_checked, doc=doc)
 
 
 def _checked_setting(name: str, value: Any) -> Any:
@@ -98,11 +96,12 @@ class World:
 
     # -- settings (each checked against limits.FIELDS["World"] when set) --------
 
-    gravity = _Setting(doc="Gravity ``(gx, gy)``, px/s² (y up).")
-    iterations = _Setting(doc="Constraint projection rounds per substep.")
-    damping = _Setting(doc="Fraction of velocity kept per 1/60 s, whatever the substeps.")
-    bounds = _Setting(doc="Walls ``(left, bottom, right, top)``, px, or ``None``.")
-    contact_slop = _Setting(doc="Particles this close (px) count as touching (see Merge).")
+    gravity = _setting("gravity", "Gravity ``(gx, gy)``, px/s² (y up).")
+    iterations = _setting("iterations", "Constraint projection rounds per substep.")
+    damping = _setting("damping", "Fraction of velocity kept per 1/60 s, whatever the substeps.")
+    bounds = _setting("bounds", "Walls ``(left, bottom, right, top)``, px, or ``None``.")
+    contact_slop = _setting("contact_slop", "Particles this close (px) count as touching "
+                            "(see Merge).")
 
     def settings(self) -> dict[str, Any]:
         """The constructor arguments that recreate this world's settings."""

@@ -56,21 +56,24 @@ class Collide(Stage):
     def substep(self, world: Any, h: float) -> None:
         st = world.store
         p = st.particles
+        c = p.cols
         n, vmin, push = p.n, self.bounce_speed * h, self.push_speed * h
         hold = max(0.0, self.hold_speed) * h
-        args = (p.pos, p.prev, p.w, p.radius, p.friction, p.restitution)
+        args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
         if n and (self.particles or self.outlines):
-            x0, y0, cell, nx, ny, start, items = build_grid(n, p.pos, p.radius,
+            x0, y0, cell, nx, ny, start, items = build_grid(n, c["pos"], c["radius"],
                                                             world.contact_slop)
             if self.particles:
                 # the grid's rows run up the y axis: sweep them downward when gravity pulls down
                 downward = self.along_gravity and world.gravity[1] < 0
-                collide_pairs(p.pos, p.prev, p.w, p.radius, p.group, p.friction, p.restitution,
-                              nx, ny, start, items, vmin, push, hold, downward)
+                collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
+                              c["friction"], c["restitution"], nx, ny, start, items, vmin, push,
+                              hold, downward)
             if self.outlines and len(st.outline_off) > 1:
                 collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
-                                 p.pos, p.prev, p.w, p.group, p.friction, p.restitution,
-                                 x0, y0, cell, nx, ny, start, items, vmin, push, hold)
+                                 c["pos"], c["prev"], c["w"], c["group"], c["friction"],
+                                 c["restitution"], x0, y0, cell, nx, ny, start, items, vmin, push,
+                                 hold)
         lvl = world.level
         if len(lvl.segments):
             collide_segments(n, *args, lvl.segments, vmin, push, hold)

@@ -25,6 +25,7 @@ class Integrate(Stage):
 
     def substep(self, world: Any, h: float) -> None:
         p = world.store.particles
+        c = p.cols
         damp = world.damping ** (h * 60.0)
         gx, gy = world.gravity
         # the pointer moves once a frame: spread its move over the substeps so the
@@ -32,5 +33,5 @@ class Integrate(Stage):
         t = (world.substep_index + 1) / world.substeps
         (fx, fy), (gx_, gy_) = world.grab_from, world.grab_target
         tx, ty = fx + (gx_ - fx) * t, fy + (gy_ - fy) * t
-        integrate(p.n, p.pos, p.prev, p.force, p.w, p.pinned, p.pin,
+        integrate(p.n, c["pos"], c["prev"], c["force"], c["w"], c["pinned"], c["pin"],
                   gx, gy, damp, h, world.store.pslot.get(world.grabbed, -1), tx, ty, GRAB_PULL)

@@ -33,7 +33,8 @@ class Project(Stage):
 
     def substep(self, world: Any, h: float) -> None:
         st = world.store
-        p, rings, shapes = st.particles, st.rings, st.shapes
+        rings, shapes = st.rings, st.shapes
+        pc = st.particles.cols  # kernels take whole columns and loop over the first n rows
         rounds = self.iterations or world.iterations
         st.springs.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
@@ -45,15 +46,17 @@ class Project(Stage):
             # e.g. a jelly ball's centre with 24 spokes, until it explodes)
             self._distance(st, order if r % 2 == 0 else backward, h)
             if rings.n:
-                solve_area(rings.n, p.pos, p.w, st.ring_off, st.ring_idx, rings.rest_area,
-                           rings.pressure, rings.stiffness, st.scratch)
+                rc = rings.cols
+                solve_area(rings.n, pc["pos"], pc["w"], st.ring_off, st.ring_idx,
+                           rc["rest_area"], rc["pressure"], rc["stiffness"], st.scratch)
             if shapes.n:
-                solve_shape(shapes.n, p.pos, p.w, p.mass, st.shape_off, st.shape_idx,
-                            st.shape_rest, alpha)
+                solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
+                            st.shape_idx, st.shape_rest, alpha)
         if rounds % 2:
             self._distance(st, backward, h)
 
     @staticmethod
     def _distance(st: Any, order: Any, h: float) -> None:
-        p, s = st.particles, st.springs
-        solve_distance(order, p.pos, p.w, s.a, s.b, s.rest, s.compliance, s.broken, s.lam, h)
+        pc, sc = st.particles.cols, st.springs.cols
+        solve_distance(order, pc["pos"], pc["w"], sc["a"], sc["b"], sc["rest"],
+                       sc["compliance"], sc["broken"], sc["lam"], h)
