@@ -25,6 +25,7 @@ from .columns import PARTICLES, RINGS, SHAPES, SPRINGS
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _Rider
 from .errors import WorldError
 from .kernels.coloring import color_order
+from .kernels.distance import measure_rest
 from .table import table_class
 
 F8, I8 = np.float64, np.int64
@@ -141,14 +142,8 @@ class Store:
     def _measured_rest(self, ids: np.ndarray, rest: np.ndarray, ia: np.ndarray,
                        ib: np.ndarray) -> np.ndarray:
         """``rest`` with NaN entries measured; a length too short to divide by becomes 0."""
-        todo = np.isnan(rest)
-        if not todo.any():
-            return rest
-        pos = self.particles.cols["pos"]
-        d = np.hypot(*(pos[ib] - pos[ia]).T)
-        d[d < limits.MIN_REST] = 0.0
-        out = d if todo.all() else np.where(todo, d, rest)
-        if not d.max() <= limits.MAX_SPAN:  # ends flung far out (or NaN): a rest no file holds
+        out, longest = measure_rest(self.particles.cols["pos"], ia, ib, rest, limits.MIN_REST)
+        if not longest <= limits.MAX_SPAN:  # ends flung far out (or NaN): a rest no file holds
             _measured(ids, "Spring", "rest", out)
         return out
 
