@@ -92,7 +92,9 @@ def slack(stretch: ArrayLike, max_stretch: ArrayLike) -> np.ndarray:
         raise ValueError(f"max_stretch[{bad}] = {limit[bad]} must be positive (or inf)")
     finite = np.isfinite(limit)
     # Dividing by inf would give nan for inf stretch and hides intent: set it explicitly.
-    return np.where(finite, (limit - stretch_arr) / np.where(finite, limit, 1.0), 1.0)
+    # A tiny limit (5e-324) overflows to -inf slack: as far over as it gets, no warning.
+    with np.errstate(over="ignore"):
+        return np.where(finite, (limit - stretch_arr) / np.where(finite, limit, 1.0), 1.0)
 
 
 def danger_order(

@@ -75,9 +75,8 @@ class Body:
 
 def new_group(world: World) -> int:
     """A collision group number no particle of ``world`` uses yet."""
-    p = world.store.particles
-    used = p.cols["group"][: p.n]
-    return int(used.max()) + 1 if p.n and used.max() >= 1 else 1
+    used = world.store.particles.group
+    return int(used.max()) + 1 if len(used) and used.max() >= 1 else 1
 
 
 def _link(world: World, a: int, b: int, **spring: float | None) -> int:

@@ -4,6 +4,9 @@ Before a component is added to a World it holds its own values. Once added, it
 becomes a *view* on its row of the World's packed store: reading gives the
 current value, writing goes straight into the arrays and takes effect on the
 next step. Units are pixels, seconds and (arbitrary) mass units; y points up.
+Constructors and setters check every value against ``limits.FIELDS`` (a
+``WorldError`` names the field), so whatever they accept saves and loads back;
+defaults are the store's column defaults (``columns``).
 """
 
 from __future__ import annotations
@@ -12,22 +15,29 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from . import fruit as _fruit
+from . import limits
+from .columns import PARTICLES, RINGS, SHAPES, SPRINGS
 from .errors import WorldError
+from .limits import STIFFNESS_SCALE  # noqa: F401  (kept importable from here for games)
 
-#: Compliance (XPBD, px per unit force) of a spring of stiffness 0.5; stiffness k
-#: maps to compliance ``(1/k − 1) · STIFFNESS_SCALE`` so 1 is rigid.
-STIFFNESS_SCALE = 1e-3
+#: The column defaults (``columns``) the constructors' defaults come from.
+_P, _S, _R = ({c.name: c.default for c in t.columns} for t in (PARTICLES, SPRINGS, RINGS))
 
 
 class _Field:
-    """A component field that lives in column ``col`` (element ``k``) of the bound table."""
+    """A component field that lives in column ``col`` (element ``k``) of the bound table.
+
+    Writes are checked against the field's range in ``limits.FIELDS`` (by the
+    name of the class that declares it); fields without one (flags) are cast.
+    """
 
     def __init__(self, col: str, k: int | None = None, cast: Any = float) -> None:
         self.col, self.k, self.cast = col, k, cast
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
+        self.owner = owner.__name__
+        self.range = limits.FIELDS.get(self.owner, {}).get(name)
 
     def __get__(self, obj: Any, objtype: type | None = None) -> Any:
         if obj is None:
@@ -40,7 +50,10 @@ class _Field:
         return self.cast(raw)
 
     def __set__(self, obj: Any, value: Any) -> None:
-        value = _checked(obj, self.name, value, self.cast)
+        if self.range is None:
+            value = self.cast(value)
+        else:
+            value = self.range.check(value, self.owner, self.name)
         table = obj._table
         if table is None:
             obj._vals[self.name] = value
@@ -50,18 +63,17 @@ class _Field:
             table.cols[self.col][obj._slot, self.k] = value
 
 
-def _checked(obj: Any, name: str, value: Any, cast: Any) -> Any:
-    """Cast ``value`` and refuse NaN/inf for float fields, naming the field."""
-    kind = type(obj).__name__
-    if cast is bool:
-        return bool(value)
-    try:
-        out = cast(value)
-    except (TypeError, ValueError):
-        raise WorldError(f"{kind}: field {name} must be a number, got {value!r}") from None
-    if cast is float and not math.isfinite(out):
-        raise WorldError(f"{kind}: field {name} must be finite, got {value!r}")
-    return out
+class _Measured(_Field):
+    """A field the store measures when the component is added if it is still ``None``.
+
+    (A spring's rest length, a ring's rest area.) Once added it is a number.
+    """
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        if value is None and obj._table is None:
+            obj._vals[self.name] = None
+            return
+        super().__set__(obj, value)
 
 
 class Component:
@@ -99,13 +111,13 @@ class Particle(Component):
     collide with each other; ``friction`` (Coulomb coefficient) and
     ``restitution`` (0 = no bounce, 1 = elastic). Integrate and Collide write
     the position; writing ``x``/``y`` keeps the velocity, writing ``vx``/``vy``
-    sets it.
+    sets it. Ranges: ``limits.FIELDS["Particle"]``.
     """
 
     _fields = ("x", "y", "vx", "vy", "mass", "radius", "group", "friction", "restitution")
-
-    def __init__(self, x: float, y: float, mass: float = 1.0, radius: float = 4.0,
-                 group: int = 0, friction: float = 0.4, restitution: float = 0.1,
+    def __init__(self, x: float, y: float, mass: float = _P["mass"],
+                 radius: float = _P["radius"], group: int = _P["group"],
+                 friction: float = _P["friction"], restitution: float = _P["restitution"],
                  vx: float = 0.0, vy: float = 0.0) -> None:
         self._entity = -1
         super().__init__(x=x, y=y, vx=vx, vy=vy, mass=mass, radius=radius, group=group,
@@ -117,13 +129,13 @@ class Particle(Component):
     restitution = _Field("restitution")
 
     def _h(self) -> float:
-        return self._table.h
+        return self._table.store.h
 
     def _axis(self, k: int) -> float:
         return float(self._table.cols["pos"][self._slot, k])
 
     def _move(self, k: int, value: float, name: str) -> None:
-        value = _checked(self, name, value, float)
+        value = limits.check("Particle", name, value)
         if self._table is None:
             self._vals[name] = value
             return
@@ -133,13 +145,15 @@ class Particle(Component):
         cols["prev"][s, k] += delta  # keep the velocity
         if cols["pinned"][s]:
             cols["pin"][s, k] = value
+        else:  # placed here: Merge's spawn point (a file has no other, loading sets pin = pos)
+            cols["pin"][s] = cols["pos"][s]
 
     def _velocity(self, k: int) -> float:
         cols, s = self._table.cols, self._slot
         return float((cols["pos"][s, k] - cols["prev"][s, k]) / self._h())
 
     def _set_velocity(self, k: int, value: float, name: str) -> None:
-        value = _checked(self, name, value, float)
+        value = limits.check("Particle", name, value)
         if self._table is None:
             self._vals[name] = value
             return
@@ -164,9 +178,7 @@ class Particle(Component):
 
     @mass.setter
     def mass(self, value: float) -> None:
-        value = float(value)
-        if not value > 0 or math.isnan(value):
-            raise WorldError(f"Particle: field mass must be > 0, got {value!r}")
+        value = limits.check("Particle", "mass", value)
         if self._table is None:
             self._vals["mass"] = value
             return
@@ -205,7 +217,7 @@ class _Rider(Component):
 
 
 class Anchor(_Rider):
-    """Pins its particle (inverse mass 0) where it is, or at ``(x, y)`` if given.
+    """Pins its particle (inverse mass 0) where it is, or at ``(x, y)`` px if given.
 
     Writing the particle's position moves the pin too: that is how a game moves
     a pin or a cliff.
@@ -215,7 +227,8 @@ class Anchor(_Rider):
 
     def __init__(self, x: float | None = None, y: float | None = None) -> None:
         super().__init__()
-        self.at = None if x is None or y is None else (float(x), float(y))
+        self.at = None if x is None or y is None else (limits.check("Anchor", "x", x),
+                                                      limits.check("Anchor", "y", y))
 
     def as_dict(self) -> dict[str, Any]:
         return {}
@@ -230,10 +243,7 @@ class Fruit(_Rider):
     _fields = ("kind",)
 
     def __init__(self, kind: int) -> None:
-        kind = int(kind)
-        if not 0 <= kind <= _fruit.LARGEST:
-            raise WorldError(f"Fruit: field kind must be in 0..{_fruit.LARGEST}, got {kind}")
-        super().__init__(kind=kind)
+        super().__init__(kind=limits.check("Fruit", "kind", kind))
 
     kind = _Field("kind", cast=int)
 
@@ -243,33 +253,30 @@ class Spring(Component):
 
     ``rest`` length (px; ``None`` = their distance when added); ``stiffness`` in
     (0, 1] (1 = as stiff as the solver allows) or ``compliance`` (XPBD, px per
-    unit force, independent of substeps and iterations); ``max_stretch``: ratio
-    of rest length past which it breaks after ``break_frames`` frames
-    (``None`` = unbreakable). The Break stage writes ``stretch`` (length / rest),
-    ``broken``, ``buckled`` (compressed below half its rest length) and
-    ``over`` (consecutive frames over the limit).
+    unit force, independent of substeps and iterations; ``limits.compliance_of``
+    maps one to the other); ``max_stretch``: ratio of rest length past which it
+    breaks after ``break_frames`` frames (``None`` = unbreakable). The Break
+    stage writes ``stretch`` (length / rest), ``broken``, ``buckled``
+    (compressed below half its rest length) and ``over`` (consecutive frames
+    over the limit). Ranges: ``limits.FIELDS["Spring"]``.
     """
 
     _fields = ("a", "b", "rest", "compliance", "max_stretch", "stretch", "broken", "buckled",
                "over")
 
     def __init__(self, a: int, b: int, rest: float | None = None, stiffness: float = 1.0,
-                 max_stretch: float | None = 2.0, compliance: float | None = None) -> None:
+                 max_stretch: float | None = _S["max_stretch"],
+                 compliance: float | None = None) -> None:
         if compliance is None:
-            stiffness = float(stiffness)
-            if not 0.0 < stiffness <= 1.0:
-                raise WorldError(f"Spring: field stiffness must be in (0, 1], got {stiffness}")
-            compliance = (1.0 / stiffness - 1.0) * STIFFNESS_SCALE
-        if compliance < 0:
-            raise WorldError(f"Spring: field compliance must be >= 0, got {compliance}")
+            compliance = limits.compliance_of(limits.check("Spring", "stiffness", stiffness))
         self._entity = -1
-        super().__init__(a=int(a), b=int(b), rest=-1.0 if rest is None else rest,
-                         compliance=compliance, max_stretch=max_stretch, stretch=1.0,
-                         broken=False, buckled=False, over=0)
+        d = _S
+        super().__init__(a=a, b=b, rest=rest, compliance=compliance, max_stretch=max_stretch,
+                         stretch=d["stretch"], broken=d["broken"], buckled=d["buckled"],
+                         over=d["over"])
 
     a = property(lambda self: self._vals["a"])
     b = property(lambda self: self._vals["b"])
-    rest = _Field("rest")
     compliance = _Field("compliance")
     stretch = _Field("stretch")
     broken = _Field("broken", cast=bool)
@@ -278,15 +285,19 @@ class Spring(Component):
 
     @a.setter
     def a(self, value: int) -> None:
-        if self._table is not None:
-            raise WorldError("Spring: field a cannot change once added; create a new spring")
-        self._vals["a"] = int(value)
+        self._end("a", value)
 
     @b.setter
     def b(self, value: int) -> None:
+        self._end("b", value)
+
+    def _end(self, name: str, value: int) -> None:
         if self._table is not None:
-            raise WorldError("Spring: field b cannot change once added; create a new spring")
-        self._vals["b"] = int(value)
+            raise WorldError(f"Spring: field {name} cannot change once added; create a new "
+                             "spring")
+        self._vals[name] = limits.check("Spring", name, value)
+
+    rest = _Measured("rest")
 
     @property
     def max_stretch(self) -> float | None:
@@ -298,25 +309,20 @@ class Spring(Component):
 
     @max_stretch.setter
     def max_stretch(self, value: float | None) -> None:
-        raw = math.inf if value is None else float(value)
-        if not raw > 0:
-            raise WorldError(f"Spring: field max_stretch must be > 0 or None, got {value!r}")
+        raw = math.inf if value is None else limits.check("Spring", "max_stretch", value)
         if self._table is None:
-            self._vals["max_stretch"] = value if value is None else raw
+            self._vals["max_stretch"] = None if math.isinf(raw) else raw
         else:
             self._table.cols["max_stretch"][self._slot] = raw
 
     @property
     def stiffness(self) -> float:
         """Stiffness in (0, 1] equivalent to the compliance (1 = rigid)."""
-        return 1.0 / (1.0 + self.compliance / STIFFNESS_SCALE)
+        return limits.stiffness_of(self.compliance)
 
     @stiffness.setter
     def stiffness(self, value: float) -> None:
-        value = float(value)
-        if not 0.0 < value <= 1.0:
-            raise WorldError(f"Spring: field stiffness must be in (0, 1], got {value}")
-        self.compliance = (1.0 / value - 1.0) * STIFFNESS_SCALE
+        self.compliance = limits.compliance_of(limits.check("Spring", "stiffness", value))
 
     @property
     def entity(self) -> int:
@@ -325,7 +331,7 @@ class Spring(Component):
 
 
 def _entity_list(kind: str, particles: Sequence[int], least: int) -> list[int]:
-    out = [int(p) for p in particles]
+    out = limits.check_all(kind, "particles", particles)
     if len(out) < least:
         raise WorldError(f"{kind}: field particles needs at least {least} entities, "
                          f"got {len(out)}")
@@ -343,15 +349,14 @@ class AreaConstraint(Component):
     0.35 a slumped blob. ``stiffness`` in (0, 1] scales each correction. The
     ring is also the body's outline for particle-vs-body collisions: give the
     body's particles one non-zero ``group`` so it does not collide with itself.
+    Ranges: ``limits.FIELDS["AreaConstraint"]``.
     """
 
     _fields = ("particles", "pressure", "stiffness", "rest_area")
-
-    def __init__(self, particles: Sequence[int], pressure: float = 1.0,
-                 stiffness: float = 1.0, rest_area: float | None = None) -> None:
+    def __init__(self, particles: Sequence[int], pressure: float = _R["pressure"],
+                 stiffness: float = _R["stiffness"], rest_area: float | None = None) -> None:
         super().__init__(particles=_entity_list("AreaConstraint", particles, 3),
-                         pressure=pressure, stiffness=stiffness,
-                         rest_area=math.nan if rest_area is None else rest_area)
+                         pressure=pressure, stiffness=stiffness, rest_area=rest_area)
 
     particles = property(lambda self: list(self._vals["particles"]))
 
@@ -363,15 +368,18 @@ class AreaConstraint(Component):
 
     pressure = _Field("pressure")
     stiffness = _Field("stiffness")
-    rest_area = property(lambda self: self._vals["rest_area"] if self._table is None
-                         else float(self._table.cols["rest_area"][self._slot]))
 
-    @rest_area.setter
-    def rest_area(self, value: float) -> None:
-        if self._table is None:
-            self._vals["rest_area"] = float(value)
-        else:
-            self._table.cols["rest_area"][self._slot] = float(value)
+    rest_area = _Measured("rest_area")
+
+
+def _offsets(rest: Sequence[Sequence[float]] | None) -> list[list[float]] | None:
+    """Shape rest offsets as ``[[x, y], ...]`` px, each checked (``None``: measured)."""
+    if rest is None:
+        return None
+    out = [limits.check_all("ShapeMatch", "rest", r) for r in rest]
+    if any(len(r) != 2 for r in out):
+        raise WorldError("ShapeMatch: field rest must be a list of (x, y) offsets")
+    return out
 
 
 class ShapeMatch(Component):
@@ -379,21 +387,18 @@ class ShapeMatch(Component):
 
     ``alpha`` in [0, 1] is the fraction of the way to the goal shape per 1/60 s
     frame (1 ≈ rigid, 0.04 ≈ soft memory); it means the same whatever the
-    substep and iteration counts. ``rest`` offsets from the rest centroid are
-    measured when added unless given. With ``outline=True`` the particles are
-    listed around the body's outline, which then collides like a polygon.
+    substep and iteration counts. ``rest`` offsets (px) from the rest centroid
+    are measured when added unless given. With ``outline=True`` the particles
+    are listed around the body's outline, which then collides like a polygon.
+    Ranges: ``limits.FIELDS["ShapeMatch"]``.
     """
 
     _fields = ("particles", "alpha", "rest", "outline")
 
-    def __init__(self, particles: Sequence[int], alpha: float = 1.0,
+    def __init__(self, particles: Sequence[int], alpha: float = SHAPES.default("alpha"),
                  rest: Sequence[Sequence[float]] | None = None, outline: bool = True) -> None:
-        alpha = float(alpha)
-        if not 0.0 <= alpha <= 1.0:
-            raise WorldError(f"ShapeMatch: field alpha must be in [0, 1], got {alpha}")
         super().__init__(particles=_entity_list("ShapeMatch", particles, 2), alpha=alpha,
-                         rest=None if rest is None else [list(map(float, r)) for r in rest],
-                         outline=bool(outline))
+                         rest=rest, outline=outline)
 
     particles = AreaConstraint.particles
     alpha = _Field("alpha")
@@ -411,8 +416,8 @@ class ShapeMatch(Component):
         return self._vals["rest"]
 
     @rest.setter
-    def rest(self, value: Any) -> None:
-        self._vals["rest"] = value
+    def rest(self, value: Sequence[Sequence[float]] | None) -> None:
+        self._vals["rest"] = _offsets(value)
 
 
 #: Built-in component types, in the order they must be attached to one entity.

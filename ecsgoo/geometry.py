@@ -182,14 +182,11 @@ def cut(world: ecsgoo.World, p: ArrayLike, q: ArrayLike) -> list[int]:
     piece detach), dispatches ``spring_cut(world, spring_entity)`` for each, in
     spring-row order, and returns their entities. O(springs), one kernel pass.
     """
-    parts, springs = world.store.particles, world.store.springs
-    m = springs.n
-    cols = springs.cols
-    hit = crossed(parts.cols["pos"][: parts.n], cols["a"][:m], cols["b"][:m],
-                  cols["broken"][:m], p, q)
+    springs = world.store.springs
+    hit = crossed(world.store.particles.pos, springs.a, springs.b, springs.broken, p, q)
     rows = np.flatnonzero(hit)
-    cols["broken"][rows] = True
-    entities = cols["entity"][rows].tolist()
+    springs.broken[rows] = True
+    entities = springs.entity[rows].tolist()
     for entity in entities:
         world.dispatch("spring_cut", world, entity)
     return entities

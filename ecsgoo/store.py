@@ -1,58 +1,55 @@
 """The packed store: the hot state of every particle, spring, ring and shape as arrays.
 
 Entities and components (in esper) are the truth for structure; this store is
-the truth for the hot state. It is maintained incrementally: adding a component
-appends a row, removing one swap-removes it, and only the small CSR index arrays
-of rings and shapes are rebuilt (lazily, before the next step) when a ring or
-shape is added or a particle row moves. Steady-state frames do no per-entity
-Python work.
+the truth for the hot state, and the only owner of the row layout (declared in
+``columns``). It is maintained incrementally: adding a component appends a row,
+removing one swap-removes it, and only the small CSR index arrays of rings and
+shapes are rebuilt (lazily, before the next step) when a ring or shape is added
+or a particle row moves. Steady-state frames do no per-entity Python work.
+Rows are added through ``add_particles`` and ``add_springs`` (plus ``pin`` and
+``set_kind`` for what rides on a particle): ``attach`` calls them with one
+component, the loader with a whole file's rows.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import fruit as _fruit
-from .components import AreaConstraint, Particle, ShapeMatch, Spring, _Rider
+from . import limits
+from .columns import PARTICLES, RINGS, SHAPES, SPRINGS
+from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _Rider
 from .errors import WorldError
 from .kernels.coloring import color_order
-from .table import Table
+from .kernels.distance import measure_rest
+from .table import table_class
 
-F8, I8, B1 = np.float64, np.int64, np.bool_
-
-#: Particle columns. pos/prev/w/pinned/pin are touched every substep.
-PARTICLE_COLUMNS = {
-    "pos": (F8, 2), "prev": (F8, 2), "w": (F8, 0), "radius": (F8, 0), "group": (I8, 0),
-    "friction": (F8, 0), "restitution": (F8, 0), "pinned": (B1, 0), "pin": (F8, 2),
-    "force": (F8, 2), "mass": (F8, 0), "kind": (I8, 0), "entity": (I8, 0),
-}
-#: Spring columns; ``lam`` is the XPBD multiplier, reset every substep.
-SPRING_COLUMNS = {
-    "a": (I8, 0), "b": (I8, 0), "rest": (F8, 0), "compliance": (F8, 0), "lam": (F8, 0),
-    "max_stretch": (F8, 0), "stretch": (F8, 0), "broken": (B1, 0), "buckled": (B1, 0),
-    "over": (I8, 0), "entity": (I8, 0),
-}
-RING_COLUMNS = {"rest_area": (F8, 0), "pressure": (F8, 0), "stiffness": (F8, 0)}
-SHAPE_COLUMNS = {"alpha": (F8, 0)}
+F8, I8 = np.float64, np.int64
+ParticleTable, SpringTable = table_class(PARTICLES), table_class(SPRINGS)
+RingTable, ShapeTable = table_class(RINGS), table_class(SHAPES)
 
 
 class Store:
     """Structure-of-arrays for one World: ``particles``, ``springs``, ``rings``, ``shapes``.
 
+    Each table has one typed view per column (``particles.pos``, ``springs.rest``:
+    the live slice of its first ``n`` rows; see ``columns`` for units and
+    writers). ``h`` is the substep time, s (``World.dt / World.substeps``).
     ``pslot[entity]`` is the particle row of an entity. Ring and shape members
     are in CSR form: ``ring_off`` (rings + 1) and ``ring_idx`` (particle rows),
     likewise ``shape_off``, ``shape_idx`` and ``shape_rest`` (rest offsets).
     """
 
     def __init__(self, h: float) -> None:
-        self.particles = Table(PARTICLE_COLUMNS)
-        self.springs = Table(SPRING_COLUMNS)
-        self.rings = Table(RING_COLUMNS, 8)
-        self.shapes = Table(SHAPE_COLUMNS, 8)
-        self.particles.h = h
+        self.h = h
+        self.particles = ParticleTable(store=self)
+        self.springs = SpringTable(store=self)
+        self.rings = RingTable(8, store=self)
+        self.shapes = ShapeTable(8, store=self)
         self.pslot: dict[int, int] = {}
         self._csr_dirty = True
         self._rows_stale = False
@@ -60,98 +57,156 @@ class Store:
         self._order_version = -1
         self.spring_order = self.spring_order_reversed = np.zeros(0, dtype=I8)
 
-    # -- attaching components -------------------------------------------------
+    def retime(self, h: float) -> None:
+        """Use substep time ``h`` (s) from now on; every particle keeps its velocity.
+
+        Velocity is ``(pos − prev) / h``, so each particle's step ``pos − prev``
+        is rescaled by ``h / old h``.
+        """
+        pos, prev = self.particles.pos, self.particles.prev
+        prev[:] = pos - (pos - prev) * (h / self.h)
+        self.h = h
+
+    # -- adding rows in bulk (the API attaches one, the loader a whole file) -------
+
+    def add_particles(self, entities: Sequence[int] | np.ndarray,
+                      values: Mapping[str, Any],
+                      owners: list[Particle] | None = None) -> list[Particle]:
+        """Give particles of ``entities`` their rows; return their components.
+
+        ``values`` holds columns by name (``pos`` required; ``prev``, ``mass``,
+        ``radius``, ``group``, ``friction``, ``restitution``, ``force``, ``kind``):
+        an array with a row per entity or one value for all. Left out: ``prev``
+        is ``pos`` (at rest), the others their column default; ``w`` follows the
+        mass. ``owners`` are the components to bind (made here if not given).
+        Anchors pin rows afterwards (``pin``).
+        """
+        ids = np.asarray(entities, dtype=I8).reshape(-1)
+        owners = _unbound(Particle, len(ids)) if owners is None else owners
+        cols = dict(values)
+        cols.setdefault("prev", cols["pos"])
+        cols["pin"] = cols["pos"]
+        mass = cols.get("mass", PARTICLES.default("mass"))
+        # an infinite mass has inverse mass 0 (a float for one row: numpy costs more there)
+        cols["w"] = 1.0 / (mass if isinstance(mass, float) else np.asarray(mass, dtype=F8))
+        cols["entity"] = ids
+        first = self.particles.extend(owners, cols)
+        for comp, entity in zip(owners, ids.tolist(), strict=True):
+            comp._table = self.particles
+            comp._entity = entity
+        self.pslot.update(zip(ids.tolist(), range(first, first + len(ids)), strict=True))
+        return owners
+
+    def add_springs(self, entities: Sequence[int] | np.ndarray, values: Mapping[str, Any],
+                    owners: list[Spring] | None = None) -> list[Spring]:
+        """Give springs of ``entities`` their rows; return their components.
+
+        ``values`` holds columns by name: ``a`` and ``b`` as particle *entities*
+        (required), ``rest`` (NaN or left out: the ends' distance now), and
+        ``compliance``, ``max_stretch`` (inf: unbreakable), ``stretch``,
+        ``broken``, ``buckled``, ``over`` (left out: their column default).
+        Raises WorldError naming the spring if an end is not a particle.
+        """
+        ids = np.asarray(entities, dtype=I8).reshape(-1)
+        ia, ib = (self._rows_of(ids, "Spring", key, values[key]) for key in ("a", "b"))
+        same = ia == ib
+        if same.any():
+            raise WorldError(f"entity {ids[same.argmax()]} (Spring): fields a and b are the "
+                             "same particle")
+        rest = np.asarray(values["rest"] if "rest" in values else np.full(len(ids), np.nan),
+                          dtype=F8)
+        rest = self._measured_rest(ids, rest, ia, ib)
+        if owners is None:
+            owners = _unbound(Spring, len(ids), zip(values["a"], values["b"], strict=True))
+        self.springs.extend(owners, {**values, "a": ia, "b": ib, "rest": rest, "entity": ids})
+        for comp, entity in zip(owners, ids.tolist(), strict=True):
+            comp._table = self.springs
+            comp._entity = entity
+        return owners
+
+    def _rows_of(self, ids: np.ndarray | int, kind: str, field: str,
+                 members: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Particle rows of particle entities ``members``; ``ids``: whose field lists them.
+
+        ``ids`` is one entity for all (a ring's members) or one per member (spring ends).
+        """
+        members = members.tolist() if isinstance(members, np.ndarray) else list(members)
+        rows = [self.pslot.get(e, -1) for e in members]
+        if -1 in rows:
+            k = rows.index(-1)
+            owner = ids if isinstance(ids, int) else ids[k]
+            raise WorldError(f"entity {owner} ({kind}): field {field} refers to entity "
+                             f"{members[k]}, which is not a particle")
+        return np.array(rows, dtype=I8)
+
+    def _measured_rest(self, ids: np.ndarray, rest: np.ndarray, ia: np.ndarray,
+                       ib: np.ndarray) -> np.ndarray:
+        """``rest`` with NaN entries measured; a length too short to divide by becomes 0."""
+        out, longest = measure_rest(self.particles.cols["pos"], ia, ib, rest, limits.MIN_REST)
+        if not longest <= limits.MAX_SPAN:  # ends flung far out (or NaN): a rest no file holds
+            _measured(ids, "Spring", "rest", out)
+        return out
+
+    def pin(self, rows: Sequence[int] | np.ndarray, at: np.ndarray | None = None) -> None:
+        """Pin particle ``rows`` (inverse mass 0) at ``at`` (px, a row each), else in place."""
+        c = self.particles.cols
+        c["pinned"][rows] = True
+        c["pin"][rows] = c["pos"][rows] if at is None else at
+        c["w"][rows] = 0.0
+
+    def set_kind(self, row: int, kind: int) -> None:
+        """Make particle ``row`` a fruit of ``kind``: its radius and mass follow the kind."""
+        c = self.particles.cols
+        c["kind"][row] = kind
+        c["radius"][row] = _fruit.RADII[kind]
+        c["mass"][row] = _fruit.mass(kind)
+        c["w"][row] = 0.0 if c["pinned"][row] else 1.0 / c["mass"][row]
+
+    def bind_rider(self, entity: int, comp: _Rider) -> Particle:
+        """Put ``comp`` (an Anchor or a Fruit) on the particle of ``entity``; return that."""
+        slot = self.pslot.get(entity)
+        if slot is None:
+            raise WorldError(f"entity {entity} ({type(comp).__name__}): needs a Particle "
+                             "on the same entity")
+        comp._host = self.particles.owner[slot]
+        return comp._host
+
+    # -- attaching one component (the API) ------------------------------------------
 
     def attach(self, entity: int, comp: Any) -> None:
         """Give ``comp`` (already in esper on ``entity``) its row in the store."""
         if isinstance(comp, Particle):
-            self._attach_particle(entity, comp)
+            self.add_particles([entity], _particle_values(comp._vals, self.h), [comp])
         elif isinstance(comp, _Rider):
             self._attach_rider(entity, comp)
         elif isinstance(comp, Spring):
-            self._attach_spring(entity, comp)
+            self.add_springs([entity], _spring_values(comp._vals), [comp])
         elif isinstance(comp, AreaConstraint):
             self._attach_ring(entity, comp)
         elif isinstance(comp, ShapeMatch):
             self._attach_shape(entity, comp)
 
-    def _attach_particle(self, entity: int, p: Particle) -> None:
-        v = p._vals
-        h = self.particles.h
-        pos = (v["x"], v["y"])
-        w = 0.0 if math.isinf(v["mass"]) else 1.0 / v["mass"]
-        slot = self.particles.append(p, {
-            "pos": pos, "prev": (pos[0] - v["vx"] * h, pos[1] - v["vy"] * h), "w": w,
-            "radius": v["radius"], "group": v["group"], "friction": v["friction"],
-            "restitution": v["restitution"], "pin": pos, "mass": v["mass"], "kind": -1,
-            "entity": entity,
-        })
-        p._table = self.particles
-        p._entity = entity
-        self.pslot[entity] = slot
-
-    def _host(self, entity: int, comp: Any) -> Particle:
-        slot = self.pslot.get(entity)
-        if slot is None:
-            raise WorldError(f"entity {entity} ({type(comp).__name__}): needs a Particle "
-                             "on the same entity")
-        return self.particles.owner[slot]
-
     def _attach_rider(self, entity: int, comp: _Rider) -> None:
-        host = self._host(entity, comp)
-        cols, s = self.particles.cols, host._slot
-        if type(comp).__name__ == "Anchor":
-            if comp.at is not None:
-                cols["pos"][s] = comp.at
-            cols["pinned"][s] = True
-            cols["pin"][s] = cols["pos"][s]
-            cols["prev"][s] = cols["pos"][s]
-            cols["w"][s] = 0.0
-        else:  # Fruit: size and mass follow the kind
-            kind = comp._vals["kind"]
-            cols["kind"][s] = kind
-            cols["radius"][s] = _fruit.RADII[kind]
-            cols["mass"][s] = _fruit.mass(kind)
-            cols["w"][s] = 0.0 if cols["pinned"][s] else 1.0 / cols["mass"][s]
-        comp._host = host
-
-    def _slots_of(self, entity: int, kind: str, field: str, members: list[int]) -> np.ndarray:
-        out = np.empty(len(members), dtype=I8)
-        for i, e in enumerate(members):
-            slot = self.pslot.get(e)
-            if slot is None:
-                raise WorldError(f"entity {entity} ({kind}): field {field} refers to entity "
-                                 f"{e}, which is not a particle")
-            out[i] = slot
-        return out
-
-    def _attach_spring(self, entity: int, s: Spring) -> None:
-        v = s._vals
-        ia, ib = self._slots_of(entity, "Spring", "a/b", [v["a"], v["b"]])
-        if ia == ib:
-            raise WorldError(f"entity {entity} (Spring): fields a and b are the same particle")
-        pos = self.particles.cols["pos"]
-        rest = v["rest"]
-        if rest < 0:
-            rest = float(np.hypot(*(pos[ib] - pos[ia])))
-        ms = v["max_stretch"]
-        self.springs.append(s, {
-            "a": ia, "b": ib, "rest": rest, "compliance": v["compliance"],
-            "max_stretch": math.inf if ms is None else ms, "stretch": v["stretch"],
-            "broken": v["broken"], "buckled": v["buckled"], "over": v["over"], "entity": entity,
-        })
-        s._table = self.springs
-        s._entity = entity
+        s = self.bind_rider(entity, comp)._slot
+        if not isinstance(comp, Anchor):  # a Fruit
+            self.set_kind(s, comp._vals["kind"])
+            return
+        cols = self.particles.cols
+        if comp.at is not None:
+            cols["pos"][s] = comp.at
+        cols["prev"][s] = cols["pos"][s]  # pinned where it is now, at rest
+        self.pin([s])
 
     def _attach_ring(self, entity: int, c: AreaConstraint) -> None:
         v = c._vals
-        slots = self._slots_of(entity, "AreaConstraint", "particles", v["particles"])
+        slots = self._rows_of(entity, "AreaConstraint", "particles", v["particles"])
         rest = v["rest_area"]
-        if math.isnan(rest):
+        if rest is None:
             xy = self.particles.cols["pos"][slots]
             rest = 0.5 * float(np.sum(xy[:, 0] * np.roll(xy[:, 1], -1)
                                       - np.roll(xy[:, 0], -1) * xy[:, 1]))
-        self.rings.append(c, {"rest_area": rest, "pressure": v["pressure"],
+            _measured(np.array([entity]), "AreaConstraint", "rest_area", np.array([rest]))
+        self.rings.extend([c], {"rest_area": rest, "pressure": v["pressure"],
                               "stiffness": v["stiffness"]})
         c._rows = slots
         c._table = self.rings
@@ -160,15 +215,17 @@ class Store:
 
     def _attach_shape(self, entity: int, c: ShapeMatch) -> None:
         v = c._vals
-        slots = self._slots_of(entity, "ShapeMatch", "particles", v["particles"])
+        slots = self._rows_of(entity, "ShapeMatch", "particles", v["particles"])
         if v["rest"] is None:
             cols = self.particles.cols
             xy, m = cols["pos"][slots], _weights(cols["mass"][slots])
-            v["rest"] = (xy - (m[:, None] * xy).sum(0) / m.sum()).tolist()
+            rest = xy - (m[:, None] * xy).sum(0) / m.sum()
+            _measured(np.full(rest.size, entity), "ShapeMatch", "rest", rest.ravel())
+            v["rest"] = rest.tolist()
         elif len(v["rest"]) != len(slots):
             raise WorldError(f"entity {entity} (ShapeMatch): field rest has {len(v['rest'])} "
                              f"offsets for {len(slots)} particles")
-        self.shapes.append(c, {"alpha": v["alpha"]})
+        self.shapes.extend([c], {"alpha": v["alpha"]})
         c._rows = slots
         c._table = self.shapes
         c._entity = entity
@@ -205,7 +262,7 @@ class Store:
             return
         comp._vals.update(_snapshot(comp))
         cols, s = self.particles.cols, host._slot
-        if type(comp).__name__ == "Anchor":
+        if isinstance(comp, Anchor):
             cols["pinned"][s] = False
             cols["w"][s] = 1.0 / cols["mass"][s]
         else:
@@ -215,15 +272,12 @@ class Store:
     def _particle_moved(self, old: int, new: int) -> None:
         """Particle row ``old`` now lives at ``new``: repoint springs and the entity map."""
         self.pslot[self.particles.owner[new]._entity] = new
-        m = self.springs.n
-        for name in ("a", "b"):
-            col = self.springs.cols[name][:m]
+        for col in (self.springs.a, self.springs.b):
             col[col == old] = new
 
     def springs_touching(self, slot: int) -> list[Spring]:
         """Springs with an end at particle row ``slot``."""
-        m = self.springs.n
-        a, b = self.springs.cols["a"][:m], self.springs.cols["b"][:m]
+        a, b = self.springs.a, self.springs.b
         return [self.springs.owner[i] for i in np.flatnonzero((a == slot) | (b == slot))]
 
     def constraints_touching(self, entity: int) -> list[Any]:
@@ -246,8 +300,8 @@ class Store:
     def _rebuild_csr(self) -> None:
         if self._rows_stale:  # particle rows moved: look the members up again
             for c in self.rings.owner + self.shapes.owner:
-                c._rows = self._slots_of(c._entity, type(c).__name__, "particles",
-                                         c._vals["particles"])
+                c._rows = self._rows_of(c._entity, type(c).__name__, "particles",
+                                        c._vals["particles"])
             self._rows_stale = False
         rings = [c._rows for c in self.rings.owner]
         shapes = [c._rows for c in self.shapes.owner]
@@ -272,7 +326,7 @@ class Store:
         for name in ("particles", "springs", "rings", "shapes"):
             old = getattr(self, name)
             table = old.copy()
-            table.h = getattr(old, "h", None)
+            table.store = new
             for slot, comp in enumerate(old.owner):
                 twin = _twin(comp)
                 twin._table = table
@@ -283,6 +337,53 @@ class Store:
         new._csr_dirty = new._rows_stale = True
         new._rebuild_csr()
         return new, mapping
+
+
+def _unbound(cls: type, count: int, ends: Any = None) -> list[Any]:
+    """``count`` components of ``cls`` for rows the store fills (a loaded file's).
+
+    They skip the constructor's checks: the loader checked every value against
+    the same limits already, and a bound component reads its values from its row.
+    Springs keep their end entities (``ends``: ``(a, b)`` pairs).
+    """
+    out = []
+    for pair in ends if ends is not None else range(count):
+        comp = object.__new__(cls)
+        vals = {"a": int(pair[0]), "b": int(pair[1])} if ends is not None else {}
+        comp.__dict__.update(_table=None, _slot=-1, _entity=-1, _vals=vals)
+        out.append(comp)
+    return out
+
+
+def _particle_values(v: dict[str, Any], h: float) -> dict[str, Any]:
+    """A Particle's own values as store columns (velocity as the previous position)."""
+    x, y = v["x"], v["y"]
+    return {"pos": (x, y), "prev": (x - v["vx"] * h, y - v["vy"] * h), "mass": v["mass"],
+            "radius": v["radius"], "group": v["group"], "friction": v["friction"],
+            "restitution": v["restitution"]}
+
+
+def _spring_values(v: dict[str, Any]) -> dict[str, Any]:
+    """A Spring's own values as store columns (``a``/``b`` still entities)."""
+    ms, rest = v["max_stretch"], v["rest"]
+    return {"a": [v["a"]], "b": [v["b"]], "rest": [math.nan if rest is None else rest],
+            "compliance": v["compliance"], "max_stretch": math.inf if ms is None else ms,
+            "stretch": v["stretch"], "broken": v["broken"], "buckled": v["buckled"],
+            "over": v["over"]}
+
+
+def _measured(ids: np.ndarray, kind: str, field: str, values: np.ndarray) -> None:
+    """Refuse a rest length, area or shape measured out of range (``ids``: a value's entity).
+
+    Positions within range give measurements within range, except after a run
+    flung particles far out, or for a ring wound round many times.
+    """
+    rng = limits.FIELDS[kind][field]
+    ok = rng.mask(values)
+    if not ok.all():
+        k = int(np.argmin(ok))
+        raise WorldError(f"entity {ids[k]} ({kind}): field {field} measured {values[k]}, "
+                         f"which is not {rng.describe()}")
 
 
 def _twin(comp: Any) -> Any:
@@ -298,7 +399,7 @@ def _snapshot(comp: Any) -> dict[str, Any]:
 
 def _weights(mass: np.ndarray) -> np.ndarray:
     """Masses for centroids; an infinite mass counts as a very heavy particle."""
-    return np.where(np.isfinite(mass), mass, 1e12)
+    return np.where(np.isfinite(mass), mass, limits.MAX_MASS)
 
 
 def _csr(groups: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

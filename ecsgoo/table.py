@@ -2,7 +2,9 @@
 
 Rows are appended at the end and removed by moving the last row into the hole
 (swap-remove), so slots stay dense and kernels can loop ``range(n)`` over
-full-capacity columns without slicing.
+full-capacity columns without slicing. ``table_class(spec)`` gives a table one
+typed view per column: ``particles.pos`` is the live ``(n, 2)`` slice of the
+``pos`` column (reading and writing it reads and writes the store).
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+from .columns import Column, TableSpec
 
 
 class Table:
@@ -19,39 +23,31 @@ class Table:
     table keeps ``owner._slot`` up to date when rows move.
     """
 
-    def __init__(self, spec: dict[str, tuple[Any, int]], capacity: int = 64) -> None:
-        self.spec = spec
+    spec: TableSpec
+
+    def __init__(self, capacity: int = 64, store: Any = None) -> None:
         self.n = 0
         self.cols: dict[str, np.ndarray] = {}
         self.owner: list[Any] = []
         self.version = 0
+        #: The Store this table belongs to (particle views read its substep time ``h``).
+        self.store = store
+        self._defaults = {c.name: 0 if c.default is None else c.default
+                          for c in self.spec.columns}
         self._alloc(capacity)
 
     def _alloc(self, capacity: int) -> None:
-        for name, (dtype, width) in self.spec.items():
-            shape = (capacity,) if width == 0 else (capacity, width)
-            col = np.zeros(shape, dtype=dtype)
-            old = self.cols.get(name)
+        for c in self.spec.columns:
+            shape = (capacity,) if c.width == 0 else (capacity, c.width)
+            col = np.zeros(shape, dtype=c.dtype)
+            old = self.cols.get(c.name)
             if old is not None:
                 col[: self.n] = old[: self.n]
-            self.cols[name] = col
+            self.cols[c.name] = col
         self.capacity = capacity
 
-    def append(self, owner: Any, values: dict[str, Any]) -> int:
-        """Add a row holding ``values`` (missing columns are zero); return its slot."""
-        if self.n == self.capacity:
-            self._alloc(2 * self.capacity)
-        slot = self.n
-        for name, col in self.cols.items():
-            col[slot] = values.get(name, 0)
-        self.owner.append(owner)
-        owner._slot = slot
-        self.n += 1
-        self.version += 1
-        return slot
-
     def extend(self, owners: list[Any], values: dict[str, Any]) -> int:
-        """Add ``len(owners)`` rows at once (columns as arrays; missing ones zero).
+        """Add ``len(owners)`` rows at once (columns as arrays or one value; missing: default).
 
         Returns the first new slot. Loading a big world uses this: one numpy
         copy per column instead of one Python assignment per row and column.
@@ -62,8 +58,13 @@ class Table:
             capacity *= 2
         if capacity != self.capacity:
             self._alloc(capacity)
-        for name, col in self.cols.items():
-            col[first: first + count] = values.get(name, 0)
+        if count == 1:  # one component added through the API: item writes, 3× cheaper
+            for name, col in self.cols.items():
+                v = values.get(name, self._defaults[name])
+                col[first] = v[0] if isinstance(v, np.ndarray) and v.ndim == col.ndim else v
+        else:
+            for name, col in self.cols.items():
+                col[first: first + count] = values.get(name, self._defaults[name])
         for k, owner in enumerate(owners):
             owner._slot = first + k
         self.owner.extend(owners)
@@ -87,8 +88,20 @@ class Table:
 
     def copy(self) -> Table:
         """An independent copy of the columns (owners are left for the caller to fill)."""
-        t = Table.__new__(Table)
-        t.spec, t.n, t.version, t.capacity = self.spec, self.n, self.version, self.capacity
+        t = type(self).__new__(type(self))
+        t.__dict__.update(self.__dict__)
         t.cols = {k: v.copy() for k, v in self.cols.items()}
         t.owner = [None] * self.n
         return t
+
+
+def _view(col: Column) -> property:
+    name = col.name
+    return property(lambda t: t.cols[name][: t.n], doc=f"{col.doc} Live, one row per slot.")
+
+
+def table_class(spec: TableSpec) -> type[Table]:
+    """A Table of ``spec``'s columns with one typed view per column (``particles.pos``)."""
+    views = {c.name: _view(c) for c in spec.columns}
+    return type(f"{spec.component}Table", (Table,), {"spec": spec, **views,
+                                                       "__doc__": Table.__doc__})

@@ -69,5 +69,5 @@ def simulate(world: World, entity: int, frames: int) -> np.ndarray:
         slot = copy.store.pslot.get(entity)
         if slot is None:
             break
-        path[k] = copy.store.particles.cols["pos"][slot]
+        path[k] = copy.store.particles.pos[slot]
     return path

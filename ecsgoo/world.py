@@ -6,6 +6,7 @@ import copy
 import hashlib
 import itertools
 import math
+import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -13,6 +14,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
+from . import limits
 from .components import BUILTIN, Component, Particle, _Rider
 from .errors import WorldError
 from .level import Level
@@ -25,6 +27,46 @@ _names = itertools.count(1)
 #: from 1 and has no public call to jump ahead: reaching id n costs n cheap
 #: create/delete pairs (0.3 µs each), so the bound keeps a load under ~1 s.
 MAX_ENTITY_ID = 2**22
+
+
+def _setting(name: str, doc: str) -> property:
+    """A World setting, checked against ``limits.FIELDS["World"]`` whenever it is set.
+
+    Read every substep, so the getter is C (``attrgetter``), as cheap as an attribute.
+    """
+    attr = f"_{name}"
+
+    def set_checked(world: World, value: Any) -> None:
+        setattr(world, attr, _checked_setting(name, value))
+
+    return property(operator.attrgetter(attr), set_checked, doc=doc)
+
+
+def _checked_setting(name: str, value: Any) -> Any:
+    """``value`` as World keeps it: gravity and bounds as tuples of floats, the rest cast."""
+    if name == "bounds":
+        return None if value is None else _bounds(value)
+    if name == "gravity":
+        return _point("gravity", value, 2)
+    return limits.check("World", name, value)
+
+
+def _point(name: str, value: Any, size: int) -> tuple[float, ...]:
+    try:
+        items = list(value)
+    except TypeError:
+        items = []
+    if len(items) != size:
+        raise WorldError(f"World: field {name} must be {size} numbers, got {value!r}")
+    return tuple(limits.check_all("World", name, items))
+
+
+def _bounds(value: Any) -> tuple[float, ...]:
+    b = _point("bounds", value, 4)
+    if not (b[0] < b[2] and b[1] < b[3]):
+        raise WorldError(f"World: field bounds must be (left, bottom, right, top) with "
+                         f"left < right and bottom < top, got {value!r}")
+    return b
 
 
 class World:
@@ -56,37 +98,18 @@ class World:
         self.gravity, self.dt, self.substeps = gravity, dt, substeps
         self.iterations, self.damping, self.bounds = iterations, damping, bounds
         self.contact_slop = contact_slop
-        self._validate()
         self.store = Store(self.h)
         with self._context():
             pass
 
-    # -- settings -------------------------------------------------------------
+    # -- settings (each checked against limits.FIELDS["World"] when set) --------
 
-    def _validate(self) -> None:
-        g = tuple(float(v) for v in self.gravity)
-        checks = [
-            ("gravity", len(g) == 2 and all(map(math.isfinite, g)), "two finite numbers"),
-            ("dt", math.isfinite(self.dt) and self.dt > 0, "> 0"),
-            ("substeps", int(self.substeps) == self.substeps and self.substeps >= 1, ">= 1"),
-            ("iterations", int(self.iterations) == self.iterations and self.iterations >= 1,
-             ">= 1"),
-            ("damping", 0 <= self.damping <= 1, "in [0, 1]"),
-            ("contact_slop", math.isfinite(self.contact_slop) and self.contact_slop >= 0,
-             ">= 0"),
-        ]
-        for name, ok, want in checks:
-            if not ok:
-                raise WorldError(f"World: setting {name} must be {want}, got "
-                                 f"{getattr(self, name)!r}")
-        if self.bounds is not None:
-            b = tuple(float(v) for v in self.bounds)
-            if len(b) != 4 or not all(map(math.isfinite, b)) or b[0] >= b[2] or b[1] >= b[3]:
-                raise WorldError(f"World: setting bounds must be (left, bottom, right, top) "
-                                 f"with left < right and bottom < top, got {self.bounds!r}")
-            self.bounds = b
-        self.gravity = g
-        self._substeps, self.iterations = int(self._substeps), int(self.iterations)
+    gravity = _setting("gravity", "Gravity ``(gx, gy)``, px/s² (y up).")
+    iterations = _setting("iterations", "Constraint projection rounds per substep.")
+    damping = _setting("damping", "Fraction of velocity kept per 1/60 s, whatever the substeps.")
+    bounds = _setting("bounds", "Walls ``(left, bottom, right, top)``, px, or ``None``.")
+    contact_slop = _setting("contact_slop", "Particles this close (px) count as touching "
+                            "(see Merge).")
 
     def settings(self) -> dict[str, Any]:
         """The constructor arguments that recreate this world's settings."""
@@ -106,7 +129,7 @@ class World:
 
     @dt.setter
     def dt(self, value: float) -> None:
-        self._retime("_dt", value)
+        self._retime("_dt", limits.check("World", "dt", value))
 
     @property
     def substeps(self) -> int:
@@ -115,29 +138,14 @@ class World:
 
     @substeps.setter
     def substeps(self, value: int) -> None:
-        self._retime("_substeps", value)
+        self._retime("_substeps", limits.check("World", "substeps", value))
 
     def _retime(self, attr: str, value: float) -> None:
-        """Set dt or substeps; a live world's particles keep their velocities.
-
-        Velocity is ``(pos − prev) / h``, so a new ``h`` rescales each particle's
-        step ``pos − prev``, and the store's views read the new ``h``.
-        """
-        store = self.__dict__.get("store")
-        if store is None:  # still constructing: __init__ validates everything once
-            setattr(self, attr, value)
-            return
-        old, old_h = getattr(self, attr), self.h
+        """Set dt or substeps (checked); a live world's particles keep their velocities."""
         setattr(self, attr, value)
-        try:
-            self._validate()
-        except WorldError:
-            setattr(self, attr, old)
-            raise
-        p = store.particles
-        pos, prev = p.cols["pos"][: p.n], p.cols["prev"][: p.n]
-        prev[:] = pos - (pos - prev) * (self.h / old_h)
-        p.h = self.h
+        store = self.__dict__.get("store")
+        if store is not None:  # still constructing: the store is made with this h
+            store.retime(self.h)
 
     # -- esper context ----------------------------------------------------------
 
@@ -352,10 +360,13 @@ class World:
 
         Whoever calls it and whenever — before ``step``, from a per-frame stage
         before or after the solver, from a solver stage — the force acts over
-        the first step that begins after the call, and then it is spent.
+        the first step that begins after the call, and then it is spent. The
+        particle's pending force stays within ``limits.MAX_FORCE`` (WorldError).
         """
-        slot = self._slot(entity)
-        self.store.particles.cols["force"][slot] += (fx, fy)
+        force = self.store.particles.cols["force"][self._slot(entity)]
+        fx, fy = limits.check("Particle", "fx", fx), limits.check("Particle", "fy", fy)
+        force[:] = (limits.check("Particle", "fx", force[0] + fx),
+                    limits.check("Particle", "fy", force[1] + fy))
 
     def grab(self, entity: int, x: float, y: float) -> None:
         """Pull particle ``entity`` toward the pointer ``(x, y)`` every substep.
@@ -364,8 +375,9 @@ class World:
         because velocity is position difference.
         """
         slot = self._slot(entity)
+        x, y = limits.check_all("World", "grab", (x, y))
         if entity != self.grabbed:
-            pos = self.store.particles.cols["pos"][slot]
+            pos = self.store.particles.pos[slot]
             self.grab_from = (float(pos[0]), float(pos[1]))
         self.grabbed = entity
         self.grab_target = (float(x), float(y))
@@ -436,7 +448,7 @@ class World:
         p, s = self.store.particles, self.store.springs
         for table, fields in ((p, ("pos", "prev", "pin", "force")), (s, ("stretch", "lam"))):
             for name in fields:
-                col = table.cols[name][: table.n]
+                col = getattr(table, name)
                 bad = ~np.isfinite(col)
                 if bad.ndim == 2:
                     bad = bad.any(axis=1)
@@ -450,8 +462,7 @@ class World:
         """SHA-256 of the hot state (positions, previous positions, spring state)."""
         p, s = self.store.particles, self.store.springs
         h = hashlib.sha256()
-        for arr in (p.cols["pos"][: p.n], p.cols["prev"][: p.n], s.cols["broken"][: s.n],
-                    s.cols["over"][: s.n], s.cols["stretch"][: s.n]):
+        for arr in (p.pos, p.prev, s.broken, s.over, s.stretch):
             h.update(np.ascontiguousarray(arr).tobytes())
         return h.hexdigest()
 

@@ -180,6 +180,15 @@ def distance_naive(pos, w, springs, h):
     return pos
 
 
+def measure_rest_naive(pos, a, b, rest, shortest):
+    """Mirrors ``kernels.distance.measure_rest``: NaN rests become the ends' distance."""
+    out = []
+    for i, j, r in zip(a, b, rest, strict=True):
+        d = math.dist(pos[i], pos[j]) if math.isnan(r) else r
+        out.append(0.0 if math.isnan(r) and d < shortest else d)
+    return out
+
+
 def area_naive(pos, w, ring, target, stiffness=1.0):
     """Mirrors ``kernels.area.solve_area`` for one ring: gradients first, then one move."""
     pos = [list(p) for p in pos]

@@ -8,7 +8,7 @@ import pytest
 import naive
 from ecsgoo.kernels.area import solve_area
 from ecsgoo.kernels.breaking import update_springs
-from ecsgoo.kernels.distance import solve_distance
+from ecsgoo.kernels.distance import measure_rest, solve_distance
 from ecsgoo.kernels.grid import build_grid
 from ecsgoo.kernels.integrate import integrate
 from ecsgoo.kernels.pairs import collide_pairs
@@ -183,6 +183,29 @@ def test_pair_friction_takes_the_held_slip_back_in_position_and_keeps_momentum(h
     np.testing.assert_allclose(pos, want[:2], atol=1e-12)
     np.testing.assert_allclose(prev, want[2:], atol=1e-12)
     np.testing.assert_allclose(((pos - prev) / w[:, None]).sum(axis=0), momentum, atol=1e-12)
+
+
+def test_measure_rest_matches_naive_and_reports_the_longest():
+    rng = np.random.default_rng(3)
+    pos = rng.uniform(-100, 100, (6, 2))
+    pos[5] = pos[4] + (1e-9, 0.0)  # closer than shortest: rest 0
+    a, b = np.array([0, 1, 2, 4]), np.array([1, 2, 3, 5])
+    rest = np.array([np.nan, 7.0, np.nan, np.nan])
+    out, longest = measure_rest(pos, a, b, rest, 1e-6)
+    np.testing.assert_allclose(out, naive.measure_rest_naive(pos, a, b, rest, 1e-6),
+                               rtol=1e-15)
+    assert out[3] == 0.0 and np.isnan(rest[0])  # a new array; the given one is kept
+    assert longest == max(np.hypot(*(pos[1] - pos[0])), np.hypot(*(pos[3] - pos[2])))
+    pos[0] = np.nan
+    assert np.isnan(measure_rest(pos, a, b, rest, 1e-6)[1])  # a NaN end is not hidden
+
+
+@pytest.mark.parametrize("spread", [1e9, 1e300])
+def test_grid_of_far_apart_dots_stays_small(spread):
+    """Two dots ±spread px apart, radius 0, no slop: the cell count once wrapped int64."""
+    pos = np.array([[-spread, -spread], [spread, spread]])
+    *_, nx, ny, start, items = build_grid(2, pos, np.zeros(2), 0.0)
+    assert 1 <= nx * ny <= 4 * 2 + 64 and sorted(items) == [0, 1]
 
 
 def test_color_order_is_a_permutation_with_independent_runs():

@@ -1,4 +1,4 @@
-"""XPBD distance constraints (springs, rope segments, jelly edges)."""
+"""XPBD distance constraints (springs, rope segments, jelly edges), and their rest lengths."""
 
 from __future__ import annotations
 
@@ -38,3 +38,24 @@ def solve_distance(order, pos, w, a, b, rest, compliance, broken, lam, h):
         pos[i, 1] -= w[i] * dlam * ny
         pos[j, 0] += w[j] * dlam * nx
         pos[j, 1] += w[j] * dlam * ny
+
+
+@njit(cache=True)
+def measure_rest(pos, a, b, rest, shortest):
+    """Rest lengths with the NaN ones measured: ``|x_b − x_a|``, 0 if below ``shortest``.
+
+    Returns ``(rest, longest)``: a new array, and the longest length measured
+    (0 if none; NaN if a measured end is NaN). One call for a loaded file's
+    springs or for the one spring the API adds.
+    """
+    out = rest.copy()
+    longest = 0.0
+    for s in range(rest.shape[0]):
+        if not math.isnan(rest[s]):
+            continue
+        i, j = a[s], b[s]
+        d = math.hypot(pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1])
+        out[s] = 0.0 if d < shortest else d
+        if d > longest or math.isnan(d):  # once NaN, it stays NaN
+            longest = d
+    return out, longest

@@ -32,6 +32,16 @@ def _cell(offset, cell, count):
 
 
 @njit(cache=True)
+def _cells(extent, cell):
+    """Cells of side ``cell`` across ``extent`` px, capped at 1e18 (an int64 holds it).
+
+    Particles 2e9 px apart with tiny radii need ~1e15 cells a side before the
+    cell grows; the cap keeps even a flung-out world's count from wrapping.
+    """
+    return int(min(extent / cell, 1e18)) + 1
+
+
+@njit(cache=True)
 def build_grid(n, pos, radius, slop):
     """Bin ``n`` particles into square cells of side ``2·max radius + slop``.
 
@@ -44,12 +54,10 @@ def build_grid(n, pos, radius, slop):
     if not minx <= maxx:  # no particle, or none at a finite position
         minx = miny = maxx = maxy = 0.0
     cell = max(2.0 * rmax + slop, 1e-6)
-    nx = int((maxx - minx) / cell) + 1
-    ny = int((maxy - miny) / cell) + 1
-    while nx * ny > 4 * n + 64:
+    nx, ny = _cells(maxx - minx, cell), _cells(maxy - miny, cell)
+    while float(nx) * float(ny) > 4 * n + 64:  # in floats: nx·ny may pass int64
         cell *= 2.0
-        nx = int((maxx - minx) / cell) + 1
-        ny = int((maxy - miny) / cell) + 1
+        nx, ny = _cells(maxx - minx, cell), _cells(maxy - miny, cell)
     start = np.zeros(nx * ny + 1, dtype=np.int64)
     cell_of = np.empty(n, dtype=np.int64)
     for i in range(n):

@@ -90,9 +90,10 @@ def start_positions(n, pos, pin, kind, entity, seen_pos, seen, was_fruit):
 
     ``seen_pos``/``seen``/``was_fruit`` are indexed by entity id and come from
     ``record`` at the end of the previous merge. A particle seen then starts
-    there; one created since starts at its spawn point (``pin``, which only an
-    Anchor moves). Returns ``(start, fresh, count)``: (n, 2) positions, the
-    fruits that were not fruits at the previous merge, and how many.
+    there; one created since starts at its spawn point (``pin``: where it was
+    added, or last placed by writing its position). Returns ``(start, fresh,
+    count)``: (n, 2) positions, the fruits that were not fruits at the previous
+    merge, and how many.
     """
     start = np.empty((n, 2), np.float64)
     fresh = np.zeros(n, np.bool_)

@@ -1,9 +1,11 @@
 """A checked ``Spec`` → a World, with the store's rows in the saved order.
 
-Entities keep their ids (``World._insert_entities``); particles, springs,
-rings and shapes are attached in row order, then their saved columns are
-written over what attaching computed, so every bit of the hot state is the
-saved one. If anything fails the half-built World is removed from esper.
+Entities keep their ids (``World._insert_entities``); particles and springs get
+their rows through the store's bulk entry points (``Store.add_particles``,
+``add_springs``: the ones ``World.add_component`` uses one at a time) with
+every saved column as it was, so every bit of the hot state is the saved one;
+anchors pin their rows, rings and shapes are attached in row order. If
+anything fails the half-built World is removed from esper.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
+from ..columns import PARTICLES, SPRINGS, TableSpec
+from ..components import Anchor, AreaConstraint, Fruit, ShapeMatch
 from ..errors import WorldFileError
 from ..world import World
 from .read import Spec
@@ -41,18 +44,18 @@ def build(spec: Spec) -> World:
 
 def _fill(world: World, spec: Spec) -> None:
     parts = {e: list(comps) for e, comps in spec.entities.items()}
-    particles = _new_particles(spec)
-    springs = _new_springs(spec)
-    riders, bodies = _add_parts(spec, parts, particles, springs)
+    store, p, s = world.store, spec.particles, spec.springs
+    _put(parts, p["entity"], store.add_particles(p["entity"], _columns(PARTICLES, p)))
+    _riders(world, spec, parts)
+    _put(parts, s["entity"], store.add_springs(s["entity"], _columns(SPRINGS, s)))
+    for e, v in spec.areas:
+        _attach(world, parts, e, AreaConstraint(v["particles"], pressure=v["pressure"],
+                                                stiffness=v["stiffness"],
+                                                rest_area=v["rest_area"]))
+    for e, v in spec.shapes:
+        _attach(world, parts, e, ShapeMatch(v["particles"], alpha=v["alpha"], rest=v["rest"],
+                                            outline=v["outline"]))
     world._insert_entities([(e, parts[e]) for e in sorted(parts)])
-    store = world.store
-    _attach_particles(world, spec, particles)
-    for entity, comp in riders:
-        store.attach(entity, comp)
-    _particle_columns(world, spec)
-    _attach_springs(world, spec, springs)
-    for entity, comp in bodies:
-        store.attach(entity, comp)
     store.prepare()
     for seg in spec.segments:
         world.add_segment(seg[:2], seg[2:])
@@ -67,114 +70,47 @@ def _fill(world: World, spec: Spec) -> None:
         world.next_entity = spec.next_entity
 
 
-def _bound(cls: type, values: dict[str, Any]) -> Any:
-    """A component object as its constructor makes it, from checked values (no re-checks).
+def _columns(table: TableSpec, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A file's arrays by saved key → the store's columns (``x``, ``y`` → ``pos``)."""
+    out = {}
+    for col in table.columns:
+        if col.saved:
+            keys = [arrays[key] for key in col.saved]
+            out[col.name] = np.column_stack(keys) if col.width else keys[0]
+    if "kind" in arrays:
+        out["kind"] = arrays["kind"]
+    return out
 
-    Loading 40,000 components through the checking constructors costs ~0.9 s; the
-    file was checked already (``read``), so build them the way ``store.copy`` does.
+
+def _put(parts: dict[int, list[Any]], entities: np.ndarray, comps: list[Any]) -> None:
+    for e, comp in zip(entities.tolist(), comps, strict=True):
+        parts[e].append(comp)
+
+
+def _attach(world: World, parts: dict[int, list[Any]], entity: int, comp: Any) -> None:
+    world.store.attach(entity, comp)
+    parts[entity].append(comp)
+
+
+def _riders(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
+    """Anchors pin their rows (at their point, or where the particle is); fruits only ride.
+
+    The saved columns already hold what attaching would set (fruit sizes, the
+    positions), so nothing else is written.
     """
-    comp = object.__new__(cls)
-    comp.__dict__.update(_table=None, _slot=-1, _entity=-1, _vals=values)
-    return comp
-
-
-def _new_particles(spec: Spec) -> list[Particle]:
-    p = spec.particles
-    keys = ("x", "y", "mass", "radius", "group", "friction", "restitution")
-    rows = zip(*(p[k].tolist() for k in keys), strict=True)
-    return [_bound(Particle, {"x": x, "y": y, "vx": 0.0, "vy": 0.0, "mass": mass,
-                              "radius": radius, "group": group, "friction": friction,
-                              "restitution": restitution})
-            for x, y, mass, radius, group, friction, restitution in rows]
-
-
-def _new_springs(spec: Spec) -> list[Spring]:
-    s = spec.springs
-    keys = ("a", "b", "rest", "compliance", "max_stretch", "stretch", "broken", "buckled",
-            "over")
-    rows = zip(*(s[k].tolist() for k in keys), strict=True)
-    return [_bound(Spring, {"a": a, "b": b, "rest": rest, "compliance": compliance,
-                            "max_stretch": None if ms == np.inf else ms, "stretch": stretch,
-                            "broken": broken, "buckled": buckled, "over": over})
-            for a, b, rest, compliance, ms, stretch, broken, buckled, over in rows]
-
-
-def _add_parts(spec: Spec, parts: dict[int, list[Any]], particles: list[Particle],
-               springs: list[Spring]) -> tuple[list[tuple[int, Any]], list[tuple[int, Any]]]:
-    """Put every component on its entity; return the ones the store attaches one by one.
-
-    ``riders`` (anchors, fruits) are attached after the particles, ``bodies``
-    (areas, shapes) after the springs, each as ``(entity, component)``.
-    """
-    for e, comp in zip(spec.particles["entity"].tolist(), particles, strict=True):
+    store = world.store
+    riders: list[tuple[int, Any]] = [(e, Anchor() if at is None else Anchor(*at))
+                                     for e, at in sorted(spec.anchors.items())]
+    riders += [(e, Fruit(kind)) for e, kind in sorted(spec.fruits.items())]
+    for e, comp in riders:
+        store.bind_rider(e, comp)
         parts[e].append(comp)
-    for e, comp in zip(spec.springs["entity"].tolist(), springs, strict=True):
-        parts[e].append(comp)
-    riders: list[tuple[int, Any]] = []
-    for e, at in sorted(spec.anchors.items()):
-        riders.append((e, Anchor() if at is None else Anchor(*at)))
-    for e, kind in sorted(spec.fruits.items()):
-        riders.append((e, Fruit(kind)))
-    bodies: list[tuple[int, Any]] = []
-    for e, v in spec.areas:
-        bodies.append((e, AreaConstraint(v["particles"], pressure=v["pressure"],
-                                         stiffness=v["stiffness"], rest_area=v["rest_area"])))
-    for e, v in spec.shapes:
-        bodies.append((e, ShapeMatch(v["particles"], alpha=v["alpha"], rest=v["rest"],
-                                     outline=v["outline"])))
-    for e, comp in riders + bodies:
-        parts[e].append(comp)
-    return riders, bodies
-
-
-def _attach_particles(world: World, spec: Spec, particles: list[Particle]) -> None:
-    """Give every particle its row at once (what ``Store.attach`` does one by one)."""
-    store, p = world.store, spec.particles
-    table = store.particles
-    pos = np.column_stack([p["x"], p["y"]])
-    first = table.extend(particles, {"pos": pos, "prev": pos, "pin": pos, "kind": -1,
-                                     "entity": p["entity"]})
-    for comp, entity in zip(particles, p["entity"].tolist(), strict=True):
-        comp._table = table
-        comp._entity = entity
-    store.pslot.update(zip(p["entity"].tolist(), range(first, first + len(particles)),
-                           strict=True))
-    store._csr_dirty = True
-
-
-def _attach_springs(world: World, spec: Spec, springs: list[Spring]) -> None:
-    """Give every spring its row at once, its ends as particle rows, in saved order."""
-    store, s = world.store, spec.springs
-    ia = np.array([store.pslot[e] for e in s["a"].tolist()], dtype=np.int64)
-    ib = np.array([store.pslot[e] for e in s["b"].tolist()], dtype=np.int64)
-    pos = store.particles.cols["pos"]
-    rest = np.where(s["rest"] < 0, np.hypot(*(pos[ib] - pos[ia]).T), s["rest"])
-    values = {k: s[k] for k in ("compliance", "max_stretch", "stretch", "broken", "buckled",
-                                "over", "entity")}
-    store.springs.extend(springs, {**values, "a": ia, "b": ib, "rest": rest})
-    for comp, entity, r in zip(springs, s["entity"].tolist(), rest.tolist(), strict=True):
-        comp._table = store.springs
-        comp._entity = entity
-        comp._vals["rest"] = r
-
-
-def _particle_columns(world: World, spec: Spec) -> None:
-    """The saved particle state, over what attaching computed (anchors, fruit sizes)."""
-    p, c, n = spec.particles, world.store.particles.cols, world.store.particles.n
-    pos = np.column_stack([p["x"], p["y"]])
-    c["pos"][:n] = pos
-    c["prev"][:n] = np.column_stack([p["px"], p["py"]])
-    c["force"][:n] = np.column_stack([p["fx"], p["fy"]])
-    for key in ("mass", "radius", "group", "friction", "restitution"):
-        c[key][:n] = p[key]
-    pinned = c["pinned"][:n]
-    pin = pos.copy()
-    for entity, at in spec.anchors.items():
-        if at is not None:
-            pin[world.store.pslot[entity]] = at
-    c["pin"][:n] = pin
-    with np.errstate(divide="ignore"):
-        c["w"][:n] = np.where(pinned, 0.0, 1.0 / p["mass"])
+    rows = np.array([store.pslot[e] for e in sorted(spec.anchors)], dtype=np.int64)
+    pins = store.particles.cols["pos"][rows]
+    for k, e in enumerate(sorted(spec.anchors)):
+        if spec.anchors[e] is not None:
+            pins[k] = spec.anchors[e]
+    store.pin(rows, pins)
 
 
 def _grab(world: World, spec: Spec) -> None:

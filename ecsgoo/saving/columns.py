@@ -10,42 +10,38 @@ from typing import Any
 
 import numpy as np
 
-from ..components import STIFFNESS_SCALE
-from .schema import MAX_COORD, MAX_ID, Where, show, toml_type
-from .write import PARTICLE_DEFAULTS, SPRING_DEFAULTS
+from .. import limits
+from ..columns import PARTICLES, SPRINGS, TableSpec
+from .schema import MAX_ID, REQUIRED, Where, show, toml_type
 
-PARTICLE_KEYS = ("x", "y", "px", "py", "vx", "vy", "mass", "radius", "group", "friction",
-                 "restitution", "fx", "fy")
-SPRING_KEYS = ("a", "b", "rest", "stiffness", "compliance", "max_stretch", "stretch",
-               "broken", "buckled", "over")
-#: Lightest particle: its inverse mass (1e6) stays far from overflowing.
-MIN_MASS = 1e-6
-#: Shortest non-zero rest length, px (stretch = length / rest must stay finite).
-MIN_REST = 1e-6
-#: Softest spring: XPBD compliance (px per unit force; stiffness 1e-9 is about 1e6).
-MAX_COMPLIANCE = 1e6
+#: The keys a particle or spring table may hold: the store's saved keys, and the TOML
+#: form's alternatives (``vx``/``vy`` for ``px``/``py``, ``stiffness`` for ``compliance``).
+PARTICLE_KEYS = (*PARTICLES.keys(), "vx", "vy")
+SPRING_KEYS = (*SPRINGS.keys(), "stiffness")
+#: Keys a row may leave out to mean "ask someone else": mass and radius follow the
+#: fruit kind (NaN until ``kind_defaults`` resolves them), a rest length is measured.
+_LEFT_OUT = {"mass": np.nan, "radius": np.nan, "rest": np.nan}
 
-#: Columns of a particle and of a spring row: dtype, and the value of a row that leaves
-#: the key out (NaN mass or radius: the fruit kind's or Particle's; rest -1: measured).
-PARTICLE_COLUMNS = {
-    "x": (np.float64, np.nan), "y": (np.float64, np.nan), "px": (np.float64, np.nan),
-    "py": (np.float64, np.nan), "mass": (np.float64, np.nan),
-    "radius": (np.float64, np.nan), "group": (np.int64, PARTICLE_DEFAULTS["group"]),
-    "friction": (np.float64, PARTICLE_DEFAULTS["friction"]),
-    "restitution": (np.float64, PARTICLE_DEFAULTS["restitution"]),
-    "fx": (np.float64, 0.0), "fy": (np.float64, 0.0),
-}
-SPRING_COLUMNS = {
-    "a": (np.int64, -1), "b": (np.int64, -1), "rest": (np.float64, -1.0),
-    "compliance": (np.float64, SPRING_DEFAULTS["compliance"]),
-    "max_stretch": (np.float64, SPRING_DEFAULTS["max_stretch"]),
-    "stretch": (np.float64, SPRING_DEFAULTS["stretch"]),
-    "broken": (np.bool_, SPRING_DEFAULTS["broken"]),
-    "buckled": (np.bool_, SPRING_DEFAULTS["buckled"]),
-    "over": (np.int64, SPRING_DEFAULTS["over"]),
-}
+
+def file_columns(spec: TableSpec) -> dict[str, tuple[Any, Any]]:
+    """``{key: (dtype, value of a row that leaves it out)}`` for every saved key of ``spec``.
+
+    Keys the store cannot default (``x``, ``a``; ``px`` is TOML's: from ``vx``)
+    are ``REQUIRED``.
+    """
+    out = {}
+    for key, (col, _) in spec.keys().items():
+        default = _LEFT_OUT.get(key, col.default)
+        out[key] = (col.dtype, REQUIRED if default is None else default)
+    return out
+
+
 #: dtype of every column key (the others, ``vx``, ``stiffness``…, are floats).
-_DTYPES = {key: dtype for key, (dtype, _) in {**PARTICLE_COLUMNS, **SPRING_COLUMNS}.items()}
+_DTYPES = {key: col.dtype for spec in (PARTICLES, SPRINGS)
+           for key, (col, _) in spec.keys().items()}
+#: Keys whose range holds +inf (an immovable mass, an unbreakable spring).
+_MAY_BE_INF = {key for spec in (PARTICLES, SPRINGS) for key in spec.keys()
+               if getattr(spec.limit(key), "inf", False)}
 
 
 def exclusive(t: dict[str, Any], w: Where, *pairs: tuple[str, str]) -> None:
@@ -68,13 +64,8 @@ def particle_block(table: Any, h: float, where: Where) -> tuple[np.ndarray, dict
     for key in ("x", "y"):
         if key not in cols:
             where.fail("missing (an array of numbers)", key)
-    for key in ("x", "y", "px", "py", "vx", "vy", "fx", "fy", "radius"):
-        _range(cols, key, entity, where, lambda v: np.abs(v) <= MAX_COORD,
-               f"within ±{MAX_COORD:g}")
-    _range(cols, "mass", entity, where, lambda v: v >= MIN_MASS, f">= {MIN_MASS:g} (and > 0)")
-    _range(cols, "radius", entity, where, lambda v: v >= 0, ">= 0")
-    _range(cols, "friction", entity, where, lambda v: v >= 0, ">= 0")
-    _range(cols, "restitution", entity, where, lambda v: (v >= 0) & (v <= 1), "in [0, 1]")
+    for key in cols:
+        _range(cols, key, entity, where, limits.FIELDS["Particle"].get(key))
     for key, vkey, pos in (("px", "vx", cols["x"]), ("py", "vy", cols["y"])):
         velocity = cols.pop(vkey, None)
         if key not in cols:
@@ -96,21 +87,10 @@ def spring_block(table: Any, where: Where) -> tuple[np.ndarray, dict[str, Any]]:
     if len(same):
         where.at(f"{where.place} entity {entity[same[0]]}").fail(
             "a and b are the same entity", "b")
-    for key in ("a", "b"):
-        _range(cols, key, entity, where, lambda v: v >= 0, ">= 0")
-    _range(cols, "rest", entity, where,
-           lambda v: (v == 0) | ((v >= MIN_REST) & (v <= MAX_COORD)),
-           f"0 or in {MIN_REST:g}..{MAX_COORD:g}")
-    _range(cols, "stiffness", entity, where, lambda v: (v > 0) & (v <= 1), "in (0, 1]")
-    _range(cols, "compliance", entity, where, lambda v: (v >= 0) & (v <= MAX_COMPLIANCE),
-           f"in 0..{MAX_COMPLIANCE:g}")
-    _range(cols, "max_stretch", entity, where, lambda v: v > 0, "> 0")
-    _range(cols, "stretch", entity, where, lambda v: v >= 0, ">= 0")
-    _range(cols, "over", entity, where, lambda v: v >= 0, ">= 0")
-    if "stiffness" in cols:
-        cols["compliance"] = (1.0 / cols.pop("stiffness") - 1.0) * STIFFNESS_SCALE
-        _range(cols, "compliance", entity, where, lambda v: v <= MAX_COMPLIANCE,
-               f"<= {MAX_COMPLIANCE:g} (stiffness too small)")
+    for key in cols:
+        _range(cols, key, entity, where, limits.FIELDS["Spring"].get(key))
+    if "stiffness" in cols:  # MIN_STIFFNESS keeps the compliance within its range
+        cols["compliance"] = limits.compliance_of(cols.pop("stiffness"))
     return entity, cols
 
 
@@ -119,8 +99,8 @@ def _ids(t: dict[str, Any], where: Where) -> np.ndarray:
     if isinstance(t.get("entity"), dict):
         run = t["entity"]
         where.keys(run, ("from", "count"))
-        first = where.integer(run, "from", low=0)
-        count = where.integer(run, "count", low=0)
+        first = where.integer(run, "from", limit=limits.ID)
+        count = where.integer(run, "count", limit=limits.ID)
         if first + count > MAX_ID:
             where.fail(f"ids run past {MAX_ID}", "entity")
         return np.arange(first, first + count, dtype=np.int64)
@@ -145,7 +125,7 @@ def _col(value: Any, key: str, entity: np.ndarray, where: Where) -> np.ndarray:
     bad = next((k for k, v in enumerate(values) if not _is(v, dtype)), None)
     if bad is None:
         col = np.array(values, dtype=dtype)
-        finite = np.isfinite(col) | ((col == np.inf) & (key in ("mass", "max_stretch"))) \
+        finite = np.isfinite(col) | ((col == np.inf) & (key in _MAY_BE_INF)) \
             if dtype is np.float64 else np.ones(len(col), np.bool_)
         bad = None if finite.all() else int(np.flatnonzero(~finite)[0])
     if bad is not None:
@@ -164,11 +144,12 @@ def _is(value: Any, dtype: Any) -> bool:
 
 
 def _range(cols: dict[str, np.ndarray], key: str, entity: np.ndarray, where: Where,
-           ok: Any, want: str) -> None:
-    if key not in cols:
+           limit: limits.Range | None) -> None:
+    """Refuse the first row whose ``key`` is outside ``limit`` (the API's range)."""
+    if limit is None:
         return
-    bad = np.flatnonzero(~ok(cols[key]))
+    bad = np.flatnonzero(~limit.mask(cols[key]))
     if len(bad):
         k = int(bad[0])
         where.at(f"{where.place} entity {entity[k]}").fail(
-            f"must be {want}, got {cols[key][k]}", key)
+            f"must be {limit.describe()}, got {cols[key][k]}", key)

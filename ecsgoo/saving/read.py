@@ -15,37 +15,28 @@ from typing import Any
 
 import numpy as np
 
-from .. import fruit as _fruit
-from ..components import STIFFNESS_SCALE
+from .. import limits
+from ..columns import PARTICLES, RINGS, SHAPES, SPRINGS, TableSpec
 from ..errors import WorldFileError
+from ..limits import FIELDS
 from ..systems.pipeline import STAGES
 from ..world import World
 from .columns import (
-    MAX_COMPLIANCE,
-    MIN_MASS,
-    MIN_REST,
-    PARTICLE_COLUMNS,
     PARTICLE_KEYS,
-    SPRING_COLUMNS,
     SPRING_KEYS,
     exclusive,
+    file_columns,
     particle_block,
     spring_block,
 )
 from .registry import BUILTIN_NAMES, COMPONENTS, RESOURCES, component_codec
-from .schema import MAX_ID, REFUSED, Where, suggest
-from .write import FORMAT_VERSION, PARTICLE_DEFAULTS, SPRING_DEFAULTS, kind_defaults
+from .schema import REFUSED, Where, suggest
+from .write import FORMAT_VERSION, kind_defaults
 
 TOP_KEYS = ("format_version", "world", "level", "pipeline", "resources", "rows", "particles",
             "springs", "entity")
 WORLD_DEFAULTS = {k: p.default for k, p in inspect.signature(World).parameters.items()}
-#: Upper limits that keep a typo from making a step take forever.
-MAX_SUBSTEPS = MAX_ITERATIONS = 1000
-#: Longest and shortest step, s (a frame is 1/60 s; outside these the solver's h², 1/h²
-#: or the distances travelled overflow).
-MAX_DT, MIN_DT = 1.0, 1e-6
-#: Largest area pressure (rest area × pressure is the target; 2.2 is a taut balloon).
-MAX_PRESSURE = 100.0
+_VERSION = limits.Range(1, limits.MAX_INT, integer=True)
 
 
 @dataclass
@@ -67,7 +58,7 @@ class Rows:
                                                           dtype=np.int64)]
         out = {"entity": np.concatenate(ids).astype(np.int64)}
         for key, (dtype, default) in self.columns.items():
-            parts = [cols.get(key, np.full(len(ids), default, dtype=dtype))
+            parts = [cols[key] if key in cols else np.full(len(ids), default, dtype=dtype)
                      for ids, cols in self.blocks]
             parts.append(np.array([row[key] for _, row in self.single], dtype=dtype))
             out[key] = np.concatenate(parts).astype(dtype)
@@ -153,7 +144,7 @@ def read(doc: dict[str, Any], source: str) -> Spec:
     _level(doc.get("level", {}), spec, top.at("[level]"))
     _pipeline(doc.get("pipeline", []), spec, top.at("[[pipeline]]"))
     _resources(doc.get("resources", {}), spec, top.at("[resources]"))
-    particles, springs = Rows(PARTICLE_COLUMNS), Rows(SPRING_COLUMNS)
+    particles, springs = Rows(_FILE[PARTICLES]), Rows(_FILE[SPRINGS])
     if "particles" in doc:
         particles.blocks.append(particle_block(doc["particles"], spec.h, top.at("[particles]")))
     if "springs" in doc:
@@ -175,7 +166,7 @@ def _version(doc: dict[str, Any], top: Where) -> None:
     if "format_version" not in doc:
         top.fail(f"missing (add format_version = {FORMAT_VERSION} at the top)",
                  "format_version")
-    version = top.integer(doc, "format_version", low=1, high=MAX_ID)
+    version = top.integer(doc, "format_version", limit=_VERSION)
     if version > FORMAT_VERSION:
         top.fail(f"is {version}, from a newer ecsgoo; this one reads format versions up to "
                  f"{FORMAT_VERSION}", "format_version")
@@ -184,36 +175,31 @@ def _version(doc: dict[str, Any], top: Where) -> None:
 def _world(table: Any, spec: Spec, where: Where) -> None:
     t = where.table(table)
     where.keys(t, (*WORLD_DEFAULTS, "frame", "next_entity", "grab"))
-    d = WORLD_DEFAULTS
+    d, L = WORLD_DEFAULTS, FIELDS["World"]
     gravity = where.points({"gravity": [t["gravity"]]} if "gravity" in t else {}, "gravity",
-                           [list(d["gravity"])])[0]
+                           [list(d["gravity"])], limit=L["gravity"])[0]
     bounds = t.get("bounds", list(d["bounds"]))  # false: no walls or ground
     if bounds is not False:
-        bounds = where.points({"bounds": [bounds]}, "bounds", width=4)[0]
+        bounds = where.points({"bounds": [bounds]}, "bounds", width=4, limit=L["bounds"])[0]
         if not (bounds[0] < bounds[2] and bounds[1] < bounds[3]):
             where.fail(f"must be [left, bottom, right, top] with left < right and bottom < "
                        f"top, got {bounds}", "bounds")
-    spec.settings = {
-        "gravity": tuple(gravity),
-        "dt": where.number(t, "dt", d["dt"], above=0.0, low=MIN_DT, high=MAX_DT),
-        "substeps": where.integer(t, "substeps", d["substeps"], low=1, high=MAX_SUBSTEPS),
-        "iterations": where.integer(t, "iterations", d["iterations"], low=1,
-                                    high=MAX_ITERATIONS),
-        "damping": where.number(t, "damping", d["damping"], low=0.0, high=1.0),
-        "bounds": None if bounds is False else tuple(bounds),
-        "contact_slop": where.number(t, "contact_slop", d["contact_slop"], low=0.0,
-                                     coord=True),
-    }
-    spec.frame = where.integer(t, "frame", 0, low=0)
-    spec.next_entity = where.integer(t, "next_entity", None, low=1)
+    spec.settings = {"gravity": tuple(gravity),
+                     "bounds": None if bounds is False else tuple(bounds)}
+    for key in ("dt", "damping", "contact_slop"):
+        spec.settings[key] = where.number(t, key, d[key], L[key])
+    for key in ("substeps", "iterations"):
+        spec.settings[key] = where.integer(t, key, d[key], L[key])
+    spec.frame = where.integer(t, "frame", 0, L["frame"])
+    spec.next_entity = where.integer(t, "next_entity", None, L["next_entity"])
     if "grab" in t:
         g = where.at("[world] grab")
         grab = g.table(t["grab"])
         g.keys(grab, ("entity", "x", "y", "from_x", "from_y"))
-        x, y = g.number(grab, "x", coord=True), g.number(grab, "y", coord=True)
-        spec.grab = {"entity": g.integer(grab, "entity", low=0), "x": x, "y": y,
-                     "from_x": g.number(grab, "from_x", x, coord=True),
-                     "from_y": g.number(grab, "from_y", y, coord=True)}
+        x, y = g.number(grab, "x", limit=L["grab"]), g.number(grab, "y", limit=L["grab"])
+        spec.grab = {"entity": g.integer(grab, "entity", limit=limits.ID), "x": x, "y": y,
+                     "from_x": g.number(grab, "from_x", x, L["grab"]),
+                     "from_y": g.number(grab, "from_y", y, L["grab"])}
 
 
 def _level(table: Any, spec: Spec, where: Where) -> None:
@@ -242,7 +228,7 @@ def _pipeline(entries: Any, spec: Spec, where: Where) -> None:
         for key, value in settings.items():
             if key not in params:
                 w.fail(f"unknown setting{suggest(key, params)}", key)
-            _setting_type(value, params[key].default, w, key)
+            _setting_type(value, params[key].default, w, key, FIELDS.get(cls.__name__, {}))
         try:
             stage = cls(**settings)
         except REFUSED as exc:
@@ -257,11 +243,12 @@ def _pipeline(entries: Any, spec: Spec, where: Where) -> None:
         spec.stages.append(stage)
 
 
-def _setting_type(value: Any, default: Any, where: Where, key: str) -> None:
-    """A setting must have the type of its default (ints allowed for floats)."""
+def _setting_type(value: Any, default: Any, where: Where, key: str,
+                  ranges: dict[str, limits.Range]) -> None:
+    """A setting must have the type of its default (ints allowed for floats) and its range."""
     kind = type(default)
     if kind is float:
-        where.as_number(value, key)
+        where.as_number(value, key, ranges.get(key))
     elif kind in (bool, int, str):
         where.of_type(value, kind, key)
 
@@ -281,7 +268,7 @@ def _entity(table: Any, k: int, spec: Spec, particles: Rows, springs: Rows,
             top: Where) -> None:
     where = top.at(f"entity table {k + 1}")
     t = where.table(table)
-    entity = where.integer(t, "id", low=0)
+    entity = where.integer(t, "id", limit=limits.ID)
     where = top.at(f"entity {entity}")
     if entity in spec.entities:
         where.fail("this id is used by two [[entity]] tables", "id")
@@ -298,12 +285,13 @@ def _entity(table: Any, k: int, spec: Spec, particles: Rows, springs: Rows,
         elif name == "anchor":
             a = w.table(value)
             w.keys(a, ("x", "y"))
-            spec.anchors[entity] = ((w.number(a, "x", coord=True), w.number(a, "y", coord=True))
-                                    if a else None)
+            L = FIELDS["Anchor"]
+            spec.anchors[entity] = ((w.number(a, "x", limit=L["x"]),
+                                     w.number(a, "y", limit=L["y"])) if a else None)
         elif name == "fruit":
             f = w.table(value)
             w.keys(f, ("kind",))
-            spec.fruits[entity] = w.integer(f, "kind", low=0, high=_fruit.LARGEST)
+            spec.fruits[entity] = w.integer(f, "kind", limit=FIELDS["Fruit"]["kind"])
         elif name == "area":
             spec.areas.append((entity, _area(value, w)))
         elif name == "shape":
@@ -324,70 +312,73 @@ def _custom(name: str, value: Any, w: Where, where: Where) -> Any:
     return codec.decode(value, w)
 
 
+def _readers(table: TableSpec) -> dict[str, tuple[Any, limits.Range | None]]:
+    """Each key's type (the column's dtype; alternatives such as ``vx`` are floats) and range."""
+    out = {key: (col.dtype, table.limit(key)) for key, (col, _) in table.keys().items()}
+    for key, rng in FIELDS[table.component].items():
+        out.setdefault(key, (np.float64, rng))
+    return out
+
+
+#: Worked out once: a loader reads every field of every row through them.
+_READ = {table: _readers(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES)}
+_FILE = {table: file_columns(table) for table in (PARTICLES, SPRINGS)}
+
+
+def _field(t: dict[str, Any], key: str, w: Where, table: TableSpec, default: Any) -> Any:
+    """One key of a store table's row: its type from the column spec, its range from limits."""
+    kind, limit = _READ[table][key]
+    if kind is np.bool_:
+        return w.boolean(t, key, default)
+    if kind is np.int64:
+        return w.integer(t, key, default, limit)
+    return w.number(t, key, default, limit)
+
+
 def _particle(value: Any, spec: Spec, w: Where) -> dict[str, Any]:
     """Every column of one particle row; mass and radius NaN when left out (see fruit)."""
     t = w.table(value)
     w.keys(t, PARTICLE_KEYS)
     exclusive(t, w, ("px", "vx"), ("py", "vy"))
     h = spec.h
-    x, y = w.number(t, "x", coord=True), w.number(t, "y", coord=True)
-    vx, vy = w.number(t, "vx", 0.0, coord=True), w.number(t, "vy", 0.0, coord=True)
-    out = {"x": x, "y": y, "px": w.number(t, "px", x - vx * h, coord=True),
-           "py": w.number(t, "py", y - vy * h, coord=True),
-           "fx": w.number(t, "fx", 0.0, coord=True), "fy": w.number(t, "fy", 0.0, coord=True),
-           "mass": w.number(t, "mass", np.nan, inf=True, above=0.0, low=MIN_MASS),
-           "radius": w.number(t, "radius", np.nan, low=0.0, coord=True)}
-    out["group"] = w.integer(t, "group", PARTICLE_DEFAULTS["group"])
-    out["friction"] = w.number(t, "friction", PARTICLE_DEFAULTS["friction"], low=0.0)
-    out["restitution"] = w.number(t, "restitution", PARTICLE_DEFAULTS["restitution"],
-                                  low=0.0, high=1.0)
+    out = {key: _field(t, key, w, PARTICLES, default)
+           for key, (_, default) in _FILE[PARTICLES].items()
+           if key not in ("px", "py")}
+    vx, vy = (_field(t, key, w, PARTICLES, 0.0) for key in ("vx", "vy"))
+    out["px"] = _field(t, "px", w, PARTICLES, out["x"] - vx * h)
+    out["py"] = _field(t, "py", w, PARTICLES, out["y"] - vy * h)
     return out
 
 
 def _spring(value: Any, w: Where) -> dict[str, Any]:
-    d = SPRING_DEFAULTS
     t = w.table(value)
     w.keys(t, SPRING_KEYS)
     exclusive(t, w, ("stiffness", "compliance"))
-    out = {"a": w.integer(t, "a", low=0), "b": w.integer(t, "b", low=0),
-           "rest": w.number(t, "rest", -1.0, low=0.0, coord=True)}
-    if 0.0 < out["rest"] < MIN_REST:
-        w.fail(f"must be 0 or at least {MIN_REST:g}, got {out['rest']}", "rest")
+    out = {key: _field(t, key, w, SPRINGS, default)
+           for key, (_, default) in _FILE[SPRINGS].items()}
     if out["a"] == out["b"]:
         w.fail(f"a and b are the same entity ({out['a']})", "b")
     if "stiffness" in t:
-        k = w.number(t, "stiffness", above=0.0, high=1.0)
-        out["compliance"] = (1.0 / k - 1.0) * STIFFNESS_SCALE
-        if not out["compliance"] <= MAX_COMPLIANCE:
-            w.fail(f"is too small, got {k}", "stiffness")
-    else:
-        out["compliance"] = w.number(t, "compliance", d["compliance"], low=0.0,
-                                     high=MAX_COMPLIANCE)
-    out["max_stretch"] = w.number(t, "max_stretch", d["max_stretch"], inf=True, above=0.0)
-    out["stretch"] = w.number(t, "stretch", d["stretch"], low=0.0)
-    out["broken"] = w.boolean(t, "broken", d["broken"])
-    out["buckled"] = w.boolean(t, "buckled", d["buckled"])
-    out["over"] = w.integer(t, "over", d["over"], low=0)
+        out["compliance"] = limits.compliance_of(_field(t, "stiffness", w, SPRINGS, None))
     return out
 
 
 def _area(value: Any, w: Where) -> dict[str, Any]:
     t = w.table(value)
-    w.keys(t, ("particles", "pressure", "stiffness", "rest_area"))
-    return {"particles": w.entities(t, "particles", 3),
-            "pressure": w.number(t, "pressure", 1.0, low=0.0, high=MAX_PRESSURE),
-            "stiffness": w.number(t, "stiffness", 1.0, above=0.0, high=1.0),
-            "rest_area": w.number(t, "rest_area", None, coord=True)}
+    w.keys(t, ("particles", *RINGS.keys()))
+    out = {key: _field(t, key, w, RINGS, RINGS.default(key)) for key in RINGS.keys()}
+    return {"particles": w.entities(t, "particles", 3), **out}
 
 
 def _shape(value: Any, w: Where) -> dict[str, Any]:
     t = w.table(value)
     w.keys(t, ("particles", "alpha", "rest", "outline"))
     particles = w.entities(t, "particles", 2)
-    rest = w.points(t, "rest", None)
+    rest = w.points(t, "rest", None, limit=FIELDS["ShapeMatch"]["rest"])
     if rest is not None and len(rest) != len(particles):
         w.fail(f"has {len(rest)} offsets for {len(particles)} particles", "rest")
-    return {"particles": particles, "alpha": w.number(t, "alpha", 1.0, low=0.0, high=1.0),
+    return {"particles": particles,
+            "alpha": _field(t, "alpha", w, SHAPES, SHAPES.default("alpha")),
             "rest": rest, "outline": w.boolean(t, "outline", True)}
 
 
@@ -431,7 +422,7 @@ def _order(table: Any, spec: Spec, where: Where) -> None:
 
 
 def _permutation(t: dict[str, Any], key: str, have: list[int], where: Where) -> list[int]:
-    listed = [where.as_integer(v, key, low=0) for v in where.array(t, key)]
+    listed = [where.as_integer(v, key, limits.ID) for v in where.array(t, key)]
     index = {e: k for k, e in enumerate(have)}
     if len(index) != len(have):
         where.fail(f"cannot order {key}: an entity holds two of them", key)

@@ -231,13 +231,16 @@ def _encode(value: Any, kind: tuple[Any, ...], where: Where, field: str) -> Any:
     return _plain(value, where, field)
 
 
-def _plain(value: Any, where: Where, field: str) -> Any:
-    """Check that an untyped value is something TOML holds and loads back the same."""
+def _plain(value: Any, where: Where, field: str, inf: bool = False) -> Any:
+    """Check that an untyped value is something TOML holds and loads back the same.
+
+    ``inf``: +inf may be written (a stage setting whose range allows it).
+    """
     if isinstance(value, np.generic | np.ndarray):
         value = value.tolist()
     if isinstance(value, list | tuple):
         return [_plain(v, where, field) for v in value]
-    if type(value) is float and not math.isfinite(value):
+    if type(value) is float and not (math.isfinite(value) or (inf and value == math.inf)):
         where.fail(f"is {value}, which a world file cannot hold", field)
     if type(value) in (bool, int, float, str):
         return value

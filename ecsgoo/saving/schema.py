@@ -12,14 +12,12 @@ from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from ..errors import WorldFileError
+from ..limits import COORD, ID, INT, MAX_INT, Range
 
 #: Marks a field that has no default: leaving it out is an error.
 REQUIRED: Any = object()
 #: Entity ids are int64 in the store; keep them well inside that range.
-MAX_ID = 2**62
-#: Largest coordinate, length, speed or force accepted (px, px/s): a typo such as
-#: ``x = 1e300`` would otherwise overflow the contact grid on the first step.
-MAX_COORD = 1e9
+MAX_ID = MAX_INT
 #: What constructors and ``load_state`` raise for values they refuse: loading reports
 #: them as WorldFileError naming the place.
 REFUSED = (TypeError, ValueError, KeyError, IndexError, ArithmeticError)
@@ -83,54 +81,46 @@ class Where:
 
     # -- scalar fields --------------------------------------------------------------
 
-    def number(self, table: dict[str, Any], key: str, default: Any = REQUIRED, *,
-               inf: bool = False, low: float | None = None, above: float | None = None,
-               high: float | None = None, coord: bool = False) -> float:
-        """A float field (TOML integers accepted); finite unless ``inf`` allows +inf.
+    def number(self, table: dict[str, Any], key: str, default: Any = REQUIRED,
+               limit: Range | None = None) -> float:
+        """A float field (TOML integers accepted), finite and within ``limit`` if given.
 
-        ``coord``: a coordinate, length, speed or force, within ``±MAX_COORD``.
+        ``limit`` is the field's range in ``limits.FIELDS``, the one the API checks.
         """
         if key not in table:
             return self._default(key, default, "a number")
-        return self.as_number(table[key], key, inf=inf, low=low, above=above, high=high,
-                              coord=coord)
+        return self.as_number(table[key], key, limit)
 
-    def as_number(self, value: Any, key: str, *, inf: bool = False, low: float | None = None,
-                  above: float | None = None, high: float | None = None,
-                  coord: bool = False) -> float:
-        """Check one number (see ``number``)."""
+    def as_number(self, value: Any, key: str, limit: Range | None = None) -> float:
+        """Check one number (see ``number``); +inf only where ``limit`` allows it."""
         if type(value) not in (int, float):
             self.fail(f"must be a number, got {toml_type(value)} {show(value)}", key)
         try:
             out = float(value)
         except OverflowError:
             self.fail(f"is too large: {show(value)}", key)
+        inf = limit is not None and (limit.inf or limit.high == math.inf)
         if math.isnan(out) or (math.isinf(out) and not (inf and out > 0)):
             allowed = " (only +inf is allowed here)" if inf else ""
             self.fail(f"must be finite, got {out}{allowed}", key)
-        if above is not None and not out > above:
-            self.fail(f"must be > {above}, got {out}", key)
-        if low is not None and not out >= low:
-            self.fail(f"must be >= {low}, got {out}", key)
-        if high is not None and not out <= high:
-            self.fail(f"must be <= {high}, got {out}", key)
-        if coord and not abs(out) <= MAX_COORD:
-            self.fail(f"must be within ±{MAX_COORD:g}, got {out}", key)
+        problem = None if limit is None else limit.problem(out)
+        if problem is not None:
+            self.fail(problem, key)
         return out
 
-    def integer(self, table: dict[str, Any], key: str, default: Any = REQUIRED, *,
-                low: int = -MAX_ID, high: int = MAX_ID) -> int:
-        """An integer field in ``[low, high]``."""
+    def integer(self, table: dict[str, Any], key: str, default: Any = REQUIRED,
+                limit: Range = INT) -> int:
+        """An integer field within ``limit`` (by default: fits int64 with room)."""
         if key not in table:
             return self._default(key, default, "an integer")
-        return self.as_integer(table[key], key, low=low, high=high)
+        return self.as_integer(table[key], key, limit)
 
-    def as_integer(self, value: Any, key: str, *, low: int = -MAX_ID,
-                   high: int = MAX_ID) -> int:
+    def as_integer(self, value: Any, key: str, limit: Range = INT) -> int:
         """Check one integer (see ``integer``)."""
         self.of_type(value, int, key)
-        if not low <= value <= high:
-            self.fail(f"must be in {low}..{high}, got {value}", key)
+        problem = limit.problem(value)
+        if problem is not None:
+            self.fail(problem, key)
         return value
 
     def boolean(self, table: dict[str, Any], key: str, default: Any = REQUIRED) -> bool:
@@ -165,7 +155,7 @@ class Where:
 
     def entities(self, table: dict[str, Any], key: str, least: int) -> list[int]:
         """A list of at least ``least`` distinct entity ids."""
-        out = [self.as_integer(v, key, low=0) for v in self.array(table, key)]
+        out = [self.as_integer(v, key, ID) for v in self.array(table, key)]
         if len(out) < least:
             self.fail(f"needs at least {least} entities, got {len(out)}", key)
         if len(set(out)) != len(out):
@@ -174,7 +164,7 @@ class Where:
         return out
 
     def points(self, table: dict[str, Any], key: str, default: Any = REQUIRED, *,
-               least: int = 0, width: int = 2) -> list[list[float]]:
+               least: int = 0, width: int = 2, limit: Range = COORD) -> list[list[float]]:
         """A list of points ``[[x, y], ...]`` (or of ``width`` numbers each), px."""
         rows = self.array(table, key, default)
         if rows is default:
@@ -185,4 +175,4 @@ class Where:
             if type(row) is not list or len(row) != width:
                 self.fail(f"each item must be an array of {width} numbers, got {show(row)}",
                           key)
-        return [[self.as_number(v, key, coord=True) for v in row] for row in rows]
+        return [[self.as_number(v, key, limit) for v in row] for row in rows]

@@ -16,7 +16,8 @@ import numpy as np
 import tomli_w
 
 from .. import fruit as _fruit
-from ..components import Particle
+from ..columns import PARTICLES, RINGS, SHAPES, SPRINGS, TableSpec
+from ..limits import FIELDS
 from ..systems.pipeline import STAGES
 from ..world import World
 from .registry import BUILTIN_TYPES, _plain, component_codec, resource_codec
@@ -26,16 +27,11 @@ from .schema import Where
 FORMAT_VERSION = 1
 #: Worlds with more particle + spring rows than this get the column form by default.
 COMPACT_ABOVE = 2000
-#: Constructor defaults a written field is compared with (left out when equal).
-PARTICLE_DEFAULTS = {k: p.default for k, p in inspect.signature(Particle).parameters.items()
-                     if p.default is not inspect.Parameter.empty}
-SPRING_DEFAULTS = {"compliance": 0.0, "max_stretch": 2.0, "stretch": 1.0, "broken": False,
-                   "buckled": False, "over": 0}
 #: Default mass and radius of a particle row, indexed by its ``kind`` + 1: a plain
-#: particle (kind -1) has the constructor's, a fruit (kind 0..10) its kind's.
-_BY_KIND = {"mass": np.array([PARTICLE_DEFAULTS["mass"],
+#: particle (kind -1) has the column default, a fruit (kind 0..10) its kind's.
+_BY_KIND = {"mass": np.array([PARTICLES.default("mass"),
                               *map(_fruit.mass, range(_fruit.LARGEST + 1))], dtype=np.float64),
-            "radius": np.array([PARTICLE_DEFAULTS["radius"], *_fruit.RADII], dtype=np.float64)}
+            "radius": np.array([PARTICLES.default("radius"), *_fruit.RADII], dtype=np.float64)}
 
 
 def kind_defaults(kind: Any) -> dict[str, Any]:
@@ -117,13 +113,14 @@ def _stage(stage: Any, where: Where) -> dict[str, Any]:
                    "systems.register_stage, so a saved pipeline could not load it")
     out: dict[str, Any] = {"stage": name}
     params = inspect.signature(type(stage)).parameters
+    ranges = FIELDS.get(type(stage).__name__, {})
     for key, value in stage.settings().items():
         if value is None:
             default = params[key].default if key in params else None
             if default is not None:
                 where.fail("is None, which a world file cannot hold", key)
             continue
-        out[key] = _plain(value, where, key)
+        out[key] = _plain(value, where, key, inf=getattr(ranges.get(key), "inf", False))
     if hasattr(stage, "save_state"):
         out["state"] = {k: _plain(v, where, k) for k, v in stage.save_state().items()}
     return out
@@ -144,8 +141,8 @@ def _rows(world: Any, compact: bool) -> dict[str, list[int]]:
     tables = [("areas", [c._entity for c in st.rings.owner]),
               ("shapes", [c._entity for c in st.shapes.owner])]
     if not compact:
-        tables = [("particles", st.particles.cols["entity"][: st.particles.n].tolist()),
-                  ("springs", st.springs.cols["entity"][: st.springs.n].tolist())] + tables
+        tables = [("particles", st.particles.entity.tolist()),
+                  ("springs", st.springs.entity.tolist())] + tables
     for name, order in tables:
         if order != sorted(order):
             out[name] = order
@@ -190,36 +187,46 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _particle_table(cols: dict[str, np.ndarray], s: int) -> dict[str, Any]:
-    x, y = cols["pos"][s].tolist()
-    px, py = cols["prev"][s].tolist()
-    out: dict[str, Any] = {"x": x, "y": y}
-    if not (_same(px, x) and _same(py, y)):
-        out["px"], out["py"] = px, py
-    for key, default in _particle_defaults(int(cols["kind"][s])).items():
-        value = cols[key][s].item()
-        if not _same(value, default):
-            out[key] = value
-    fx, fy = cols["force"][s].tolist()
-    if fx or fy:
-        out["fx"], out["fy"] = fx, fy
+def _saved(table: TableSpec) -> list[tuple[str, tuple[str, ...], Any]]:
+    return [(c.name, c.saved, c.default) for c in table.columns if c.saved]
+
+
+#: Each table's saved columns, worked out once (a save writes every row through them).
+_SAVED = {table: _saved(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES)}
+
+
+def _row(table: TableSpec, cols: dict[str, np.ndarray], s: int,
+         defaults: dict[str, Any]) -> dict[str, Any]:
+    """The saved keys of row ``s``: a column equal to its default (to the bit) left out.
+
+    ``defaults`` overrides the column defaults (None: always written); a pair
+    such as ``x, y`` is written whole or not at all.
+    """
+    out: dict[str, Any] = {}
+    for name, keys, default in _SAVED[table]:
+        default = defaults.get(name, default)
+        if len(keys) == 1:
+            value = cols[name][s].item()
+            if default is None or not _same(value, default):
+                out[keys[0]] = value
+            continue
+        pair = cols[name][s].tolist()
+        d0, d1 = default if isinstance(default, list) else (default, default)
+        if default is None or not (_same(pair[0], d0) and _same(pair[1], d1)):
+            out.update(zip(keys, pair, strict=True))
     return out
 
 
-def _particle_defaults(kind: int) -> dict[str, Any]:
-    d = PARTICLE_DEFAULTS
-    return {**kind_defaults(kind), "group": d["group"], "friction": float(d["friction"]),
-            "restitution": float(d["restitution"])}
+def _particle_table(cols: dict[str, np.ndarray], s: int) -> dict[str, Any]:
+    by_kind = kind_defaults(int(cols["kind"][s]))
+    return _row(PARTICLES, cols, s, {"prev": cols["pos"][s].tolist(),
+                                     **{k: v.item() for k, v in by_kind.items()}})
 
 
 def _spring_table(world: Any, s: int) -> dict[str, Any]:
-    cols, ent = world.store.springs.cols, world.store.particles.cols["entity"]
-    out: dict[str, Any] = {"a": int(ent[cols["a"][s]]), "b": int(ent[cols["b"][s]]),
-                           "rest": float(cols["rest"][s])}
-    for key, default in SPRING_DEFAULTS.items():
-        value = cols[key][s].item()
-        if not _same(value, default):
-            out[key] = value
+    out = _row(SPRINGS, world.store.springs.cols, s, {})
+    entity = world.store.particles.cols["entity"]
+    out["a"], out["b"] = int(entity[out["a"]]), int(entity[out["b"]])  # rows → entities
     return out
 
 
@@ -237,15 +244,9 @@ def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
     if name == "fruit":
         return {"kind": comp.kind}
     if name == "area":
-        rc, s = st.rings.cols, comp._slot
-        out = {"particles": comp.particles, "rest_area": float(rc["rest_area"][s])}
-        for key in ("pressure", "stiffness"):
-            if not _same(float(rc[key][s]), 1.0):
-                out[key] = float(rc[key][s])
-        return out
-    out = {"particles": comp.particles, "rest": [[float(x), float(y)] for x, y in comp.rest]}
-    if not _same(comp.alpha, 1.0):
-        out["alpha"] = comp.alpha
+        return {"particles": comp.particles, **_row(RINGS, st.rings.cols, comp._slot, {})}
+    out = {"particles": comp.particles, "rest": [[float(x), float(y)] for x, y in comp.rest],
+           **_row(SHAPES, st.shapes.cols, comp._slot, {})}
     if not comp.outline:
         out["outline"] = False
     return out
@@ -272,35 +273,40 @@ def _entities(world: Any, comps: dict[int, list[tuple[str, Any]]], compact: bool
 
 # -- columns -----------------------------------------------------------------------------
 
-def _particle_columns(world: Any) -> dict[str, Any]:
-    p = world.store.particles
-    n, c = p.n, p.cols
-    by_kind = kind_defaults(c["kind"][:n])
-    out: dict[str, Any] = {"entity": _ids(c["entity"][:n])}
-    x, y = c["pos"][:n, 0], c["pos"][:n, 1]
-    fields = [("x", x, None), ("y", y, None), ("px", c["prev"][:n, 0], x),
-              ("py", c["prev"][:n, 1], y), ("mass", c["mass"][:n], by_kind["mass"]),
-              ("radius", c["radius"][:n], by_kind["radius"])]
-    for key in ("group", "friction", "restitution"):
-        fields.append((key, c[key][:n], np.full(n, PARTICLE_DEFAULTS[key], c[key].dtype)))
-    fields += [("fx", c["force"][:n, 0], np.zeros(n)), ("fy", c["force"][:n, 1], np.zeros(n))]
-    for key, col, default in fields:
-        value = _column(col, default)
-        if value is not None:
-            out[key] = value
+def _columns(table: TableSpec, rows: Any, defaults: dict[str, Any]) -> dict[str, Any]:
+    """The column form of a store table: each saved key's values, left out if all default.
+
+    ``defaults`` overrides the column defaults (an array: one default per row;
+    None: always written).
+    """
+    out: dict[str, Any] = {}
+    for col in table.columns:
+        values = getattr(rows, col.name)
+        default = defaults.get(col.name, col.default)
+        for k, key in enumerate(col.saved):
+            v = values[:, k] if col.width else values
+            if default is None:
+                d = None
+            elif isinstance(default, np.ndarray):
+                d = default[:, k] if default.ndim == 2 else default
+            else:
+                d = np.full(len(v), default, dtype=v.dtype)
+            value = _column(v, d)
+            if value is not None:
+                out[key] = value
     return out
 
 
+def _particle_columns(world: Any) -> dict[str, Any]:
+    p = world.store.particles
+    return {"entity": _ids(p.entity),
+            **_columns(PARTICLES, p, {"prev": p.pos, **kind_defaults(p.kind)})}
+
+
 def _spring_columns(world: Any) -> dict[str, Any]:
-    s = world.store.springs
-    m, c = s.n, s.cols
-    ent = world.store.particles.cols["entity"]
-    out: dict[str, Any] = {"entity": _ids(c["entity"][:m]), "a": ent[c["a"][:m]].tolist(),
-                           "b": ent[c["b"][:m]].tolist(), "rest": _column(c["rest"][:m])}
-    for key, default in SPRING_DEFAULTS.items():
-        value = _column(c[key][:m], np.full(m, default, c[key].dtype))
-        if value is not None:
-            out[key] = value
+    s, entity = world.store.springs, world.store.particles.cols["entity"]
+    out = {"entity": _ids(s.entity), **_columns(SPRINGS, s, {})}
+    out["a"], out["b"] = entity[s.a].tolist(), entity[s.b].tolist()  # rows → entities
     return out
 
 

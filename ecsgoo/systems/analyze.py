@@ -146,19 +146,18 @@ class Analyze(Stage):
 
     def analyze(self, world: Any) -> StructureReport:
         """Compute this frame's report (and remember who is connected, for the next one)."""
-        sc = world.store.springs.cols
-        m = world.store.springs.n
+        s = world.store.springs
         topo, detached = self._current_topology(world)
         bridge_rows = topo.bridge_rows
-        critical_rows = bridge_rows[danger_order(sc["stretch"][bridge_rows],
-                                                 sc["max_stretch"][bridge_rows],
+        critical_rows = bridge_rows[danger_order(s.stretch[bridge_rows],
+                                                 s.max_stretch[bridge_rows],
                                                  np.arange(len(bridge_rows)))]
-        critical = sc["entity"][critical_rows]
+        critical = s.entity[critical_rows]
         for arr in (critical_rows, critical):
             arr.flags.writeable = False
         return StructureReport(
             connected=topo.connected, debris=topo.debris, critical=critical,
-            max_stretch=float(live_max(m, sc["broken"], sc["stretch"])),
+            max_stretch=float(live_max(s.n, s.broken, s.stretch)),
             critical_rows=critical_rows, grounded=topo.grounded,
             in_structure=topo.in_structure, labels=topo.labels, components=topo.components,
             detached=detached, frame=int(world.frame), grounded_entities=topo.grounded_entities)
@@ -166,18 +165,18 @@ class Analyze(Stage):
     def _current_topology(self, world: Any) -> tuple[_Topology, int]:
         """The cached topology if nothing structural changed, else a fresh one; and detached."""
         p, s = world.store.particles, world.store.springs
-        broken, pinned = s.cols["broken"][: s.n], p.cols["pinned"][: p.n]
+        broken, pinned = s.broken, p.pinned
         key = (id(world.store), p.version, s.version)
         old = self._topology
         if (old is not None and old.key == key and np.array_equal(old.broken, broken)
                 and np.array_equal(old.pinned, pinned)):
             return old, 0
-        ea, eb, rows = live_springs(s.n, s.cols["a"], s.cols["b"], s.cols["broken"])
+        ea, eb, rows = live_springs(s.n, s.a, s.b, s.broken)
         labels = component_labels(p.n, ea, eb)
         bridge_rows = rows[bridge_mask(p.n, ea, eb)]
         was = self._was_grounded if self._was_grounded is not None else _bools()
         grounded, in_structure, now, connected, debris, components, detached = classify(
-            p.n, labels, p.cols["pinned"], s.n, s.cols["a"], s.cols["b"], p.cols["entity"], was)
+            p.n, labels, p.pinned, s.n, s.a, s.b, p.entity, was)
         self._was_grounded = now
         held = np.sort(p.cols["entity"][: p.n][grounded & in_structure])
         arrays = (broken.copy(), pinned.copy(), bridge_rows, labels, grounded, in_structure, held)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import limits
 from ..kernels.breaking import update_springs
 from .pipeline import Stage, register_stage
 
@@ -19,16 +20,14 @@ from .pipeline import Stage, register_stage
 class Break(Stage):
     """A spring breaks after ``break_frames`` consecutive frames over ``max_stretch``.
 
-    One-frame numerical spikes do not break links.
+    One-frame numerical spikes do not break links. ``break_frames`` is in
+    ``1..limits.MAX_FRAMES`` (the kernel counts in int64).
     """
 
     name = "break"
 
     def __init__(self, break_frames: int = 3) -> None:
-        if not (isinstance(break_frames, int) and break_frames >= 1):
-            raise ValueError(f"Break: break_frames must be a whole number >= 1, "
-                             f"got {break_frames!r}")
-        self.break_frames = int(break_frames)
+        self.break_frames = limits.check("Break", "break_frames", break_frames)
         self._out = np.zeros(64, dtype=np.int64)
 
     def settings(self) -> dict[str, Any]:
@@ -38,9 +37,8 @@ class Break(Stage):
         s = world.store.springs
         if len(self._out) < s.n:
             self._out = np.zeros(2 * s.n, dtype=np.int64)
-        c = s.cols
-        count = update_springs(s.n, world.store.particles.cols["pos"], c["a"], c["b"],
-                               c["rest"], c["max_stretch"], c["stretch"], c["broken"],
-                               c["buckled"], c["over"], self.break_frames, self._out)
+        count = update_springs(s.n, world.store.particles.pos, s.a, s.b, s.rest, s.max_stretch,
+                               s.stretch, s.broken, s.buckled, s.over, self.break_frames,
+                               self._out)
         for row in self._out[:count].tolist():
-            world.dispatch("spring_broke", world, int(c["entity"][row]))
+            world.dispatch("spring_broke", world, int(s.entity[row]))

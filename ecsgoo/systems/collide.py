@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import limits
 from ..kernels.contacts import collide_bounds, collide_polygons, collide_segments
 from ..kernels.grid import build_grid
 from ..kernels.outlines import collide_outlines
@@ -40,13 +41,12 @@ class Collide(Stage):
     def __init__(self, particles: bool = True, outlines: bool = True,
                  bounce_speed: float = 100.0, push_speed: float = 300.0,
                  hold_speed: float = 0.0, along_gravity: bool = True) -> None:
-        for name, speed in (("bounce_speed", bounce_speed), ("push_speed", push_speed),
-                            ("hold_speed", hold_speed)):
-            if not speed >= 0:  # inf is allowed (hold_speed=inf: exact static friction)
-                raise ValueError(f"Collide: {name} must be >= 0 px/s, got {speed!r}")
+        # inf is allowed (hold_speed=inf: exact static friction)
+        self.bounce_speed = limits.check("Collide", "bounce_speed", bounce_speed)
+        self.push_speed = limits.check("Collide", "push_speed", push_speed)
+        self.hold_speed = limits.check("Collide", "hold_speed", hold_speed)
         self.particles, self.outlines = bool(particles), bool(outlines)
-        self.bounce_speed, self.push_speed = float(bounce_speed), float(push_speed)
-        self.hold_speed, self.along_gravity = float(hold_speed), bool(along_gravity)
+        self.along_gravity = bool(along_gravity)
 
     def settings(self) -> dict[str, Any]:
         return {"particles": self.particles, "outlines": self.outlines,

@@ -17,7 +17,10 @@ import numpy as np
 from .. import fruit
 from ..components import Fruit, Particle
 from ..kernels.merge import merge_pairs, record, start_positions
+from ..limits import FIELDS
 from .pipeline import Stage, register_stage
+
+_RANGES = FIELDS["Particle"]
 
 
 @dataclass
@@ -100,8 +103,8 @@ class Merge(Stage):
         self.merge_spawned(world)
         while self.merge_once(world):
             pass
-        c, n = world.store.particles.cols, world.store.particles.n
-        self._record = record(n, c["pos"], c["kind"], c["entity"])
+        p = world.store.particles
+        self._record = record(p.n, p.pos, p.kind, p.entity)
 
     def merge_spawned(self, world: Any) -> int:
         """Merge fruits new since the last run that touched a same-kind fruit when the frame began.
@@ -112,29 +115,27 @@ class Merge(Stage):
         run, or the spawn point for particles created since. Returns how many merged.
         """
         p = world.store.particles
-        c = p.cols
         seen_pos, seen, was_fruit = self._record or (np.zeros((0, 2)), _bools(), _bools())
-        start, fresh, count = start_positions(p.n, c["pos"], c["pin"], c["kind"], c["entity"],
-                                              seen_pos, seen, was_fruit)
+        start, fresh, count = start_positions(p.n, p.pos, p.pin, p.kind, p.entity, seen_pos,
+                                              seen, was_fruit)
         if count == 0:
             return 0
-        first, second = merge_pairs(p.n, start, c["radius"], c["kind"], c["entity"],
-                                    world.contact_slop, fresh)
+        first, second = merge_pairs(p.n, start, p.radius, p.kind, p.entity, world.contact_slop,
+                                    fresh)
         return self._merge(world, first, second)
 
     def merge_once(self, world: Any) -> int:
         """One pass: merge every pair found touching now; return how many merged."""
         p = world.store.particles
-        c = p.cols
-        first, second = merge_pairs(p.n, c["pos"], c["radius"], c["kind"], c["entity"],
-                                    world.contact_slop, np.ones(p.n, np.bool_))
+        first, second = merge_pairs(p.n, p.pos, p.radius, p.kind, p.entity, world.contact_slop,
+                                    np.ones(p.n, np.bool_))
         return self._merge(world, first, second)
 
     def _merge(self, world: Any, first: np.ndarray, second: np.ndarray) -> int:
         """Replace each pair (particle rows) by its merged fruit; events and score."""
         if len(first) == 0:
             return 0
-        plans = _plans(world.store.particles.cols, first, second, world.h)
+        plans = _plans(world.store.particles, first, second, world.h)
         score = world.resource(Score)
         if score is None:
             score = world.add_resource(Score())
@@ -145,6 +146,9 @@ class Merge(Stage):
             world.delete_entity(e2)
             new = None
             if kind < fruit.LARGEST:
+                # a pair flung past the limits the API guards makes a fruit at their edge
+                x, y = _RANGES["x"].clamp(x), _RANGES["y"].clamp(y)
+                vx, vy = _RANGES["vx"].clamp(vx), _RANGES["vy"].clamp(vy)
                 new = world.create_entity(
                     Particle(x, y, mass=fruit.mass(kind + 1), radius=fruit.RADII[kind + 1],
                              group=group, friction=friction, restitution=restitution,
@@ -157,19 +161,18 @@ class Merge(Stage):
         return len(plans)
 
 
-def _plans(c: dict[str, np.ndarray], first: np.ndarray, second: np.ndarray,
-           h: float) -> list[tuple[Any, ...]]:
-    """What each merge creates, read from the columns before any row moves."""
-    m1 = c["mass"][first][:, None]
-    m2 = c["mass"][second][:, None]
+def _plans(p: Any, first: np.ndarray, second: np.ndarray, h: float) -> list[tuple[Any, ...]]:
+    """What each merge creates, read from the particle table ``p`` before any row moves."""
+    m1 = p.mass[first][:, None]
+    m2 = p.mass[second][:, None]
     total = m1 + m2
-    pos, prev = c["pos"], c["prev"]
+    pos, prev = p.pos, p.prev
     centre = (m1 * pos[first] + m2 * pos[second]) / total
     momentum = m1 * (pos[first] - prev[first]) + m2 * (pos[second] - prev[second])
     velocity = momentum / total / h
-    columns = (c["entity"][first], c["entity"][second], c["kind"][first], centre[:, 0],
-               centre[:, 1], velocity[:, 0], velocity[:, 1], c["group"][first],
-               c["friction"][first], c["restitution"][first])
+    columns = (p.entity[first], p.entity[second], p.kind[first], centre[:, 0], centre[:, 1],
+               velocity[:, 0], velocity[:, 1], p.group[first], p.friction[first],
+               p.restitution[first])
     return list(zip(*(col.tolist() for col in columns), strict=True))
 
 

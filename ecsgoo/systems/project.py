@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import limits
 from ..kernels.area import solve_area
 from ..kernels.distance import solve_distance
 from ..kernels.shape import solve_shape
@@ -24,10 +25,8 @@ class Project(Stage):
     per_substep = True
 
     def __init__(self, iterations: int | None = None) -> None:
-        if iterations is not None and not (isinstance(iterations, int) and iterations >= 1):
-            raise ValueError(f"Project: iterations must be a whole number >= 1 or None, "
-                             f"got {iterations!r}")
-        self.iterations = iterations
+        self.iterations = (None if iterations is None
+                           else limits.check("Project", "iterations", iterations))
 
     def settings(self) -> dict[str, Any]:
         return {"iterations": self.iterations}
@@ -35,11 +34,11 @@ class Project(Stage):
     def substep(self, world: Any, h: float) -> None:
         st = world.store
         rings, shapes = st.rings, st.shapes
-        pc = st.particles.cols
+        pc = st.particles.cols  # kernels take whole columns and loop over the first n rows
         rounds = self.iterations or world.iterations
-        st.springs.cols["lam"][: st.springs.n] = 0.0
+        st.springs.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
-        alpha = 1.0 - (1.0 - shapes.cols["alpha"][: shapes.n]) ** (h * 60.0 / rounds)
+        alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         order, backward = st.spring_order, st.spring_order_reversed
         for r in range(rounds):
             # alternate the sweep direction and end on a backward sweep: a symmetric

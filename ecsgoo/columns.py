@@ -1,0 +1,118 @@
+"""The store's row layout: every column of every table, declared once.
+
+A ``Column`` gives its dtype, its width (0: one value per row; 2: an ``(x, y)``
+pair), a new row's default (``None``: the store computes it — the previous
+position is the position, a rest length is measured), its keys in a world file
+(``saved``) and, in ``doc``, its unit and which stage writes it. Ranges live in
+``limits.FIELDS`` under the table's component and the saved key. The store
+allocates its tables from these specs and generates their typed views
+(``store.particles.pos``); the components take their defaults from here; saving
+reads keys, dtypes, defaults and ranges from here and adds only what is TOML's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import limits
+
+F8, I8, B1 = np.float64, np.int64, np.bool_
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a store table (see the module docstring)."""
+
+    name: str
+    dtype: Any
+    doc: str
+    default: Any = 0
+    width: int = 0
+    saved: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)  # one object per table: hashed and compared by identity
+class TableSpec:
+    """The columns of one table, and the component whose rows they are."""
+
+    component: str
+    columns: tuple[Column, ...]
+
+    def __post_init__(self) -> None:
+        # a loader asks for these per field of every row: work them out once
+        saved = {key: (col, k if col.width else None)
+                 for col in self.columns for k, key in enumerate(col.saved)}
+        object.__setattr__(self, "_saved", saved)
+        object.__setattr__(self, "_by_name", {c.name: c for c in self.columns})
+
+    def __getitem__(self, name: str) -> Column:
+        return self._by_name[name]
+
+    def default(self, name: str) -> Any:
+        """A new row's value of column ``name`` (the component constructor's default)."""
+        return self[name].default
+
+    def keys(self) -> dict[str, tuple[Column, int | None]]:
+        """Every saved key: ``{key: (column, element)}`` (element None: a scalar column)."""
+        return self._saved
+
+    def limit(self, key: str) -> limits.Range | None:
+        """The range of saved key ``key`` (``limits.FIELDS``), if it has one."""
+        return limits.FIELDS[self.component].get(key)
+
+
+def _one(name: str, dtype: Any, doc: str, default: Any = 0, saved: bool = True) -> Column:
+    """A scalar column, saved under its own name unless ``saved`` is false."""
+    return Column(name, dtype, doc, default, 0, (name,) if saved else ())
+
+
+#: Particle rows. pos, prev, w, pinned and pin are what every substep touches.
+PARTICLES = TableSpec("Particle", (
+    Column("pos", F8, "Position, px; Integrate, Project and Collide write it.", None, 2,
+           ("x", "y")),
+    Column("prev", F8, "Position one substep ago, px (velocity = (pos − prev) / h); "
+           "Integrate and Collide write it.", None, 2, ("px", "py")),
+    _one("mass", F8, "Mass (inf: immovable); a Fruit sets it from its kind.", 1.0),
+    _one("radius", F8, "Collision radius, px; a Fruit sets it from its kind.", 4.0),
+    _one("group", I8, "Collision group: rows sharing a non-zero group do not collide.", 0),
+    _one("friction", F8, "Coulomb friction coefficient of its contacts.", 0.4),
+    _one("restitution", F8, "Bounce of its contacts: 0 none, 1 elastic.", 0.1),
+    Column("force", F8, "Force for the next step, mass·px/s² (World.apply_force adds to it, "
+           "World.step clears it).", 0.0, 2, ("fx", "fy")),
+    _one("w", F8, "Inverse mass (0: pinned or immovable), from mass and pinned.", None, False),
+    _one("pinned", B1, "Held by an Anchor.", False, False),
+    Column("pin", F8, "Where its Anchor holds it, px; unpinned: where it was added or last "
+           "placed (Merge's spawn point).", None, 2),
+    _one("kind", I8, "Fruit kind (-1: not a fruit); Merge reads it.", -1, False),
+    _one("entity", I8, "The particle's entity.", None, False),
+))
+
+#: Spring rows; ``a`` and ``b`` are particle rows (a world file names their entities).
+SPRINGS = TableSpec("Spring", (
+    _one("a", I8, "Particle row of end a.", None),
+    _one("b", I8, "Particle row of end b.", None),
+    _one("rest", F8, "Rest length, px (measured when added unless given).", None),
+    _one("compliance", F8, "XPBD compliance, px per unit force (0: rigid).", 0.0),
+    _one("max_stretch", F8, "Length / rest past which it breaks (inf: unbreakable).", 2.0),
+    _one("stretch", F8, "Length / rest; Break writes it every frame.", 1.0),
+    _one("broken", B1, "Snapped (Break) or cut; Project skips it.", False),
+    _one("buckled", B1, "Compressed below half its rest length (Break).", False),
+    _one("over", I8, "Consecutive frames over max_stretch (Break).", 0),
+    _one("lam", F8, "XPBD multiplier; Project resets it every substep.", 0.0, False),
+    _one("entity", I8, "The spring's entity.", None, False),
+))
+
+#: Area constraints (rings); their members are the store's ring CSR arrays.
+RINGS = TableSpec("AreaConstraint", (
+    _one("rest_area", F8, "Signed rest area, px² (measured when added unless given).", None),
+    _one("pressure", F8, "Target area / rest area (2.2: a taut balloon).", 1.0),
+    _one("stiffness", F8, "Fraction of each area correction applied, (0, 1].", 1.0),
+))
+
+#: Shape-matching groups; members and rest offsets are the store's shape CSR arrays.
+SHAPES = TableSpec("ShapeMatch", (
+    _one("alpha", F8, "Fraction of the way to the goal shape per 1/60 s, [0, 1].", 1.0),
+))

@@ -1,0 +1,234 @@
+"""Every field's range, and the stiffness ↔ compliance mapping, in one place.
+
+The components (constructors and setters), ``World`` (settings), the stages
+(settings) and the loader all check values against ``FIELDS``, so what the
+API accepts is what a world file may hold: a world either cannot be made, or
+it saves and loads back. The ranges are generous but keep the kernels finite:
+positions within ±1e9 px (the contact grid and the ``h²`` terms stay far from
+overflow), integers well inside int64 (counters that grow by one never wrap).
+
+``check("Particle", "mass", value)`` returns the value cast (float or int) or
+raises ``WorldError`` naming the field; ``FIELDS["Particle"]["mass"]`` is its
+``Range``, which the loader uses to name the file, the entity and the field.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import fruit as _fruit
+from .errors import WorldError
+
+#: Largest position, px (particles, pins, bounds, level geometry, the pointer).
+MAX_COORD = 1e9
+#: Largest speed, px/s, and acceleration (gravity), px/s².
+MAX_SPEED = MAX_ACCEL = 1e9
+#: Largest pending force, mass·px/s².
+MAX_FORCE = 1e9
+#: Longest distance, px: two points within ±MAX_COORD are at most 2√2·1e9 apart. Rest
+#: lengths, shape offsets and previous positions (a particle at the edge moving at
+#: MAX_SPEED for the longest step) stay within it.
+MAX_SPAN = 3e9
+#: Largest |rest area|, px²: a ring within ±MAX_COORD encloses at most (2e9)².
+MAX_AREA = (2 * MAX_COORD) ** 2
+#: Integers (ids, groups, counters) stay within ±2**62: int64 with room to count.
+MAX_INT = 2**62
+#: Lightest particle (its inverse mass, 1e6, stays far from overflowing) and heaviest
+#: finite one (mass-weighted sums of positions stay finite); ``inf`` = immovable.
+MIN_MASS, MAX_MASS = 1e-6, 1e12
+#: Shortest non-zero rest length, px (stretch = length / rest must stay finite).
+MIN_REST = 1e-6
+#: Softest spring: XPBD compliance, px per unit force.
+MAX_COMPLIANCE = 1e6
+#: Compliance of a spring of stiffness 0.5: stiffness k maps to ``(1/k − 1)·STIFFNESS_SCALE``.
+STIFFNESS_SCALE = 1e-3
+#: Most substeps per step and constraint iterations per substep (a typo must not make a
+#: step take forever).
+MAX_SUBSTEPS = MAX_ITERATIONS = 1000
+#: Shortest and longest step, s (a frame is 1/60 s; outside these h², 1/h² or the
+#: distances travelled overflow).
+MIN_DT, MAX_DT = 1e-6, 1.0
+#: Largest area pressure (rest area × pressure is the target; 2.2 is a taut balloon).
+MAX_PRESSURE = 100.0
+#: Largest Coulomb friction coefficient (real materials stay below ~2).
+MAX_FRICTION = 100.0
+#: Most frames a spring may stay over its limit before it breaks (~190 days at 60 Hz).
+MAX_FRAMES = 10**9
+
+
+def compliance_of(stiffness: float) -> float:
+    """XPBD compliance (px per unit force) of a spring ``stiffness`` in (0, 1]; 1 is rigid."""
+    return (1.0 / stiffness - 1.0) * STIFFNESS_SCALE
+
+
+def stiffness_of(compliance: Any) -> Any:
+    """The stiffness in (0, 1] equivalent to ``compliance`` (a number or an array)."""
+    return 1.0 / (1.0 + compliance / STIFFNESS_SCALE)
+
+
+def _softest() -> float:
+    """The smallest stiffness whose compliance is at most MAX_COMPLIANCE (to the bit)."""
+    k = stiffness_of(MAX_COMPLIANCE)
+    while compliance_of(k) > MAX_COMPLIANCE:
+        k = math.nextafter(k, 1.0)
+    return k
+
+
+#: Softest stiffness a spring may be given (compliance MAX_COMPLIANCE).
+MIN_STIFFNESS = _softest()
+
+
+@dataclass(frozen=True)
+class Range:
+    """The values one field may take: ``low``..``high``, both included unless said.
+
+    ``open_low``: ``low`` itself is refused, ``(low, high]``; ``zero``: 0 is allowed
+    although below ``low``; ``inf``: +inf is allowed too (an immovable mass, an
+    unbreakable spring); ``integer``: whole numbers only. NaN is never allowed.
+    """
+
+    low: float
+    high: float
+    open_low: bool = False
+    zero: bool = False
+    inf: bool = False
+    integer: bool = False
+
+    def contains(self, value: float) -> bool:
+        """Whether one number is in range (ints compared exactly, NaN never in)."""
+        above = value > self.low if self.open_low else value >= self.low
+        return ((above and value <= self.high) or (self.zero and value == 0)
+                or (self.inf and value == math.inf))
+
+    def mask(self, values: np.ndarray) -> np.ndarray:
+        """Which of ``values`` are in range (an array of them: a column of a world file)."""
+        v = np.asarray(values)
+        if v.dtype == np.int64 or v.dtype == np.bool_:
+            return (v >= self.low) & (v <= self.high)
+        above = v > self.low if self.open_low else v >= self.low
+        ok = above & (v <= self.high)
+        if self.zero:
+            ok |= v == 0
+        if self.inf:
+            ok |= v == math.inf
+        return ok
+
+    def clamp(self, value: float) -> float:
+        """The nearest value in range (NaN stays NaN: the check then names it).
+
+        For values a stage derives from the simulation (a merged fruit's position
+        and velocity), which may have left the range the API guards.
+        """
+        return min(max(value, self.low), self.high) if value == value else value
+
+    def describe(self) -> str:
+        """The range as messages say it: ``in 1..1000``, ``in (0, 1]``, ``within ±1e+09``."""
+        if self.integer:
+            return f"in {int(self.low)}..{int(self.high)}"
+        low, high = f"{self.low:g}", f"{self.high:g}"
+        if self.high == math.inf:
+            text = f"> {low}" if self.open_low else f">= {low}"
+        elif self.open_low:
+            text = f"in ({low}, {high}]"
+        elif self.low == -self.high:
+            text = f"within ±{high}"
+        else:
+            text = f"in {low}..{high}"
+        if self.zero:
+            text = f"0 or {text}"
+        if self.inf and self.high != math.inf:
+            text += " or inf"
+        return text
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with a number (``must be in 1..1000, got 5000``), or None."""
+        if self.contains(value):
+            return None
+        return f"must be {self.describe()}, got {value!r}"
+
+    def check(self, value: Any, owner: str, name: str) -> Any:
+        """``value`` cast to int or float if it is in range; else WorldError naming the field."""
+        out = self._cast(value, owner, name)
+        if not self.integer and math.isinf(out) and not (self.inf or self.high == math.inf):
+            raise WorldError(f"{owner}: field {name} must be finite, got {value!r}")
+        if not self.contains(out):
+            raise WorldError(f"{owner}: field {name} must be {self.describe()}, got {value!r}")
+        return out
+
+    def _cast(self, value: Any, owner: str, name: str) -> Any:
+        want = "a whole number" if self.integer else "a number"
+        try:
+            if not self.integer:
+                out = float(value)
+            elif isinstance(value, float) and value.is_integer():
+                out = int(value)
+            else:
+                out = operator.index(value)
+        except (TypeError, ValueError, OverflowError):
+            raise WorldError(f"{owner}: field {name} must be {want}, got {value!r}") from None
+        if not self.integer and math.isnan(out):
+            raise WorldError(f"{owner}: field {name} must be finite, got {value!r}")
+        return out
+
+
+def _within(bound: float) -> Range:
+    return Range(-bound, bound)
+
+
+def _count(low: int, high: int) -> Range:
+    return Range(low, high, integer=True)
+
+
+COORD, SPAN, UNIT = _within(MAX_COORD), _within(MAX_SPAN), Range(0.0, 1.0)
+FRACTION = Range(0.0, 1.0, open_low=True)
+ID, INT = _count(0, MAX_INT), _count(-MAX_INT, MAX_INT)
+#: A speed setting of a stage: >= 0 px/s, inf allowed (no limit).
+SPEED_SETTING = Range(0.0, math.inf, inf=True)
+
+#: The range of every checked field, by the class that holds it.
+FIELDS: dict[str, dict[str, Range]] = {
+    "Particle": {
+        "x": COORD, "y": COORD, "px": SPAN, "py": SPAN,
+        "vx": _within(MAX_SPEED), "vy": _within(MAX_SPEED),
+        "fx": _within(MAX_FORCE), "fy": _within(MAX_FORCE),
+        "mass": Range(MIN_MASS, MAX_MASS, inf=True), "radius": Range(0.0, MAX_COORD),
+        "group": INT, "friction": Range(0.0, MAX_FRICTION), "restitution": UNIT,
+    },
+    "Anchor": {"x": COORD, "y": COORD},
+    "Fruit": {"kind": _count(0, _fruit.LARGEST)},
+    "Spring": {
+        "a": ID, "b": ID, "rest": Range(MIN_REST, MAX_SPAN, zero=True),
+        "stiffness": Range(MIN_STIFFNESS, 1.0), "compliance": Range(0.0, MAX_COMPLIANCE),
+        "max_stretch": Range(0.0, math.inf, open_low=True, inf=True),
+        "stretch": Range(0.0, MAX_SPAN), "over": ID,
+    },
+    "AreaConstraint": {"particles": ID, "pressure": Range(0.0, MAX_PRESSURE),
+                       "stiffness": FRACTION, "rest_area": _within(MAX_AREA)},
+    "ShapeMatch": {"particles": ID, "alpha": UNIT, "rest": SPAN},
+    "World": {
+        "gravity": _within(MAX_ACCEL), "dt": Range(MIN_DT, MAX_DT),
+        "substeps": _count(1, MAX_SUBSTEPS), "iterations": _count(1, MAX_ITERATIONS),
+        "damping": UNIT, "bounds": COORD, "contact_slop": Range(0.0, MAX_COORD),
+        "frame": ID, "next_entity": _count(1, MAX_INT), "grab": COORD,
+    },
+    "Break": {"break_frames": _count(1, MAX_FRAMES)},
+    "Project": {"iterations": _count(1, MAX_ITERATIONS)},
+    "Collide": {"bounce_speed": SPEED_SETTING, "push_speed": SPEED_SETTING,
+                "hold_speed": SPEED_SETTING},
+}
+
+
+def check(owner: str, name: str, value: Any) -> Any:
+    """``value`` cast to ``owner``'s field ``name``'s type, or WorldError naming the field."""
+    return FIELDS[owner][name].check(value, owner, name)
+
+
+def check_all(owner: str, name: str, values: Any) -> list[Any]:
+    """Each of ``values`` (a point, a list of ids) checked as ``owner``'s field ``name``."""
+    rng = FIELDS[owner][name]
+    return [rng.check(v, owner, name) for v in values]
