@@ -38,6 +38,10 @@ MAX_SPAN = 3e9
 MAX_AREA = (2 * MAX_COORD) ** 2
 #: Integers (ids, groups, counters) stay within ±2**62: int64 with room to count.
 MAX_INT = 2**62
+#: Largest entity id a world hands out or loads. Ids are esper's, which counts up
+#: from 1 and has no public call to jump ahead: reaching id n costs n cheap
+#: create/delete pairs (0.3 µs each), so the bound keeps a load under ~1 s.
+MAX_ENTITY_ID = 2**22
 #: Lightest particle (its inverse mass, 1e6, stays far from overflowing) and heaviest
 #: finite one (mass-weighted sums of positions stay finite); ``inf`` = immovable.
 MIN_MASS, MAX_MASS = 1e-6, 1e12
@@ -187,6 +191,8 @@ def _count(low: int, high: int) -> Range:
 COORD, SPAN, UNIT = _within(MAX_COORD), _within(MAX_SPAN), Range(0.0, 1.0)
 FRACTION = Range(0.0, 1.0, open_low=True)
 ID, INT = _count(0, MAX_INT), _count(-MAX_INT, MAX_INT)
+#: An entity's id (``World.next_entity`` may be one more).
+ENTITY = _count(1, MAX_ENTITY_ID)
 #: A speed setting of a stage: >= 0 px/s, inf allowed (no limit).
 SPEED_SETTING = Range(0.0, math.inf, inf=True)
 
@@ -214,7 +220,7 @@ FIELDS: dict[str, dict[str, Range]] = {
         "gravity": _within(MAX_ACCEL), "dt": Range(MIN_DT, MAX_DT),
         "substeps": _count(1, MAX_SUBSTEPS), "iterations": _count(1, MAX_ITERATIONS),
         "damping": UNIT, "bounds": COORD, "contact_slop": Range(0.0, MAX_COORD),
-        "frame": ID, "next_entity": _count(1, MAX_INT), "grab": COORD,
+        "frame": ID, "next_entity": _count(1, MAX_ENTITY_ID + 1), "grab": COORD,
     },
     "Break": {"break_frames": _count(1, MAX_FRAMES)},
     "Project": {"iterations": _count(1, MAX_ITERATIONS)},

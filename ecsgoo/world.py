@@ -23,10 +23,7 @@ from .systems.pipeline import Pipeline
 
 T = TypeVar("T")
 _names = itertools.count(1)
-#: Largest entity id a world hands out or loads. Ids are esper's, which counts up
-#: from 1 and has no public call to jump ahead: reaching id n costs n cheap
-#: create/delete pairs (0.3 µs each), so the bound keeps a load under ~1 s.
-MAX_ENTITY_ID = 2**22
+MAX_ENTITY_ID = limits.MAX_ENTITY_ID
 
 
 def _setting(name: str, doc: str) -> property:
@@ -495,10 +492,7 @@ class World:
 
     @next_entity.setter
     def next_entity(self, value: int) -> None:
-        value = int(value)
-        if value > MAX_ENTITY_ID + 1:
-            raise WorldError(f"World: next_entity must be at most {MAX_ENTITY_ID + 1}, "
-                             f"got {value}")
+        value = limits.check("World", "next_entity", value)
         with self._context():
             self._skip_to(value)
 

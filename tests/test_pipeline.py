@@ -113,5 +113,5 @@ def test_ids_are_kept_through_saving_and_bounded():
     assert w2.entities() == [1, 3, 4, 5] and w2.next_entity == 1000
     assert w2.create_entity(Particle(2, 2)) == 1000
     assert w.clone().create_entity(Particle(2, 2)) == 1000
-    with pytest.raises(WorldError, match="next_entity must be at most"):
+    with pytest.raises(WorldError, match="field next_entity must be"):
         w.next_entity = MAX_ENTITY_ID + 2

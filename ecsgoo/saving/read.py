@@ -268,7 +268,7 @@ def _entity(table: Any, k: int, spec: Spec, particles: Rows, springs: Rows,
             top: Where) -> None:
     where = top.at(f"entity table {k + 1}")
     t = where.table(table)
-    entity = where.integer(t, "id", limit=limits.ID)
+    entity = where.integer(t, "id", limit=limits.ENTITY)
     where = top.at(f"entity {entity}")
     if entity in spec.entities:
         where.fail("this id is used by two [[entity]] tables", "id")
