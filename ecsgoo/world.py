@@ -20,6 +20,7 @@ from .errors import WorldError
 from .level import Level
 from .store import Store
 from .systems.pipeline import Pipeline
+from .views import Rows
 
 T = TypeVar("T")
 _names = itertools.count(1)
@@ -378,6 +379,48 @@ class World:
             self.grab_from = (float(pos[0]), float(pos[1]))
         self.grabbed = entity
         self.grab_target = (float(x), float(y))
+
+    @property
+    def particles(self) -> Rows:
+        """Every particle's row: live read-only columns (``.pos``, ``.entity``…): ``views``."""
+        return Rows(self, "particles")
+
+    @property
+    def springs(self) -> Rows:
+        """Every spring's row (``.rest``, ``.compliance``, ``.stretch``, ``.broken``, …)."""
+        return Rows(self, "springs")
+
+    @property
+    def rings(self) -> Rows:
+        """Every AreaConstraint's row (``.pressure``, ``.rest_area``, …); ``ring_members``."""
+        return Rows(self, "rings")
+
+    @property
+    def shapes(self) -> Rows:
+        """Every ShapeMatch's row (``.alpha``); ``shape_members`` gives its particles."""
+        return Rows(self, "shapes")
+
+    def ring_members(self, ring: int) -> np.ndarray:
+        """The particle rows of ring row ``ring``, around its outline (a new array)."""
+        st = self.store
+        st.prepare()  # a body added since the last step has no ring rows yet
+        return st.ring_idx[st.ring_off[ring]: st.ring_off[ring + 1]].copy()
+
+    def shape_members(self, shape: int) -> np.ndarray:
+        """The particle rows of shape-match row ``shape`` (a new array)."""
+        self.store.prepare()
+        st = self.store
+        return st.shape_idx[st.shape_off[shape]: st.shape_off[shape + 1]].copy()
+
+    def set_stiffness(self, stiffness: float, springs: Any = None) -> None:
+        """Give ``springs`` (entities; all when ``None``) ``stiffness`` in (0, 1] (1: rigid).
+
+        Writes their XPBD compliance (``limits.compliance_of``); refuses a value
+        outside ``limits`` with WorldError.
+        """
+        k = limits.check("Spring", "stiffness", stiffness)
+        rows = None if springs is None else self.springs.rows(springs)
+        self.springs.write("compliance", limits.compliance_of(k), rows)
 
     def nearest_particle(self, x: float, y: float, reach: float = math.inf,
                          movable: bool = True) -> int | None:

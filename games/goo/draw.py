@@ -48,7 +48,7 @@ def _pipe(world: Any, draw: Any) -> None:
 def _balls(world: Any, bs: Balls, draw: Any) -> None:
     """Goo balls (not the anchors, which Render draws in steel), with eyes that watch the pipe."""
     r = rules_state(world).ball_radius
-    pinned = world.store.particles.cols["pinned"][bs.rows]
+    pinned = world.particles.pinned[bs.rows]
     g = goal(world)
     for (x, y), free, grounded, pin in zip(bs.pos.tolist(), bs.free, bs.grounded, pinned,
                                            strict=True):
@@ -98,7 +98,7 @@ def _drag(game: Any, draw: Any) -> None:
     world = game.world
     r = rules_state(world).ball_radius
     for entity in spot.targets or spot.near:
-        tx, ty = world.store.particles.cols["pos"][world.store.pslot[entity]].tolist()
+        tx, ty = world.particles.pos[world.particles.row(entity)].tolist()
         draw.line(spot.x, spot.y, tx, ty, OK_LINK if spot.ok else (*BAD, 160), width=4)
     reach = rules_state(world).build_range
     draw.circle_outline(spot.x, spot.y, reach, (*BAD, 90) if not spot.ok else RANGE, width=2)

@@ -54,26 +54,27 @@ def balls(world: World, report: Any = None) -> Balls:
     """
     found = sorted(world.get_components(Particle, GooBall), key=lambda item: item[0])
     ents = np.array([e for e, _ in found], dtype=np.int64)
-    rows = np.array([world.store.pslot[e] for e in ents], dtype=np.int64)
-    p = world.store.particles
-    pos = p.cols["pos"][rows].copy() if len(rows) else np.zeros((0, 2))
+    p = world.particles
+    rows = p.rows(ents)
+    pos = p.pos[rows].copy() if len(rows) else np.zeros((0, 2))
     free = np.array([g.free for _, (_, g) in found], dtype=bool)
     placed = np.array([g.placed for _, (_, g) in found], dtype=np.int64)
     degree, grounded = _links(world, report)
-    linked = (degree[rows] > 0) | p.cols["pinned"][rows]
+    linked = (degree[rows] > 0) | p.pinned[rows]
     return Balls(ents, rows, pos, free, placed, linked, grounded[rows] & linked)
 
 
 def _links(world: World, report: Any) -> tuple[np.ndarray, np.ndarray]:
     """Per particle row: how many unbroken links it has, and whether it reaches an anchor."""
-    p, s = world.store.particles, world.store.springs
-    ok = ~s.cols["broken"][: s.n]
-    a, b = s.cols["a"][: s.n][ok], s.cols["b"][: s.n][ok]
-    degree = np.bincount(np.concatenate([a, b]), minlength=p.n)
-    if report is not None and len(report.grounded) == p.n:
+    p, s = world.particles, world.springs
+    n = len(p)
+    ok = ~s.broken
+    a, b = s.a[ok], s.b[ok]
+    degree = np.bincount(np.concatenate([a, b]), minlength=n)
+    if report is not None and len(report.grounded) == n:
         return degree, np.asarray(report.grounded, dtype=bool)
-    labels = connected_components(p.n, a, b)
-    return degree, np.isin(labels, labels[p.cols["pinned"][: p.n]])
+    labels = connected_components(n, a, b)
+    return degree, np.isin(labels, labels[p.pinned])
 
 
 @dataclass

@@ -32,12 +32,12 @@ class Gesture:
 
 def _movable_particle(game: Any, rng: random.Random) -> tuple[float, float] | None:
     """The position of a random movable particle (px), or ``None``."""
-    p = game.world.store.particles
-    rows = np.flatnonzero(p.cols["w"][: p.n] > 0)
+    p = game.world.particles
+    rows = np.flatnonzero(p.w > 0)
     if not len(rows):
         return None
     row = int(rows[rng.randrange(len(rows))])
-    x, y = p.cols["pos"][row]
+    x, y = p.pos[row]
     return float(x), float(y)
 
 

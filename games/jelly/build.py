@@ -21,7 +21,6 @@ from .rules import (
     pressure,
     set_stiffness,
     stiffness,
-    stiffness_to_compliance,
 )
 
 #: World bounds (px).
@@ -116,9 +115,9 @@ def spawn(world: World, kind: str, rng: random.Random) -> Body | None:
     ``None`` when the particle budget is spent.
     """
     per_kind = {"ball": 25, "box": 8, "rope": 13, "chain": 8}
-    if world.store.particles.n + per_kind[kind] > MAX_PARTICLES:
+    if len(world.particles) + per_kind[kind] > MAX_PARTICLES:
         return None
-    k, springs_before = stiffness(world), world.store.springs.n
+    k = stiffness(world)
     x = rng.uniform(80.0, WIDTH - 80.0)
     top = HEIGHT - 10.0
     if kind == "ball":
@@ -135,7 +134,5 @@ def spawn(world: World, kind: str, rng: random.Random) -> Body | None:
         body = hang_rope(world, x, rng.uniform(120.0, 240.0), 12)
     else:
         body = chain(world, (x, top), (x, top - rng.uniform(120.0, 200.0)), 7)
-    # new springs are appended at the end of the table: give them the slider's stiffness
-    s = world.store.springs
-    s.cols["compliance"][springs_before: s.n] = stiffness_to_compliance(k)
+    world.set_stiffness(k, body.springs)  # the slider's stiffness
     return body

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import World
+from ecsgoo import Particle, World
 from ecsgoo.game import Game, Status, Widget, register_game
 from ecsgoo.geometry import point_in_polygon
 from ecsgoo.render import Render
@@ -105,15 +105,15 @@ class JellyGame(Game):
         self.world.gravity = (0.0, -_clamp(value, rules.GRAVITY))
 
     def set_stiffness(self, value: float) -> None:
-        """Stiffness of every spring (written to the store's compliance column)."""
+        """Stiffness of every spring (the springs' compliance rows)."""
         rules.set_stiffness(self.world, _clamp(value, rules.STIFFNESS))
 
     def set_pressure(self, value: float) -> None:
-        """Pressure of every jelly ball (the store's ring pressure column)."""
+        """Pressure of every jelly ball (the rings' pressure rows)."""
         rules.set_pressure(self.world, _clamp(value, rules.PRESSURE))
 
     def set_alpha(self, value: float) -> None:
-        """Shape-match alpha of every box (the store's shape alpha column)."""
+        """Shape-match alpha of every box (the shapes' alpha rows)."""
         rules.set_alpha(self.world, _clamp(value, rules.ALPHA))
 
     @property
@@ -144,7 +144,7 @@ class JellyGame(Game):
     def on_drag(self, x: float, y: float) -> None:
         self._pointer = (x, y)
         entity = self.world.grabbed
-        if entity >= 0 and entity in self.world.store.pslot:
+        if entity >= 0:  # a deleted particle releases the grab itself
             self.world.grab(entity, x, y)
 
     def on_release(self, x: float, y: float, button: int = 1) -> None:
@@ -152,11 +152,10 @@ class JellyGame(Game):
         w = self.world
         entity = w.grabbed
         w.release()
-        slot = w.store.pslot.get(entity)
-        if entity < 0 or slot is None:
+        if entity < 0:
             return
-        c = w.store.particles.cols
-        speed = float(np.hypot(*(c["pos"][slot] - c["prev"][slot]))) / w.h
+        p = w.component(entity, Particle)
+        speed = float(np.hypot(p.vx, p.vy))
         if speed > rules.FLING_SPEED:
             st = rules.stats(w)
             st.flings += 1
@@ -182,15 +181,12 @@ class JellyGame(Game):
 
     def _ball_centre_at(self, x: float, y: float) -> int:
         """The centre particle's entity of the jelly ball around ``(x, y)``, or -1."""
-        st = self.world.store
-        st.prepare()  # a body spawned since the last step has no ring rows yet
-        c = st.particles.cols
-        for r in range(st.rings.n):
-            ring = st.ring_idx[st.ring_off[r]: st.ring_off[r + 1]]
-            if point_in_polygon((x, y), c["pos"][ring]):
-                centre = rules.ball_centre(self.world, r)
-                if centre >= 0 and c["w"][centre] > 0:
-                    return int(c["entity"][centre])
+        w = self.world
+        for r in range(len(w.rings)):
+            if point_in_polygon((x, y), w.particles.pos[w.ring_members(r)]):
+                centre = rules.ball_centre(w, r)
+                if centre >= 0 and w.particles.w[centre] > 0:
+                    return int(w.particles.entity[centre])
         return -1
 
     # -- bots and drawing -------------------------------------------------------------
@@ -200,10 +196,10 @@ class JellyGame(Game):
 
     def draw_overlay(self, draw: Any) -> None:
         w = self.world
-        slot = w.store.pslot.get(w.grabbed)
-        if slot is None or self._pointer is None:
+        if w.grabbed < 0 or self._pointer is None:
             return
-        px, py = (float(v) for v in w.store.particles.cols["pos"][slot])
+        grabbed = w.component(w.grabbed, Particle)
+        px, py = grabbed.x, grabbed.y
         draw.line(px, py, *self._pointer, (255, 255, 255), 2)
         draw.circle_outline(*self._pointer, 6, (255, 255, 255), 2)
 

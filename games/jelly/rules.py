@@ -1,7 +1,7 @@
 """The playground's world data and its one rule stage: settings writers, fling score, tracker.
 
 Everything a quick save must keep lives in the world: the slider settings live
-in the store (spring compliance, ring pressure, shape alpha) and in the world's
+in the world's rows (spring compliance, ring pressure, shape alpha) and in the world's
 own settings (gravity, damping); the score lives in a ``PlaygroundStats``
 component on one entity, updated by the ``FlingTracker`` stage.
 """
@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import World, register_component
-from ecsgoo.components import STIFFNESS_SCALE
+from ecsgoo import Particle, World, limits, register_component
 from ecsgoo.systems import Stage, register_stage
 
 #: Slider ranges (low, high). Stiffness stops at 0.9: at 1 (compliance 0) a jelly ball's
@@ -74,36 +73,28 @@ class FlingTracker(Stage):
 
     def process(self, world: Any) -> None:
         st = stats(world)
-        slot = world.store.pslot.get(st.flung)
-        if slot is None or world.frame > st.flung_until:
+        flung = world.try_component(st.flung, Particle) if world.entity_exists(st.flung) else None
+        if flung is None or world.frame > st.flung_until:
             st.flung = -1
             return
         ground = world.bounds[1] if world.bounds is not None else 0.0
-        y = float(world.store.particles.cols["pos"][slot, 1]) - ground
+        y = flung.y - ground
         st.max_height = max(st.max_height, y)
 
 
-# -- settings: vectorised writes into the store, reads back from it -------------------
-
-
-def stiffness_to_compliance(k: float) -> float:
-    """The XPBD compliance of stiffness ``k`` in (0, 1] (same mapping as ``Spring``)."""
-    return (1.0 / k - 1.0) * STIFFNESS_SCALE
+# -- settings: bulk writes through the world's views, reads back from them ------------
 
 
 def set_stiffness(world: World, k: float) -> None:
     """Give every spring stiffness ``k`` (one write over the compliance column)."""
-    s = world.store.springs
-    s.cols["compliance"][: s.n] = stiffness_to_compliance(k)
+    world.set_stiffness(k)
 
 
 def stiffness(world: World) -> float:
     """The springs' mean stiffness (1 if there are none)."""
-    s = world.store.springs
-    if not s.n:
+    if not len(world.springs):
         return 1.0
-    c = float(np.mean(s.cols["compliance"][: s.n]))
-    return 1.0 / (1.0 + c / STIFFNESS_SCALE)
+    return float(limits.stiffness_of(float(np.mean(world.springs.compliance))))
 
 
 def set_pressure(world: World, value: float) -> None:
@@ -118,11 +109,10 @@ def set_pressure(world: World, value: float) -> None:
     fight shows as a violent shiver (a skin of full length crinkling round a
     0.35 area buckled at ~800 px/s).
     """
-    r = world.store.rings
-    if not r.n:
+    if not len(world.rings):
         return
-    old = r.cols["pressure"][: r.n].copy()
-    r.cols["pressure"][: r.n] = value
+    old = world.rings.pressure.copy()
+    world.rings.write("pressure", value)
     skin = np.sqrt(np.minimum(value, 1.0) / np.minimum(old, 1.0))
     scale_inner_springs(world, np.sqrt(value / old), skin)
 
@@ -130,16 +120,14 @@ def set_pressure(world: World, value: float) -> None:
 def ball_centre(world: World, ring: int) -> int:
     """The particle row of ring ``ring``'s centre: its group's one particle off the ring.
 
-    -1 if there is none (a ring without spokes). Reads the ring CSR (call
-    ``store.prepare()`` first if bodies were added since the last step).
+    -1 if there is none (a ring without spokes).
     """
-    st = world.store
-    c, n = st.particles.cols, st.particles.n
-    members = st.ring_idx[st.ring_off[ring]: st.ring_off[ring + 1]]
-    group = c["group"][members[0]]
+    members = world.ring_members(ring)
+    groups = world.particles.group
+    group = groups[members[0]]
     if group == 0:
         return -1
-    inner = np.setdiff1d(np.flatnonzero(c["group"][:n] == group), members)
+    inner = np.setdiff1d(np.flatnonzero(groups == group), members)
     return int(inner[0]) if len(inner) == 1 else -1
 
 
@@ -151,52 +139,47 @@ def scale_inner_springs(world: World, factor: np.ndarray,
     Inner springs join two particles of the ball (ring vertices or its centre)
     but are not an edge of the ring.
     """
-    st = world.store
-    st.prepare()
-    n = st.particles.n
+    n = len(world.particles)
     ball = np.full(n, -1, dtype=np.int64)
     place = np.full(n, -1, dtype=np.int64)  # index around the ring; the centre has none
-    size = np.zeros(st.rings.n, dtype=np.int64)
-    for k in range(st.rings.n):
-        ring = st.ring_idx[st.ring_off[k]: st.ring_off[k + 1]]
+    size = np.zeros(len(world.rings), dtype=np.int64)
+    for k in range(len(world.rings)):
+        ring = world.ring_members(k)
         ball[ring], place[ring], size[k] = k, np.arange(len(ring)), len(ring)
         centre = ball_centre(world, k)
         if centre >= 0:
             ball[centre] = k
-    s = st.springs
-    a, b = s.cols["a"][: s.n], s.cols["b"][: s.n]
+    a, b = world.springs.a, world.springs.b
     same = (ball[a] >= 0) & (ball[a] == ball[b])
     step = np.abs(place[a] - place[b])
     edge = (place[a] >= 0) & (place[b] >= 0) & ((step == 1) | (step == size[ball[a]] - 1))
+    rest = world.springs.rest.copy()
     inner = same & ~edge
-    s.cols["rest"][: s.n][inner] *= factor[ball[a][inner]]
+    rest[inner] *= factor[ball[a][inner]]
     if skin is not None:
         rim = same & edge
-        s.cols["rest"][: s.n][rim] *= skin[ball[a][rim]]
+        rest[rim] *= skin[ball[a][rim]]
+    world.springs.write("rest", rest)
 
 
 def pressure(world: World) -> float:
     """The mean pressure of the area constraints (1 if there are none)."""
-    r = world.store.rings
-    return float(np.mean(r.cols["pressure"][: r.n])) if r.n else 1.0
+    return float(np.mean(world.rings.pressure)) if len(world.rings) else 1.0
 
 
 def set_alpha(world: World, value: float) -> None:
     """Give every shape-matched body the alpha ``value`` (1 rigid … 0.04 soft memory)."""
-    s = world.store.shapes
-    s.cols["alpha"][: s.n] = value
+    world.shapes.write("alpha", value)
 
 
 def alpha(world: World) -> float:
     """The mean shape-match alpha (1 if there are no shapes)."""
-    s = world.store.shapes
-    return float(np.mean(s.cols["alpha"][: s.n])) if s.n else 1.0
+    return float(np.mean(world.shapes.alpha)) if len(world.shapes) else 1.0
 
 
 def kinetic_energy(world: World) -> float:
     """½ Σ m v² over the movable particles (mass·px²/s²)."""
-    p = world.store.particles
-    c, n = p.cols, p.n
-    movable = c["w"][:n] > 0
-    v = (c["pos"][:n] - c["prev"][:n]) / world.h
-    return float(0.5 * np.sum(c["mass"][:n][movable] * np.sum(v[movable] ** 2, axis=1)))
+    p = world.particles
+    movable = p.w > 0
+    v = p.velocity[movable]
+    return float(0.5 * np.sum(p.mass[movable] * np.sum(v**2, axis=1)))

@@ -104,5 +104,4 @@ def settle(world: World, candy: int, hold: bool, frames: int = SETTLE_FRAMES) ->
     if hold:
         world.remove_component(candy, Anchor)
     world.damping, world.frame = damping, 0
-    p = world.store.particles
-    p.cols["prev"][: p.n] = p.cols["pos"][: p.n]
+    world.particles.write("prev", world.particles.pos)  # at rest

@@ -45,10 +45,9 @@ def candidates(world: World, kind: int) -> np.ndarray:
 
 def _fruits(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Positions, radii and kinds of the fruits in ``world`` (copies of the packed rows)."""
-    p = world.store.particles
-    c, n = p.cols, p.n
-    keep = c["kind"][:n] >= 0
-    return c["pos"][:n][keep].copy(), c["radius"][:n][keep].copy(), c["kind"][:n][keep].copy()
+    p = world.particles
+    keep = p.kind >= 0
+    return p.pos[keep], p.radius[keep], p.kind[keep]
 
 
 def landing_heights(xs: np.ndarray, r: float, pos: np.ndarray, rad: np.ndarray) -> np.ndarray:

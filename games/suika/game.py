@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import World, fruit
+from ecsgoo import Particle, World, fruit
 from ecsgoo.game import Game, Status, register_game
 
 from . import ai, rules
@@ -181,13 +181,12 @@ class Suika(Game):
         """A red ring, thicker as the grace time runs out, on each fruit resting above the line."""
         st, w = state(self.world), self.world
         grace = rules.rules_of(w).grace
-        pos, rad = w.store.particles.cols["pos"], w.store.particles.cols["radius"]
         for entity, since in zip(st.watch, st.watch_since, strict=True):
             waited = (w.frame - since) * w.dt / grace
-            slot = w.store.pslot.get(entity)
-            if waited >= 0.2 and slot is not None:
-                x, y = pos[slot]
-                draw.circle_outline(x, y, rad[slot] + 4, (255, 40, 40, 230), 2 + 5 * min(waited, 1))
+            fruit = w.try_component(entity, Particle) if w.entity_exists(entity) else None
+            if waited >= 0.2 and fruit is not None:
+                draw.circle_outline(fruit.x, fruit.y, fruit.radius + 4, (255, 40, 40, 230),
+                                    2 + 5 * min(waited, 1))
 
     @staticmethod
     def _draw_ladder(draw: Any, width: float) -> None:

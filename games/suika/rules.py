@@ -106,15 +106,15 @@ class SuikaRules(Stage):
         st = state(world)
         if st.over:
             return
-        p = world.store.particles
-        c, n = p.cols, p.n
-        above = (c["kind"][:n] >= 0) & (c["pos"][:n, 1] + c["radius"][:n] > self.line_y)
+        p = world.particles
+        pos, entity = p.pos, p.entity
+        above = (p.kind >= 0) & (pos[:, 1] + p.radius > self.line_y)
         old = dict(zip(st.watch, zip(st.watch_x, st.watch_y, st.watch_since, strict=True),
                        strict=True))
         rows = []
         grace_frames = round(self.grace / world.dt)
         for slot in np.flatnonzero(above):
-            e, (x, y) = int(c["entity"][slot]), c["pos"][slot].tolist()
+            e, (x, y) = int(entity[slot]), pos[slot].tolist()
             ox, oy, since = old.get(e, (x, y, world.frame))
             if math.hypot(x - ox, y - oy) > self.settle_px:
                 ox, oy, since = x, y, world.frame

@@ -1,0 +1,117 @@
+"""Public bulk views of a world's packed rows: what a game reads and writes many of at once.
+
+``world.particles``, ``world.springs``, ``world.rings`` and ``world.shapes``
+are ``Rows``: each column of the store's table (``ecsgoo.columns``) is a
+read-only live array of the first ``n`` rows (``world.particles.pos`` is
+``(n, 2)``, px), ``entity`` holds each row's entity, ``row(entity)`` finds a
+row. Rows move when entities are deleted, so look a row up again after a
+structural change. Writes go through ``write``, which checks every value
+against ``ecsgoo.limits`` like the components' setters do, so a world written
+this way still saves and loads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import limits
+from .errors import WorldError
+
+#: Columns ``write`` may set: nothing else in the store is computed from them. The
+#: rest (a position moves a pin, a mass changes the inverse mass, ends and kinds are
+#: structure) is written through the components' views.
+WRITABLE = {
+    "particles": ("prev", "radius", "group", "friction", "restitution"),
+    "springs": ("rest", "compliance", "max_stretch"),
+    "rings": ("pressure", "stiffness"),
+    "shapes": ("alpha",),
+}
+#: The component whose rows each table holds.
+_COMPONENTS = {"particles": "Particle", "springs": "Spring", "rings": "AreaConstraint",
+               "shapes": "ShapeMatch"}
+
+
+class Rows:
+    """Live, read-only column views of one store table, and a checked ``write``."""
+
+    def __init__(self, world: Any, table_name: str) -> None:
+        self._world, self._name = world, table_name
+
+    @property
+    def _table(self) -> Any:
+        return getattr(self._world.store, self._name)
+
+    def __len__(self) -> int:
+        return self._table.n
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        table = self._table
+        if name == "entity" and "entity" not in table.cols:
+            return np.array([c._entity for c in table.owner[: table.n]], dtype=np.int64)
+        if name not in table.cols:
+            known = ", ".join(table.cols)
+            raise AttributeError(f"{self._name} have no column {name!r} (columns: {known})")
+        view = table.cols[name][: table.n].view()
+        view.flags.writeable = False
+        return view
+
+    def row(self, entity: int) -> int:
+        """The row of ``entity``'s component in this table (``WorldError`` if it has none)."""
+        from . import components
+
+        kind = getattr(components, _COMPONENTS[self._name])
+        comp = self._world.try_component(entity, kind) if self._world.entity_exists(
+            entity) else None
+        if comp is None or comp._slot is None:
+            raise WorldError(f"entity {entity}: has no {kind.__name__}")
+        return int(comp._slot)
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """Particles: velocity ``(pos − prev) / h``, px/s (a new array, ``(n, 2)``)."""
+        if self._name != "particles":
+            raise AttributeError(f"{self._name} have no velocity")
+        return (self.pos - self.prev) / self._world.store.h
+
+    def rows(self, entities: Any) -> np.ndarray:
+        """The rows of ``entities``, in their order."""
+        return np.array([self.row(int(e)) for e in entities], dtype=np.int64)
+
+    def write(self, name: str, values: Any, rows: Any = None) -> None:
+        """Set column ``name`` at ``rows`` (all rows when ``None``) to ``values``, checked.
+
+        ``values`` broadcasts like numpy. Raises ``WorldError`` naming the field
+        (and writes nothing) if a value is outside its range in ``ecsgoo.limits``.
+        """
+        table = self._table
+        if name not in WRITABLE[self._name]:
+            raise WorldError(f"{self._name}: column {name!r} cannot be written in bulk "
+                             f"(these can: {', '.join(WRITABLE[self._name])}; the others "
+                             "through the component's view)")
+        target = table.cols[name][: table.n]
+        index = slice(None) if rows is None else np.asarray(rows, dtype=np.int64)
+        new = np.broadcast_to(np.asarray(values, dtype=target.dtype), target[index].shape)
+        spec = table.spec
+        keys = spec[name].saved or (name,)
+        for k, key in enumerate(keys):
+            part = new[..., k] if spec[name].width else new
+            bad = _out_of_range(spec.limit(key), part)
+            if bad is not None:
+                raise WorldError(f"{spec.component}: field {key} must be "
+                                 f"{spec.limit(key).describe()}, got {bad!r}")
+        target[index] = new
+
+    def __repr__(self) -> str:
+        return f"<{self._name}: {len(self)} rows>"
+
+
+def _out_of_range(limit: limits.Range | None, values: np.ndarray) -> Any:
+    """The first value of ``values`` outside ``limit``, or ``None``."""
+    if limit is None or values.size == 0:
+        return None
+    ok = limit.mask(values.reshape(-1))
+    return None if ok.all() else values.reshape(-1)[int(np.argmin(ok))].item()

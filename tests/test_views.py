@@ -1,0 +1,89 @@
+"""The world's public bulk views: live read-only columns, rows by entity, checked writes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ecsgoo import (
+    AreaConstraint,
+    Particle,
+    Spring,
+    World,
+    WorldError,
+    dumps,
+    limits,
+    loads,
+    systems,
+)
+from ecsgoo.bodies import jelly_ball
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _world() -> World:
+    w = World(gravity=(0, 0), bounds=None).use(*(s() for s in systems.SOLVER))
+    a = w.create_entity(Particle(0, 0, radius=3))
+    b = w.create_entity(Particle(10, 0, radius=5))
+    w.create_entity(Spring(a, b))
+    return w
+
+
+def test_columns_are_live_and_read_only():
+    w = _world()
+    pos = w.particles.pos
+    assert pos.shape == (2, 2) and w.particles.entity.tolist() == [1, 2]
+    w.component(2, Particle).x = 42.0
+    assert w.particles.pos[1, 0] == 42.0 and pos[1, 0] == 42.0
+    with pytest.raises(ValueError):
+        pos[0, 0] = 1.0
+    assert len(w.springs) == 1 and w.springs.rest.tolist() == [10.0]
+    with pytest.raises(AttributeError, match="no column 'nope'"):
+        _ = w.particles.nope
+
+
+def test_rows_by_entity_and_velocity():
+    w = _world()
+    w.component(1, Particle).vx = 30.0
+    assert w.particles.row(2) == 1 and w.particles.rows([2, 1]).tolist() == [1, 0]
+    assert w.springs.row(3) == 0
+    assert w.particles.velocity[0, 0] == pytest.approx(30.0)
+    with pytest.raises(WorldError, match="entity 3: has no Particle"):
+        w.particles.row(3)
+    w.delete_entity(1)
+    assert w.particles.row(2) == 0, "rows move after a delete"
+
+
+def test_writes_are_checked_and_save():
+    w = _world()
+    w.particles.write("radius", [2.0, 6.0])
+    with pytest.raises(WorldError, match="field radius must be"):
+        w.particles.write("radius", -1.0)
+    with pytest.raises(WorldError, match="cannot be written in bulk"):
+        w.particles.write("mass", 2.0)
+    assert w.particles.radius.tolist() == [2.0, 6.0], "a refused write writes nothing"
+    w.set_stiffness(0.5)
+    assert w.springs.compliance.tolist() == [limits.compliance_of(0.5)]
+    with pytest.raises(WorldError, match="stiffness"):
+        w.set_stiffness(0.0)
+    assert dumps(loads(dumps(w))) == dumps(w)
+
+
+def test_ring_and_shape_members():
+    w = _world()
+    ball = jelly_ball(w, 200, 200, radius=30, vertices=8)
+    members = w.ring_members(0)
+    assert w.particles.entity[members].tolist() == ball.particles[:8]
+    assert len(w.rings) == 1 and w.rings.entity.tolist() == [ball.constraint]
+    w.rings.write("pressure", 1.5)
+    assert w.component(ball.constraint, AreaConstraint).pressure == 1.5
+    assert np.all(w.rings.pressure == 1.5)
+
+
+def test_the_bundled_games_use_the_public_api_only():
+    for path in ROOT.glob("games/**/*.py"):
+        text = path.read_text()
+        assert not re.search(r"\.store\b|\bpslot\b|\.cols\b", text), path
