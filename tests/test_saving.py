@@ -525,3 +525,32 @@ def test_a_bad_stage_setting_is_refused_at_load_not_at_the_first_step(setting):
     text = f'format_version = 1\n[[pipeline]]\nstage = "project"\n{setting}\n'
     with pytest.raises(ecsgoo.WorldFileError, match="iterations"):
         ecsgoo.loads(text)
+
+
+def test_registration_reads_naturally_as_a_decorator():
+    from dataclasses import dataclass
+
+    @ecsgoo.register_component(name="decorated_tag", refs=("other",))
+    @dataclass
+    class Tag:
+        other: int = 0
+
+    @ecsgoo.register_component
+    @dataclass
+    class BareTag:
+        size: float = 1.0
+
+    @ecsgoo.register_resource(name="decorated_tally")
+    @dataclass
+    class Tally:
+        count: int = 0
+
+    w = World()
+    a = w.create_entity(Particle(1, 1))
+    w.create_entity(Tag(other=a), BareTag(2.0))
+    w.add_resource(Tally(3))
+    text = ecsgoo.dumps(w)
+    assert "decorated_tag" in text and "bare_tag" in text and "decorated_tally" in text
+    w2 = ecsgoo.loads(text)
+    assert w2.get_components(Tag, BareTag)[0][1][1].size == 2.0
+    assert w2.resource(Tally).count == 3

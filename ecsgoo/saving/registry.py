@@ -98,15 +98,19 @@ _BY_TYPE: dict[type, Codec] = {}
 _RESOURCE_BY_TYPE: dict[type, Codec] = {}
 
 
-def register_component(cls: type, name: str | None = None, saved: bool = True,
-                       refs: tuple[str, ...] = ()) -> type:
+def register_component(cls: type | None = None, name: str | None = None, saved: bool = True,
+                       refs: tuple[str, ...] = ()) -> Any:
     """Make a game's own component type known to world files under ``name``.
 
     ``cls`` is a dataclass (unless ``saved=False``: a transient component, left
     out of saved files). ``name`` defaults to the class name in snake_case.
     ``refs`` names the fields holding entity ids (or lists of them): loading
-    checks that those entities exist. Returns ``cls``.
+    checks that those entities exist. Returns ``cls``. Works as a call,
+    ``register_component(Ball, name="ball")``, and as a decorator, bare
+    (``@register_component``) or with arguments (``@register_component(name="ball")``).
     """
+    if cls is None:
+        return lambda cls: register_component(cls, name, saved, refs)
     codec = _codec(cls, name, saved, refs, "component")
     if codec.name in BUILTIN_NAMES or cls in BUILTIN_NAMES.values():
         raise ValueError(f"register_component: {codec.name!r} is a built-in component")
@@ -114,12 +118,15 @@ def register_component(cls: type, name: str | None = None, saved: bool = True,
     return cls
 
 
-def register_resource(cls: type, name: str | None = None) -> type:
+def register_resource(cls: type | None = None, name: str | None = None) -> Any:
     """Make a dataclass resource (a score, a game's progress) part of saved worlds.
 
     Only registered resources are saved: the others (``StructureReport``, …)
-    are recomputed by the stages. Returns ``cls``.
+    are recomputed by the stages. Returns ``cls``; a decorator too, like
+    ``register_component``.
     """
+    if cls is None:
+        return lambda cls: register_resource(cls, name)
     _store(_codec(cls, name, True, (), "resource"), RESOURCES, _RESOURCE_BY_TYPE, "resource")
     return cls
 
