@@ -21,7 +21,7 @@ when thin in a crowded frame; discs as points, or quads when big: see
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..look import OUTSIDE, Look
 from ..systems.pipeline import Stage, register_stage
@@ -29,6 +29,9 @@ from .camera import Fit, Rect, arcade_camera, contents_rect, fit
 from .gl import batches
 from .layout import Layout
 from .scene import Scene, build_scene
+
+if TYPE_CHECKING:
+    from ..world import World
 
 
 @register_stage
@@ -63,11 +66,11 @@ class Render(Stage):
     def __deepcopy__(self, memo: dict) -> Render:
         return self.clone()
 
-    def process(self, world: Any) -> None:
+    def process(self, world: World) -> None:
         """Nothing: physics steps do not draw (the player calls ``draw`` per displayed frame)."""
 
     @staticmethod
-    def of(world: Any) -> Render:
+    def of(world: World) -> Render:
         """The Render stage of ``world``'s pipeline, or a default one kept with the world."""
         for stage in world.pipeline:
             if isinstance(stage, Render):
@@ -77,7 +80,7 @@ class Render(Stage):
             found = world.add_resource(Render())
         return found
 
-    def view_rect(self, world: Any, size: tuple[int, int] | None = None) -> Rect:
+    def view_rect(self, world: World, size: tuple[int, int] | None = None) -> Rect:
         """The world rectangle to show.
 
         ``view`` if set, else the world's bounds; a world without bounds shows
@@ -92,7 +95,7 @@ class Render(Stage):
             self._auto_view = (world, contents_rect(world, size))
         return self._auto_view[1]
 
-    def draw(self, world: Any, window: Any = None, size: tuple[int, int] | None = None) -> Fit:
+    def draw(self, world: World, window: Any = None, size: tuple[int, int] | None = None) -> Fit:
         """Draw ``world`` into the current arcade window (or ``window``); return the camera fit.
 
         Clears the window, sets a camera that fits ``view_rect(world, size)``
@@ -124,7 +127,7 @@ class Render(Stage):
         self._camera = arcade_camera(self.fit, window, self._camera)
         return self._camera
 
-    def scene(self, world: Any, px: float = 1.0) -> Scene:
+    def scene(self, world: World, px: float = 1.0) -> Scene:
         """This frame's geometry, built with numpy from the packed arrays (no GL needed).
 
         ``px`` is the size of one screen pixel in world px (hairline widths).

@@ -9,7 +9,7 @@ Events: ``structure_split(world, report)`` once in a frame in which a piece deta
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +17,9 @@ from ..analysis import danger_order
 from ..kernels.graph import bridge_mask, component_labels
 from ..kernels.structure import classify, live_max, live_springs
 from .pipeline import Stage, register_stage
+
+if TYPE_CHECKING:
+    from ..world import World
 
 
 def _ints() -> np.ndarray:
@@ -138,13 +141,13 @@ class Analyze(Stage):
         was[ids] = True
         self._was_grounded = was
 
-    def process(self, world: Any) -> None:
+    def process(self, world: World) -> None:
         report = self.analyze(world)
         world.add_resource(report)
         if report.detached:
             world.dispatch("structure_split", world, report)
 
-    def analyze(self, world: Any) -> StructureReport:
+    def analyze(self, world: World) -> StructureReport:
         """Compute this frame's report (and remember who is connected, for the next one)."""
         s = world.store.springs
         topo, detached = self._current_topology(world)
@@ -162,7 +165,7 @@ class Analyze(Stage):
             in_structure=topo.in_structure, labels=topo.labels, components=topo.components,
             detached=detached, frame=int(world.frame), grounded_entities=topo.grounded_entities)
 
-    def _current_topology(self, world: Any) -> tuple[_Topology, int]:
+    def _current_topology(self, world: World) -> tuple[_Topology, int]:
         """The cached topology if nothing structural changed, else a fresh one; and detached."""
         p, s = world.store.particles, world.store.springs
         broken, pinned = s.broken, p.pinned

@@ -7,13 +7,16 @@ Events: ``spring_broke(world, spring_entity)`` for each spring that snapped.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import limits
 from ..kernels.breaking import update_springs
 from .pipeline import Stage, register_stage
+
+if TYPE_CHECKING:
+    from ..world import World
 
 
 @register_stage
@@ -33,7 +36,7 @@ class Break(Stage):
     def settings(self) -> dict[str, Any]:
         return {"break_frames": self.break_frames}
 
-    def process(self, world: Any) -> None:
+    def process(self, world: World) -> None:
         s = world.store.springs
         if len(self._out) < s.n:
             self._out = np.zeros(2 * s.n, dtype=np.int64)

@@ -8,7 +8,7 @@ Events: none.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import limits
 from ..kernels.contacts import collide_bounds, collide_polygons, collide_segments
@@ -16,6 +16,9 @@ from ..kernels.grid import build_grid
 from ..kernels.outlines import collide_outlines
 from ..kernels.pairs import collide_pairs
 from .pipeline import Stage, register_stage
+
+if TYPE_CHECKING:
+    from ..world import World
 
 
 @register_stage
@@ -53,7 +56,7 @@ class Collide(Stage):
                 "bounce_speed": self.bounce_speed, "push_speed": self.push_speed,
                 "hold_speed": self.hold_speed, "along_gravity": self.along_gravity}
 
-    def substep(self, world: Any, h: float) -> None:
+    def substep(self, world: World, h: float) -> None:
         st = world.store
         p = st.particles
         c = p.cols

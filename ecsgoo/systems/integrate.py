@@ -8,10 +8,13 @@ Events: none.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..kernels.integrate import integrate
 from .pipeline import Stage, register_stage
+
+if TYPE_CHECKING:
+    from ..world import World
 
 #: How far the grabbed particle moves toward the pointer per substep (SPEC §2).
 GRAB_PULL = 0.55
@@ -24,7 +27,7 @@ class Integrate(Stage):
     name = "integrate"
     per_substep = True
 
-    def substep(self, world: Any, h: float) -> None:
+    def substep(self, world: World, h: float) -> None:
         p = world.store.particles
         c = p.cols
         damp = world.damping ** (h * 60.0)

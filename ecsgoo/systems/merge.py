@@ -10,7 +10,7 @@ Events: ``fruits_merged(world, event)`` for each merge (event: ``FruitsMerged``)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from ..components import Fruit, Particle
 from ..kernels.merge import merge_pairs, record, start_positions
 from ..limits import FIELDS
 from .pipeline import Stage, register_stage
+
+if TYPE_CHECKING:
+    from ..world import World
 
 _RANGES = FIELDS["Particle"]
 
@@ -99,14 +102,14 @@ class Merge(Stage):
         seen[ids], was_fruit[ids] = True, fruits
         self._record = (seen_pos, seen, was_fruit)
 
-    def process(self, world: Any) -> None:
+    def process(self, world: World) -> None:
         self.merge_spawned(world)
         while self.merge_once(world):
             pass
         p = world.store.particles
         self._record = record(p.n, p.pos, p.kind, p.entity)
 
-    def merge_spawned(self, world: Any) -> int:
+    def merge_spawned(self, world: World) -> int:
         """Merge fruits new since the last run that touched a same-kind fruit when the frame began.
 
         A fruit spawned overlapping another is pushed apart by Collide before this
@@ -124,14 +127,14 @@ class Merge(Stage):
                                     fresh)
         return self._merge(world, first, second)
 
-    def merge_once(self, world: Any) -> int:
+    def merge_once(self, world: World) -> int:
         """One pass: merge every pair found touching now; return how many merged."""
         p = world.store.particles
         first, second = merge_pairs(p.n, p.pos, p.radius, p.kind, p.entity, world.contact_slop,
                                     np.ones(p.n, np.bool_))
         return self._merge(world, first, second)
 
-    def _merge(self, world: Any, first: np.ndarray, second: np.ndarray) -> int:
+    def _merge(self, world: World, first: np.ndarray, second: np.ndarray) -> int:
         """Replace each pair (particle rows) by its merged fruit; events and score."""
         if len(first) == 0:
             return 0
@@ -176,7 +179,7 @@ def _plans(p: Any, first: np.ndarray, second: np.ndarray, h: float) -> list[tupl
     return list(zip(*(col.tolist() for col in columns), strict=True))
 
 
-def _is_fruit(world: Any, entity: int) -> bool:
+def _is_fruit(world: World, entity: int) -> bool:
     return world.entity_exists(entity) and world.has_component(entity, Fruit)
 
 

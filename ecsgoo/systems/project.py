@@ -8,13 +8,16 @@ Events: none.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import limits
 from ..kernels.area import solve_area
 from ..kernels.distance import solve_distance
 from ..kernels.shape import solve_shape
 from .pipeline import Stage, register_stage
+
+if TYPE_CHECKING:
+    from ..world import World
 
 
 @register_stage
@@ -31,7 +34,7 @@ class Project(Stage):
     def settings(self) -> dict[str, Any]:
         return {"iterations": self.iterations}
 
-    def substep(self, world: Any, h: float) -> None:
+    def substep(self, world: World, h: float) -> None:
         st = world.store
         rings, shapes = st.rings, st.shapes
         pc = st.particles.cols  # kernels take whole columns and loop over the first n rows
