@@ -6,7 +6,7 @@ import math
 
 from numba import njit
 
-from .contacts import _restitution_gap, inside_ring, nearest_edge
+from .contacts import _restitution_gap, closest_on_segment
 
 
 @njit(cache=True)
@@ -50,17 +50,22 @@ def _is_member(i, idx, s, e):
 
 @njit(cache=True)
 def _ring_box(pos, radius, idx, s, e):
-    """Bounding box of ring ``idx[s:e]``'s vertex centres and its largest vertex radius."""
+    """Ring ``idx[s:e]``'s vertex bounding box, centroid, circumradius about it, largest disc."""
     minx = miny = math.inf
     maxx = maxy = -math.inf
-    rmax = 0.0
+    rmax = cx = cy = 0.0
     for t in range(s, e):
-        minx = min(minx, pos[idx[t], 0])
-        maxx = max(maxx, pos[idx[t], 0])
-        miny = min(miny, pos[idx[t], 1])
-        maxy = max(maxy, pos[idx[t], 1])
+        x, y = pos[idx[t], 0], pos[idx[t], 1]
+        minx, maxx, miny, maxy = min(minx, x), max(maxx, x), min(miny, y), max(maxy, y)
+        cx += x
+        cy += y
         rmax = max(rmax, radius[idx[t]])
-    return minx, miny, maxx, maxy, rmax
+    cx, cy = cx / (e - s), cy / (e - s)
+    r2 = 0.0
+    for t in range(s, e):
+        dx, dy = pos[idx[t], 0] - cx, pos[idx[t], 1] - cy
+        r2 = max(r2, dx * dx + dy * dy)
+    return minx, miny, maxx, maxy, cx, cy, math.sqrt(r2), rmax
 
 
 @njit(cache=True)
@@ -71,17 +76,29 @@ def outline_contact(px, py, ri, pos, radius, idx, s, e):
     (``t`` along it) its half-width is ``(1 − t)·r_a + t·r_b``. Returns ``(edge,
     t, nx, ny, depth)``: push the particle ``depth`` px along ``n``; ``depth``
     ≤ 0 means no contact. A centre inside the ring goes out through its nearest
-    edge, to the same clearance.
+    edge, to the same clearance. One pass finds the nearest edge and counts the
+    ray crossings (point in polygon) together.
     """
-    edge, qx, qy, t, d = nearest_edge(px, py, pos, idx, s, e)
     k = e - s
-    a, b = idx[s + edge], idx[s + (edge + 1) % k]
-    gap = ri + (1.0 - t) * radius[a] + t * radius[b]
+    inside = False
+    best, bt, bqx, bqy, bd2 = 0, 0.0, 0.0, 0.0, math.inf
+    for u in range(k):
+        a, b = idx[s + u], idx[s + (u + 1) % k]
+        ax, ay, bx, by = pos[a, 0], pos[a, 1], pos[b, 0], pos[b, 1]
+        if (ay > py) != (by > py) and px < ax + (py - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+        qx, qy, t = closest_on_segment(px, py, ax, ay, bx, by)
+        d2 = (px - qx) * (px - qx) + (py - qy) * (py - qy)
+        if d2 < bd2:
+            best, bt, bqx, bqy, bd2 = u, t, qx, qy, d2
+    d = math.sqrt(bd2)
+    a, b = idx[s + best], idx[s + (best + 1) % k]
+    gap = ri + (1.0 - bt) * radius[a] + bt * radius[b]
     if d < 1e-12:
-        return edge, t, 0.0, 0.0, 0.0
-    if inside_ring(px, py, pos, idx, s, e):
-        return edge, t, (qx - px) / d, (qy - py) / d, d + gap
-    return edge, t, (px - qx) / d, (py - qy) / d, gap - d
+        return best, bt, 0.0, 0.0, 0.0
+    if inside:
+        return best, bt, (bqx - px) / d, (bqy - py) / d, d + gap
+    return best, bt, (px - bqx) / d, (py - bqy) / d, gap - d
 
 
 @njit(cache=True)
@@ -90,30 +107,32 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, friction, res
     """Keep particles off soft-body outlines (rings of particles that may be pushed back).
 
     An outline is the chain of capsules its vertex discs span (as it is drawn);
-    see ``outline_contact``. Broad phase: the ring's bounding box, grown by
-    the reach of a contact, over the grid cells (one cell more each way: a
-    cell is at least a diameter). A ring's own vertices and particles sharing
-    its non-zero group are skipped.
+    see ``outline_contact``. Broad phase: the grid cells under the ring's
+    bounding box grown by the reach of a contact (its largest disc plus half a
+    cell: no particle is wider than that), then the ring's circumscribed
+    circle grown the same way. A ring's own vertices and particles sharing its
+    non-zero group are skipped.
     """
     for r in range(rings):
         s, e = off[r], off[r + 1]
-        minx, miny, maxx, maxy, rmax = _ring_box(pos, radius, idx, s, e)
+        minx, miny, maxx, maxy, ccx, ccy, circ, rmax = _ring_box(pos, radius, idx, s, e)
         g = group[idx[s]]
-        cx0 = max(0, int((minx - x0) / cell) - 1)
-        cx1 = min(nx - 1, int((maxx - x0) / cell) + 1)
-        cy0 = max(0, int((miny - y0) / cell) - 1)
-        cy1 = min(ny - 1, int((maxy - y0) / cell) + 1)
+        grow = rmax + 0.5 * cell
+        cx0 = max(0, int((minx - grow - x0) / cell))
+        cx1 = min(nx - 1, int((maxx + grow - x0) / cell))
+        cy0 = max(0, int((miny - grow - y0) / cell))
+        cy1 = min(ny - 1, int((maxy + grow - y0) / cell))
         for cy in range(cy0, cy1 + 1):
             for cx in range(cx0, cx1 + 1):
                 c = cx + cy * nx
                 for u in range(start[c], start[c + 1]):
                     i = items[u]
-                    px, py = pos[i, 0], pos[i, 1]
                     if w[i] == 0.0 or (g != 0 and group[i] == g):
                         continue
-                    reach = radius[i] + rmax
-                    if (px < minx - reach or px > maxx + reach or py < miny - reach
-                            or py > maxy + reach or _is_member(i, idx, s, e)):
+                    px, py = pos[i, 0], pos[i, 1]
+                    reach = circ + radius[i] + rmax
+                    dx, dy = px - ccx, py - ccy
+                    if dx * dx + dy * dy > reach * reach or _is_member(i, idx, s, e):
                         continue
                     edge, t, unx, uny, depth = outline_contact(px, py, radius[i], pos, radius,
                                                                idx, s, e)
