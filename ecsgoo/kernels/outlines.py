@@ -132,7 +132,8 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, friction, res
                     px, py = pos[i, 0], pos[i, 1]
                     reach = circ + radius[i] + rmax
                     dx, dy = px - ccx, py - ccy
-                    if dx * dx + dy * dy > reach * reach or _is_member(i, idx, s, e):
+                    # members share a non-zero group, already skipped: look only when 0
+                    if dx * dx + dy * dy > reach * reach or (g == 0 and _is_member(i, idx, s, e)):
                         continue
                     edge, t, unx, uny, depth = outline_contact(px, py, radius[i], pos, radius,
                                                                idx, s, e)
