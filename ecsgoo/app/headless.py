@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any, TextIO
+
+from tqdm import tqdm
 
 from ..game import Game
 from .player import Player
@@ -46,38 +47,13 @@ def screenshot(player: Player, window: Any) -> Any:
     return arcade.get_image(0, 0, *player.size).convert("RGB")
 
 
-class Progress:
-    """A progress bar on ``stream`` that shows itself only once a run takes over ``after`` s."""
-
-    #: The bar's length in characters.
-    WIDTH = 30
-
-    def __init__(self, total: int, label: str, stream: TextIO | None = None,
-                 after: float = 2.0) -> None:
-        self.total, self.label, self.after = total, label, after
-        self.stream = stream or sys.stderr
-        self.start = time.monotonic()
-        self.shown = 0.0
-
-    def update(self, done: int) -> None:
-        """``done`` frames of ``total`` are finished (redraws at most four times a second)."""
-        now = time.monotonic()
-        if now - self.start < self.after or now - self.shown < 0.25:
-            return
-        self.shown = now
-        self._write(done, now)
-
-    def finish(self) -> None:
-        """End the bar's line (if it was shown at all)."""
-        if self.shown:
-            self._write(self.total, time.monotonic(), "\n")
-
-    def _write(self, done: int, now: float, end: str = "") -> None:
-        """Redraw the bar over its line: ``done`` of ``total`` frames, ``now - start`` s."""
-        filled = int(self.WIDTH * done / max(self.total, 1))
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-                          f"{done}/{self.total} frames  {now - self.start:4.0f} s{end}")
-        self.stream.flush()
+def progress_bar(total: int, label: str, stream: TextIO | None = None,
+                 after: float = 2.0) -> tqdm:
+    """A tqdm bar of ``total`` frames on ``stream`` (stderr) that shows itself only once a
+    run takes over ``after`` s; ``update(n)`` it as frames finish and ``close()`` it at the end.
+    """
+    return tqdm(total=total, desc=label, unit="frame", file=stream or sys.stderr, delay=after,
+                dynamic_ncols=True)
 
 
 class Recorder:
@@ -166,7 +142,7 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
     player.headless = True
     window = offscreen_window(player.size) if screenshot_path or record_path else None
     recorder = Recorder(record_path, frames) if record_path else None
-    bar = Progress(frames, f"{game.name} level {game.level}") if progress else None
+    bar = progress_bar(frames, f"{game.name} level {game.level}") if progress else None
     ran, end = 0, frames
     while ran < end:
         if recorder is not None and recorder.wants(ran):
@@ -176,9 +152,9 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
         if end == frames and game.status().result != "running":
             end = min(frames, ran + AFTER_RESULT)
         if bar is not None:
-            bar.update(ran)
+            bar.update()
     if bar is not None:
-        bar.finish()
+        bar.close()
     if window is not None:
         last = screenshot(player, window)  # one drawing of the last frame serves both
         if recorder is not None:
