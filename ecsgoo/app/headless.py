@@ -25,17 +25,21 @@ GIF_WIDTH = 480
 
 
 def offscreen_window(size: tuple[int, int]) -> Any:
-    """The process's (hidden) arcade window, resized to ``size``; made on first use."""
+    """The process's (hidden) arcade window, resized to ``size`` (or made anew at that size
+    where it cannot be resized); made on first use."""
     import arcade
 
     try:
         window = arcade.get_window()
     except RuntimeError:
         window = None
+    if window is not None and (window.width, window.height) != tuple(size):
+        window.set_size(*size)
+        if (window.width, window.height) != tuple(size):  # a headless (EGL) window keeps its size
+            window.close()
+            window = None
     if window is None:
         window = arcade.Window(*size, "ecsgoo", visible=False)
-    elif (window.width, window.height) != tuple(size):
-        window.set_size(*size)
     return window
 
 
