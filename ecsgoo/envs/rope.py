@@ -4,11 +4,12 @@
   observation's ``ropes`` rows; all zeros: wait). A rope already cut, or a row
   with no rope, ignores its bit. Each cut is a short swipe across the rope's
   middle link through the game's pointer handlers, as the bundled bot swipes.
-- **Step**: the cuts, then ``frames_per_step`` frames (default 4, 1/15 s) or
-  until the level is won or lost.
+- **Step**: the cuts, then ``frames_per_step`` frames (default 3, 1/20 s: the
+  grid the bundled cutter plans its cuts on) or until the level is won or lost.
 - **Observation** (a Dict), positions as fractions of the 800 × 600 px screen
   (y up): ``candy`` ``(4,)`` its x, y and velocity (screens per second; zeros
-  once Om Nom has eaten it; each clipped to ±10); it leaves ``[0, 1]`` as it flies off;
+  once Om Nom has eaten it; each clipped to ±10; it leaves ``[0, 1]`` as it
+  flies off);
   ``ropes`` ``(3, 3)`` each rope's pin x, y and 1 while it holds the candy
   (0 once cut; a level's unused rows are zeros); ``stars`` ``(3, 4)`` each
   star's x, y, 1 if the level has it, 1 once collected; ``monster`` ``(2,)``
@@ -54,7 +55,7 @@ class RopeEnv(GameEnv):
     })
 
     def __init__(self, level: int = 1, render_mode: str | None = None,
-                 frames_per_step: int = 4) -> None:
+                 frames_per_step: int = 3) -> None:
         if frames_per_step < 1:
             raise ValueError(f"frames_per_step must be >= 1, got {frames_per_step}")
         self.frames_per_step = frames_per_step
@@ -111,7 +112,8 @@ class RopeBot:
 
     ``cutter`` plans its cuts on copies of the world (the game's own planner)
     and cuts at the decision step that holds the planned frame; ``random``
-    cuts one rope still holding, at random, about once every 40 frames.
+    cuts one rope still holding, at random, about once every 40 frames (with
+    ``frames_per_step`` 3, the cutter's plans fall on decision steps exactly).
     """
 
     names = ("cutter", "random")
@@ -120,7 +122,8 @@ class RopeBot:
         if name not in self.names:
             raise ValueError(f"rope: no bot {name!r} (bots: {', '.join(self.names)})")
         self.env, self.name = env, name
-        self.plan: tuple[Any, int, tuple[int, list[int]]] | None = None
+        #: (world id, ropes held, the planner's (frame, ropes)), kept until it is stale.
+        self.plan: tuple[int, tuple[int, ...], tuple[int, list[int]]] | None = None
 
     def __call__(self, observation: Any = None) -> np.ndarray:
         env, world = self.env, self.env.game.world
