@@ -94,13 +94,13 @@ class Recorder:
 #: Frames a headless run goes on after the result becomes won or lost (1 s at 60 Hz).
 AFTER_RESULT = 60
 #: What each output kind may be written as.
-SUFFIXES = {"screenshot": (".png",), "recording": (".gif",)}
+SUFFIXES = {"screenshot": (".png",), "recording": (".gif",), "plot": (".png",), "csv": (".csv",)}
 
 
 def check_output(path: str | os.PathLike, kind: str) -> Path:
     """Refuse an output path before the run: a known extension, an existing writable folder.
 
-    ``kind`` is ``"screenshot"`` or ``"recording"``. Nothing is created: a
+    ``kind`` is a key of ``SUFFIXES`` (``"screenshot"``, ``"recording"``…). Nothing is created: a
     probe file is opened and removed again. Raises ValueError in one line.
     """
     path = Path(path)
