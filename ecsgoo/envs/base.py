@@ -154,3 +154,21 @@ class GameEnv(gym.Env):
         if wait > 0:
             time.sleep(wait)
         self._shown_at = time.perf_counter()
+
+
+class BotPolicy:
+    """A bundled bot of a game as a policy of its environment: ``policy(observation) -> action``.
+
+    It plays from the game behind ``env`` (as the bot does in the game), so an
+    agent can be compared with it on the same seeds. Subclasses list ``names``.
+    """
+
+    names: tuple[str, ...] = ()
+
+    def __init__(self, env: GameEnv, name: str) -> None:
+        if name not in self.names:
+            raise ValueError(f"{env.game.name}: no bot {name!r} (bots: {', '.join(self.names)})")
+        self.env, self.name = env, name
+
+    def __call__(self, observation: Any = None) -> Any:
+        raise NotImplementedError

@@ -32,7 +32,7 @@ from games.goo.bot import DRAG, SETTLE, random_spot, truss_spot
 from games.goo.structure import balls, goal, rules_state
 
 from ..game import Stroke
-from .base import GameEnv
+from .base import BotPolicy, GameEnv
 
 #: Rows of the ball observation (the bundled levels have at most 18 balls).
 MAX_BALLS = 32
@@ -108,7 +108,7 @@ def _pick_up(game: GooGame) -> tuple[float, float] | None:
     return (float(bs.pos[loose[0], 0]), float(bs.pos[loose[0], 1])) if len(loose) else None
 
 
-class GooBot:
+class GooBot(BotPolicy):
     """A bundled goo bot as a policy of this environment: ``policy(observation) -> action``.
 
     ``builder`` puts the ball at the apex of the triangle nearest the pipe
@@ -119,10 +119,6 @@ class GooBot:
 
     names = ("builder", "random")
 
-    def __init__(self, env: GooEnv, name: str) -> None:
-        if name not in self.names:
-            raise ValueError(f"goo: no bot {name!r} (bots: {', '.join(self.names)})")
-        self.env, self.name = env, name
 
     def __call__(self, observation: Any = None) -> np.ndarray:
         game = self.env.game

@@ -34,7 +34,7 @@ from games.rope.rules import board_of, candy_of, holding
 from games.rope.swipe import swipe_across
 
 from ..components import Particle
-from .base import GameEnv
+from .base import BotPolicy, GameEnv
 
 #: Rope and star rows of the observation (the bundled levels have up to three of each).
 MAX_ROPES, MAX_STARS = 3, 3
@@ -107,7 +107,7 @@ class RopeEnv(GameEnv):
                 "monster": at(monster.x, monster.y).astype(np.float32)}
 
 
-class RopeBot:
+class RopeBot(BotPolicy):
     """A bundled rope bot as a policy of this environment: ``policy(observation) -> action``.
 
     ``cutter`` plans its cuts on copies of the world (the game's own planner)
@@ -119,9 +119,7 @@ class RopeBot:
     names = ("cutter", "random")
 
     def __init__(self, env: RopeEnv, name: str) -> None:
-        if name not in self.names:
-            raise ValueError(f"rope: no bot {name!r} (bots: {', '.join(self.names)})")
-        self.env, self.name = env, name
+        super().__init__(env, name)
         #: (world id, ropes held, the planner's (frame, ropes)), kept until it is stale.
         self.plan: tuple[int, tuple[int, ...], tuple[int, list[int]]] | None = None
 

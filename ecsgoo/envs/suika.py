@@ -27,7 +27,7 @@ from games.suika import Suika, ai, rules
 
 from .. import fruit
 from ..components import Fruit, Particle
-from .base import GameEnv
+from .base import BotPolicy, GameEnv
 
 #: Rows of the fruit observation (the highest fruits when there are more).
 MAX_FRUITS = 64
@@ -91,7 +91,7 @@ def _reach(left: float, right: float, kind: int) -> tuple[float, float]:
     return left + r, right - r
 
 
-class SuikaBot:
+class SuikaBot(BotPolicy):
     """A bundled suika bot as a policy of this environment: ``policy(observation) -> action``.
 
     ``name`` is ``greedy``, ``lookahead`` or ``random`` (the game's own bots:
@@ -100,10 +100,6 @@ class SuikaBot:
 
     names = ("greedy", "lookahead", "random")
 
-    def __init__(self, env: SuikaEnv, name: str) -> None:
-        if name not in self.names:
-            raise ValueError(f"suika: no bot {name!r} (bots: {', '.join(self.names)})")
-        self.env, self.name = env, name
 
     def __call__(self, observation: Any = None) -> np.ndarray:
         game = self.env.game
