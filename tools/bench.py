@@ -173,6 +173,9 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "analyze": _optional("bench_analyze", "bench_analyze"),
     "saving": _optional("bench_saving", "bench_saving"),
     "render": _optional("bench_render", "bench_render"),
+    "envs": _optional("bench_envs", "bench_envs"),
+    "eval": _optional("bench_envs", "bench_eval"),
+    "eval1000": _optional("bench_envs", "bench_eval1000"),
 }
 
 
