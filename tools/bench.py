@@ -142,11 +142,14 @@ def bench_stages(balls: int = 200, frames: int = 60) -> list[Row]:
 
 
 def _optional(module: str, func: str) -> Callable[[], list[Row]]:
-    """A benchmark from another tools/ module, as table rows (figures as it reports them)."""
+    """A benchmark from another tools/ module, as table rows: the rows it returns, or one
+    row per key of the dict it returns (figures as it reports them)."""
 
     def run() -> list[Row]:
         mod = __import__(module)
         result = getattr(mod, func)()
+        if isinstance(result, list):  # rows already: (scene, ecsgoo, peer / target)
+            return result
         return [(f"{module}: {k}", _figure(v), "") for k, v in result.items()]
 
     return run

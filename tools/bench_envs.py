@@ -61,16 +61,16 @@ def _env_rate(env_id: str, steps: int) -> dict[str, float]:
             "world frames/s": frames / spent[0], "share": spent[0] / total}
 
 
-def bench_envs(steps: int = 400) -> dict[str, str]:
+def bench_envs(steps: int = 400) -> list[tuple[str, str, str]]:
     """Each environment's step rate beside the World.step rate of the same frames."""
-    out = {}
+    rows = []
     for env_id in ("ecsgoo/Suika-v0", "ecsgoo/Rope-v0", "ecsgoo/Goo-v0"):
         r = _env_rate(env_id, steps)
-        out[f"{env_id}, {steps} random steps"] = (
-            f"{r['steps/s']:,.0f} steps/s ({r['frames/step']:.1f} frames a step) | World.step "
-            f"alone {r['world frames/s']:,.0f} frames/s, {100 * r['share']:.0f} % of the env's "
-            f"time")
-    return out
+        rows.append((f"{env_id}, {steps} random steps (headless, no rendering)",
+                     f"{r['steps/s']:,.0f} steps/s ({r['frames/step']:.1f} frames a step)",
+                     f"World.step alone {r['world frames/s']:,.0f} frames/s, "
+                     f"{100 * r['share']:.0f} % of the env's time"))
+    return rows
 
 
 def _eval_minutes(seeds: int, workers: int, engine: str) -> float:
@@ -93,27 +93,28 @@ def _ray_start_stop() -> float:
     return time.perf_counter() - t0
 
 
-def bench_eval(seeds: int = 40) -> dict[str, str]:
+def bench_eval(seeds: int = 60) -> list[tuple[str, str, str]]:
     """eval throughput (episodes/min) on 1 and 2 workers and on Ray with 2, and Ray's start."""
     _eval_minutes(2, 1, "local")  # compile/load the kernels outside the timings
     one, two = _eval_minutes(seeds, 1, "local"), _eval_minutes(seeds, 2, "local")
-    out = {f"eval suika random, {seeds} whole games, 1 worker": f"{seeds / one:.1f} episodes/min",
-           "eval, 2 workers": f"{seeds / two:.1f} episodes/min ({one / two:.2f}x 1 worker)"}
+    what = f"eval suika, random bot, {seeds} whole games"
+    rows = [(f"{what}, 1 worker", f"{seeds / one:.1f} episodes/min", "the reference"),
+            (f"{what}, 2 local workers", f"{seeds / two:.1f} episodes/min",
+             f"{one / two:.2f}x 1 worker")]
     try:
         ray_two = _eval_minutes(seeds, 2, "ray")
         start = _ray_start_stop()
     except ImportError as exc:
-        out["eval --engine ray"] = f"skipped: {exc}"
-        return out
-    out["eval --engine ray, 2 workers"] = (
-        f"{seeds / ray_two:.1f} episodes/min ({60 * (ray_two - two):+.1f} s over the local pool "
-        f"of 2; start + one task + stop of a local Ray alone {start:.1f} s)")
-    return out
+        return [*rows, (f"{what}, --engine ray", "skipped", str(exc))]
+    return [*rows, (f"{what}, --engine ray, 2 workers (a local instance)",
+                    f"{seeds / ray_two:.1f} episodes/min",
+                    f"{one / ray_two:.2f}x 1 worker; {60 * (ray_two - two):+.1f} s over 2 local "
+                    f"workers; a local Ray's start + one task + stop alone {start:.1f} s")]
 
 
-def bench_eval1000(seeds: int = 1000) -> dict[str, str]:
+def bench_eval1000(seeds: int = 1000) -> list[tuple[str, str, str]]:
     """Evaluating 1,000 suika seeds (random bot, whole games) on 2 local workers."""
     _eval_minutes(2, 1, "local")
     minutes = _eval_minutes(seeds, 2, "local")
-    return {f"eval suika random, {seeds:,} whole games, 2 workers":
-            f"{minutes:.1f} min ({seeds / minutes:.0f} episodes/min)"}
+    return [(f"eval suika, random bot, {seeds:,} whole games, 2 local workers",
+             f"{minutes:.1f} min ({seeds / minutes:.0f} episodes/min)", "")]
