@@ -8,6 +8,7 @@ Examples:
     ecsgoo play docs/examples/mygame.py           # any module that registers a Game
     ecsgoo play quicksave-goo-1.toml              # continue a quick save (F5)
     ecsgoo check world.toml                       # is this world file valid?
+    ecsgoo eval suika --bot greedy --bot random --seeds 20 --workers 2
 
 Set ECSGOO_TRACEBACK=1 to see the full Python traceback of an error.
 """
@@ -211,6 +212,45 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _eval(args: argparse.Namespace) -> int:
+    """Play seeds 0..N-1 with each bot; a progress bar, then one JSON line per bot."""
+    from tqdm import tqdm
+
+    from .evaluate import check, evaluate, summarize
+    from .evaluate.report import plot, write_csv
+
+    bots = args.bot
+    try:
+        for kind, path in (("csv", args.csv), ("plot", args.plot)):
+            if path:
+                _check_output(path, kind)
+        check(args.game, args.level, bots, args.seeds, args.frames)
+    except (LookupError, ValueError) as exc:
+        return _fail(" ".join(str(exc).split()))
+    total = len(bots) * args.seeds
+    with tqdm(total=total, desc=f"{args.game} eval", unit="episode", file=sys.stderr,
+              dynamic_ncols=True) as bar:
+        try:
+            runs = evaluate(args.game, bots, args.seeds, args.level, args.frames,
+                            args.workers, args.engine, args.address, progress=bar.update)
+        except KeyboardInterrupt:
+            return 130
+        except Exception as exc:  # a game's own code failed (or the engine did)
+            return _fail_with_frames(exc)
+    if args.csv:
+        write_csv(args.csv, runs)
+        print(f"csv: {args.csv}", file=sys.stderr)
+    if args.plot:
+        try:
+            plot(args.plot, runs)
+        except LookupError as exc:
+            return _fail(str(exc))
+        print(f"plot: {args.plot}", file=sys.stderr)
+    for episodes in runs.values():
+        print(json.dumps(summarize(episodes), default=_plain))
+    return 0
+
+
 def _bench(rest: list[str]) -> int:
     """Run ``tools/bench.py`` of the source checkout with ``rest`` as its arguments."""
     import runpy
@@ -319,6 +359,37 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     check.add_argument("file", metavar="FILE")
     _game_option(check)
     check.set_defaults(run=_check)
+    from .evaluate import FRAMES
+
+    commands["eval"] = ev = sub.add_parser(
+        "eval", help="play seeds 0..N-1 with bots and print their scores (JSON)",
+        description="Play GAME on seeds 0..N-1 with each --bot (every bot gets the same games: "
+                    "the seed fixes every random choice), each episode the headless run of "
+                    "`ecsgoo play GAME --headless --bot NAME --seed S --frames F`. Shows a "
+                    "progress bar on stderr, then prints one JSON line per bot: game, level, "
+                    "bot, episodes, mean, std, min, max, won, and the scores in seed order. "
+                    "The scores are the same whatever the engine and the number of workers.")
+    ev.add_argument("game", metavar="GAME", help="a game name (see `ecsgoo list`) or a path "
+                    "to a .py file that registers a Game")
+    ev.add_argument("--bot", action="append", metavar="NAME", required=True,
+                    help="a bot of the game; repeat it to compare bots on the same seeds")
+    ev.add_argument("--seeds", type=int, required=True, metavar="N", help="play seeds 0..N-1")
+    ev.add_argument("--level", type=int, default=1, help="level number, from 1 (default 1)")
+    ev.add_argument("--frames", type=int, default=FRAMES, metavar="F",
+                    help=f"most frames an episode runs (1/60 s each; default {FRAMES})")
+    ev.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="K",
+                    help="episodes at once (default: the number of CPUs; 1 plays in this "
+                         "process)")
+    ev.add_argument("--engine", choices=("local", "ray"), default="local",
+                    help="local: a process pool (default); ray: Ray tasks, on a local Ray "
+                         "instance started for the run or on the cluster at --address "
+                         "(pip install 'ecsgoo[ray]')")
+    ev.add_argument("--address", metavar="ADDR", help="a running Ray cluster: auto, or "
+                    "ray://HOST:10001 (its nodes need ecsgoo installed)")
+    ev.add_argument("--csv", metavar="FILE", help="write one row per bot and seed")
+    ev.add_argument("--plot", metavar="PNG", help="draw each bot's score histogram, its mean "
+                    "and the mean's 95%% interval (pip install 'ecsgoo[plot]')")
+    ev.set_defaults(run=_eval)
     # `bench` hands all its arguments to tools/bench.py (see main)
     commands["bench"] = sub.add_parser(
         "bench", help="run the benchmarks: ecsgoo bench [SCENE ...] (tools/bench.py of a "

@@ -235,18 +235,19 @@ print("ok")
 def test_progress_bar_shows_only_for_long_runs():
     import io
 
-    from ecsgoo.app.headless import Progress
+    from ecsgoo.app.headless import progress_bar
 
     quick, slow = io.StringIO(), io.StringIO()
-    bar = Progress(100, "toy", quick, after=60.0)
+    bar = progress_bar(100, "toy", quick, after=1e9)
     bar.update(50)
-    bar.finish()
+    bar.close()
     assert quick.getvalue() == ""
-    bar = Progress(100, "toy", slow, after=0.0)
+    bar = progress_bar(100, "toy", slow, after=0.0)
     bar.update(50)
-    bar.finish()
+    bar.update(50)
+    bar.close()
     out = slow.getvalue()
-    assert "50/100 frames" in out and "100/100 frames" in out and out.endswith(" s\n")
+    assert "toy" in out and "100/100" in out and "frame/s" in out and out.endswith("\n")
 
 
 def test_keys_a_game_declares_reach_it_before_the_player():

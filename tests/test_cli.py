@@ -98,7 +98,7 @@ def test_check_a_good_file(tmp_path, capsys):
 def test_help_and_demo():
     proc = _run("--help")
     assert proc.returncode == 0
-    assert all(word in proc.stdout for word in ("list", "play", "check", "bench", "demo"))
+    assert all(word in proc.stdout for word in ("list", "play", "check", "bench", "demo", "eval"))
     play = _run("play", "--help")
     assert "--screenshot" in play.stdout and "--bot" in play.stdout
     assert cli.main(["demo", "--frames", "5"]) == 0
@@ -107,7 +107,8 @@ def test_help_and_demo():
 def test_version_and_subcommand_help():
     proc = _run("--version")
     assert proc.returncode == 0 and proc.stdout.startswith("ecsgoo ")
-    for args in (("bench", "--help"), ("check", "--help"), ("list", "--help")):
+    for args in (("bench", "--help"), ("check", "--help"), ("list", "--help"),
+                 ("eval", "--help")):
         proc = _run(*args)
         assert proc.returncode == 0 and "usage: ecsgoo " + args[0] in proc.stdout, args
 
@@ -226,3 +227,35 @@ def test_a_headless_run_ends_a_second_after_the_result(tmp_path):
     proc = _run("play", "rope", "--headless", "--frames", "3000", "--bot")
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
     assert summary["result"] == "won" and summary["frames"] < 3000
+
+
+def test_eval_prints_one_json_line_per_bot_with_the_scores_of_play(tmp_path, capsys):
+    rows = tmp_path / "runs.csv"
+    assert cli.main(["eval", "suika", "--bot", "random", "--bot", "greedy", "--seeds", "2",
+                     "--frames", "300", "--workers", "1", "--csv", str(rows)]) == 0
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.strip().splitlines()]
+    assert [line["bot"] for line in lines] == ["random", "greedy"]
+    assert set(lines[0]) == {"game", "level", "bot", "episodes", "mean", "std", "min", "max",
+                             "won", "scores"}
+    assert lines[0]["episodes"] == 2 and len(lines[0]["scores"]) == 2
+    assert "episode" in captured.err, "a progress bar on stderr"
+    assert rows.read_text().count("\n") == 5
+    proc = _run("play", "suika", "--headless", "--bot", "random", "--seed", "1", "--frames",
+                "300")
+    assert json.loads(proc.stdout.strip().splitlines()[-1])["score"] == lines[0]["scores"][1]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--bot", "nope"], "no bot named 'nope'"),
+    (["--bot", "random", "--level", "9"], "level must be 1..2"),
+    (["--bot", "random", "--csv", "{tmp}/x.txt"], "csv {tmp}/x.txt: the file must end in .csv"),
+    (["--bot", "random", "--plot", "{tmp}/no/x.png"], "folder {tmp}/no does not exist"),
+    (["--bot", "random", "--address", "auto"], "--address is for --engine ray"),
+])
+def test_eval_errors_are_one_line(tmp_path, capsys, args, says):
+    args = [a.format(tmp=tmp_path) for a in args]
+    assert cli.main(["eval", "suika", "--seeds", "1", "--workers", "1", *args]) == 1
+    err = capsys.readouterr().err
+    assert says.format(tmp=tmp_path) in err and "Traceback" not in err
+    assert len([line for line in err.splitlines() if "error" in line]) == 1

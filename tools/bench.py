@@ -171,11 +171,14 @@ def bench_startup(warm_runs: int = 5) -> list[Row]:
 
 
 def _optional(module: str, func: str) -> Callable[[], list[Row]]:
-    """A benchmark from another tools/ module, as table rows (figures as it reports them)."""
+    """A benchmark from another tools/ module, as table rows: the rows it returns, or one
+    row per key of the dict it returns (figures as it reports them)."""
 
     def run() -> list[Row]:
         mod = __import__(module)
         result = getattr(mod, func)()
+        if isinstance(result, list):  # rows already: (scene, ecsgoo, peer / target)
+            return result
         return [(f"{module}: {k}", _figure(v), "") for k, v in result.items()]
 
     return run
@@ -203,6 +206,9 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "analyze": _optional("bench_analyze", "bench_analyze"),
     "saving": _optional("bench_saving", "bench_saving"),
     "render": _optional("bench_render", "bench_render"),
+    "envs": _optional("bench_envs", "bench_envs"),
+    "eval": _optional("bench_envs", "bench_eval"),
+    "eval1000": _optional("bench_envs", "bench_eval1000"),
 }
 
 

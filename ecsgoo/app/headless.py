@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any, TextIO
+
+from tqdm import tqdm
 
 from ..game import Game
 from ..warmup import terminal_warm_up
@@ -26,7 +27,8 @@ GIF_WIDTH = 480
 
 
 def offscreen_window(size: tuple[int, int]) -> Any:
-    """The process's (hidden) arcade window, resized to ``size``; made on first use."""
+    """The process's (hidden) arcade window, resized to ``size`` (or made anew at that size
+    where it cannot be resized); made on first use."""
     quiet_audio(headless=True)  # before the first import of arcade picks the audio driver
     import arcade
 
@@ -34,10 +36,13 @@ def offscreen_window(size: tuple[int, int]) -> Any:
         window = arcade.get_window()
     except RuntimeError:
         window = None
+    if window is not None and (window.width, window.height) != tuple(size):
+        window.set_size(*size)
+        if (window.width, window.height) != tuple(size):  # a headless (EGL) window keeps its size
+            window.close()
+            window = None
     if window is None:
         window = arcade.Window(*size, "ecsgoo", visible=False)
-    elif (window.width, window.height) != tuple(size):
-        window.set_size(*size)
     return window
 
 
@@ -49,38 +54,13 @@ def screenshot(player: Player, window: Any) -> Any:
     return arcade.get_image(0, 0, *player.size).convert("RGB")
 
 
-class Progress:
-    """A progress bar on ``stream`` that shows itself only once a run takes over ``after`` s."""
-
-    #: The bar's length in characters.
-    WIDTH = 30
-
-    def __init__(self, total: int, label: str, stream: TextIO | None = None,
-                 after: float = 2.0) -> None:
-        self.total, self.label, self.after = total, label, after
-        self.stream = stream or sys.stderr
-        self.start = time.monotonic()
-        self.shown = 0.0
-
-    def update(self, done: int) -> None:
-        """``done`` frames of ``total`` are finished (redraws at most four times a second)."""
-        now = time.monotonic()
-        if now - self.start < self.after or now - self.shown < 0.25:
-            return
-        self.shown = now
-        self._write(done, now)
-
-    def finish(self) -> None:
-        """End the bar's line (if it was shown at all)."""
-        if self.shown:
-            self._write(self.total, time.monotonic(), "\n")
-
-    def _write(self, done: int, now: float, end: str = "") -> None:
-        """Redraw the bar over its line: ``done`` of ``total`` frames, ``now - start`` s."""
-        filled = int(self.WIDTH * done / max(self.total, 1))
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-                          f"{done}/{self.total} frames  {now - self.start:4.0f} s{end}")
-        self.stream.flush()
+def progress_bar(total: int, label: str, stream: TextIO | None = None,
+                 after: float = 2.0) -> tqdm:
+    """A tqdm bar of ``total`` frames on ``stream`` (stderr) that shows itself only once a
+    run takes over ``after`` s; ``update(n)`` it as frames finish and ``close()`` it at the end.
+    """
+    return tqdm(total=total, desc=label, unit="frame", file=stream or sys.stderr, delay=after,
+                dynamic_ncols=True)
 
 
 class Recorder:
@@ -117,13 +97,13 @@ class Recorder:
 #: Frames a headless run goes on after the result becomes won or lost (1 s at 60 Hz).
 AFTER_RESULT = 60
 #: What each output kind may be written as.
-SUFFIXES = {"screenshot": (".png",), "recording": (".gif",)}
+SUFFIXES = {"screenshot": (".png",), "recording": (".gif",), "plot": (".png",), "csv": (".csv",)}
 
 
 def check_output(path: str | os.PathLike, kind: str) -> Path:
     """Refuse an output path before the run: a known extension, an existing writable folder.
 
-    ``kind`` is ``"screenshot"`` or ``"recording"``. Nothing is created: a
+    ``kind`` is a key of ``SUFFIXES`` (``"screenshot"``, ``"recording"``…). Nothing is created: a
     probe file is opened and removed again. Raises ValueError in one line.
     """
     path = Path(path)
@@ -171,7 +151,7 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
     player.headless = True
     window = offscreen_window(player.size) if screenshot_path or record_path else None
     recorder = Recorder(record_path, frames) if record_path else None
-    bar = Progress(frames, f"{game.name} level {game.level}") if progress else None
+    bar = progress_bar(frames, f"{game.name} level {game.level}") if progress else None
     ran, end = 0, frames
     while ran < end:
         if recorder is not None and recorder.wants(ran):
@@ -181,9 +161,9 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
         if end == frames and game.status().result != "running":
             end = min(frames, ran + AFTER_RESULT)
         if bar is not None:
-            bar.update(ran)
+            bar.update()
     if bar is not None:
-        bar.finish()
+        bar.close()
     if window is not None:
         last = screenshot(player, window)  # one drawing of the last frame serves both
         if recorder is not None:

@@ -9,10 +9,11 @@ Render stage's camera fit.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from .. import saving
 from ..errors import WorldError
@@ -28,14 +29,12 @@ GRAB_REACH = 24.0
 
 
 def data_dir() -> Path:
-    """The user's data folder for ecsgoo (quick saves): XDG, macOS or Windows convention."""
-    if os.name == "nt":
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "ecsgoo"
+    """The user's data folder for ecsgoo (quick saves, recordings), by platformdirs.
+
+    Linux: ``$XDG_DATA_HOME/ecsgoo`` (default ``~/.local/share/ecsgoo``); macOS:
+    ``~/Library/Application Support/ecsgoo``; Windows: ``%APPDATA%\\ecsgoo`` (roaming).
+    """
+    return platformdirs.user_data_path("ecsgoo", appauthor=False, roaming=True)
 
 
 class Player:

@@ -1,0 +1,129 @@
+"""``ecsgoo/Goo-v0``: World of Goo, one ball placed per step.
+
+- **Action**: ``Box(0, 1, (2,))``, where to put the next ball, as fractions of
+  the 800 × 600 px world (x, y; y up). The ball is taken from the supply (or,
+  once it is empty, the first loose ball), dragged there over 12 frames, held
+  4 and released, through the game's pointer handlers, as the bundled bot
+  does; it attaches to the two nearest structure balls within reach, or is
+  refused (too close, out of reach, inside the rock) and stays where it was.
+- **Step**: the drag, then 40 frames for the structure to settle (56 frames),
+  fewer if the level is won or lost.
+- **Observation** (a Dict): ``balls`` ``(32, 2)`` the goo balls' positions as
+  fractions of the world, by entity; ``ball_state`` ``(32,)`` 0 no ball in that
+  row, 1 loose (lying free), 2 linked but not connected to an anchor (debris),
+  3 in the structure (connected to an anchor); ``supply`` the balls left to
+  drag in (up to 100); ``goal`` the pipe's mouth.
+- **Reward**: the game's score, gained when the level is won: the balls left
+  (supply and loose); 0 otherwise.
+- **End**: terminated when a structure ball reaches the pipe (won), when the
+  structure collapses or no balls are left (lost); truncated after 100 steps by
+  ``gymnasium.make``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from games.goo import GooGame
+from games.goo.bot import DRAG, SETTLE, random_spot, truss_spot
+from games.goo.structure import balls, goal, rules_state
+
+from ..game import Stroke
+from .base import BotPolicy, GameEnv
+
+#: Rows of the ball observation (the bundled levels have at most 18 balls).
+MAX_BALLS = 32
+#: Largest supply the observation shows (the bundled levels have 10 or 12).
+MAX_SUPPLY = 100.0
+#: Frames the dragged ball is held at its spot before the release.
+HOLD = 4
+
+
+class GooEnv(GameEnv):
+    """World of Goo as an environment (see the module docstring for the spaces)."""
+
+    game_class = GooGame
+    action_space = spaces.Box(0.0, 1.0, (2,), np.float32)
+    observation_space = spaces.Dict({
+        "balls": spaces.Box(0.0, 1.0, (MAX_BALLS, 2), np.float32),
+        "ball_state": spaces.MultiDiscrete(np.full(MAX_BALLS, 4)),
+        "supply": spaces.Box(0.0, MAX_SUPPLY, (1,), np.float32),
+        "goal": spaces.Box(0.0, 1.0, (2,), np.float32),
+    })
+
+    def _act(self, action: Any) -> None:
+        spot = to_world(self.game, np.clip(np.asarray(action, np.float64).reshape(-1), 0, 1))
+        start = _pick_up(self.game)
+        if start is None:
+            return
+        path = [(start[0] + (spot[0] - start[0]) * k / DRAG,
+                 start[1] + (spot[1] - start[1]) * k / DRAG) for k in range(1, DRAG + 1)]
+        stroke = Stroke()
+        stroke.begin(self.game, *start, path + [spot] * HOLD)
+        self._frame()
+        while self._running() and not stroke.advance(self.game):
+            self._frame()
+
+    def _until_next_decision(self) -> None:
+        self._frames(SETTLE)
+
+    def _observe(self) -> dict[str, Any]:
+        world = self.game.world
+        bs = balls(world)
+        n = min(len(bs.entities), MAX_BALLS)
+        positions = np.zeros((MAX_BALLS, 2), np.float32)
+        positions[:n] = np.clip(to_fraction(self.game, bs.pos[:n]), 0.0, 1.0)
+        state = np.zeros(MAX_BALLS, np.int64)
+        state[:n] = np.where(bs.free, 1, np.where(bs.grounded, 3, np.where(bs.linked, 2, 1)))[:n]
+        g = goal(world)
+        return {"balls": positions, "ball_state": state,
+                "supply": np.array([min(rules_state(world).supply, MAX_SUPPLY)], np.float32),
+                "goal": np.clip(to_fraction(self.game, np.array([g.x, g.y])), 0, 1)
+                .astype(np.float32)}
+
+
+def to_world(game: GooGame, fraction: np.ndarray) -> tuple[float, float]:
+    """World point (px) of a point given as fractions of the world's bounds."""
+    left, bottom, right, top = game.world.bounds
+    return (float(left + fraction[0] * (right - left)),
+            float(bottom + fraction[1] * (top - bottom)))
+
+
+def to_fraction(game: GooGame, points: np.ndarray) -> np.ndarray:
+    """Points (px, ``(..., 2)``) as fractions of the world's bounds (inverse of ``to_world``)."""
+    left, bottom, right, top = game.world.bounds
+    return (np.asarray(points, np.float64) - (left, bottom)) / (right - left, top - bottom)
+
+
+def _pick_up(game: GooGame) -> tuple[float, float] | None:
+    """Where a drag starts: the supply pile if it has balls, else the first loose ball."""
+    rules = rules_state(game.world)
+    if rules.supply > 0:
+        return rules.supply_x, rules.supply_y
+    bs = balls(game.world)
+    loose = np.flatnonzero(bs.free)
+    return (float(bs.pos[loose[0], 0]), float(bs.pos[loose[0], 1])) if len(loose) else None
+
+
+class GooBot(BotPolicy):
+    """A bundled goo bot as a policy of this environment: ``policy(observation) -> action``.
+
+    ``builder`` puts the ball at the apex of the triangle nearest the pipe
+    (the game's own planner); ``random`` at a random distance and direction
+    from a random structure ball. With nowhere to go, the action is the
+    world's bottom-left corner, which no level lets a ball attach to.
+    """
+
+    names = ("builder", "random")
+
+
+    def __call__(self, observation: Any = None) -> np.ndarray:
+        game = self.env.game
+        world = game.world
+        spot = truss_spot(world) if self.name == "builder" else random_spot(world, game.rng)
+        if spot is None:
+            return np.zeros(2, np.float32)
+        return np.clip(to_fraction(game, np.array(spot)), 0.0, 1.0).astype(np.float32)

@@ -1,0 +1,150 @@
+"""``ecsgoo/Rope-v0``: Cut the Rope, one decision every few frames.
+
+- **Action**: ``MultiBinary(3)``, which ropes to cut now (rope ``i`` as in the
+  observation's ``ropes`` rows; all zeros: wait). A rope already cut, or a row
+  with no rope, ignores its bit. Each cut is a short swipe across the rope's
+  middle link through the game's pointer handlers, as the bundled bot swipes.
+- **Step**: the cuts, then ``frames_per_step`` frames (default 3, 1/20 s: the
+  grid the bundled cutter plans its cuts on) or until the level is won or lost.
+- **Observation** (a Dict), positions as fractions of the 800 × 600 px screen
+  (y up): ``candy`` ``(4,)`` its x, y and velocity (screens per second; zeros
+  once Om Nom has eaten it; each clipped to ±10; it leaves ``[0, 1]`` as it
+  flies off);
+  ``ropes`` ``(3, 3)`` each rope's pin x, y and 1 while it holds the candy
+  (0 once cut; a level's unused rows are zeros); ``stars`` ``(3, 4)`` each
+  star's x, y, 1 if the level has it, 1 once collected; ``monster`` ``(2,)``
+  Om Nom's x, y.
+- **Reward**: the game's score, gained when the level is won: 1000 + 500 per
+  star collected; 0 otherwise.
+- **End**: terminated when the candy reaches Om Nom (won) or leaves the
+  screen (lost); truncated after 500 steps by ``gymnasium.make``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from games.rope import RopeGame, bot
+from games.rope.components import Monster, Rope, Star
+from games.rope.rules import board_of, candy_of, holding
+from games.rope.swipe import swipe_across
+
+from ..components import Particle
+from .base import BotPolicy, GameEnv
+
+#: Rope and star rows of the observation (the bundled levels have up to three of each).
+MAX_ROPES, MAX_STARS = 3, 3
+#: The candy's observed position (screens) and velocity (screens/s) are clipped to ± this.
+CANDY_LIMIT = 10.0
+
+
+class RopeEnv(GameEnv):
+    """Cut the Rope as an environment (see the module docstring for the spaces)."""
+
+    game_class = RopeGame
+    action_space = spaces.MultiBinary(MAX_ROPES)
+    observation_space = spaces.Dict({
+        "candy": spaces.Box(-CANDY_LIMIT, CANDY_LIMIT, (4,), np.float32),
+        "ropes": spaces.Box(0.0, 1.0, (MAX_ROPES, 3), np.float32),
+        "stars": spaces.Box(0.0, 1.0, (MAX_STARS, 4), np.float32),
+        "monster": spaces.Box(0.0, 1.0, (2,), np.float32),
+    })
+
+    def __init__(self, level: int = 1, render_mode: str | None = None,
+                 frames_per_step: int = 3) -> None:
+        if frames_per_step < 1:
+            raise ValueError(f"frames_per_step must be >= 1, got {frames_per_step}")
+        self.frames_per_step = frames_per_step
+        super().__init__(level, render_mode)
+
+    def ropes(self) -> list[int]:
+        """The level's Rope entities, in the order of the observation's rows."""
+        return sorted(e for e, _ in self.game.world.get_component(Rope))[:MAX_ROPES]
+
+    def _act(self, action: Any) -> None:
+        bits = np.asarray(action).reshape(-1)
+        held = holding(self.game.world)
+        chosen = [r for i, r in enumerate(self.ropes()) if i < len(bits) and bits[i] and r in held]
+        swipes = [swipe_across(self.game.world, r) for r in chosen]  # all before any cut
+        for p, q in swipes:
+            self.game.on_press(*p, 1)
+            self.game.on_drag(*q)
+            self.game.on_release(*q, 1)
+
+    def _until_next_decision(self) -> None:
+        self._frames(self.frames_per_step)
+
+    def _observe(self) -> dict[str, Any]:
+        world = self.game.world
+        left, bottom, right, top = board_of(world).view
+        scale = np.array([right - left, top - bottom], np.float64)
+        origin = np.array([left, bottom], np.float64)
+
+        def at(x: float, y: float) -> np.ndarray:
+            return np.clip((np.array([x, y]) - origin) / scale, 0.0, 1.0)
+
+        candy = np.zeros(4, np.float32)
+        entity = candy_of(world)
+        if entity is not None:
+            p = world.component(entity, Particle)
+            candy[:] = np.clip(np.concatenate([(np.array([p.x, p.y]) - origin) / scale,
+                                               np.array([p.vx, p.vy]) / scale]),
+                               -CANDY_LIMIT, CANDY_LIMIT)
+        ropes = np.zeros((MAX_ROPES, 3), np.float32)
+        held = holding(world)
+        for i, r in enumerate(self.ropes()):
+            pin = world.component(world.component(r, Rope).pin, Particle)
+            ropes[i] = (*at(pin.x, pin.y), float(r in held))
+        stars = np.zeros((MAX_STARS, 4), np.float32)
+        for i, (_, s) in enumerate(sorted(world.get_component(Star))[:MAX_STARS]):
+            stars[i] = (*at(s.x, s.y), 1.0, float(s.collected))
+        monster = world.get_component(Monster)[0][1]
+        return {"candy": candy, "ropes": ropes, "stars": stars,
+                "monster": at(monster.x, monster.y).astype(np.float32)}
+
+
+class RopeBot(BotPolicy):
+    """A bundled rope bot as a policy of this environment: ``policy(observation) -> action``.
+
+    ``cutter`` plans its cuts on copies of the world (the game's own planner)
+    and cuts at the decision step that holds the planned frame; ``random``
+    cuts one rope still holding, at random, about once every 40 frames (with
+    ``frames_per_step`` 3, the cutter's plans fall on decision steps exactly).
+    """
+
+    names = ("cutter", "random")
+
+    def __init__(self, env: RopeEnv, name: str) -> None:
+        super().__init__(env, name)
+        #: (world id, ropes held, the planner's (frame, ropes)), kept until it is stale.
+        self.plan: tuple[int, tuple[int, ...], tuple[int, list[int]]] | None = None
+
+    def __call__(self, observation: Any = None) -> np.ndarray:
+        env, world = self.env, self.env.game.world
+        held = holding(world)
+        ropes = self.env.ropes()
+        action = np.zeros(MAX_ROPES, np.int8)
+        if not held or board_of(world).result != "running":
+            return action
+        if self.name == "random":
+            rng: random.Random = env.game.rng
+            if rng.random() < env.frames_per_step / 40:
+                action[ropes.index(rng.choice(held))] = 1
+            return action
+        frame, cut = self._plan(world, held)
+        if frame < world.frame + env.frames_per_step:
+            for r in cut:
+                action[ropes.index(r)] = 1
+            self.plan = None
+        return action
+
+    def _plan(self, world: Any, held: list[int]) -> tuple[int, list[int]]:
+        """The cutter's ``(frame, ropes)``, planned again for a new game or new ropes held."""
+        key = (id(world), tuple(held))
+        if self.plan is None or self.plan[:2] != key or self.plan[2][0] < world.frame:
+            self.plan = (*key, bot.plan(world, held))
+        return self.plan[2]

@@ -1,0 +1,110 @@
+"""``ecsgoo/Suika-v0``: the merge game, one drop per step.
+
+- **Action**: ``Box(0, 1, (1,))``, where the held fruit is dropped: 0 is as far
+  left as it fits in the box, 1 as far right (its centre moves over
+  ``[left + r, right - r]``, r its radius, px).
+- **Step**: the drop, then the frames until the next drop is allowed (0.5 s,
+  30 frames) or the game is over.
+- **Observation** (a Dict): ``fruits`` ``(64, 2)`` positions of the fruits in
+  the box as fractions of the world (x / 960 px, y / 700 px; y up), highest
+  first; ``kinds`` ``(64,)`` their kinds + 1 (0: no fruit in that row; 1 a
+  cherry … 11 a watermelon); ``current`` and ``next`` the held and the
+  previewed kind (0–4); ``box`` the inner walls, as fractions of the width.
+- **Reward**: the merge points scored during the step (the game's score).
+- **End**: terminated when a fruit has stayed above the line for 1.5 s (the
+  game is won if a watermelon was made, else lost); truncated after 1,000 drops
+  by ``gymnasium.make``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from games.suika import Suika, ai, rules
+
+from .. import fruit
+from ..components import Fruit, Particle
+from .base import BotPolicy, GameEnv
+
+#: Rows of the fruit observation (the highest fruits when there are more).
+MAX_FRUITS = 64
+
+
+class SuikaEnv(GameEnv):
+    """Suika as an environment (see the module docstring for the spaces)."""
+
+    game_class = Suika
+    action_space = spaces.Box(0.0, 1.0, (1,), np.float32)
+    observation_space = spaces.Dict({
+        "fruits": spaces.Box(0.0, 1.0, (MAX_FRUITS, 2), np.float32),
+        "kinds": spaces.MultiDiscrete(np.full(MAX_FRUITS, len(fruit.RADII) + 1)),
+        "current": spaces.Discrete(rules.DROP_KINDS),
+        "next": spaces.Discrete(rules.DROP_KINDS),
+        "box": spaces.Box(0.0, 1.0, (2,), np.float32),
+    })
+
+    def _act(self, action: Any) -> None:
+        x = drop_x(self.game, float(np.clip(np.asarray(action).reshape(-1)[0], 0.0, 1.0)))
+        game = self.game
+        game.on_move(x, rules.DROP_Y)
+        game.on_press(x, rules.DROP_Y, 1)
+        game.on_release(x, rules.DROP_Y, 1)
+
+    def _until_next_decision(self) -> None:
+        while self._running() and not rules.can_drop(self.game.world):
+            self._frame()
+
+    def _observe(self) -> dict[str, Any]:
+        world = self.game.world
+        st = rules.state(world)
+        found = [(p.y, p.x, f.kind) for _, (p, f) in world.get_components(Particle, Fruit)]
+        found.sort(key=lambda row: -row[0])
+        positions = np.zeros((MAX_FRUITS, 2), np.float32)
+        kinds = np.zeros(MAX_FRUITS, np.int64)
+        for i, (y, x, kind) in enumerate(found[:MAX_FRUITS]):
+            positions[i] = (x / rules.WIDTH, y / rules.HEIGHT)
+            kinds[i] = kind + 1
+        return {"fruits": np.clip(positions, 0.0, 1.0), "kinds": kinds,
+                "current": int(st.current), "next": int(st.next),
+                "box": np.array([st.left, st.right], np.float32) / np.float32(rules.WIDTH)}
+
+
+def drop_x(game: Suika, action: float) -> float:
+    """Where action ``action`` in [0, 1] drops the held fruit (px): left to right in the box."""
+    st = rules.state(game.world)
+    low, high = _reach(st.left, st.right, st.current)
+    return low + action * (high - low)
+
+
+def action_for(game: Suika, x: float) -> np.ndarray:
+    """The action that drops the held fruit at ``x`` px (the inverse of ``drop_x``)."""
+    st = rules.state(game.world)
+    low, high = _reach(st.left, st.right, st.current)
+    return np.array([np.clip((x - low) / (high - low), 0.0, 1.0)], np.float32)
+
+
+def _reach(left: float, right: float, kind: int) -> tuple[float, float]:
+    r = fruit.RADII[kind]
+    return left + r, right - r
+
+
+class SuikaBot(BotPolicy):
+    """A bundled suika bot as a policy of this environment: ``policy(observation) -> action``.
+
+    ``name`` is ``greedy``, ``lookahead`` or ``random`` (the game's own bots:
+    the same drop as ``ecsgoo play suika --bot NAME``, up to the action's float32).
+    """
+
+    names = ("greedy", "lookahead", "random")
+
+
+    def __call__(self, observation: Any = None) -> np.ndarray:
+        game = self.env.game
+        if self.name == "random":
+            x = ai.random_drop(game.world, game.bot_rng)
+        else:
+            x = ai.lookahead(game.world) if self.name == "lookahead" else ai.greedy(game.world)
+        return action_for(game, x)
