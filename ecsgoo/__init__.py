@@ -10,6 +10,7 @@ from . import systems
 from .components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
 from .errors import WorldError, WorldFileError
 from .look import Look
+from .queries import ALL, Hit
 from .saving import check_file, dumps, load, loads, register_component, register_resource, save
 from .world import World
 
@@ -19,3 +20,4 @@ __all__ = [
 ]
 __all__ += ["save", "load", "dumps", "loads", "register_component", "register_resource",
             "check_file"]
+__all__ += ["Hit", "ALL"]

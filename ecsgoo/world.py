@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
-from . import limits
+from . import limits, queries
 from .components import BUILTIN, Component, Particle, _Rider
 from .errors import WorldError
 from .level import Level
@@ -421,6 +421,28 @@ class World:
         k = limits.check("Spring", "stiffness", stiffness)
         rows = None if springs is None else self.springs.rows(springs)
         self.springs.write("compliance", limits.compliance_of(k), rows)
+
+    def raycast(self, p: tuple[float, float], q: tuple[float, float],
+                mask: int = queries.ALL) -> queries.Hit | None:
+        """The first ``queries.Hit`` of the segment ``p → q`` (px), or ``None``.
+
+        ``mask``: the collision layers it sees (see ``ecsgoo.queries``).
+        """
+        return queries.raycast(self, p, q, mask)
+
+    def raycast_all(self, p: tuple[float, float], q: tuple[float, float],
+                    mask: int = queries.ALL) -> list[queries.Hit]:
+        """Every ``queries.Hit`` of the segment ``p → q`` (px), nearest first."""
+        return queries.raycast_all(self, p, q, mask)
+
+    def query_point(self, x: float, y: float, mask: int = queries.ALL) -> list[int]:
+        """Entities at ``(x, y)`` px: particle discs, soft bodies (their constraint's entity)."""
+        return queries.query_point(self, x, y, mask)
+
+    def query_box(self, x0: float, y0: float, x1: float, y1: float,
+                  mask: int = queries.ALL) -> list[int]:
+        """Entities overlapping the box (px): particle discs and soft-body outlines."""
+        return queries.query_box(self, x0, y0, x1, y1, mask)
 
     def nearest_particle(self, x: float, y: float, reach: float = math.inf,
                          movable: bool = True) -> int | None:

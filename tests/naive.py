@@ -388,3 +388,34 @@ def outline_clearance_naive(p, ri, ring, radii):
     d, half, _ = best
     inside = point_in_polygon_naive(p, np.asarray(ring, float))
     return d + ri + half if inside else ri + half - d
+
+
+def raycast_discs_naive(p, q, centres, radii):
+    """Mirrors ``queries.ray_particles`` + ``ray_circle``: every disc the segment meets and
+    the fraction, by solving the quadratic for each disc in turn (no grid)."""
+    p, q = np.asarray(p, float), np.asarray(q, float)
+    d = q - p
+    out = []
+    for k, (c, r) in enumerate(zip(np.asarray(centres, float), radii, strict=True)):
+        f = p - c
+        a, b, cc = d @ d, 2 * (f @ d), f @ f - r * r
+        if cc <= 0:
+            out.append((k, 0.0))
+            continue
+        disc = b * b - 4 * a * cc
+        if disc < 0 or a == 0:
+            continue
+        t = (-b - math.sqrt(disc)) / (2 * a)
+        if 0 <= t <= 1:
+            out.append((k, t))
+    return sorted(out, key=lambda kt: kt[1])
+
+
+def discs_in_box_naive(centres, radii, x0, y0, x1, y1):
+    """Mirrors ``queries.box_particles``: discs whose nearest point to the box's is within r."""
+    out = []
+    for k, ((cx, cy), r) in enumerate(zip(np.asarray(centres, float), radii, strict=True)):
+        qx, qy = min(max(cx, x0), x1), min(max(cy, y0), y1)
+        if (cx - qx) ** 2 + (cy - qy) ** 2 <= r * r:
+            out.append(k)
+    return out

@@ -1,0 +1,164 @@
+"""Asking the world: rays against discs, segments and outlines; points and boxes over the grid.
+
+The particle queries walk the broad-phase grid (``grid.build_grid``): a ray
+visits the cells it crosses and their neighbours (a disc reaches at most half
+a cell beyond its own), a point or a box only the cells under it. Hits are
+written into caller-given arrays and their count returned.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def ray_circle(px, py, dx, dy, cx, cy, r):
+    """Fraction ``t`` in [0, 1] where ``p + t·d`` first meets the disc ``(c, r)``, or −1.
+
+    Solves ``|p + t·d − c|² = r²``: ``t = (−b − √(b² − a·k)) / a`` with
+    ``a = d·d``, ``b = (p − c)·d``, ``k = |p − c|² − r²``, written as
+    ``k / (−b + √…)`` so that it keeps its digits. A ray that starts inside
+    hits at ``t = 0``.
+    """
+    fx, fy = px - cx, py - cy
+    k = fx * fx + fy * fy - r * r
+    if k <= 0.0:
+        return 0.0
+    a = dx * dx + dy * dy
+    b = fx * dx + fy * dy
+    disc = b * b - a * k
+    if a == 0.0 or b >= 0.0 or disc < 0.0:
+        return -1.0
+    t = k / (-b + math.sqrt(disc))
+    return t if t <= 1.0 else -1.0
+
+
+@njit(cache=True)
+def ray_segment(px, py, dx, dy, ax, ay, bx, by):
+    """Fraction ``t`` in [0, 1] where ``p + t·d`` crosses segment ``ab``, or −1 (parallel: −1)."""
+    ex, ey = bx - ax, by - ay
+    den = dx * ey - dy * ex
+    if den == 0.0:
+        return -1.0
+    wx, wy = ax - px, ay - py
+    t = (wx * ey - wy * ex) / den
+    u = (wx * dy - wy * dx) / den
+    if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
+        return t
+    return -1.0
+
+
+@njit(cache=True)
+def _clip(px, py, dx, dy, xmin, ymin, xmax, ymax):
+    """The fractions ``[t0, t1]`` of ``p + t·d`` (t in [0, 1]) inside the box (t0 > t1: none)."""
+    t0, t1 = 0.0, 1.0
+    for p0, d, lo, hi in ((px, dx, xmin, xmax), (py, dy, ymin, ymax)):
+        if d == 0.0:
+            if p0 < lo or p0 > hi:
+                return 1.0, 0.0
+            continue
+        a, b = (lo - p0) / d, (hi - p0) / d
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+    return t0, t1
+
+
+@njit(cache=True)
+def ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, start, items,
+                  out_row, out_t):
+    """Every particle disc the segment ``p → p + d`` meets: rows and fractions, unsorted.
+
+    Walks the grid cells along the segment (sampled every half cell) with their
+    eight neighbours; ``mask_ok[row]`` says which rows may be hit. Returns the
+    count written into ``out_row``/``out_t`` (each at least as long as the rows).
+    """
+    seen = np.zeros(len(radius), dtype=np.bool_)
+    # only the part of the segment over the grid (grown by a cell) needs walking
+    t0, t1 = _clip(px, py, dx, dy, x0 - cell, y0 - cell, x0 + (nx + 1) * cell,
+                   y0 + (ny + 1) * cell)
+    count = 0
+    if t0 > t1:
+        return count
+    length = (t1 - t0) * math.sqrt(dx * dx + dy * dy)
+    steps = int(length / (0.5 * cell)) + 1
+    last = -1
+    for s in range(steps + 1):
+        f = t0 + (t1 - t0) * s / steps
+        cx = int(math.floor((px + f * dx - x0) / cell))
+        cy = int(math.floor((py + f * dy - y0) / cell))
+        if cx + cy * 131071 == last:
+            continue
+        last = cx + cy * 131071
+        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
+            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
+                c = gx + gy * nx
+                for u in range(start[c], start[c + 1]):
+                    i = items[u]
+                    if seen[i] or not mask_ok[i]:
+                        continue
+                    seen[i] = True
+                    t = ray_circle(px, py, dx, dy, pos[i, 0], pos[i, 1], radius[i])
+                    if t >= 0.0:
+                        out_row[count], out_t[count] = i, t
+                        count += 1
+    return count
+
+
+@njit(cache=True)
+def ray_rings(px, py, dx, dy, pos, off, idx, out_ring, out_t, out_edge):
+    """The first crossing of the segment with each outline ``idx[off[k]:off[k+1]]``.
+
+    Returns the count of outlines hit; ``out_edge`` is the edge's index in its ring.
+    """
+    count = 0
+    for k in range(len(off) - 1):
+        s, e = off[k], off[k + 1]
+        best, edge = 2.0, -1
+        for u in range(e - s):
+            a, b = idx[s + u], idx[s + (u + 1) % (e - s)]
+            t = ray_segment(px, py, dx, dy, pos[a, 0], pos[a, 1], pos[b, 0], pos[b, 1])
+            if 0.0 <= t < best:
+                best, edge = t, u
+        if edge >= 0:
+            out_ring[count], out_t[count], out_edge[count] = k, best, edge
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def ray_segments(px, py, dx, dy, segs, out_seg, out_t):
+    """Every static segment (``segs`` (k, 4)) the ray crosses; returns the count."""
+    count = 0
+    for k in range(segs.shape[0]):
+        t = ray_segment(px, py, dx, dy, segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3])
+        if t >= 0.0:
+            out_seg[count], out_t[count] = k, t
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def box_particles(x0b, y0b, x1b, y1b, pos, radius, mask_ok, x0, y0, cell, nx, ny, start,
+                  items, out_row):
+    """Rows whose disc overlaps the box ``[x0b, x1b] × [y0b, y1b]`` (a point: a zero box)."""
+    cx0 = max(int(math.floor((x0b - x0) / cell)) - 1, 0)
+    cx1 = min(int(math.floor((x1b - x0) / cell)) + 1, nx - 1)
+    cy0 = max(int(math.floor((y0b - y0) / cell)) - 1, 0)
+    cy1 = min(int(math.floor((y1b - y0) / cell)) + 1, ny - 1)
+    count = 0
+    for gy in range(cy0, cy1 + 1):
+        for gx in range(cx0, cx1 + 1):
+            c = gx + gy * nx
+            for u in range(start[c], start[c + 1]):
+                i = items[u]
+                if not mask_ok[i]:
+                    continue
+                qx = min(max(pos[i, 0], x0b), x1b)  # the box's nearest point to the centre
+                qy = min(max(pos[i, 1], y0b), y1b)
+                ex, ey = pos[i, 0] - qx, pos[i, 1] - qy
+                if ex * ex + ey * ey <= radius[i] * radius[i]:
+                    out_row[count] = i
+                    count += 1
+    return count

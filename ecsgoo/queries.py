@@ -1,0 +1,212 @@
+"""Asking the world what is where: rays, points and boxes (``World.raycast`` and friends).
+
+Particles are found by their disc, soft bodies (an AreaConstraint ring or a
+ShapeMatch outline) by their outline polygon — as the entity of their
+constraint — and level geometry by its segments and the world's bounds
+(``entity`` ``None``).
+Particles go through the broad-phase grid (built for the query, in numba);
+outlines and level segments are few and are tested one by one.
+
+``mask`` selects by collision layer: every particle is on layer 1 (the layers
+of their own come with layer masks), so ``mask & 1 == 0`` finds no particle or
+body; level geometry is always hit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .errors import WorldError
+from .geometry import point_in_polygon, segments_intersect
+from .kernels.grid import build_grid
+from .kernels.queries import (
+    box_particles,
+    ray_particles,
+    ray_rings,
+    ray_segments,
+)
+
+if TYPE_CHECKING:
+    from .world import World
+
+#: Every layer bit: the default ``mask``.
+ALL = -1
+#: The layer every particle and body is on.
+DEFAULT_LAYER = 1
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Where a ray met something: ``entity`` (``None``: level geometry), the point (px),
+    the surface normal facing the ray's start, and ``fraction`` of the way from p to q."""
+
+    entity: int | None
+    x: float
+    y: float
+    nx: float
+    ny: float
+    fraction: float
+
+
+def _point(p: tuple[float, float], what: str) -> tuple[float, float]:
+    x, y = float(p[0]), float(p[1])
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise WorldError(f"{what}: the point must be finite, got {p!r}")
+    return x, y
+
+
+def _grid(world: World) -> tuple:
+    p = world.particles
+    st = world.store
+    return build_grid(len(p), st.particles.cols["pos"], st.particles.cols["radius"],
+                      world.contact_slop)
+
+
+def _layer_ok(world: World, mask: int) -> np.ndarray:
+    return np.full(len(world.particles), bool(int(mask) & DEFAULT_LAYER), dtype=np.bool_)
+
+
+def _outlines(world: World) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The outline CSR (particle rows) and each outline's constraint entity."""
+    st = world.store
+    st.prepare()
+    owners = [c._entity for c in st.rings.owner[: st.rings.n]]
+    owners += [c._entity for c in st.shapes.owner[: st.shapes.n] if c._vals["outline"]]
+    return st.outline_off, st.outline_idx, owners
+
+
+def raycast_all(world: World, p: tuple[float, float], q: tuple[float, float],
+                mask: int = ALL) -> list[Hit]:
+    """Every hit of the segment ``p → q`` (px), nearest first (each thing once)."""
+    (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
+    dx, dy = qx - px, qy - py
+    hits = _particle_hits(world, px, py, dx, dy, mask)
+    if int(mask) & DEFAULT_LAYER:
+        hits += _outline_hits(world, px, py, dx, dy)
+    hits += _level_hits(world, px, py, dx, dy)
+    hits.sort(key=lambda h: (h.fraction, -1 if h.entity is None else h.entity))
+    return hits
+
+
+def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
+            mask: int = ALL) -> Hit | None:
+    """The first hit of the segment ``p → q`` (px), or ``None``."""
+    hits = raycast_all(world, p, q, mask)
+    return hits[0] if hits else None
+
+
+def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
+                   mask: int) -> list[Hit]:
+    n = len(world.particles)
+    if n == 0:
+        return []
+    pos, radius = world.particles.pos, world.particles.radius
+    rows, ts = np.zeros(n, dtype=np.int64), np.zeros(n)
+    count = ray_particles(px, py, dx, dy, world.store.particles.cols["pos"],
+                          world.store.particles.cols["radius"], _layer_ok(world, mask),
+                          *_grid(world), rows, ts)
+    entity = world.particles.entity
+    out = []
+    for row, t in zip(rows[:count].tolist(), ts[:count].tolist(), strict=True):
+        x, y = px + t * dx, py + t * dy
+        nx, ny = (x - pos[row, 0]) / radius[row], (y - pos[row, 1]) / radius[row]
+        if t == 0.0:  # started inside: the normal faces back along the ray
+            nx, ny = _unit(-dx, -dy)
+        out.append(Hit(int(entity[row]), x, y, float(nx), float(ny), t))
+    return out
+
+
+def _outline_hits(world: World, px: float, py: float, dx: float, dy: float) -> list[Hit]:
+    off, idx, owners = _outlines(world)
+    k = len(owners)
+    if k == 0:
+        return []
+    rings, ts, edges = np.zeros(k, dtype=np.int64), np.zeros(k), np.zeros(k, dtype=np.int64)
+    pos = world.store.particles.cols["pos"]
+    count = ray_rings(px, py, dx, dy, pos, off, idx, rings, ts, edges)
+    out = []
+    for ring, t, edge in zip(rings[:count].tolist(), ts[:count].tolist(),
+                             edges[:count].tolist(), strict=True):
+        s, e = off[ring], off[ring + 1]
+        a, b = pos[idx[s + edge]], pos[idx[s + (edge + 1) % (e - s)]]
+        out.append(_edge_hit(owners[ring], px, py, dx, dy, t, a, b))
+    return out
+
+
+def _level_hits(world: World, px: float, py: float, dx: float, dy: float) -> list[Hit]:
+    segs = world.level.segments
+    if world.bounds is not None:  # the walls and floor are level geometry too
+        left, bottom, right, top = world.bounds
+        walls = [(left, bottom, right, bottom), (right, bottom, right, top),
+                 (right, top, left, top), (left, top, left, bottom)]
+        segs = np.vstack([segs, np.array(walls, dtype=np.float64)])
+    if not len(segs):
+        return []
+    ids, ts = np.zeros(len(segs), dtype=np.int64), np.zeros(len(segs))
+    count = ray_segments(px, py, dx, dy, segs, ids, ts)
+    return [_edge_hit(None, px, py, dx, dy, t, segs[k, :2], segs[k, 2:])
+            for k, t in zip(ids[:count].tolist(), ts[:count].tolist(), strict=True)]
+
+
+def _edge_hit(entity: int | None, px: float, py: float, dx: float, dy: float, t: float,
+              a: np.ndarray, b: np.ndarray) -> Hit:
+    """A hit on edge ``ab`` at fraction ``t``; the normal faces the ray's start."""
+    nx, ny = _unit(-(b[1] - a[1]), b[0] - a[0])
+    if nx * dx + ny * dy > 0:
+        nx, ny = -nx, -ny
+    return Hit(entity, px + t * dx, py + t * dy, float(nx), float(ny), t)
+
+
+def _unit(x: float, y: float) -> tuple[float, float]:
+    n = math.hypot(x, y)
+    return (x / n, y / n) if n > 0 else (0.0, 0.0)
+
+
+def query_box(world: World, x0: float, y0: float, x1: float, y1: float,
+              mask: int = ALL) -> list[int]:
+    """Entities overlapping the box (px, corners in any order), ascending.
+
+    Particles whose disc overlaps it; soft bodies whose outline overlaps it
+    (as their constraint's entity).
+    """
+    (x0, y0), (x1, y1) = _point((x0, y0), "query_box"), _point((x1, y1), "query_box")
+    x0, x1, y0, y1 = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
+    found: set[int] = set()
+    n = len(world.particles)
+    if n:
+        rows = np.zeros(n, dtype=np.int64)
+        count = box_particles(x0, y0, x1, y1, world.store.particles.cols["pos"],
+                              world.store.particles.cols["radius"], _layer_ok(world, mask),
+                              *_grid(world), rows)
+        found.update(world.particles.entity[rows[:count]].tolist())
+    if int(mask) & DEFAULT_LAYER:
+        off, idx, owners = _outlines(world)
+        pos = world.store.particles.cols["pos"]
+        for k, owner in enumerate(owners):
+            if _polygon_meets_box(pos[idx[off[k]: off[k + 1]]], x0, y0, x1, y1):
+                found.add(owner)
+    return sorted(found)
+
+
+def query_point(world: World, x: float, y: float, mask: int = ALL) -> list[int]:
+    """Entities at the point ``(x, y)`` (px): particle discs and soft bodies, ascending."""
+    return query_box(world, x, y, x, y, mask)
+
+
+def _polygon_meets_box(xy: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether polygon ``xy`` and the box overlap (a vertex in, a corner in, or edges cross)."""
+    if xy[:, 0].max() < x0 or xy[:, 0].min() > x1 or xy[:, 1].max() < y0 or xy[:, 1].min() > y1:
+        return False
+    inside = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+    if inside.any() or point_in_polygon((x0, y0), xy):
+        return True
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+        for k in range(len(xy)):
+            if segments_intersect(a, b, xy[k], xy[(k + 1) % len(xy)]):
+                return True
+    return False

@@ -1,0 +1,93 @@
+"""Asking the world: rays, points and boxes against discs, soft bodies and level geometry."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import naive
+from ecsgoo import Particle, World, WorldError
+from ecsgoo.bodies import jelly_ball
+from ecsgoo.queries import ALL, Hit
+
+
+def _scattered(seed: int, count: int = 300) -> tuple[World, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    w = World(bounds=None)
+    xy = rng.uniform(0, 1000, (count, 2))
+    r = rng.uniform(2, 15, count)
+    for (x, y), radius in zip(xy, r, strict=True):
+        w.create_entity(Particle(float(x), float(y), radius=float(radius)))
+    return w, xy, r
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_raycast_all_matches_the_brute_force_reference(seed):
+    w, xy, r = _scattered(seed)
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(20):
+        p, q = rng.uniform(-200, 1200, 2), rng.uniform(-200, 1200, 2)
+        got = [(h.entity - 1, h.fraction) for h in w.raycast_all(tuple(p), tuple(q))]
+        want = naive.raycast_discs_naive(p, q, xy, r)
+        assert [k for k, _ in got] == [k for k, _ in want]
+        assert [t for _, t in got] == pytest.approx([t for _, t in want], abs=1e-12)
+
+
+def test_a_ray_meets_a_circle_where_the_closed_form_says():
+    w = World(bounds=None)
+    e = w.create_entity(Particle(300.0, 200.0, radius=25.0))
+    p, q = (0.0, 210.0), (600.0, 210.0)
+    hit = w.raycast(p, q)
+    x = 300.0 - math.sqrt(25.0**2 - 10.0**2)  # the near root of (x − 300)² + 10² = 25²
+    assert hit.entity == e and abs(hit.x - x) <= 1e-9 and hit.y == 210.0
+    assert hit.fraction == pytest.approx(x / 600.0, abs=1e-12)
+    assert math.hypot(hit.nx, hit.ny) == pytest.approx(1.0)
+    assert (hit.nx, hit.ny) == pytest.approx(((x - 300) / 25, 10 / 25))
+    assert w.raycast((0, 300), (600, 300)) is None
+
+
+def test_level_geometry_and_bounds_hit_with_no_entity_and_a_facing_normal():
+    w = World(bounds=(0, 0, 800, 600))
+    w.add_segment((100, 0), (100, 600))
+    hits = w.raycast_all((50, 300), (900, 300))
+    assert [h.entity for h in hits] == [None, None]
+    assert [h.x for h in hits] == pytest.approx([100, 800])
+    assert (hits[0].nx, hits[0].ny) == pytest.approx((-1, 0))
+    assert isinstance(hits[0], Hit)
+
+
+def test_soft_bodies_are_found_as_their_constraint():
+    w = World(bounds=None)
+    ball = jelly_ball(w, 400, 300, radius=50)
+    inside = w.query_point(400 + 20, 300)
+    assert ball.constraint in inside and ball.centre not in inside
+    assert w.query_point(400, 300) == sorted([ball.constraint, ball.centre])
+    hit = w.raycast((0, 300), (800, 300))
+    assert hit.entity in ball.particles, "the rim's disc is met first"
+    outline = [h for h in w.raycast_all((0, 300), (800, 300)) if h.entity == ball.constraint]
+    assert len(outline) == 1 and outline[0].x == pytest.approx(350, abs=1.0)
+    assert ball.constraint in w.query_box(430, 280, 500, 320)
+    assert ball.constraint not in w.query_box(0, 0, 100, 100)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_query_box_matches_the_reference(seed):
+    w, xy, r = _scattered(seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        a, b = rng.uniform(0, 1000, 2), rng.uniform(0, 1000, 2)
+        got = [e - 1 for e in w.query_box(a[0], a[1], b[0], b[1])]
+        want = naive.discs_in_box_naive(xy, r, min(a[0], b[0]), min(a[1], b[1]),
+                                        max(a[0], b[0]), max(a[1], b[1]))
+        assert got == want
+
+
+def test_masks_and_bad_points():
+    w, _, _ = _scattered(5, 30)
+    assert w.query_box(0, 0, 1000, 1000, mask=ALL)
+    assert w.query_box(0, 0, 1000, 1000, mask=0b10) == [], "everything is on layer 1"
+    with pytest.raises(WorldError, match="finite"):
+        w.raycast((0, 0), (math.nan, 1))
+    assert World(bounds=None).raycast((0, 0), (10, 10)) is None
