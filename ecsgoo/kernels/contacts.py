@@ -91,9 +91,39 @@ def closest_on_segment(px, py, ax, ay, bx, by):
 
 
 @njit(cache=True)
+def _crossing(sx, sy, px, py, ax, ay, bx, by):
+    """Whether the path ``s → p`` went through segment ``ab`` from one side to the other.
+
+    Returns ``(crossed, nx, ny, depth)``: the unit normal toward ``s``'s side and
+    how far ``p`` is past the segment's line along it.
+    """
+    ex, ey = bx - ax, by - ay
+    side_s = ex * (sy - ay) - ey * (sx - ax)
+    side_p = ex * (py - ay) - ey * (px - ax)
+    if side_s * side_p >= 0.0:
+        return False, 0.0, 0.0, 0.0
+    # where the path meets the line: it must lie on the segment itself
+    f = side_s / (side_s - side_p)
+    cx, cy = sx + f * (px - sx), sy + f * (py - sy)
+    if (cx - ax) * ex + (cy - ay) * ey < 0.0 or (cx - bx) * ex + (cy - by) * ey > 0.0:
+        return False, 0.0, 0.0, 0.0
+    ln = math.sqrt(ex * ex + ey * ey)
+    nx, ny = -ey / ln, ex / ln
+    if side_s < 0.0:
+        nx, ny = -nx, -ny
+    return True, nx, ny, abs(side_p) / ln
+
+
+@njit(cache=True)
 def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin, push,
-                     hold):
-    """Push particles out of the static segments ``segs`` (k, 4) they overlap."""
+                     hold, since):
+    """Push particles out of the static segments ``segs`` (k, 4) they overlap.
+
+    No tunnelling: ``since`` holds where each particle was when this substep's
+    contacts began (its last resolved position). A centre whose path from there
+    crossed a segment — a fast particle, or one shoved through a thin wall by a
+    pair contact — goes back to the side it came from, ``radius`` clear of it.
+    """
     for i in range(n):
         if w[i] == 0.0:
             continue
@@ -101,8 +131,14 @@ def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin,
         for s in range(segs.shape[0]):
             ax, ay, bx, by = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3]
             px, py = pos[i, 0], pos[i, 1]
-            if (px + r < min(ax, bx) or px - r > max(ax, bx) or py + r < min(ay, by)
-                    or py - r > max(ay, by)):
+            sx, sy = since[i, 0], since[i, 1]
+            if (max(px, sx) + r < min(ax, bx) or min(px, sx) - r > max(ax, bx)
+                    or max(py, sy) + r < min(ay, by) or min(py, sy) - r > max(ay, by)):
+                continue
+            crossed, nx, ny, past = _crossing(sx, sy, px, py, ax, ay, bx, by)
+            if crossed:
+                resolve_static(i, nx, ny, past + r, pos, prev, friction[i], restitution[i],
+                               vmin, push, hold)
                 continue
             qx, qy, _ = closest_on_segment(px, py, ax, ay, bx, by)
             dx, dy = px - qx, py - qy

@@ -63,6 +63,10 @@ class Collide(Stage):
         n, vmin, push = p.n, self.bounce_speed * h, self.push_speed * h
         hold = max(0.0, self.hold_speed) * h
         args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
+        lvl = world.level
+        # where each particle was before this substep's contacts: nothing may cross a
+        # segment of the level on its way from there (see collide_segments)
+        since = c["prev"][:n].copy() if len(lvl.segments) else None
         if n and (self.particles or self.outlines):
             x0, y0, cell, nx, ny, start, items = build_grid(n, c["pos"], c["radius"],
                                                             world.contact_slop)
@@ -78,9 +82,8 @@ class Collide(Stage):
                                  c["friction"],
                                  c["restitution"], x0, y0, cell, nx, ny, start, items, vmin, push,
                                  hold)
-        lvl = world.level
-        if len(lvl.segments):
-            collide_segments(n, *args, lvl.segments, vmin, push, hold)
+        if since is not None:
+            collide_segments(n, *args, lvl.segments, vmin, push, hold, since)
         if len(lvl.polygons):
             collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
                              hold)
