@@ -12,6 +12,7 @@ from .errors import WorldError, WorldFileError
 from .look import Look
 from .queries import ALL, Hit
 from .saving import check_file, dumps, load, loads, register_component, register_resource, save
+from .sensors import Sensor
 from .world import World
 
 __all__ = [
@@ -21,3 +22,4 @@ __all__ = [
 __all__ += ["save", "load", "dumps", "loads", "register_component", "register_resource",
             "check_file"]
 __all__ += ["Hit", "ALL"]
+__all__ += ["Sensor"]

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
-from . import limits, queries
+from . import limits, queries, sensors
 from .components import BUILTIN, Component, Particle, _Rider
 from .errors import WorldError
 from .level import Level
@@ -253,6 +253,7 @@ class World:
                 self.remove_component(entity, type(comp))
         with self._context():
             esper.delete_entity(entity, immediate=True)
+        sensors.forget(self, entity)
 
     def entity_exists(self, entity: int) -> bool:
         """Whether ``entity`` exists."""
@@ -336,7 +337,9 @@ class World:
         pending[:] = 0.0
 
     def end_frame(self) -> None:
-        """End a frame (``Pipeline.step`` calls it): count it, and the pointer arrives."""
+        """End a frame (``Pipeline.step`` calls it): sensors look, the frame counts, and the
+        pointer arrives."""
+        sensors.update(self)
         self.frame += 1
         self.grab_from = self.grab_target
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from .. import systems
 from ..errors import WorldFileError
 from ..look import Look
+from ..sensors import Sensor
 from ..world import World
 from .build import build
 from .read import parse, read
@@ -38,6 +39,7 @@ __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",
 
 register_resource(systems.Score, "score")
 register_component(Look, "look")
+register_component(Sensor, "sensor", refs=("inside",))
 
 
 def dumps(world: World, compact: bool | None = None) -> str:

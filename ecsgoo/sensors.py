@@ -1,0 +1,173 @@
+"""Sensors: static regions that push nothing and say what is inside them.
+
+A ``Sensor`` entity (``Sensor.box``, ``Sensor.circle``, ``Sensor.polygon``)
+keeps ``inside``: the entities overlapping it at the end of the last frame —
+particles by their disc, soft bodies (the entity of their AreaConstraint or
+ShapeMatch) when one of their outline particles does — respecting its
+``mask``. At the end of every frame (``World.end_frame``) the World updates
+each sensor and dispatches ``sensor_entered(sensor, entity)`` and
+``sensor_left(sensor, entity)``, in ascending entity order. An entity deleted
+while inside leaves it at once (``sensor_left`` from ``World.delete_entity``), so
+``inside`` never holds an entity that no longer exists. Writing a sensor's
+fields moves or reshapes it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import geometry
+from .errors import WorldError
+
+if TYPE_CHECKING:
+    from .world import World
+
+
+@dataclass
+class Sensor:
+    """A static region: ``kind`` ``"box"`` (centre ``x, y``, ``width × height`` px),
+    ``"circle"`` (centre, ``radius`` px) or ``"polygon"`` (``points``, px)."""
+
+    kind: str = "box"
+    x: float = 0.0
+    y: float = 0.0
+    width: float = 0.0
+    height: float = 0.0
+    radius: float = 0.0
+    points: list[list[float]] = field(default_factory=list)
+    #: Layers it senses (every particle and body is on layer 1 for now).
+    mask: int = -1
+    #: Entities overlapping it at the end of the last frame, ascending (the World writes it).
+    inside: list[int] = field(default_factory=list)
+
+    @classmethod
+    def box(cls, x: float, y: float, width: float, height: float, mask: int = -1) -> Sensor:
+        """A box centred at ``(x, y)``, ``width × height`` px."""
+        _finite("Sensor.box", x=x, y=y, width=width, height=height)
+        if width <= 0 or height <= 0:
+            raise WorldError(f"Sensor.box: width and height must be > 0, got {width}, {height}")
+        return cls("box", float(x), float(y), float(width), float(height), mask=int(mask))
+
+    @classmethod
+    def circle(cls, x: float, y: float, radius: float, mask: int = -1) -> Sensor:
+        """A disc of ``radius`` px centred at ``(x, y)``."""
+        _finite("Sensor.circle", x=x, y=y, radius=radius)
+        if radius <= 0:
+            raise WorldError(f"Sensor.circle: radius must be > 0, got {radius}")
+        return cls("circle", float(x), float(y), radius=float(radius), mask=int(mask))
+
+    @classmethod
+    def polygon(cls, points: Any, mask: int = -1) -> Sensor:
+        """A polygon (at least 3 points, px, either winding, convex or not)."""
+        pts = [[float(px), float(py)] for px, py in points]
+        if len(pts) < 3 or not np.all(np.isfinite(pts)):
+            raise WorldError("Sensor.polygon: points must be at least 3 finite (x, y) pairs")
+        if abs(geometry.polygon_area(np.array(pts))) == 0.0:
+            raise WorldError("Sensor.polygon: the points enclose no area")
+        return cls("polygon", points=pts, mask=int(mask))
+
+    def overlaps(self, px: np.ndarray, py: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """Which discs (centres ``px, py``, radii ``r``, px) overlap the region."""
+        if self.kind == "circle":
+            return np.hypot(px - self.x, py - self.y) <= self.radius + r
+        if self.kind == "box":
+            hw, hh = self.width / 2, self.height / 2
+            qx = np.clip(px, self.x - hw, self.x + hw)
+            qy = np.clip(py, self.y - hh, self.y + hh)
+            return np.hypot(px - qx, py - qy) <= r
+        if self.kind == "polygon":
+            return _discs_in_polygon(np.asarray(self.points, dtype=np.float64), px, py, r)
+        raise WorldError(f"Sensor: kind must be box, circle or polygon, got {self.kind!r}")
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """Its bounding box ``(x0, y0, x1, y1)``, px."""
+        if self.kind == "polygon":
+            xy = np.asarray(self.points, dtype=np.float64)
+            return (float(xy[:, 0].min()), float(xy[:, 1].min()), float(xy[:, 0].max()),
+                    float(xy[:, 1].max()))
+        hw, hh = ((self.radius, self.radius) if self.kind == "circle"
+                  else (self.width / 2, self.height / 2))
+        return self.x - hw, self.y - hh, self.x + hw, self.y + hh
+
+
+def _finite(where: str, **values: float) -> None:
+    for name, value in values.items():
+        if not math.isfinite(float(value)):
+            raise WorldError(f"{where}: field {name} must be finite, got {value!r}")
+
+
+def _discs_in_polygon(xy: np.ndarray, px: np.ndarray, py: np.ndarray,
+                      r: np.ndarray) -> np.ndarray:
+    """Discs whose centre is inside the polygon or whose edge distance is at most r."""
+    inside = np.array([geometry.point_in_polygon((x, y), xy) for x, y in zip(px, py,
+                                                                              strict=True)],
+                      dtype=bool)
+    a, b = xy, np.roll(xy, -1, axis=0)
+    e = b - a
+    t = ((px[:, None] - a[None, :, 0]) * e[None, :, 0] + (py[:, None] - a[None, :, 1])
+         * e[None, :, 1]) / np.maximum((e**2).sum(axis=1), 1e-300)[None, :]
+    t = np.clip(t, 0.0, 1.0)
+    qx, qy = a[None, :, 0] + t * e[None, :, 0], a[None, :, 1] + t * e[None, :, 1]
+    near = (np.hypot(px[:, None] - qx, py[:, None] - qy) <= r[:, None]).any(axis=1)
+    return inside | near
+
+
+def sense(world: World, sensor: Sensor) -> list[int]:
+    """The entities overlapping ``sensor`` now, ascending (see the module docstring)."""
+    if not int(sensor.mask) & 1 or not len(world.particles):
+        return []
+    x0, y0, x1, y1 = sensor.bounds()
+    candidates = world.query_box(x0, y0, x1, y1)  # discs and outlines near its bounds
+    if not candidates:
+        return []
+    p = world.particles
+    rows = [world.store.pslot[e] for e in candidates if e in world.store.pslot]
+    found: set[int] = set()
+    if rows:
+        rows_a = np.asarray(rows, dtype=np.int64)
+        hit = sensor.overlaps(p.pos[rows_a, 0], p.pos[rows_a, 1], p.radius[rows_a])
+        found.update(p.entity[rows_a[hit]].tolist())
+    for owner in candidates:
+        if owner in world.store.pslot:
+            continue  # a particle, done above
+        members = _members(world, owner)
+        if len(members) and sensor.overlaps(p.pos[members, 0], p.pos[members, 1],
+                                            p.radius[members]).any():
+            found.add(owner)
+    return sorted(found)
+
+
+def _members(world: World, owner: int) -> np.ndarray:
+    """The particle rows of soft body ``owner`` (its ring or shape)."""
+    for rows, table in ((world.rings, world.ring_members), (world.shapes, world.shape_members)):
+        try:
+            return table(rows.row(owner))
+        except WorldError:
+            continue
+    return np.zeros(0, dtype=np.int64)
+
+
+def update(world: World) -> None:
+    """Refresh every sensor's ``inside`` and dispatch who entered and who left."""
+    sensors = world.get_component(Sensor)
+    for entity, sensor in sensors:
+        now = sense(world, sensor)
+        before = set(sensor.inside)
+        sensor.inside = now
+        for other in now:
+            if other not in before:
+                world.dispatch("sensor_entered", entity, other)
+        for other in sorted(before - set(now)):
+            world.dispatch("sensor_left", entity, other)
+
+
+def forget(world: World, entity: int) -> None:
+    """``entity`` was deleted: take it out of every sensor it was inside (``sensor_left``)."""
+    for sensor_entity, sensor in world.get_component(Sensor):
+        if entity in sensor.inside:
+            sensor.inside = [e for e in sensor.inside if e != entity]
+            world.dispatch("sensor_left", sensor_entity, entity)
