@@ -20,6 +20,7 @@ from ..game import Game
 from ..warmup import terminal_warm_up
 from .audio import quiet_audio
 from .player import Player
+from .progress import record_finished
 
 #: A GIF holds at most this many frames (longer runs record every k-th frame).
 GIF_FRAMES = 300
@@ -171,6 +172,7 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
             recorder.save()
         if screenshot_path:
             last.save(screenshot_path)
+    record_finished(game, bot)
     return summary(game, ran)
 
 

@@ -56,6 +56,7 @@ class GooGame(Game):
     title = "World of Goo"
     levels = ("Going Up (tower)", "The Chasm (bridge)", "Hanging On (ceiling)")
     bots = ("builder", "random")
+    hints = ("drag a ball to build", "Z undo")
 
     def build(self) -> World:
         """Load ``levels/<n>.toml`` (written by ``make_levels.py``, hand-editable)."""
@@ -142,6 +143,7 @@ class GooGame(Game):
             return
         px, py = self.drop_point(drag)
         spot = place_ball(self.world, px, py, drag.ball)
+        self.sound("attach" if spot.ok else "grab")
         if not spot.ok:
             self._show_hint(spot.hint, px, py)
 

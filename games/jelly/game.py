@@ -49,6 +49,7 @@ class JellyGame(Game):
     title = "Jelly playground"
     levels = ("pyramid playground", "hammock")
     bots = ("poker", "random")
+    hints = ("drag to fling", "B ball", "X box", "O rope", "C chain")
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         self._gesture = bots.Gesture()
