@@ -13,6 +13,7 @@ from ecsgoo import Particle
 from ecsgoo.app import Accumulator, Player, run_headless
 from ecsgoo.app.draw import Draw
 from ecsgoo.app.headless import offscreen_window
+from ecsgoo.app.player import window_size
 
 # -- the accumulator (no GL) ----------------------------------------------------------------
 
@@ -76,13 +77,14 @@ def test_other_keys_go_to_the_game():
 def test_default_grab_and_fling_in_world_coordinates():
     game = Toy(level=2)
     e = game.world.create_entity(Particle(400, 300, radius=10))
-    player = Player(game, size=(1600, 1200))  # the 800×600 world shown at scale 2
-    player.press(805, 600)  # 2.5 world px right of the centre: grabs it
+    player = Player(game, size=(1600, 1200))  # the 800×600 world shown at scale ~1.7
+    cx, cy = player.fit().to_screen(400, 300)  # the world's centre, below the HUD band
+    player.press(cx + 5, cy)  # 3 world px right of the centre: grabs it
     assert player.grabbed == e
     for k in range(5):
-        player.drag(805 + 40 * (k + 1), 600)
+        player.drag(cx + 5 + 40 * (k + 1), cy)
         player.step()
-    player.release(1005, 600)
+    player.release(cx + 205, cy)
     assert player.grabbed is None and game.world.grabbed == -1
     assert game.world.component(e, Particle).vx > 100, "released with the pointer's speed"
     player.press(100, 100)  # nothing there
@@ -146,7 +148,8 @@ def test_headless_run_summary_screenshot_and_gif(tmp_path):
     assert result == {"game": "toy", "level": 1, "frames": 40, "result": "running",
                       "score": 2, "pokes": 2}
     image = np.asarray(Image.open(png).convert("RGB"), float)
-    assert image.shape == (600, 800, 3) and image.std() > 10, "a picture, not a blank"
+    width, height = window_size(Toy())  # the game's 800×600 plus the HUD bands and the panel
+    assert image.shape == (height, width, 3) and image.std() > 10, "a picture, not a blank"
     with Image.open(gif) as anim:
         assert anim.n_frames == math.ceil(40 / 3) + 1
         assert anim.info["duration"] == 50  # every 3rd frame: real time
@@ -176,6 +179,7 @@ def test_draw_helper_draws_every_shape_in_world_coordinates():
     game.draw_overlay = overlay
     player = Player(game, size=(1600, 1200))
     player.show_hud = False
+    player.widgets.fold()  # the toy's widget panel folded: the world gets the whole window
     player.draw(window)  # the window is 800×600: world scale 1 again
     image = arcade.get_image(0, 0, 800, 600).convert("RGB")
 

@@ -145,7 +145,7 @@ class Launcher:
                       anchor_y="center")
             stars = row["best_stars"]
             for k in range(3):
-                draw.text(b.x + b.w - 150 + 22 * k, b.y + b.h / 2, "★",
+                draw.text(b.x + b.w - 200 + 22 * k, b.y + b.h / 2, "★",
                           _STAR if k < stars else _NO_STAR, 18, anchor_y="center")
             best = f"best {row['best_score']}" if row["best_score"] else "not played"
             draw.text(b.x + b.w - 14, b.y + b.h / 2, best, _DIM, 11, anchor_x="right",

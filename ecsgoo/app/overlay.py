@@ -59,7 +59,7 @@ def draw_hud(draw: Any, player: Any, width: int, height: int) -> None:
     if status.result != "running":
         color = _WON if status.result == "won" else _LOST
         draw.text(x, row1, status.result.upper(), color, 13, bold=True)
-        x += 11 * len(status.result) + 16
+        x += 14 * len(status.result) + 18
     if player.paused:
         draw.text(x, row1, "PAUSED (N step, P resume)", (255, 220, 120), 12)
         x += 7.5 * 25 + 16

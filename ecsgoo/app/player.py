@@ -358,7 +358,7 @@ class Player:
         status = self.game.status()
         stars = status.extra.get("stars")
         lines = [f"score {status.score}"]
-        if stars is not None:
+        if stars is not None and self.result == "won":
             total = status.extra.get("stars_total", 3)
             lines.append("stars " + "★" * int(stars) + "☆" * max(int(total) - int(stars), 0))
         return lines
