@@ -264,3 +264,62 @@ def test_keys_a_game_declares_reach_it_before_the_player():
         player.key(name)
     assert seen == ["space", "r", "x"] and player.paused, "P still pauses"
     assert player.world.frame == 0 and player.message() != "restarted"
+
+
+def test_r_restarts_unpaused():
+    player = Player(Toy(level=2))
+    player.key("p")
+    assert player.paused
+    player.key("r")
+    assert not player.paused and player.world.frame == 0
+
+
+class _Quick(Toy):
+    """Won (or lost, on level 2) after three steps."""
+
+    name = "quick"
+
+    def status(self):
+        from ecsgoo.game import Status
+
+        if self.world.frame < 3:
+            return Status()
+        return Status("won" if self.level == 1 else "lost", 30, {"stars": 2})
+
+
+def test_a_won_level_records_progress_sounds_and_offers_next_retry_menu():
+    from ecsgoo.app.progress import Progress
+
+    player = Player(_Quick(level=1))
+    menus = []
+    player.on_menu = lambda: menus.append(True)
+    assert player.result_buttons() == []
+    for _ in range(3):
+        player.step()
+    assert player.result == "won" and player.sounds.played[-1][0] == "win"
+    assert Progress.load().best("quick", 1).best_stars == 2, "a windowed win is recorded"
+    assert [b.action for b in player.result_buttons()] == ["next", "retry", "menu"]
+    menu = player.result_buttons()[-1]
+    player.press(menu.x + 2, menu.y + 2)
+    assert menus == [True]
+    player.key("return")  # next level
+    assert player.game.level == 2 and player.result == "running"
+    for _ in range(3):
+        player.step()
+    assert player.result == "lost" and [b.action for b in player.result_buttons()] == \
+        ["retry", "menu"]
+    retry = player.result_buttons()[0]
+    player.press(retry.x + 2, retry.y + 2)
+    assert player.world.frame == 0 and player.result == "running"
+
+
+def test_bot_runs_do_not_count_as_progress():
+    from ecsgoo.app.progress import Progress
+
+    game = _Quick(level=2)
+    game.name = "quickbot"
+    player = Player(game, "poke")
+    for _ in range(4):
+        player.step()
+    assert player.result == "lost" and player.result_buttons() == []
+    assert Progress.load().best("quickbot", 2).best_score == 0

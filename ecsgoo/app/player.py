@@ -67,8 +67,6 @@ class Player:
         self.clock = Accumulator(game.world.dt)
         self.paused = False
         self.show_hud = True
-        #: Set by headless runs: frames are drawn only to be saved, fps means nothing.
-        self.headless = False
         self.steps = 0
         self.physics_ms = 0.0
         self.fps = 0.0
@@ -77,6 +75,8 @@ class Player:
         self._last_frame: float | None = None
         self._widgets_of_world: Any = None
         self.widgets = WidgetLayer([], *self.size, top=HUD_BAND)
+        #: Set by headless runs: frames are drawn only to be saved, fps means nothing.
+        self.headless = False
         self.sounds = Sounds()
         self.on_menu: Any = None
         self.result = "running"

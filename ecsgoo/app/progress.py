@@ -113,6 +113,7 @@ class Progress:
     def save(self) -> None:
         """Write the file atomically (temporary file, then rename); errors are not raised
         but kept in ``problem`` (progress is never worth a crash)."""
+        tmp = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".progress-", suffix=".json", dir=self.path.parent)
@@ -121,6 +122,8 @@ class Progress:
             os.replace(tmp, self.path)
         except OSError as exc:
             self.problem = f"progress not saved ({exc.strerror or type(exc).__name__})"
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
 
 
 def record_finished(game: Any, bot: str | None = None) -> Progress | None:

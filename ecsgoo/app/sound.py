@@ -10,6 +10,7 @@ so playing costs nothing and makes no noise; the names played are kept in
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,11 @@ class Sounds:
 
     _loaded: dict[str, Any] = {}
 
-    def __init__(self, muted: bool = False) -> None:
+    def __init__(self, muted: bool = False, silent: bool | None = None) -> None:
         self.muted = muted
+        #: Headless (default: ``ARCADE_HEADLESS`` is set): keep the names, never touch the
+        #: audio driver (nor import arcade for it).
+        self.silent = bool(os.environ.get("ARCADE_HEADLESS")) if silent is None else silent
         #: ``(name, pitch)`` of every effect asked for, muted or not (most recent last).
         self.played: list[tuple[str, float]] = []
         self._world: Any = None
@@ -45,7 +49,7 @@ class Sounds:
             raise ValueError(f"no sound named {name!r} (sounds: {', '.join(SOUNDS)})")
         self.played.append((name, pitch))
         del self.played[:-64]
-        if self.muted:
+        if self.muted or self.silent:
             return
         import arcade
 

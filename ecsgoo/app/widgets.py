@@ -66,6 +66,8 @@ class WidgetLayer:
         self.slots: list[_Slot] = []
         x, y = width - PANEL_WIDTH - MARGIN, height - MARGIN - self.top
         self.header = (x, y - HEADER, PANEL_WIDTH, HEADER)
+        if self.collapsed and self.top >= HEADER:  # folded: a small tab in the HUD band
+            self.header = (width - 110, height - self.top + 2, 100, HEADER - 6)
         y -= HEADER
         for widget in self.widgets if not self.collapsed else ():
             h = ROW.get(widget.kind, 30)
@@ -73,6 +75,8 @@ class WidgetLayer:
             self.slots.append(_Slot(widget, x + 10, y, PANEL_WIDTH - 20, h - 6))
         bottom = y - 8 if self.slots else y
         self.panel = (x, bottom, PANEL_WIDTH, height - MARGIN - self.top - bottom)
+        if self.collapsed:
+            self.panel = self.header
 
     def fold(self) -> None:
         """Fold the panel away, or open it again."""
@@ -125,7 +129,7 @@ class WidgetLayer:
             return
         draw.rect(*self.panel, _PANEL)
         x, y, w, h = self.header
-        label = "▸ controls" if self.collapsed else "▾ controls (click to fold)"
+        label = "◂ controls" if self.collapsed else "▾ controls (click to fold)"
         draw.text(x + 10, y + h / 2, label, _ACCENT, 11, anchor_y="center")
         for slot in self.slots:
             getattr(self, f"_draw_{slot.widget.kind}", self._draw_button)(draw, slot)

@@ -135,7 +135,7 @@ class GameEnv(gym.Env):
             human = self.render_mode == "human"
             # rgb_array frames are the game alone, at its size (no HUD bands, no panel)
             self._player = Player(self.game, size=None if human else self.game.size)
-            self._player.headless = not human
+            self._player.headless = self._player.sounds.silent = not human
             if not human:
                 self._player.show_hud = False
                 self._player.widgets.fold()
