@@ -323,3 +323,12 @@ def test_bot_runs_do_not_count_as_progress():
         player.step()
     assert player.result == "lost" and player.result_buttons() == []
     assert Progress.load().best("quickbot", 2).best_score == 0
+
+
+def test_toasts_never_print_full_file_paths():
+    from ecsgoo.app.player import _short
+
+    said = _short(ValueError("/home/u/x/quicksave-goo-1.toml: line 3 bad; see 'C:\\Users\\me\\a"
+                             ".toml' and games/rope/levels/1.toml, stars 1/3"))
+    assert said == "quicksave-goo-1.toml: line 3 bad; see 'a.toml' and " \
+        "games/rope/levels/1.toml, stars 1/3"

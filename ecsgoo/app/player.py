@@ -9,6 +9,7 @@ Render stage's camera fit.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -382,4 +383,8 @@ def _overrides(game: Game, method: str) -> bool:
 def _short(exc: BaseException) -> str:
     """An error for a toast: one line, without the folder part of file paths."""
     text = " ".join(str(exc).split())
-    return text.replace(str(data_dir()) + os.sep, "")
+    return _FOLDERS.sub("", text.replace(str(data_dir()) + os.sep, ""))
+
+
+#: The folder part of an absolute path (POSIX or Windows) inside a message.
+_FOLDERS = re.compile(r"(?<![^\s'\"(])(?:[A-Za-z]:)?[\\/](?:[^\s'\":\\/]+[\\/])+")
