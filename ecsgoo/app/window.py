@@ -2,7 +2,8 @@
 
 Opened without a game it shows the launcher (``launcher.py``) first; a game
 picked there plays in the same window, and Esc (or the end screen's *menu*)
-goes back to the launcher. A window opened on a game closes on Esc.
+goes back to the launcher — in a window opened on a game too. Esc on the
+launcher's title screen closes the window.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class PlayerWindow(arcade.Window):
             # before the window: opening it already dispatches on_resize, which needs the player
             width, height = window_size(game)
             self.player = Player(game, bot, size=(width, height))
+            self.player.on_menu = self.menu
             title = f"ecsgoo — {game.title}"
         super().__init__(width, height, title, resizable=True, update_rate=1 / 120, **window)
         # first run only: the kernels compile behind a loading screen, the game waits
@@ -59,14 +61,20 @@ class PlayerWindow(arcade.Window):
 
     def menu(self) -> None:
         """Back to the launcher (its level select of the game just played)."""
+        from .games import discover
+        from .launcher import SIZE, Launcher
         from .progress import Progress
 
         name = self.player.game.name
         self.player = None
+        if self.launcher is None:
+            self.launcher = Launcher(discover()[0])
         self.launcher.progress = Progress.load()
+        if name not in self.launcher.games:  # a game from a file: the title screen
+            name = "title"
         self.launcher.screen = name
         self.set_caption("ecsgoo")
-        self.set_size(*self.launcher.size)
+        self.set_size(*SIZE)
 
     def on_update(self, delta_time: float) -> None:
         if self.player is not None:
@@ -90,7 +98,7 @@ class PlayerWindow(arcade.Window):
             elif picked is not None:
                 self.start(*picked)
         elif symbol == arcade.key.ESCAPE:
-            self.menu() if self.launcher is not None else self.close()
+            self.menu()
         else:
             self.player.key(name)
 
@@ -125,6 +133,7 @@ class PlayerWindow(arcade.Window):
 
 
 def play_window(game: Game | None, bot: str | None = None) -> None:
-    """Open a window playing ``game`` (None: the launcher) until it is closed (Esc)."""
+    """Open a window playing ``game`` (None: the launcher) until it is closed (Esc on the
+    launcher's title screen, or the window's close button)."""
     PlayerWindow(game, bot)
     arcade.run()
