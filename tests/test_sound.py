@@ -79,3 +79,15 @@ def test_playing_through_arcade_headless_uses_the_silent_driver():
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout.splitlines()[-1]) == {"driver": "silent", "played": len(SOUNDS)}
     assert "ALSA" not in run.stderr
+
+
+def test_every_game_makes_its_sounds_when_its_bot_plays():
+    from ecsgoo.app.games import discover
+
+    wanted = {"goo": {"grab", "attach"}, "jelly": {"grab", "fling"}, "suika": {"drop"}}
+    games = discover()[0]
+    for name, sounds in wanted.items():
+        player = Player(games[name](level=1), games[name].bots[0])
+        for _ in range(240):
+            player.step()
+        assert sounds <= {n for n, _ in player.sounds.played}, name

@@ -124,6 +124,7 @@ class GooGame(Game):
             self._show_hint("no goo balls left in the supply", x, y)
             return
         self.drag = Drag(ball, x, y)
+        self.sound("grab")
 
     def on_drag(self, x: float, y: float) -> None:
         if self.drag is None:
