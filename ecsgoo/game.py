@@ -175,8 +175,9 @@ class Game:
         ``"space"``, ``"return"``, ``"left"``, ``"up"``, ``"f1"``.
 
         Keys the player uses (P pause, space pause, N step, R restart, Tab
-        wireframe, H overlay, F5/F9 save/load) reach it only when listed in
-        ``keys``; P is always pause. Every other key reaches it.
+        wireframe, H overlay, M mute, F5/F9 save/load) reach it only when listed
+        in ``keys``; P is always pause (Esc always goes back to the launcher).
+        Every other key reaches it. Say your keys in ``hints`` for the footer.
         """
 
     # -- bots and drawing --------------------------------------------------------------
