@@ -3,8 +3,8 @@
 - ``Player`` (``player.py``): fixed 60 Hz steps from an ``Accumulator``
   (``clock.py``), pointer input in world coordinates with a default
   grab-and-fling, keys (P/space pause, N/period step, R restart, Tab
-  wireframe, H overlay, M mute, Esc launcher, F5/F9 quick save/load), widgets (``widgets.py``) and
-  the overlay (``overlay.py``).
+  wireframe, H overlay, M mute, Esc launcher, F5/F9 quick save/load), widgets
+  (``widgets.py``) and the overlay (``overlay.py``).
 - ``PlayerWindow``/``play_window`` (``window.py``): the player in an arcade window.
 - ``run_headless`` (``headless.py``): N frames without a window, a bot, a PNG
   screenshot or a GIF recording, and the summary of the run.
