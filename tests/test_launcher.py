@@ -50,3 +50,10 @@ def test_end_of_level_choices():
     assert [b.action for b in result_buttons("won", False, 800, 600)] == ["retry", "menu"]
     assert [b.action for b in result_buttons("lost", True, 800, 600)] == ["retry", "menu"]
     assert hit(won, won[1].x + 1, won[1].y + 1) == "retry" and hit(won, 0, 0) is None
+
+
+def test_every_bundled_game_has_its_picture():
+    from ecsgoo.app.launcher import THUMB_DIR
+
+    for name in ("goo", "jelly", "rope", "suika"):
+        assert (THUMB_DIR / f"{name}.png").is_file(), f"run tools/make_thumbnails.py ({name})"

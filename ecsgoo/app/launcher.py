@@ -152,10 +152,10 @@ class Launcher:
                       anchor_y="center")
         top = self.progress.top.get(self.screen, [])
         if top:
-            draw.text(w - 40, 150, "top scores", _TITLE, 12, anchor_x="right")
+            draw.text(w - 24, h - 150, "top scores", _TITLE, 12, anchor_x="right")
             for i, t in enumerate(top[:10]):
-                draw.text(w - 40, 130 - 16 * i, f"{t['score']}  ({t['date']})", _DIM, 10,
-                          anchor_x="right")
+                draw.text(w - 24, h - 172 - 17 * i, f"{t['score']}  L{t['level']}  {t['date']}",
+                          _DIM, 10, anchor_x="right")
         draw.text(w / 2, 30, "click a level (or press its number) · Esc back", _DIM, 12,
                   anchor_x="center")
 
