@@ -48,8 +48,15 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     from .app.games import discover
+    from .app.progress import Progress, listing
 
     games, errors = discover()
+    progress = Progress.load()
+    if progress.problem:
+        print(f"ecsgoo: {progress.problem}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(listing(games, progress)))
+        return 0
     if not games and not errors:
         print("no games found (bundled games live in games/<name>/; "
               "or run a file: ecsgoo play path/to/mygame.py)")
@@ -57,6 +64,14 @@ def _list(args: argparse.Namespace) -> int:
         print(f"{name:8s} {cls.title}")
         levels = "  ".join(f"{i}: {level}" for i, level in enumerate(cls.levels, 1))
         print(f"{'':8s}   levels  {levels}")
+        bests = [f"{i}: {b.best_score} {'*' * b.best_stars}".rstrip()
+                 for i, b in ((i, progress.best(name, i)) for i in range(1, len(cls.levels) + 1))
+                 if b.best_score or b.best_stars]
+        if bests:
+            print(f"{'':8s}   best    {'  '.join(bests)}")
+        top = progress.top.get(name)
+        if top:
+            print(f"{'':8s}   top     " + ", ".join(f"{t['score']} ({t['date']})" for t in top[:3]))
         if cls.bots:
             print(f"{'':8s}   bots    {', '.join(cls.bots)} (--bot alone: {cls.bots[0]})")
     for name, error in errors.items():
@@ -79,6 +94,8 @@ def _play(args: argparse.Namespace) -> int:
         for kind, path in (("screenshot", args.screenshot), ("recording", args.record)):
             if path:
                 _check_output(path, kind)
+        if args.game is None:
+            return _launcher(args)
         game = _make_game(args)
         bot = _bot_name(game, args.bot)
         if bot is None and args.bot is not None:
@@ -95,6 +112,27 @@ def _play(args: argparse.Namespace) -> int:
         return 130
     except Exception as exc:  # a game's own code failed: say where, in its files
         return _fail_with_frames(exc)
+
+
+def _launcher(args: argparse.Namespace) -> int:
+    """``ecsgoo play`` with no game: the launcher in a window, or drawn into ``--screenshot``."""
+    if args.headless or args.screenshot or no_display_reason() is not None:
+        if not args.screenshot:
+            return _fail("the launcher needs a window; headless, give --screenshot menu.png "
+                         "(or a game: ecsgoo list)")
+        os.environ["ARCADE_HEADLESS"] = "1"
+        from .app.games import discover
+        from .app.headless import offscreen_window
+        from .app.launcher import SIZE, Launcher, draw_launcher
+
+        launcher = Launcher(discover()[0])
+        draw_launcher(launcher, offscreen_window(SIZE)).save(args.screenshot)
+        print(f"screenshot: {args.screenshot}", file=sys.stderr)
+        return 0
+    from .app.window import play_window
+
+    play_window(None)
+    return 0
 
 
 def _check_output(path: str, kind: str) -> None:
@@ -332,6 +370,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     parser.add_argument("--version", action="version", version=f"ecsgoo {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands = {"list": sub.add_parser("list", help="show the games, their levels and bots")}
+    commands["list"].add_argument("--json", action="store_true",
+                                  help="print the games, levels and best results as JSON")
     commands["list"].set_defaults(run=_list)
     commands["play"] = play = sub.add_parser(
         "play", help="play a game in a window, or headless (--headless)",
@@ -341,8 +381,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                     "summary as the last line; a headless run ends one second after the game "
                     "is won or lost. Without a display, play falls back to a headless "
                     f"{FALLBACK_FRAMES}-frame run that records a GIF in the data folder.")
-    play.add_argument("game", metavar="GAME", help="a game name (see `ecsgoo list`), a path "
-                      "to a .py file that registers a Game, or a saved world (.toml) to continue")
+    play.add_argument("game", metavar="GAME", nargs="?", help="none: the launcher; a game "
+                      "name (see `ecsgoo list`), a path to a .py file that registers a Game, "
+                      "or a saved world (.toml) to continue")
     play.add_argument("--level", type=int, default=1, help="level number, from 1 (default 1)")
     play.add_argument("--headless", action="store_true", help="run without a window")
     play.add_argument("--frames", type=int, help=f"most frames to run headless "

@@ -98,6 +98,8 @@ class Game:
     #: Keys this game handles itself, by name (see ``on_key``): they reach ``on_key``
     #: before the player's own meaning (``"space"`` then no longer pauses; P always does).
     keys: tuple[str, ...] = ()
+    #: The game's own keys and gestures as the footer says them (``"Z undo"``, ``"B ball"``).
+    hints: tuple[str, ...] = ()
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         if not 1 <= level <= len(self.levels):
@@ -173,8 +175,9 @@ class Game:
         ``"space"``, ``"return"``, ``"left"``, ``"up"``, ``"f1"``.
 
         Keys the player uses (P pause, space pause, N step, R restart, Tab
-        wireframe, H overlay, F5/F9 save/load) reach it only when listed in
-        ``keys``; P is always pause. Every other key reaches it.
+        wireframe, H overlay, M mute, F5/F9 save/load) reach it only when listed
+        in ``keys``; P is always pause (Esc always goes back to the launcher).
+        Every other key reaches it. Say your keys in ``hints`` for the footer.
         """
 
     # -- bots and drawing --------------------------------------------------------------
@@ -184,6 +187,14 @@ class Game:
 
     def draw_overlay(self, draw: Any) -> None:
         """Draw game-specific things over the world (``draw`` is the player's Draw helper)."""
+
+    def sound(self, name: str, pitch: float = 1.0) -> None:
+        """Play effect ``name`` (``ecsgoo.app.sound.SOUNDS``) at ``pitch`` (playback speed).
+
+        Dispatched as the world event ``sound(world, name, pitch)``, which the
+        player plays (muted with M, silent headless); look-ahead copies stay quiet.
+        """
+        self.world.dispatch("sound", self.world, name, pitch)
 
 
 class Stroke:

@@ -13,6 +13,7 @@ from ecsgoo import Particle
 from ecsgoo.app import Accumulator, Player, run_headless
 from ecsgoo.app.draw import Draw
 from ecsgoo.app.headless import offscreen_window
+from ecsgoo.app.player import window_size
 
 # -- the accumulator (no GL) ----------------------------------------------------------------
 
@@ -76,13 +77,14 @@ def test_other_keys_go_to_the_game():
 def test_default_grab_and_fling_in_world_coordinates():
     game = Toy(level=2)
     e = game.world.create_entity(Particle(400, 300, radius=10))
-    player = Player(game, size=(1600, 1200))  # the 800×600 world shown at scale 2
-    player.press(805, 600)  # 2.5 world px right of the centre: grabs it
+    player = Player(game, size=(1600, 1200))  # the 800×600 world shown at scale ~1.7
+    cx, cy = player.fit().to_screen(400, 300)  # the world's centre, below the HUD band
+    player.press(cx + 5, cy)  # 3 world px right of the centre: grabs it
     assert player.grabbed == e
     for k in range(5):
-        player.drag(805 + 40 * (k + 1), 600)
+        player.drag(cx + 5 + 40 * (k + 1), cy)
         player.step()
-    player.release(1005, 600)
+    player.release(cx + 205, cy)
     assert player.grabbed is None and game.world.grabbed == -1
     assert game.world.component(e, Particle).vx > 100, "released with the pointer's speed"
     player.press(100, 100)  # nothing there
@@ -146,7 +148,8 @@ def test_headless_run_summary_screenshot_and_gif(tmp_path):
     assert result == {"game": "toy", "level": 1, "frames": 40, "result": "running",
                       "score": 2, "pokes": 2}
     image = np.asarray(Image.open(png).convert("RGB"), float)
-    assert image.shape == (600, 800, 3) and image.std() > 10, "a picture, not a blank"
+    width, height = window_size(Toy())  # the game's 800×600 plus the HUD bands and the panel
+    assert image.shape == (height, width, 3) and image.std() > 10, "a picture, not a blank"
     with Image.open(gif) as anim:
         assert anim.n_frames == math.ceil(40 / 3) + 1
         assert anim.info["duration"] == 50  # every 3rd frame: real time
@@ -176,6 +179,7 @@ def test_draw_helper_draws_every_shape_in_world_coordinates():
     game.draw_overlay = overlay
     player = Player(game, size=(1600, 1200))
     player.show_hud = False
+    player.widgets.fold()  # the toy's widget panel folded: the world gets the whole window
     player.draw(window)  # the window is 800×600: world scale 1 again
     image = arcade.get_image(0, 0, 800, 600).convert("RGB")
 
@@ -260,3 +264,71 @@ def test_keys_a_game_declares_reach_it_before_the_player():
         player.key(name)
     assert seen == ["space", "r", "x"] and player.paused, "P still pauses"
     assert player.world.frame == 0 and player.message() != "restarted"
+
+
+def test_r_restarts_unpaused():
+    player = Player(Toy(level=2))
+    player.key("p")
+    assert player.paused
+    player.key("r")
+    assert not player.paused and player.world.frame == 0
+
+
+class _Quick(Toy):
+    """Won (or lost, on level 2) after three steps."""
+
+    name = "quick"
+
+    def status(self):
+        from ecsgoo.game import Status
+
+        if self.world.frame < 3:
+            return Status()
+        return Status("won" if self.level == 1 else "lost", 30, {"stars": 2})
+
+
+def test_a_won_level_records_progress_sounds_and_offers_next_retry_menu():
+    from ecsgoo.app.progress import Progress
+
+    player = Player(_Quick(level=1))
+    menus = []
+    player.on_menu = lambda: menus.append(True)
+    assert player.result_buttons() == []
+    for _ in range(3):
+        player.step()
+    assert player.result == "won" and player.sounds.played[-1][0] == "win"
+    assert Progress.load().best("quick", 1).best_stars == 2, "a windowed win is recorded"
+    assert [b.action for b in player.result_buttons()] == ["next", "retry", "menu"]
+    menu = player.result_buttons()[-1]
+    player.press(menu.x + 2, menu.y + 2)
+    assert menus == [True]
+    player.key("return")  # next level
+    assert player.game.level == 2 and player.result == "running"
+    for _ in range(3):
+        player.step()
+    assert player.result == "lost" and [b.action for b in player.result_buttons()] == \
+        ["retry", "menu"]
+    retry = player.result_buttons()[0]
+    player.press(retry.x + 2, retry.y + 2)
+    assert player.world.frame == 0 and player.result == "running"
+
+
+def test_bot_runs_do_not_count_as_progress():
+    from ecsgoo.app.progress import Progress
+
+    game = _Quick(level=2)
+    game.name = "quickbot"
+    player = Player(game, "poke")
+    for _ in range(4):
+        player.step()
+    assert player.result == "lost" and player.result_buttons() == []
+    assert Progress.load().best("quickbot", 2).best_score == 0
+
+
+def test_toasts_never_print_full_file_paths():
+    from ecsgoo.app.player import _short
+
+    said = _short(ValueError("/home/u/x/quicksave-goo-1.toml: line 3 bad; see 'C:\\Users\\me\\a"
+                             ".toml' and games/rope/levels/1.toml, stars 1/3"))
+    assert said == "quicksave-goo-1.toml: line 3 bad; see 'a.toml' and " \
+        "games/rope/levels/1.toml, stars 1/3"

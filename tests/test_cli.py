@@ -259,3 +259,44 @@ def test_eval_errors_are_one_line(tmp_path, capsys, args, says):
     err = capsys.readouterr().err
     assert says.format(tmp=tmp_path) in err and "Traceback" not in err
     assert len([line for line in err.splitlines() if "error" in line]) == 1
+
+
+def test_list_json_shows_best_results_from_the_progress_file(capsys):
+    from ecsgoo.app.progress import Progress
+
+    progress = Progress.load()
+    progress.record("rope", 2, "won", 1500, 2)
+    progress.save()
+    assert cli.main(["list", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rope = next(g for g in out["games"] if g["name"] == "rope")
+    assert set(rope["levels"][0]) >= {"level", "title", "best_score", "best_stars"}
+    assert rope["levels"][1]["best_score"] == 1500 and rope["levels"][1]["best_stars"] == 2
+    assert cli.main(["list"]) == 0
+    assert "best    2: 1500 **" in capsys.readouterr().out
+
+
+def test_a_corrupt_progress_file_is_one_line_on_stderr_never_a_crash(capsys):
+    from ecsgoo.app.progress import progress_path
+
+    path = progress_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    saved = path.read_bytes() if path.exists() else None
+    path.write_text("not json")
+    try:
+        assert cli.main(["list", "--json"]) == 0
+        captured = capsys.readouterr()
+        assert json.loads(captured.out)["games"]
+        assert captured.err.count("\n") == 1 and "unreadable" in captured.err
+    finally:
+        path.write_bytes(saved) if saved is not None else path.unlink()
+
+
+def test_play_without_a_game_draws_the_launcher_headless(tmp_path):
+    from PIL import Image
+
+    png = tmp_path / "menu.png"
+    assert cli.main(["play", "--headless", "--screenshot", str(png)]) == 0
+    image = np.asarray(Image.open(png).convert("RGB"), float)
+    assert image.std() > 10, "a picture, not a blank"
+    assert cli.main(["play", "--headless"]) == 1, "headless, the launcher needs --screenshot"

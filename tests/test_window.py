@@ -70,3 +70,51 @@ def test_every_game_plays_in_a_window():
         # one fixed step per driven frame, plus the single step of N
         assert seen["frames"] == FRAMES + 1, (name, seen)
         assert seen["colours"] > 20, name  # it drew a scene, not a blank window
+
+
+LAUNCHER = r"""
+import json
+import arcade
+from ecsgoo.app.window import PlayerWindow
+from ecsgoo.warmup import warm_up
+
+warm_up()
+win = PlayerWindow()
+out = {"first": win.player is None}
+def frame():
+    win.dispatch_events()
+    win.on_update(1 / 60)
+    win.on_draw()
+    win.flip()
+frame()
+image = arcade.get_image().convert("RGB").resize((96, 64))
+out["title_colours"] = len(set(image.getdata()))
+win.on_key_press(arcade.key.KEY_3, 0)   # the third game's level select
+out["screen"] = win.launcher.screen
+frame()
+win.on_key_press(arcade.key.KEY_1, 0)   # its level 1
+for _ in range(5):
+    frame()
+out["playing"] = win.player.game.name
+out["frames"] = win.player.world.frame
+win.on_key_press(arcade.key.M, 0)
+out["muted"] = win.player.sounds.muted
+win.on_key_press(arcade.key.ESCAPE, 0)  # back to the launcher's level select
+frame()
+out["back"] = [win.player is None, win.launcher.screen]
+win.on_key_press(arcade.key.ESCAPE, 0)
+out["title"] = win.launcher.screen
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs xvfb-run")
+def test_the_launcher_opens_a_game_and_esc_comes_back():
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
+    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", sys.executable,
+                          "-c", LAUNCHER], capture_output=True, text=True, timeout=600, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["first"] and out["title_colours"] > 20
+    assert out["screen"] == "rope" and out["playing"] == "rope" and out["frames"] == 5
+    assert out["muted"] and out["back"] == [True, "rope"] and out["title"] == "title"

@@ -3,8 +3,8 @@
 - ``Player`` (``player.py``): fixed 60 Hz steps from an ``Accumulator``
   (``clock.py``), pointer input in world coordinates with a default
   grab-and-fling, keys (P/space pause, N/period step, R restart, Tab
-  wireframe, H overlay, F5/F9 quick save/load), widgets (``widgets.py``) and
-  the overlay (``overlay.py``).
+  wireframe, H overlay, M mute, Esc launcher, F5/F9 quick save/load), widgets
+  (``widgets.py``) and the overlay (``overlay.py``).
 - ``PlayerWindow``/``play_window`` (``window.py``): the player in an arcade window.
 - ``run_headless`` (``headless.py``): N frames without a window, a bot, a PNG
   screenshot or a GIF recording, and the summary of the run.
@@ -14,6 +14,13 @@
   compiles the kernels behind it (``ecsgoo.warmup``).
 - ``quiet_audio`` (``audio.py``): the audio driver without noise; called before
   arcade is first imported (``window.py`` on import, ``headless.offscreen_window``).
+- ``Launcher`` (``launcher.py``): the title screen and level selects ``ecsgoo play``
+  opens; ``buttons.py``: its cards and the end-of-level choices.
+- ``Progress`` (``progress.py``): best stars and scores per level, top-10s, in
+  ``progress.json`` in the data folder.
+- ``Sounds`` (``sound.py``): the effects in ``sounds/`` (``tools/make_sounds.py``)
+  played for world events and ``Game.sound``; M mutes, silent headless.
+- ``overlay.py``: the HUD and footer bands the camera leaves free (``play_area``).
 
 Only ``window.py`` imports arcade at import time; the rest import it when they draw.
 """

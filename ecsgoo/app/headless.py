@@ -20,6 +20,7 @@ from ..game import Game
 from ..warmup import terminal_warm_up
 from .audio import quiet_audio
 from .player import Player
+from .progress import record_finished
 
 #: A GIF holds at most this many frames (longer runs record every k-th frame).
 GIF_FRAMES = 300
@@ -149,6 +150,7 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
         terminal_warm_up()  # first run only: says on stderr that the kernels compile
     player = Player(game, bot)
     player.headless = True
+    player.sounds.silent = True  # the names are kept (tests read them); no driver is touched
     window = offscreen_window(player.size) if screenshot_path or record_path else None
     recorder = Recorder(record_path, frames) if record_path else None
     bar = progress_bar(frames, f"{game.name} level {game.level}") if progress else None
@@ -171,6 +173,7 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
             recorder.save()
         if screenshot_path:
             last.save(screenshot_path)
+    record_finished(game, bot)
     return summary(game, ran)
 
 

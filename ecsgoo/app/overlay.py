@@ -1,47 +1,76 @@
-"""The player's overlay: title, fps, physics time, entity counts, the game's HUD lines, help."""
+"""The player's overlay, in bands the camera leaves free: a HUD band on top, a footer below.
+
+Top band, row 1: the game's title and level, the result, pause state and the
+current toast (left); fps, physics time, counts and the bot (right). Row 2:
+the game's HUD lines. Footer: the keys of the game at hand, then the player's.
+``play_area`` is the window rectangle left for the world (the Render stage fits
+the level into it), so nothing here covers the play. H hides the bands and the
+world gets the whole window.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-_PANEL = (14, 16, 26, 140)
+#: Heights (window px) of the HUD band on top and the footer band below.
+HUD_BAND = 44
+FOOTER_BAND = 22
+_BAND = (14, 16, 26, 235)
 _TITLE = (255, 255, 255)
 _DIM = (170, 178, 200)
 _TEXT = (230, 234, 246)
+_TOAST = (255, 230, 150)
 _WON, _LOST = (120, 235, 140), (255, 110, 110)
-HELP = "P pause · N step · R restart · Tab wireframe · F5/F9 save/load · H hide"
+#: The player's own keys, as the footer says them.
+PLAYER_KEYS = ("P pause", "N step", "R restart", "Tab wireframe", "F5/F9 save/load", "M mute",
+               "H hide", "Esc menu")
+
+
+def bands(show_hud: bool) -> tuple[int, int]:
+    """``(top, bottom)`` heights the overlay takes (0 when hidden)."""
+    return (HUD_BAND, FOOTER_BAND) if show_hud else (0, 0)
+
+
+def play_area(width: int, height: int, show_hud: bool, right: float = 0.0
+              ) -> tuple[float, float, float, float]:
+    """The window rectangle ``(x, y, w, h)`` (px) the world is drawn into.
+
+    ``right``: px a widget panel takes at the right edge.
+    """
+    top, bottom = bands(show_hud)
+    return (0.0, float(bottom), max(width - right, 1.0), max(height - top - bottom, 1.0))
+
+
+def footer_keys(game: Any) -> str:
+    """The footer's text: the game's own keys (``Game.hints``) first, then the player's."""
+    return " · ".join([*game.hints, *PLAYER_KEYS])
 
 
 def draw_hud(draw: Any, player: Any, width: int, height: int) -> None:
-    """Draw the overlay for ``player`` with a screen-space ``Draw`` (window pixels).
-
-    Top left: the game's title, HUD lines, result and pause state on a
-    translucent panel. Bottom: fps, physics time and counts (left), the keys (right).
-    """
+    """Draw the overlay bands for ``player`` with a screen-space ``Draw`` (window pixels)."""
     game, world = player.game, player.game.world
     status = game.status()
-    lines: list[tuple[str, tuple, int]] = [(f"{game.title} — level {game.level}", _TITLE, 15)]
-    lines += [(str(text), _TEXT, 13) for text in game.hud()]
+    draw.rect(0, height - HUD_BAND, width, HUD_BAND, _BAND)
+    draw.rect(0, 0, width, FOOTER_BAND, _BAND)
+    row1, row2 = height - 19, height - 37
+    title = f"{game.title} — level {game.level}"
+    draw.text(10, row1, title, _TITLE, 13, bold=True)
+    x = 10 + 10.5 * len(title) + 16
     if status.result != "running":
-        lines.append((status.result.upper(), _WON if status.result == "won" else _LOST, 22))
+        color = _WON if status.result == "won" else _LOST
+        draw.text(x, row1, status.result.upper(), color, 13, bold=True)
+        x += 14 * len(status.result) + 18
     if player.paused:
-        lines.append(("PAUSED  (N: one step, P: resume)", (255, 220, 120), 13))
-    if player.bot:
-        lines.append((f"bot: {player.bot}", _DIM, 11))
-    heights = [size + 8 for _, _, size in lines]
-    wide = max(0.62 * size * len(text) for text, _, size in lines) + 20
-    y = height - 10
-    draw.rect(6, y - sum(heights) - 6, min(wide, width - 12), sum(heights) + 10, _PANEL)
-    for (text, color, size), h in zip(lines, heights, strict=True):
-        y -= h
-        draw.text(14, y + 4, text, color, size, bold=size >= 15)
+        draw.text(x, row1, "PAUSED (N step, P resume)", (255, 220, 120), 12)
+        x += 7.5 * 25 + 16
     message = player.message()
     if message:
-        draw.rect(6, 46, 7.5 * len(message) + 20, 24, _PANEL)
-        draw.text(14, 53, message, (255, 230, 150), 12)
+        draw.text(x, row1, message, _TOAST, 12)
     store = world.store
     fps = "" if player.headless or not player.fps else f"{player.fps:3.0f} fps · "
-    draw.text(10, 26, f"{fps}physics {player.physics_ms:5.2f} ms · {store.particles.n} "
-              f"particles · {store.springs.n} springs · {store.rings.n + store.shapes.n} bodies",
-              _DIM, 10)
-    draw.text(width - 10, 9, HELP, _DIM, 10, anchor_x="right")
+    bot = f" · bot: {player.bot}" if player.bot else ""
+    stats = (f"{fps}physics {player.physics_ms:4.1f} ms · {store.particles.n} particles · "
+             f"{store.springs.n} springs{bot}")
+    draw.text(width - 10, row1, stats, _DIM, 9, anchor_x="right")
+    draw.text(10, row2, "   ·   ".join(str(t) for t in game.hud()), _TEXT, 11)
+    draw.text(width / 2, 7, footer_keys(game), _DIM, 10, anchor_x="center")

@@ -9,6 +9,7 @@ Render stage's camera fit.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -19,10 +20,13 @@ from .. import saving
 from ..errors import WorldError
 from ..game import Game, SavedGame
 from ..render import Fit, Render, fit
+from .buttons import Button, draw_result, hit, result_buttons
 from .clock import Accumulator
 from .draw import Draw
-from .overlay import draw_hud
-from .widgets import WidgetLayer, flip
+from .overlay import HUD_BAND, bands, draw_hud, play_area
+from .progress import record_finished
+from .sound import Sounds
+from .widgets import MARGIN, PANEL_WIDTH, WidgetLayer, flip
 
 #: How close (screen px) to a particle's edge a press must be for the default grab.
 GRAB_REACH = 24.0
@@ -37,11 +41,21 @@ def data_dir() -> Path:
     return platformdirs.user_data_path("ecsgoo", appauthor=False, roaming=True)
 
 
+def window_size(game: Game) -> tuple[int, int]:
+    """The window a game is played in: its ``size`` plus the HUD bands and the widget panel."""
+    top, bottom = bands(True)
+    right = PANEL_WIDTH + 2 * MARGIN if game.widgets() else 0
+    return game.size[0] + right, game.size[1] + top + bottom
+
+
 class Player:
     """Plays ``game``: fixed steps from an accumulator, a bot, input, pause, save and load.
 
     ``bot`` is the name of one of ``game.bots`` (it acts before every step) or
-    ``None``. ``size`` is the window size in pixels (default ``game.size``).
+    ``None``. ``size`` is the window size in pixels (default ``window_size(game)``).
+    When the level is won or lost the player plays the sound, records progress
+    (not for bots; headless runs record at their end) and shows the end-of-level
+    choices; ``on_menu`` (set by a window) is what "menu" does.
     """
 
     def __init__(self, game: Game, bot: str | None = None,
@@ -50,12 +64,10 @@ class Player:
             offered = ", ".join(game.bots) or "none"
             raise ValueError(f"{game.name}: no bot named {bot!r} (bots: {offered})")
         self.game, self.bot = game, bot
-        self.size = tuple(size or game.size)
+        self.size = tuple(size or window_size(game))
         self.clock = Accumulator(game.world.dt)
         self.paused = False
         self.show_hud = True
-        #: Set by headless runs: frames are drawn only to be saved, fps means nothing.
-        self.headless = False
         self.steps = 0
         self.physics_ms = 0.0
         self.fps = 0.0
@@ -63,7 +75,13 @@ class Player:
         self._message = ("", 0.0)
         self._last_frame: float | None = None
         self._widgets_of_world: Any = None
-        self.widgets = WidgetLayer([], *self.size)
+        self.widgets = WidgetLayer([], *self.size, top=HUD_BAND)
+        #: Set by headless runs: frames are drawn only to be saved, fps means nothing.
+        self.headless = False
+        self.sounds = Sounds()
+        self.on_menu: Any = None
+        self.result = "running"
+        self.pointer: tuple[float, float] | None = None
         self._sync_widgets()
 
     @property
@@ -99,16 +117,55 @@ class Player:
         self.physics_ms = ms if self.steps <= 1 else 0.9 * self.physics_ms + 0.1 * ms
         self.steps += 1
         self._sync_widgets()
+        self._check_result()
+
+    def _check_result(self) -> None:
+        """The level just ended: its sound, its progress (windowed, not bots), a toast."""
+        result = self.game.status().result
+        if result == self.result:
+            return
+        self.result = result
+        if result not in ("won", "lost"):
+            return
+        self.sounds.play("win" if result == "won" else "lose")
+        if not self.headless:
+            progress = record_finished(self.game, self.bot)
+            if progress is not None and progress.problem:
+                self.say(progress.problem)
 
     def restart(self) -> None:
-        """Start the level again (R)."""
+        """Start the level again (R), running (a pause does not survive a restart)."""
         self.game.restart()
+        self.paused = False
         self._world_replaced()
         self.say("restarted")
+
+    def play_level(self, level: int) -> None:
+        """Switch to ``level`` of the same game (the win screen's *next level*)."""
+        self.game = type(self.game)(level=level, seed=self.game.seed)
+        self.paused = False
+        self._world_replaced()
+
+    def choose(self, action: str) -> None:
+        """An end-of-level choice: ``"next"``, ``"retry"`` or ``"menu"``."""
+        if action == "next" and self.game.level < len(self.game.levels):
+            self.play_level(self.game.level + 1)
+        elif action == "retry":
+            self.restart()
+        elif action == "menu" and self.on_menu is not None:
+            self.on_menu()
+
+    def result_buttons(self) -> list[Button]:
+        """The end-of-level choices on screen now (none while the level runs)."""
+        if self.result not in ("won", "lost") or self.bot is not None:
+            return []
+        has_next = self.game.level < len(self.game.levels)
+        return result_buttons(self.result, has_next, *self.size)
 
     def _world_replaced(self) -> None:
         """Forget what belonged to the old world: the grab, carried-over time, the widgets."""
         self.grabbed = None
+        self.result = "running"
         self.clock.reset()
         self._sync_widgets(force=True)
 
@@ -116,7 +173,13 @@ class Player:
         """Ask the game for its widgets again when its world was replaced."""
         if force or self._widgets_of_world is not self.world:
             self._widgets_of_world = self.world
-            self.widgets = WidgetLayer(self.game.widgets(), *self.size)
+            self.widgets = WidgetLayer(self.game.widgets(), *self.size, top=self.top_band(),
+                                       collapsed=self.widgets.collapsed)
+        self.sounds.hook(self.world)
+
+    def top_band(self) -> int:
+        """Px the HUD band takes at the top (0 while hidden)."""
+        return bands(self.show_hud)[0]
 
     # -- keys -----------------------------------------------------------------------------------
 
@@ -126,7 +189,9 @@ class Player:
         A key the game declares in ``Game.keys`` goes to the game first (P stays pause).
         """
         name = name.lower()
-        if name in self.game.keys and name != "p":
+        if self.result_buttons() and name in ("return", "enter"):
+            self.choose("next" if self.result == "won" else "retry")
+        elif name in self.game.keys and name != "p":
             self.game.on_key(name)
         elif name in ("p", "space"):
             self.paused = not self.paused
@@ -140,6 +205,9 @@ class Player:
             self.toggle_wireframe()
         elif name == "h":
             self.show_hud = not self.show_hud
+            self.widgets.layout(*self.size, top=self.top_band())
+        elif name == "m":
+            self.say("sound off (M)" if self.sounds.toggle_mute() else "sound on")
         elif name == "f5":
             self.quick_save()
         elif name == "f9":
@@ -161,11 +229,19 @@ class Player:
         """The camera fit of the current window size (as the last draw used)."""
         f = self.render.fit
         if f is None or (f.width, f.height) != self.size:
-            f = fit(self.render.view_rect(self.world, self.game.size), *self.size)
+            f = fit(self.render.view_rect(self.world, self.game.size), *self.size, self.area())
         return f
+
+    def area(self) -> tuple[float, float, float, float]:
+        """The window rectangle ``(x, y, w, h)`` the world is drawn into (``play_area``)."""
+        return play_area(*self.size, self.show_hud, self.widgets.width())
 
     def press(self, sx: float, sy: float, button: int = 1) -> None:
         """Pointer pressed at window pixel ``(sx, sy)``."""
+        action = hit(self.result_buttons(), sx, sy)
+        if action is not None:
+            self.choose(action)
+            return
         if self.widgets.press(sx, sy):
             return
         x, y = self.fit().to_world(sx, sy)
@@ -187,6 +263,7 @@ class Player:
 
     def move(self, sx: float, sy: float) -> None:
         """Pointer moved, not pressed."""
+        self.pointer = (sx, sy)
         self.game.on_move(*self.fit().to_world(sx, sy))
 
     def release(self, sx: float, sy: float, button: int = 1) -> None:
@@ -198,6 +275,7 @@ class Player:
         if self.grabbed is not None:
             self.world.release()
             self.grabbed = None
+            self.sounds.play("fling")
 
     def _grab(self, x: float, y: float) -> None:
         """The default grab-and-fling: the nearest free particle under the pointer."""
@@ -205,6 +283,7 @@ class Player:
         if entity is not None:
             self.grabbed = entity
             self.world.grab(entity, x, y)
+            self.sounds.play("grab")
 
     # -- saving -------------------------------------------------------------------------------
 
@@ -260,7 +339,7 @@ class Player:
             self.size = (window.width, window.height)
             self.widgets.layout(*self.size)
         render = self.render
-        f = render.draw(self.world, window, self.game.size)
+        f = render.draw(self.world, window, self.game.size, self.area())
         world_draw = _draw_for(window, "world")
         world_draw.set_pixel(1.0 / f.scale)
         self.game.draw_overlay(world_draw)
@@ -271,7 +350,19 @@ class Player:
         if self.show_hud:
             draw_hud(screen, self, *self.size)
         self.widgets.draw(screen)
+        buttons = self.result_buttons()
+        if buttons:
+            draw_result(screen, self.result, self._result_lines(), buttons, *self.size)
         screen.flush()
+
+    def _result_lines(self) -> list[str]:
+        status = self.game.status()
+        stars = status.extra.get("stars")
+        lines = [f"score {status.score}"]
+        if stars is not None and self.result == "won":
+            total = status.extra.get("stars_total", 3)
+            lines.append("stars " + "★" * int(stars) + "☆" * max(int(total) - int(stars), 0))
+        return lines
 
 
 _DRAWS: dict[tuple[int, str], Draw] = {}
@@ -292,4 +383,8 @@ def _overrides(game: Game, method: str) -> bool:
 def _short(exc: BaseException) -> str:
     """An error for a toast: one line, without the folder part of file paths."""
     text = " ".join(str(exc).split())
-    return text.replace(str(data_dir()) + os.sep, "")
+    return _FOLDERS.sub("", text.replace(str(data_dir()) + os.sep, ""))
+
+
+#: The folder part of an absolute path (POSIX or Windows) inside a message.
+_FOLDERS = re.compile(r"(?<![^\s'\"(])(?:[A-Za-z]:)?[\\/](?:[^\s'\":\\/]+[\\/])+")

@@ -16,6 +16,8 @@ from ..game import Widget
 PANEL_WIDTH = 210
 ROW = {"slider": 40, "toggle": 26, "button": 30}
 MARGIN = 10
+#: Height (px) of the panel's header, which folds the panel away or opens it again.
+HEADER = 24
 _PANEL = (20, 23, 36, 200)
 _TRACK = (80, 90, 120)
 _ACCENT = (110, 200, 255)
@@ -36,31 +38,58 @@ class _Slot:
 
 
 class WidgetLayer:
-    """Lays ``widgets`` out in a panel at the window's top-right and routes pointer events.
+    """Lays ``widgets`` out in a panel at the window's right edge and routes pointer events.
 
     ``press``/``drag``/``release`` take window pixels (y up) and return whether a
-    widget took the event (then the game does not see it).
+    widget took the event (then the game does not see it). ``top`` is the px left
+    free above the panel (the player's HUD band). The panel's header folds it
+    away (``collapsed``) and opens it again; ``width()`` is what it takes at the
+    right edge, which the player keeps out of the play area.
     """
 
-    def __init__(self, widgets: list[Widget], width: int, height: int) -> None:
+    def __init__(self, widgets: list[Widget], width: int, height: int, top: int = 0,
+                 collapsed: bool = False) -> None:
         self.widgets = list(widgets)
         self.active: _Slot | None = None
+        self.collapsed = collapsed
+        self.top = top
         self.layout(width, height)
 
-    def layout(self, width: int, height: int) -> None:
+    def width(self) -> float:
+        """Window px the open panel takes at the right edge (0 when folded or empty)."""
+        return 0.0 if self.collapsed or not self.widgets else PANEL_WIDTH + 2 * MARGIN
+
+    def layout(self, width: int, height: int, top: int | None = None) -> None:
         """Place the rows for a ``width × height`` window."""
+        self.size = (width, height)
+        self.top = self.top if top is None else top
         self.slots: list[_Slot] = []
-        x, y = width - PANEL_WIDTH - MARGIN, height - MARGIN
-        for widget in self.widgets:
+        x, y = width - PANEL_WIDTH - MARGIN, height - MARGIN - self.top
+        self.header = (x, y - HEADER, PANEL_WIDTH, HEADER)
+        if self.collapsed and self.top >= HEADER:  # folded: a small tab in the HUD band
+            self.header = (width - 110, height - self.top + 2, 100, HEADER - 6)
+        y -= HEADER
+        for widget in self.widgets if not self.collapsed else ():
             h = ROW.get(widget.kind, 30)
             y -= h
             self.slots.append(_Slot(widget, x + 10, y, PANEL_WIDTH - 20, h - 6))
-        self.panel = (x, y - 8, PANEL_WIDTH, height - MARGIN - y + 8)
+        bottom = y - 8 if self.slots else y
+        self.panel = (x, bottom, PANEL_WIDTH, height - MARGIN - self.top - bottom)
+        if self.collapsed:
+            self.panel = self.header
+
+    def fold(self) -> None:
+        """Fold the panel away, or open it again."""
+        self.collapsed = not self.collapsed
+        self.layout(*self.size)
 
     # -- input -------------------------------------------------------------------------------
 
     def press(self, sx: float, sy: float) -> bool:
         """A press at window pixel ``(sx, sy)``: True if a widget took it."""
+        if self.widgets and _inside(self.header, sx, sy):
+            self.fold()
+            return True
         for slot in self.slots:
             if slot.contains(sx, sy):
                 kind = slot.widget.kind
@@ -96,9 +125,12 @@ class WidgetLayer:
 
     def draw(self, draw: Any) -> None:
         """Draw the panel with ``draw`` (a screen-space ``Draw``)."""
-        if not self.slots:
+        if not self.widgets:
             return
         draw.rect(*self.panel, _PANEL)
+        x, y, w, h = self.header
+        label = "◂ controls" if self.collapsed else "▾ controls (click to fold)"
+        draw.text(x + 10, y + h / 2, label, _ACCENT, 11, anchor_y="center")
         for slot in self.slots:
             getattr(self, f"_draw_{slot.widget.kind}", self._draw_button)(draw, slot)
 

@@ -1,4 +1,10 @@
-"""The windowed player: an arcade Window that forwards its events to a ``Player``."""
+"""The windowed player: an arcade Window that forwards its events to a ``Player``.
+
+Opened without a game it shows the launcher (``launcher.py``) first; a game
+picked there plays in the same window, and Esc (or the end screen's *menu*)
+goes back to the launcher — in a window opened on a game too. Esc on the
+launcher's title screen closes the window.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from typing import Any
 from ..game import Game
 from .audio import quiet_audio
 from .loading import LoadingScreen
-from .player import Player
+from .player import Player, window_size
 
 quiet_audio()  # before arcade's import picks the audio driver (see audio.py)
 
@@ -21,49 +27,113 @@ def key_name(symbol: int) -> str:
 
 
 class PlayerWindow(arcade.Window):
-    """A window playing ``game`` with the shared player (fixed 60 Hz steps, overlay, widgets)."""
+    """A window playing ``game`` with the shared player (fixed 60 Hz steps, overlay, widgets);
+    ``game=None`` opens the launcher (``player`` is None until a game is picked)."""
 
-    def __init__(self, game: Game, bot: str | None = None, **window: Any) -> None:
-        width, height = game.size
-        title = f"ecsgoo — {game.title}"
-        # before the window: opening it already dispatches on_resize, which needs the player
-        self.player = Player(game, bot, size=(width, height))
+    def __init__(self, game: Game | None = None, bot: str | None = None, **window: Any) -> None:
+        from .launcher import SIZE, Launcher
+
+        self.launcher: Launcher | None = None
+        self.player: Player | None = None
+        if game is None:
+            from .games import discover
+
+            self.launcher = Launcher(discover()[0])
+            width, height = SIZE
+            title = "ecsgoo"
+        else:
+            # before the window: opening it already dispatches on_resize, which needs the player
+            width, height = window_size(game)
+            self.player = Player(game, bot, size=(width, height))
+            self.player.on_menu = self.menu
+            title = f"ecsgoo — {game.title}"
         super().__init__(width, height, title, resizable=True, update_rate=1 / 120, **window)
         # first run only: the kernels compile behind a loading screen, the game waits
         self.loading = LoadingScreen.open_if_cold(self, title)
 
+    def start(self, name: str, level: int) -> None:
+        """Play ``name``'s ``level`` (picked in the launcher)."""
+        game = self.launcher.games[name](level=level)
+        self.player = Player(game, None, size=window_size(game))
+        self.player.on_menu = self.menu
+        self.set_caption(f"ecsgoo — {game.title}")
+        self.set_size(*self.player.size)
+
+    def menu(self) -> None:
+        """Back to the launcher (its level select of the game just played)."""
+        from .games import discover
+        from .launcher import SIZE, Launcher
+        from .progress import Progress
+
+        name = self.player.game.name
+        self.player = None
+        if self.launcher is None:
+            self.launcher = Launcher(discover()[0])
+        self.launcher.progress = Progress.load()
+        if name not in self.launcher.games:  # a game from a file: the title screen
+            name = "title"
+        self.launcher.screen = name
+        self.set_caption("ecsgoo")
+        self.set_size(*SIZE)
+
     def on_update(self, delta_time: float) -> None:
-        self.player.update(delta_time)
+        if self.player is not None:
+            self.player.update(delta_time)
 
     def on_draw(self) -> None:
-        self.player.draw(self)
+        if self.player is not None:
+            self.player.draw(self)
+        else:
+            from .player import _draw_for
+
+            self.launcher.size = (self.width, self.height)
+            self.launcher.draw(self, _draw_for(self, "screen"))
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        if symbol == arcade.key.ESCAPE:
-            self.close()
-            return
-        self.player.key(key_name(symbol))
+        name = key_name(symbol)
+        if self.player is None:
+            picked = self.launcher.key(name)
+            if picked == "quit":
+                self.close()
+            elif picked is not None:
+                self.start(*picked)
+        elif symbol == arcade.key.ESCAPE:
+            self.menu()
+        else:
+            self.player.key(name)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        self.player.press(x, y, button)
+        if self.player is None:
+            picked = self.launcher.press(x, y)
+            if picked is not None:
+                self.start(*picked)
+        else:
+            self.player.press(x, y, button)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int,
                       modifiers: int) -> None:
-        self.player.drag(x, y)
+        if self.player is not None:
+            self.player.drag(x, y)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        self.player.move(x, y)
+        if self.player is not None:
+            self.player.move(x, y)
+        else:
+            self.launcher.pointer = (x, y)
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
-        self.player.release(x, y, button)
+        if self.player is not None:
+            self.player.release(x, y, button)
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
-        self.player.size = (width, height)
-        self.player.widgets.layout(width, height)
+        if self.player is not None:
+            self.player.size = (width, height)
+            self.player.widgets.layout(width, height)
 
 
-def play_window(game: Game, bot: str | None = None) -> None:
-    """Open a window playing ``game`` until it is closed (Esc)."""
+def play_window(game: Game | None, bot: str | None = None) -> None:
+    """Open a window playing ``game`` (None: the launcher) until it is closed (Esc on the
+    launcher's title screen, or the window's close button)."""
     PlayerWindow(game, bot)
     arcade.run()

@@ -132,8 +132,13 @@ class GameEnv(gym.Env):
         if self._player is None or self._player.game is not self.game:
             from ..app.player import Player
 
-            self._player = Player(self.game)
-            self._player.headless = self.render_mode != "human"
+            human = self.render_mode == "human"
+            # rgb_array frames are the game alone, at its size (no HUD bands, no panel)
+            self._player = Player(self.game, size=None if human else self.game.size)
+            self._player.headless = self._player.sounds.silent = not human
+            if not human:
+                self._player.show_hud = False
+                self._player.widgets.fold()
         return self._player
 
     def _show(self) -> None:

@@ -54,13 +54,18 @@ class Fit:
         return x0 <= 0 and y0 <= 0 and x1 >= self.width and y1 >= self.height
 
 
-def fit(view: Rect, width: int, height: int) -> Fit:
-    """Fit ``view = (left, bottom, right, top)`` (world px) into a ``width × height`` window."""
+def fit(view: Rect, width: int, height: int, area: Rect | None = None) -> Fit:
+    """Fit ``view = (left, bottom, right, top)`` (world px) into a ``width × height`` window.
+
+    ``area = (x, y, w, h)`` (window px) is the part of the window the view goes
+    into (default all of it): the player keeps its HUD bands and panels outside.
+    """
     left, bottom, right, top = view
+    ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
     vw, vh = max(right - left, 1e-6), max(top - bottom, 1e-6)
-    scale = min(width / vw, height / vh)
+    scale = min(max(aw, 1.0) / vw, max(ah, 1.0) / vh)
     cx, cy = (left + right) / 2, (bottom + top) / 2
-    return Fit(scale, cx - width / 2 / scale, cy - height / 2 / scale, width, height)
+    return Fit(scale, cx - (ax + aw / 2) / scale, cy - (ay + ah / 2) / scale, width, height)
 
 
 def contents_rect(world: Any, size: tuple[int, int] | None) -> Rect:

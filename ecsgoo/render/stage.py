@@ -95,19 +95,24 @@ class Render(Stage):
             self._auto_view = (world, contents_rect(world, size))
         return self._auto_view[1]
 
-    def draw(self, world: World, window: Any = None, size: tuple[int, int] | None = None) -> Fit:
+    def draw(self, world: World, window: Any = None, size: tuple[int, int] | None = None,
+             area: Rect | None = None) -> Fit:
         """Draw ``world`` into the current arcade window (or ``window``); return the camera fit.
 
         Clears the window, sets a camera that fits ``view_rect(world, size)``
         into it (``size``: the game's nominal window size, default the
-        window's), and leaves that camera active for overlays in world coordinates.
+        window's; ``area``: the part of the window to fit into, window px, default
+        all of it), and leaves that camera active for overlays in world coordinates.
         """
         import arcade
 
         window = window or arcade.get_window()
         width, height = window.get_framebuffer_size()
+        if area is not None:  # window px → framebuffer px (they differ on HiDPI screens)
+            k = width / max(window.width, 1)
+            area = tuple(k * v for v in area)
         self.fit = fit(self.view_rect(world, size or (window.width, window.height)),
-                       width, height)
+                       width, height, area)
         if world.bounds is not None and not self.fit.covered_by(world.bounds):
             window.clear(color=OUTSIDE)  # letterbox; otherwise the sky covers every pixel
         self.camera(window).use()

@@ -56,6 +56,7 @@ class GooGame(Game):
     title = "World of Goo"
     levels = ("Going Up (tower)", "The Chasm (bridge)", "Hanging On (ceiling)")
     bots = ("builder", "random")
+    hints = ("drag a ball to build", "Z undo")
 
     def build(self) -> World:
         """Load ``levels/<n>.toml`` (written by ``make_levels.py``, hand-editable)."""
@@ -123,6 +124,7 @@ class GooGame(Game):
             self._show_hint("no goo balls left in the supply", x, y)
             return
         self.drag = Drag(ball, x, y)
+        self.sound("grab")
 
     def on_drag(self, x: float, y: float) -> None:
         if self.drag is None:
@@ -142,6 +144,7 @@ class GooGame(Game):
             return
         px, py = self.drop_point(drag)
         spot = place_ball(self.world, px, py, drag.ball)
+        self.sound("attach" if spot.ok else "grab")
         if not spot.ok:
             self._show_hint(spot.hint, px, py)
 

@@ -49,6 +49,7 @@ class JellyGame(Game):
     title = "Jelly playground"
     levels = ("pyramid playground", "hammock")
     bots = ("poker", "random")
+    hints = ("drag to fling", "B ball", "X box", "O rope", "C chain")
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         self._gesture = bots.Gesture()
@@ -140,6 +141,7 @@ class JellyGame(Game):
         self._pointer = (x, y)
         if entity >= 0:
             self.world.grab(entity, x, y)
+            self.sound("grab")
 
     def on_drag(self, x: float, y: float) -> None:
         self._pointer = (x, y)
@@ -157,6 +159,7 @@ class JellyGame(Game):
         p = w.component(entity, Particle)
         speed = float(np.hypot(p.vx, p.vy))
         if speed > rules.FLING_SPEED:
+            self.sound("fling")
             st = rules.stats(w)
             st.flings += 1
             st.flung, st.flung_until = entity, w.frame + rules.FLIGHT_FRAMES

@@ -51,6 +51,7 @@ class RopeGame(Game):
     title = "Cut the Rope"
     levels = ("First Swing", "Two Pins", "Cat's Cradle")
     bots = ("cutter", "random")
+    hints = ("swipe across a rope to cut it",)
 
     def _reset_view(self) -> None:
         self.trail: deque[tuple[float, float, int, int]] = deque(maxlen=64)

@@ -45,6 +45,7 @@ class Suika(Game):
     levels = tuple(name for name, _, _ in rules.LEVELS.values())
     bots = ("greedy", "lookahead", "random")
     keys = ("space",)
+    hints = ("click or Space drops",)
     size = (int(WIDTH), int(HEIGHT))
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
@@ -93,6 +94,7 @@ class Suika(Game):
     def _drop(self) -> None:
         if rules.can_drop(self.world):
             rules.drop(self.world, state(self.world).aim, self._draw_kind())
+            self.sound("drop")
 
     def on_move(self, x: float, y: float) -> None:
         self._aim(x)

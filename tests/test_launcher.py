@@ -1,0 +1,59 @@
+"""app.launcher and app.buttons: the title screen, the level select, the end-of-level choices."""
+
+import numpy as np
+from toygame import Toy
+
+from ecsgoo.app.buttons import hit, result_buttons
+from ecsgoo.app.headless import offscreen_window
+from ecsgoo.app.launcher import SIZE, Launcher, draw_launcher
+from ecsgoo.app.progress import Progress
+
+
+def _launcher(tmp_path):
+    progress = Progress.load(tmp_path / "progress.json")
+    progress.record("toy", 2, "won", 40, 2)
+    return Launcher({"toy": Toy, "toy2": Toy}, progress)
+
+
+def test_cards_lead_to_a_level_select_and_esc_goes_back(tmp_path):
+    launcher = _launcher(tmp_path)
+    card = launcher.cards()[0]
+    assert launcher.press(card.x + 5, card.y + 5) is None and launcher.screen == "toy"
+    level2 = launcher.level_buttons()[1]
+    assert launcher.press(level2.x + 5, level2.y + 5) == ("toy", 2)
+    assert launcher.key("escape") is None and launcher.screen == "title"
+    assert launcher.key("escape") == "quit"
+    assert launcher.key("2") is None and launcher.screen == "toy2"
+    assert launcher.key("1") == ("toy2", 1)
+
+
+def test_the_level_select_shows_best_stars_and_scores(tmp_path):
+    rows = _launcher(tmp_path).levels("toy")
+    assert rows == [{"level": 1, "title": "everything", "best_score": 0, "best_stars": 0,
+                     "wins": 0},
+                    {"level": 2, "title": "empty", "best_score": 40, "best_stars": 2, "wins": 1}]
+
+
+def test_the_launcher_draws_a_picture_headless(tmp_path):
+    launcher = _launcher(tmp_path)
+    window = offscreen_window(SIZE)
+    for screen in ("title", "toy"):
+        launcher.screen = screen
+        image = np.asarray(draw_launcher(launcher, window), float)
+        assert image.shape == (SIZE[1], SIZE[0], 3)
+        assert image.std() > 10 and len(np.unique(image.reshape(-1, 3), axis=0)) > 50, screen
+
+
+def test_end_of_level_choices():
+    won = result_buttons("won", True, 800, 600)
+    assert [b.action for b in won] == ["next", "retry", "menu"]
+    assert [b.action for b in result_buttons("won", False, 800, 600)] == ["retry", "menu"]
+    assert [b.action for b in result_buttons("lost", True, 800, 600)] == ["retry", "menu"]
+    assert hit(won, won[1].x + 1, won[1].y + 1) == "retry" and hit(won, 0, 0) is None
+
+
+def test_every_bundled_game_has_its_picture():
+    from ecsgoo.app.launcher import THUMB_DIR
+
+    for name in ("goo", "jelly", "rope", "suika"):
+        assert (THUMB_DIR / f"{name}.png").is_file(), f"run tools/make_thumbnails.py ({name})"

@@ -1,0 +1,42 @@
+"""app.overlay: the HUD and footer live in bands the camera leaves free; the footer's keys."""
+
+from toygame import Toy
+
+from ecsgoo.app import Player
+from ecsgoo.app.overlay import FOOTER_BAND, HUD_BAND, footer_keys, play_area
+
+
+def test_the_footer_names_the_games_own_keys_first():
+    from games.goo.game import GooGame
+
+    text = footer_keys(GooGame)
+    assert text.startswith("drag a ball to build · Z undo")
+    assert "R restart" in text and "M mute" in text and "H hide" in text
+
+
+def test_the_world_is_fitted_between_the_bands_and_beside_the_panel():
+    player = Player(Toy(level=2))
+    width, height = player.size
+    x, y, w, h = player.area()
+    assert (y, y + h) == (FOOTER_BAND, height - HUD_BAND)
+    assert x + w <= player.widgets.panel[0], "the open panel is outside the play area"
+    left, bottom, right, top = player.fit().visible
+    sx0, sy0 = player.fit().to_screen(0, 0)
+    sx1, sy1 = player.fit().to_screen(800, 600)
+    assert sy0 >= FOOTER_BAND - 1e-6 and sy1 <= height - HUD_BAND + 1e-6 and sx1 <= x + w + 1e-6
+    player.key("h")
+    assert player.area() == play_area(width, height, False, player.widgets.width())
+    assert player.area()[3] == height
+
+
+def test_the_widget_panel_folds_and_gives_the_world_its_room():
+    player = Player(Toy(level=2))
+    panel_x, panel_y, panel_w, panel_h = player.widgets.header
+    before = player.area()[2]
+    player.press(panel_x + 5, panel_y + 5)
+    assert player.widgets.collapsed and not player.widgets.slots
+    assert player.area()[2] > before
+    tab_x, tab_y, _, _ = player.widgets.header
+    assert tab_y >= player.size[1] - HUD_BAND, "folded, the tab sits in the HUD band"
+    player.press(tab_x + 5, tab_y + 5)
+    assert not player.widgets.collapsed and len(player.widgets.slots) == 3
