@@ -30,8 +30,7 @@ from .registry import (
     register_component,
     register_resource,
 )
-from .write import COMPACT_ABOVE, FORMAT_VERSION
-from .write import dumps as _dumps
+from .write import COMPACT_ABOVE, FORMAT_VERSION, document, text
 
 __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",
            "register_resource", "FORMAT_VERSION", "COMPACT_ABOVE", "WorldFileError"]
@@ -44,9 +43,25 @@ def dumps(world: World, compact: bool | None = None) -> str:
     """The world as TOML text; ``compact`` (default: for big worlds) writes column arrays.
 
     Raises WorldFileError if the world holds a component type nobody
-    registered (``register_component``), or a value a file cannot hold.
+    registered (``register_component``), or anything ``loads`` would refuse.
     """
-    return _dumps(world, compact)
+    return _dumps(world, compact, "<string>")
+
+
+def _dumps(world: World, compact: bool | None, source: str) -> str:
+    """The text of a world the loader accepts, or WorldFileError naming entity and field.
+
+    The writer's tables go through the loader's own checks (``read``), so a
+    value that left its range in the simulation or through a direct store
+    write, or a game's int past the file's range, is refused here, not by
+    the next ``load``.
+    """
+    doc = document(world, compact, source)
+    try:
+        read(doc, source)
+    except WorldFileError as exc:
+        raise WorldFileError(f"cannot save: {exc} (the world file would not load)") from None
+    return text(doc)
 
 
 def loads(text: str | bytes, source: str = "<string>") -> World:
@@ -74,8 +89,9 @@ def load(path: str | os.PathLike[str]) -> World:
 def save(world: World, path: str | os.PathLike[str], compact: bool | None = None) -> None:
     """Write the world to ``path`` atomically: a temporary file in the same folder, renamed.
 
-    On any failure (an unregistered component, a full disk, no permission) the
-    previous file is left as it was and no temporary file remains.
+    On any failure (a world ``load`` would refuse, an unregistered component, a
+    full disk, no permission) the previous file is left as it was and no
+    temporary file remains.
     """
     target = Path(path)
     text = _dumps(world, compact, source=os.fspath(path))

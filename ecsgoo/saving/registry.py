@@ -277,6 +277,8 @@ def _loose(value: Any, where: Where, field: str) -> Any:
         return [_loose(v, where, field) for v in value]
     if type(value) is float and not math.isfinite(value):
         where.fail(f"must be finite, got {value}", field)
+    if type(value) is int:  # TOML's ints are int64; keep the room ids and counters have
+        return where.as_integer(value, field)
     if type(value) not in (bool, int, float, str):
         where.fail(f"must be a number, boolean, string or array, got {toml_type(value)}",
                    field)
