@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-from .. import systems
+from .. import limits, systems
 from ..errors import WorldFileError
 from ..look import Look
 from ..world import World
@@ -79,11 +80,30 @@ def loads(text: str | bytes, source: str = "<string>") -> World:
 
 def load(path: str | os.PathLike[str]) -> World:
     """A World from a TOML file (see ``loads``); an unreadable file is a WorldFileError."""
+    return loads(_read(path), os.fspath(path))
+
+
+def _read(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file of at most ``limits.MAX_FILE_BYTES``, else WorldFileError.
+
+    A FIFO would block the open and a device may never end, so anything but a
+    regular file is refused before it is opened, and the read stops at the cap.
+    """
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+        if regular:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as f:
+                regular = stat.S_ISREG(os.fstat(f.fileno()).st_mode)  # not swapped since
+                data = f.read(limits.MAX_FILE_BYTES + 1) if regular else b""
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise _os_error(path, "read", exc) from exc
-    return loads(data, os.fspath(path))
+    if not regular:
+        raise WorldFileError(f"{_name(path)}: cannot read: not a regular file")
+    if len(data) > limits.MAX_FILE_BYTES:
+        raise WorldFileError(f"{_name(path)}: cannot read: larger than "
+                             f"{limits.MAX_FILE_BYTES} bytes (limits.MAX_FILE_BYTES)")
+    return data
 
 
 def save(world: World, path: str | os.PathLike[str], compact: bool | None = None) -> None:
@@ -117,9 +137,15 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
         raise
 
 
-def _os_error(path: str | os.PathLike[str], doing: str, exc: OSError) -> WorldFileError:
+def _os_error(path: str | os.PathLike[str], doing: str, exc: Exception) -> WorldFileError:
     """``FILE: cannot read: No such file or directory`` (``doing``: read or write)."""
-    return WorldFileError(f"{os.fspath(path)}: cannot {doing}: {exc.strerror or exc}")
+    return WorldFileError(f"{_name(path)}: cannot {doing}: {getattr(exc, 'strerror', None) or exc}")
+
+
+def _name(path: str | os.PathLike[str]) -> str:
+    """The path as messages show it (a NUL or other control character escaped)."""
+    name = os.fspath(path)
+    return name if name.isprintable() else repr(name)
 
 
 def _mode(target: Path) -> int:

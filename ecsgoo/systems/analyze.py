@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import limits
 from ..analysis import danger_order
 from ..kernels.graph import bridge_mask, component_labels
 from ..kernels.structure import classify, live_max, live_springs
@@ -134,10 +135,11 @@ class Analyze(Stage):
         if not state:
             self._was_grounded = None
             return
-        ids = np.asarray(state["grounded"], dtype=np.int64)
-        was = np.zeros(int(state["size"]), np.bool_)
-        if (ids < 0).any():
-            raise ValueError("grounded entity ids must be >= 0")
+        ids = limits.entity_ids("Analyze", "grounded", state["grounded"])
+        size = limits.BY_ENTITY.check(state["size"], "Analyze", "size")
+        if len(ids) and ids.max() >= size:
+            raise ValueError(f"grounded entity {ids.max()} is not below size {size}")
+        was = np.zeros(size, np.bool_)
         was[ids] = True
         self._was_grounded = was
 
