@@ -57,7 +57,7 @@ def document(world: World, compact: bool | None = None, source: str = "save") ->
     comps = _components(world, where)
     doc: dict[str, Any] = {"format_version": FORMAT_VERSION, "world": _world(world),
                            "level": _level(world)}
-    doc["pipeline"] = [_stage(stage, where.at(f"pipeline stage {k + 1}"))
+    doc["pipeline"] = [_stage(stage, world, where.at(f"pipeline stage {k + 1}"))
                        for k, stage in enumerate(world.pipeline)]
     doc["resources"] = _resources(world, where)
     doc["rows"] = _rows(world, compact)
@@ -113,7 +113,7 @@ def _level(world: Any) -> dict[str, Any]:
     return out
 
 
-def _stage(stage: Any, where: Where) -> dict[str, Any]:
+def _stage(stage: Any, world: World, where: Where) -> dict[str, Any]:
     name = getattr(stage, "name", type(stage).__name__)
     if STAGES.get(name) is not type(stage):
         where.fail(f"{type(stage).__qualname__} (name {name!r}) is not registered with "
@@ -129,8 +129,15 @@ def _stage(stage: Any, where: Where) -> dict[str, Any]:
             continue
         out[key] = _plain(value, where, key, inf=getattr(ranges.get(key), "inf", False))
     if hasattr(stage, "save_state"):
-        out["state"] = {k: _plain(v, where, k) for k, v in stage.save_state().items()}
+        out["state"] = {k: _plain(v, where, k) for k, v in _state(stage, world).items()}
     return out
+
+
+def _state(stage: Any, world: World) -> dict[str, Any]:
+    """``stage.save_state(world)``; a game's stage may take no world (the older protocol)."""
+    if len(inspect.signature(stage.save_state).parameters) == 0:
+        return stage.save_state()
+    return stage.save_state(world)
 
 
 def _resources(world: Any, where: Where) -> dict[str, Any]:

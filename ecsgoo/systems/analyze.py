@@ -17,7 +17,7 @@ from .. import limits
 from ..analysis import danger_order
 from ..kernels.graph import bridge_mask, component_labels
 from ..kernels.structure import classify, live_max, live_springs
-from .pipeline import Stage, register_stage
+from .pipeline import Stage, living_particles, register_stage
 
 if TYPE_CHECKING:
     from ..world import World
@@ -123,11 +123,11 @@ class Analyze(Stage):
         twin._was_grounded = self._was_grounded
         return twin
 
-    def save_state(self) -> dict[str, Any]:
-        """Who was connected at the last analysis (so a loaded world reports splits alike)."""
+    def save_state(self, world: World) -> dict[str, Any]:
+        """Who, still living, was connected at the last analysis (splits report alike)."""
         if self._was_grounded is None:
             return {}
-        return {"grounded": np.flatnonzero(self._was_grounded).tolist(),
+        return {"grounded": living_particles(world, np.flatnonzero(self._was_grounded)).tolist(),
                 "size": len(self._was_grounded)}
 
     def load_state(self, state: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ from .. import fruit, limits
 from ..components import Fruit, Particle
 from ..kernels.merge import merge_pairs, record, start_positions
 from ..limits import FIELDS
-from .pipeline import Stage, register_stage
+from .pipeline import Stage, living_particles, register_stage
 
 if TYPE_CHECKING:
     from ..world import World
@@ -77,12 +77,12 @@ class Merge(Stage):
         twin._record = self._record
         return twin
 
-    def save_state(self) -> dict[str, Any]:
-        """Where each particle was at the last run (saved with the world, for exact replays)."""
+    def save_state(self, world: World) -> dict[str, Any]:
+        """Where each living particle was at the last run (saved with the world, for replays)."""
         if self._record is None:
             return {}
         seen_pos, seen, was_fruit = self._record
-        ids = np.flatnonzero(seen)
+        ids = living_particles(world, np.flatnonzero(seen))
         return {"entities": ids.tolist(), "x": seen_pos[ids, 0].tolist(),
                 "y": seen_pos[ids, 1].tolist(), "fruit": was_fruit[ids].tolist()}
 
