@@ -280,3 +280,21 @@ def test_column_ids_are_entity_ids():
                      "x = [0.0, 1.0]\ny = 0.0\n")
     assert w.entities() == [4194303, 4194304]
     assert np.array_equal(w.particles.pos[:, 0], [0.0, 1.0])
+
+
+def test_saving_through_a_symlink_replaces_the_target_and_keeps_the_link(tmp_path):
+    target, link = tmp_path / "real.toml", tmp_path / "link.toml"
+    ecsgoo.save(World(), target)
+    link.symlink_to(target)
+    ecsgoo.save(_world(), link)
+    assert link.is_symlink() and len(ecsgoo.load(target).entities()) == 3
+
+
+def test_a_lone_surrogate_or_a_nul_in_the_path_is_refused_when_saving(tmp_path):
+    w = _world()
+    w.create_entity(Tally(extra="\ud800"))
+    with pytest.raises(WorldFileError, match="entity 4 .* field extra: holds a lone surrogate"):
+        ecsgoo.save(w, tmp_path / "w.toml")
+    with pytest.raises(WorldFileError, match="cannot write"):
+        ecsgoo.save(_world(), str(tmp_path / "a\x00b.toml"))
+    assert os.listdir(tmp_path) == []

@@ -111,10 +111,14 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
 
     On any failure (a world ``load`` would refuse, an unregistered component, a
     full disk, no permission) the previous file is left as it was and no
-    temporary file remains.
+    temporary file remains. Saving through a symbolic link replaces the file it
+    points to and keeps the link.
     """
-    target = Path(path)
-    text = _dumps(world, compact, source=os.fspath(path))
+    text = _dumps(world, compact, source=_name(path))
+    try:
+        target = Path(os.path.realpath(path))  # through a symlink: replace its target
+    except ValueError as exc:  # a NUL in the path
+        raise _os_error(path, "write", exc) from exc
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                    dir=target.parent)
