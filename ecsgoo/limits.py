@@ -196,6 +196,8 @@ FRACTION = Range(0.0, 1.0, open_low=True)
 ID, INT = _count(0, MAX_INT), _count(-MAX_INT, MAX_INT)
 #: An entity's id (``World.next_entity`` may be one more).
 ENTITY = _count(1, MAX_ENTITY_ID)
+#: How many steps one ``World.step(n)`` call may take.
+STEPS = _count(0, MAX_INT)
 #: The length of an array indexed by entity id (a stage's memory of who was where).
 BY_ENTITY = _count(0, MAX_ENTITY_ID + 1)
 #: A speed setting of a stage: >= 0 px/s, inf allowed (no limit).

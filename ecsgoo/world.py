@@ -319,7 +319,8 @@ class World:
         return self
 
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps of ``dt``: one ``Pipeline.step`` each."""
+        """Advance ``n`` (>= 0) fixed steps of ``dt``: one ``Pipeline.step`` each."""
+        n = limits.STEPS.check(n, "World.step", "n")
         with self._context():
             for _ in range(n):
                 self.pipeline.step(self)

@@ -298,3 +298,23 @@ def test_a_lone_surrogate_or_a_nul_in_the_path_is_refused_when_saving(tmp_path):
     with pytest.raises(WorldFileError, match="cannot write"):
         ecsgoo.save(_world(), str(tmp_path / "a\x00b.toml"))
     assert os.listdir(tmp_path) == []
+
+
+def test_the_next_save_removes_what_a_killed_save_left_behind(tmp_path):
+    path = tmp_path / "w.toml"
+    killed, writing = tmp_path / ".w.toml.abc123.tmp", tmp_path / ".w.toml.def456.tmp"
+    killed.write_text("half a wor")
+    writing.write_text("another save, still writing")
+    old = killed.stat().st_mtime - ecsgoo.saving.STALE_TEMP_S - 1
+    os.utime(killed, (old, old))
+    ecsgoo.save(_world(), path)
+    assert sorted(os.listdir(tmp_path)) == [writing.name, path.name]
+
+
+def test_step_and_frames_refuse_negative_counts(capsys):
+    w = _world()
+    with pytest.raises(WorldError, match="World.step: field n"):
+        w.step(-1)
+    with pytest.raises(SystemExit):
+        cli.main(["demo", "--frames", "-1"])
+    assert "--frames: must be a whole number >= 0" in capsys.readouterr().err

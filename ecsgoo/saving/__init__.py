@@ -11,9 +11,11 @@ atomic: a failed save leaves the previous file as it was.
 from __future__ import annotations
 
 import gc
+import glob
 import os
 import stat
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -119,6 +121,7 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
         target = Path(os.path.realpath(path))  # through a symlink: replace its target
     except ValueError as exc:  # a NUL in the path
         raise _os_error(path, "write", exc) from exc
+    _sweep(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                    dir=target.parent)
@@ -139,6 +142,24 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
         if isinstance(exc, OSError):
             raise _os_error(path, "write", exc) from exc
         raise
+
+
+#: A temporary file of a save this much older than now (s) was left by a killed save.
+STALE_TEMP_S = 600.0
+
+
+def _sweep(target: Path) -> None:
+    """Remove the temporary files killed saves of ``target`` left behind.
+
+    Only old ones: a younger one may belong to a save still writing (another process).
+    """
+    now = time.time()
+    for leftover in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        try:
+            if now - leftover.lstat().st_mtime > STALE_TEMP_S:
+                leftover.unlink()
+        except OSError:
+            pass  # gone already, or not ours to remove: the save goes on
 
 
 def _os_error(path: str | os.PathLike[str], doing: str, exc: Exception) -> WorldFileError:
