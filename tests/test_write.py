@@ -318,3 +318,23 @@ def test_step_and_frames_refuse_negative_counts(capsys):
     with pytest.raises(SystemExit):
         cli.main(["demo", "--frames", "-1"])
     assert "--frames: must be a whole number >= 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game, missing, needs", [
+    ("suika", "suika_state", "the resource suika_state"),
+    ("goo", "goo_rules", "an entity with a goo_rules component"),
+])
+def test_a_level_missing_the_games_state_is_refused_at_load(game, missing, needs, tmp_path,
+                                                           monkeypatch):
+    from ecsgoo.app.games import GAMES, discover
+
+    discover()
+    cls = GAMES[game]
+    text = cls.level_file(1).read_text(encoding="utf-8")
+    kept = [line for line in text.splitlines(keepends=True) if not line.startswith(f"{missing} =")]
+    assert len(kept) < len(text.splitlines())
+    path = tmp_path / "1.toml"
+    path.write_text("".join(kept))
+    monkeypatch.setattr(cls, "level_file", classmethod(lambda c, level: path))
+    with pytest.raises(WorldFileError, match=f"1.toml: a {game} world needs {needs}"):
+        cls(level=1)

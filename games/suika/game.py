@@ -45,6 +45,7 @@ class Suika(Game):
     levels = tuple(name for name, _, _ in rules.LEVELS.values())
     bots = ("greedy", "lookahead", "random")
     keys = ("space",)
+    requires = (rules.SuikaState,)
     size = (int(WIDTH), int(HEIGHT))
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
