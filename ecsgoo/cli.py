@@ -304,6 +304,17 @@ def _bench(rest: list[str]) -> int:
     return 0
 
 
+def _frames(text: str) -> int:
+    """A ``--frames`` value: a whole number >= 0 (argparse reports anything else in one line)."""
+    try:
+        frames = int(text)
+    except ValueError:
+        frames = -1
+    if frames < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {text!r}")
+    return frames
+
+
 def _fail(message: str) -> int:
     print(f"ecsgoo: error: {message}", file=sys.stderr)
     return 1
@@ -386,7 +397,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                       "or a saved world (.toml) to continue")
     play.add_argument("--level", type=int, default=1, help="level number, from 1 (default 1)")
     play.add_argument("--headless", action="store_true", help="run without a window")
-    play.add_argument("--frames", type=int, help=f"most frames to run headless "
+    play.add_argument("--frames", type=_frames, help=f"most frames to run headless "
                       f"(1/60 s each; default {FALLBACK_FRAMES})")
     play.add_argument("--bot", nargs="?", const="", metavar="NAME",
                       help="let the game's bot play (NAME, or the game's first bot)")
@@ -416,7 +427,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                     help="a bot of the game; repeat it to compare bots on the same seeds")
     ev.add_argument("--seeds", type=int, required=True, metavar="N", help="play seeds 0..N-1")
     ev.add_argument("--level", type=int, default=1, help="level number, from 1 (default 1)")
-    ev.add_argument("--frames", type=int, default=FRAMES, metavar="F",
+    ev.add_argument("--frames", type=_frames, default=FRAMES, metavar="F",
                     help=f"most frames an episode runs (1/60 s each; default {FRAMES})")
     ev.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="K",
                     help="episodes at once (default: the number of CPUs; 1 plays in this "
@@ -438,7 +449,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     commands["demo"] = demo = sub.add_parser(
         "demo", help="step a small scene without a window and say what happened (a quick "
         "install check)")
-    demo.add_argument("--frames", type=int, default=120, help="frames to step (default 120)")
+    demo.add_argument("--frames", type=_frames, default=120, help="frames to step (default 120)")
     demo.set_defaults(run=_demo)
     return parser, commands
 

@@ -16,13 +16,16 @@ swipes or drags plays its pointer path back with a ``Stroke``.
 from __future__ import annotations
 
 import inspect
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import WorldFileError
 from .saving import dumps, load, register_resource, save
+from .saving.registry import component_codec, resource_codec
 from .world import World
 
 #: Game classes by name, filled by ``register_game``.
@@ -100,6 +103,9 @@ class Game:
     keys: tuple[str, ...] = ()
     #: The game's own keys and gestures as the footer says them (``"Z undo"``, ``"B ball"``).
     hints: tuple[str, ...] = ()
+    #: What every level and saved world of this game holds: registered resource types,
+    #: and component types at least one entity holds. ``check_world`` refuses the rest.
+    requires: tuple[type, ...] = ()
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         if not 1 <= level <= len(self.levels):
@@ -124,7 +130,31 @@ class Game:
 
     def load_level(self) -> World:
         """The world saved in ``level_file(self.level)`` (what most games' ``build`` returns)."""
-        return load(self.level_file(self.level))
+        path = self.level_file(self.level)
+        return self.check_world(load(path), path)
+
+    @classmethod
+    def check_world(cls, world: World, source: str | os.PathLike[str]) -> World:
+        """``world`` if it holds everything in ``requires``, else WorldFileError naming it.
+
+        So a hand-edited level missing the game's state fails at load, naming
+        what is missing, not with a KeyError at the first step. The refused world
+        is closed.
+        """
+        for kind in cls.requires:
+            codec = resource_codec(kind) or component_codec(kind)
+            name = codec.name if codec is not None else kind.__name__
+            if resource_codec(kind) is not None:
+                missing = world.resource(kind) is None
+                what = f"the resource {name}"
+            else:
+                missing = not world.get_component(kind)
+                what = f"an entity with a {name} component"
+            if missing:
+                world.close()
+                raise WorldFileError(f"{os.fspath(source)}: a {cls.name} world needs {what}, "
+                                     "which this file does not hold")
+        return world
 
     def restart(self) -> None:
         """Start the level again."""

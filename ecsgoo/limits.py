@@ -42,6 +42,9 @@ MAX_INT = 2**62
 #: from 1 and has no public call to jump ahead: reaching id n costs n cheap
 #: create/delete pairs (0.3 µs each), so the bound keeps a load under ~1 s.
 MAX_ENTITY_ID = 2**22
+#: Largest world file, bytes: MAX_ENTITY_ID entities at ~200 bytes each fit; the loader
+#: reads no more than this (a device such as /dev/zero never ends).
+MAX_FILE_BYTES = 2**30
 #: Lightest particle (its inverse mass, 1e6, stays far from overflowing) and heaviest
 #: finite one (mass-weighted sums of positions stay finite); ``inf`` = immovable.
 MIN_MASS, MAX_MASS = 1e-6, 1e12
@@ -193,6 +196,10 @@ FRACTION = Range(0.0, 1.0, open_low=True)
 ID, INT = _count(0, MAX_INT), _count(-MAX_INT, MAX_INT)
 #: An entity's id (``World.next_entity`` may be one more).
 ENTITY = _count(1, MAX_ENTITY_ID)
+#: How many steps one ``World.step(n)`` call may take.
+STEPS = _count(0, MAX_INT)
+#: The length of an array indexed by entity id (a stage's memory of who was where).
+BY_ENTITY = _count(0, MAX_ENTITY_ID + 1)
 #: A speed setting of a stage: >= 0 px/s, inf allowed (no limit).
 SPEED_SETTING = Range(0.0, math.inf, inf=True)
 
@@ -232,6 +239,18 @@ FIELDS: dict[str, dict[str, Range]] = {
 def check(owner: str, name: str, value: Any) -> Any:
     """``value`` cast to ``owner``'s field ``name``'s type, or WorldError naming the field."""
     return FIELDS[owner][name].check(value, owner, name)
+
+
+def entity_ids(owner: str, name: str, values: Any) -> np.ndarray:
+    """``values`` as an int64 array of entity ids in ``1..MAX_ENTITY_ID``, else WorldError.
+
+    For a stage's saved state: the ids size the arrays it allocates, so they are
+    checked before anything that large exists.
+    """
+    ids = np.asarray(values)
+    if ids.size and (ids.dtype.kind not in "iu" or not ENTITY.mask(ids.astype(np.int64)).all()):
+        raise WorldError(f"{owner}: field {name} must hold entity ids {ENTITY.describe()}")
+    return ids.astype(np.int64)
 
 
 def check_all(owner: str, name: str, values: Any) -> list[Any]:

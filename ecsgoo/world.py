@@ -7,6 +7,7 @@ import hashlib
 import itertools
 import math
 import operator
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -24,6 +25,8 @@ from .views import Rows
 
 T = TypeVar("T")
 _names = itertools.count(1)
+#: Held while a thread uses esper's one current world (see ``World._context``).
+_ESPER = threading.RLock()
 MAX_ENTITY_ID = limits.MAX_ENTITY_ID
 
 
@@ -149,17 +152,24 @@ class World:
 
     @contextmanager
     def _context(self) -> Iterator[None]:
-        """Run esper calls inside this world's context (esper 3 is module-level)."""
-        if esper.current_world != self.name:
-            esper.switch_world(self.name)
-        yield
+        """Run esper calls inside this world's context (esper 3 is module-level).
+
+        esper's current world is one global: the lock keeps another thread from
+        switching it mid-call, so worlds in two threads step as they would alone
+        (one at a time).
+        """
+        with _ESPER:
+            if esper.current_world != self.name:
+                esper.switch_world(self.name)
+            yield
 
     def close(self) -> None:
         """Remove this world's esper context now (a discarded world does it when collected)."""
-        if esper.current_world == self.name:
-            esper.switch_world("default")
-        if self.name in esper.list_worlds():
-            esper.delete_world(self.name)
+        with _ESPER:
+            if esper.current_world == self.name:
+                esper.switch_world("default")
+            if self.name in esper.list_worlds():
+                esper.delete_world(self.name)
 
     def __del__(self) -> None:
         try:
@@ -320,7 +330,8 @@ class World:
         return self
 
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps of ``dt``: one ``Pipeline.step`` each."""
+        """Advance ``n`` (>= 0) fixed steps of ``dt``: one ``Pipeline.step`` each."""
+        n = limits.STEPS.check(n, "World.step", "n")
         with self._context():
             for _ in range(n):
                 self.pipeline.step(self)

@@ -124,6 +124,32 @@ def test_quick_save_and_load(tmp_path, monkeypatch):
     assert (player.world.state_hash(), player.world.frame) == (state, frame)
 
 
+def test_dragging_a_fruit_into_a_merge_then_quick_save_and_load(tmp_path, monkeypatch):
+    from ecsgoo import Fruit, systems
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = Toy(level=2)
+    game.world.use(*game.world.pipeline, systems.Merge())
+    held = game.world.create_entity(Particle(300, 300), Fruit(1))
+    other = game.world.create_entity(Particle(400, 300), Fruit(1))
+    player = Player(game, size=(1600, 1200))
+    fit = player.fit()
+    sx, sy = fit.to_screen(300, 300)
+    player.press(sx, sy)
+    assert player.grabbed == held
+    for k in range(20):  # drag it onto the other fruit: they merge while it is held
+        player.drag(*fit.to_screen(300 + 5 * (k + 1), 300))
+        player.step()
+    assert not player.world.entity_exists(held) and not player.world.entity_exists(other)
+    assert player.world.grabbed == -1
+    player.key("f5")
+    assert player.message().startswith("saved"), player.message()
+    state = player.world.state_hash()
+    player.key("f9")
+    assert player.message().startswith("loaded"), player.message()
+    assert player.world.state_hash() == state
+
+
 def test_quick_load_without_a_save_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     player = Player(Toy())

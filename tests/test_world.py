@@ -1,6 +1,8 @@
 """World: entities, components, live views, contexts, clone, check, events."""
 
 import math
+import sys
+import threading
 
 import pytest
 
@@ -185,3 +187,37 @@ def test_nearest_particle_measures_to_the_disc_and_skips_what_cannot_move():
     assert w.nearest_particle(50, 50, movable=False) == pinned
     assert w.nearest_particle(700, 500, reach=10) is None
     assert World().nearest_particle(0, 0) is None
+
+
+def _merging_fruits() -> World:
+    w = World().use(*(stage() for stage in systems.SOLVER), systems.Merge())
+    for k in range(30):
+        w.create_entity(Particle(100 + 15 * (k % 15), 50 + 30 * (k // 15)), Fruit(0))
+    return w
+
+
+def _play(w: World, out: dict, key: int) -> None:
+    for f in range(60):  # steps that merge, and creates and deletes between them
+        w.step(1)
+        e = w.create_entity(Particle(300, 400), Fruit(f % 2))
+        if f % 3 == 0:
+            w.delete_entity(e)
+    out[key] = (w.state_hash(), tuple(w.entities()))
+
+
+def test_two_worlds_in_two_threads_step_as_they_would_alone():
+    alone: dict = {}
+    _play(_merging_fruits(), alone, 0)
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        out: dict = {}
+        threads = [threading.Thread(target=_play, args=(_merging_fruits(), out, k))
+                   for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert out == {0: alone[0], 1: alone[0]}

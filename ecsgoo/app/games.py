@@ -118,6 +118,7 @@ def resume(path: str | Path, game_path: str | Path | None = None) -> Game:
         cls = known[saved.game]
     else:
         cls = custom
+    cls.check_world(world, path)
     level, seed = (saved.level, saved.seed) if saved is not None else (1, 0)
     game = cls(level=min(max(level, 1), len(cls.levels)), seed=seed)
     game.adopt(world)

@@ -310,7 +310,7 @@ class Player:
             self.say("no quick save yet: press F5 first")
         else:
             try:
-                self.game.adopt(saving.load(path))
+                self.game.adopt(self.game.check_world(saving.load(path), path))
             except (OSError, ValueError) as exc:
                 self.say(f"load failed: {_short(exc)}")
                 return

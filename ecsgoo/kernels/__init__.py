@@ -3,3 +3,11 @@
 Glossary: ``h`` substep time, ``w`` inverse mass, ``C`` constraint error,
 ``alpha`` = compliance / h², ``lam`` Lagrange multiplier, ``n`` rows in use.
 """
+
+import os as _os
+
+from ..numba_cache import ensure_writable_cache as _ensure_writable_cache
+from ..numba_cache import tolerate_corrupt_entries as _tolerate_corrupt_entries
+
+_ensure_writable_cache(_os.path.dirname(__file__))  # before any kernel module is defined
+_tolerate_corrupt_entries()

@@ -11,12 +11,15 @@ atomic: a failed save leaves the previous file as it was.
 from __future__ import annotations
 
 import gc
+import glob
 import os
+import stat
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
-from .. import systems
+from .. import limits, systems
 from ..errors import WorldFileError
 from ..look import Look
 from ..sensors import Sensor
@@ -31,8 +34,7 @@ from .registry import (
     register_component,
     register_resource,
 )
-from .write import COMPACT_ABOVE, FORMAT_VERSION
-from .write import dumps as _dumps
+from .write import COMPACT_ABOVE, FORMAT_VERSION, document, text
 
 __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",
            "register_resource", "FORMAT_VERSION", "COMPACT_ABOVE", "WorldFileError"]
@@ -46,9 +48,25 @@ def dumps(world: World, compact: bool | None = None) -> str:
     """The world as TOML text; ``compact`` (default: for big worlds) writes column arrays.
 
     Raises WorldFileError if the world holds a component type nobody
-    registered (``register_component``), or a value a file cannot hold.
+    registered (``register_component``), or anything ``loads`` would refuse.
     """
-    return _dumps(world, compact)
+    return _dumps(world, compact, "<string>")
+
+
+def _dumps(world: World, compact: bool | None, source: str) -> str:
+    """The text of a world the loader accepts, or WorldFileError naming entity and field.
+
+    The writer's tables go through the loader's own checks (``read``), so a
+    value that left its range in the simulation or through a direct store
+    write, or a game's int past the file's range, is refused here, not by
+    the next ``load``.
+    """
+    doc = document(world, compact, source)
+    try:
+        read(doc, source)
+    except WorldFileError as exc:
+        raise WorldFileError(f"cannot save: {exc} (the world file would not load)") from None
+    return text(doc)
 
 
 def loads(text: str | bytes, source: str = "<string>") -> World:
@@ -66,21 +84,46 @@ def loads(text: str | bytes, source: str = "<string>") -> World:
 
 def load(path: str | os.PathLike[str]) -> World:
     """A World from a TOML file (see ``loads``); an unreadable file is a WorldFileError."""
+    return loads(_read(path), os.fspath(path))
+
+
+def _read(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file of at most ``limits.MAX_FILE_BYTES``, else WorldFileError.
+
+    A FIFO would block the open and a device may never end, so anything but a
+    regular file is refused before it is opened, and the read stops at the cap.
+    """
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+        if regular:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as f:
+                regular = stat.S_ISREG(os.fstat(f.fileno()).st_mode)  # not swapped since
+                data = f.read(limits.MAX_FILE_BYTES + 1) if regular else b""
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise _os_error(path, "read", exc) from exc
-    return loads(data, os.fspath(path))
+    if not regular:
+        raise WorldFileError(f"{_name(path)}: cannot read: not a regular file")
+    if len(data) > limits.MAX_FILE_BYTES:
+        raise WorldFileError(f"{_name(path)}: cannot read: larger than "
+                             f"{limits.MAX_FILE_BYTES} bytes (limits.MAX_FILE_BYTES)")
+    return data
 
 
 def save(world: World, path: str | os.PathLike[str], compact: bool | None = None) -> None:
     """Write the world to ``path`` atomically: a temporary file in the same folder, renamed.
 
-    On any failure (an unregistered component, a full disk, no permission) the
-    previous file is left as it was and no temporary file remains.
+    On any failure (a world ``load`` would refuse, an unregistered component, a
+    full disk, no permission) the previous file is left as it was and no
+    temporary file remains. Saving through a symbolic link replaces the file it
+    points to and keeps the link.
     """
-    target = Path(path)
-    text = _dumps(world, compact, source=os.fspath(path))
+    text = _dumps(world, compact, source=_name(path))
+    try:
+        target = Path(os.path.realpath(path))  # through a symlink: replace its target
+    except ValueError as exc:  # a NUL in the path
+        raise _os_error(path, "write", exc) from exc
+    _sweep(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                    dir=target.parent)
@@ -103,9 +146,33 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
         raise
 
 
-def _os_error(path: str | os.PathLike[str], doing: str, exc: OSError) -> WorldFileError:
+#: A temporary file of a save this much older than now (s) was left by a killed save.
+STALE_TEMP_S = 600.0
+
+
+def _sweep(target: Path) -> None:
+    """Remove the temporary files killed saves of ``target`` left behind.
+
+    Only old ones: a younger one may belong to a save still writing (another process).
+    """
+    now = time.time()
+    for leftover in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        try:
+            if now - leftover.lstat().st_mtime > STALE_TEMP_S:
+                leftover.unlink()
+        except OSError:
+            pass  # gone already, or not ours to remove: the save goes on
+
+
+def _os_error(path: str | os.PathLike[str], doing: str, exc: Exception) -> WorldFileError:
     """``FILE: cannot read: No such file or directory`` (``doing``: read or write)."""
-    return WorldFileError(f"{os.fspath(path)}: cannot {doing}: {exc.strerror or exc}")
+    return WorldFileError(f"{_name(path)}: cannot {doing}: {getattr(exc, 'strerror', None) or exc}")
+
+
+def _name(path: str | os.PathLike[str]) -> str:
+    """The path as messages show it (a NUL or other control character escaped)."""
+    name = os.fspath(path)
+    return name if name.isprintable() else repr(name)
 
 
 def _mode(target: Path) -> int:

@@ -99,15 +99,18 @@ def _ids(t: dict[str, Any], where: Where) -> np.ndarray:
     if isinstance(t.get("entity"), dict):
         run = t["entity"]
         where.keys(run, ("from", "count"))
-        first = where.integer(run, "from", limit=limits.ID)
+        first = where.integer(run, "from", limit=limits.ENTITY)
         count = where.integer(run, "count", limit=limits.ID)
-        if first + count > MAX_ID:
-            where.fail(f"ids run past {MAX_ID}", "entity")
+        # checked before any row exists: a few bytes must not ask for billions of rows
+        if first + count - 1 > limits.MAX_ENTITY_ID:
+            where.fail(f"ids run past {limits.MAX_ENTITY_ID} (limits.MAX_ENTITY_ID)", "entity")
         return np.arange(first, first + count, dtype=np.int64)
     ids = where.array(t, "entity")
-    bad = next((v for v in ids if not (type(v) is int and 0 <= v < MAX_ID)), None)
+    bad = next((v for v in ids if not (type(v) is int and 1 <= v <= limits.MAX_ENTITY_ID)),
+               None)
     if bad is not None:  # (TOML has no null, so None only means "none bad")
-        where.fail(f"must hold entity ids (integers >= 0), got {show(bad)}", "entity")
+        where.fail(f"must hold entity ids ({limits.ENTITY.describe()}), got {show(bad)}",
+                   "entity")
     out = np.array(ids, dtype=np.int64)
     uniq, counts = np.unique(out, return_counts=True)
     if len(uniq) != len(out):

@@ -249,10 +249,21 @@ def _plain(value: Any, where: Where, field: str, inf: bool = False) -> Any:
         return [_plain(v, where, field) for v in value]
     if type(value) is float and not (math.isfinite(value) or (inf and value == math.inf)):
         where.fail(f"is {value}, which a world file cannot hold", field)
+    if type(value) is str and not _utf8(value):
+        where.fail(f"holds a lone surrogate, which UTF-8 text cannot hold: {show(value)}", field)
     if type(value) in (bool, int, float, str):
         return value
     where.fail(f"cannot be saved: {toml_type(value)} {show(value)} (a world file holds "
                "ints, floats, bools, strings and lists of those)", field)
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (a lone surrogate cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _decode(value: Any, kind: tuple[Any, ...], where: Where, field: str) -> Any:
@@ -277,6 +288,8 @@ def _loose(value: Any, where: Where, field: str) -> Any:
         return [_loose(v, where, field) for v in value]
     if type(value) is float and not math.isfinite(value):
         where.fail(f"must be finite, got {value}", field)
+    if type(value) is int:  # TOML's ints are int64; keep the room ids and counters have
+        return where.as_integer(value, field)
     if type(value) not in (bool, int, float, str):
         where.fail(f"must be a number, boolean, string or array, got {toml_type(value)}",
                    field)

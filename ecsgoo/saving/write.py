@@ -42,37 +42,44 @@ def kind_defaults(kind: Any) -> dict[str, Any]:
     return {key: by_kind[kind + 1] for key, by_kind in _BY_KIND.items()}
 
 
-def dumps(world: World, compact: bool | None = None, source: str = "save") -> str:
-    """The world as TOML text (see ``docs/world-format.md``).
+def document(world: World, compact: bool | None = None, source: str = "save") -> dict[str, Any]:
+    """The world as the tables of a world file, as ``tomllib`` would read them back.
 
     ``compact``: particles and springs as column arrays; ``None`` chooses it
-    for worlds of more than ``COMPACT_ABOVE`` particle + spring rows.
-    Raises WorldFileError if the world holds something a file cannot (an
-    unregistered component type, a non-finite value in a game's component).
+    for worlds of more than ``COMPACT_ABOVE`` particle + spring rows. Entity
+    tables are in ``doc["entity"]``, ascending ids. Raises WorldFileError if
+    the world holds something a file cannot (an unregistered component type).
     """
     where = Where(source, "world")
     st = world.store
     if compact is None:
         compact = st.particles.n + st.springs.n > COMPACT_ABOVE
     comps = _components(world, where)
-    parts = [f"format_version = {FORMAT_VERSION}\n", _table("world", _world(world))]
-    level = _level(world)
-    if level:
-        parts.append(_table("level", level))
-    for k, stage in enumerate(world.pipeline):
-        parts.append(_table("pipeline", _stage(stage, where.at(f"pipeline stage {k + 1}")),
-                            array=True))
-    resources = _resources(world, where)
-    if resources:
-        parts.append(_table("resources", resources))
-    rows = _rows(world, compact)
-    if rows:
-        parts.append(_table("rows", rows))
+    doc: dict[str, Any] = {"format_version": FORMAT_VERSION, "world": _world(world),
+                           "level": _level(world)}
+    doc["pipeline"] = [_stage(stage, world, where.at(f"pipeline stage {k + 1}"))
+                       for k, stage in enumerate(world.pipeline)]
+    doc["resources"] = _resources(world, where)
+    doc["rows"] = _rows(world, compact)
     if compact:
-        parts.append(_table("particles", _particle_columns(world)))
-        parts.append(_table("springs", _spring_columns(world)))
-    parts += _entities(world, comps, compact, where)
-    return "\n".join(p.rstrip("\n") + "\n" for p in parts if p)
+        doc["particles"] = _particle_columns(world)
+        doc["springs"] = _spring_columns(world)
+    doc["entity"] = _entities(world, comps, compact, where)
+    return {key: value for key, value in doc.items() if value != {} and value != []}
+
+
+def text(doc: dict[str, Any]) -> str:
+    """The TOML text of a ``document``: one line per key, entity components inline."""
+    parts = [f"format_version = {doc['format_version']}\n"]
+    for key in ("world", "level", "resources", "rows", "particles", "springs"):
+        if key in doc:
+            parts.append(_table(key, doc[key]))
+        if key == "level":  # the pipeline stands between the level and the resources
+            parts += [_table("pipeline", stage, array=True) for stage in doc.get("pipeline", [])]
+    for table in doc.get("entity", []):
+        parts.append("\n".join(["[[entity]]", *(f"{name} = {_value(value)}"
+                                                 for name, value in table.items())]))
+    return "\n".join(p.rstrip("\n") + "\n" for p in parts)
 
 
 # -- header ------------------------------------------------------------------------------
@@ -106,7 +113,7 @@ def _level(world: Any) -> dict[str, Any]:
     return out
 
 
-def _stage(stage: Any, where: Where) -> dict[str, Any]:
+def _stage(stage: Any, world: World, where: Where) -> dict[str, Any]:
     name = getattr(stage, "name", type(stage).__name__)
     if STAGES.get(name) is not type(stage):
         where.fail(f"{type(stage).__qualname__} (name {name!r}) is not registered with "
@@ -122,8 +129,15 @@ def _stage(stage: Any, where: Where) -> dict[str, Any]:
             continue
         out[key] = _plain(value, where, key, inf=getattr(ranges.get(key), "inf", False))
     if hasattr(stage, "save_state"):
-        out["state"] = {k: _plain(v, where, k) for k, v in stage.save_state().items()}
+        out["state"] = {k: _plain(v, where, k) for k, v in _state(stage, world).items()}
     return out
+
+
+def _state(stage: Any, world: World) -> dict[str, Any]:
+    """``stage.save_state(world)``; a game's stage may take no world (the older protocol)."""
+    if len(inspect.signature(stage.save_state).parameters) == 0:
+        return stage.save_state()
+    return stage.save_state(world)
 
 
 def _resources(world: Any, where: Where) -> dict[str, Any]:
@@ -253,21 +267,20 @@ def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
 
 
 def _entities(world: Any, comps: dict[int, list[tuple[str, Any]]], compact: bool,
-              where: Where) -> list[str]:
+              where: Where) -> list[dict[str, Any]]:
     out = []
     for entity, named in comps.items():
-        lines = [f"[[entity]]\nid = {entity}"]
+        table: dict[str, Any] = {}
         for name, comp in named:
             if compact and name in ("particle", "spring"):
                 continue
             codec = component_codec(type(comp))
-            table = (codec.encode(comp, where.at(f"entity {entity} ({name})"))
-                     if codec is not None else _builtin_table(world, name, comp))
-            lines.append(f"{name} = {_inline(table)}")
+            table[name] = (codec.encode(comp, where.at(f"entity {entity} ({name})"))
+                           if codec is not None else _builtin_table(world, name, comp))
         # an entity whose components are all in [particles]/[springs] needs no table;
         # one with no components at all does (it still exists, and keeps its id)
-        if len(lines) > 1 or not named:
-            out.append("\n".join(lines) + "\n")
+        if table or not named:
+            out.append({"id": entity, **table})
     return out
 
 
@@ -357,6 +370,8 @@ def _long_array(values: list[Any]) -> str:
 def _value(v: Any) -> str:
     t = type(v)
     if t is float:
+        if math.isnan(v):  # never silently another value: the loader refuses it by name
+            return "nan"
         return repr(v) if math.isfinite(v) else ("inf" if v > 0 else "-inf")
     if t is bool:
         return "true" if v else "false"

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import limits
 from ..analysis import danger_order
 from ..kernels.graph import bridge_mask, component_labels
 from ..kernels.structure import classify, live_max, live_springs
-from .pipeline import Stage, register_stage
+from .pipeline import Stage, living_particles, register_stage
 
 if TYPE_CHECKING:
     from ..world import World
@@ -122,11 +123,11 @@ class Analyze(Stage):
         twin._was_grounded = self._was_grounded
         return twin
 
-    def save_state(self) -> dict[str, Any]:
-        """Who was connected at the last analysis (so a loaded world reports splits alike)."""
+    def save_state(self, world: World) -> dict[str, Any]:
+        """Who, still living, was connected at the last analysis (splits report alike)."""
         if self._was_grounded is None:
             return {}
-        return {"grounded": np.flatnonzero(self._was_grounded).tolist(),
+        return {"grounded": living_particles(world, np.flatnonzero(self._was_grounded)).tolist(),
                 "size": len(self._was_grounded)}
 
     def load_state(self, state: dict[str, Any]) -> None:
@@ -134,10 +135,11 @@ class Analyze(Stage):
         if not state:
             self._was_grounded = None
             return
-        ids = np.asarray(state["grounded"], dtype=np.int64)
-        was = np.zeros(int(state["size"]), np.bool_)
-        if (ids < 0).any():
-            raise ValueError("grounded entity ids must be >= 0")
+        ids = limits.entity_ids("Analyze", "grounded", state["grounded"])
+        size = limits.BY_ENTITY.check(state["size"], "Analyze", "size")
+        if len(ids) and ids.max() >= size:
+            raise ValueError(f"grounded entity {ids.max()} is not below size {size}")
+        was = np.zeros(size, np.bool_)
         was[ids] = True
         self._was_grounded = was
 

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import fruit
+from .. import fruit, limits
 from ..components import Fruit, Particle
 from ..kernels.merge import merge_pairs, record, start_positions
 from ..limits import FIELDS
-from .pipeline import Stage, register_stage
+from .pipeline import Stage, living_particles, register_stage
 
 if TYPE_CHECKING:
     from ..world import World
@@ -77,12 +77,12 @@ class Merge(Stage):
         twin._record = self._record
         return twin
 
-    def save_state(self) -> dict[str, Any]:
-        """Where each particle was at the last run (saved with the world, for exact replays)."""
+    def save_state(self, world: World) -> dict[str, Any]:
+        """Where each living particle was at the last run (saved with the world, for replays)."""
         if self._record is None:
             return {}
         seen_pos, seen, was_fruit = self._record
-        ids = np.flatnonzero(seen)
+        ids = living_particles(world, np.flatnonzero(seen))
         return {"entities": ids.tolist(), "x": seen_pos[ids, 0].tolist(),
                 "y": seen_pos[ids, 1].tolist(), "fruit": was_fruit[ids].tolist()}
 
@@ -91,11 +91,11 @@ class Merge(Stage):
         if not state:
             self._record = None
             return
-        ids = np.asarray(state["entities"], dtype=np.int64)
+        ids = limits.entity_ids("Merge", "entities", state["entities"])
         xs, ys = (np.asarray(state[k], dtype=np.float64) for k in ("x", "y"))
         fruits = np.asarray(state["fruit"], dtype=np.bool_)
-        if not len(ids) == len(xs) == len(ys) == len(fruits) or (ids < 0).any():
-            raise ValueError("entities, x, y and fruit must be lists of one length, ids >= 0")
+        if not len(ids) == len(xs) == len(ys) == len(fruits):
+            raise ValueError("entities, x, y and fruit must be lists of one length")
         top = int(ids.max()) + 1 if len(ids) else 0
         seen_pos, seen, was_fruit = np.zeros((top, 2)), _bools(top), _bools(top)
         seen_pos[ids, 0], seen_pos[ids, 1] = xs, ys

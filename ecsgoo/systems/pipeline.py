@@ -13,6 +13,7 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 import esper
+import numpy as np
 
 if TYPE_CHECKING:
     from ..world import World
@@ -49,6 +50,15 @@ class Stage(esper.Processor):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.settings().items())
         return f"{type(self).__name__}({args})"
+
+
+def living_particles(world: World, entities: np.ndarray) -> np.ndarray:
+    """Those of ``entities`` (ids) that are particles of ``world`` now, in the same order.
+
+    A stage's memory of the last frame may name particles deleted since; what it
+    saves keeps only the living (no world file holds an id that no longer exists).
+    """
+    return entities[np.isin(entities, world.store.particles.entity)]
 
 
 def register_stage(cls: type[Stage]) -> type[Stage]:

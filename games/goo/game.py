@@ -29,6 +29,7 @@ from ecsgoo import Particle, Spring, World
 from ecsgoo.game import Game, Status, Widget, register_game
 
 from .bot import Bot
+from .components import GooRulesState
 from .draw import draw_scene
 from .rules import GooRules  # noqa: F401  (registers the goo_rules stage levels use)
 from .structure import attach_targets, balls, place_ball, rules_state, undo
@@ -57,6 +58,7 @@ class GooGame(Game):
     levels = ("Going Up (tower)", "The Chasm (bridge)", "Hanging On (ceiling)")
     bots = ("builder", "random")
     hints = ("drag a ball to build", "Z undo")
+    requires = (GooRulesState,)
 
     def build(self) -> World:
         """Load ``levels/<n>.toml`` (written by ``make_levels.py``, hand-editable)."""

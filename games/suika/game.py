@@ -46,6 +46,7 @@ class Suika(Game):
     bots = ("greedy", "lookahead", "random")
     keys = ("space",)
     hints = ("click or Space drops",)
+    requires = (rules.SuikaState,)
     size = (int(WIDTH), int(HEIGHT))
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:

@@ -1,0 +1,100 @@
+"""A numba cache folder that can be written, so that no kernel refuses to be defined.
+
+numba keeps compiled kernels beside their source (``ecsgoo/kernels/__pycache__``)
+or in the user's cache folder; when neither can be written (a read-only install,
+a locked-down home) ``@njit(cache=True)`` raises ``RuntimeError: cannot cache
+function …: no locator available`` as the module is imported. Then the kernels
+cache into a temporary folder of this run instead (compiled again next run),
+with a one-line warning. ``NUMBA_CACHE_DIR`` set by the user is left alone.
+A cache entry numba cannot read (truncated, garbage) is dropped and compiled
+again (``tolerate_corrupt_entries``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numba
+from numba.core import caching
+from numba.misc.appdirs import AppDirs
+
+
+def writable(path: str) -> bool:
+    """Whether ``path`` exists or can be made, and takes a file (numba's own test)."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError:
+        return False
+    return True
+
+
+def candidates(package: str) -> list[str]:
+    """Where numba would cache ``package``'s kernels: beside them, then the user cache."""
+    return [os.path.join(package, "__pycache__"),
+            AppDirs(appname="numba", appauthor=False).user_cache_dir]
+
+
+def ensure_writable_cache(package: str, can_write: Callable[[str], bool] = writable,
+                          places: Iterable[str] | None = None) -> str | None:
+    """Point numba at a temporary cache folder if it has nowhere to cache ``package``.
+
+    Returns that folder, or None when numba has somewhere already (or the user
+    chose ``NUMBA_CACHE_DIR``).
+    """
+    if numba.config.CACHE_DIR:
+        return None
+    if any(can_write(p) for p in (candidates(package) if places is None else places)):
+        return None
+    folder = tempfile.mkdtemp(prefix="ecsgoo-numba-")
+    numba.config.CACHE_DIR = folder
+    print(f"ecsgoo: no writable numba cache (the package folder and the user cache "
+          f"folder are read-only); kernels compile into {folder} for this run",
+          file=sys.stderr)
+    return folder
+
+
+def tolerate_corrupt_entries() -> None:
+    """Make numba drop a cache entry it cannot read and compile again, instead of failing.
+
+    numba reads its index and data files with ``pickle`` and lets any error but
+    a missing file escape, so a truncated or garbled entry broke every later run
+    until ``__pycache__`` was deleted. Here such an entry's index is removed (one
+    line on stderr) and the kernel compiles as on a cold cache. An entry that
+    unpickles but is wrong in its machine code is not detected.
+    """
+    if getattr(caching.Cache.load_overload, "_ecsgoo", False):
+        return
+    load_overload, load_index = caching.Cache.load_overload, caching.IndexDataCacheFile._load_index
+
+    def tolerant_load(self: Any, sig: Any, target_context: Any) -> Any:
+        try:
+            return load_overload(self, sig, target_context)
+        except Exception as exc:  # whatever a garbled pickle raises
+            _drop(self._cache_file._index_path, exc)
+            return None
+
+    def tolerant_index(self: Any) -> dict[Any, Any]:
+        try:
+            return load_index(self)
+        except Exception as exc:
+            _drop(self._index_path, exc)
+            return {}
+
+    tolerant_load._ecsgoo = True  # type: ignore[attr-defined]
+    caching.Cache.load_overload = tolerant_load
+    caching.IndexDataCacheFile._load_index = tolerant_index
+
+
+def _drop(index: str, exc: Exception) -> None:
+    """Remove a corrupt entry's index, so the next save writes a good one."""
+    try:
+        os.unlink(index)
+    except OSError:
+        pass
+    print(f"ecsgoo: dropped a corrupt numba cache entry {index} ({type(exc).__name__}); "
+          "compiling again", file=sys.stderr)

@@ -1,0 +1,83 @@
+"""numba's cache never stops the program: nowhere writable, kernels cache in a temp folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+
+from ecsgoo import numba_cache
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Every folder but the fallback refuses files, as on a read-only install and home.
+READ_ONLY = """
+import tempfile
+real = tempfile.TemporaryFile
+def refuse(*args, dir=None, **kw):
+    if dir is None or "ecsgoo-numba-" not in dir:
+        raise PermissionError(13, "Read-only file system")
+    return real(*args, dir=dir, **kw)
+tempfile.TemporaryFile = refuse
+import ecsgoo, numba
+print(numba.config.CACHE_DIR)
+"""
+
+
+def test_import_works_when_no_cache_folder_is_writable():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ARCADE_HEADLESS": "1"}
+    env.pop("NUMBA_CACHE_DIR", None)
+    proc = subprocess.run([sys.executable, "-c", READ_ONLY], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "ecsgoo-numba-" in proc.stdout
+    assert len(proc.stderr.strip().splitlines()) == 1 and "no writable numba cache" in proc.stderr
+
+
+def test_a_writable_place_or_the_users_choice_is_left_alone(monkeypatch, tmp_path):
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    assert numba_cache.ensure_writable_cache(str(tmp_path)) is None
+    assert numba.config.CACHE_DIR == ""
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    assert numba_cache.ensure_writable_cache("/", can_write=lambda path: False) is None
+    assert numba.config.CACHE_DIR == str(tmp_path)
+
+
+KERNELS = """
+from numba import njit
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+
+@njit(cache=True)
+def thrice(x):
+    return 3 * x
+"""
+
+RUN = "import ecsgoo, kernels_x; print(kernels_x.twice(4), kernels_x.thrice(4))"
+
+
+def test_a_corrupt_cache_entry_is_dropped_and_compiled_again(tmp_path):
+    (tmp_path / "kernels_x.py").write_text(KERNELS)
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}", "ARCADE_HEADLESS": "1"}
+    env.pop("NUMBA_CACHE_DIR", None)
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=120)
+
+    assert run().stdout.split() == ["8", "12"]
+    cache = tmp_path / "__pycache__"
+    index = sorted(cache.glob("kernels_x.twice-*.nbi"))[0]
+    index.write_bytes(index.read_bytes()[:20])  # truncated
+    for data in cache.glob("kernels_x.thrice-*.nbc"):
+        data.write_bytes(b"garbage" * 10)
+    proc = run()
+    assert proc.returncode == 0 and proc.stdout.split() == ["8", "12"], proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 2 and all("dropped a corrupt numba cache entry" in x for x in lines)
+    assert run().stderr == "", "the entries were written again"
