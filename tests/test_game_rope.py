@@ -154,3 +154,33 @@ def test_save_and_load_mid_game_continues_identically():
     assert board_of(loaded).result == board_of(game.world).result
     assert [s.taken_at for _, s in loaded.get_component(Star)] == \
         [s.taken_at for _, s in game.world.get_component(Star)]
+
+
+def _cut_all_and_fly(world, frames: int = 100) -> str:
+    """Cut every rope holding the candy in ``world`` and fly until the level ends."""
+    cut_ropes(world, holding(world))
+    for _ in range(frames):
+        world.step()
+        if board_of(world).result != "running":
+            break
+    return board_of(world).result
+
+
+def test_a_green_preview_never_lies_cutting_then_wins():
+    game = RopeGame(level=1)
+    green = []
+    for _ in range(100):  # frame 84 lied when the preview was refreshed every 4 frames
+        if game.preview_feeds:
+            green.append(game.world.frame)
+            assert _cut_all_and_fly(game.world.clone()) == "won", game.world.frame
+        game.step()
+    assert len(green) > 5  # and it was green at some frames: the test saw it
+
+
+def test_the_preview_follows_a_cut_at_once():
+    game = RopeGame(level=1)
+    assert len(game.preview) > 0  # shown from the first frame
+    p, q = swipe_across(game.world, holding(game.world)[0])
+    game.on_press(*p, 1)
+    game.on_release(*q, 1)
+    assert len(game.preview) == 0  # no rope left to cut: no old flight drawn
