@@ -9,7 +9,7 @@ import pytest
 
 import ecsgoo
 from ecsgoo import Particle, Spring
-from games.rope import RopeGame
+from games.rope import RopeGame, draw
 from games.rope.build import build
 from games.rope.components import Rope, Star
 from games.rope.make_levels import level_path
@@ -184,3 +184,15 @@ def test_the_preview_follows_a_cut_at_once():
     game.on_press(*p, 1)
     game.on_release(*q, 1)
     assert len(game.preview) == 0  # no rope left to cut: no old flight drawn
+
+
+def test_the_lose_banner_and_the_hud_count_the_same_stars():
+    game = RopeGame(level=1)
+    game.adopt(build({"candy": (100, 400), "pins": [(100, 500)], "stars": [(100, 300)],
+                      "monster": (600, 100)}))
+    cut_ropes(game.world, holding(game.world))  # it falls through the star, far from Om Nom
+    play(game, "cutter", 200)
+    status = game.status()
+    assert status.result == "lost" and status.extra["stars"] >= 1
+    assert sum(draw.banner_stars(status)) == status.extra["stars"]
+    assert f"stars {status.extra['stars']}/1" in game.hud()[0]

@@ -150,8 +150,14 @@ def _banner(d: Any, world: Any, status: Any) -> None:
     won = status.result == "won"
     d.text(x, y + 22, "Om Nom is fed!" if won else "The candy is lost",
            (255, 255, 255), 26, anchor_x="center", bold=True)
+    lit = banner_stars(status)
+    for k, gold in enumerate(lit):
+        sx = x + (k - (len(lit) - 1) / 2) * 56
+        d.polygon(star_points(sx, y - 28, 22), GOLD if gold else (90, 90, 110))
+
+
+def banner_stars(status: Any) -> list[bool]:
+    """Which of the end banner's stars are gold: the stars collected, as the HUD counts
+    them (``status.extra["stars"]`` of ``stars_total``), won or lost."""
     got, total = status.extra["stars"], status.extra["stars_total"]
-    for k in range(total):
-        sx = x + (k - (total - 1) / 2) * 56
-        color = GOLD if won and k < got else (90, 90, 110)
-        d.polygon(star_points(sx, y - 28, 22), color)
+    return [k < got for k in range(total)]
