@@ -196,3 +196,32 @@ def test_the_lose_banner_and_the_hud_count_the_same_stars():
     assert status.result == "lost" and status.extra["stars"] >= 1
     assert sum(draw.banner_stars(status)) == status.extra["stars"]
     assert f"stars {status.extra['stars']}/1" in game.hud()[0]
+
+
+class _Pen:
+    """A stand-in for the player's Draw helper: records every call by name."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple]] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kw: self.calls.append((name, args))
+
+
+def test_a_two_particle_stub_left_on_a_pin_is_drawn_as_rope():
+    game = RopeGame(level=1)
+    game.adopt(build({"candy": (400, 400), "pins": [(400, 500)], "stars": [],
+                      "monster": (400, 150)}))
+    world = game.world
+    rope = world.component(holding(world)[0], Rope)
+    link = world.component(rope.springs[1], Spring)  # leaves the pin and one node
+    a, b = world.component(link.a, Particle), world.component(link.b, Particle)
+    mx, my, dx, dy = (a.x + b.x) / 2, (a.y + b.y) / 2, b.x - a.x, b.y - a.y
+    game.on_press(mx - dy, my + dx, 1)
+    game.on_release(mx + dy, my - dx, 1)
+    play(game, "cutter", 120)
+    assert game.status().result == "won" and len(rope.nodes) == 2
+    pen = _Pen()
+    game.draw_overlay(pen)
+    lines = [args for name, args in pen.calls if name == "line" and args[4] == draw.ROPE]
+    assert len(lines) == 1

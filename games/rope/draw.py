@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle
+from ecsgoo import Particle, Spring
+from ecsgoo.look import ROPE
 
-from .components import Candy, Monster, Star
+from .components import Candy, Monster, Rope, Star
 
 GOLD, GOLD_DARK, GLOW = (255, 214, 64), (196, 140, 20), (255, 200, 70, 55)
 OM_NOM, OM_NOM_DARK, BELLY = (118, 196, 52), (64, 122, 28), (168, 226, 96)
@@ -23,6 +24,10 @@ BOX, BOX_DARK = (186, 138, 84), (128, 88, 48)
 CANDY, CANDY_DARK, STRIPE = (232, 60, 96), (150, 28, 60), (255, 236, 240)
 PREVIEW, PREVIEW_FEEDS = (255, 255, 255), (140, 255, 120)
 BLADE = (210, 240, 255)
+#: Width of a rope (px), as Render draws one of NODE_RADIUS nodes (2 × 0.85 × 3 px).
+ROPE_WIDTH = 5.1
+#: Render draws a rope only from this many links (fewer look like goo links).
+RENDER_MIN_LINKS = 3
 #: Frames a collected star's sparkle lasts.
 SPARKLE_FRAMES = 24
 
@@ -31,6 +36,7 @@ def scene(d: Any, world: Any, preview: np.ndarray, feeds: bool,
           trail: list[tuple[float, float, float, int]], status: Any) -> None:
     """The whole overlay, back to front (``feeds``: the previewed flight ends in Om Nom)."""
     candy = _candy_pos(world)
+    _stubs(d, world)
     for _, star in world.get_component(Star):
         _star(d, star, world.frame)
     for _, monster in world.get_component(Monster):
@@ -47,6 +53,22 @@ def _candy_pos(world: Any) -> tuple[float, float, float] | None:
     for _, (_, p) in world.get_components(Candy, Particle):
         return p.x, p.y, p.radius
     return None
+
+
+def _stubs(d: Any, world: Any) -> None:
+    """Rope stubs too short for Render's rope curves (a pin and a node or two, left
+    hanging after Om Nom ate the candy), drawn as rope: tan, round at the free end."""
+    for _, rope in world.get_component(Rope):
+        links = [s for s in map(lambda e: world.try_component(e, Spring), rope.springs)
+                 if s is not None]
+        if len(links) >= RENDER_MIN_LINKS:
+            continue
+        for link in links:
+            if link.broken:
+                continue
+            a, b = world.component(link.a, Particle), world.component(link.b, Particle)
+            d.line(a.x, a.y, b.x, b.y, ROPE, ROPE_WIDTH)
+            d.circle(b.x, b.y, ROPE_WIDTH / 2 + 1, ROPE)
 
 
 def star_points(x: float, y: float, r: float, spin: float = 0.0) -> np.ndarray:
