@@ -11,7 +11,7 @@ import ecsgoo
 from ecsgoo import Particle, Spring
 from games.rope import RopeGame, draw
 from games.rope.build import build
-from games.rope.components import Rope, Star
+from games.rope.components import Hook, Monster, Rope, Star
 from games.rope.make_levels import level_path
 from games.rope.rules import board_of, candy_of, holding
 from games.rope.swipe import cut_ropes, swipe_across
@@ -36,15 +36,52 @@ def test_cutter_feeds_om_nom_on_level_1_with_a_star():
     game.world.check()
 
 
-@pytest.mark.parametrize("level", [2, 3])
-def test_cutter_also_wins_the_two_and_three_rope_levels(level):
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_cutter_also_wins_the_other_levels_with_a_star(level):
     game = RopeGame(level=level, seed=0)
     play(game, "cutter", 400)
-    assert game.status().result == "won"
+    assert game.status().result == "won" and game.status().extra["stars"] >= 1
 
 
-@pytest.mark.parametrize("level, ropes", [(1, 1), (2, 2), (3, 3)])
-def test_levels_are_toml_files_with_one_two_three_ropes(level, ropes):
+@pytest.mark.parametrize("level", [4, 5])
+def test_on_the_hook_levels_the_cutter_flies_the_candy_into_every_hook(level):
+    game = RopeGame(level=level, seed=0)
+    hooked: list[int] = []
+    game.world.set_handler("candy_hooked", lambda w, h: hooked.append(h))
+    play(game, "cutter", 400)
+    hooks = game.world.get_component(Hook)
+    assert game.status().result == "won" and sorted(hooked) == sorted(e for e, _ in hooks)
+    assert all(h.tied_at > 0 for _, h in hooks)
+
+
+def test_a_hook_ties_a_new_rope_to_the_candy_passing_within_reach():
+    spec = {"candy": (100, 400), "pins": [(100, 500)], "stars": [], "hooks": [(130, 250, 40)],
+            "monster": (600, 100)}
+    world = build(spec)
+    cut_ropes(world, holding(world))
+    world.step(45)
+    (_, hook), = world.get_component(Hook)
+    assert hook.tied_at > 0 and len(holding(world)) == 1
+    assert board_of(world).result == "running"  # it hangs from the hook now
+    world.check()
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_everything_in_a_level_is_on_screen(level):
+    world = RopeGame(level=level).world
+    left, bottom, right, top = board_of(world).view
+    things = [(p.x, p.y, p.radius) for _, p in world.get_component(Particle)]
+    things += [(s.x, s.y, 1.25 * s.radius) for _, s in world.get_component(Star)]
+    things += [(h.x, h.y, h.reach) for _, h in world.get_component(Hook)]
+    things += [(m.x, m.y, 1.25 * m.radius) for _, m in world.get_component(Monster)]
+    for x, y, r in things:
+        assert left <= x - r and x + r <= right and bottom <= y - r and y + r <= top
+    for _, m in world.get_component(Monster):
+        assert m.y - 1.75 * m.radius >= bottom  # his box, under him
+
+
+@pytest.mark.parametrize("level, ropes", [(1, 1), (2, 2), (3, 3), (4, 1), (5, 1)])
+def test_levels_are_toml_files_with_their_ropes(level, ropes):
     world = ecsgoo.load(level_path(level))
     assert len(holding(world)) == ropes
     assert len(world.get_component(Star)) == 3

@@ -13,7 +13,7 @@ Controls: press, drag across a rope and release to cut it (every segment of
 the pointer's path cuts what it crosses; a fading blade trail follows the
 pointer). ``r`` restarts the level.
 
-Run: ``ecsgoo play rope [--level 1|2|3]``; headless with the bot:
+Run: ``ecsgoo play rope [--level 1..5]``; headless with the bot:
 ``ecsgoo play rope --headless --frames 300 --bot`` (``--bot random`` slashes at
 random). The picture in ``docs/rope.png`` is
 ``ecsgoo play rope --headless --frames 78 --screenshot docs/rope.png``.
@@ -44,11 +44,12 @@ TRAIL_FRAMES = 10
 
 @register_game
 class RopeGame(Game):
-    """Cut the Rope: one, two and three ropes holding a candy over Om Nom."""
+    """Cut the Rope: one, two and three ropes holding a candy over Om Nom, then hooks
+    that tie a new rope to the candy flying past."""
 
     name = "rope"
     title = "Cut the Rope"
-    levels = ("First Swing", "Two Pins", "Cat's Cradle")
+    levels = ("First Swing", "Two Pins", "Cat's Cradle", "The Hook", "Relay")
     bots = ("cutter", "random")
 
     def _reset_view(self) -> None:
