@@ -305,3 +305,19 @@ def test_save_and_load_mid_game_continues_identically() -> None:
     g.best = best
     assert finish() == first
     assert first[1]["score"] > 0
+
+
+# -- toppling, popping, the best score ----------------------------------------------------------
+
+
+def test_a_column_dropped_at_one_x_falls_over() -> None:
+    g = Suika(seed=0)
+    for k in range(11):  # a cherry, a strawberry, a cherry ...: nothing merges in a column
+        _ready(g)
+        state(g.world).current = k % 2
+        _click(g, 560.0)
+        dropped = [p.x for _, (p, _) in g.world.get_components(Particle, Fruit)][-1]
+        assert abs(dropped - 560.0) <= rules.DROP_JITTER  # where the player aimed, nearly
+    g.world.step(240)
+    xs = [p.x for _, (p, _) in g.world.get_components(Particle, Fruit)]
+    assert max(abs(x - 560.0) for x in xs) > 2 * fruit.RADII[1]  # it toppled and rolled

@@ -92,7 +92,8 @@ class Suika(Game):
 
     def _drop(self) -> None:
         if rules.can_drop(self.world):
-            rules.drop(self.world, state(self.world).aim, self._draw_kind())
+            jitter = self.rng.uniform(-rules.DROP_JITTER, rules.DROP_JITTER)
+            rules.drop(self.world, state(self.world).aim, self._draw_kind(), jitter)
 
     def on_move(self, x: float, y: float) -> None:
         self._aim(x)
