@@ -10,7 +10,7 @@ import pytest
 
 import ecsgoo
 from ecsgoo import Fruit, Particle, fruit
-from games.suika import Suika, ai, rules
+from games.suika import Suika, ai, pop, rules
 from games.suika.rules import DROP_Y, state
 
 
@@ -321,3 +321,34 @@ def test_a_column_dropped_at_one_x_falls_over() -> None:
     g.world.step(240)
     xs = [p.x for _, (p, _) in g.world.get_components(Particle, Fruit)]
     assert max(abs(x - 560.0) for x in xs) > 2 * fruit.RADII[1]  # it toppled and rolled
+
+
+def test_a_merge_pops_the_new_fruit_swells_and_bits_fly_then_it_is_gone() -> None:
+    g = Suika(seed=0)
+    merges: list = []
+    g.step()
+    g.world.set_handler("fruits_merged", lambda w, e: merges.append(e))
+    while not merges:
+        g.bot_act("greedy")
+        g.step()
+    event = merges[0]
+    g.step()
+    circles = g.pops.circles(g.world)
+    r = fruit.RADII[event.kind + 1]
+    assert len(circles) == 1 + pop.BITS and circles[0][2] > r  # swollen, then the bits
+    g.world.step(pop.POP_FRAMES)
+    assert g.pops.circles(g.world) == []
+
+
+def test_two_watermelons_burst_without_a_fruit_to_swell() -> None:
+    g = Suika(seed=0)
+    w, st = g.world, state(g.world)
+    g.step()
+    mid, r = (st.left + st.right) / 2, fruit.RADII[fruit.LARGEST]
+    for dx in (-r, r):
+        w.create_entity(Particle(mid + dx, r), Fruit(fruit.LARGEST))
+    for _ in range(10):
+        g.step()
+    assert w.get_component(Fruit) == [] and st.score == fruit.SCORES[fruit.LARGEST]
+    circles = g.pops.circles(w)
+    assert len(circles) == pop.BITS and all(c[3][3] < 255 for c in circles)

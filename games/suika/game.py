@@ -27,6 +27,7 @@ from ecsgoo import Particle, World, fruit
 from ecsgoo.game import Game, Status, register_game
 
 from . import ai, rules
+from .pop import Pops
 from .rules import DROP_Y, HEIGHT, WIDTH, state
 
 #: Aim step of the arrow keys, px.
@@ -49,6 +50,7 @@ class Suika(Game):
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         self.best = 0
+        self.pops = Pops()
         super().__init__(level, seed)
 
     def build(self) -> World:
@@ -64,6 +66,7 @@ class Suika(Game):
         return self.rng.randrange(rules.DROP_KINDS)
 
     def step(self) -> None:
+        self.pops.watch(self.world)
         if not state(self.world).over:  # the box freezes at game over: see what overflowed
             self.world.step()
         self.best = max(self.best, state(self.world).score)
@@ -143,8 +146,10 @@ class Suika(Game):
     # -- drawing ----------------------------------------------------------------------
 
     def draw_overlay(self, draw: Any) -> None:
-        """The game-over line, the held fruit with its drop guide, NEXT, SCORE and BEST."""
+        """The merge pops, the game-over line, the held fruit with its drop guide, NEXT,
+        SCORE and BEST."""
         st = state(self.world)
+        self.pops.draw(draw, self.world)
         left, right = st.left, st.right
         line = rules.rules_of(self.world).line_y
         for x in np.arange(left, right, 24.0):  # a dashed red line
