@@ -10,7 +10,7 @@ import pytest
 
 import ecsgoo
 from ecsgoo import Fruit, Particle, fruit
-from games.suika import Suika, ai, pop, rules
+from games.suika import Suika, ai, best, pop, rules
 from games.suika.rules import DROP_Y, state
 
 
@@ -352,3 +352,42 @@ def test_two_watermelons_burst_without_a_fruit_to_swell() -> None:
     assert w.get_component(Fruit) == [] and st.score == fruit.SCORES[fruit.LARGEST]
     circles = g.pops.circles(w)
     assert len(circles) == pop.BITS and all(c[3][3] < 255 for c in circles)
+
+
+@pytest.fixture
+def data_home(tmp_path, monkeypatch):
+    """A fresh user data folder (XDG_DATA_HOME), so no test touches the real one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    return tmp_path
+
+
+def _play_by_hand(game: Suika, frames: int = 15_000) -> None:
+    """Click where the greedy bot would, through the player's handlers, until game over."""
+    for _ in range(frames):
+        if game.status().result != "running":
+            return
+        if rules.can_drop(game.world):
+            _click(game, ai.greedy(game.world))
+        game.step()
+
+
+def test_the_best_score_survives_a_relaunch(data_home) -> None:
+    g = Suika(seed=1)
+    assert g.best == 0
+    _play_by_hand(g)
+    score = g.status().score
+    assert score > 0 and best.path().is_relative_to(data_home)
+    assert Suika(seed=7).best == score  # a new launch reads it back
+    assert Suika(level=2).best == 0  # per level
+    assert [p.name for p in best.path().parent.iterdir()] == [best.FILE_NAME]  # no temp left
+    assert not best.save(1, score - 1) and best.load(1) == score  # only a better one is kept
+
+
+def test_a_bots_game_is_not_kept_and_a_corrupt_file_reads_as_none(data_home) -> None:
+    g = Suika(seed=1)
+    _play(g, "greedy", 15_000)
+    assert g.status().result != "running" and best.load(1) == 0
+    best.path().parent.mkdir(parents=True, exist_ok=True)
+    best.path().write_text("{not json", encoding="utf-8")
+    assert Suika(seed=1).best == 0
+    assert best.save(1, 120) and best.load(1) == 120  # replaced
