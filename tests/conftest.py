@@ -2,10 +2,13 @@
 
 import os
 import sys
+import tempfile
 
 from hypothesis import settings
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+# no test writes the user's data folder (quick saves, suika's best score): a fresh one per run
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ecsgoo-test-data-")
 sys.path.insert(0, os.path.dirname(__file__))
 
 # CI runs the same examples every time (a failure reproduces; a pass stays a pass);

@@ -354,9 +354,9 @@ def test_two_watermelons_burst_without_a_fruit_to_swell() -> None:
     assert len(circles) == pop.BITS and all(c[3][3] < 255 for c in circles)
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def data_home(tmp_path, monkeypatch):
-    """A fresh user data folder (XDG_DATA_HOME), so no test touches the real one."""
+    """A fresh user data folder (XDG_DATA_HOME) per test: no kept best leaks between them."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     return tmp_path
 
@@ -391,3 +391,16 @@ def test_a_bots_game_is_not_kept_and_a_corrupt_file_reads_as_none(data_home) -> 
     best.path().write_text("{not json", encoding="utf-8")
     assert Suika(seed=1).best == 0
     assert best.save(1, 120) and best.load(1) == 120  # replaced
+
+
+def test_a_fruit_perched_off_the_top_of_another_rolls_off() -> None:
+    g = Suika(seed=0)
+    w, st = g.world, state(g.world)
+    st.current = 4
+    rules.drop(w, 560.0, 0)
+    g.world.step(90)
+    st.current = 0
+    rules.drop(w, 566.0, 0)  # a cherry 6 px right of the dekopon's top
+    g.world.step(240)
+    cherry = next(p for _, (p, f) in w.get_components(Particle, Fruit) if f.kind == 0)
+    assert cherry.y < fruit.RADII[0] + 1.0 and cherry.x > 560 + fruit.RADII[4]  # on the floor
