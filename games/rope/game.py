@@ -6,8 +6,10 @@ the ropes holding it were cut now: dots, predicted by stepping a copy of the
 world (``ecsgoo.trajectory.simulate``) after every step and every cut, so it
 is never stale: green when that flight ends in Om Nom's mouth, and cutting
 every rope at that frame then feeds him. Stars are collected when the candy
-touches them; the level is won when the candy reaches Om Nom and lost when it
-leaves the screen; 0–3 stars at the end (score 1000 + 500 per star for a win).
+touches them; a hook (a knob in a dashed ring) ties a new rope to the candy
+the first time it flies into the ring; the level is won when the candy
+reaches Om Nom and lost when it leaves the screen; 0–3 stars at the end
+(score 1000 + 500 per star for a win).
 
 Controls: press, drag across a rope and release to cut it (every segment of
 the pointer's path cuts what it crosses; a fading blade trail follows the
