@@ -262,3 +262,16 @@ def test_a_two_particle_stub_left_on_a_pin_is_drawn_as_rope():
     game.draw_overlay(pen)
     lines = [args for name, args in pen.calls if name == "line" and args[4] == draw.ROPE]
     assert len(lines) == 1
+
+
+def test_save_and_load_while_hanging_from_a_hook_continues_identically():
+    game = RopeGame(level=4)
+    play(game, "cutter", 95)
+    assert any(h.tied_at >= 0 for _, h in game.world.get_component(Hook))
+    assert holding(game.world)  # the hook's rope holds the candy
+    loaded = ecsgoo.loads(ecsgoo.dumps(game.world))
+    for world in (game.world, loaded):
+        world.step(40)
+    assert loaded.state_hash() == game.world.state_hash()
+    assert [h.tied_at for _, h in loaded.get_component(Hook)] == \
+        [h.tied_at for _, h in game.world.get_component(Hook)]
