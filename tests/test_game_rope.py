@@ -9,9 +9,9 @@ import pytest
 
 import ecsgoo
 from ecsgoo import Particle, Spring
-from games.rope import RopeGame
+from games.rope import RopeGame, draw
 from games.rope.build import build
-from games.rope.components import Rope, Star
+from games.rope.components import Hook, Monster, Rope, Star
 from games.rope.make_levels import level_path
 from games.rope.rules import board_of, candy_of, holding
 from games.rope.swipe import cut_ropes, swipe_across
@@ -36,15 +36,52 @@ def test_cutter_feeds_om_nom_on_level_1_with_a_star():
     game.world.check()
 
 
-@pytest.mark.parametrize("level", [2, 3])
-def test_cutter_also_wins_the_two_and_three_rope_levels(level):
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_cutter_also_wins_the_other_levels_with_a_star(level):
     game = RopeGame(level=level, seed=0)
     play(game, "cutter", 400)
-    assert game.status().result == "won"
+    assert game.status().result == "won" and game.status().extra["stars"] >= 1
 
 
-@pytest.mark.parametrize("level, ropes", [(1, 1), (2, 2), (3, 3)])
-def test_levels_are_toml_files_with_one_two_three_ropes(level, ropes):
+@pytest.mark.parametrize("level", [4, 5])
+def test_on_the_hook_levels_the_cutter_flies_the_candy_into_every_hook(level):
+    game = RopeGame(level=level, seed=0)
+    hooked: list[int] = []
+    game.world.set_handler("candy_hooked", lambda w, h: hooked.append(h))
+    play(game, "cutter", 400)
+    hooks = game.world.get_component(Hook)
+    assert game.status().result == "won" and sorted(hooked) == sorted(e for e, _ in hooks)
+    assert all(h.tied_at > 0 for _, h in hooks)
+
+
+def test_a_hook_ties_a_new_rope_to_the_candy_passing_within_reach():
+    spec = {"candy": (100, 400), "pins": [(100, 500)], "stars": [], "hooks": [(130, 250, 40)],
+            "monster": (600, 100)}
+    world = build(spec)
+    cut_ropes(world, holding(world))
+    world.step(45)
+    (_, hook), = world.get_component(Hook)
+    assert hook.tied_at > 0 and len(holding(world)) == 1
+    assert board_of(world).result == "running"  # it hangs from the hook now
+    world.check()
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_everything_in_a_level_is_on_screen(level):
+    world = RopeGame(level=level).world
+    left, bottom, right, top = board_of(world).view
+    things = [(p.x, p.y, p.radius) for _, p in world.get_component(Particle)]
+    things += [(s.x, s.y, 1.25 * s.radius) for _, s in world.get_component(Star)]
+    things += [(h.x, h.y, h.reach) for _, h in world.get_component(Hook)]
+    things += [(m.x, m.y, 1.25 * m.radius) for _, m in world.get_component(Monster)]
+    for x, y, r in things:
+        assert left <= x - r and x + r <= right and bottom <= y - r and y + r <= top
+    for _, m in world.get_component(Monster):
+        assert m.y - 1.75 * m.radius >= bottom  # his box, under him
+
+
+@pytest.mark.parametrize("level, ropes", [(1, 1), (2, 2), (3, 3), (4, 1), (5, 1)])
+def test_levels_are_toml_files_with_their_ropes(level, ropes):
     world = ecsgoo.load(level_path(level))
     assert len(holding(world)) == ropes
     assert len(world.get_component(Star)) == 3
@@ -154,3 +191,87 @@ def test_save_and_load_mid_game_continues_identically():
     assert board_of(loaded).result == board_of(game.world).result
     assert [s.taken_at for _, s in loaded.get_component(Star)] == \
         [s.taken_at for _, s in game.world.get_component(Star)]
+
+
+def _cut_all_and_fly(world, frames: int = 100) -> str:
+    """Cut every rope holding the candy in ``world`` and fly until the level ends."""
+    cut_ropes(world, holding(world))
+    for _ in range(frames):
+        world.step()
+        if board_of(world).result != "running":
+            break
+    return board_of(world).result
+
+
+def test_a_green_preview_never_lies_cutting_then_wins():
+    game = RopeGame(level=1)
+    green = []
+    for _ in range(100):  # frame 84 lied when the preview was refreshed every 4 frames
+        if game.preview_feeds:
+            green.append(game.world.frame)
+            assert _cut_all_and_fly(game.world.clone()) == "won", game.world.frame
+        game.step()
+    assert len(green) > 5  # and it was green at some frames: the test saw it
+
+
+def test_the_preview_follows_a_cut_at_once():
+    game = RopeGame(level=1)
+    assert len(game.preview) > 0  # shown from the first frame
+    p, q = swipe_across(game.world, holding(game.world)[0])
+    game.on_press(*p, 1)
+    game.on_release(*q, 1)
+    assert len(game.preview) == 0  # no rope left to cut: no old flight drawn
+
+
+def test_the_lose_banner_and_the_hud_count_the_same_stars():
+    game = RopeGame(level=1)
+    game.adopt(build({"candy": (100, 400), "pins": [(100, 500)], "stars": [(100, 300)],
+                      "monster": (600, 100)}))
+    cut_ropes(game.world, holding(game.world))  # it falls through the star, far from Om Nom
+    play(game, "cutter", 200)
+    status = game.status()
+    assert status.result == "lost" and status.extra["stars"] >= 1
+    assert sum(draw.banner_stars(status)) == status.extra["stars"]
+    assert f"stars {status.extra['stars']}/1" in game.hud()[0]
+
+
+class _Pen:
+    """A stand-in for the player's Draw helper: records every call by name."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple]] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kw: self.calls.append((name, args))
+
+
+def test_a_two_particle_stub_left_on_a_pin_is_drawn_as_rope():
+    game = RopeGame(level=1)
+    game.adopt(build({"candy": (400, 400), "pins": [(400, 500)], "stars": [],
+                      "monster": (400, 150)}))
+    world = game.world
+    rope = world.component(holding(world)[0], Rope)
+    link = world.component(rope.springs[1], Spring)  # leaves the pin and one node
+    a, b = world.component(link.a, Particle), world.component(link.b, Particle)
+    mx, my, dx, dy = (a.x + b.x) / 2, (a.y + b.y) / 2, b.x - a.x, b.y - a.y
+    game.on_press(mx - dy, my + dx, 1)
+    game.on_release(mx + dy, my - dx, 1)
+    play(game, "cutter", 120)
+    assert game.status().result == "won" and len(rope.nodes) == 2
+    pen = _Pen()
+    game.draw_overlay(pen)
+    lines = [args for name, args in pen.calls if name == "line" and args[4] == draw.ROPE]
+    assert len(lines) == 1
+
+
+def test_save_and_load_while_hanging_from_a_hook_continues_identically():
+    game = RopeGame(level=4)
+    play(game, "cutter", 95)
+    assert any(h.tied_at >= 0 for _, h in game.world.get_component(Hook))
+    assert holding(game.world)  # the hook's rope holds the candy
+    loaded = ecsgoo.loads(ecsgoo.dumps(game.world))
+    for world in (game.world, loaded):
+        world.step(40)
+    assert loaded.state_hash() == game.world.state_hash()
+    assert [h.tied_at for _, h in loaded.get_component(Hook)] == \
+        [h.tied_at for _, h in game.world.get_component(Hook)]

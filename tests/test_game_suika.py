@@ -10,7 +10,7 @@ import pytest
 
 import ecsgoo
 from ecsgoo import Fruit, Particle, fruit
-from games.suika import Suika, ai, rules
+from games.suika import Suika, ai, best, pop, rules
 from games.suika.rules import DROP_Y, state
 
 
@@ -305,3 +305,102 @@ def test_save_and_load_mid_game_continues_identically() -> None:
     g.best = best
     assert finish() == first
     assert first[1]["score"] > 0
+
+
+# -- toppling, popping, the best score ----------------------------------------------------------
+
+
+def test_a_column_dropped_at_one_x_falls_over() -> None:
+    g = Suika(seed=0)
+    for k in range(11):  # a cherry, a strawberry, a cherry ...: nothing merges in a column
+        _ready(g)
+        state(g.world).current = k % 2
+        _click(g, 560.0)
+        dropped = [p.x for _, (p, _) in g.world.get_components(Particle, Fruit)][-1]
+        assert abs(dropped - 560.0) <= rules.DROP_JITTER  # where the player aimed, nearly
+    g.world.step(240)
+    xs = [p.x for _, (p, _) in g.world.get_components(Particle, Fruit)]
+    assert max(abs(x - 560.0) for x in xs) > 2 * fruit.RADII[1]  # it toppled and rolled
+
+
+def test_a_merge_pops_the_new_fruit_swells_and_bits_fly_then_it_is_gone() -> None:
+    g = Suika(seed=0)
+    merges: list = []
+    g.step()
+    g.world.set_handler("fruits_merged", lambda w, e: merges.append(e))
+    while not merges:
+        g.bot_act("greedy")
+        g.step()
+    event = merges[0]
+    g.step()
+    circles = g.pops.circles(g.world)
+    r = fruit.RADII[event.kind + 1]
+    assert len(circles) == 1 + pop.BITS and circles[0][2] > r  # swollen, then the bits
+    g.world.step(pop.POP_FRAMES)
+    assert g.pops.circles(g.world) == []
+
+
+def test_two_watermelons_burst_without_a_fruit_to_swell() -> None:
+    g = Suika(seed=0)
+    w, st = g.world, state(g.world)
+    g.step()
+    mid, r = (st.left + st.right) / 2, fruit.RADII[fruit.LARGEST]
+    for dx in (-r, r):
+        w.create_entity(Particle(mid + dx, r), Fruit(fruit.LARGEST))
+    for _ in range(10):
+        g.step()
+    assert w.get_component(Fruit) == [] and st.score == fruit.SCORES[fruit.LARGEST]
+    circles = g.pops.circles(w)
+    assert len(circles) == pop.BITS and all(c[3][3] < 255 for c in circles)
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    """A fresh user data folder (XDG_DATA_HOME) per test: no kept best leaks between them."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    return tmp_path
+
+
+def _play_by_hand(game: Suika, frames: int = 15_000) -> None:
+    """Click where the greedy bot would, through the player's handlers, until game over."""
+    for _ in range(frames):
+        if game.status().result != "running":
+            return
+        if rules.can_drop(game.world):
+            _click(game, ai.greedy(game.world))
+        game.step()
+
+
+def test_the_best_score_survives_a_relaunch(data_home) -> None:
+    g = Suika(seed=1)
+    assert g.best == 0
+    _play_by_hand(g)
+    score = g.status().score
+    assert score > 0 and best.path().is_relative_to(data_home)
+    assert Suika(seed=7).best == score  # a new launch reads it back
+    assert Suika(level=2).best == 0  # per level
+    assert [p.name for p in best.path().parent.iterdir()] == [best.FILE_NAME]  # no temp left
+    assert not best.save(1, score - 1) and best.load(1) == score  # only a better one is kept
+
+
+def test_a_bots_game_is_not_kept_and_a_corrupt_file_reads_as_none(data_home) -> None:
+    g = Suika(seed=1)
+    _play(g, "greedy", 15_000)
+    assert g.status().result != "running" and best.load(1) == 0
+    best.path().parent.mkdir(parents=True, exist_ok=True)
+    best.path().write_text("{not json", encoding="utf-8")
+    assert Suika(seed=1).best == 0
+    assert best.save(1, 120) and best.load(1) == 120  # replaced
+
+
+def test_a_fruit_perched_off_the_top_of_another_rolls_off() -> None:
+    g = Suika(seed=0)
+    w, st = g.world, state(g.world)
+    st.current = 4
+    rules.drop(w, 560.0, 0)
+    g.world.step(90)
+    st.current = 0
+    rules.drop(w, 566.0, 0)  # a cherry 6 px right of the dekopon's top
+    g.world.step(240)
+    cherry = next(p for _, (p, f) in w.get_components(Particle, Fruit) if f.kind == 0)
+    assert cherry.y < fruit.RADII[0] + 1.0 and cherry.x > 560 + fruit.RADII[4]  # on the floor

@@ -12,7 +12,7 @@ from typing import Any
 from ecsgoo import Particle
 from ecsgoo.game import Stroke
 
-from .components import Monster, Star
+from .components import Hook, Monster, Star
 from .rules import board_of, candy_of, holding
 from .swipe import cut_ropes, swipe_across
 
@@ -26,6 +26,9 @@ FLIGHT, MISS_RADII = 150, 3.0
 #: After a partial cut: when the rest are cut, tried every FINE frames over LATER
 #: frames if one rope is left, every COARSE frames if several.
 LATER, FINE, COARSE = 200, 4, 12
+#: Value of a flight that ends tied to a hook (a win is worth more than 10, a loss less
+#: than -9): the bot plans again from there once it happens.
+HOOKED = 5.0
 #: The candy hangs at rest (so waiting changes nothing) if it moves less than AT_REST px
 #: over REST_FRAMES frames.
 AT_REST, REST_FRAMES = 0.5, 6
@@ -124,17 +127,24 @@ def _later(world: Any) -> float:
 
 
 def _fly(world: Any) -> float:
-    """Step ``world`` until the level ends (or FLIGHT frames): 10 + stars for a win.
+    """Step ``world`` until the level ends (or FLIGHT frames): 10 + stars for a win,
+    HOOKED + stars for a flight a hook catches.
 
-    Stops early, as a loss, once the candy's free flight clearly misses Om Nom.
+    Stops early, as a loss, once the candy's free flight clearly misses Om Nom (and
+    no hook is left to catch it).
     """
     board, candy = board_of(world), world.component(candy_of(world), Particle)
     monster = world.get_component(Monster)[0][1]
+    hooks = [h for _, h in world.get_component(Hook) if h.tied_at < 0]
     for _ in range(FLIGHT):
-        if board.result != "running" or _misses(candy, monster, -world.gravity[1]):
+        if board.result != "running" or holding(world):
+            break
+        if _misses(candy, monster, -world.gravity[1]) and not _may_hook(candy, hooks):
             break
         world.step()
     stars = sum(s.collected for _, s in world.get_component(Star))
+    if board.result == "running" and holding(world):
+        return HOOKED + stars / 10
     return 10.0 + stars if board.result == "won" else stars / 10 - 10
 
 
@@ -148,6 +158,12 @@ def _misses(candy: Any, monster: Any, g: float) -> bool:
         return True
     t = (vy + math.sqrt(disc)) / g
     return abs(x + vx * t - monster.x) > MISS_RADII * monster.radius
+
+
+def _may_hook(candy: Any, hooks: list[Any]) -> bool:
+    """Whether a hook may still catch the candy: it is not yet falling below every one
+    of them (a falling candy under a hook's reach never rises back into it)."""
+    return any(candy.vy > 0 or candy.y >= h.y - h.reach for h in hooks)
 
 
 class RandomSlasher:

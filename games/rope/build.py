@@ -6,22 +6,17 @@ small scenes. Units are pixels, y up; the visible screen is ``Board.view``.
 
 from __future__ import annotations
 
-import itertools
-import math
 from typing import Any
 
-from ecsgoo import Anchor, Particle, Spring, World, systems
-from ecsgoo.bodies import new_group
+from ecsgoo import Anchor, Particle, World, systems
 from ecsgoo.render import Render
 
-from .components import Board, Candy, Monster, Rope, Star
+from .components import Board, Candy, Hook, Monster, Star
 from .rules import RopeRules
+from .tie import add_rope
 
 #: Candy: heavy, so the rope nodes (NODE_MASS each) barely slow its flight.
 CANDY_MASS, CANDY_RADIUS = 4.0, 14.0
-NODE_MASS, NODE_RADIUS, PIN_RADIUS = 0.15, 3.0, 7.0
-#: Rope link length, px (a rope gets as many links as fit, at least 4).
-LINK = 18.0
 #: Frames the ropes sag before a level starts (see ``settle``).
 SETTLE_FRAMES = 120
 
@@ -42,32 +37,14 @@ def add_candy(world: World, x: float, y: float) -> int:
     return world.create_entity(Particle(x, y, mass=CANDY_MASS, radius=CANDY_RADIUS), Candy())
 
 
-def add_rope(world: World, pin: tuple[float, float], candy: int) -> int:
-    """A taut rope from a pin at ``pin`` to ``candy``; returns the Rope entity.
-
-    Links are unbreakable (``max_stretch=None``): only a swipe cuts them. Each rope
-    has its own collision group, which is how Render knows to draw it as a curve.
-    """
-    c = world.component(candy, Particle)
-    length = math.hypot(c.x - pin[0], c.y - pin[1])
-    links = max(4, round(length / LINK))
-    group = new_group(world)
-    pin_id = world.create_entity(Particle(*pin, mass=NODE_MASS, radius=PIN_RADIUS, group=group),
-                                 Anchor())
-    nodes = [pin_id]
-    for k in range(1, links):
-        t = k / links
-        nodes.append(world.create_entity(Particle(
-            pin[0] + (c.x - pin[0]) * t, pin[1] + (c.y - pin[1]) * t,
-            mass=NODE_MASS, radius=NODE_RADIUS, group=group)))
-    springs = [world.create_entity(Spring(a, b, max_stretch=None))
-               for a, b in itertools.pairwise([*nodes, candy])]
-    return world.create_entity(Rope(pin=pin_id, nodes=nodes, springs=springs))
-
-
 def add_star(world: World, x: float, y: float) -> int:
     """A star to collect at ``(x, y)``."""
     return world.create_entity(Star(float(x), float(y)))
+
+
+def add_hook(world: World, x: float, y: float, reach: float) -> int:
+    """A hook at ``(x, y)`` that ties a new rope to the candy passing within ``reach`` px."""
+    return world.create_entity(Hook(float(x), float(y), float(reach)))
 
 
 def add_monster(world: World, x: float, y: float) -> int:
@@ -77,13 +54,15 @@ def add_monster(world: World, x: float, y: float) -> int:
 
 def build(spec: dict[str, Any]) -> World:
     """A level from a spec: ``candy`` (x, y), ``pins`` [(x, y)], ``stars`` [(x, y)],
-    ``monster`` (x, y), optional ``damping``."""
+    ``monster`` (x, y), optional ``hooks`` [(x, y, reach)], ``damping`` and ``swing``."""
     world = new_world(damping=spec.get("damping", 0.998))
     candy = add_candy(world, *spec["candy"])
     for pin in spec["pins"]:
         add_rope(world, pin, candy)
     for star in spec["stars"]:
         add_star(world, *star)
+    for hook in spec.get("hooks", ()):
+        add_hook(world, *hook)
     add_monster(world, *spec["monster"])
     settle(world, candy, hold=spec.get("swing", False))
     return world

@@ -51,6 +51,21 @@ class Star:
 
 
 @dataclass
+class Hook:
+    """A hook at ``(x, y)`` (px): the first time the candy's centre comes within
+    ``reach`` px, a new taut rope ties it to the hook (Cut the Rope's rope pin).
+
+    ``tied_at`` is the world frame that happened (-1: not yet); the rules stage
+    writes it.
+    """
+
+    x: float
+    y: float
+    reach: float = 70.0
+    tied_at: int = -1
+
+
+@dataclass
 class Monster:
     """Om Nom at ``(x, y)`` (px): the candy wins when its centre comes within ``radius``."""
 
@@ -73,5 +88,6 @@ class Board:
 register_component(Candy, name="rope_candy")
 register_component(Rope, name="rope_rope", refs=("pin", "nodes", "springs"))
 register_component(Star, name="rope_star")
+register_component(Hook, name="rope_hook")
 register_component(Monster, name="rope_monster")
 register_component(Board, name="rope_board")

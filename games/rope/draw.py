@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle
+from ecsgoo import Particle, Spring
+from ecsgoo.look import ROPE
 
-from .components import Candy, Monster, Star
+from .components import Candy, Hook, Monster, Rope, Star
 
 GOLD, GOLD_DARK, GLOW = (255, 214, 64), (196, 140, 20), (255, 200, 70, 55)
 OM_NOM, OM_NOM_DARK, BELLY = (118, 196, 52), (64, 122, 28), (168, 226, 96)
@@ -23,6 +24,11 @@ BOX, BOX_DARK = (186, 138, 84), (128, 88, 48)
 CANDY, CANDY_DARK, STRIPE = (232, 60, 96), (150, 28, 60), (255, 236, 240)
 PREVIEW, PREVIEW_FEEDS = (255, 255, 255), (140, 255, 120)
 BLADE = (210, 240, 255)
+HOOK, HOOK_RING = (200, 210, 230), (200, 210, 230, 150)
+#: Width of a rope (px), as Render draws one of NODE_RADIUS nodes (2 × 0.85 × 3 px).
+ROPE_WIDTH = 5.1
+#: Render draws a rope only from this many links (fewer look like goo links).
+RENDER_MIN_LINKS = 3
 #: Frames a collected star's sparkle lasts.
 SPARKLE_FRAMES = 24
 
@@ -31,6 +37,9 @@ def scene(d: Any, world: Any, preview: np.ndarray, feeds: bool,
           trail: list[tuple[float, float, float, int]], status: Any) -> None:
     """The whole overlay, back to front (``feeds``: the previewed flight ends in Om Nom)."""
     candy = _candy_pos(world)
+    _stubs(d, world)
+    for _, hook in world.get_component(Hook):
+        _hook(d, hook)
     for _, star in world.get_component(Star):
         _star(d, star, world.frame)
     for _, monster in world.get_component(Monster):
@@ -47,6 +56,34 @@ def _candy_pos(world: Any) -> tuple[float, float, float] | None:
     for _, (_, p) in world.get_components(Candy, Particle):
         return p.x, p.y, p.radius
     return None
+
+
+def _stubs(d: Any, world: Any) -> None:
+    """Rope stubs too short for Render's rope curves (a pin and a node or two, left
+    hanging after Om Nom ate the candy), drawn as rope: tan, round at the free end."""
+    for _, rope in world.get_component(Rope):
+        links = [s for s in map(lambda e: world.try_component(e, Spring), rope.springs)
+                 if s is not None]
+        if len(links) >= RENDER_MIN_LINKS:
+            continue
+        for link in links:
+            if link.broken:
+                continue
+            a, b = world.component(link.a, Particle), world.component(link.b, Particle)
+            d.line(a.x, a.y, b.x, b.y, ROPE, ROPE_WIDTH)
+            d.circle(b.x, b.y, ROPE_WIDTH / 2 + 1, ROPE)
+
+
+def _hook(d: Any, hook: Hook) -> None:
+    """A hook: its reach as a dashed ring until it ties the candy, and its knob."""
+    if hook.tied_at < 0:
+        for k in range(24):
+            a0, a1 = k * math.pi / 12, (k + 0.5) * math.pi / 12
+            d.line(hook.x + hook.reach * math.cos(a0), hook.y + hook.reach * math.sin(a0),
+                   hook.x + hook.reach * math.cos(a1), hook.y + hook.reach * math.sin(a1),
+                   HOOK_RING, 2)
+    d.circle(hook.x, hook.y, 9, HOOK)
+    d.circle(hook.x, hook.y, 4, BOX_DARK)
 
 
 def star_points(x: float, y: float, r: float, spin: float = 0.0) -> np.ndarray:
@@ -150,8 +187,14 @@ def _banner(d: Any, world: Any, status: Any) -> None:
     won = status.result == "won"
     d.text(x, y + 22, "Om Nom is fed!" if won else "The candy is lost",
            (255, 255, 255), 26, anchor_x="center", bold=True)
+    lit = banner_stars(status)
+    for k, gold in enumerate(lit):
+        sx = x + (k - (len(lit) - 1) / 2) * 56
+        d.polygon(star_points(sx, y - 28, 22), GOLD if gold else (90, 90, 110))
+
+
+def banner_stars(status: Any) -> list[bool]:
+    """Which of the end banner's stars are gold: the stars collected, as the HUD counts
+    them (``status.extra["stars"]`` of ``stars_total``), won or lost."""
     got, total = status.extra["stars"], status.extra["stars_total"]
-    for k in range(total):
-        sx = x + (k - (total - 1) / 2) * 56
-        color = GOLD if won and k < got else (90, 90, 110)
-        d.polygon(star_points(sx, y - 28, 22), color)
+    return [k < got for k in range(total)]

@@ -2,17 +2,20 @@
 
 Shows Verlet ropes (springs that only a swipe breaks) drawn as smooth Bézier
 curves, a heavy candy swinging on them, and the path the candy would fly if
-the ropes holding it were cut now: dots, predicted every few frames by
-stepping a copy of the world (``ecsgoo.trajectory.simulate``), green when that
-flight ends in Om Nom's mouth. Stars are collected when the candy touches
-them; the level is won when the candy reaches Om Nom and lost when it leaves
-the screen; 0–3 stars at the end (score 1000 + 500 per star for a win).
+the ropes holding it were cut now: dots, predicted by stepping a copy of the
+world (``ecsgoo.trajectory.simulate``) after every step and every cut, so it
+is never stale: green when that flight ends in Om Nom's mouth, and cutting
+every rope at that frame then feeds him. Stars are collected when the candy
+touches them; a hook (a knob in a dashed ring) ties a new rope to the candy
+the first time it flies into the ring; the level is won when the candy
+reaches Om Nom and lost when it leaves the screen; 0–3 stars at the end
+(score 1000 + 500 per star for a win).
 
 Controls: press, drag across a rope and release to cut it (every segment of
 the pointer's path cuts what it crosses; a fading blade trail follows the
 pointer). ``r`` restarts the level.
 
-Run: ``ecsgoo play rope [--level 1|2|3]``; headless with the bot:
+Run: ``ecsgoo play rope [--level 1..5]``; headless with the bot:
 ``ecsgoo play rope --headless --frames 300 --bot`` (``--bot random`` slashes at
 random). The picture in ``docs/rope.png`` is
 ``ecsgoo play rope --headless --frames 78 --screenshot docs/rope.png``.
@@ -35,8 +38,6 @@ from .components import Star
 from .rules import board_of, candy_of, holding
 from .swipe import cut_ropes
 
-#: The preview is recomputed every this many frames (and after every cut).
-PREVIEW_EVERY = 4
 #: Frames of flight the preview looks ahead.
 PREVIEW_FRAMES = 80
 #: How many frames a blade trail point stays visible.
@@ -45,11 +46,12 @@ TRAIL_FRAMES = 10
 
 @register_game
 class RopeGame(Game):
-    """Cut the Rope: one, two and three ropes holding a candy over Om Nom."""
+    """Cut the Rope: one, two and three ropes holding a candy over Om Nom, then hooks
+    that tie a new rope to the candy flying past."""
 
     name = "rope"
     title = "Cut the Rope"
-    levels = ("First Swing", "Two Pins", "Cat's Cradle")
+    levels = ("First Swing", "Two Pins", "Cat's Cradle", "The Hook", "Relay")
     bots = ("cutter", "random")
     hints = ("swipe across a rope to cut it",)
 
@@ -59,25 +61,25 @@ class RopeGame(Game):
         self.pointer: tuple[float, float] | None = None
         self.preview = np.zeros((0, 2))
         self.preview_feeds = False  # the previewed flight ends in Om Nom's mouth
-        self._preview_at = -PREVIEW_EVERY
         self._bots: dict[str, Any] = {}
 
     def build(self) -> World:
         """Load ``levels/<n>.toml`` (written by ``make_levels.py``)."""
         world = self.load_level()
         self._reset_view()
+        self._refresh_preview(world)
         return world
 
     def adopt(self, world: World) -> None:
         """Continue from ``world`` (a quick load): drops the cached preview, trail and plans."""
         self.world = world
         self._reset_view()
+        self._refresh_preview()
 
     def step(self) -> None:
         """One 1/60 s step: the pipeline (its RopeRules stage applies the rules), then views."""
         self.world.step()
-        if self.world.frame - self._preview_at >= PREVIEW_EVERY:
-            self._refresh_preview()
+        self._refresh_preview()
 
     # -- status ----------------------------------------------------------------
 
@@ -119,7 +121,7 @@ class RopeGame(Game):
             self.on_press(x, y)
             return
         if cut(self.world, self.pointer, (x, y)):
-            self._preview_at = -PREVIEW_EVERY  # the ropes changed: predict again next step
+            self._refresh_preview()  # the ropes changed: never show the old flight
         self.pointer = (x, y)
         self.trail.append((x, y, self.world.frame, self.strokes))
 
@@ -155,15 +157,16 @@ class RopeGame(Game):
         return [(x, y, 1.0 - (now - t) / TRAIL_FRAMES, k) for x, y, t, k in self.trail
                 if now - t < TRAIL_FRAMES]
 
-    def _refresh_preview(self) -> None:
-        """Predict the candy's flight if every rope holding it were cut now."""
-        self._preview_at = self.world.frame
-        ropes = holding(self.world)
-        candy = candy_of(self.world)
+    def _refresh_preview(self, world: World | None = None) -> None:
+        """Predict the candy's flight if every rope holding it were cut now (``world``:
+        the game's world unless given, as while building it)."""
+        world = self.world if world is None else world
+        ropes = holding(world)
+        candy = candy_of(world)
         self.preview, self.preview_feeds = np.zeros((0, 2)), False
-        if not ropes or candy is None or board_of(self.world).result != "running":
+        if not ropes or candy is None or board_of(world).result != "running":
             return
-        copy = self.world.clone()
+        copy = world.clone()
         cut_ropes(copy, ropes)
         path = simulate(copy, candy, PREVIEW_FRAMES)
         end = _first_nan(path)  # only Om Nom makes the candy vanish

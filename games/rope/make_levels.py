@@ -1,4 +1,4 @@
-"""Build the three rope levels in code and save them as TOML (``python -m games.rope.make_levels``).
+"""Build the five rope levels in code and save them as TOML (``python -m games.rope.make_levels``).
 
 1 "First Swing": one rope; the candy swings under its pin; let it go at the far
   end of the swing and it drops past two stars into Om Nom. A star sits on the swing.
@@ -6,6 +6,10 @@
   the other pin, then let it fly back over the stars to Om Nom on the left.
 3 "Cat's Cradle": three ropes, one pulling down from below; cut the right two
   (or one and then another) to swing high to the right, then drop it.
+4 "The Hook": one swinging rope; let go at the right moment and the candy flies
+  into the hook's dashed ring, which ties it with a new rope; cut that one over Om Nom.
+5 "Relay": two hooks in a row between the swing and Om Nom, high on the right:
+  fly from the swing into the first, from the first into the second, then drop.
 The saved files in ``games/rope/levels/`` are hand-editable: pins are the
 anchored particles, stars and Om Nom are plain components with x, y.
 """
@@ -26,9 +30,15 @@ SPECS: dict[int, dict[str, Any]] = {
     1: {"candy": (220, 430), "pins": [(400, 520)], "damping": 0.9995, "swing": True,
         "stars": [(400, 322), (602, 372), (645, 240)], "monster": (650, 100)},
     2: {"candy": (355, 360), "pins": [(150, 480), (560, 480)], "damping": 0.9995,
-        "stars": [(560, 222), (765, 385), (430, 200)], "monster": (270, 60)},
+        "stars": [(560, 222), (740, 385), (430, 200)], "monster": (270, 100)},
     3: {"candy": (400, 350), "pins": [(200, 490), (600, 490), (400, 170)], "damping": 0.9995,
-        "stars": [(500, 268), (778, 342), (770, 240)], "monster": (720, 70)},
+        "stars": [(500, 268), (740, 342), (735, 240)], "monster": (720, 100)},
+    4: {"candy": (110, 460), "pins": [(260, 500)], "damping": 0.9995, "swing": True,
+        "hooks": [(520, 360, 80)], "stars": [(260, 345), (430, 430), (600, 290)],
+        "monster": (650, 100)},
+    5: {"candy": (170, 470), "pins": [(300, 520)], "damping": 0.9995, "swing": True,
+        "hooks": [(520, 420, 60), (660, 320, 60)], "stars": [(300, 390), (590, 400), (700, 240)],
+        "monster": (730, 150)},
 }
 
 

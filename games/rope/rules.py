@@ -1,9 +1,11 @@
-"""RopeRules: collect stars the candy touches, feed Om Nom, lose the candy off screen.
+"""RopeRules: collect stars the candy touches, tie it to hooks it passes, feed Om Nom,
+lose the candy off screen.
 
-Reads: candy particle position and radius; Star, Monster, Board, Rope components.
-Writes: Star.taken_at, Board.result; deletes the eaten candy and the rope ends hanging on it.
-Events: ``star_collected(world, star_entity)``, ``candy_eaten(world, candy_entity)``,
-``candy_lost(world, candy_entity)``.
+Reads: candy particle position and radius; Star, Hook, Monster, Board, Rope components.
+Writes: Star.taken_at, Hook.tied_at, Board.result; creates a hook's rope; deletes the eaten
+candy and the rope ends hanging on it.
+Events: ``star_collected(world, star_entity)``, ``candy_hooked(world, hook_entity)``,
+``candy_eaten(world, candy_entity)``, ``candy_lost(world, candy_entity)``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any
 from ecsgoo import Particle, Spring
 from ecsgoo.systems import Stage, register_stage
 
-from .components import Board, Candy, Monster, Rope, Star
+from .components import Board, Candy, Hook, Monster, Rope, Star
+from .tie import add_rope
 
 #: How far (px) past the bottom and sides of the view the candy may go before it
 #: counts as lost; above the top it may fly higher, it will fall back.
@@ -35,6 +38,7 @@ class RopeRules(Stage):
         for entity, (_, p) in list(world.get_components(Candy, Particle)):
             x, y, r = p.x, p.y, p.radius
             _collect_stars(world, x, y, r)
+            _tie_hooks(world, entity, x, y)
             if _reaches_monster(world, x, y):
                 board.result = "won"
                 _eat(world, entity)
@@ -73,6 +77,14 @@ def _collect_stars(world: Any, x: float, y: float, r: float) -> None:
         if not star.collected and math.hypot(x - star.x, y - star.y) <= r + star.radius:
             star.taken_at = world.frame
             world.dispatch("star_collected", world, entity)
+
+
+def _tie_hooks(world: Any, candy: int, x: float, y: float) -> None:
+    for entity, hook in list(world.get_component(Hook)):
+        if hook.tied_at < 0 and math.hypot(x - hook.x, y - hook.y) <= hook.reach:
+            hook.tied_at = world.frame
+            add_rope(world, (hook.x, hook.y), candy)
+            world.dispatch("candy_hooked", world, entity)
 
 
 def _reaches_monster(world: Any, x: float, y: float) -> bool:

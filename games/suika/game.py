@@ -9,8 +9,9 @@ either way the score is what counts.
 Controls: move the pointer to aim the held fruit along the top, click to drop
 it (one drop every 0.5 s); Left/Right arrows aim, Down or Enter drops; after a
 game over, click to play again (R restarts any time). The next fruit, the
-score and the session's best are on the right; the merge ladder (cherry up to
-watermelon) on the left.
+score and the best are on the right (a player's best final score per level is
+kept between launches, see ``best.py``; a bot's games are not kept); the merge
+ladder (cherry up to watermelon) on the left.
 
 Run: ``ecsgoo play suika`` (``--bot`` for the greedy AI, ``--bot lookahead``,
 ``--bot random``; ``--seed N`` fixes the fruit sequence).
@@ -27,6 +28,8 @@ from ecsgoo import Particle, World, fruit
 from ecsgoo.game import Game, Status, register_game
 
 from . import ai, rules
+from . import best as best_file
+from .pop import Pops
 from .rules import DROP_Y, HEIGHT, WIDTH, state
 
 #: Aim step of the arrow keys, px.
@@ -50,13 +53,16 @@ class Suika(Game):
     size = (int(WIDTH), int(HEIGHT))
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
-        self.best = 0
+        self.best = best_file.load(level)
+        self.pops = Pops()
         super().__init__(level, seed)
 
     def build(self) -> World:
         """Load ``levels/<n>.toml`` and deal the held and next fruit from ``self.rng``."""
         # the random bot has its own generator so that every bot sees the same fruits
         self.bot_rng = random.Random(f"suika-bot-{self.seed}")
+        self.bot_played = False  # a bot's game does not count for the kept best
+        self._kept = False  # this game's end was offered to the best-score file
         world = self.load_level()
         st = state(world)
         st.current, st.next = self._draw_kind(), self._draw_kind()
@@ -66,9 +72,23 @@ class Suika(Game):
         return self.rng.randrange(rules.DROP_KINDS)
 
     def step(self) -> None:
+        self.pops.watch(self.world)
         if not state(self.world).over:  # the box freezes at game over: see what overflowed
             self.world.step()
-        self.best = max(self.best, state(self.world).score)
+        st = state(self.world)
+        self.best = max(self.best, st.score)
+        if st.over and not self._kept:
+            self._kept = True
+            self._keep_best(st.score)
+
+    def _keep_best(self, score: int) -> None:
+        """Offer a player's final ``score`` to the best-score file (a bot's is not kept)."""
+        if self.bot_played:
+            return
+        try:
+            best_file.save(self.level, score)
+        except OSError as exc:  # a read-only data folder must not end the game
+            print(f"suika: best score not kept ({exc.strerror})")
 
     def status(self) -> Status:
         st = state(self.world)
@@ -94,7 +114,8 @@ class Suika(Game):
 
     def _drop(self) -> None:
         if rules.can_drop(self.world):
-            rules.drop(self.world, state(self.world).aim, self._draw_kind())
+            jitter = self.rng.uniform(-rules.DROP_JITTER, rules.DROP_JITTER)
+            rules.drop(self.world, state(self.world).aim, self._draw_kind(), jitter)
             self.sound("drop")
 
     def on_move(self, x: float, y: float) -> None:
@@ -128,6 +149,7 @@ class Suika(Game):
 
     def bot_act(self, name: str) -> None:
         """Aim and drop as soon as a drop is allowed (the same handlers a player uses)."""
+        self.bot_played = True
         if not rules.can_drop(self.world):
             return
         if name == "random":
@@ -145,8 +167,10 @@ class Suika(Game):
     # -- drawing ----------------------------------------------------------------------
 
     def draw_overlay(self, draw: Any) -> None:
-        """The game-over line, the held fruit with its drop guide, NEXT, SCORE and BEST."""
+        """The merge pops, the game-over line, the held fruit with its drop guide, NEXT,
+        SCORE and BEST."""
         st = state(self.world)
+        self.pops.draw(draw, self.world)
         left, right = st.left, st.right
         line = rules.rules_of(self.world).line_y
         for x in np.arange(left, right, 24.0):  # a dashed red line

@@ -33,8 +33,15 @@ LEVELS = {
 LINE_Y, DROP_Y = 560.0, 635.0
 #: Kinds handed to the player (0..4, like the original game).
 DROP_KINDS = 5
-#: Fruit surface: some friction so piles lock, almost no bounce.
-FRICTION, RESTITUTION = 0.3, 0.05
+#: Fruit surface: little friction, almost no bounce. Fruits are particles that slide but
+#: do not spin, so friction stands in for rolling: at 0.1 a fruit perched more than ~6°
+#: off the top of another slides off as a rolling one would (0.3 held it up to ~17°),
+#: and a jammed box still comes to rest.
+FRICTION, RESTITUTION = 0.1, 0.05
+#: Largest offset (px) added to a drop's x, drawn from the game's seeded generator: fruits
+#: are particles that slide but do not spin, so a column dropped at exactly the same x
+#: would stand balanced for ever; a fraction of a pixel tips it over as in the real game.
+DROP_JITTER = 0.5
 #: Seconds between two drops.
 COOLDOWN = 0.5
 
@@ -175,15 +182,17 @@ def can_drop(world: World) -> bool:
     return not st.over and world.frame >= st.ready_at
 
 
-def drop(world: World, x: float, upcoming: int) -> int:
-    """Drop the held fruit at ``x`` (clamped); ``upcoming`` becomes the next preview.
+def drop(world: World, x: float, upcoming: int, jitter: float = 0.0) -> int:
+    """Drop the held fruit at ``x`` + ``jitter`` px (clamped into the box); ``upcoming``
+    becomes the next preview. The aim stays at ``x`` (clamped).
 
     Returns the new fruit entity. The caller checks ``can_drop`` first.
     """
     st = state(world)
     kind = st.current
     st.aim = clamp_aim(world, x, kind)
-    e = world.create_entity(Particle(st.aim, DROP_Y, friction=FRICTION, restitution=RESTITUTION),
+    at = clamp_aim(world, st.aim + jitter, kind)
+    e = world.create_entity(Particle(at, DROP_Y, friction=FRICTION, restitution=RESTITUTION),
                             Fruit(kind))
     st.current, st.next = st.next, upcoming
     st.ready_at = world.frame + round(COOLDOWN / world.dt)
