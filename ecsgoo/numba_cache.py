@@ -6,12 +6,14 @@ a locked-down home) ``@njit(cache=True)`` raises ``RuntimeError: cannot cache
 function …: no locator available`` as the module is imported. Then the kernels
 cache into a temporary folder of this run instead (compiled again next run),
 with a one-line warning. ``NUMBA_CACHE_DIR`` set by the user is left alone.
-A cache entry numba cannot read (truncated, garbage) is dropped and compiled
-again (``tolerate_corrupt_entries``).
+A cache entry numba cannot read (truncated, garbage) or whose bytes changed
+since they were written (a flipped bit in its machine code: a SHA-256 beside
+each data file says) is dropped and compiled again (``tolerate_corrupt_entries``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import tempfile
@@ -64,12 +66,37 @@ def tolerate_corrupt_entries() -> None:
     numba reads its index and data files with ``pickle`` and lets any error but
     a missing file escape, so a truncated or garbled entry broke every later run
     until ``__pycache__`` was deleted. Here such an entry's index is removed (one
-    line on stderr) and the kernel compiles as on a cold cache. An entry that
-    unpickles but is wrong in its machine code is not detected.
+    line on stderr) and the kernel compiles as on a cold cache. Every data file
+    gets a ``.sha256`` beside it when saved; one that no longer matches it is
+    corrupt too (a flipped bit that still unpickles would run wrong code). A data
+    file without one (written by numba alone) is trusted as numba trusts it.
     """
     if getattr(caching.Cache.load_overload, "_ecsgoo", False):
         return
     load_overload, load_index = caching.Cache.load_overload, caching.IndexDataCacheFile._load_index
+    files = caching.IndexDataCacheFile
+    save_data, load_data = files._save_data, files._load_data
+
+    def summed_save(self: Any, name: str, data: Any) -> None:
+        save_data(self, name, data)
+        path = self._data_path(name)
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        with self._open_for_write(path + ".sha256") as f:
+            f.write(digest.encode())
+
+    def checked_load(self: Any, name: str) -> Any:
+        path = self._data_path(name)
+        try:
+            with open(path + ".sha256", "rb") as f:
+                want = f.read().decode()
+        except FileNotFoundError:
+            return load_data(self, name)
+        with open(path, "rb") as f:
+            got = hashlib.sha256(f.read()).hexdigest()
+        if got != want:
+            raise ValueError(f"{path}: its bytes changed since numba wrote them")
+        return load_data(self, name)
 
     def tolerant_load(self: Any, sig: Any, target_context: Any) -> Any:
         try:
@@ -88,6 +115,8 @@ def tolerate_corrupt_entries() -> None:
     tolerant_load._ecsgoo = True  # type: ignore[attr-defined]
     caching.Cache.load_overload = tolerant_load
     caching.IndexDataCacheFile._load_index = tolerant_index
+    caching.IndexDataCacheFile._save_data = summed_save
+    caching.IndexDataCacheFile._load_data = checked_load
 
 
 def _drop(index: str, exc: Exception) -> None:

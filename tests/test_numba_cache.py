@@ -81,3 +81,26 @@ def test_a_corrupt_cache_entry_is_dropped_and_compiled_again(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 2 and all("dropped a corrupt numba cache entry" in x for x in lines)
     assert run().stderr == "", "the entries were written again"
+
+
+def test_a_bit_flipped_cache_entry_is_caught_by_its_checksum(tmp_path):
+    (tmp_path / "kernels_x.py").write_text(KERNELS)
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}", "ARCADE_HEADLESS": "1"}
+    env.pop("NUMBA_CACHE_DIR", None)
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=120)
+
+    assert run().stdout.split() == ["8", "12"]
+    cache = tmp_path / "__pycache__"
+    data = sorted(cache.glob("kernels_x.twice-*.nbc"))[0]
+    assert Path(str(data) + ".sha256").is_file()
+    raw = bytearray(data.read_bytes())
+    raw[len(raw) // 2] ^= 0x10  # one bit, deep inside the pickled machine code
+    data.write_bytes(bytes(raw))
+    proc = run()
+    assert proc.returncode == 0 and proc.stdout.split() == ["8", "12"], proc.stderr
+    assert "dropped a corrupt numba cache entry" in proc.stderr
+    assert "(ValueError)" in proc.stderr, "the checksum caught it, not the unpickler"
+    assert run().stderr == "", "written again, with a new checksum"
