@@ -78,6 +78,10 @@ PARTICLES = TableSpec("Particle", (
     _one("mass", F8, "Mass (inf: immovable); a Fruit sets it from its kind.", 1.0),
     _one("radius", F8, "Collision radius, px; a Fruit sets it from its kind.", 4.0),
     _one("group", I8, "Collision group: rows sharing a non-zero group do not collide.", 0),
+    _one("layer", I8, "Collision layer bits: two things collide when each one's mask holds "
+         "the other's layer.", 1),
+    _one("mask", I8, "The layers it collides with (and queries and sensors see it on): "
+         "-1 all.", -1),
     _one("friction", F8, "Coulomb friction coefficient of its contacts.", 0.4),
     _one("restitution", F8, "Bounce of its contacts: 0 none, 1 elastic.", 0.1),
     Column("force", F8, "Force for the next step, mass·px/s² (World.apply_force adds to it, "

@@ -7,9 +7,9 @@ constraint — and level geometry by its segments and the world's bounds
 Particles go through the broad-phase grid (built for the query, in numba);
 outlines and level segments are few and are tested one by one.
 
-``mask`` selects by collision layer: every particle is on layer 1 (the layers
-of their own come with layer masks), so ``mask & 1 == 0`` finds no particle or
-body; level geometry is always hit.
+``mask`` selects by collision layer: a particle is found when its ``layer``
+shares a bit with ``mask``, a soft body when its first outline particle's
+does; level geometry is always hit.
 """
 
 from __future__ import annotations
@@ -35,8 +35,6 @@ if TYPE_CHECKING:
 
 #: Every layer bit: the default ``mask``.
 ALL = -1
-#: The layer every particle and body is on.
-DEFAULT_LAYER = 1
 
 
 @dataclass(frozen=True)
@@ -67,16 +65,20 @@ def _grid(world: World) -> tuple:
 
 
 def _layer_ok(world: World, mask: int) -> np.ndarray:
-    return np.full(len(world.particles), bool(int(mask) & DEFAULT_LAYER), dtype=np.bool_)
+    return (world.particles.layer & int(mask)) != 0
 
 
-def _outlines(world: World) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """The outline CSR (particle rows) and each outline's constraint entity."""
+def _outlines(world: World, mask: int = ALL) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The outline CSR (particle rows) and each outline's constraint entity (or ``-1`` for
+    one whose layer ``mask`` does not see)."""
     st = world.store
     st.prepare()
     owners = [c._entity for c in st.rings.owner[: st.rings.n]]
     owners += [c._entity for c in st.shapes.owner[: st.shapes.n] if c._vals["outline"]]
-    return st.outline_off, st.outline_idx, owners
+    layer = world.particles.layer
+    off, idx = st.outline_off, st.outline_idx
+    owners = [o if layer[idx[off[k]]] & int(mask) else -1 for k, o in enumerate(owners)]
+    return off, idx, owners
 
 
 def raycast_all(world: World, p: tuple[float, float], q: tuple[float, float],
@@ -85,8 +87,7 @@ def raycast_all(world: World, p: tuple[float, float], q: tuple[float, float],
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
     dx, dy = qx - px, qy - py
     hits = _particle_hits(world, px, py, dx, dy, mask)
-    if int(mask) & DEFAULT_LAYER:
-        hits += _outline_hits(world, px, py, dx, dy)
+    hits += _outline_hits(world, px, py, dx, dy, mask)
     hits += _level_hits(world, px, py, dx, dy)
     hits.sort(key=lambda h: (h.fraction, -1 if h.entity is None else h.entity))
     return hits
@@ -120,8 +121,9 @@ def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
     return out
 
 
-def _outline_hits(world: World, px: float, py: float, dx: float, dy: float) -> list[Hit]:
-    off, idx, owners = _outlines(world)
+def _outline_hits(world: World, px: float, py: float, dx: float, dy: float,
+                  mask: int) -> list[Hit]:
+    off, idx, owners = _outlines(world, mask)
     k = len(owners)
     if k == 0:
         return []
@@ -131,6 +133,8 @@ def _outline_hits(world: World, px: float, py: float, dx: float, dy: float) -> l
     out = []
     for ring, t, edge in zip(rings[:count].tolist(), ts[:count].tolist(),
                              edges[:count].tolist(), strict=True):
+        if owners[ring] < 0:
+            continue
         s, e = off[ring], off[ring + 1]
         a, b = pos[idx[s + edge]], pos[idx[s + (edge + 1) % (e - s)]]
         out.append(_edge_hit(owners[ring], px, py, dx, dy, t, a, b))
@@ -183,12 +187,11 @@ def query_box(world: World, x0: float, y0: float, x1: float, y1: float,
                               world.store.particles.cols["radius"], _layer_ok(world, mask),
                               *_grid(world), rows)
         found.update(world.particles.entity[rows[:count]].tolist())
-    if int(mask) & DEFAULT_LAYER:
-        off, idx, owners = _outlines(world)
-        pos = world.store.particles.cols["pos"]
-        for k, owner in enumerate(owners):
-            if _polygon_meets_box(pos[idx[off[k]: off[k + 1]]], x0, y0, x1, y1):
-                found.add(owner)
+    off, idx, owners = _outlines(world, mask)
+    pos = world.store.particles.cols["pos"]
+    for k, owner in enumerate(owners):
+        if owner >= 0 and _polygon_meets_box(pos[idx[off[k]: off[k + 1]]], x0, y0, x1, y1):
+            found.add(owner)
     return sorted(found)
 
 

@@ -39,7 +39,7 @@ class Sensor:
     height: float = 0.0
     radius: float = 0.0
     points: list[list[float]] = field(default_factory=list)
-    #: Layers it senses (every particle and body is on layer 1 for now).
+    #: Layers it senses: a particle is sensed when its ``layer`` shares a bit with it.
     mask: int = -1
     #: Entities overlapping it at the end of the last frame, ascending (the World writes it).
     inside: list[int] = field(default_factory=list)
@@ -118,10 +118,11 @@ def _discs_in_polygon(xy: np.ndarray, px: np.ndarray, py: np.ndarray,
 
 def sense(world: World, sensor: Sensor) -> list[int]:
     """The entities overlapping ``sensor`` now, ascending (see the module docstring)."""
-    if not int(sensor.mask) & 1 or not len(world.particles):
+    if not len(world.particles):
         return []
     x0, y0, x1, y1 = sensor.bounds()
-    candidates = world.query_box(x0, y0, x1, y1)  # discs and outlines near its bounds
+    # discs and outlines near its bounds, on the layers it senses
+    candidates = world.query_box(x0, y0, x1, y1, mask=sensor.mask)
     if not candidates:
         return []
     p = world.particles

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from ecsgoo import Particle, World, fruit, systems
+from ecsgoo import Particle, World, dumps, fruit, loads, systems
 from ecsgoo.bodies import jelly_ball
 from scenes import chaos, circle_pile, solver
 
@@ -225,3 +225,32 @@ def test_a_spawn_does_not_shove_its_neighbour_through_a_wall(small_x, big_x, big
     w.create_entity(Particle(big_x, 100, radius=big_r))
     w.step(120)
     assert w.component(a, Particle).x > 400
+
+
+@pytest.mark.parametrize(("a", "b", "collide"), [
+    ((1, -1), (1, -1), True),          # the defaults: everything meets everything
+    ((1, -1), (2, -1), True),          # other layers, masks hold them
+    ((1, 0b01), (2, -1), False),       # a's mask leaves out b's layer
+    ((1, -1), (2, 0b10), False),       # b's mask leaves out a's layer
+    ((0b11, 0b10), (0b10, 0b01), True),
+])
+def test_layers_and_masks_decide_who_collides(a, b, collide):
+    w = World(gravity=(0, 0), bounds=None, damping=1.0).use(*(s() for s in systems.SOLVER))
+    pa = w.create_entity(Particle(100, 100, radius=10, layer=a[0], mask=a[1], vx=200))
+    pb = w.create_entity(Particle(140, 100, radius=10, layer=b[0], mask=b[1]))
+    w.step(30)
+    pushed = w.component(pb, Particle).vx
+    assert (pushed > 50) == collide, pushed
+    w2 = loads(dumps(w))
+    assert w2.component(pa, Particle).mask == a[1] and w2.component(pa, Particle).layer == a[0]
+
+
+def test_layers_apply_to_soft_body_outlines_and_queries():
+    w = World(gravity=(0, 0), bounds=None, damping=1.0).use(*(s() for s in systems.SOLVER))
+    ball = jelly_ball(w, 300, 100, radius=40)
+    ghost = w.create_entity(Particle(300, 100, radius=3, layer=0b100, mask=0b100))
+    w.step(20)
+    assert abs(w.component(ghost, Particle).x - 300) < 1e-9, "nothing pushed it out"
+    assert ghost in w.query_point(300, 100, mask=0b100)
+    assert ball.constraint not in w.query_point(300, 100, mask=0b100)
+    assert ball.constraint in w.query_point(300, 100, mask=0b1)

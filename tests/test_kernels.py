@@ -162,8 +162,9 @@ def test_pairs_find_and_separate_exactly_the_overlapping_pairs(seed, downward):
     prev = pos.copy()
     x0, y0, cell, nx, ny, start, items = build_grid(n, pos, radius, 0.0)
     # push 0: no part of the correction becomes velocity, so prev must follow pos exactly
-    collide_pairs(pos, prev, w, radius, group, np.zeros(n), np.zeros(n), nx, ny, start, items,
-                  0.0, 0.0, 0.0, downward)
+    layer, mask = np.ones(n, np.int64), np.full(n, -1, np.int64)
+    collide_pairs(pos, prev, w, radius, group, layer, mask, np.zeros(n), np.zeros(n), nx, ny,
+                  start, items, 0.0, 0.0, 0.0, downward)
     np.testing.assert_allclose(pos, want, atol=1e-9)
     np.testing.assert_allclose(prev, want, atol=1e-9)
 
@@ -178,8 +179,8 @@ def test_pair_friction_takes_the_held_slip_back_in_position_and_keeps_momentum(h
     momentum = ((pos - prev) / w[:, None]).sum(axis=0)
     *_, nx, ny, start, items = build_grid(2, pos, radius, 0.0)
     # push above the overlap: all of the correction is velocity; no bounce below 1e9 px
-    collide_pairs(pos, prev, w, radius, np.zeros(2, np.int64), mu, np.zeros(2), nx, ny, start,
-                  items, 1e9, 10.0, hold)
+    collide_pairs(pos, prev, w, radius, np.zeros(2, np.int64), np.ones(2, np.int64),
+                  np.full(2, -1, np.int64), mu, np.zeros(2), nx, ny, start, items, 1e9, 10.0, hold)
     np.testing.assert_allclose(pos, want[:2], atol=1e-12)
     np.testing.assert_allclose(prev, want[2:], atol=1e-12)
     np.testing.assert_allclose(((pos - prev) / w[:, None]).sum(axis=0), momentum, atol=1e-12)

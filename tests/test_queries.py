@@ -87,7 +87,7 @@ def test_query_box_matches_the_reference(seed):
 def test_masks_and_bad_points():
     w, _, _ = _scattered(5, 30)
     assert w.query_box(0, 0, 1000, 1000, mask=ALL)
-    assert w.query_box(0, 0, 1000, 1000, mask=0b10) == [], "everything is on layer 1"
+    assert w.query_box(0, 0, 1000, 1000, mask=0b10) == [], "by default everything is on layer 1"
     with pytest.raises(WorldError, match="finite"):
         w.raycast((0, 0), (math.nan, 1))
     assert World(bounds=None).raycast((0, 0), (10, 10)) is None

@@ -76,7 +76,7 @@ def test_masks_and_bad_shapes():
     w.create_entity(Sensor.box(0, 0, 100, 100, mask=0b10))
     w.create_entity(Particle(0, 0))
     w.step()
-    assert log == [], "particles are on layer 1"
+    assert log == [], "by default particles are on layer 1"
     with pytest.raises(WorldError, match="width"):
         Sensor.box(0, 0, -1, 5)
     with pytest.raises(WorldError, match="radius"):

@@ -102,21 +102,22 @@ def outline_contact(px, py, ri, pos, radius, idx, s, e):
 
 
 @njit(cache=True)
-def collide_outlines(rings, off, idx, pos, prev, w, radius, group, friction, restitution,
-                     x0, y0, cell, nx, ny, start, items, vmin, push, hold):
+def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, friction,
+                     restitution, x0, y0, cell, nx, ny, start, items, vmin, push, hold):
     """Keep particles off soft-body outlines (rings of particles that may be pushed back).
 
     An outline is the chain of capsules its vertex discs span (as it is drawn);
     see ``outline_contact``. Broad phase: the grid cells under the ring's
     bounding box grown by the reach of a contact (its largest disc plus half a
     cell: no particle is wider than that), then the ring's circumscribed
-    circle grown the same way. A ring's own vertices and particles sharing its
-    non-zero group are skipped.
+    circle grown the same way. A ring's own vertices, particles sharing its
+    non-zero group and particles whose layers do not meet its first vertex's
+    are skipped.
     """
     for r in range(rings):
         s, e = off[r], off[r + 1]
         minx, miny, maxx, maxy, ccx, ccy, circ, rmax = _ring_box(pos, radius, idx, s, e)
-        g = group[idx[s]]
+        g, ring_layer, ring_mask = group[idx[s]], layer[idx[s]], mask[idx[s]]
         grow = rmax + 0.5 * cell
         cx0 = max(0, int((minx - grow - x0) / cell))
         cx1 = min(nx - 1, int((maxx + grow - x0) / cell))
@@ -128,6 +129,8 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, friction, res
                 for u in range(start[c], start[c + 1]):
                     i = items[u]
                     if w[i] == 0.0 or (g != 0 and group[i] == g):
+                        continue
+                    if (layer[i] & ring_mask) == 0 or (ring_layer & mask[i]) == 0:
                         continue
                     px, py = pos[i, 0], pos[i, 1]
                     reach = circ + radius[i] + rmax

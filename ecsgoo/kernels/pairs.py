@@ -78,7 +78,8 @@ def _gather(items, src):
 
 
 @njit(cache=True)
-def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, start, items,
+def collide_pairs(pos, prev, w, radius, group, layer, mask, friction, restitution, nx, ny,
+                  start, items,
                   vmin, push, hold=0.0, downward=False):
     """Resolve every overlapping pair once: each cell against itself and 4 neighbours.
 
@@ -104,6 +105,7 @@ def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, st
     if downward:
         sp, sq = -sp, -sq
     sw, sr, sg = _gather(items, w), _gather(items, radius), _gather(items, group)
+    sl, sm = _gather(items, layer), _gather(items, mask)
     sf, se = _gather(items, friction), _gather(items, restitution)
     for cy in range(ny):
         for cx in range(nx):
@@ -122,6 +124,8 @@ def collide_pairs(pos, prev, w, radius, group, friction, restitution, nx, ny, st
                         d2 = dx * dx + dy * dy
                         if d2 >= rr * rr or (sg[a] != 0 and sg[a] == sg[b]):
                             continue
+                        if (sl[a] & sm[b]) == 0 or (sl[b] & sm[a]) == 0:
+                            continue  # their layers do not meet
                         if sw[a] + sw[b] == 0.0:
                             continue
                         d = math.sqrt(d2)

@@ -74,14 +74,14 @@ class Collide(Stage):
                 # the grid's rows run up the y axis: sweep them downward when gravity pulls down
                 downward = self.along_gravity and world.gravity[1] < 0
                 collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
+                              c["layer"], c["mask"],
                               c["friction"], c["restitution"], nx, ny, start, items, vmin, push,
                               hold, downward)
             if self.outlines and len(st.outline_off) > 1:
                 collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
                                  c["pos"], c["prev"], c["w"], c["radius"], c["group"],
-                                 c["friction"],
-                                 c["restitution"], x0, y0, cell, nx, ny, start, items, vmin, push,
-                                 hold)
+                                 c["layer"], c["mask"], c["friction"], c["restitution"], x0, y0,
+                                 cell, nx, ny, start, items, vmin, push, hold)
         if since is not None:
             collide_segments(n, *args, lvl.segments, vmin, push, hold, since)
         if len(lvl.polygons):
