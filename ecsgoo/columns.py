@@ -82,6 +82,7 @@ PARTICLES = TableSpec("Particle", (
          "the other's layer.", 1),
     _one("mask", I8, "The layers it collides with (and queries and sensors see it on): "
          "-1 all.", -1),
+    _one("events", B1, "Dispatch contact_began/contact_ended for its contacts.", False),
     _one("friction", F8, "Coulomb friction coefficient of its contacts.", 0.4),
     _one("restitution", F8, "Bounce of its contacts: 0 none, 1 elastic.", 0.1),
     Column("force", F8, "Force for the next step, mass·px/s² (World.apply_force adds to it, "

@@ -110,27 +110,30 @@ class Particle(Component):
     collisions; ``group``: particles sharing a non-zero group (one body) do not
     collide with each other; ``layer`` and ``mask`` (bit sets, default 1 and all):
     two particles collide only when each one's ``mask`` holds the other's
-    ``layer``; ``friction`` (Coulomb coefficient) and
+    ``layer``; ``events``: its contacts dispatch ``contact_began`` /
+    ``contact_ended`` (see ``ecsgoo.contact_events``); ``friction`` (Coulomb coefficient) and
     ``restitution`` (0 = no bounce, 1 = elastic). Integrate and Collide write
     the position; writing ``x``/``y`` keeps the velocity, writing ``vx``/``vy``
     sets it. Ranges: ``limits.FIELDS["Particle"]``.
     """
 
     _fields = ("x", "y", "vx", "vy", "mass", "radius", "group", "friction", "restitution",
-               "layer", "mask")
+               "layer", "mask", "events")
     def __init__(self, x: float, y: float, mass: float = _P["mass"],
                  radius: float = _P["radius"], group: int = _P["group"],
                  friction: float = _P["friction"], restitution: float = _P["restitution"],
                  vx: float = 0.0, vy: float = 0.0, layer: int = _P["layer"],
-                 mask: int = _P["mask"]) -> None:
+                 mask: int = _P["mask"], events: bool = _P["events"]) -> None:
         self._entity = -1
         super().__init__(x=x, y=y, vx=vx, vy=vy, mass=mass, radius=radius, group=group,
-                         friction=friction, restitution=restitution, layer=layer, mask=mask)
+                         friction=friction, restitution=restitution, layer=layer, mask=mask,
+                         events=bool(events))
 
     radius = _Field("radius")
     group = _Field("group", cast=int)
     layer = _Field("layer", cast=int)
     mask = _Field("mask", cast=int)
+    events = _Field("events", cast=bool)
     friction = _Field("friction")
     restitution = _Field("restitution")
 

@@ -360,7 +360,8 @@ def _particle_values(v: dict[str, Any], h: float) -> dict[str, Any]:
     x, y = v["x"], v["y"]
     return {"pos": (x, y), "prev": (x - v["vx"] * h, y - v["vy"] * h), "mass": v["mass"],
             "radius": v["radius"], "group": v["group"], "friction": v["friction"],
-            "restitution": v["restitution"], "layer": v["layer"], "mask": v["mask"]}
+            "restitution": v["restitution"], "layer": v["layer"], "mask": v["mask"],
+            "events": v["events"]}
 
 
 def _spring_values(v: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
-from . import limits, queries, sensors
+from . import contact_events, limits, queries, sensors
 from .components import BUILTIN, Component, Particle, _Rider
 from .errors import WorldError
 from .level import Level
@@ -263,6 +263,7 @@ class World:
                 self.remove_component(entity, type(comp))
         with self._context():
             esper.delete_entity(entity, immediate=True)
+        contact_events.forget(self, entity)
         sensors.forget(self, entity)
 
     def entity_exists(self, entity: int) -> bool:
@@ -348,8 +349,9 @@ class World:
         pending[:] = 0.0
 
     def end_frame(self) -> None:
-        """End a frame (``Pipeline.step`` calls it): sensors look, the frame counts, and the
-        pointer arrives."""
+        """End a frame (``Pipeline.step`` calls it): contact and sensor events, the frame
+        counts, and the pointer arrives."""
+        contact_events.update(self)
         sensors.update(self)
         self.frame += 1
         self.grab_from = self.grab_target

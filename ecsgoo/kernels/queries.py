@@ -162,3 +162,28 @@ def box_particles(x0b, y0b, x1b, y1b, pos, radius, mask_ok, x0, y0, cell, nx, ny
                     out_row[count] = i
                     count += 1
     return count
+
+
+@njit(cache=True)
+def touching_pairs(n, pos, radius, watched, slop, x0, y0, cell, nx, ny, start, items, out):
+    """Row pairs ``(i, j)``, ``i < j``, at most ``r_i + r_j + slop`` apart with ``i`` or ``j``
+    watched; written into ``out`` (m, 2), count returned (stops when ``out`` is full)."""
+    count = 0
+    for i in range(n):
+        if not watched[i]:
+            continue
+        cx = min(max(int(math.floor((pos[i, 0] - x0) / cell)), 0), nx - 1)
+        cy = min(max(int(math.floor((pos[i, 1] - y0) / cell)), 0), ny - 1)
+        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
+            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
+                c = gx + gy * nx
+                for u in range(start[c], start[c + 1]):
+                    j = items[u]
+                    if j == i or (watched[j] and j < i):
+                        continue  # a pair of two watched rows is found once, from the lower
+                    reach = radius[i] + radius[j] + slop
+                    dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
+                    if dx * dx + dy * dy <= reach * reach and count < out.shape[0]:
+                        out[count, 0], out[count, 1] = min(i, j), max(i, j)
+                        count += 1
+    return count

@@ -20,6 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from .. import limits, systems
+from ..contact_events import Contacts
 from ..errors import WorldFileError
 from ..look import Look
 from ..sensors import Sensor
@@ -42,6 +43,7 @@ __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",
 register_resource(systems.Score, "score")
 register_component(Look, "look")
 register_component(Sensor, "sensor", refs=("inside",))
+register_resource(Contacts, "contacts")
 
 
 def dumps(world: World, compact: bool | None = None) -> str:

@@ -1,0 +1,71 @@
+"""Contact events: began once, ended once, only for particles that ask, saved with the world."""
+
+from __future__ import annotations
+
+import pytest
+
+from ecsgoo import Particle, World, dumps, loads, systems
+from ecsgoo.contact_events import Contacts
+
+
+def _world(gravity=(0, 0)) -> tuple[World, list]:
+    w = World(gravity=gravity, bounds=(0, 0, 800, 600), damping=1.0)
+    w.use(*(s() for s in systems.SOLVER))
+    log: list = []
+    w.set_handler("contact_began", lambda *a: log.append(("began", *a)))
+    w.set_handler("contact_ended", lambda a, b: log.append(("ended", a, b)))
+    return w, log
+
+
+def test_a_ball_landing_on_another_begins_once_and_resting_does_not_flicker():
+    w, log = _world(gravity=(0, -980))
+    floor = w.create_entity(Particle(400, 20, radius=20, mass=float("inf")))
+    ball = w.create_entity(Particle(400, 200, radius=10, events=True))
+    w.step(240)  # it falls, bounces a little, settles
+    began = [e for e in log if e[0] == "began"]
+    assert began and began[0][1:3] == (floor, ball)
+    a, b, x, y, nx, ny = began[0][1:]
+    assert (x, y) == pytest.approx((400, 40), abs=1.5) and (nx, ny) == pytest.approx((0, 1))
+    settled = len(log)
+    w.step(120)
+    assert len(log) == settled, "a resting contact does not flicker"
+
+
+def test_contacts_end_and_only_watched_particles_report():
+    w, log = _world()
+    a = w.create_entity(Particle(100, 300, radius=10, events=True))
+    b = w.create_entity(Particle(120.5, 300, radius=10))
+    c = w.create_entity(Particle(300, 300, radius=10))
+    d = w.create_entity(Particle(320.5, 300, radius=10))  # touching, but nobody watches
+    w.step()
+    assert log[0][:3] == ("began", a, b) and all(e[1:3] != (c, d) for e in log)
+    w.component(b, Particle).x = 400  # moved away
+    w.step()
+    assert log[-1] == ("ended", a, b)
+    w.delete_entity(a)
+    assert w.resource(Contacts).pairs == []
+
+
+def test_contacts_save_and_dispatch_the_same_events_after_loading():
+    w, log = _world(gravity=(0, -980))
+    w.create_entity(Particle(400, 20, radius=20, mass=float("inf")))
+    w.create_entity(Particle(400, 100, radius=10, events=True, restitution=0.9))
+    w.step(10)  # saved while falling: the landing is still to come
+    w2 = loads(dumps(w))
+    log2: list = []
+    w2.set_handler("contact_began", lambda *a: log2.append(("began", *a)))
+    w2.set_handler("contact_ended", lambda a, b: log2.append(("ended", a, b)))
+    before = len(log)
+    w.step(120)
+    w2.step(120)
+    assert log2 == log[before:] and log2
+
+
+def test_deleting_ends_a_contact_at_once():
+    w, log = _world()
+    a = w.create_entity(Particle(100, 300, radius=10, events=True))
+    b = w.create_entity(Particle(120.5, 300, radius=10))
+    w.step()
+    w.delete_entity(b)
+    assert log[-1] == ("ended", a, b)
+    loads(dumps(w)).step()
