@@ -8,6 +8,7 @@ import pytest
 import ecsgoo
 from ecsgoo import Particle, Spring
 from games.goo import GooGame
+from games.goo.draw import banner_place
 from games.goo.structure import attach_targets, balls, goal, place_ball, rules_state
 
 
@@ -33,6 +34,10 @@ def test_builder_bot_reaches_the_pipe(level: int, frames: int) -> None:
     status = g.status()
     assert status.result == "won", (level, status)
     assert used < frames and status.extra["balls_left"] > 0 and status.score > 0
+    cx, cy = banner_place(g.world)  # the end banner leaves the structure and the pipe in view
+    pos, pipe = balls(g.world).pos, goal(g.world)
+    under = (abs(pos[:, 0] - cx) < 170) & (pos[:, 1] > cy - 40) & (pos[:, 1] < cy + 50)
+    assert not under.any() and not (abs(pipe.x - cx) < 170 and cy - 40 < pipe.y < cy + 50)
 
 
 def test_random_bot_plays_without_blowing_up() -> None:

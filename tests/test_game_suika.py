@@ -404,3 +404,19 @@ def test_a_fruit_perched_off_the_top_of_another_rolls_off() -> None:
     g.world.step(240)
     cherry = next(p for _, (p, f) in w.get_components(Particle, Fruit) if f.kind == 0)
     assert cherry.y < fruit.RADII[0] + 1.0 and cherry.x > 560 + fruit.RADII[4]  # on the floor
+
+
+def test_the_hud_text_stays_above_the_left_panel():
+    """The HUD band's top-left text (title, level, result; the HUD line) ends left of the box,
+    over the merge-ladder panel (widths as the overlay estimates them: 10.5 px a title
+    character at 13 px bold, 14 px a result character, about 7 px at 11 px)."""
+    from ecsgoo.app import Player
+
+    for level in (1, 2):
+        game = Suika(level=level)
+        player = Player(game)
+        box_x = player.fit().to_screen(state(game.world).left, 0.0)[0]
+        title = f"{game.title} — level {game.level}"
+        assert 10 + 10.5 * len(title) + 16 + 14 * len("lost") <= box_x
+        state(game.world).drops, state(game.world).melons = 999, 99
+        assert 10 + 7 * len("   ·   ".join(game.hud())) <= box_x

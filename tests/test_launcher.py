@@ -52,6 +52,16 @@ def test_end_of_level_choices():
     assert hit(won, won[1].x + 1, won[1].y + 1) == "retry" and hit(won, 0, 0) is None
 
 
+def test_end_of_level_choices_leave_the_play_area_free():
+    from ecsgoo.app.overlay import play_area
+
+    for width, height in ((800, 666), (1020, 666)):
+        x, y, w, h = play_area(width, height, True)
+        for b in result_buttons("won", True, width, height):
+            assert b.y >= y + h and b.y + b.h <= height, "a choice covers the level"
+            assert 0 <= b.x and b.x + b.w <= width
+
+
 def test_every_bundled_game_has_its_picture():
     from ecsgoo.app.launcher import THUMB_DIR
 

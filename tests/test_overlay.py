@@ -40,3 +40,28 @@ def test_the_widget_panel_folds_and_gives_the_world_its_room():
     assert tab_y >= player.size[1] - HUD_BAND, "folded, the tab sits in the HUD band"
     player.press(tab_x + 5, tab_y + 5)
     assert not player.widgets.collapsed and len(player.widgets.slots) == 3
+
+
+def _bundled():
+    from games.goo.game import GooGame
+    from games.jelly.game import JellyGame
+    from games.rope.game import RopeGame
+    from games.suika.game import Suika
+
+    return GooGame, JellyGame, RopeGame, Suika
+
+
+def test_every_bundled_window_fits_a_1024_by_768_screen():
+    from ecsgoo.app.player import window_size
+
+    for cls in _bundled():
+        width, height = window_size(cls(level=1))
+        assert width <= 1024 and height <= 768, f"{cls.name}: {width}x{height}"
+
+
+def test_the_hud_does_not_repeat_the_footers_keys():
+    for cls in _bundled():
+        game = cls(level=1)
+        hud = " ".join(game.hud()).lower()
+        for hint in game.hints:
+            assert hint.lower() not in hud, f"{game.name}: {hint!r} is in the footer already"

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..game import Widget
 
-PANEL_WIDTH = 210
+PANEL_WIDTH = 196
 ROW = {"slider": 40, "toggle": 26, "button": 30}
 MARGIN = 10
 #: Height (px) of the panel's header, which folds the panel away or opens it again.

@@ -123,15 +123,34 @@ def _inside(world: Any, x: float, y: float) -> tuple[float, float]:
     return min(max(x, left + 130), right - 130), min(max(y, bottom + 20), top - 20)
 
 
+def banner_place(world: Any) -> tuple[float, float]:
+    """The end banner's middle ``(x, y)``: of places near the top, the middle and the bottom,
+    centred or to a side, the first with the fewest goo balls and the pipe under it, so the
+    finished structure stays in view."""
+    left, bottom, right, top = world.bounds
+    pos, g = balls(world).pos, goal(world)
+    xs = ((left + right) / 2, right - 180, left + 180)
+    ys = (top - 70, (bottom + top) / 2, bottom + 60)
+
+    def covered(place: tuple[float, float]) -> int:
+        cx, cy = place
+        x0, x1, y0, y1 = cx - 170 - 15, cx + 170 + 15, cy - 40 - 15, cy + 50 + 15
+        inside = (pos[:, 0] > x0) & (pos[:, 0] < x1) & (pos[:, 1] > y0) & (pos[:, 1] < y1)
+        pipe = x0 - g.radius < g.x < x1 + g.radius and y0 - g.radius < g.y < y1 + g.radius
+        return int(inside.sum()) + 100 * int(pipe)
+
+    return min(((x, y) for y in ys for x in xs), key=covered)
+
+
 def _banner(world: Any, draw: Any) -> None:
     rules = rules_state(world)
     if rules.result == "running":
         return
     left, bottom, right, top = world.bounds
-    cx, cy = (left + right) / 2, (bottom + top) / 2
+    cx, cy = banner_place(world)
     won = rules.result == "won"
-    draw.rect(cx - 230, cy - 40, 460, 90, (0, 0, 0, 150))
+    draw.rect(cx - 170, cy - 40, 340, 90, (0, 0, 0, 150))
     draw.text(cx, cy + 10, "LEVEL COMPLETE!" if won else "THE GOO IS LOST",
-              (140, 255, 160) if won else BAD, size=30, anchor_x="center", bold=True)
+              (140, 255, 160) if won else BAD, size=22, anchor_x="center", bold=True)
     draw.text(cx, cy - 25, rules.reason, HINT, size=16, anchor_x="center")
 

@@ -103,7 +103,7 @@ class GooGame(Game):
         rules = rules_state(self.world)
         loose = int(np.sum(balls(self.world).free))
         lines = [f"{self.levels[self.level - 1]}: {rules.supply} in supply, {loose} loose, "
-                 f"{rules.placed} placed", "drag a ball near the structure · z undo"]
+                 f"{rules.placed} placed"]
         if rules.result != "running":
             lines.append(rules.reason)
         return lines

@@ -77,9 +77,7 @@ class JellyGame(Game):
 
     def hud(self) -> list[str]:
         st = rules.stats(self.world)
-        return [f"flings {st.flings}   highest fling {st.max_height:.0f} px",
-                "drag anything to pull it, let go to fling",
-                "keys: B ball  X box  O rope  C chain"]
+        return [f"flings {st.flings}   highest fling {st.max_height:.0f} px"]
 
     # -- widgets ------------------------------------------------------------------
 

@@ -97,13 +97,11 @@ class RopeGame(Game):
         return Status(result, score, {"stars": got, "stars_total": total})
 
     def hud(self) -> list[str]:
-        """The level, the stars, and what to do (the player adds the result)."""
+        """The level and the stars, then the score once it ends (the footer says the keys)."""
         s = self.status()
         got, total = s.extra["stars"], s.extra["stars_total"]
         lines = [f"{self.levels[self.level - 1]} · stars {got}/{total}"]
-        if s.result == "running":
-            lines.append("swipe across a rope to cut it")
-        else:
+        if s.result != "running":
             lines.append(f"score {s.score} · R: play again")
         return lines
 

@@ -44,7 +44,7 @@ class Suika(Game):
     """The merge game: a box, fruits 0–4 at random (``seed``), greedy/look-ahead/random bots."""
 
     name = "suika"
-    title = "Suika — merge watermelon"
+    title = "Suika Game"
     levels = tuple(name for name, _, _ in rules.LEVELS.values())
     bots = ("greedy", "lookahead", "random")
     keys = ("space",)
@@ -99,11 +99,9 @@ class Suika(Game):
 
     def hud(self) -> list[str]:
         st = state(self.world)
-        lines = [f"score {st.score}   best {self.best}   drops {st.drops}"]
+        lines = [f"drops {st.drops}"]  # score and best are in the right panel, big
         if st.melons:
             lines.append(f"watermelons {st.melons}: a win")
-        if st.over:
-            lines.append("GAME OVER: click or R to play again")
         return lines
 
     # -- input ------------------------------------------------------------------------
