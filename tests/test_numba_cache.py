@@ -61,7 +61,8 @@ def thrice(x):
 RUN = "import ecsgoo, kernels_x; print(kernels_x.twice(4), kernels_x.thrice(4))"
 
 
-def test_a_corrupt_cache_entry_is_dropped_and_compiled_again(tmp_path):
+def _runner(tmp_path: Path):
+    """A function that runs RUN in a fresh process, caching kernels_x beside it."""
     (tmp_path / "kernels_x.py").write_text(KERNELS)
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}", "ARCADE_HEADLESS": "1"}
     env.pop("NUMBA_CACHE_DIR", None)
@@ -70,6 +71,11 @@ def test_a_corrupt_cache_entry_is_dropped_and_compiled_again(tmp_path):
         return subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True,
                               env=env, cwd=tmp_path, timeout=120)
 
+    return run
+
+
+def test_a_corrupt_cache_entry_is_dropped_and_compiled_again(tmp_path):
+    run = _runner(tmp_path)
     assert run().stdout.split() == ["8", "12"]
     cache = tmp_path / "__pycache__"
     index = sorted(cache.glob("kernels_x.twice-*.nbi"))[0]
@@ -84,14 +90,7 @@ def test_a_corrupt_cache_entry_is_dropped_and_compiled_again(tmp_path):
 
 
 def test_a_bit_flipped_cache_entry_is_caught_by_its_checksum(tmp_path):
-    (tmp_path / "kernels_x.py").write_text(KERNELS)
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}", "ARCADE_HEADLESS": "1"}
-    env.pop("NUMBA_CACHE_DIR", None)
-
-    def run() -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True,
-                              env=env, cwd=tmp_path, timeout=120)
-
+    run = _runner(tmp_path)
     assert run().stdout.split() == ["8", "12"]
     cache = tmp_path / "__pycache__"
     data = sorted(cache.glob("kernels_x.twice-*.nbc"))[0]
