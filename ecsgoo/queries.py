@@ -178,21 +178,36 @@ def query_box(world: World, x0: float, y0: float, x1: float, y1: float,
     (as their constraint's entity).
     """
     (x0, y0), (x1, y1) = _point((x0, y0), "query_box"), _point((x1, y1), "query_box")
-    x0, x1, y0, y1 = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
-    found: set[int] = set()
+    box = min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+    found = set(world.particles.entity[box_rows(world, box, mask)].tolist())
+    found.update(owner for owner, _ in box_outlines(world, box, mask))
+    return sorted(found)
+
+
+def box_rows(world: World, box: tuple[float, float, float, float],
+             mask: int = ALL) -> np.ndarray:
+    """The particle rows whose disc overlaps ``box`` = ``(x0, y0, x1, y1)`` (px, ordered)."""
     n = len(world.particles)
-    if n:
-        rows = np.zeros(n, dtype=np.int64)
-        count = box_particles(x0, y0, x1, y1, world.store.particles.cols["pos"],
-                              world.store.particles.cols["radius"], _layer_ok(world, mask),
-                              *_grid(world), rows)
-        found.update(world.particles.entity[rows[:count]].tolist())
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    rows = np.zeros(n, dtype=np.int64)
+    count = box_particles(*box, world.store.particles.cols["pos"],
+                          world.store.particles.cols["radius"], _layer_ok(world, mask),
+                          *_grid(world), rows)
+    return rows[:count]
+
+
+def box_outlines(world: World, box: tuple[float, float, float, float],
+                 mask: int = ALL) -> list[tuple[int, np.ndarray]]:
+    """The soft bodies whose outline overlaps ``box``: ``(constraint entity, member rows)``."""
     off, idx, owners = _outlines(world, mask)
     pos = world.store.particles.cols["pos"]
+    out = []
     for k, owner in enumerate(owners):
-        if owner >= 0 and _polygon_meets_box(pos[idx[off[k]: off[k + 1]]], x0, y0, x1, y1):
-            found.add(owner)
-    return sorted(found)
+        members = idx[off[k]: off[k + 1]]
+        if owner >= 0 and _polygon_meets_box(pos[members], *box):
+            out.append((owner, members))
+    return out
 
 
 def query_point(world: World, x: float, y: float, mask: int = ALL) -> list[int]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import geometry
+from . import geometry, queries
 from .errors import WorldError
 
 if TYPE_CHECKING:
@@ -118,38 +118,16 @@ def _discs_in_polygon(xy: np.ndarray, px: np.ndarray, py: np.ndarray,
 
 def sense(world: World, sensor: Sensor) -> list[int]:
     """The entities overlapping ``sensor`` now, ascending (see the module docstring)."""
-    if not len(world.particles):
-        return []
-    x0, y0, x1, y1 = sensor.bounds()
-    # discs and outlines near its bounds, on the layers it senses
-    candidates = world.query_box(x0, y0, x1, y1, mask=sensor.mask)
-    if not candidates:
-        return []
+    # discs and outlines near its bounds, on the layers it senses, then its exact shape
+    box = sensor.bounds()
     p = world.particles
-    rows = [world.store.pslot[e] for e in candidates if e in world.store.pslot]
-    found: set[int] = set()
-    if rows:
-        rows_a = np.asarray(rows, dtype=np.int64)
-        hit = sensor.overlaps(p.pos[rows_a, 0], p.pos[rows_a, 1], p.radius[rows_a])
-        found.update(p.entity[rows_a[hit]].tolist())
-    for owner in candidates:
-        if owner in world.store.pslot:
-            continue  # a particle, done above
-        members = _members(world, owner)
-        if len(members) and sensor.overlaps(p.pos[members, 0], p.pos[members, 1],
-                                            p.radius[members]).any():
+    rows = queries.box_rows(world, box, sensor.mask)
+    found = set(p.entity[rows[sensor.overlaps(p.pos[rows, 0], p.pos[rows, 1],
+                                              p.radius[rows])]].tolist())
+    for owner, members in queries.box_outlines(world, box, sensor.mask):
+        if sensor.overlaps(p.pos[members, 0], p.pos[members, 1], p.radius[members]).any():
             found.add(owner)
     return sorted(found)
-
-
-def _members(world: World, owner: int) -> np.ndarray:
-    """The particle rows of soft body ``owner`` (its ring or shape)."""
-    for rows, table in ((world.rings, world.ring_members), (world.shapes, world.shape_members)):
-        try:
-            return table(rows.row(owner))
-        except WorldError:
-            continue
-    return np.zeros(0, dtype=np.int64)
 
 
 def update(world: World) -> None:
