@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import limits
+from . import components, limits
 from .errors import WorldError
 
 #: Columns ``write`` may set: nothing else in the store is computed from them. The
@@ -61,8 +61,6 @@ class Rows:
 
     def row(self, entity: int) -> int:
         """The row of ``entity``'s component in this table (``WorldError`` if it has none)."""
-        from . import components
-
         kind = getattr(components, _COMPONENTS[self._name])
         comp = self._world.try_component(entity, kind) if self._world.entity_exists(
             entity) else None

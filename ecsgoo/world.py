@@ -418,15 +418,17 @@ class World:
 
     def ring_members(self, ring: int) -> np.ndarray:
         """The particle rows of ring row ``ring``, around its outline (a new array)."""
-        st = self.store
-        st.prepare()  # a body added since the last step has no ring rows yet
-        return st.ring_idx[st.ring_off[ring]: st.ring_off[ring + 1]].copy()
+        return self._members("ring", ring)
 
     def shape_members(self, shape: int) -> np.ndarray:
         """The particle rows of shape-match row ``shape`` (a new array)."""
-        self.store.prepare()
+        return self._members("shape", shape)
+
+    def _members(self, kind: str, k: int) -> np.ndarray:
         st = self.store
-        return st.shape_idx[st.shape_off[shape]: st.shape_off[shape + 1]].copy()
+        st.prepare()  # a body added since the last step has no member rows yet
+        off, idx = getattr(st, f"{kind}_off"), getattr(st, f"{kind}_idx")
+        return idx[off[k]: off[k + 1]].copy()
 
     def set_stiffness(self, stiffness: float, springs: Any = None) -> None:
         """Give ``springs`` (entities; all when ``None``) ``stiffness`` in (0, 1] (1: rigid).
