@@ -6,15 +6,15 @@ import pytest
 
 from ecsgoo import Particle, World, dumps, loads, systems
 from ecsgoo.contact_events import Contacts
+from events import continued, record
+
+EVENTS = {"contact_began": "began", "contact_ended": "ended"}
 
 
 def _world(gravity=(0, 0)) -> tuple[World, list]:
     w = World(gravity=gravity, bounds=(0, 0, 800, 600), damping=1.0)
     w.use(*(s() for s in systems.SOLVER))
-    log: list = []
-    w.set_handler("contact_began", lambda *a: log.append(("began", *a)))
-    w.set_handler("contact_ended", lambda a, b: log.append(("ended", a, b)))
-    return w, log
+    return w, record(w, **EVENTS)
 
 
 def test_a_ball_landing_on_another_begins_once_and_resting_does_not_flicker():
@@ -51,14 +51,8 @@ def test_contacts_save_and_dispatch_the_same_events_after_loading():
     w.create_entity(Particle(400, 20, radius=20, mass=float("inf")))
     w.create_entity(Particle(400, 100, radius=10, events=True, restitution=0.9))
     w.step(10)  # saved while falling: the landing is still to come
-    w2 = loads(dumps(w))
-    log2: list = []
-    w2.set_handler("contact_began", lambda *a: log2.append(("began", *a)))
-    w2.set_handler("contact_ended", lambda a, b: log2.append(("ended", a, b)))
-    before = len(log)
-    w.step(120)
-    w2.step(120)
-    assert log2 == log[before:] and log2
+    original, loaded = continued(w, log, 120, **EVENTS)
+    assert loaded == original and loaded
 
 
 def test_deleting_ends_a_contact_at_once():

@@ -6,14 +6,14 @@ import pytest
 
 from ecsgoo import Particle, Sensor, World, WorldError, dumps, loads, systems
 from ecsgoo.bodies import jelly_ball
+from events import continued, record
+
+EVENTS = {"sensor_entered": "in", "sensor_left": "out"}
 
 
 def _world() -> tuple[World, list]:
     w = World(gravity=(0, 0), bounds=None, damping=1.0).use(*(s() for s in systems.SOLVER))
-    log: list = []
-    w.set_handler("sensor_entered", lambda s, e: log.append(("in", s, e)))
-    w.set_handler("sensor_left", lambda s, e: log.append(("out", s, e)))
-    return w, log
+    return w, record(w, **EVENTS)
 
 
 @pytest.mark.parametrize("make", [lambda: Sensor.box(300, 100, 100, 100),
@@ -61,14 +61,8 @@ def test_sensors_save_and_keep_dispatching_the_same_events():
     w.create_entity(Sensor.box(300, 100, 100, 100))
     w.create_entity(Particle(200, 100, radius=5, vx=300))
     w.step(15)
-    w2 = loads(dumps(w))
-    log2: list = []
-    w2.set_handler("sensor_entered", lambda s, e: log2.append(("in", s, e)))
-    w2.set_handler("sensor_left", lambda s, e: log2.append(("out", s, e)))
-    before = len(log)
-    w.step(60)
-    w2.step(60)
-    assert log2 == log[before:] and log2
+    original, loaded = continued(w, log, 60, **EVENTS)
+    assert loaded == original and loaded
 
 
 def test_masks_and_bad_shapes():
