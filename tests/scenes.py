@@ -57,3 +57,38 @@ def chaos(seed: int = 1) -> World:
                                  vx=rng.uniform(-900, 900), vy=rng.uniform(-900, 900)))
     jelly_ball(w, 300, 250, radius=50)
     return w
+
+
+def pyramid_layout(base: int, size: float = 40.0,
+                   gap: float | None = None) -> list[tuple[float, float]]:
+    """Box centres of a ``base``-wide pyramid of ``size`` px boxes on a ground whose top is
+    y = 0, bottom row first: row r holds ``base - r`` boxes ``size + gap`` apart (``gap``
+    5 % of ``size`` unless given, like Box2D's pyramid sample), centred on x = 0, each row
+    resting exactly on the one below (y = size/2 + r*size). Every engine's builder uses it."""
+    gap = 0.05 * size if gap is None else gap
+    pitch = size + gap
+    return [((i - (base - r - 1) / 2) * pitch, size / 2 + r * size)
+            for r in range(base) for i in range(base - r)]
+
+
+def pyramid_ground(base: int, size: float = 40.0) -> tuple[float, float, float, float]:
+    """The static ground of ``pyramid_layout``: centre x, centre y, width, height (top at
+    y = 0, twice as wide as the pyramid's base plus a box either side)."""
+    width = 2 * (base + 2) * size * 1.05
+    return 0.0, -size / 2, width, size
+
+
+def box_pyramid(base: int, size: float = 40.0,
+                gap: float | None = None) -> tuple[World, list[int]]:
+    """The rigid-body stacking test (Box2D's ``pyramid``): ``pyramid_layout`` boxes with
+    friction 0.6 and mass 1 on a static ground box; the world and the boxes in placement
+    order (bottom row first, left to right)."""
+    from ecsgoo import RigidBody  # rigid bodies are newer than the rest of this module
+
+    w = World(gravity=(0, -980), bounds=None).use(*(s() for s in systems.SOLVER))
+    gx, gy, gw, gh = pyramid_ground(base, size)
+    w.create_entity(RigidBody.box(gx, gy, gw, gh, friction=0.6), Anchor())
+    boxes = [w.create_entity(RigidBody.box(x, y, size, size, angle=0.0, mass=1.0, friction=0.6,
+                                           restitution=0.0))
+             for x, y in pyramid_layout(base, size, gap)]
+    return w, boxes

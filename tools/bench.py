@@ -141,6 +141,87 @@ def bench_stages(balls: int = 200, frames: int = 60) -> list[Row]:
             for name, sec in w.profile.items()]
 
 
+PYRAMID_FRAMES = 600  # 10 s of 1/60 s frames
+PYRAMID_SLACK = 5.0  # px: a box whose centre is this close to where it was placed still stands
+Poses = Callable[[], list[tuple[float, float, float]]]  # each box's x, y (px), angle (rad)
+
+
+def _pyramid_run(step: Callable[[], None], centres: Poses,
+                 frames: int = PYRAMID_FRAMES) -> tuple[float, float, float, float]:
+    """Step a pyramid ``frames`` frames: median ms a frame, the fraction of boxes within
+    ``PYRAMID_SLACK`` px of where they were placed, the largest distance (px) and the
+    largest tilt (degrees; a box on its side has turned 90°, a sagging stack a few)."""
+    placed = np.array(centres())
+    times = []
+    for _ in range(frames):
+        t0 = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - t0)
+    dx, dy, turned = (np.array(centres()) - placed).T
+    moved = np.hypot(dx, dy)
+    return (statistics.median(times) * 1000, float(np.mean(moved <= PYRAMID_SLACK)),
+            float(moved.max()), float(np.degrees(np.abs(turned).max())))
+
+
+def _pyramid_cell(name: str, run: tuple[float, float, float, float], unit: str) -> str:
+    ms, standing, worst, tilt = run
+    return (f"{name}{ms:.2f} ms/{unit}, {standing:.0%} within {PYRAMID_SLACK:g} px "
+            f"(max {worst:.1f} px, tilt {tilt:.0f}°)")
+
+
+def _ecsgoo_pyramid(base: int) -> tuple[float, float, float, float] | str:
+    """ecsgoo's ``scenes.box_pyramid`` run, or why not (ecsgoo without ``RigidBody``)."""
+    try:
+        from ecsgoo import RigidBody
+    except ImportError as err:
+        return f"unavailable ({type(err).__name__}: no ecsgoo.RigidBody)"
+    scenes.box_pyramid(3)[0].step(2)  # compile the rigid-body kernels outside the timing
+    world, boxes = scenes.box_pyramid(base)
+    views = [world.component(box, RigidBody) for box in boxes]
+    return _pyramid_run(world.step, lambda: [(v.x, v.y, v.angle) for v in views])
+
+
+def _pyramid_rows(bases: tuple[int, ...]) -> list[Row]:
+    import peers
+
+    rows = []
+    for base in bases:
+        count = base * (base + 1) // 2
+        ours = _ecsgoo_pyramid(base)
+        if isinstance(ours, str):
+            ours_cell = ours
+        else:
+            ours_cell = _pyramid_cell("", ours, "frame (6 substeps)")
+        cells, pymunk_ms = [], None
+        for name, build, unit in (("pymunk", peers.PymunkPyramid, "step (10 iterations)"),
+                                  ("Box2D", peers.Box2DPyramid, "step (8+3 iterations)")):
+            try:
+                scene = build(base)
+            except ImportError:
+                cells.append(f"{name} not installed")
+                continue
+            run = _pyramid_run(scene.step, scene.centres)
+            cells.append(_pyramid_cell(f"{name} ", run, unit))
+            if name == "pymunk":
+                pymunk_ms = run[0]
+        if not isinstance(ours, str) and pymunk_ms is not None:
+            cells.append(f"ratio ecsgoo/pymunk {ours[0] / pymunk_ms:.2f}")
+        rows.append((f"pyramid base {base} ({count} boxes of 40 px), "
+                     f"{PYRAMID_FRAMES} frames standing", ours_cell, "; ".join(cells)))
+    return rows
+
+
+def bench_pyramid() -> list[Row]:
+    """Box2D's pyramid stacking test, bases 10 and 20: ms/frame and how many boxes still stand
+    after 10 s, in ecsgoo, pymunk and Box2D 2.3 (same layout: ``scenes.pyramid_layout``)."""
+    return _pyramid_rows((10, 20))
+
+
+def bench_pyramid50() -> list[Row]:
+    """The large pyramid (base 50, 1275 boxes), apart from ``pyramid`` as it takes a while."""
+    return _pyramid_rows((50,))
+
+
 def _start_seconds(cache: str, png: str) -> tuple[float, float]:
     """Seconds of ``ecsgoo play goo --headless --frames 1 --screenshot PNG`` in a new
     process using the numba cache ``cache``: process start to the first frame drawn and
@@ -207,6 +288,8 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "spawn": bench_spawn,
     "stages": bench_stages,
     "startup": bench_startup,
+    "pyramid": bench_pyramid,
+    "pyramid50": bench_pyramid50,
     "graph": _optional("bench_graph", "bench_graph"),
     "analyze": _optional("bench_analyze", "bench_analyze"),
     "saving": _optional("bench_saving", "bench_saving"),
