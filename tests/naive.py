@@ -419,3 +419,74 @@ def discs_in_box_naive(centres, radii, x0, y0, x1, y1):
         if (cx - qx) ** 2 + (cy - qy) ** 2 <= r * r:
             out.append(k)
     return out
+
+
+# --- rigid-body narrow phase (ecsgoo.kernels.manifold)
+
+
+def _world_naive(verts, pose):
+    x, y, c, s = pose
+    return [(x + c * px - s * py, y + s * px + c * py) for px, py in verts]
+
+
+def _core_edges_naive(w):
+    """A core's edges as point pairs: none for a point, one for a segment, k for a polygon."""
+    if len(w) == 1:
+        return []
+    if len(w) == 2:
+        return [(w[0], w[1])]
+    return [(w[i], w[(i + 1) % len(w)]) for i in range(len(w))]
+
+
+def point_segment_distance_naive(p, a, b):
+    """Distance from ``p`` to segment ``a b``: the foot clamped to the segment."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    ee = ex * ex + ey * ey
+    t = 0.0 if ee == 0 else min(1.0, max(0.0, ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / ee))
+    return math.hypot(p[0] - a[0] - t * ex, p[1] - a[1] - t * ey)
+
+
+def _inside_naive(p, w):
+    """Whether ``p`` is inside (or on) the CCW polygon ``w`` (k ≥ 3): left of every edge."""
+    return len(w) >= 3 and all(
+        _cross(a[0], a[1], b[0], b[1], p[0], p[1]) >= 0 for a, b in _core_edges_naive(w)
+    )
+
+
+def convex_distance_naive(verts_a, ra, pose_a, verts_b, rb, pose_b):
+    """Mirrors ``manifold.collide_convex``'s smallest ``sep``: the rounded shapes' signed distance.
+
+    Cores apart: the smallest vertex–edge (or vertex–vertex) distance. Cores
+    overlapping (an edge pair meets, or a vertex lies inside the other polygon): the
+    separating-axis value, the largest gap ``min_B u·b − max_A u·a`` over every edge
+    normal ``u`` of both shapes, both signs. Either way minus both radii.
+    """
+    a, b = _world_naive(verts_a, pose_a), _world_naive(verts_b, pose_b)
+    ea, eb = _core_edges_naive(a), _core_edges_naive(b)
+    dists = [math.dist(p, q) for p in a for q in b]
+    dists += [point_segment_distance_naive(p, *e) for p in a for e in eb]
+    dists += [point_segment_distance_naive(q, *e) for q in b for e in ea]
+    crossing = any(segments_intersect_naive(*e, *f) for e in ea for f in eb)
+    inside = any(_inside_naive(p, b) for p in a) or any(_inside_naive(q, a) for q in b)
+    if not (crossing or inside or min(dists) == 0):
+        return min(dists) - ra - rb
+    best = -math.inf if ea or eb else 0.0
+    for p, q in ea + eb:
+        ln = math.dist(p, q)
+        if ln == 0:
+            continue
+        for sign in (1.0, -1.0):
+            ux, uy = sign * (q[1] - p[1]) / ln, -sign * (q[0] - p[0]) / ln
+            gap = min(ux * x + uy * y for x, y in b) - max(ux * x + uy * y for x, y in a)
+            best = max(best, gap)
+    return best - ra - rb
+
+
+def rounded_surface_distance_naive(p, verts, r, pose):
+    """How far ``p`` is from the rounded shape's boundary (0 on the surface)."""
+    w = _world_naive(verts, pose)
+    edges = _core_edges_naive(w) or [(w[0], w[0])]
+    core = min(point_segment_distance_naive(p, *e) for e in edges)
+    if _inside_naive(p, w):
+        return core + r
+    return abs(core - r)
