@@ -11,6 +11,7 @@ from .components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spr
 from .errors import WorldError, WorldFileError
 from .look import Look
 from .queries import ALL, Hit
+from .rigid import Joint, RigidBody
 from .saving import check_file, dumps, load, loads, register_component, register_resource, save
 from .sensors import Sensor
 from .world import World
@@ -22,4 +23,4 @@ __all__ = [
 __all__ += ["save", "load", "dumps", "loads", "register_component", "register_resource",
             "check_file"]
 __all__ += ["Hit", "ALL"]
-__all__ += ["Sensor"]
+__all__ += ["Sensor", "RigidBody", "Joint"]

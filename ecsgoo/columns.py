@@ -121,3 +121,52 @@ RINGS = TableSpec("AreaConstraint", (
 SHAPES = TableSpec("ShapeMatch", (
     _one("alpha", F8, "Fraction of the way to the goal shape per 1/60 s, [0, 1].", 1.0),
 ))
+
+#: Rigid-body rows. Like particles they are Verlet: velocity = (pos − prev) / h and
+#: angular velocity = (angle − prev_angle) / h. pos is the centre of mass; the shape
+#: (convex pieces in body coordinates) is the store's piece CSR arrays.
+BODIES = TableSpec("RigidBody", (
+    Column("pos", F8, "Centre of mass, px; Integrate, Project and Collide write it.", None, 2,
+           ("x", "y")),
+    Column("prev", F8, "Centre of mass one substep ago, px; Integrate and Collide write it.",
+           None, 2, ("px", "py")),
+    _one("angle", F8, "Rotation, rad counter-clockwise; Integrate, Project and Collide "
+         "write it.", 0.0),
+    Column("prev_angle", F8, "Rotation one substep ago, rad.", None, 0, ("pangle",)),
+    _one("mass", F8, "Mass.", 1.0),
+    _one("inertia", F8, "Moment of inertia about the centre of mass, mass·px² (from the "
+         "shape and the mass).", None, False),
+    _one("friction", F8, "Coulomb friction coefficient of its contacts.", 0.6),
+    _one("restitution", F8, "Bounce of its contacts: 0 none, 1 elastic.", 0.0),
+    _one("group", I8, "Collision group: bodies and particles sharing a non-zero group do "
+         "not collide.", 0),
+    _one("layer", I8, "Collision layer bits (see Particle).", 1),
+    _one("mask", I8, "The layers it collides with: -1 all.", -1),
+    _one("events", B1, "Dispatch contact_began/contact_ended for its contacts.", False),
+    Column("force", F8, "Force for the next step, mass·px/s² (World.apply_force).", 0.0, 2,
+           ("fx", "fy")),
+    _one("w", F8, "Inverse mass (0: anchored).", None, False),
+    _one("iw", F8, "Inverse moment of inertia (0: anchored).", None, False),
+    _one("pinned", B1, "Held by an Anchor (static).", False, False),
+    _one("extent", F8, "Distance from the centre of mass to the farthest point of the "
+         "shape, px (the broad phase's bounding circle).", None, False),
+    _one("entity", I8, "The body's entity.", None, False),
+))
+
+#: Joint rows. An end is a body row (``a_body`` ≥ 0, anchor ``la`` in body
+#: coordinates, px) or a particle row (``a_part`` ≥ 0); likewise ``b``.
+JOINTS = TableSpec("Joint", (
+    _one("a_body", I8, "Body row of end a, or -1 (a particle).", -1, False),
+    _one("a_part", I8, "Particle row of end a, or -1 (a body).", -1, False),
+    _one("b_body", I8, "Body row of end b, or -1.", -1, False),
+    _one("b_part", I8, "Particle row of end b, or -1.", -1, False),
+    Column("la", F8, "Anchor on body a in its own coordinates, px.", 0.0, 2),
+    Column("lb", F8, "Anchor on body b in its own coordinates, px.", 0.0, 2),
+    _one("weld", B1, "Also keeps the relative angle.", False),
+    _one("rest_angle", F8, "Angle of b minus angle of a that a weld keeps, rad.", 0.0),
+    _one("max_force", F8, "Force that breaks it, mass·px/s² (inf: unbreakable).", np.inf),
+    _one("force", F8, "Force it held in the last substep, mass·px/s² (Project writes it).",
+         0.0),
+    _one("broken", B1, "Broken (Break); Project skips it.", False),
+    _one("entity", I8, "The joint's entity.", None, False),
+))

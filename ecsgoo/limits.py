@@ -64,6 +64,8 @@ MIN_DT, MAX_DT = 1e-6, 1.0
 MAX_PRESSURE = 100.0
 #: Largest Coulomb friction coefficient (real materials stay below ~2).
 MAX_FRICTION = 100.0
+#: Largest rigid-body size and outline coordinate, px (mass·size² stays finite).
+MAX_SHAPE = 1e6
 #: Most frames a spring may stay over its limit before it breaks (~190 days at 60 Hz).
 MAX_FRAMES = 10**9
 
@@ -200,6 +202,10 @@ ENTITY = _count(1, MAX_ENTITY_ID)
 STEPS = _count(0, MAX_INT)
 #: The length of an array indexed by entity id (a stage's memory of who was where).
 BY_ENTITY = _count(0, MAX_ENTITY_ID + 1)
+#: A rigid body's angle, rad (any number of turns, but finite and within float range).
+ANGLE = _within(1e12)
+#: A rigid body's size, px: positive, and small enough that its inertia stays finite.
+SIZE = Range(0.0, MAX_SHAPE, open_low=True)
 #: A speed setting of a stage: >= 0 px/s, inf allowed (no limit).
 SPEED_SETTING = Range(0.0, math.inf, inf=True)
 
@@ -213,6 +219,18 @@ FIELDS: dict[str, dict[str, Range]] = {
         "group": INT, "layer": INT, "mask": INT, "friction": Range(0.0, MAX_FRICTION),
         "restitution": UNIT,
     },
+    "RigidBody": {
+        "x": COORD, "y": COORD, "px": SPAN, "py": SPAN, "angle": ANGLE, "pangle": ANGLE,
+        "vx": _within(MAX_SPEED), "vy": _within(MAX_SPEED), "omega": _within(MAX_SPEED),
+        "fx": _within(MAX_FORCE), "fy": _within(MAX_FORCE),
+        "mass": Range(MIN_MASS, MAX_MASS), "width": SIZE, "height": SIZE, "radius": SIZE,
+        "points": _within(MAX_SHAPE), "group": INT, "layer": INT, "mask": INT,
+        "friction": Range(0.0, MAX_FRICTION), "restitution": UNIT,
+    },
+    "Joint": {"a": ID, "b": ID, "x": COORD, "y": COORD, "ax": SPAN, "ay": SPAN,
+              "bx": SPAN, "by": SPAN, "rest_angle": ANGLE,
+              "max_force": Range(0.0, math.inf, open_low=True, inf=True),
+              "force": Range(0.0, math.inf, inf=True)},
     "Anchor": {"x": COORD, "y": COORD},
     "Fruit": {"kind": _count(0, _fruit.LARGEST)},
     "Spring": {

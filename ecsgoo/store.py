@@ -26,6 +26,8 @@ from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _R
 from .errors import WorldError
 from .kernels.coloring import color_order
 from .kernels.distance import measure_rest
+from .rigid import Joint, RigidBody
+from .store_bodies import BodyRows
 from .table import table_class
 
 F8, I8 = np.float64, np.int64
@@ -33,7 +35,7 @@ ParticleTable, SpringTable = table_class(PARTICLES), table_class(SPRINGS)
 RingTable, ShapeTable = table_class(RINGS), table_class(SHAPES)
 
 
-class Store:
+class Store(BodyRows):
     """Structure-of-arrays for one World: ``particles``, ``springs``, ``rings``, ``shapes``.
 
     Each table has one typed view per column (``particles.pos``, ``springs.rest``:
@@ -56,6 +58,7 @@ class Store:
         self._rebuild_csr()
         self._order_version = -1
         self.spring_order = self.spring_order_reversed = np.zeros(0, dtype=I8)
+        self._init_bodies()
 
     def retime(self, h: float) -> None:
         """Use substep time ``h`` (s) from now on; every particle keeps its velocity.
@@ -63,8 +66,10 @@ class Store:
         Velocity is ``(pos − prev) / h``, so each particle's step ``pos − prev``
         is rescaled by ``h / old h``.
         """
-        pos, prev = self.particles.pos, self.particles.prev
-        prev[:] = pos - (pos - prev) * (h / self.h)
+        for table, col, before in ((self.particles, "pos", "prev"), (self.bodies, "pos", "prev"),
+                                   (self.bodies, "angle", "prev_angle")):
+            now, then = table.cols[col][: table.n], table.cols[before][: table.n]
+            then[:] = now - (now - then) * (h / self.h)
         self.h = h
 
     # -- adding rows in bulk (the API attaches one, the loader a whole file) -------
@@ -165,6 +170,9 @@ class Store:
     def bind_rider(self, entity: int, comp: _Rider) -> Particle:
         """Put ``comp`` (an Anchor or a Fruit) on the particle of ``entity``; return that."""
         slot = self.pslot.get(entity)
+        if slot is None and isinstance(comp, Anchor) and entity in self.bslot:
+            comp._host = self.bodies.owner[self.bslot[entity]]
+            return comp._host
         if slot is None:
             raise WorldError(f"entity {entity} ({type(comp).__name__}): needs a Particle "
                              "on the same entity")
@@ -185,9 +193,19 @@ class Store:
             self._attach_ring(entity, comp)
         elif isinstance(comp, ShapeMatch):
             self._attach_shape(entity, comp)
+        elif isinstance(comp, RigidBody):
+            self.add_body(entity, comp)
+        elif isinstance(comp, Joint):
+            self.add_joint(entity, comp)
 
     def _attach_rider(self, entity: int, comp: _Rider) -> None:
-        s = self.bind_rider(entity, comp)._slot
+        host = self.bind_rider(entity, comp)
+        s = host._slot
+        if isinstance(host, RigidBody):
+            if comp.at is not None:
+                self.bodies.cols["pos"][s] = comp.at
+            self.anchor_body(s)
+            return
         if not isinstance(comp, Anchor):  # a Fruit
             self.set_kind(s, comp._vals["kind"])
             return
@@ -242,7 +260,9 @@ class Store:
         if table is None:
             return
         comp._vals.update(_snapshot(comp))
-        if isinstance(comp, Particle):
+        if isinstance(comp, RigidBody):
+            self.remove_body(comp)
+        elif isinstance(comp, Particle):
             del self.pslot[comp._entity]
             last = table.remove(comp._slot)
             if last != comp._slot:
@@ -262,7 +282,9 @@ class Store:
             return
         comp._vals.update(_snapshot(comp))
         cols, s = self.particles.cols, host._slot
-        if isinstance(comp, Anchor):
+        if isinstance(host, RigidBody):
+            self.free_body(s)
+        elif isinstance(comp, Anchor):
             cols["pinned"][s] = False
             cols["w"][s] = 1.0 / cols["mass"][s]
         else:
@@ -274,6 +296,7 @@ class Store:
         self.pslot[self.particles.owner[new]._entity] = new
         for col in (self.springs.a, self.springs.b):
             col[col == old] = new
+        self._joint_particle_moved(old, new)
 
     def springs_touching(self, slot: int) -> list[Spring]:
         """Springs with an end at particle row ``slot``."""
@@ -291,6 +314,8 @@ class Store:
         """Rebuild the derived index arrays (CSR, spring order) if the structure changed."""
         if self._csr_dirty:
             self._rebuild_csr()
+        if self._pieces_dirty:
+            self._rebuild_pieces()
         if self._order_version != self.springs.version:
             c = self.springs.cols
             self.spring_order = color_order(self.springs.n, c["a"], c["b"], self.particles.n)
@@ -321,9 +346,9 @@ class Store:
         """An independent copy and a map ``id(old component) -> new component``."""
         new = Store.__new__(Store)
         new.__dict__.update(self.__dict__)
-        new.pslot = dict(self.pslot)
+        new.pslot, new.bslot = dict(self.pslot), dict(self.bslot)
         mapping: dict[int, Any] = {}
-        for name in ("particles", "springs", "rings", "shapes"):
+        for name in ("particles", "springs", "rings", "shapes", "bodies", "joints"):
             old = getattr(self, name)
             table = old.copy()
             table.store = new

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import components, limits
+from . import components, limits, rigid
 from .errors import WorldError
 
 #: Columns ``write`` may set: nothing else in the store is computed from them. The
@@ -27,10 +27,12 @@ WRITABLE = {
     "springs": ("rest", "compliance", "max_stretch"),
     "rings": ("pressure", "stiffness"),
     "shapes": ("alpha",),
+    "bodies": ("prev", "prev_angle", "friction", "restitution", "group"),
+    "joints": ("max_force",),
 }
 #: The component whose rows each table holds.
 _COMPONENTS = {"particles": "Particle", "springs": "Spring", "rings": "AreaConstraint",
-               "shapes": "ShapeMatch"}
+               "shapes": "ShapeMatch", "bodies": "RigidBody", "joints": "Joint"}
 
 
 class Rows:
@@ -61,7 +63,8 @@ class Rows:
 
     def row(self, entity: int) -> int:
         """The row of ``entity``'s component in this table (``WorldError`` if it has none)."""
-        kind = getattr(components, _COMPONENTS[self._name])
+        name = _COMPONENTS[self._name]
+        kind = getattr(components, name, None) or getattr(rigid, name)
         comp = self._world.try_component(entity, kind) if self._world.entity_exists(
             entity) else None
         if comp is None or comp._slot is None:
@@ -70,8 +73,8 @@ class Rows:
 
     @property
     def velocity(self) -> np.ndarray:
-        """Particles: velocity ``(pos − prev) / h``, px/s (a new array, ``(n, 2)``)."""
-        if self._name != "particles":
+        """Particles and bodies: velocity ``(pos − prev) / h``, px/s (a new array, ``(n, 2)``)."""
+        if self._name not in ("particles", "bodies"):
             raise AttributeError(f"{self._name} have no velocity")
         return (self.pos - self.prev) / self._world.store.h
 

@@ -16,9 +16,11 @@ import esper
 import numpy as np
 
 from . import contact_events, limits, queries, sensors
-from .components import BUILTIN, Component, Particle, _Rider
+from .components import Anchor, AreaConstraint, Component, Fruit, Particle, ShapeMatch, Spring
+from .components import _Rider
 from .errors import WorldError
 from .level import Level
+from .rigid import Joint, RigidBody
 from .store import Store
 from .systems.pipeline import Pipeline
 from .views import Rows
@@ -28,6 +30,8 @@ _names = itertools.count(1)
 #: Held while a thread uses esper's one current world (see ``World._context``).
 _ESPER = threading.RLock()
 MAX_ENTITY_ID = limits.MAX_ENTITY_ID
+#: The built-in components in the order they attach: bodies, what rides on them, links.
+BUILTIN = (Particle, RigidBody, Anchor, Fruit, Spring, Joint, AreaConstraint, ShapeMatch)
 
 
 def _setting(name: str, doc: str) -> property:
@@ -92,6 +96,7 @@ class World:
         self.pipeline = Pipeline()
         self._next_id = 1  # esper's next id in this world's context (it counts from 1)
         self._frame_force = np.zeros((0, 2))
+        self._body_force = np.zeros((0, 2))
         self.profile: dict[str, float] | None = None
         self.grabbed = -1  # the grabbed particle's entity, or -1
         self.grab_target = self.grab_from = (0.0, 0.0)
@@ -220,10 +225,16 @@ class World:
         self._require(entity)
         with self._context():
             comp = esper.component_for_entity(entity, component_type)
+            if isinstance(comp, RigidBody):
+                self._drop_joints(entity)
+                for rider in [c for c in esper.components_for_entity(entity)
+                              if isinstance(c, _Rider)]:
+                    self.remove_component(entity, type(rider))
             if isinstance(comp, Particle):
                 if entity == self.grabbed:  # no stale grab of a particle that is gone
                     self.release()
                 self._drop_dependents(entity, comp)
+                self._drop_joints(entity)
                 for rider in [c for c in esper.components_for_entity(entity)
                               if isinstance(c, _Rider)]:
                     self.remove_component(entity, type(rider))
@@ -245,6 +256,16 @@ class World:
             self.remove_component(owner, kind)
             if owner != entity and not any(isinstance(c, BUILTIN)
                                            for c in self.components_for_entity(owner)):
+                self.delete_entity(owner)
+
+    def _drop_joints(self, entity: int) -> None:
+        """Remove the joints with an end on ``entity`` (with their entities, as springs go)."""
+        for joint in self.store.joints_touching(entity):
+            owner = joint._entity
+            if owner == entity or not self.has_component(owner, Joint):
+                continue
+            self.remove_component(owner, Joint)
+            if not any(isinstance(c, BUILTIN) for c in self.components_for_entity(owner)):
                 self.delete_entity(owner)
 
     def delete_entity(self, entity: int) -> None:
@@ -344,9 +365,11 @@ class World:
         what is applied from now on waits for the next one.
         """
         self.store.prepare()
-        pending = self.store.particles.cols["force"][: self.store.particles.n]
-        self.frame_force[:] = pending
-        pending[:] = 0.0
+        for table, now in ((self.store.particles, self.frame_force),
+                           (self.store.bodies, self.body_force)):
+            pending = table.cols["force"][: table.n]
+            now[:] = pending
+            pending[:] = 0.0
 
     def end_frame(self) -> None:
         """End a frame (``Pipeline.step`` calls it): contact and sensor events, the frame
@@ -369,6 +392,16 @@ class World:
             self._frame_force = grown
         return self._frame_force[: p.n]
 
+    @property
+    def body_force(self) -> np.ndarray:
+        """The forces acting over the current frame, per body row (mass·px/s², read-only)."""
+        b = self.store.bodies
+        if len(self._body_force) < b.n:
+            grown = np.zeros((b.cols["force"].shape[0], 2))
+            grown[: len(self._body_force)] = self._body_force
+            self._body_force = grown
+        return self._body_force[: b.n]
+
     def apply_force(self, entity: int, fx: float, fy: float) -> None:
         """Add a force (mass·px/s²) on a particle, acting over the next step once.
 
@@ -377,10 +410,14 @@ class World:
         the first step that begins after the call, and then it is spent. The
         particle's pending force stays within ``limits.MAX_FORCE`` (WorldError).
         """
-        force = self.store.particles.cols["force"][self._slot(entity)]
-        fx, fy = limits.check("Particle", "fx", fx), limits.check("Particle", "fy", fy)
-        force[:] = (limits.check("Particle", "fx", force[0] + fx),
-                    limits.check("Particle", "fy", force[1] + fy))
+        kind = "RigidBody" if entity in self.store.bslot else "Particle"
+        if kind == "RigidBody":
+            force = self.store.bodies.cols["force"][self.store.bslot[entity]]
+        else:
+            force = self.store.particles.cols["force"][self._slot(entity)]
+        fx, fy = limits.check(kind, "fx", fx), limits.check(kind, "fy", fy)
+        force[:] = (limits.check(kind, "fx", force[0] + fx),
+                    limits.check(kind, "fy", force[1] + fy))
 
     def grab(self, entity: int, x: float, y: float) -> None:
         """Pull particle ``entity`` toward the pointer ``(x, y)`` every substep.
@@ -415,6 +452,16 @@ class World:
     def shapes(self) -> Rows:
         """Every ShapeMatch's row (``.alpha``); ``shape_members`` gives its particles."""
         return Rows(self, "shapes")
+
+    @property
+    def bodies(self) -> Rows:
+        """Every RigidBody's row (``.pos``, ``.angle``, ``.mass``, ``.entity``…): ``views``."""
+        return Rows(self, "bodies")
+
+    @property
+    def joints(self) -> Rows:
+        """Every Joint's row (``.force``, ``.max_force``, ``.broken``, ``.entity``…)."""
+        return Rows(self, "joints")
 
     def ring_members(self, ring: int) -> np.ndarray:
         """The particle rows of ring row ``ring``, around its outline (a new array)."""
@@ -525,8 +572,10 @@ class World:
 
     def check(self) -> None:
         """Raise WorldError naming the entity and field if any value is NaN or infinite."""
-        p, s = self.store.particles, self.store.springs
-        for table, fields in ((p, ("pos", "prev", "pin", "force")), (s, ("stretch", "lam"))):
+        p, s, b = self.store.particles, self.store.springs, self.store.bodies
+        for table, fields in ((p, ("pos", "prev", "pin", "force")), (s, ("stretch", "lam")),
+                              (b, ("pos", "prev", "angle", "prev_angle", "force")),
+                              (self.store.joints, ("force",))):
             for name in fields:
                 col = getattr(table, name)
                 bad = ~np.isfinite(col)
@@ -540,9 +589,10 @@ class World:
 
     def state_hash(self) -> str:
         """SHA-256 of the hot state (positions, previous positions, spring state)."""
-        p, s = self.store.particles, self.store.springs
+        p, s, b, j = self.store.particles, self.store.springs, self.store.bodies, self.store.joints
         h = hashlib.sha256()
-        for arr in (p.pos, p.prev, s.broken, s.over, s.stretch):
+        for arr in (p.pos, p.prev, s.broken, s.over, s.stretch, b.pos, b.prev, b.angle,
+                    b.prev_angle, j.broken):
             h.update(np.ascontiguousarray(arr).tobytes())
         return h.hexdigest()
 

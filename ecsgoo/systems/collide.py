@@ -15,6 +15,7 @@ from ..kernels.contacts import collide_bounds, collide_polygons, collide_segment
 from ..kernels.grid import build_grid
 from ..kernels.outlines import collide_outlines
 from ..kernels.pairs import collide_pairs
+from . import rigid
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class Collide(Stage):
         self.hold_speed = limits.check("Collide", "hold_speed", hold_speed)
         self.particles, self.outlines = bool(particles), bool(outlines)
         self.along_gravity = bool(along_gravity)
+        self._contacts = rigid.Contacts()
 
     def settings(self) -> dict[str, Any]:
         return {"particles": self.particles, "outlines": self.outlines,
@@ -67,9 +69,10 @@ class Collide(Stage):
         # where each particle was before this substep's contacts: nothing may cross a
         # segment of the level on its way from there (see collide_segments)
         since = c["prev"][:n].copy() if len(lvl.segments) else None
-        if n and (self.particles or self.outlines):
-            x0, y0, cell, nx, ny, start, items = build_grid(n, c["pos"], c["radius"],
-                                                            world.contact_slop)
+        grid = None
+        if n and (self.particles or self.outlines or st.bodies.n):
+            grid = build_grid(n, c["pos"], c["radius"], world.contact_slop)
+            x0, y0, cell, nx, ny, start, items = grid
             if self.particles:
                 # the grid's rows run up the y axis: sweep them downward when gravity pulls down
                 downward = self.along_gravity and world.gravity[1] < 0
@@ -82,6 +85,8 @@ class Collide(Stage):
                                  c["pos"], c["prev"], c["w"], c["radius"], c["group"],
                                  c["layer"], c["mask"], c["friction"], c["restitution"], x0, y0,
                                  cell, nx, ny, start, items, vmin, push, hold)
+        # rigid bodies: contacts with each other, the level, the bounds and the particles
+        rigid.contacts(world, self._contacts, h, grid, self.push_speed, self.bounce_speed)
         if since is not None:
             collide_segments(n, *args, lvl.segments, vmin, push, hold, since)
         if len(lvl.polygons):

@@ -1,8 +1,8 @@
-"""Integrate: Verlet-advance every particle one substep under gravity and forces.
+"""Integrate: Verlet-advance every particle and rigid body one substep under gravity and forces.
 
-Reads: particle pos, prev, w, pinned, pin; the frame's forces (``World.frame_force``);
-the world's gravity and damping.
-Writes: particle pos, prev.
+Reads: particle pos, prev, w, pinned, pin; body pos, prev, angle, prev_angle, w; the
+frame's forces (``World.frame_force``, ``World.body_force``); gravity and damping.
+Writes: particle pos, prev; body pos, prev, angle, prev_angle.
 Events: none.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..kernels.integrate import integrate
+from . import rigid
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
@@ -39,3 +40,4 @@ class Integrate(Stage):
         tx, ty = fx + (gx_ - fx) * t, fy + (gy_ - fy) * t
         integrate(p.n, c["pos"], c["prev"], world.frame_force, c["w"], c["pinned"], c["pin"],
                   gx, gy, damp, h, world.store.pslot.get(world.grabbed, -1), tx, ty, GRAB_PULL)
+        rigid.integrate(world, h, damp)

@@ -1,8 +1,9 @@
-"""Project: XPBD distance, area (pressure) and shape-matching constraints, Gauss–Seidel.
+"""Project: XPBD distance, area (pressure), shape-matching and joint constraints, Gauss–Seidel.
 
 Reads: particle pos, w, mass; spring a, b, rest, compliance, broken; ring and
 shape CSR arrays, pressure, stiffness, alpha.
-Writes: particle pos; spring lam (XPBD multipliers, reset every substep).
+joints (``systems.rigid.hold_joints``).
+Writes: particle pos; body pos, angle; spring lam and joint force (reset every substep).
 Events: none.
 """
 
@@ -14,6 +15,7 @@ from .. import limits
 from ..kernels.area import solve_area
 from ..kernels.distance import solve_distance
 from ..kernels.shape import solve_shape
+from . import rigid
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
@@ -40,6 +42,7 @@ class Project(Stage):
         pc = st.particles.cols  # kernels take whole columns and loop over the first n rows
         rounds = self.iterations or world.iterations
         st.springs.lam[:] = 0.0
+        st.joints.force[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         order, backward = st.spring_order, st.spring_order_reversed
@@ -55,6 +58,7 @@ class Project(Stage):
             if shapes.n:
                 solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
                             st.shape_idx, st.shape_rest, alpha)
+            rigid.hold_joints(world, h)
         if rounds % 2:
             self._distance(st, backward, h)
 

@@ -1,0 +1,306 @@
+"""Rigid bodies: integration, contacts and joints, XPBD-style (Müller et al. 2020).
+
+DESIGN. Bodies are Verlet like the particles (velocity = last substep's move),
+so every constraint — contact or joint, between two bodies, a body and a
+particle, or a body and the level — is one positional correction split by
+*generalised* inverse masses ``w + iw·(r × n)²``, and the particles' solver and
+the bodies' solver are the same solver. Why XPBD and not Box2D v3's soft step
+(a velocity solver with warm starting and relaxation): the particles here are
+already position based; a velocity solver for bodies would need a second
+coupling scheme for every body–particle, body–outline and body–spring contact.
+What Avian left XPBD contacts for — explosive deep overlaps, jitter, weak
+friction — is handled here as follows: each substep resolves at most ``push``
+px of an overlap (deep overlaps part quietly over several substeps), then a
+velocity pass takes away the separating speed the correction created (but no
+more), restores ``e ×`` the approach speed of real impacts and applies Coulomb
+friction from the normal correction; static friction is positional (the
+contact point's slip this substep is taken back while it is inside the
+friction cone), which holds stacks and slopes exactly. Contact geometry is
+found each substep from the poses at the start of the substep, with a
+speculative margin of the distance the bodies can close in one substep, and
+the constraint is evaluated at the moved poses — so a fast body meets a thin
+segment instead of passing it (continuous collision without a time of impact).
+
+Contacts are rows of ``ci`` (int: body a, body b or -1, particle b or -1;
+both -1: the static world) and ``cf`` (float, ``CF`` columns below). The
+normal points from a to b; anchors are in a's body coordinates, b's body
+coordinates, as an offset from particle b's centre, or world coordinates.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .manifold import collide_convex, halfplane_convex
+
+from .rigid_solver import CF, LMAX, LN, LT, MU, NX, NY, RAX, RAY, RBX, RBY, UN0, E  # noqa: F401
+
+
+@njit(cache=True)
+def integrate_bodies(n, pos, prev, angle, prev_angle, force, w, gx, gy, damp, h):
+    """Verlet-advance every moving body one substep under gravity and its force."""
+    h2 = h * h
+    for i in range(n):
+        if w[i] == 0.0:  # static: at rest where it was put
+            prev[i, 0], prev[i, 1], prev_angle[i] = pos[i, 0], pos[i, 1], angle[i]
+            continue
+        for k in range(2):
+            g = gx if k == 0 else gy
+            step = (pos[i, k] - prev[i, k]) * damp + (g + force[i, k] * w[i]) * h2
+            prev[i, k] = pos[i, k]
+            pos[i, k] += step
+        turn = (angle[i] - prev_angle[i]) * damp
+        prev_angle[i] = angle[i]
+        angle[i] += turn
+
+
+@njit(cache=True)
+def _filters(ga, la, ma, gb, lb, mb):
+    """Whether two things collide: groups differ (or are 0) and each mask holds the other."""
+    if ga != 0 and ga == gb:
+        return False
+    return (ma & lb) != 0 and (mb & la) != 0
+
+
+@njit(cache=True)
+def body_pairs(n, pos, prev, extent, w, group, layer, mask, margin, frames, out):
+    """Pairs of bodies whose swept bounding boxes overlap (sweep and prune along x).
+
+    Returns the number of pairs; only the first ``len(out)`` are written (the
+    caller grows ``out`` and calls again when there were more).
+    """
+    lo = np.empty(n)
+    grow = np.empty(n)  # how far each may move in ``frames`` substeps at its speed
+    for i in range(n):
+        grow[i] = extent[i] + margin + (abs(pos[i, 0] - prev[i, 0])
+                                        + abs(pos[i, 1] - prev[i, 1])) * frames
+        lo[i] = prev[i, 0] - grow[i]
+    order = np.argsort(lo, kind="mergesort")  # stable: same pairs in the same order
+    count = 0
+    for oi in range(n):
+        i = order[oi]
+        hix = prev[i, 0] + grow[i]
+        ylo_i, yhi_i = prev[i, 1] - grow[i], prev[i, 1] + grow[i]
+        for oj in range(oi + 1, n):
+            j = order[oj]
+            if lo[j] > hix:
+                break
+            if w[i] == 0.0 and w[j] == 0.0:
+                continue
+            if prev[j, 1] - grow[j] > yhi_i or prev[j, 1] + grow[j] < ylo_i:
+                continue
+            if not _filters(group[i], layer[i], mask[i], group[j], layer[j], mask[j]):
+                continue
+            if count < len(out):
+                out[count, 0], out[count, 1] = min(i, j), max(i, j)
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _to_local(px, py, x, y, a):
+    """World point ``p`` in the coordinates of a body at ``(x, y)`` turned by ``a``."""
+    c, s = math.cos(a), math.sin(a)
+    dx, dy = px - x, py - y
+    return c * dx + s * dy, -s * dx + c * dy
+
+
+@njit(cache=True)
+def _velocity(i, pos, prev, angle, prev_angle, px, py, h):
+    """Velocity (px/s) of the world point ``p`` riding on body ``i``."""
+    om = (angle[i] - prev_angle[i]) / h
+    rx, ry = px - pos[i, 0], py - pos[i, 1]
+    return (pos[i, 0] - prev[i, 0]) / h - om * ry, (pos[i, 1] - prev[i, 1]) / h + om * rx
+
+
+@njit(cache=True)
+def _add(ci, cf, k, a, b, p, nx, ny, rax, ray, rbx, rby, mu, e, un0):
+    ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3] = a, b, p, 0
+    cf[k, NX], cf[k, NY], cf[k, RAX], cf[k, RAY] = nx, ny, rax, ray
+    cf[k, RBX], cf[k, RBY], cf[k, MU], cf[k, E] = rbx, rby, mu, e
+    cf[k, LN], cf[k, LT], cf[k, UN0], cf[k, LMAX] = 0.0, 0.0, un0, 0.0
+
+
+@njit(cache=True)
+def _pair(ci, count, m):
+    """Mark the last two contacts as one two-point manifold (solved together)."""
+    if m == 2 and count <= len(ci):
+        ci[count - 2, 3], ci[count - 1, 3] = 1, 2
+
+
+@njit(cache=True)
+def _mix(mu_a, mu_b, e_a, e_b):
+    """Friction and restitution of a contact: geometric mean and the larger (Box2D's)."""
+    return math.sqrt(mu_a * mu_b), max(e_a, e_b)
+
+
+@njit(cache=True)
+def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, friction, restitution,
+                  piece_off, vert_off, verts, radius, slop, h, frames, ci, cf, count):
+    """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
+    speculative margin of how far they close in ``frames`` substeps at this speed.
+
+    Appends from row ``count`` on; returns the new count (may exceed ``len(ci)``:
+    then the caller grows the arrays and calls again).
+    """
+    out = np.empty((2, 7))
+    for q in range(npairs):
+        a, b = pairs[q, 0], pairs[q, 1]
+        xa, ya, aa = prev[a, 0], prev[a, 1], prev_angle[a]
+        xb, yb, ab = prev[b, 0], prev[b, 1], prev_angle[b]
+        # how far the two can close in one substep: the speculative margin
+        dvx = (pos[b, 0] - xb) - (pos[a, 0] - xa)
+        dvy = (pos[b, 1] - yb) - (pos[a, 1] - ya)
+        reach = math.sqrt(dvx * dvx + dvy * dvy)
+        margin = slop + reach * frames
+        mu, e = _mix(friction[a], friction[b], restitution[a], restitution[b])
+        ca, sa, cb, sb = math.cos(aa), math.sin(aa), math.cos(ab), math.sin(ab)
+        for pa in range(piece_off[a], piece_off[a + 1]):
+            va = verts[vert_off[pa]: vert_off[pa + 1]]
+            for pb in range(piece_off[b], piece_off[b + 1]):
+                vb = verts[vert_off[pb]: vert_off[pb + 1]]
+                m = collide_convex(va, len(va), radius[pa], xa, ya, ca, sa,
+                                   vb, len(vb), radius[pb], xb, yb, cb, sb, margin, out)
+                for j in range(m):
+                    if count < len(ci):
+                        nx, ny = out[j, 0], out[j, 1]
+                        rax, ray = _to_local(out[j, 2], out[j, 3], xa, ya, aa)
+                        rbx, rby = _to_local(out[j, 4], out[j, 5], xb, yb, ab)
+                        vax, vay = _velocity(a, pos, prev, angle, prev_angle,
+                                             out[j, 2], out[j, 3], h)
+                        vbx, vby = _velocity(b, pos, prev, angle, prev_angle,
+                                             out[j, 4], out[j, 5], h)
+                        un0 = (vbx - vax) * nx + (vby - vay) * ny
+                        _add(ci, cf, count, a, b, -1, nx, ny, rax, ray, rbx, rby, mu, e, un0)
+                    count += 1
+                _pair(ci, count, m)
+    return count
+
+
+@njit(cache=True)
+def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev, angle,
+                    prev_angle, h):
+    """Append ``m`` contacts of body ``i`` with the static world from ``out``.
+
+    ``flip``: the world was shape A (so the normal and the points are swapped).
+    """
+    for j in range(m):
+        if count < len(ci):
+            nx, ny = out[j, 0], out[j, 1]
+            qa, qb = 2, 4
+            if flip:
+                nx, ny, qa, qb = -nx, -ny, 4, 2
+            rax, ray = _to_local(out[j, qa], out[j, qa + 1], xa, ya, aa)
+            vax, vay = _velocity(i, pos, prev, angle, prev_angle, out[j, qa],
+                                 out[j, qa + 1], h)
+            un0 = -(vax * nx + vay * ny)
+            _add(ci, cf, count, i, -1, -1, nx, ny, rax, ray, out[j, qb], out[j, qb + 1],
+                 mu, e, un0)
+        count += 1
+    _pair(ci, count, m)
+    return count
+
+
+@njit(cache=True)
+def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
+                   piece_off, vert_off, verts, radius, segs, seg_friction, bounds, use_bounds,
+                   slop, h, frames, ci, cf, count):
+    """Contacts of every moving body with the level's segments and the world's bounds.
+
+    ``segs`` (s, 4): x1, y1, x2, y2 px; ``bounds``: x0, y0, x1, y1 px.
+    """
+    out = np.empty((2, 7))
+    seg = np.empty((2, 2))
+    for i in range(n):
+        if w[i] == 0.0:
+            continue
+        xa, ya, aa = prev[i, 0], prev[i, 1], prev_angle[i]
+        vx, vy = pos[i, 0] - xa, pos[i, 1] - ya
+        margin = slop + (math.sqrt(vx * vx + vy * vy) + extent[i] * abs(angle[i] - aa)) * frames
+        reach = extent[i] + margin
+        ca, sa = math.cos(aa), math.sin(aa)
+        mu_w, e_w = _mix(friction[i], seg_friction, restitution[i], 0.0)
+        for p in range(piece_off[i], piece_off[i + 1]):
+            va = verts[vert_off[p]: vert_off[p + 1]]
+            for s in range(len(segs)):
+                x1, y1, x2, y2 = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3]
+                if (min(x1, x2) > xa + reach or max(x1, x2) < xa - reach
+                        or min(y1, y2) > ya + reach or max(y1, y2) < ya - reach):
+                    continue
+                seg[0, 0], seg[0, 1], seg[1, 0], seg[1, 1] = x1, y1, x2, y2
+                m = collide_convex(va, len(va), radius[p], xa, ya, ca, sa,
+                                   seg, 2, 0.0, 0.0, 0.0, 1.0, 0.0, margin, out)
+                count = _static_contact(ci, cf, count, i, out, m, False, xa, ya, aa, mu_w,
+                                        e_w, pos, prev, angle, prev_angle, h)
+            if not use_bounds:
+                continue
+            for wall in range(4):
+                nx, ny, d = 0.0, 1.0, bounds[1]
+                if wall == 1:
+                    nx, ny, d = 0.0, -1.0, -bounds[3]
+                elif wall == 2:
+                    nx, ny, d = 1.0, 0.0, bounds[0]
+                elif wall == 3:
+                    nx, ny, d = -1.0, 0.0, -bounds[2]
+                m = halfplane_convex(va, len(va), radius[p], xa, ya, ca, sa, nx, ny, d,
+                                     margin, out)
+                count = _static_contact(ci, cf, count, i, out, m, True, xa, ya, aa, mu_w,
+                                        e_w, pos, prev, angle, prev_angle, h)
+    return count
+
+
+@njit(cache=True)
+def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, mask,
+                      friction, restitution, piece_off, vert_off, verts, radius, ppos, pprev,
+                      pw, pradius, pgroup, player, pmask, pfriction, prestitution, x0, y0, cell,
+                      gnx, gny, start, items, slop, h, ci, cf, count):
+    """Contacts of bodies with the particles near them (found through the particles' grid),
+    from where both were at the start of the substep, with a speculative margin."""
+    out = np.empty((2, 7))
+    circle = np.zeros((1, 2))
+    for i in range(n):
+        xa, ya, aa = prev[i, 0], prev[i, 1], prev_angle[i]
+        ca, sa = math.cos(aa), math.sin(aa)
+        move = abs(pos[i, 0] - xa) + abs(pos[i, 1] - ya) + extent[i] * abs(angle[i] - aa)
+        # a particle's radius is at most one cell and it moves less than one a substep
+        r = extent[i] + 2.0 * cell + move
+        cx0 = max(0, int((xa - r - x0) / cell))
+        cx1 = min(gnx - 1, int((xa + r - x0) / cell))
+        cy0 = max(0, int((ya - r - y0) / cell))
+        cy1 = min(gny - 1, int((ya + r - y0) / cell))
+        for gy in range(cy0, cy1 + 1):
+            for gx in range(cx0, cx1 + 1):
+                g = gy * gnx + gx
+                for s in range(start[g], start[g + 1]):
+                    p = items[s]
+                    if w[i] == 0.0 and pw[p] == 0.0:
+                        continue
+                    if not _filters(group[i], layer[i], mask[i], pgroup[p], player[p],
+                                    pmask[p]):
+                        continue
+                    qx, qy = pprev[p, 0], pprev[p, 1]
+                    ux, uy = ppos[p, 0] - qx, ppos[p, 1] - qy
+                    margin = slop + move + abs(ux) + abs(uy)
+                    dx, dy = qx - xa, qy - ya
+                    reach = extent[i] + pradius[p] + margin
+                    if dx * dx + dy * dy > reach * reach:
+                        continue
+                    mu, e = _mix(friction[i], pfriction[p], restitution[i], prestitution[p])
+                    for q in range(piece_off[i], piece_off[i + 1]):
+                        va = verts[vert_off[q]: vert_off[q + 1]]
+                        m = collide_convex(va, len(va), radius[q], xa, ya, ca, sa, circle, 1,
+                                           pradius[p], qx, qy, 1.0, 0.0, margin, out)
+                        for j in range(m):
+                            if count < len(ci):
+                                nx, ny = out[j, 0], out[j, 1]
+                                rax, ray = _to_local(out[j, 2], out[j, 3], xa, ya, aa)
+                                vax, vay = _velocity(i, pos, prev, angle, prev_angle,
+                                                     out[j, 2], out[j, 3], h)
+                                un0 = (ux / h - vax) * nx + (uy / h - vay) * ny
+                                _add(ci, cf, count, i, -1, p, nx, ny, rax, ray,
+                                     out[j, 4] - qx, out[j, 5] - qy, mu, e, un0)
+                            count += 1
+    return count

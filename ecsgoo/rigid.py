@@ -1,0 +1,281 @@
+"""Rigid bodies and joints: crates, wheels, planks and hulls beside the soft bodies.
+
+A ``RigidBody`` is one row of the store's body table (``columns.BODIES``) plus
+its shape: convex pieces in body coordinates (the centre of mass is the
+origin), kept by the component and packed by the store. Like particles, bodies
+are Verlet: the velocity is the last substep's move, so every stage that moves
+positions (joints in Project, contacts in Collide) also sets velocities, and
+one contact kernel serves bodies and particles alike (``kernels.rigid``).
+
+A ``Joint`` pins a world point of two ends together (a hinge), or also their
+relative angle (``weld``); an end is a rigid body or a particle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import limits
+from .columns import BODIES
+from .components import Component, _Field
+from .errors import WorldError
+
+_B = {c.name: c.default for c in BODIES.columns}
+
+
+def _box_piece(width: float, height: float) -> np.ndarray:
+    w, h = width / 2, height / 2
+    return np.array([[-w, -h], [w, -h], [w, h], [-w, h]], dtype=np.float64)
+
+
+class RigidBody(Component):
+    """A body that keeps its shape: make one with ``box``, ``circle`` or ``polygon``.
+
+    Live view once added: ``x, y`` centre of mass (px), ``angle`` (rad,
+    counter-clockwise), ``vx, vy`` (px/s), ``omega`` (rad/s), ``mass``,
+    ``inertia`` (mass·px², from the shape; read-only), ``friction``,
+    ``restitution``, ``group``, ``layer``, ``mask``, ``events`` (as on
+    ``Particle``). Writing ``x``/``y``/``angle`` moves it and keeps its velocity.
+    ``Anchor()`` on the same entity makes it static. ``shape`` is ``"box"``,
+    ``"circle"`` or ``"polygon"``; ``size`` the numbers that made it (width and
+    height, radius, or the outline's points relative to the given ``(x, y)``).
+    """
+
+    _fields = ("x", "y", "angle", "vx", "vy", "omega", "mass", "friction", "restitution",
+               "group", "layer", "mask", "events")
+
+    def __init__(self, shape: str, size: Any, pieces: list[tuple[np.ndarray, float]],
+                 inertia: float, x: float, y: float, angle: float, mass: float,
+                 friction: float, restitution: float, group: int, layer: int, mask: int,
+                 events: bool, vx: float = 0.0, vy: float = 0.0, omega: float = 0.0) -> None:
+        self._entity = -1
+        self.shape, self.size = shape, size
+        #: Convex pieces ``(vertices (k, 2) px in body coordinates, radius px)``.
+        self.pieces = pieces
+        self._unit_inertia = inertia / mass  # inertia per unit mass: follows mass writes
+        super().__init__(x=x, y=y, angle=angle, vx=vx, vy=vy, omega=omega, mass=mass,
+                         friction=friction, restitution=restitution, group=group,
+                         layer=layer, mask=mask, events=bool(events))
+
+    # -- making one -------------------------------------------------------------------
+
+    @classmethod
+    def box(cls, x: float, y: float, width: float, height: float, angle: float = 0.0,
+            mass: float = _B["mass"], friction: float = _B["friction"],
+            restitution: float = _B["restitution"], group: int = _B["group"],
+            layer: int = _B["layer"], mask: int = _B["mask"], events: bool = False,
+            ) -> RigidBody:
+        """A ``width`` × ``height`` px box centred on ``(x, y)``, turned by ``angle`` rad."""
+        width = limits.check("RigidBody", "width", width)
+        height = limits.check("RigidBody", "height", height)
+        mass = limits.check("RigidBody", "mass", mass)
+        inertia = mass * (width * width + height * height) / 12.0
+        return cls("box", (width, height), [(_box_piece(width, height), 0.0)], inertia, x, y,
+                   angle, mass, friction, restitution, group, layer, mask, events)
+
+    @classmethod
+    def circle(cls, x: float, y: float, radius: float, angle: float = 0.0,
+               mass: float = _B["mass"], friction: float = _B["friction"],
+               restitution: float = _B["restitution"], group: int = _B["group"],
+               layer: int = _B["layer"], mask: int = _B["mask"], events: bool = False,
+               ) -> RigidBody:
+        """A disc of ``radius`` px centred on ``(x, y)`` (a wheel: it rolls)."""
+        radius = limits.check("RigidBody", "radius", radius)
+        mass = limits.check("RigidBody", "mass", mass)
+        return cls("circle", (radius,), [(np.zeros((1, 2)), radius)], 0.5 * mass * radius**2,
+                   x, y, angle, mass, friction, restitution, group, layer, mask, events)
+
+    @classmethod
+    def polygon(cls, x: float, y: float, points: Sequence[Sequence[float]],
+                angle: float = 0.0, mass: float = _B["mass"],
+                friction: float = _B["friction"], restitution: float = _B["restitution"],
+                group: int = _B["group"], layer: int = _B["layer"], mask: int = _B["mask"],
+                events: bool = False) -> RigidBody:
+        """A body of the outline ``points`` (px, relative to ``(x, y)``), either winding.
+
+        Convex or concave: a concave outline is split into convex pieces. The
+        body's ``x, y`` is then its centre of mass, not the ``(x, y)`` given.
+        """
+        from . import polygons
+
+        mass = limits.check("RigidBody", "mass", mass)
+        ccw = polygons.outline(points, "RigidBody.polygon")
+        pieces = polygons.convex_pieces(ccw)
+        centroid, inertia = polygons.body_mass(pieces, mass)
+        angle = limits.check("RigidBody", "angle", angle)
+        c, s = math.cos(angle), math.sin(angle)
+        cx, cy = float(centroid[0]), float(centroid[1])
+        x = limits.check("RigidBody", "x", x) + c * cx - s * cy
+        y = limits.check("RigidBody", "y", y) + s * cx + c * cy
+        size = [[float(p[0]), float(p[1])] for p in points]
+        return cls("polygon", size, [(p - centroid, 0.0) for p in pieces], inertia, x, y,
+                   angle, mass, friction, restitution, group, layer, mask, events)
+
+    # -- the live view ----------------------------------------------------------------------
+
+    friction = _Field("friction")
+    restitution = _Field("restitution")
+    group = _Field("group", cast=int)
+    layer = _Field("layer", cast=int)
+    mask = _Field("mask", cast=int)
+    events = _Field("events", cast=bool)
+
+    def _h(self) -> float:
+        return self._table.store.h
+
+    def _get(self, col: str, k: int | None) -> float:
+        c = self._table.cols[col]
+        return float(c[self._slot] if k is None else c[self._slot, k])
+
+    def _move(self, col: str, prev: str, k: int | None, value: float, name: str) -> None:
+        value = limits.check("RigidBody", name, value)
+        if self._table is None:
+            self._vals[name] = value
+            return
+        cols, s = self._table.cols, self._slot
+        index = s if k is None else (s, k)
+        delta = value - cols[col][index]
+        cols[col][index] = value
+        cols[prev][index] += delta  # keep the velocity
+
+    def _rate(self, col: str, prev: str, k: int | None) -> float:
+        return (self._get(col, k) - self._get(prev, k)) / self._h()
+
+    def _set_rate(self, col: str, prev: str, k: int | None, value: float, name: str) -> None:
+        value = limits.check("RigidBody", name, value)
+        if self._table is None:
+            self._vals[name] = value
+            return
+        cols, s = self._table.cols, self._slot
+        index = s if k is None else (s, k)
+        if not cols["pinned"][s]:  # a static body has no velocity
+            cols[prev][index] = cols[col][index] - value * self._h()
+
+    def _axis(name: str, col: str, prev: str, k: int | None, doc: str) -> property:  # noqa: N805
+        return property(
+            lambda self: self._vals[name] if self._table is None else self._get(col, k),
+            lambda self, v: self._move(col, prev, k, v, name), doc=doc)
+
+    def _speed(name: str, col: str, prev: str, k: int | None, doc: str) -> property:  # noqa: N805
+        return property(
+            lambda self: self._vals[name] if self._table is None else self._rate(col, prev, k),
+            lambda self, v: self._set_rate(col, prev, k, v, name), doc=doc)
+
+    x = _axis("x", "pos", "prev", 0, "Centre of mass x, px.")
+    y = _axis("y", "pos", "prev", 1, "Centre of mass y, px.")
+    angle = _axis("angle", "angle", "prev_angle", None, "Rotation, rad counter-clockwise.")
+    vx = _speed("vx", "pos", "prev", 0, "Velocity x, px/s.")
+    vy = _speed("vy", "pos", "prev", 1, "Velocity y, px/s.")
+    omega = _speed("omega", "angle", "prev_angle", None, "Angular velocity, rad/s (CCW).")
+    del _axis, _speed
+
+    @property
+    def mass(self) -> float:
+        """Mass; the inertia scales with it."""
+        if self._table is None:
+            return self._vals["mass"]
+        return float(self._table.cols["mass"][self._slot])
+
+    @mass.setter
+    def mass(self, value: float) -> None:
+        value = limits.check("RigidBody", "mass", value)
+        if self._table is None:
+            self._vals["mass"] = value
+            return
+        cols, s = self._table.cols, self._slot
+        cols["mass"][s] = value
+        cols["inertia"][s] = value * self._unit_inertia
+        if not cols["pinned"][s]:
+            cols["w"][s], cols["iw"][s] = 1.0 / value, 1.0 / cols["inertia"][s]
+
+    @property
+    def inertia(self) -> float:
+        """Moment of inertia about the centre of mass, mass·px² (from the shape)."""
+        return self.mass * self._unit_inertia
+
+    @property
+    def entity(self) -> int:
+        """The body's entity (-1 before it is added to a world)."""
+        return self._entity
+
+    def outline(self) -> list[np.ndarray]:
+        """Each piece's vertices in world coordinates now, px (a circle: its centre)."""
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        rot = np.array([[c, s], [-s, c]])
+        return [verts @ rot + (self.x, self.y) for verts, _ in self.pieces]
+
+    def __repr__(self) -> str:
+        return (f"RigidBody.{self.shape}(x={self.x!r}, y={self.y!r}, size={self.size!r}, "
+                f"angle={self.angle!r}, mass={self.mass!r})")
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is type(self) and self.shape == other.shape
+                and self.size == other.size and self.as_dict() == other.as_dict())
+
+    __hash__ = object.__hash__
+
+
+class Joint(Component):
+    """Keeps the world point ``(x, y)`` (px) of ends ``a`` and ``b`` together: a hinge.
+
+    ``a`` and ``b`` are entities with a ``RigidBody`` or a ``Particle`` (a
+    particle has no rotation: the joint holds the particle itself). ``weld``
+    also keeps their relative angle (both ends must then be bodies).
+    ``max_force`` (mass·px/s²; a hanging mass m pulls m·g) breaks it in the
+    Break stage, which dispatches ``joint_broke(world, joint_entity)``.
+    Live view: ``force`` (what it held in the last substep), ``broken``.
+    """
+
+    _fields = ("a", "b", "x", "y", "weld", "max_force")
+
+    def __init__(self, a: int, b: int, x: float, y: float, weld: bool = False,
+                 max_force: float | None = None) -> None:
+        self._entity = -1
+        for name, end in (("a", a), ("b", b)):
+            limits.check("Joint", name, end)
+        if a == b:
+            raise WorldError("Joint: fields a and b are the same entity")
+        mf = math.inf if max_force is None else limits.check("Joint", "max_force", max_force)
+        self._table, self._slot = None, -1
+        self._vals = {"a": int(a), "b": int(b), "x": limits.check("Joint", "x", x),
+                      "y": limits.check("Joint", "y", y), "weld": bool(weld), "max_force": mf}
+
+    a = property(lambda self: self._vals["a"], doc="Entity of end a.")
+    b = property(lambda self: self._vals["b"], doc="Entity of end b.")
+    x = property(lambda self: self._vals["x"], doc="Where it was made, px (world x).")
+    y = property(lambda self: self._vals["y"], doc="Where it was made, px (world y).")
+    weld = property(lambda self: self._vals["weld"], doc="Keeps the relative angle too.")
+
+    @property
+    def max_force(self) -> float:
+        """Breaking force, mass·px/s² (``inf``: unbreakable)."""
+        if self._table is None:
+            return self._vals["max_force"]
+        return float(self._table.cols["max_force"][self._slot])
+
+    @max_force.setter
+    def max_force(self, value: float | None) -> None:
+        value = math.inf if value is None else limits.check("Joint", "max_force", value)
+        if self._table is None:
+            self._vals["max_force"] = value
+        else:
+            self._table.cols["max_force"][self._slot] = value
+
+    @property
+    def force(self) -> float:
+        """Force held in the last substep, mass·px/s² (0 before the first step)."""
+        return 0.0 if self._table is None else float(self._table.cols["force"][self._slot])
+
+    @property
+    def broken(self) -> bool:
+        """Whether it broke (Break stage)."""
+        return False if self._table is None else bool(self._table.cols["broken"][self._slot])
+
+    @property
+    def entity(self) -> int:
+        """The joint's entity (-1 before it is added to a world)."""
+        return self._entity

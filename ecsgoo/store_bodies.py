@@ -1,0 +1,145 @@
+"""The store's rigid-body and joint rows (a part of ``Store``, kept in its own module).
+
+Bodies live in ``store.bodies`` (``columns.BODIES``); their shapes are packed
+into CSR arrays rebuilt lazily before a step after bodies come or go:
+``body_piece_off`` (bodies + 1) into the pieces, ``piece_vert_off`` (pieces + 1)
+into ``piece_verts`` ((v, 2) px, body coordinates) and ``piece_radius`` (px; a
+circle is one vertex with a radius). Joints live in ``store.joints``
+(``columns.JOINTS``); their ends are body or particle rows, repointed when rows
+move. ``bslot[entity]`` is the body row of an entity.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .columns import BODIES, JOINTS
+from .errors import WorldError
+from .table import table_class
+
+F8, I8 = np.float64, np.int64
+BodyTable, JointTable = table_class(BODIES), table_class(JOINTS)
+
+
+class BodyRows:
+    """Mixin of ``Store``: the body and joint tables and their packed shapes."""
+
+    def _init_bodies(self) -> None:
+        self.bodies = BodyTable(8, store=self)
+        self.joints = JointTable(8, store=self)
+        self.bslot: dict[int, int] = {}
+        self._pieces_dirty = True
+        self._rebuild_pieces()
+
+    # -- bodies -------------------------------------------------------------------------
+
+    def add_body(self, entity: int, comp: Any, prev: tuple[float, float, float] | None = None,
+                 ) -> None:
+        """Give body ``comp`` of ``entity`` its row (``prev``: previous x, y, angle; else at
+        the velocity the component holds)."""
+        v, h = comp._vals, self.h
+        mass, inertia = v["mass"], v["mass"] * comp._unit_inertia
+        if prev is None:
+            prev = (v["x"] - v["vx"] * h, v["y"] - v["vy"] * h, v["angle"] - v["omega"] * h)
+        extent = max(float(np.sqrt((verts**2).sum(1)).max()) + r for verts, r in comp.pieces)
+        values = {"pos": (v["x"], v["y"]), "prev": prev[:2], "angle": v["angle"],
+                  "prev_angle": prev[2], "mass": mass, "inertia": inertia,
+                  "w": 1.0 / mass, "iw": 1.0 / inertia, "extent": extent, "entity": entity}
+        for name in ("friction", "restitution", "group", "layer", "mask", "events"):
+            values[name] = v[name]
+        self.bodies.extend([comp], values)
+        comp._table = self.bodies
+        comp._entity = entity
+        self.bslot[entity] = comp._slot
+        self._pieces_dirty = True
+
+    def anchor_body(self, slot: int) -> None:
+        """Make body row ``slot`` static where it is (inverse mass and inertia 0, at rest)."""
+        c = self.bodies.cols
+        c["pinned"][slot] = True
+        c["w"][slot] = c["iw"][slot] = 0.0
+        c["prev"][slot] = c["pos"][slot]
+        c["prev_angle"][slot] = c["angle"][slot]
+
+    def free_body(self, slot: int) -> None:
+        """Undo ``anchor_body``: the body moves again (from rest)."""
+        c = self.bodies.cols
+        c["pinned"][slot] = False
+        c["w"][slot] = 1.0 / c["mass"][slot]
+        c["iw"][slot] = 1.0 / c["inertia"][slot]
+
+    def remove_body(self, comp: Any) -> None:
+        """Free the row of body ``comp`` (joints on it are removed by the World first)."""
+        del self.bslot[comp._entity]
+        last = self.bodies.remove(comp._slot)
+        if last != comp._slot:
+            moved = self.bodies.owner[comp._slot]
+            self.bslot[moved._entity] = comp._slot
+            for col in (self.joints.a_body, self.joints.b_body):
+                col[col == last] = comp._slot
+        self._pieces_dirty = True
+
+    def _rebuild_pieces(self) -> None:
+        pieces = [p for comp in self.bodies.owner for p in comp.pieces]
+        counts = [len(comp.pieces) for comp in self.bodies.owner]
+        self.body_piece_off = np.zeros(len(counts) + 1, dtype=I8)
+        self.body_piece_off[1:] = np.cumsum(counts, dtype=I8) if counts else []
+        self.piece_vert_off = np.zeros(len(pieces) + 1, dtype=I8)
+        self.piece_vert_off[1:] = np.cumsum([len(v) for v, _ in pieces], dtype=I8) \
+            if pieces else []
+        self.piece_verts = (np.concatenate([v for v, _ in pieces]) if pieces
+                            else np.zeros((0, 2)))
+        self.piece_radius = np.array([r for _, r in pieces], dtype=F8)
+        self._pieces_dirty = False
+
+    # -- joints -------------------------------------------------------------------------
+
+    def _end(self, joint: int, name: str, entity: int) -> tuple[int, int]:
+        """``(body row, particle row)`` of a joint end (one of them -1)."""
+        if entity in self.bslot:
+            return self.bslot[entity], -1
+        if entity in self.pslot:
+            return -1, self.pslot[entity]
+        raise WorldError(f"entity {joint} (Joint): field {name} refers to entity {entity}, "
+                         "which is neither a RigidBody nor a Particle")
+
+    def add_joint(self, entity: int, comp: Any, local: tuple[Any, Any] | None = None,
+                  rest_angle: float | None = None) -> None:
+        """Give joint ``comp`` its row; anchors measured from ``x, y`` unless ``local`` given."""
+        v = comp._vals
+        (ab, ap), (bb, bp) = self._end(entity, "a", v["a"]), self._end(entity, "b", v["b"])
+        if v["weld"] and (ab < 0 or bb < 0):
+            raise WorldError(f"entity {entity} (Joint): field weld needs two rigid bodies "
+                             "(a particle has no angle to keep)")
+        c = self.bodies.cols
+        if local is None:
+            local = (self._local(ab, v["x"], v["y"]), self._local(bb, v["x"], v["y"]))
+        if rest_angle is None:
+            rest_angle = float(c["angle"][bb] - c["angle"][ab]) if v["weld"] else 0.0
+        self.joints.extend([comp], {"a_body": ab, "a_part": ap, "b_body": bb, "b_part": bp,
+                                    "la": local[0], "lb": local[1], "weld": v["weld"],
+                                    "rest_angle": rest_angle, "max_force": v["max_force"],
+                                    "entity": entity})
+        comp._table = self.joints
+        comp._entity = entity
+
+    def _local(self, body: int, x: float, y: float) -> tuple[float, float]:
+        """World point ``(x, y)`` in body row ``body``'s coordinates ((0, 0) for a particle)."""
+        if body < 0:
+            return (0.0, 0.0)
+        c = self.bodies.cols
+        dx, dy = x - c["pos"][body, 0], y - c["pos"][body, 1]
+        a = c["angle"][body]
+        co, si = math.cos(a), math.sin(a)
+        return (co * dx + si * dy, -si * dx + co * dy)
+
+    def joints_touching(self, entity: int) -> list[Any]:
+        """Joints with an end on ``entity``."""
+        return [j for j in self.joints.owner if entity in (j._vals["a"], j._vals["b"])]
+
+    def _joint_particle_moved(self, old: int, new: int) -> None:
+        for col in (self.joints.a_part, self.joints.b_part):
+            col[col == old] = new

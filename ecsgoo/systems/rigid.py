@@ -1,0 +1,169 @@
+"""The rigid-body part of the solver stages (not a stage: Integrate, Project and
+Collide call these, so ``systems.SOLVER`` simulates bodies with nothing to add).
+
+Per substep: Integrate advances the bodies (``integrate``); Project holds the
+joints (``hold_joints``); Collide runs the contacts (``contacts``): at the first
+substep of a frame it finds the bodies' contacts with each other, the level and
+the bounds for the whole frame (speculative, warm-started from last frame's),
+every substep it adds the contacts with particles, then warm start, solve,
+relax — and restitution after the last substep. See ``kernels.rigid_solver``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..kernels.joints import solve_joints
+from ..kernels.rigid import body_contacts, body_pairs, integrate_bodies, particle_contacts
+from ..kernels.rigid import world_contacts
+from ..kernels.rigid_solver import CF, carry_impulses, restitution, solve, warm_start
+
+if TYPE_CHECKING:
+    from ..world import World
+
+#: Friction of the level's segments and the bounds with a body (mixed with the body's).
+LEVEL_FRICTION = 0.6
+#: Contact stiffness, Hz, and damping ratio (Box2D v3's defaults); contacts with
+#: something fixed are twice as stiff. Capped at a quarter of the substep rate.
+CONTACT_HERTZ, CONTACT_ZETA = 30.0, 10.0
+#: How far (px) a contact's anchor may have moved since last frame and still be the
+#: same contact (its impulses carry over: warm starting).
+MATCH_PX = 2.0
+
+
+class Contacts:
+    """The current substep's contact rows (grown as needed), kept by Collide."""
+
+    def __init__(self) -> None:
+        self.pairs = np.zeros((64, 2), dtype=np.int64)
+        self.ci = np.zeros((256, 4), dtype=np.int64)
+        self.cf = np.zeros((256, CF))
+        self.n = 0
+        self.bodies = 0  # rows 0..bodies: this frame's body contacts (the rest: particles')
+        self.old_ci, self.old_cf, self.old_n = self.ci.copy(), self.cf.copy(), 0
+
+    def grow(self, need: int) -> None:
+        """Room for ``need`` rows (the first ``bodies`` kept)."""
+        ci, cf = np.zeros((2 * need, 4), dtype=np.int64), np.zeros((2 * need, CF))
+        ci[: self.bodies], cf[: self.bodies] = self.ci[: self.bodies], self.cf[: self.bodies]
+        self.ci, self.cf = ci, cf
+
+    def keep(self) -> None:
+        """Remember this frame's body contacts for the next frame's warm start."""
+        n = self.bodies
+        if len(self.old_ci) < n:
+            self.old_ci, self.old_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
+        self.old_ci[:n], self.old_cf[:n], self.old_n = self.ci[:n], self.cf[:n], n
+
+
+def integrate(world: World, h: float, damp: float) -> None:
+    """Advance every moving body one substep (Verlet, like the particles)."""
+    b = world.store.bodies
+    if b.n:
+        c = b.cols
+        gx, gy = world.gravity
+        integrate_bodies(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                         world.body_force, c["w"], gx, gy, damp, h)
+
+
+def hold_joints(world: World, h: float) -> None:
+    """One positional pass over the joints (hinges and welds)."""
+    st = world.store
+    j = st.joints
+    if j.n:
+        bc, jc, pc = st.bodies.cols, j.cols, st.particles.cols
+        solve_joints(j.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
+                     jc["lb"], jc["weld"], jc["rest_angle"], jc["broken"], jc["force"],
+                     bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
+
+
+def softness(h: float) -> np.ndarray:
+    """Soft-constraint coefficients (bias rate 1/s, mass scale, impulse scale) for contacts
+    between moving things, then with something fixed (Box2D v3's ``b2MakeSoft``)."""
+    out = []
+    for hertz in (CONTACT_HERTZ, 2.0 * CONTACT_HERTZ):
+        omega = 2.0 * math.pi * min(hertz, 0.25 / h)
+        a1 = 2.0 * CONTACT_ZETA + h * omega
+        a2 = h * omega * a1
+        a3 = 1.0 / (1.0 + a2)
+        out += [omega / a1, a2 * a3, a3]
+    return np.array(out)
+
+
+def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
+             bounce: float) -> None:
+    """One substep of the bodies' contacts (see the module docstring).
+
+    ``grid``: the particles' contact grid, or None; ``push``: most speed an
+    overlap is pushed out with, px/s; ``bounce``: slower impacts do not bounce.
+    """
+    st = world.store
+    if not st.bodies.n:
+        found.n = found.bodies = found.old_n = 0
+        return
+    if world.substep_index == 0:
+        _frame_contacts(world, found, h)
+    _particle_contacts(world, found, h, grid)
+    c, pc = st.bodies.cols, st.particles.cols
+    state = (c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"], c["iw"], pc["pos"],
+             pc["prev"], pc["w"], h)
+    warm_start(found.n, found.ci, found.cf, *state)
+    soft = softness(h)
+    solve(found.n, found.ci, found.cf, *state, True, soft, push)
+    solve(found.n, found.ci, found.cf, *state, False, soft, push)  # relax
+    if world.substep_index == world.substeps - 1:
+        restitution(found.n, found.ci, found.cf, *state, bounce)
+        found.keep()
+
+
+def _frame_contacts(world: World, found: Contacts, h: float) -> None:
+    """The bodies' contacts for this frame: pairs, the level and bounds; warm-started."""
+    st = world.store
+    c, slop, frames = st.bodies.cols, world.contact_slop, world.substeps
+    pair_args = (st.bodies.n, c["pos"], c["prev"], c["extent"], c["w"], c["group"], c["layer"],
+                 c["mask"], slop, frames)
+    npairs = body_pairs(*pair_args, found.pairs)
+    if npairs > len(found.pairs):
+        found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
+        body_pairs(*pair_args, found.pairs)
+    shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
+    bounds = world.bounds
+    walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
+    found.bodies = 0
+    for _ in range(2):  # a second round only when the rows had to grow
+        count = body_contacts(found.pairs, npairs, c["pos"], c["prev"], c["angle"],
+                              c["prev_angle"], c["friction"], c["restitution"], *shape, slop, h,
+                              frames, found.ci, found.cf, 0)
+        count = world_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                               c["w"], c["extent"], c["friction"], c["restitution"], *shape,
+                               world.level.segments, LEVEL_FRICTION, walls, bounds is not None,
+                               slop, h, frames, found.ci, found.cf, count)
+        if count <= len(found.ci):
+            break
+        found.grow(count)
+    found.bodies = found.n = count
+    carry_impulses(count, found.ci, found.cf, found.old_n, found.old_ci, found.old_cf, MATCH_PX)
+
+
+def _particle_contacts(world: World, found: Contacts, h: float, grid: Any) -> None:
+    """This substep's contacts of bodies with particles, after the frame's body contacts."""
+    found.n = found.bodies
+    if grid is None:
+        return
+    st = world.store
+    c, pc = st.bodies.cols, st.particles.cols
+    shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
+    for _ in range(2):
+        count = particle_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                                  c["w"], c["extent"], c["group"], c["layer"], c["mask"],
+                                  c["friction"], c["restitution"], *shape, pc["pos"],
+                                  pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"],
+                                  pc["mask"], pc["friction"], pc["restitution"], *grid,
+                                  world.contact_slop, h, found.ci, found.cf, found.bodies)
+        if count <= len(found.ci):
+            break
+        found.grow(count)
+    found.n = count
