@@ -16,8 +16,16 @@ import esper
 import numpy as np
 
 from . import contact_events, limits, queries, sensors
-from .components import Anchor, AreaConstraint, Component, Fruit, Particle, ShapeMatch, Spring
-from .components import _Rider
+from .components import (
+    Anchor,
+    AreaConstraint,
+    Component,
+    Fruit,
+    Particle,
+    ShapeMatch,
+    Spring,
+    _Rider,
+)
 from .errors import WorldError
 from .level import Level
 from .rigid import Joint, RigidBody

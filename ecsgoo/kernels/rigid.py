@@ -35,8 +35,24 @@ import numpy as np
 from numba import njit
 
 from .manifold import collide_convex, halfplane_convex
-
-from .rigid_solver import CF, LMAX, LN, LT, MU, NX, NY, RAX, RAY, RBX, RBY, UN0, E  # noqa: F401
+from .rigid_solver import (
+    JAX,
+    JAY,
+    JBX,
+    JBY,
+    LMAX,
+    LN,
+    LT,
+    MU,
+    NX,
+    NY,
+    RAX,
+    RAY,
+    RBX,
+    RBY,
+    UN0,
+    E,
+)
 
 
 @njit(cache=True)
@@ -101,14 +117,6 @@ def body_pairs(n, pos, prev, extent, w, group, layer, mask, margin, frames, out)
 
 
 @njit(cache=True)
-def _to_local(px, py, x, y, a):
-    """World point ``p`` in the coordinates of a body at ``(x, y)`` turned by ``a``."""
-    c, s = math.cos(a), math.sin(a)
-    dx, dy = px - x, py - y
-    return c * dx + s * dy, -s * dx + c * dy
-
-
-@njit(cache=True)
 def _velocity(i, pos, prev, angle, prev_angle, px, py, h):
     """Velocity (px/s) of the world point ``p`` riding on body ``i``."""
     om = (angle[i] - prev_angle[i]) / h
@@ -117,9 +125,14 @@ def _velocity(i, pos, prev, angle, prev_angle, px, py, h):
 
 
 @njit(cache=True)
-def _add(ci, cf, k, a, b, p, nx, ny, rax, ray, rbx, rby, mu, e, un0):
+def _add(ci, cf, k, a, b, p, nx, ny, jax, jay, jbx, jby, turn_a, rbx, rby, mu, e, un0):
+    """Write contact ``k``: arms ``ja``/``jb`` (world, now; ``jb`` 0 unless b is a body),
+    ``turn_a``: how far a turned since the frame's contacts were found (its anchor is
+    kept in that orientation), ``rb``: b's anchor (arm, particle offset or world point)."""
     ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3] = a, b, p, 0
-    cf[k, NX], cf[k, NY], cf[k, RAX], cf[k, RAY] = nx, ny, rax, ray
+    c, s = math.cos(turn_a), math.sin(turn_a)
+    cf[k, NX], cf[k, NY], cf[k, RAX], cf[k, RAY] = nx, ny, c * jax + s * jay, -s * jax + c * jay
+    cf[k, JAX], cf[k, JAY], cf[k, JBX], cf[k, JBY] = jax, jay, jbx, jby
     cf[k, RBX], cf[k, RBY], cf[k, MU], cf[k, E] = rbx, rby, mu, e
     cf[k, LN], cf[k, LT], cf[k, UN0], cf[k, LMAX] = 0.0, 0.0, un0, 0.0
 
@@ -138,7 +151,7 @@ def _mix(mu_a, mu_b, e_a, e_b):
 
 
 @njit(cache=True)
-def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, friction, restitution,
+def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction, restitution,
                   piece_off, vert_off, verts, radius, slop, h, frames, ci, cf, count):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
@@ -156,6 +169,11 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, friction, restitu
         dvy = (pos[b, 1] - yb) - (pos[a, 1] - ya)
         reach = math.sqrt(dvx * dvx + dvy * dvy)
         margin = slop + reach * frames
+        # bounding circles first: the sweep's boxes also pair diagonal neighbours
+        gx, gy = xb - xa, yb - ya
+        far = extent[a] + extent[b] + margin
+        if gx * gx + gy * gy > far * far:
+            continue
         mu, e = _mix(friction[a], friction[b], restitution[a], restitution[b])
         ca, sa, cb, sb = math.cos(aa), math.sin(aa), math.cos(ab), math.sin(ab)
         for pa in range(piece_off[a], piece_off[a + 1]):
@@ -167,14 +185,15 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, friction, restitu
                 for j in range(m):
                     if count < len(ci):
                         nx, ny = out[j, 0], out[j, 1]
-                        rax, ray = _to_local(out[j, 2], out[j, 3], xa, ya, aa)
-                        rbx, rby = _to_local(out[j, 4], out[j, 5], xb, yb, ab)
+                        rax, ray = out[j, 2] - xa, out[j, 3] - ya
+                        rbx, rby = out[j, 4] - xb, out[j, 5] - yb
                         vax, vay = _velocity(a, pos, prev, angle, prev_angle,
                                              out[j, 2], out[j, 3], h)
                         vbx, vby = _velocity(b, pos, prev, angle, prev_angle,
                                              out[j, 4], out[j, 5], h)
                         un0 = (vbx - vax) * nx + (vby - vay) * ny
-                        _add(ci, cf, count, a, b, -1, nx, ny, rax, ray, rbx, rby, mu, e, un0)
+                        _add(ci, cf, count, a, b, -1, nx, ny, rax, ray, rbx, rby, 0.0, rbx,
+                             rby, mu, e, un0)
                     count += 1
                 _pair(ci, count, m)
     return count
@@ -193,12 +212,12 @@ def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev
             qa, qb = 2, 4
             if flip:
                 nx, ny, qa, qb = -nx, -ny, 4, 2
-            rax, ray = _to_local(out[j, qa], out[j, qa + 1], xa, ya, aa)
+            rax, ray = out[j, qa] - xa, out[j, qa + 1] - ya
             vax, vay = _velocity(i, pos, prev, angle, prev_angle, out[j, qa],
                                  out[j, qa + 1], h)
             un0 = -(vax * nx + vay * ny)
-            _add(ci, cf, count, i, -1, -1, nx, ny, rax, ray, out[j, qb], out[j, qb + 1],
-                 mu, e, un0)
+            _add(ci, cf, count, i, -1, -1, nx, ny, rax, ray, 0.0, 0.0, 0.0, out[j, qb],
+                 out[j, qb + 1], mu, e, un0)
         count += 1
     _pair(ci, count, m)
     return count
@@ -256,7 +275,7 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
 def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, mask,
                       friction, restitution, piece_off, vert_off, verts, radius, ppos, pprev,
                       pw, pradius, pgroup, player, pmask, pfriction, prestitution, x0, y0, cell,
-                      gnx, gny, start, items, slop, h, ci, cf, count):
+                      gnx, gny, start, items, slop, h, angle0, ci, cf, count):
     """Contacts of bodies with the particles near them (found through the particles' grid),
     from where both were at the start of the substep, with a speculative margin."""
     out = np.empty((2, 7))
@@ -296,11 +315,13 @@ def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, 
                         for j in range(m):
                             if count < len(ci):
                                 nx, ny = out[j, 0], out[j, 1]
-                                rax, ray = _to_local(out[j, 2], out[j, 3], xa, ya, aa)
+                                rax, ray = out[j, 2] - xa, out[j, 3] - ya
                                 vax, vay = _velocity(i, pos, prev, angle, prev_angle,
                                                      out[j, 2], out[j, 3], h)
                                 un0 = (ux / h - vax) * nx + (uy / h - vay) * ny
-                                _add(ci, cf, count, i, -1, p, nx, ny, rax, ray,
-                                     out[j, 4] - qx, out[j, 5] - qy, mu, e, un0)
+                                _add(ci, cf, count, i, -1, p, nx, ny, rax, ray, 0.0, 0.0,
+                                     aa - angle0[i], out[j, 4] - qx, out[j, 5] - qy, mu, e,
+                                     un0)
                             count += 1
     return count
+

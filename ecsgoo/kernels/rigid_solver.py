@@ -32,184 +32,199 @@ import math
 import numpy as np
 from numba import njit
 
-# cf columns: normal (a → b), anchors, friction, restitution, normal impulse,
-# tangent impulse (both accumulated, mass·px/s), approach speed at the start of the
-# frame (px/s), largest normal impulse of the frame
-NX, NY, RAX, RAY, RBX, RBY, MU, E, LN, LT, UN0, LMAX = range(12)
-CF = 12
+# cf columns: normal (a → b); where the anchors are (see ``poses``); the arms the
+# impulses act through (world, as found) and the effective masses along the normal and
+# the tangent; friction, restitution; normal and tangent impulses (accumulated,
+# mass·px/s); approach speed when found (px/s); largest normal impulse of the frame
+NX, NY, RAX, RAY, RBX, RBY, JAX, JAY, JBX, JBY, MN, MT = range(12)
+MU, E, LN, LT, UN0, LMAX = range(12, 18)
+CF = 18
 
 
 @njit(cache=True)
-def _point(i, rx, ry, pos, angle):
-    """Body ``i``'s anchor ``r`` (body coordinates) in world coordinates, and its arm."""
-    c, s = math.cos(angle[i]), math.sin(angle[i])
-    ax, ay = c * rx - s * ry, s * rx + c * ry
-    return pos[i, 0] + ax, pos[i, 1] + ay, ax, ay
+def poses(n, pos, angle, angle0, out):
+    """Each body's ``(x, y, cos, sin)`` of its turn since the frame's contacts were found.
+
+    A contact's anchor on a body is ``pos + R(turn) · r`` with ``r`` its arm then,
+    so the solver needs no trigonometry per contact.
+    """
+    for i in range(n):
+        t = angle[i] - angle0[i]
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = pos[i, 0], pos[i, 1], math.cos(t), math.sin(t)
 
 
 @njit(cache=True)
-def _ends(ci, cf, k, bp, ba, pp):
-    """Contact ``k``'s anchor points (world) on a and b, and their arms, in pose ``bp, ba``
-    (bodies) and ``pp`` (particles)."""
-    pax, pay, rax, ray = _point(ci[k, 0], cf[k, RAX], cf[k, RAY], bp, ba)
-    b, p = ci[k, 1], ci[k, 2]
-    if b >= 0:
-        pbx, pby, rbx, rby = _point(b, cf[k, RBX], cf[k, RBY], bp, ba)
-    elif p >= 0:
-        pbx, pby, rbx, rby = pp[p, 0] + cf[k, RBX], pp[p, 1] + cf[k, RBY], 0.0, 0.0
-    else:
-        pbx, pby, rbx, rby = cf[k, RBX], cf[k, RBY], 0.0, 0.0
-    return pax, pay, rax, ray, pbx, pby, rbx, rby
+def _arm_point(x, y, c, s, rx, ry):
+    """``(x, y) + R · r`` with ``R`` the rotation of cosine ``c`` and sine ``s``."""
+    return x + c * rx - s * ry, y + s * rx + c * ry
 
 
 @njit(cache=True)
-def _mass(ci, k, rax, ray, rbx, rby, dx, dy, bw, biw, pw):
-    """Effective mass of contact ``k`` along direction ``d`` (0 if both ends are fixed)."""
-    a, b, p = ci[k, 0], ci[k, 1], ci[k, 2]
-    ta = rax * dy - ray * dx
-    inv = bw[a] + biw[a] * ta * ta
-    if b >= 0:
-        tb = rbx * dy - rby * dx
-        inv += bw[b] + biw[b] * tb * tb
-    elif p >= 0:
-        inv += pw[p]
-    return 1.0 / inv if inv > 0.0 else 0.0
+def _soft_impulse(old, mass, vn, s, inv_h, use_bias, fixed, soft, push):
+    """Box2D v3's soft non-penetration update: the new accumulated normal impulse."""
+    bias, mass_scale, impulse_scale = 0.0, 1.0, 0.0
+    if s > 0.0:
+        bias = s * inv_h  # speculative: may close the gap, no more
+    elif use_bias:
+        q = 3 if fixed else 0
+        bias = max(soft[q] * s, -push)
+        mass_scale, impulse_scale = soft[q + 1], soft[q + 2]
+    return max(old - mass * mass_scale * (vn + bias) - impulse_scale * old, 0.0)
 
 
 @njit(cache=True)
-def _relative(ci, k, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle, ppos, pprev, h):
-    """Velocity of b's contact point relative to a's, px/s."""
-    a, b, p = ci[k, 0], ci[k, 1], ci[k, 2]
-    om = (bangle[a] - bprev_angle[a]) / h
-    vax = (bpos[a, 0] - bprev[a, 0]) / h - om * ray
-    vay = (bpos[a, 1] - bprev[a, 1]) / h + om * rax
-    vbx, vby = 0.0, 0.0
-    if b >= 0:
-        om = (bangle[b] - bprev_angle[b]) / h
-        vbx = (bpos[b, 0] - bprev[b, 0]) / h - om * rby
-        vby = (bpos[b, 1] - bprev[b, 1]) / h + om * rbx
-    elif p >= 0:
-        vbx, vby = (ppos[p, 0] - pprev[p, 0]) / h, (ppos[p, 1] - pprev[p, 1]) / h
-    return vbx - vax, vby - vay
+def _rel(vax, vay, oma, rax, ray, vbx, vby, omb, rbx, rby):
+    """Velocity of b's contact point relative to a's (arms ``ra``, ``rb``)."""
+    return vbx - omb * rby - (vax - oma * ray), vby + omb * rbx - (vay + oma * rax)
 
 
+# The kernels below load each contact's two ends into local variables, change their
+# velocities and store them back, rather than passing arrays to helpers: numba counts
+# references of every array argument of a call, and that cost 10× the arithmetic.
 @njit(cache=True)
-def _nudge(i, jx, jy, rx, ry, pos, angle, w, iw, sign):
-    pos[i, 0] += sign * jx * w[i]
-    pos[i, 1] += sign * jy * w[i]
-    angle[i] += sign * iw[i] * (rx * jy - ry * jx)
-
-
-@njit(cache=True)
-def _apply(ci, k, jx, jy, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle, bw, biw,
-           ppos, pprev, pw, h, into_pos):
-    """Impulse ``j`` (mass·px/s) on b, ``−j`` on a. ``into_pos``: it changes this substep's
-    move (``pos``); else only the velocity (``prev``)."""
-    a, b, p = ci[k, 0], ci[k, 1], ci[k, 2]
-    jx, jy = jx * h, jy * h
-    if into_pos:
-        _nudge(a, jx, jy, rax, ray, bpos, bangle, bw, biw, -1.0)
+def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, mode,
+           soft, push, pose, pp, threshold):
+    """One pass of ``mode`` over the contacts: 0 warm start, 1 solve (biased, moves),
+    2 relax (velocities only), 3 restitution (velocities only)."""
+    inv_h = 1.0 / h
+    into_pos = mode <= 1
+    for k in range(nc):
+        a, b, p = ci[k, 0], ci[k, 1], ci[k, 2]
+        nx, ny = cf[k, NX], cf[k, NY]
+        if mode == 0 and cf[k, LN] == 0.0 and cf[k, LT] == 0.0:
+            continue
+        if mode == 3 and (cf[k, E] == 0.0 or cf[k, UN0] > -threshold or cf[k, LMAX] == 0.0):
+            continue
+        # end a: a body
+        wa, iwa = bw[a], biw[a]
+        vax, vay = (bpos[a, 0] - bprev[a, 0]) * inv_h, (bpos[a, 1] - bprev[a, 1]) * inv_h
+        oma = (bangle[a] - bprev_angle[a]) * inv_h
+        jax, jay = cf[k, JAX], cf[k, JAY]
+        # end b: a body, a particle or the static world
+        wb, iwb, vbx, vby, omb = 0.0, 0.0, 0.0, 0.0, 0.0
+        jbx, jby = cf[k, JBX], cf[k, JBY]
         if b >= 0:
-            _nudge(b, jx, jy, rbx, rby, bpos, bangle, bw, biw, 1.0)
+            wb, iwb = bw[b], biw[b]
+            vbx, vby = (bpos[b, 0] - bprev[b, 0]) * inv_h, (bpos[b, 1] - bprev[b, 1]) * inv_h
+            omb = (bangle[b] - bprev_angle[b]) * inv_h
         elif p >= 0:
-            ppos[p, 0] += jx * pw[p]
-            ppos[p, 1] += jy * pw[p]
-    else:
-        _nudge(a, jx, jy, rax, ray, bprev, bprev_angle, bw, biw, 1.0)
-        if b >= 0:
-            _nudge(b, jx, jy, rbx, rby, bprev, bprev_angle, bw, biw, -1.0)
-        elif p >= 0:
-            pprev[p, 0] -= jx * pw[p]
-            pprev[p, 1] -= jy * pw[p]
+            wb = pw[p]
+            vbx, vby = (ppos[p, 0] - pprev[p, 0]) * inv_h, (ppos[p, 1] - pprev[p, 1]) * inv_h
+        # the impulse (mass·px/s) on b along n and t = (ny, −nx); −that on a
+        dn, dt = 0.0, 0.0
+        if mode == 0:
+            dn, dt = cf[k, LN], cf[k, LT]
+        elif mode == 3:
+            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
+            new = max(cf[k, LN] - cf[k, MN] * (ux * nx + uy * ny + cf[k, E] * cf[k, UN0]), 0.0)
+            dn = new - cf[k, LN]
+            cf[k, LN] = new
+        else:
+            # separation where the substep started (solve) or ends (relax)
+            pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3], cf[k, RAX],
+                                  cf[k, RAY])
+            if b >= 0:
+                pbx, pby = _arm_point(pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3],
+                                      cf[k, RBX], cf[k, RBY])
+            elif p >= 0:
+                pbx, pby = pp[p, 0] + cf[k, RBX], pp[p, 1] + cf[k, RBY]
+            else:
+                pbx, pby = cf[k, RBX], cf[k, RBY]
+            s = (pbx - pax) * nx + (pby - pay) * ny
+            fixed = wa == 0.0 or wb == 0.0
+            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
+            old = cf[k, LN]
+            new = _soft_impulse(old, cf[k, MN], ux * nx + uy * ny, s, inv_h, mode == 1, fixed,
+                                soft, push)
+            dn = new - old
+            cf[k, LN] = new
+            cf[k, LMAX] = max(cf[k, LMAX], dn)
+            # apply the normal impulse before friction sees the velocities
+            jx, jy = dn * nx, dn * ny
+            vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
+            vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
+            dn = 0.0
+            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
+            limit = cf[k, MU] * new  # Coulomb: friction at most μ × the normal impulse
+            old = cf[k, LT]
+            new = min(max(old - cf[k, MT] * (ux * ny - uy * nx), -limit), limit)
+            dt = new - old
+            cf[k, LT] = new
+        jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
+        vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
+        vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
+        # store: the substep's move (pos) or only the velocity (prev) changes
+        if into_pos:
+            bpos[a, 0], bpos[a, 1] = bprev[a, 0] + vax * h, bprev[a, 1] + vay * h
+            bangle[a] = bprev_angle[a] + oma * h
+            if b >= 0:
+                bpos[b, 0], bpos[b, 1] = bprev[b, 0] + vbx * h, bprev[b, 1] + vby * h
+                bangle[b] = bprev_angle[b] + omb * h
+            elif p >= 0 and wb > 0.0:
+                ppos[p, 0], ppos[p, 1] = pprev[p, 0] + vbx * h, pprev[p, 1] + vby * h
+        else:
+            bprev[a, 0], bprev[a, 1] = bpos[a, 0] - vax * h, bpos[a, 1] - vay * h
+            bprev_angle[a] = bangle[a] - oma * h
+            if b >= 0:
+                bprev[b, 0], bprev[b, 1] = bpos[b, 0] - vbx * h, bpos[b, 1] - vby * h
+                bprev_angle[b] = bangle[b] - omb * h
+            elif p >= 0 and wb > 0.0:
+                pprev[p, 0], pprev[p, 1] = ppos[p, 0] - vbx * h, ppos[p, 1] - vby * h
+
+
+@njit(cache=True)
+def _inverse(w, iw, rx, ry, dx, dy):
+    """An end's generalised inverse mass along ``d`` at arm ``r``."""
+    t = rx * dy - ry * dx
+    return w + iw * t * t
+
+
+@njit(cache=True)
+def prepare_contacts(first, count, ci, cf, bw, biw, pw):
+    """Effective masses of contacts ``first..count`` along normal and tangent (once, when
+    they are found: the arms stay fixed for the frame, as in Box2D)."""
+    for k in range(first, min(count, len(ci))):
+        a, b, p = ci[k, 0], ci[k, 1], ci[k, 2]
+        nx, ny = cf[k, NX], cf[k, NY]
+        for col in (MN, MT):
+            dx, dy = (nx, ny) if col == MN else (ny, -nx)
+            inv = _inverse(bw[a], biw[a], cf[k, JAX], cf[k, JAY], dx, dy)
+            if b >= 0:
+                inv += _inverse(bw[b], biw[b], cf[k, JBX], cf[k, JBY], dx, dy)
+            elif p >= 0:
+                inv += pw[p]
+            cf[k, col] = 1.0 / inv if inv > 0.0 else 0.0
 
 
 @njit(cache=True)
 def warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h):
     """Apply every contact's accumulated impulses (the solver starts near last time's)."""
-    for k in range(nc):
-        ln, lt = cf[k, LN], cf[k, LT]
-        if ln == 0.0 and lt == 0.0:
-            continue
-        nx, ny = cf[k, NX], cf[k, NY]
-        _, _, rax, ray, _, _, rbx, rby = _ends(ci, cf, k, bprev, bprev_angle, pprev)
-        jx, jy = ln * nx + lt * ny, ln * ny - lt * nx  # tangent = (ny, −nx)
-        _apply(ci, k, jx, jy, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle, bw, biw,
-               ppos, pprev, pw, h, True)
+    _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 0,
+           np.zeros(6), 0.0, bpos, ppos, 0.0)
 
 
 @njit(cache=True)
 def solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
-          use_bias, soft, push):
+          use_bias, soft, push, pose, pp):
     """One pass over the contacts: non-penetration, then Coulomb friction.
 
     ``use_bias``: push overlaps out softly (``soft`` = bias rate, mass scale and
     impulse scale for contacts between two moving things, then the same for
     contacts with something fixed), at most ``push`` px/s, changing the
-    substep's move; else only velocities change (the relax pass).
+    substep's move; else only velocities change (the relax pass). ``pose`` and
+    ``pp``: the bodies (``poses``) and particles where the substep started
+    (solve) or ends (relax), for the separations.
     """
-    for k in range(nc):
-        a, b, p = ci[k, 0], ci[k, 1], ci[k, 2]
-        nx, ny = cf[k, NX], cf[k, NY]
-        # separation where the substep started (solve) or where it ends (relax)
-        if use_bias:
-            pax, pay, rax, ray, pbx, pby, rbx, rby = _ends(ci, cf, k, bprev, bprev_angle,
-                                                           pprev)
-        else:
-            pax, pay, rax, ray, pbx, pby, rbx, rby = _ends(ci, cf, k, bpos, bangle, ppos)
-            _, _, rax, ray, _, _, rbx, rby = _ends(ci, cf, k, bprev, bprev_angle, pprev)
-        s = (pbx - pax) * nx + (pby - pay) * ny
-        fixed = (b < 0 and p < 0) or (b >= 0 and bw[b] == 0.0) or (p >= 0 and pw[p] == 0.0) \
-            or bw[a] == 0.0
-        q = 3 if fixed else 0
-        bias, mass_scale, impulse_scale = 0.0, 1.0, 0.0
-        if s > 0.0:
-            bias = s / h  # speculative: may close the gap, no more
-        elif use_bias:
-            bias = max(soft[q] * s, -push)
-            mass_scale, impulse_scale = soft[q + 1], soft[q + 2]
-        ux, uy = _relative(ci, k, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle, ppos,
-                           pprev, h)
-        vn = ux * nx + uy * ny
-        mn = _mass(ci, k, rax, ray, rbx, rby, nx, ny, bw, biw, pw)
-        dj = -mn * mass_scale * (vn + bias) - impulse_scale * cf[k, LN]
-        new = max(cf[k, LN] + dj, 0.0)
-        dj = new - cf[k, LN]
-        cf[k, LN] = new
-        cf[k, LMAX] = max(cf[k, LMAX], dj)
-        _apply(ci, k, dj * nx, dj * ny, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle,
-               bw, biw, ppos, pprev, pw, h, use_bias)
-        # friction along t = (ny, −nx), bounded by μ × the normal impulse
-        ux, uy = _relative(ci, k, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle, ppos,
-                           pprev, h)
-        vt = ux * ny - uy * nx
-        mt = _mass(ci, k, rax, ray, rbx, rby, ny, -nx, bw, biw, pw)
-        limit = cf[k, MU] * cf[k, LN]
-        new = min(max(cf[k, LT] - mt * vt, -limit), limit)
-        dj = new - cf[k, LT]
-        cf[k, LT] = new
-        _apply(ci, k, dj * ny, -dj * nx, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle,
-               bw, biw, ppos, pprev, pw, h, use_bias)
+    _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
+           1 if use_bias else 2, soft, push, pose, pp, 0.0)
 
 
 @njit(cache=True)
 def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                 threshold):
     """Give back ``e ×`` the approach speed of impacts faster than ``threshold`` px/s."""
-    for k in range(nc):
-        e, un0 = cf[k, E], cf[k, UN0]
-        if e == 0.0 or un0 > -threshold or cf[k, LMAX] == 0.0:
-            continue
-        nx, ny = cf[k, NX], cf[k, NY]
-        _, _, rax, ray, _, _, rbx, rby = _ends(ci, cf, k, bprev, bprev_angle, pprev)
-        ux, uy = _relative(ci, k, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle, ppos,
-                           pprev, h)
-        vn = ux * nx + uy * ny
-        mn = _mass(ci, k, rax, ray, rbx, rby, nx, ny, bw, biw, pw)
-        new = max(cf[k, LN] - mn * (vn + e * un0), 0.0)
-        dj = new - cf[k, LN]
-        cf[k, LN] = new
-        _apply(ci, k, dj * nx, dj * ny, rax, ray, rbx, rby, bpos, bprev, bangle, bprev_angle,
-               bw, biw, ppos, pprev, pw, h, False)
+    _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 3,
+           np.zeros(6), 0.0, bpos, ppos, threshold)
 
 
 @njit(cache=True)

@@ -17,9 +17,22 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..kernels.joints import solve_joints
-from ..kernels.rigid import body_contacts, body_pairs, integrate_bodies, particle_contacts
-from ..kernels.rigid import world_contacts
-from ..kernels.rigid_solver import CF, carry_impulses, restitution, solve, warm_start
+from ..kernels.rigid import (
+    body_contacts,
+    body_pairs,
+    integrate_bodies,
+    particle_contacts,
+    world_contacts,
+)
+from ..kernels.rigid_solver import (
+    CF,
+    carry_impulses,
+    poses,
+    prepare_contacts,
+    restitution,
+    solve,
+    warm_start,
+)
 
 if TYPE_CHECKING:
     from ..world import World
@@ -44,6 +57,9 @@ class Contacts:
         self.n = 0
         self.bodies = 0  # rows 0..bodies: this frame's body contacts (the rest: particles')
         self.old_ci, self.old_cf, self.old_n = self.ci.copy(), self.cf.copy(), 0
+        self.angle0 = np.zeros(0)  # each body's angle when the frame's contacts were found
+        self.pose = np.zeros((0, 4))
+        self.soft, self.soft_h = np.zeros(6), 0.0
 
     def grow(self, need: int) -> None:
         """Room for ``need`` rows (the first ``bodies`` kept)."""
@@ -111,9 +127,13 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
     state = (c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"], c["iw"], pc["pos"],
              pc["prev"], pc["w"], h)
     warm_start(found.n, found.ci, found.cf, *state)
-    soft = softness(h)
-    solve(found.n, found.ci, found.cf, *state, True, soft, push)
-    solve(found.n, found.ci, found.cf, *state, False, soft, push)  # relax
+    if found.soft_h != h:  # the coefficients depend only on the substep
+        found.soft, found.soft_h = softness(h), h
+    soft, n = found.soft, st.bodies.n
+    poses(n, c["prev"], c["prev_angle"], found.angle0, found.pose)  # where it started
+    solve(found.n, found.ci, found.cf, *state, True, soft, push, found.pose, pc["prev"])
+    poses(n, c["pos"], c["angle"], found.angle0, found.pose)  # where it ends
+    solve(found.n, found.ci, found.cf, *state, False, soft, push, found.pose, pc["pos"])
     if world.substep_index == world.substeps - 1:
         restitution(found.n, found.ci, found.cf, *state, bounce)
         found.keep()
@@ -133,10 +153,13 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
     bounds = world.bounds
     walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
     found.bodies = 0
+    found.angle0 = c["prev_angle"][: st.bodies.n].copy()
+    if len(found.pose) < st.bodies.n:
+        found.pose = np.zeros((c["pos"].shape[0], 4))
     for _ in range(2):  # a second round only when the rows had to grow
         count = body_contacts(found.pairs, npairs, c["pos"], c["prev"], c["angle"],
-                              c["prev_angle"], c["friction"], c["restitution"], *shape, slop, h,
-                              frames, found.ci, found.cf, 0)
+                              c["prev_angle"], c["extent"], c["friction"], c["restitution"],
+                              *shape, slop, h, frames, found.ci, found.cf, 0)
         count = world_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                                c["w"], c["extent"], c["friction"], c["restitution"], *shape,
                                world.level.segments, LEVEL_FRICTION, walls, bounds is not None,
@@ -145,6 +168,7 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
             break
         found.grow(count)
     found.bodies = found.n = count
+    prepare_contacts(0, count, found.ci, found.cf, c["w"], c["iw"], st.particles.cols["w"])
     carry_impulses(count, found.ci, found.cf, found.old_n, found.old_ci, found.old_cf, MATCH_PX)
 
 
@@ -162,8 +186,10 @@ def _particle_contacts(world: World, found: Contacts, h: float, grid: Any) -> No
                                   c["friction"], c["restitution"], *shape, pc["pos"],
                                   pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"],
                                   pc["mask"], pc["friction"], pc["restitution"], *grid,
-                                  world.contact_slop, h, found.ci, found.cf, found.bodies)
+                                  world.contact_slop, h, found.angle0, found.ci, found.cf,
+                                  found.bodies)
         if count <= len(found.ci):
             break
         found.grow(count)
+    prepare_contacts(found.bodies, count, found.ci, found.cf, c["w"], c["iw"], pc["w"])
     found.n = count
