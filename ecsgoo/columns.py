@@ -170,3 +170,10 @@ JOINTS = TableSpec("Joint", (
     _one("broken", B1, "Broken (Break); Project skips it.", False),
     _one("entity", I8, "The joint's entity.", None, False),
 ))
+
+#: Springs with an end on a rigid body ("tethers"): the Spring component's columns, with
+#: each end a body row (anchor in body coordinates) or a particle row, as on joints.
+TETHERS = TableSpec("Spring", (
+    *JOINTS.columns[:6],
+    *(c for c in SPRINGS.columns if c.name not in ("a", "b")),
+))

@@ -267,7 +267,9 @@ class Spring(Component):
     breaks after ``break_frames`` frames (``None`` = unbreakable). The Break
     stage writes ``stretch`` (length / rest), ``broken``, ``buckled``
     (compressed below half its rest length) and ``over`` (consecutive frames
-    over the limit). Ranges: ``limits.FIELDS["Spring"]``.
+    over the limit). Ranges: ``limits.FIELDS["Spring"]``. An end may be a
+    ``RigidBody``: it holds the body at the world point ``at_a`` / ``at_b``
+    (default: the body's centre of mass) — ropes holding crates, bridges of planks.
     """
 
     _fields = ("a", "b", "rest", "compliance", "max_stretch", "stretch", "broken", "buckled",
@@ -275,7 +277,11 @@ class Spring(Component):
 
     def __init__(self, a: int, b: int, rest: float | None = None, stiffness: float = 1.0,
                  max_stretch: float | None = _S["max_stretch"],
-                 compliance: float | None = None) -> None:
+                 compliance: float | None = None, at_a: Sequence[float] | None = None,
+                 at_b: Sequence[float] | None = None) -> None:
+        #: Where each end attaches to a rigid body (world px when added; None: its centre).
+        self.at = tuple(None if at is None else tuple(limits.check_all("Spring", "at", at))
+                        for at in (at_a, at_b))
         if compliance is None:
             compliance = limits.compliance_of(limits.check("Spring", "stiffness", stiffness))
         self._entity = -1

@@ -187,6 +187,10 @@ class Store(BodyRows):
             self.add_particles([entity], _particle_values(comp._vals, self.h), [comp])
         elif isinstance(comp, _Rider):
             self._attach_rider(entity, comp)
+        elif isinstance(comp, Spring) and self.has_body_end(comp):
+            values = _spring_values(comp._vals)
+            self.add_tether(entity, comp, {k: v[0] if isinstance(v, list) else v
+                                           for k, v in values.items()})
         elif isinstance(comp, Spring):
             self.add_springs([entity], _spring_values(comp._vals), [comp])
         elif isinstance(comp, AreaConstraint):
@@ -348,7 +352,7 @@ class Store(BodyRows):
         new.__dict__.update(self.__dict__)
         new.pslot, new.bslot = dict(self.pslot), dict(self.bslot)
         mapping: dict[int, Any] = {}
-        for name in ("particles", "springs", "rings", "shapes", "bodies", "joints"):
+        for name in ("particles", "springs", "rings", "shapes", "bodies", "joints", "tethers"):
             old = getattr(self, name)
             table = old.copy()
             table.store = new

@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from .columns import BODIES, JOINTS
+from .columns import BODIES, JOINTS, TETHERS
 from .errors import WorldError
 from .table import table_class
 
 F8, I8 = np.float64, np.int64
 BodyTable, JointTable = table_class(BODIES), table_class(JOINTS)
+TetherTable = table_class(TETHERS)
 
 
 class BodyRows:
@@ -30,6 +31,7 @@ class BodyRows:
     def _init_bodies(self) -> None:
         self.bodies = BodyTable(8, store=self)
         self.joints = JointTable(8, store=self)
+        self.tethers = TetherTable(8, store=self)
         self.bslot: dict[int, int] = {}
         self._pieces_dirty = True
         self._rebuild_pieces()
@@ -78,8 +80,9 @@ class BodyRows:
         if last != comp._slot:
             moved = self.bodies.owner[comp._slot]
             self.bslot[moved._entity] = comp._slot
-            for col in (self.joints.a_body, self.joints.b_body):
-                col[col == last] = comp._slot
+            for table in (self.joints, self.tethers):
+                for col in (table.a_body, table.b_body):
+                    col[col == last] = comp._slot
         self._pieces_dirty = True
 
     def _rebuild_pieces(self) -> None:
@@ -137,9 +140,56 @@ class BodyRows:
         return (co * dx + si * dy, -si * dx + co * dy)
 
     def joints_touching(self, entity: int) -> list[Any]:
-        """Joints with an end on ``entity``."""
-        return [j for j in self.joints.owner if entity in (j._vals["a"], j._vals["b"])]
+        """Joints and tethers (springs on bodies) with an end on ``entity``."""
+        return [j for table in (self.joints, self.tethers) for j in table.owner
+                if entity in (j._vals["a"], j._vals["b"])]
 
     def _joint_particle_moved(self, old: int, new: int) -> None:
-        for col in (self.joints.a_part, self.joints.b_part):
-            col[col == old] = new
+        for table in (self.joints, self.tethers):
+            for col in (table.a_part, table.b_part):
+                col[col == old] = new
+
+    # -- tethers: springs with an end on a body ---------------------------------------
+
+    def has_body_end(self, comp: Any) -> bool:
+        """Whether spring ``comp`` has an end on a rigid body (a tether)."""
+        return comp._vals["a"] in self.bslot or comp._vals["b"] in self.bslot
+
+    def add_tether(self, entity: int, comp: Any, values: dict[str, Any],
+                   local: tuple[Any, Any] | None = None) -> None:
+        """Give spring ``comp`` with a body end its row; ``values``: its spring columns.
+
+        A body end holds at ``comp.at`` (world, px; None: the centre of mass) unless
+        ``local`` gives both anchors in body coordinates (a loaded file).
+        """
+        v = comp._vals
+        (ab, ap), (bb, bp) = self._end(entity, "a", v["a"]), self._end(entity, "b", v["b"])
+        if local is None:
+            local = tuple(self._local(body, *at) if body >= 0 and at is not None else (0.0, 0.0)
+                          for body, at in ((ab, comp.at[0]), (bb, comp.at[1])))
+        row = {**values, "a_body": ab, "a_part": ap, "b_body": bb, "b_part": bp,
+               "la": local[0], "lb": local[1], "entity": entity}
+        self.tethers.extend([comp], {k: val for k, val in row.items() if k not in ("a", "b")})
+        comp._table = self.tethers
+        comp._entity = entity
+        if math.isnan(self.tethers.rest[comp._slot]):  # measured now, as a spring's is
+            ends = self.tether_ends()
+            rest = float(np.hypot(*(ends[1][comp._slot] - ends[0][comp._slot])))
+            self.tethers.rest[comp._slot] = 0.0 if rest < 1e-6 else rest
+
+    def tether_ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """World points (px) of every tether's two ends now: two (m, 2) arrays."""
+        t, b = self.tethers, self.bodies
+        out = []
+        for body, part, local in ((t.a_body, t.a_part, t.la), (t.b_body, t.b_part, t.lb)):
+            on_body = body >= 0
+            pts = self.particles.pos[np.where(on_body, 0, part)] if self.particles.n \
+                else np.zeros((t.n, 2))
+            rows = np.where(on_body, body, 0)
+            ang = b.angle[rows] if b.n else np.zeros(t.n)
+            c, s = np.cos(ang), np.sin(ang)
+            world = np.stack([c * local[:, 0] - s * local[:, 1],
+                              s * local[:, 0] + c * local[:, 1]], axis=1)
+            centre = b.pos[rows] if b.n else np.zeros((t.n, 2))
+            out.append(np.where(on_body[:, None], centre + world, pts))
+        return out[0], out[1]

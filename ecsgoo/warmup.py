@@ -17,7 +17,7 @@ import pkgutil
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from numba.core import event
 from numba.core.registry import CPUDispatcher
@@ -143,11 +143,29 @@ def _step_tiny_scene() -> None:
         rope(world, (200, 280), (300, 280), 4, max_stretch=0.5)
         world.create_entity(Particle(40, 250), Fruit(0))
         world.create_entity(Particle(60, 250), Fruit(0))  # touching: they merge
+        _rigid_bodies(world)
         world.step(2)
         cut(world, (250, 300), (250, 250))
         world.step()
     finally:
         world.close()
+
+
+def _rigid_bodies(world: Any) -> None:
+    """A static crate, a box and a wheel on it, a hinge, a weld, a spring on a body and a
+    particle touching one: every rigid-body kernel and contact kind."""
+    from .components import Anchor, Particle, Spring
+    from .rigid import Joint, RigidBody
+
+    ground = world.create_entity(RigidBody.box(330, 120, 100, 20), Anchor())
+    crate = world.create_entity(RigidBody.box(320, 145, 30, 30))
+    wheel = world.create_entity(RigidBody.circle(350, 145, 10))
+    world.create_entity(Joint(crate, wheel, 335, 145))
+    plank = world.create_entity(RigidBody.polygon(320, 200, [(0, 0), (30, 0), (30, 8)]))
+    world.create_entity(Joint(plank, crate, 325, 180, weld=True))
+    hook = world.create_entity(Particle(300, 250), Anchor())
+    world.create_entity(Spring(hook, plank, at_b=(322, 201)))
+    world.create_entity(Particle(305, 162, radius=5))
 
 
 class TerminalProgress:

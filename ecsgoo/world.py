@@ -268,11 +268,11 @@ class World:
 
     def _drop_joints(self, entity: int) -> None:
         """Remove the joints with an end on ``entity`` (with their entities, as springs go)."""
-        for joint in self.store.joints_touching(entity):
-            owner = joint._entity
-            if owner == entity or not self.has_component(owner, Joint):
+        for joint in self.store.joints_touching(entity):  # and the springs on bodies
+            owner, kind = joint._entity, type(joint)
+            if owner == entity or not self.has_component(owner, kind):
                 continue
-            self.remove_component(owner, Joint)
+            self.remove_component(owner, kind)
             if not any(isinstance(c, BUILTIN) for c in self.components_for_entity(owner)):
                 self.delete_entity(owner)
 

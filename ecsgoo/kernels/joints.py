@@ -73,3 +73,31 @@ def solve_joints(n, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
         _shift(ab, ap, dl * nx, dl * ny, rax, ray, bpos, bangle, bw, biw, ppos, pw)
         _shift(bb, bp, -dl * nx, -dl * ny, rbx, rby, bpos, bangle, bw, biw, ppos, pw)
         force[k] += dl / (h * h)
+
+
+@njit(cache=True)
+def solve_tethers(n, a_body, a_part, b_body, b_part, la, lb, rest, compliance, broken, lam,
+                  bpos, bangle, bw, biw, ppos, pw, h):
+    """One XPBD pass over springs with an end on a rigid body (``solve_distance`` with
+    generalised inverse masses: pulling a crate by its corner also turns it)."""
+    inv_h2 = 1.0 / (h * h)
+    for k in range(n):
+        if broken[k]:
+            continue
+        ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
+        pax, pay, rax, ray = _anchor(ab, ap, la[k, 0], la[k, 1], bpos, bangle, ppos)
+        pbx, pby, rbx, rby = _anchor(bb, bp, lb[k, 0], lb[k, 1], bpos, bangle, ppos)
+        dx, dy = pbx - pax, pby - pay
+        d = math.sqrt(dx * dx + dy * dy)
+        if d < 1e-12:
+            continue
+        nx, ny = dx / d, dy / d
+        wsum = (_inverse(ab, ap, rax, ray, nx, ny, bw, biw, pw)
+                + _inverse(bb, bp, rbx, rby, nx, ny, bw, biw, pw))
+        alpha = compliance[k] * inv_h2
+        if wsum + alpha == 0.0:
+            continue
+        dlam = (rest[k] - d - alpha * lam[k]) / (wsum + alpha)
+        lam[k] += dlam
+        _shift(ab, ap, -dlam * nx, -dlam * ny, rax, ray, bpos, bangle, bw, biw, ppos, pw)
+        _shift(bb, bp, dlam * nx, dlam * ny, rbx, rby, bpos, bangle, bw, biw, ppos, pw)

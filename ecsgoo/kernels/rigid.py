@@ -152,9 +152,12 @@ def _mix(mu_a, mu_b, e_a, e_b):
 
 @njit(cache=True)
 def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction, restitution,
-                  piece_off, vert_off, verts, radius, slop, h, frames, ci, cf, count):
+                  piece_off, vert_off, verts, radius, slop, h, frames, linked, ci, cf, count):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
+
+    ``linked``: sorted keys ``a · 2³² + b`` (a < b) of bodies joined by a joint, which
+    do not collide with each other (Box2D's default).
 
     Appends from row ``count`` on; returns the new count (may exceed ``len(ci)``:
     then the caller grows the arrays and calls again).
@@ -162,6 +165,11 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
     out = np.empty((2, 7))
     for q in range(npairs):
         a, b = pairs[q, 0], pairs[q, 1]
+        if len(linked):
+            key = a * 4294967296 + b
+            at = np.searchsorted(linked, key)
+            if at < len(linked) and linked[at] == key:
+                continue
         xa, ya, aa = prev[a, 0], prev[a, 1], prev_angle[a]
         xb, yb, ab = prev[b, 0], prev[b, 1], prev_angle[b]
         # how far the two can close in one substep: the speculative margin
@@ -275,7 +283,7 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
 def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, mask,
                       friction, restitution, piece_off, vert_off, verts, radius, ppos, pprev,
                       pw, pradius, pgroup, player, pmask, pfriction, prestitution, x0, y0, cell,
-                      gnx, gny, start, items, slop, h, angle0, ci, cf, count):
+                      gnx, gny, start, items, slop, h, angle0, linked, ci, cf, count):
     """Contacts of bodies with the particles near them (found through the particles' grid),
     from where both were at the start of the substep, with a speculative margin."""
     out = np.empty((2, 7))
@@ -297,6 +305,11 @@ def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, 
                     p = items[s]
                     if w[i] == 0.0 and pw[p] == 0.0:
                         continue
+                    if len(linked):  # a particle on a joint to this body does not hit it
+                        key = i * 4294967296 + p
+                        at = np.searchsorted(linked, key)
+                        if at < len(linked) and linked[at] == key:
+                            continue
                     if not _filters(group[i], layer[i], mask[i], pgroup[p], player[p],
                                     pmask[p]):
                         continue

@@ -1,8 +1,11 @@
-"""Break: measure every spring; snap those held over their limit; flag buckled ones.
+"""Break: measure every spring; snap those held over their limit; flag buckled ones;
+break the joints that held more than their ``max_force``.
 
-Reads: particle pos; spring a, b, rest, max_stretch, broken, over.
-Writes: spring stretch, broken, buckled, over.
-Events: ``spring_broke(world, spring_entity)`` for each spring that snapped.
+Reads: particle pos; spring a, b, rest, max_stretch, broken, over; joint force,
+max_force, broken.
+Writes: spring stretch, broken, buckled, over; joint broken.
+Events: ``spring_broke(world, spring_entity)`` for each spring that snapped,
+``joint_broke(world, joint_entity)`` for each joint that broke.
 """
 
 from __future__ import annotations
@@ -36,6 +39,22 @@ class Break(Stage):
     def settings(self) -> dict[str, Any]:
         return {"break_frames": self.break_frames}
 
+    def _tethers(self, world: World) -> None:
+        """Springs with an end on a body: measured and broken like the others."""
+        st = world.store
+        t = st.tethers
+        if not t.n:
+            return
+        a, b = st.tether_ends()
+        ends = np.concatenate([a, b])
+        rows = np.arange(t.n, dtype=np.int64)
+        if len(self._out) < t.n:
+            self._out = np.zeros(2 * t.n, dtype=np.int64)
+        count = update_springs(t.n, ends, rows, rows + t.n, t.rest, t.max_stretch, t.stretch,
+                               t.broken, t.buckled, t.over, self.break_frames, self._out)
+        for row in self._out[:count].tolist():
+            world.dispatch("spring_broke", world, int(t.entity[row]))
+
     def process(self, world: World) -> None:
         s = world.store.springs
         if len(self._out) < s.n:
@@ -45,3 +64,11 @@ class Break(Stage):
                                self._out)
         for row in self._out[:count].tolist():
             world.dispatch("spring_broke", world, int(s.entity[row]))
+        self._tethers(world)
+        j = world.store.joints
+        if j.n:
+            # the force the last substep needed (Project): a hanging mass m pulls m·g
+            snapped = np.flatnonzero(~j.broken & (j.force > j.max_force))
+            j.broken[snapped] = True
+            for row in snapped.tolist():
+                world.dispatch("joint_broke", world, int(j.entity[row]))

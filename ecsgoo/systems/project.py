@@ -43,6 +43,7 @@ class Project(Stage):
         rounds = self.iterations or world.iterations
         st.springs.lam[:] = 0.0
         st.joints.force[:] = 0.0
+        st.tethers.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         order, backward = st.spring_order, st.spring_order_reversed

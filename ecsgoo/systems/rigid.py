@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..kernels.joints import solve_joints
+from ..kernels.joints import solve_joints, solve_tethers
 from ..kernels.rigid import (
     body_contacts,
     body_pairs,
@@ -86,14 +86,20 @@ def integrate(world: World, h: float, damp: float) -> None:
 
 
 def hold_joints(world: World, h: float) -> None:
-    """One positional pass over the joints (hinges and welds)."""
+    """One positional pass over the joints (hinges and welds) and the springs on bodies."""
     st = world.store
-    j = st.joints
+    j, t = st.joints, st.tethers
+    bc, pc = st.bodies.cols, st.particles.cols
     if j.n:
-        bc, jc, pc = st.bodies.cols, j.cols, st.particles.cols
+        jc = j.cols
         solve_joints(j.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
                      jc["lb"], jc["weld"], jc["rest_angle"], jc["broken"], jc["force"],
                      bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
+    if t.n:
+        tc = t.cols
+        solve_tethers(t.n, tc["a_body"], tc["a_part"], tc["b_body"], tc["b_part"], tc["la"],
+                      tc["lb"], tc["rest"], tc["compliance"], tc["broken"], tc["lam"],
+                      bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
 
 
 def softness(h: float) -> np.ndarray:
@@ -159,7 +165,7 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
     for _ in range(2):  # a second round only when the rows had to grow
         count = body_contacts(found.pairs, npairs, c["pos"], c["prev"], c["angle"],
                               c["prev_angle"], c["extent"], c["friction"], c["restitution"],
-                              *shape, slop, h, frames, found.ci, found.cf, 0)
+                              *shape, slop, h, frames, _linked(st), found.ci, found.cf, 0)
         count = world_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                                c["w"], c["extent"], c["friction"], c["restitution"], *shape,
                                world.level.segments, LEVEL_FRICTION, walls, bounds is not None,
@@ -170,6 +176,26 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
     found.bodies = found.n = count
     prepare_contacts(0, count, found.ci, found.cf, c["w"], c["iw"], st.particles.cols["w"])
     carry_impulses(count, found.ci, found.cf, found.old_n, found.old_ci, found.old_cf, MATCH_PX)
+
+
+def _linked(st: Any) -> np.ndarray:
+    """Sorted keys ``a · 2³² + b`` (a < b) of the body pairs a joint links: they do not
+    collide (Box2D's default)."""
+    j = st.joints
+    both = (j.a_body >= 0) & (j.b_body >= 0) & ~j.broken
+    lo = np.minimum(j.a_body[both], j.b_body[both])
+    hi = np.maximum(j.a_body[both], j.b_body[both])
+    return np.unique(lo * 4294967296 + hi)
+
+
+def _linked_particles(st: Any) -> np.ndarray:
+    """Sorted keys ``body · 2³² + particle`` of bodies and particles a joint links."""
+    j = st.joints
+    ok = ~j.broken
+    keys = [j.a_body[ok & (j.b_part >= 0)] * 4294967296 + j.b_part[ok & (j.b_part >= 0)],
+            j.b_body[ok & (j.a_part >= 0)] * 4294967296 + j.a_part[ok & (j.a_part >= 0)]]
+    keys = np.concatenate(keys)
+    return np.unique(keys[keys >= 0])
 
 
 def _particle_contacts(world: World, found: Contacts, h: float, grid: Any) -> None:
@@ -186,8 +212,8 @@ def _particle_contacts(world: World, found: Contacts, h: float, grid: Any) -> No
                                   c["friction"], c["restitution"], *shape, pc["pos"],
                                   pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"],
                                   pc["mask"], pc["friction"], pc["restitution"], *grid,
-                                  world.contact_slop, h, found.angle0, found.ci, found.cf,
-                                  found.bodies)
+                                  world.contact_slop, h, found.angle0,
+                                  _linked_particles(st), found.ci, found.cf, found.bodies)
         if count <= len(found.ci):
             break
         found.grow(count)
