@@ -125,14 +125,18 @@ def _velocity(i, pos, prev, angle, prev_angle, px, py, h):
 
 
 @njit(cache=True)
-def _add(ci, cf, k, a, b, p, nx, ny, jax, jay, jbx, jby, turn_a, rbx, rby, mu, e, un0):
-    """Write contact ``k``: arms ``ja``/``jb`` (world, now; ``jb`` 0 unless b is a body),
-    ``turn_a``: how far a turned since the frame's contacts were found (its anchor is
-    kept in that orientation), ``rb``: b's anchor (arm, particle offset or world point)."""
+def _add(ci, cf, k, a, b, p, nx, ny, jax, jay, jbx, jby, turn_a, turn_b, rbx, rby, mu, e,
+         un0):
+    """Write contact ``k``: arms ``ja``/``jb`` (world, now; ``jb`` 0 unless b is a body);
+    ``turn_a``/``turn_b``: how far the bodies turned since ``angle0`` (anchors are kept
+    in that orientation); ``rb``: b's anchor (arm, particle offset or world point)."""
     ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3] = a, b, p, 0
     c, s = math.cos(turn_a), math.sin(turn_a)
     cf[k, NX], cf[k, NY], cf[k, RAX], cf[k, RAY] = nx, ny, c * jax + s * jay, -s * jax + c * jay
     cf[k, JAX], cf[k, JAY], cf[k, JBX], cf[k, JBY] = jax, jay, jbx, jby
+    if b >= 0:
+        c, s = math.cos(turn_b), math.sin(turn_b)
+        rbx, rby = c * rbx + s * rby, -s * rbx + c * rby
     cf[k, RBX], cf[k, RBY], cf[k, MU], cf[k, E] = rbx, rby, mu, e
     cf[k, LN], cf[k, LT], cf[k, UN0], cf[k, LMAX] = 0.0, 0.0, un0, 0.0
 
@@ -152,7 +156,8 @@ def _mix(mu_a, mu_b, e_a, e_b):
 
 @njit(cache=True)
 def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction, restitution,
-                  piece_off, vert_off, verts, radius, slop, h, frames, linked, ci, cf, count):
+                  piece_off, vert_off, verts, radius, slop, h, frames, linked, angle0, ci, cf,
+                  count):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
 
@@ -200,8 +205,8 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
                         vbx, vby = _velocity(b, pos, prev, angle, prev_angle,
                                              out[j, 4], out[j, 5], h)
                         un0 = (vbx - vax) * nx + (vby - vay) * ny
-                        _add(ci, cf, count, a, b, -1, nx, ny, rax, ray, rbx, rby, 0.0, rbx,
-                             rby, mu, e, un0)
+                        _add(ci, cf, count, a, b, -1, nx, ny, rax, ray, rbx, rby,
+                             aa - angle0[a], ab - angle0[b], rbx, rby, mu, e, un0)
                     count += 1
                 _pair(ci, count, m)
     return count
@@ -209,7 +214,7 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
 
 @njit(cache=True)
 def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev, angle,
-                    prev_angle, h):
+                    prev_angle, h, turn):
     """Append ``m`` contacts of body ``i`` with the static world from ``out``.
 
     ``flip``: the world was shape A (so the normal and the points are swapped).
@@ -224,7 +229,7 @@ def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev
             vax, vay = _velocity(i, pos, prev, angle, prev_angle, out[j, qa],
                                  out[j, qa + 1], h)
             un0 = -(vax * nx + vay * ny)
-            _add(ci, cf, count, i, -1, -1, nx, ny, rax, ray, 0.0, 0.0, 0.0, out[j, qb],
+            _add(ci, cf, count, i, -1, -1, nx, ny, rax, ray, 0.0, 0.0, turn, 0.0, out[j, qb],
                  out[j, qb + 1], mu, e, un0)
         count += 1
     _pair(ci, count, m)
@@ -234,17 +239,19 @@ def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev
 @njit(cache=True)
 def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                    piece_off, vert_off, verts, radius, segs, seg_friction, bounds, use_bounds,
-                   slop, h, frames, ci, cf, count):
+                   slop, h, frames, which, angle0, ci, cf, count):
     """Contacts of every moving body with the level's segments and the world's bounds.
 
-    ``segs`` (s, 4): x1, y1, x2, y2 px; ``bounds``: x0, y0, x1, y1 px.
+    ``segs`` (s, 4): x1, y1, x2, y2 px; ``bounds``: x0, y0, x1, y1 px; ``which``:
+    the bodies to look at (a flag each).
     """
     out = np.empty((2, 7))
     seg = np.empty((2, 2))
     for i in range(n):
-        if w[i] == 0.0:
+        if w[i] == 0.0 or not which[i]:
             continue
         xa, ya, aa = prev[i, 0], prev[i, 1], prev_angle[i]
+        turn = aa - angle0[i]
         vx, vy = pos[i, 0] - xa, pos[i, 1] - ya
         margin = slop + (math.sqrt(vx * vx + vy * vy) + extent[i] * abs(angle[i] - aa)) * frames
         reach = extent[i] + margin
@@ -261,7 +268,7 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
                 m = collide_convex(va, len(va), radius[p], xa, ya, ca, sa,
                                    seg, 2, 0.0, 0.0, 0.0, 1.0, 0.0, margin, out)
                 count = _static_contact(ci, cf, count, i, out, m, False, xa, ya, aa, mu_w,
-                                        e_w, pos, prev, angle, prev_angle, h)
+                                        e_w, pos, prev, angle, prev_angle, h, turn)
             if not use_bounds:
                 continue
             for wall in range(4):
@@ -275,7 +282,7 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
                 m = halfplane_convex(va, len(va), radius[p], xa, ya, ca, sa, nx, ny, d,
                                      margin, out)
                 count = _static_contact(ci, cf, count, i, out, m, True, xa, ya, aa, mu_w,
-                                        e_w, pos, prev, angle, prev_angle, h)
+                                        e_w, pos, prev, angle, prev_angle, h, turn)
     return count
 
 
@@ -333,8 +340,8 @@ def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, 
                                                      out[j, 2], out[j, 3], h)
                                 un0 = (ux / h - vax) * nx + (uy / h - vay) * ny
                                 _add(ci, cf, count, i, -1, p, nx, ny, rax, ray, 0.0, 0.0,
-                                     aa - angle0[i], out[j, 4] - qx, out[j, 5] - qy, mu, e,
-                                     un0)
+                                     aa - angle0[i], 0.0, out[j, 4] - qx, out[j, 5] - qy, mu,
+                                     e, un0)
                             count += 1
     return count
 

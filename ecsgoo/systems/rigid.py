@@ -45,6 +45,9 @@ CONTACT_HERTZ, CONTACT_ZETA = 30.0, 10.0
 #: How far (px) a contact's anchor may have moved since last frame and still be the
 #: same contact (its impulses carry over: warm starting).
 MATCH_PX = 2.0
+#: A body whose farthest point sweeps more than this (px) in a frame by turning has its
+#: contacts found every substep.
+SPIN_PX = 2.0
 
 
 class Contacts:
@@ -60,6 +63,10 @@ class Contacts:
         self.angle0 = np.zeros(0)  # each body's angle when the frame's contacts were found
         self.pose = np.zeros((0, 4))
         self.soft, self.soft_h = np.zeros(6), 0.0
+        self.fast = np.zeros(0, dtype=bool)  # bodies whose contacts are found every substep
+        self.slow_pairs = self.fast_pairs = np.zeros((0, 2), dtype=np.int64)
+        self.linked = np.zeros(0, dtype=np.int64)
+        self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
 
     def grow(self, need: int) -> None:
         """Room for ``need`` rows (the first ``bodies`` kept)."""
@@ -73,6 +80,14 @@ class Contacts:
         if len(self.old_ci) < n:
             self.old_ci, self.old_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
         self.old_ci[:n], self.old_cf[:n], self.old_n = self.ci[:n], self.cf[:n], n
+
+    def keep_substep(self) -> None:
+        """Remember this substep's own contacts (after the frame's) for the next one's."""
+        first, n = self.bodies, self.n - self.bodies
+        if len(self.sub_ci) < n:
+            self.sub_ci, self.sub_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
+        self.sub_ci[:n], self.sub_cf[:n] = self.ci[first: self.n], self.cf[first: self.n]
+        self.sub_n = n
 
 
 def integrate(world: World, h: float, damp: float) -> None:
@@ -124,11 +139,11 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
     """
     st = world.store
     if not st.bodies.n:
-        found.n = found.bodies = found.old_n = 0
+        found.n = found.bodies = found.old_n = found.sub_n = 0
         return
     if world.substep_index == 0:
         _frame_contacts(world, found, h)
-    _particle_contacts(world, found, h, grid)
+    _substep_contacts(world, found, h, grid)
     c, pc = st.bodies.cols, st.particles.cols
     state = (c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"], c["iw"], pc["pos"],
              pc["prev"], pc["w"], h)
@@ -143,39 +158,78 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
     if world.substep_index == world.substeps - 1:
         restitution(found.n, found.ci, found.cf, *state, bounce)
         found.keep()
+    found.keep_substep()
 
 
 def _frame_contacts(world: World, found: Contacts, h: float) -> None:
-    """The bodies' contacts for this frame: pairs, the level and bounds; warm-started."""
+    """The frame's body pairs; the contacts of the slow ones for the whole frame.
+
+    A body that turns fast (its farthest point sweeps more than ``SPIN_PX`` over
+    the frame) has its contacts found again every substep: anchors found once
+    would miss the corner that turns in.
+    """
     st = world.store
-    c, slop, frames = st.bodies.cols, world.contact_slop, world.substeps
-    pair_args = (st.bodies.n, c["pos"], c["prev"], c["extent"], c["w"], c["group"], c["layer"],
+    c, slop, frames, n = st.bodies.cols, world.contact_slop, world.substeps, st.bodies.n
+    pair_args = (n, c["pos"], c["prev"], c["extent"], c["w"], c["group"], c["layer"],
                  c["mask"], slop, frames)
     npairs = body_pairs(*pair_args, found.pairs)
     if npairs > len(found.pairs):
         found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
         body_pairs(*pair_args, found.pairs)
+    b = st.bodies
+    found.fast = np.abs(b.angle - b.prev_angle) * frames * b.extent > SPIN_PX
+    pairs = found.pairs[:npairs]
+    quick = found.fast[pairs[:, 0]] | found.fast[pairs[:, 1]]
+    found.slow_pairs, found.fast_pairs = pairs[~quick], pairs[quick]
+    found.linked = _linked(st)
+    found.angle0 = c["prev_angle"][:n].copy()
+    if len(found.pose) < n:
+        found.pose = np.zeros((c["pos"].shape[0], 4))
+    found.bodies = 0
+    found.bodies = _find(world, found, h, 0, found.slow_pairs, ~found.fast, frames)
+    carry_impulses(found.bodies, found.ci, found.cf, found.old_n, found.old_ci, found.old_cf,
+                   MATCH_PX)
+
+
+def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray,
+          which: np.ndarray, frames: int) -> int:
+    """Contacts of ``pairs`` and of the bodies ``which`` with the level and bounds, from
+    row ``first`` on, with the speculative margin of ``frames`` substeps; returns the
+    end row."""
+    st = world.store
+    c, slop = st.bodies.cols, world.contact_slop
     shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
     bounds = world.bounds
     walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
-    found.bodies = 0
-    found.angle0 = c["prev_angle"][: st.bodies.n].copy()
-    if len(found.pose) < st.bodies.n:
-        found.pose = np.zeros((c["pos"].shape[0], 4))
     for _ in range(2):  # a second round only when the rows had to grow
-        count = body_contacts(found.pairs, npairs, c["pos"], c["prev"], c["angle"],
+        count = body_contacts(pairs, len(pairs), c["pos"], c["prev"], c["angle"],
                               c["prev_angle"], c["extent"], c["friction"], c["restitution"],
-                              *shape, slop, h, frames, _linked(st), found.ci, found.cf, 0)
+                              *shape, slop, h, frames, found.linked, found.angle0, found.ci,
+                              found.cf, first)
         count = world_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                                c["w"], c["extent"], c["friction"], c["restitution"], *shape,
                                world.level.segments, LEVEL_FRICTION, walls, bounds is not None,
-                               slop, h, frames, found.ci, found.cf, count)
+                               slop, h, frames, which, found.angle0, found.ci, found.cf, count)
         if count <= len(found.ci):
             break
         found.grow(count)
-    found.bodies = found.n = count
-    prepare_contacts(0, count, found.ci, found.cf, c["w"], c["iw"], st.particles.cols["w"])
-    carry_impulses(count, found.ci, found.cf, found.old_n, found.old_ci, found.old_cf, MATCH_PX)
+    prepare_contacts(first, count, found.ci, found.cf, c["w"], c["iw"], st.particles.cols["w"])
+    return count
+
+
+def _substep_contacts(world: World, found: Contacts, h: float, grid: Any) -> None:
+    """This substep's contacts after the frame's: the fast bodies', then the particles'
+    (warm-started from the last substep's)."""
+    st = world.store
+    n = found.bodies
+    if len(found.fast_pairs) or found.fast.any():
+        n = _find(world, found, h, n, found.fast_pairs, found.fast, 1)
+    if grid is not None:
+        n = _particle_contacts(world, found, h, grid, n)
+    found.n = n
+    if n > found.bodies:
+        carry_impulses(n - found.bodies, found.ci[found.bodies:], found.cf[found.bodies:],
+                       found.sub_n, found.sub_ci, found.sub_cf, MATCH_PX)
 
 
 def _linked(st: Any) -> np.ndarray:
@@ -198,11 +252,8 @@ def _linked_particles(st: Any) -> np.ndarray:
     return np.unique(keys[keys >= 0])
 
 
-def _particle_contacts(world: World, found: Contacts, h: float, grid: Any) -> None:
-    """This substep's contacts of bodies with particles, after the frame's body contacts."""
-    found.n = found.bodies
-    if grid is None:
-        return
+def _particle_contacts(world: World, found: Contacts, h: float, grid: Any, first: int) -> int:
+    """Contacts of bodies with particles, from row ``first`` on; returns the end row."""
     st = world.store
     c, pc = st.bodies.cols, st.particles.cols
     shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
@@ -213,9 +264,9 @@ def _particle_contacts(world: World, found: Contacts, h: float, grid: Any) -> No
                                   pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"],
                                   pc["mask"], pc["friction"], pc["restitution"], *grid,
                                   world.contact_slop, h, found.angle0,
-                                  _linked_particles(st), found.ci, found.cf, found.bodies)
+                                  _linked_particles(st), found.ci, found.cf, first)
         if count <= len(found.ci):
             break
         found.grow(count)
-    prepare_contacts(found.bodies, count, found.ci, found.cf, c["w"], c["iw"], pc["w"])
-    found.n = count
+    prepare_contacts(first, count, found.ci, found.cf, c["w"], c["iw"], pc["w"])
+    return count

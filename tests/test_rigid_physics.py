@@ -1,0 +1,247 @@
+"""Rigid bodies against closed forms: slopes, rolling, pendulums, collisions, hanging."""
+
+import math
+
+import numpy as np
+import pytest
+
+from ecsgoo import Anchor, Joint, Particle, RigidBody, Spring, World, systems
+
+G = 980.0
+
+
+def _world(**kw) -> World:
+    kw.setdefault("bounds", None)
+    kw.setdefault("damping", 1.0)
+    return World(**kw).use(*(s() for s in systems.SOLVER))
+
+
+def _slope(w: World, theta: float, mu: float) -> None:
+    """A static slab whose top face passes through the origin at angle ``theta``."""
+    nx, ny = -math.sin(theta), math.cos(theta)
+    w.create_entity(RigidBody.box(-10 * nx, -10 * ny, 2000, 20, angle=theta, friction=mu),
+                    Anchor())
+
+
+def _on_slope(w: World, theta: float, mu: float, body: RigidBody, lift: float) -> int:
+    """Put ``body`` (made at the origin) on the slope, ``lift`` px above its face."""
+    nx, ny = -math.sin(theta), math.cos(theta)
+    body.x, body.y = lift * nx, lift * ny
+    return w.create_entity(body)
+
+
+def _along(b: RigidBody, theta: float) -> float:
+    """How far down the slope the body's centre is, px."""
+    return -(b.x * math.cos(theta) + b.y * math.sin(theta))
+
+
+def test_a_box_holds_on_a_30_degree_slope_with_friction_0_9():
+    theta = math.radians(30)
+    w = _world()
+    _slope(w, theta, 0.9)
+    e = _on_slope(w, theta, 0.9, RigidBody.box(0, 0, 40, 40, angle=theta, friction=0.9), 20)
+    b = w.component(e, RigidBody)
+    w.step(30)
+    start = _along(b, theta)
+    w.step(120)
+    assert abs(_along(b, theta) - start) < 0.5
+
+
+def test_a_box_slides_down_a_30_degree_slope_as_g_sin_minus_mu_cos():
+    theta, mu = math.radians(30), 0.2
+    w = _world()
+    _slope(w, theta, mu)
+    e = _on_slope(w, theta, mu, RigidBody.box(0, 0, 40, 40, angle=theta, friction=mu), 20)
+    b = w.component(e, RigidBody)
+    w.step(6)  # settled onto the face
+    s0, v0 = _along(b, theta), -(b.vx * math.cos(theta) + b.vy * math.sin(theta))
+    w.step(60)
+    a = G * (math.sin(theta) - mu * math.cos(theta))
+    expected = v0 * 1.0 + 0.5 * a * 1.0**2
+    assert _along(b, theta) - s0 == pytest.approx(expected, rel=0.03)
+
+
+def test_a_disc_rolls_down_a_slope_without_slipping():
+    theta = math.radians(20)
+    w = _world()
+    _slope(w, theta, 0.9)
+    r = 20.0
+    e = _on_slope(w, theta, 0.9, RigidBody.circle(0, 0, r, friction=0.9), r)
+    b = w.component(e, RigidBody)
+    w.step(6)
+    s0 = _along(b, theta)
+    v0 = -(b.vx * math.cos(theta) + b.vy * math.sin(theta))
+    w.step(60)
+    a = 2.0 / 3.0 * G * math.sin(theta)
+    assert _along(b, theta) - s0 == pytest.approx(v0 + 0.5 * a, rel=0.03)
+    speed = math.hypot(b.vx, b.vy)
+    assert abs(b.omega) * r == pytest.approx(speed, rel=0.02)  # v = ω r: no slip
+
+
+def test_a_rod_on_a_hinge_swings_with_the_physical_pendulum_period():
+    w = _world()
+    pin = w.create_entity(RigidBody.circle(0, 0, 2), Anchor())
+    length, th0 = 200.0, 0.2
+    rod = w.create_entity(RigidBody.box(length / 2 * math.sin(th0), -length / 2 * math.cos(th0),
+                                        10, length, angle=th0))
+    w.create_entity(Joint(pin, rod, 0, 0))
+    b = w.component(rod, RigidBody)
+    crossings, before = [], b.angle
+    for frame in range(1, 400):
+        w.step()
+        now = b.angle
+        if before > 0 >= now or before < 0 <= now:
+            crossings.append((frame - now / (now - before)) / 60)
+        before = now
+    period = 2 * (crossings[-1] - crossings[0]) / (len(crossings) - 1)
+    # I = m L²/3 about the pin, the centre L/2 below it; amplitude th0 lengthens it a little
+    expected = 2 * math.pi * math.sqrt(2 * length / (3 * G)) * (1 + th0**2 / 16)
+    assert period == pytest.approx(expected, rel=0.03)
+
+
+def test_a_welded_cantilever_holds():
+    w = _world()
+    wall = w.create_entity(RigidBody.box(-10, 0, 20, 200), Anchor())
+    beam = w.create_entity(RigidBody.box(100, 0, 200, 10))
+    w.create_entity(Joint(wall, beam, 0, 0, weld=True))
+    w.step(120)
+    b = w.component(beam, RigidBody)
+    assert abs(b.angle) < 0.01
+    assert b.x == pytest.approx(100, abs=0.5) and b.y == pytest.approx(0, abs=1.0)
+    assert math.hypot(b.vx, b.vy) < 1.0
+
+
+def test_a_head_on_collision_keeps_momentum_and_adds_no_energy():
+    w = _world(gravity=(0, 0))
+    a = w.create_entity(RigidBody.box(-100, 0, 40, 40, mass=2.0, restitution=0.5))
+    b = w.create_entity(RigidBody.box(100, 3, 40, 40, mass=1.0, restitution=0.5))
+    va, vb = w.component(a, RigidBody), w.component(b, RigidBody)
+    va.vx, vb.vx = 600.0, -400.0
+
+    def momentum():
+        return np.array([2 * va.vx + vb.vx, 2 * va.vy + vb.vy])
+
+    def energy():
+        return sum(0.5 * c.mass * (c.vx**2 + c.vy**2) + 0.5 * c.inertia * c.omega**2
+                   for c in (va, vb))
+
+    p0, e0 = momentum(), energy()
+    w.step(60)
+    assert vb.x > va.x  # they met and parted, not passed through
+    assert np.allclose(momentum(), p0, atol=0.01 * abs(p0[0]) + 1e-9, rtol=0.01)
+    assert energy() <= e0 * 1.0001
+
+
+def test_a_box_hung_by_its_corner_comes_to_rest_under_the_pin():
+    w = _world(damping=0.98)
+    pin = w.create_entity(Particle(0, 0), Anchor())
+    box = w.create_entity(RigidBody.box(30, -60, 40, 40, angle=0.3))
+    b = w.component(box, RigidBody)
+    corner = b.outline()[0][3]
+    w.create_entity(Spring(pin, box, stiffness=0.5, at_b=tuple(corner)))
+    w.step(600)
+    assert b.x == pytest.approx(0.0, abs=1.0)
+    assert abs(abs(b.angle % (math.pi / 2)) - math.pi / 4) < 0.02  # the diagonal hangs
+    assert math.hypot(b.vx, b.vy) < 2.0
+
+
+def test_a_joint_breaks_above_its_max_force_and_says_so():
+    broke = []
+    for max_force, holds in ((1.5 * 2 * G, True), (0.5 * 2 * G, False)):
+        w = _world()
+        w.set_handler("joint_broke", lambda world, e: broke.append(e))
+        pin = w.create_entity(RigidBody.circle(0, 0, 2), Anchor())
+        weight = w.create_entity(RigidBody.box(0, -50, 20, 20, mass=2.0))
+        joint = w.create_entity(Joint(pin, weight, 0, -40, max_force=max_force))
+        w.step(60)
+        j = w.component(joint, Joint)
+        assert j.broken is not holds
+        if holds:
+            assert j.force == pytest.approx(2 * G, rel=0.05)  # a hanging mass m pulls m·g
+    assert broke == [joint]
+
+
+def test_a_fast_box_does_not_pass_a_segment():
+    w = _world(gravity=(0, 0))
+    w.add_segment((-200, 0), (200, 0))
+    e = w.create_entity(RigidBody.box(0, 100, 10, 10))
+    b = w.component(e, RigidBody)
+    b.vy = -12000.0
+    w.step(10)
+    assert b.y > 0
+
+
+def test_no_nan_and_the_same_bits_after_a_chaotic_run():
+    def run() -> str:
+        w = _world(bounds=(0, 0, 600, 400), damping=0.99)
+        rng = np.random.default_rng(3)
+        for k in range(40):
+            x, y = rng.uniform(50, 550), rng.uniform(50, 350)
+            kind = k % 3
+            body = (RigidBody.box(x, y, 20, 30, angle=rng.uniform(0, 3)) if kind == 0 else
+                    RigidBody.circle(x, y, 12) if kind == 1 else
+                    RigidBody.polygon(x, y, [(0, 0), (30, 0), (30, 30), (15, 10), (0, 30)]))
+            e = w.create_entity(body)
+            w.component(e, RigidBody).vx = rng.uniform(-800, 800)
+        w.step(240)
+        w.check()
+        return w.state_hash()
+
+    assert run() == run()
+
+
+# --- mixed with particles and soft bodies ------------------------------------------------
+
+
+def _inside_box(b: RigidBody, points: np.ndarray, w: float, h: float) -> np.ndarray:
+    """Which ``points`` lie inside the (unrotated frame of) box body ``b``."""
+    c, s = math.cos(b.angle), math.sin(b.angle)
+    d = points - (b.x, b.y)
+    u, v = c * d[:, 0] + s * d[:, 1], -s * d[:, 0] + c * d[:, 1]
+    return (np.abs(u) < w / 2) & (np.abs(v) < h / 2)
+
+
+def test_a_particle_and_a_jelly_ball_rest_on_a_static_box():
+    from ecsgoo.bodies import jelly_ball
+
+    w = _world(damping=0.99)
+    w.create_entity(RigidBody.box(0, -10, 600, 20), Anchor())
+    dot = w.create_entity(Particle(-150, 30, radius=5))
+    ball = jelly_ball(w, 100, 60, radius=40, vertices=16)
+    w.step(240)
+    p = w.component(dot, Particle)
+    assert p.y == pytest.approx(5, abs=1.0) and abs(p.vy) < 5
+    ys = w.particles.pos[w.particles.rows(ball.particles), 1]
+    assert ys.min() > -1.0  # the ball sits on the box, not through it
+    assert np.abs(w.particles.velocity[w.particles.rows(ball.particles)]).max() < 20
+
+
+def test_a_crate_dropped_on_a_jelly_ball_rests_on_top():
+    from ecsgoo.bodies import jelly_ball
+
+    w = _world(damping=0.99)
+    w.create_entity(RigidBody.box(0, -10, 600, 20), Anchor())
+    ball = jelly_ball(w, 0, 45, radius=45, vertices=24, pressure=1.5)
+    crate = w.create_entity(RigidBody.box(0, 150, 40, 40, mass=0.5))
+    w.step(300)
+    b = w.component(crate, RigidBody)
+    rows = w.particles.rows(ball.particles)
+    pos = w.particles.pos[rows]
+    assert b.y > pos[:, 1].max() - 5  # on top of the ball
+    assert not _inside_box(b, pos, 40, 40).any()
+    assert math.hypot(b.vx, b.vy) < 10
+
+
+def test_an_l_shaped_body_collides_as_an_l():
+    w = _world(damping=0.99)
+    w.create_entity(RigidBody.box(0, -10, 600, 20), Anchor())
+    ell = w.create_entity(RigidBody.polygon(-60, 0, [(0, 0), (120, 0), (120, 30), (30, 30),
+                                                     (30, 120), (0, 120)], mass=20), Anchor())
+    ball = w.create_entity(RigidBody.circle(20, 200, 10))
+    w.step(240)
+    b = w.component(ball, RigidBody)
+    # in the notch: on the L's foot (top at y = 30), beside its upright (x > -30);
+    # on the hull it would rest on the diagonal, far above
+    assert b.y == pytest.approx(40, abs=1.5)
+    assert b.x > -30 + 9
+    assert w.component(ell, RigidBody).inertia > 0
