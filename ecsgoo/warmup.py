@@ -157,7 +157,7 @@ def _rigid_bodies(world: Any) -> None:
     from .components import Anchor, Particle, Spring
     from .rigid import Joint, RigidBody
 
-    ground = world.create_entity(RigidBody.box(330, 120, 100, 20), Anchor())
+    world.create_entity(RigidBody.box(330, 120, 100, 20), Anchor())
     crate = world.create_entity(RigidBody.box(320, 145, 30, 30))
     wheel = world.create_entity(RigidBody.circle(350, 145, 10))
     world.create_entity(Joint(crate, wheel, 335, 145))

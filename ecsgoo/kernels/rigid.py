@@ -34,6 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .contacts import resolve_static
 from .manifold import collide_convex, halfplane_convex
 from .rigid_solver import (
     JAX,
@@ -52,6 +53,7 @@ from .rigid_solver import (
     RBY,
     UN0,
     E,
+    T,
 )
 
 
@@ -130,7 +132,7 @@ def _add(ci, cf, k, a, b, p, nx, ny, jax, jay, jbx, jby, turn_a, turn_b, rbx, rb
     """Write contact ``k``: arms ``ja``/``jb`` (world, now; ``jb`` 0 unless b is a body);
     ``turn_a``/``turn_b``: how far the bodies turned since ``angle0`` (anchors are kept
     in that orientation); ``rb``: b's anchor (arm, particle offset or world point)."""
-    ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3] = a, b, p, 0
+    ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3] = a, b, p, -1
     c, s = math.cos(turn_a), math.sin(turn_a)
     cf[k, NX], cf[k, NY], cf[k, RAX], cf[k, RAY] = nx, ny, c * jax + s * jay, -s * jax + c * jay
     cf[k, JAX], cf[k, JAY], cf[k, JBX], cf[k, JBY] = jax, jay, jbx, jby
@@ -139,13 +141,6 @@ def _add(ci, cf, k, a, b, p, nx, ny, jax, jay, jbx, jby, turn_a, turn_b, rbx, rb
         rbx, rby = c * rbx + s * rby, -s * rbx + c * rby
     cf[k, RBX], cf[k, RBY], cf[k, MU], cf[k, E] = rbx, rby, mu, e
     cf[k, LN], cf[k, LT], cf[k, UN0], cf[k, LMAX] = 0.0, 0.0, un0, 0.0
-
-
-@njit(cache=True)
-def _pair(ci, count, m):
-    """Mark the last two contacts as one two-point manifold (solved together)."""
-    if m == 2 and count <= len(ci):
-        ci[count - 2, 3], ci[count - 1, 3] = 1, 2
 
 
 @njit(cache=True)
@@ -208,7 +203,6 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
                         _add(ci, cf, count, a, b, -1, nx, ny, rax, ray, rbx, rby,
                              aa - angle0[a], ab - angle0[b], rbx, rby, mu, e, un0)
                     count += 1
-                _pair(ci, count, m)
     return count
 
 
@@ -232,7 +226,6 @@ def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev
             _add(ci, cf, count, i, -1, -1, nx, ny, rax, ray, 0.0, 0.0, turn, 0.0, out[j, qb],
                  out[j, qb + 1], mu, e, un0)
         count += 1
-    _pair(ci, count, m)
     return count
 
 
@@ -289,12 +282,17 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
 @njit(cache=True)
 def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, mask,
                       friction, restitution, piece_off, vert_off, verts, radius, ppos, pprev,
-                      pw, pradius, pgroup, player, pmask, pfriction, prestitution, x0, y0, cell,
-                      gnx, gny, start, items, slop, h, angle0, linked, ci, cf, count):
+                      pw, pradius, pgroup, player, pmask, pfriction, prestitution, onext, x0,
+                      y0, cell, gnx, gny, start, items, slop, h, angle0, linked, ci, cf, count):
     """Contacts of bodies with the particles near them (found through the particles' grid),
-    from where both were at the start of the substep, with a speculative margin."""
+    from where both were at the start of the substep, with a speculative margin.
+
+    A particle on a soft body's outline (``onext[p]``: the next particle along it, else
+    -1) stands for the outline's edge to the next one, a capsule — so a crate's corner
+    cannot slip between two particles of a jelly ball into it.
+    """
     out = np.empty((2, 7))
-    circle = np.zeros((1, 2))
+    shape = np.zeros((2, 2))
     for i in range(n):
         xa, ya, aa = prev[i, 0], prev[i, 1], prev_angle[i]
         ca, sa = math.cos(aa), math.sin(aa)
@@ -310,38 +308,117 @@ def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, 
                 g = gy * gnx + gx
                 for s in range(start[g], start[g + 1]):
                     p = items[s]
-                    if w[i] == 0.0 and pw[p] == 0.0:
+                    nxt = onext[p]
+                    if w[i] == 0.0:  # static bodies: particles_on_static
                         continue
-                    if len(linked):  # a particle on a joint to this body does not hit it
-                        key = i * 4294967296 + p
-                        at = np.searchsorted(linked, key)
-                        if at < len(linked) and linked[at] == key:
-                            continue
+                    if _linked(linked, i, p) or (nxt >= 0 and _linked(linked, i, nxt)):
+                        continue  # a particle on a joint to this body does not hit it
                     if not _filters(group[i], layer[i], mask[i], pgroup[p], player[p],
                                     pmask[p]):
                         continue
-                    qx, qy = pprev[p, 0], pprev[p, 1]
-                    ux, uy = ppos[p, 0] - qx, ppos[p, 1] - qy
+                    px, py = pprev[p, 0], pprev[p, 1]
+                    ux, uy = ppos[p, 0] - px, ppos[p, 1] - py
+                    rp, k = pradius[p], 1
+                    shape[0, 0], shape[0, 1] = px, py
+                    if nxt >= 0:  # the edge to the next particle of the outline
+                        shape[1, 0], shape[1, 1] = pprev[nxt, 0], pprev[nxt, 1]
+                        ux = max(abs(ux), abs(ppos[nxt, 0] - pprev[nxt, 0]))
+                        uy = max(abs(uy), abs(ppos[nxt, 1] - pprev[nxt, 1]))
+                        rp, k = 0.5 * (rp + pradius[nxt]), 2
                     margin = slop + move + abs(ux) + abs(uy)
-                    dx, dy = qx - xa, qy - ya
-                    reach = extent[i] + pradius[p] + margin
+                    dx, dy = px - xa, py - ya
+                    reach = extent[i] + rp + margin + (cell if k == 2 else 0.0)
                     if dx * dx + dy * dy > reach * reach:
                         continue
                     mu, e = _mix(friction[i], pfriction[p], restitution[i], prestitution[p])
                     for q in range(piece_off[i], piece_off[i + 1]):
                         va = verts[vert_off[q]: vert_off[q + 1]]
-                        m = collide_convex(va, len(va), radius[q], xa, ya, ca, sa, circle, 1,
-                                           pradius[p], qx, qy, 1.0, 0.0, margin, out)
+                        m = collide_convex(va, len(va), radius[q], xa, ya, ca, sa, shape, k,
+                                           rp, 0.0, 0.0, 1.0, 0.0, margin, out)
                         for j in range(m):
                             if count < len(ci):
-                                nx, ny = out[j, 0], out[j, 1]
-                                rax, ray = out[j, 2] - xa, out[j, 3] - ya
-                                vax, vay = _velocity(i, pos, prev, angle, prev_angle,
-                                                     out[j, 2], out[j, 3], h)
-                                un0 = (ux / h - vax) * nx + (uy / h - vay) * ny
-                                _add(ci, cf, count, i, -1, p, nx, ny, rax, ray, 0.0, 0.0,
-                                     aa - angle0[i], 0.0, out[j, 4] - qx, out[j, 5] - qy, mu,
-                                     e, un0)
-                            count += 1
+                                count = _particle_contact(ci, cf, count, i, p, nxt, out, j, xa,
+                                                          ya, aa - angle0[i], rp, pos, prev,
+                                                          angle, prev_angle, ppos, pprev, mu,
+                                                          e, h)
+                            else:
+                                count += 1
     return count
 
+
+@njit(cache=True)
+def _particle_contact(ci, cf, count, i, p, nxt, out, j, xa, ya, turn, rp, pos, prev, angle,
+                      prev_angle, ppos, pprev, mu, e, h):
+    """Append contact ``j`` of ``out`` between body ``i`` and particle ``p`` (or the edge
+    ``p``–``nxt``: where along it, ``t``, is kept with the contact)."""
+    nx, ny = out[j, 0], out[j, 1]
+    t = 0.0
+    ex, ey = pprev[p, 0], pprev[p, 1]
+    if nxt >= 0:
+        cx, cy = out[j, 4] + rp * nx, out[j, 5] + rp * ny  # the point on the edge's core
+        sx, sy = pprev[nxt, 0] - pprev[p, 0], pprev[nxt, 1] - pprev[p, 1]
+        ln2 = sx * sx + sy * sy
+        if ln2 > 0.0:
+            t = min(1.0, max(0.0, ((cx - ex) * sx + (cy - ey) * sy) / ln2))
+        ex, ey = ex + t * sx, ey + t * sy
+    vpx = (ppos[p, 0] - pprev[p, 0]) / h
+    vpy = (ppos[p, 1] - pprev[p, 1]) / h
+    if nxt >= 0:
+        vpx = (1.0 - t) * vpx + t * (ppos[nxt, 0] - pprev[nxt, 0]) / h
+        vpy = (1.0 - t) * vpy + t * (ppos[nxt, 1] - pprev[nxt, 1]) / h
+    vax, vay = _velocity(i, pos, prev, angle, prev_angle, out[j, 2], out[j, 3], h)
+    un0 = (vpx - vax) * nx + (vpy - vay) * ny
+    _add(ci, cf, count, i, -1, p, nx, ny, out[j, 2] - xa, out[j, 3] - ya, 0.0, 0.0, turn, 0.0,
+         out[j, 4] - ex, out[j, 5] - ey, mu, e, un0)
+    ci[count, 3] = nxt
+    cf[count, T] = t
+    return count + 1
+
+
+@njit(cache=True)
+def _linked(linked, body, particle):
+    """Whether ``(body, particle)`` is in the sorted keys ``linked`` (joined by a joint)."""
+    if len(linked) == 0:
+        return False
+    key = body * 4294967296 + particle
+    at = np.searchsorted(linked, key)
+    return at < len(linked) and linked[at] == key
+
+
+@njit(cache=True)
+def particles_on_static(n, pos, angle, w, extent, group, layer, mask, friction, restitution,
+                        piece_off, vert_off, verts, radius, ppos, pprev, pw, pradius, pgroup,
+                        player, pmask, pfriction, prestitution, x0, y0, cell, gnx, gny, start,
+                        items, vmin, push, hold):
+    """Push particles out of the static (anchored) bodies they overlap, exactly, the way
+    the level's polygons do (``contacts.resolve_static``): a static body is level
+    geometry that a game can move, and a particle never sinks into it."""
+    out = np.empty((2, 7))
+    circle = np.zeros((1, 2))
+    for i in range(n):
+        if w[i] != 0.0:
+            continue
+        xa, ya, aa = pos[i, 0], pos[i, 1], angle[i]
+        ca, sa = math.cos(aa), math.sin(aa)
+        r = extent[i] + 2.0 * cell
+        cx0 = max(0, int((xa - r - x0) / cell))
+        cx1 = min(gnx - 1, int((xa + r - x0) / cell))
+        cy0 = max(0, int((ya - r - y0) / cell))
+        cy1 = min(gny - 1, int((ya + r - y0) / cell))
+        for gy in range(cy0, cy1 + 1):
+            for gx in range(cx0, cx1 + 1):
+                g = gy * gnx + gx
+                for s in range(start[g], start[g + 1]):
+                    p = items[s]
+                    if pw[p] == 0.0 or not _filters(group[i], layer[i], mask[i], pgroup[p],
+                                                    player[p], pmask[p]):
+                        continue
+                    mu, e = _mix(friction[i], pfriction[p], restitution[i], prestitution[p])
+                    for q in range(piece_off[i], piece_off[i + 1]):
+                        va = verts[vert_off[q]: vert_off[q + 1]]
+                        m = collide_convex(va, len(va), radius[q], xa, ya, ca, sa, circle, 1,
+                                           pradius[p], ppos[p, 0], ppos[p, 1], 1.0, 0.0, 0.0,
+                                           out)
+                        if m and out[0, 6] < 0.0:
+                            resolve_static(p, out[0, 0], out[0, 1], -out[0, 6], ppos, pprev,
+                                           mu, e, vmin, push, hold)

@@ -20,7 +20,8 @@ impulse: ``into_pos`` moves ``pos`` (warm start, biased solve: the substep's
 move changes), otherwise ``prev`` moves (relax, restitution: only the
 velocity changes). Particles take part as bodies without rotation.
 
-Contacts are rows of ``ci`` (body a, body b or -1, particle b or -1, unused)
+Contacts are rows of ``ci`` (body a, body b or -1, particle b or -1, the particle
+after it along a soft body's outline or -1: then b is the point ``t`` of that edge)
 and ``cf`` (columns below); anchors are in a's and b's body coordinates (an
 offset from particle b's centre; world coordinates for the static world).
 """
@@ -35,10 +36,11 @@ from numba import njit
 # cf columns: normal (a → b); where the anchors are (see ``poses``); the arms the
 # impulses act through (world, as found) and the effective masses along the normal and
 # the tangent; friction, restitution; normal and tangent impulses (accumulated,
-# mass·px/s); approach speed when found (px/s); largest normal impulse of the frame
+# mass·px/s); approach speed when found (px/s); largest normal impulse of the frame;
+# where along a soft body's outline edge (particle ci[k, 2] to ci[k, 3]) b is, 0..1
 NX, NY, RAX, RAY, RBX, RBY, JAX, JAY, JBX, JBY, MN, MT = range(12)
-MU, E, LN, LT, UN0, LMAX = range(12, 18)
-CF = 18
+MU, E, LN, LT, UN0, LMAX, T = range(12, 19)
+CF = 19
 
 
 @njit(cache=True)
@@ -78,6 +80,21 @@ def _rel(vax, vay, oma, rax, ray, vbx, vby, omb, rbx, rby):
     return vbx - omb * rby - (vax - oma * ray), vby + omb * rbx - (vay + oma * rax)
 
 
+@njit(cache=True)
+def _particles_get(ci, cf, k, dx, dy, target, pw):
+    """Particle end b of contact ``k`` (or its outline edge's two ends, by ``t``) gets the
+    move ``(dx, dy)`` × its inverse mass (``target``: positions or previous positions)."""
+    p, q = ci[k, 2], ci[k, 3]
+    share = 1.0
+    if q >= 0:
+        t = cf[k, T]
+        share = 1.0 - t
+        target[q, 0] += dx * t * pw[q]
+        target[q, 1] += dy * t * pw[q]
+    target[p, 0] += dx * share * pw[p]
+    target[p, 1] += dy * share * pw[p]
+
+
 # The kernels below load each contact's two ends into local variables, change their
 # velocities and store them back, rather than passing arrays to helpers: numba counts
 # references of every array argument of a call, and that cost 10× the arithmetic.
@@ -89,7 +106,7 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
     inv_h = 1.0 / h
     into_pos = mode <= 1
     for k in range(nc):
-        a, b, p = ci[k, 0], ci[k, 1], ci[k, 2]
+        a, b, p, q = ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3]
         nx, ny = cf[k, NX], cf[k, NY]
         if mode == 0 and cf[k, LN] == 0.0 and cf[k, LT] == 0.0:
             continue
@@ -110,6 +127,12 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
         elif p >= 0:
             wb = pw[p]
             vbx, vby = (ppos[p, 0] - pprev[p, 0]) * inv_h, (ppos[p, 1] - pprev[p, 1]) * inv_h
+            if q >= 0:  # a point of an outline's edge: inverse mass and velocity blend
+                t = cf[k, T]
+                wb = (1.0 - t) ** 2 * pw[p] + t * t * pw[q]
+                vbx = (1.0 - t) * vbx + t * (ppos[q, 0] - pprev[q, 0]) * inv_h
+                vby = (1.0 - t) * vby + t * (ppos[q, 1] - pprev[q, 1]) * inv_h
+        jbx_sum, jby_sum = 0.0, 0.0  # the impulse b got, for a particle or edge end
         # the impulse (mass·px/s) on b along n and t = (ny, −nx); −that on a
         dn, dt = 0.0, 0.0
         if mode == 0:
@@ -128,6 +151,10 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
                                       cf[k, RBX], cf[k, RBY])
             elif p >= 0:
                 pbx, pby = pp[p, 0] + cf[k, RBX], pp[p, 1] + cf[k, RBY]
+                if q >= 0:
+                    t = cf[k, T]
+                    pbx += t * (pp[q, 0] - pp[p, 0])
+                    pby += t * (pp[q, 1] - pp[p, 1])
             else:
                 pbx, pby = cf[k, RBX], cf[k, RBY]
             s = (pbx - pax) * nx + (pby - pay) * ny
@@ -143,6 +170,7 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
             jx, jy = dn * nx, dn * ny
             vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
             vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
+            jbx_sum, jby_sum = jx, jy
             dn = 0.0
             ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
             limit = cf[k, MU] * new  # Coulomb: friction at most μ × the normal impulse
@@ -153,6 +181,7 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
         jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
         vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
         vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
+        jbx_sum, jby_sum = jbx_sum + jx, jby_sum + jy
         # store: the substep's move (pos) or only the velocity (prev) changes
         if into_pos:
             bpos[a, 0], bpos[a, 1] = bprev[a, 0] + vax * h, bprev[a, 1] + vay * h
@@ -160,16 +189,16 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
             if b >= 0:
                 bpos[b, 0], bpos[b, 1] = bprev[b, 0] + vbx * h, bprev[b, 1] + vby * h
                 bangle[b] = bprev_angle[b] + omb * h
-            elif p >= 0 and wb > 0.0:
-                ppos[p, 0], ppos[p, 1] = pprev[p, 0] + vbx * h, pprev[p, 1] + vby * h
+            elif p >= 0:
+                _particles_get(ci, cf, k, jbx_sum * h, jby_sum * h, ppos, pw)
         else:
             bprev[a, 0], bprev[a, 1] = bpos[a, 0] - vax * h, bpos[a, 1] - vay * h
             bprev_angle[a] = bangle[a] - oma * h
             if b >= 0:
                 bprev[b, 0], bprev[b, 1] = bpos[b, 0] - vbx * h, bpos[b, 1] - vby * h
                 bprev_angle[b] = bangle[b] - omb * h
-            elif p >= 0 and wb > 0.0:
-                pprev[p, 0], pprev[p, 1] = ppos[p, 0] - vbx * h, ppos[p, 1] - vby * h
+            elif p >= 0:
+                _particles_get(ci, cf, k, -jbx_sum * h, -jby_sum * h, pprev, pw)
 
 
 @njit(cache=True)
@@ -191,6 +220,9 @@ def prepare_contacts(first, count, ci, cf, bw, biw, pw):
             inv = _inverse(bw[a], biw[a], cf[k, JAX], cf[k, JAY], dx, dy)
             if b >= 0:
                 inv += _inverse(bw[b], biw[b], cf[k, JBX], cf[k, JBY], dx, dy)
+            elif p >= 0 and ci[k, 3] >= 0:
+                t = cf[k, T]
+                inv += (1.0 - t) ** 2 * pw[p] + t * t * pw[ci[k, 3]]
             elif p >= 0:
                 inv += pw[p]
             cf[k, col] = 1.0 / inv if inv > 0.0 else 0.0

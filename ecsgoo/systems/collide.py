@@ -87,6 +87,7 @@ class Collide(Stage):
                                  cell, nx, ny, start, items, vmin, push, hold)
         # rigid bodies: contacts with each other, the level, the bounds and the particles
         rigid.contacts(world, self._contacts, h, grid, self.push_speed, self.bounce_speed)
+        rigid.particles_on_static(world, grid, vmin, push, hold)
         if since is not None:
             collide_segments(n, *args, lvl.segments, vmin, push, hold, since)
         if len(lvl.polygons):

@@ -24,6 +24,9 @@ from ..kernels.rigid import (
     particle_contacts,
     world_contacts,
 )
+from ..kernels.rigid import (
+    particles_on_static as _particles_on_static,
+)
 from ..kernels.rigid_solver import (
     CF,
     carry_impulses,
@@ -66,6 +69,7 @@ class Contacts:
         self.fast = np.zeros(0, dtype=bool)  # bodies whose contacts are found every substep
         self.slow_pairs = self.fast_pairs = np.zeros((0, 2), dtype=np.int64)
         self.linked = np.zeros(0, dtype=np.int64)
+        self.onext, self.onext_key = np.zeros(0, dtype=np.int64), None
         self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
 
     def grow(self, need: int) -> None:
@@ -220,7 +224,6 @@ def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray
 def _substep_contacts(world: World, found: Contacts, h: float, grid: Any) -> None:
     """This substep's contacts after the frame's: the fast bodies', then the particles'
     (warm-started from the last substep's)."""
-    st = world.store
     n = found.bodies
     if len(found.fast_pairs) or found.fast.any():
         n = _find(world, found, h, n, found.fast_pairs, found.fast, 1)
@@ -240,6 +243,21 @@ def _linked(st: Any) -> np.ndarray:
     lo = np.minimum(j.a_body[both], j.b_body[both])
     hi = np.maximum(j.a_body[both], j.b_body[both])
     return np.unique(lo * 4294967296 + hi)
+
+
+def _outline_next(st: Any, found: Contacts) -> np.ndarray:
+    """Per particle row: the next particle along its soft body's outline, else -1 (kept
+    until the outlines are rebuilt)."""
+    key = (id(st.outline_idx), st.particles.cols["pos"].shape[0])
+    if found.onext_key != key:
+        nxt = np.full(key[1], -1, dtype=np.int64)
+        off, idx = st.outline_off, st.outline_idx
+        if len(idx):
+            after = np.arange(1, len(idx) + 1)
+            after[off[1:] - 1] = off[:-1]  # each outline closes on itself
+            nxt[idx] = idx[after]
+        found.onext, found.onext_key = nxt, key
+    return found.onext
 
 
 def _linked_particles(st: Any) -> np.ndarray:
@@ -262,7 +280,8 @@ def _particle_contacts(world: World, found: Contacts, h: float, grid: Any, first
                                   c["w"], c["extent"], c["group"], c["layer"], c["mask"],
                                   c["friction"], c["restitution"], *shape, pc["pos"],
                                   pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"],
-                                  pc["mask"], pc["friction"], pc["restitution"], *grid,
+                                  pc["mask"], pc["friction"], pc["restitution"],
+                                  _outline_next(st, found), *grid,
                                   world.contact_slop, h, found.angle0,
                                   _linked_particles(st), found.ci, found.cf, first)
         if count <= len(found.ci):
@@ -270,3 +289,18 @@ def _particle_contacts(world: World, found: Contacts, h: float, grid: Any, first
         found.grow(count)
     prepare_contacts(first, count, found.ci, found.cf, c["w"], c["iw"], pc["w"])
     return count
+
+
+def particles_on_static(world: World, grid: Any, vmin: float, push: float,
+                        hold: float) -> None:
+    """Particles out of static bodies, exactly (as out of level polygons)."""
+    st = world.store
+    if grid is None or not st.bodies.n:
+        return
+    c, pc = st.bodies.cols, st.particles.cols
+    shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
+    _particles_on_static(st.bodies.n, c["pos"], c["angle"], c["w"], c["extent"], c["group"],
+                         c["layer"], c["mask"], c["friction"], c["restitution"], *shape,
+                         pc["pos"], pc["prev"], pc["w"], pc["radius"], pc["group"],
+                         pc["layer"], pc["mask"], pc["friction"], pc["restitution"], *grid,
+                         vmin, push, hold)
