@@ -490,3 +490,62 @@ def rounded_surface_distance_naive(p, verts, r, pose):
     if _inside_naive(p, w):
         return core + r
     return abs(core - r)
+
+
+# --- rigid bodies (ecsgoo.kernels.rigid, ecsgoo.kernels.joints) ----------------------------
+
+
+def body_pairs_naive(pos, prev, extent, w, group, layer, mask, margin, frames):
+    """Mirrors ``rigid.body_pairs``: every pair (i < j) whose swept boxes overlap, by
+    checking all pairs — each box is the start position ± (extent + margin + the move
+    per substep × frames), as a set (the kernel's order is its sweep's)."""
+    n = len(pos)
+    grow = [extent[i] + margin + (abs(pos[i][0] - prev[i][0]) + abs(pos[i][1] - prev[i][1]))
+            * frames for i in range(n)]
+    out = set()
+    for i in range(n):
+        for j in range(i + 1, n):
+            if w[i] == 0 and w[j] == 0:
+                continue
+            if group[i] != 0 and group[i] == group[j]:
+                continue
+            if not (mask[i] & layer[j] and mask[j] & layer[i]):
+                continue
+            if (abs(prev[i][0] - prev[j][0]) <= grow[i] + grow[j]
+                    and abs(prev[i][1] - prev[j][1]) <= grow[i] + grow[j]):
+                out.add((i, j))
+    return out
+
+
+def integrate_bodies_naive(pos, prev, angle, prev_angle, force, w, g, damp, h):
+    """Mirrors ``rigid.integrate_bodies`` on lists: Verlet with damping for each moving
+    body (static ones are put at rest), returning new (pos, prev, angle, prev_angle)."""
+    pos, prev = [list(p) for p in pos], [list(p) for p in prev]
+    angle, prev_angle = list(angle), list(prev_angle)
+    for i in range(len(pos)):
+        if w[i] == 0:
+            prev[i], prev_angle[i] = list(pos[i]), angle[i]
+            continue
+        for k in range(2):
+            step = (pos[i][k] - prev[i][k]) * damp + (g[k] + force[i][k] * w[i]) * h * h
+            prev[i][k] = pos[i][k]
+            pos[i][k] += step
+        turn = (angle[i] - prev_angle[i]) * damp
+        prev_angle[i] = angle[i]
+        angle[i] += turn
+    return pos, prev, angle, prev_angle
+
+
+def hinge_naive(pa, ra, wa, iwa, pb, rb, wb, iwb):
+    """Mirrors one hinge of ``joints.solve_joints``: the two anchor points (world ``p``,
+    arms ``r`` from each centre) moved onto each other by the generalised inverse masses.
+    Returns the moves (dx, dy, dangle) of a and b."""
+    dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+    gap = math.hypot(dx, dy)
+    nx, ny = dx / gap, dy / gap
+    ka = wa + iwa * (ra[0] * ny - ra[1] * nx) ** 2
+    kb = wb + iwb * (rb[0] * ny - rb[1] * nx) ** 2
+    lam = gap / (ka + kb)
+    move_a = (lam * nx * wa, lam * ny * wa, iwa * (ra[0] * lam * ny - ra[1] * lam * nx))
+    move_b = (-lam * nx * wb, -lam * ny * wb, -iwb * (rb[0] * lam * ny - rb[1] * lam * nx))
+    return move_a, move_b

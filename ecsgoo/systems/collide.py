@@ -58,6 +58,20 @@ class Collide(Stage):
                 "bounce_speed": self.bounce_speed, "push_speed": self.push_speed,
                 "hold_speed": self.hold_speed, "along_gravity": self.along_gravity}
 
+    def clone(self) -> Collide:
+        """A copy that remembers the contacts, so a cloned world warm-starts the same."""
+        twin = Collide(**self.settings())
+        twin._contacts = self._contacts.copy()
+        return twin
+
+    def save_state(self, world: World) -> dict[str, Any]:
+        """The rigid bodies' contacts of the last frame (warm starting: bit-exact loads)."""
+        return self._contacts.save(world) if world.store.bodies.n else {}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Restore what ``save_state`` wrote."""
+        self._contacts.load(state)
+
     def substep(self, world: World, h: float) -> None:
         st = world.store
         p = st.particles

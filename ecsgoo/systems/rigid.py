@@ -29,6 +29,10 @@ from ..kernels.rigid import (
 )
 from ..kernels.rigid_solver import (
     CF,
+    LN,
+    LT,
+    RAX,
+    RAY,
     carry_impulses,
     poses,
     prepare_contacts,
@@ -51,6 +55,8 @@ MATCH_PX = 2.0
 #: A body whose farthest point sweeps more than this (px) in a frame by turning has its
 #: contacts found every substep.
 SPIN_PX = 2.0
+#: The contact columns warm starting needs, by their saved names.
+_SAVED = {"rx": RAX, "ry": RAY, "ln": LN, "lt": LT}
 
 
 class Contacts:
@@ -71,6 +77,7 @@ class Contacts:
         self.linked = np.zeros(0, dtype=np.int64)
         self.onext, self.onext_key = np.zeros(0, dtype=np.int64), None
         self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
+        self.pending: dict[str, Any] | None = None  # loaded memory, by entity
 
     def grow(self, need: int) -> None:
         """Room for ``need`` rows (the first ``bodies`` kept)."""
@@ -84,6 +91,60 @@ class Contacts:
         if len(self.old_ci) < n:
             self.old_ci, self.old_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
         self.old_ci[:n], self.old_cf[:n], self.old_n = self.ci[:n], self.cf[:n], n
+
+    # -- memory: what warm-starts the next frame (cloned and saved with the world) ----
+
+    def copy(self) -> Contacts:
+        """An independent copy (a cloned world warm-starts the same)."""
+        twin = Contacts()
+        for name, value in self.__dict__.items():
+            setattr(twin, name, value.copy() if isinstance(value, np.ndarray) else value)
+        return twin
+
+    def save(self, world: World) -> dict[str, Any]:
+        """Last frame's and last substep's body contacts, by entity: what warm starting
+        needs (the impulses and where they act) to continue bit for bit."""
+        entity = world.store.bodies.entity
+        out: dict[str, Any] = {}
+        for key, ci, cf, n in (("frame", self.old_ci, self.old_cf, self.old_n),
+                               ("substep", self.sub_ci, self.sub_cf, self.sub_n)):
+            rows = np.flatnonzero(ci[:n, 2] < 0)  # particles' contacts are never carried
+            a, b = ci[rows, 0], ci[rows, 1]
+            out[key] = {"a": entity[a].tolist(),
+                        "b": np.where(b >= 0, entity[np.maximum(b, 0)], -1).tolist(),
+                        **{name: cf[rows, col].tolist() for name, col in _SAVED.items()}}
+        return out
+
+    def load(self, state: dict[str, Any]) -> None:
+        """Take what ``save`` wrote; its entities become rows at the next step."""
+        for key in ("frame", "substep"):
+            part = state.get(key, {})
+            length = len(part.get("a", ()))
+            for name in ("a", "b", *_SAVED):
+                if len(part.get(name, ())) != length:
+                    raise ValueError(f"{key}.{name} must have {length} values")
+        self.pending = state
+
+    def resolve(self, world: World) -> None:
+        """Turn loaded entities into rows (before the first step after loading)."""
+        state, self.pending = self.pending, None
+        slot = world.store.bslot
+        for key in ("frame", "substep"):
+            part = state.get(key, {})
+            a = np.array([slot.get(int(e), -1) for e in part.get("a", ())], dtype=np.int64)
+            b = np.array([slot.get(int(e), -1) if e >= 0 else -1 for e in part.get("b", ())],
+                         dtype=np.int64)
+            keep = a >= 0
+            ci = np.full((max(len(a), 1), 4), -1, dtype=np.int64)
+            cf = np.zeros((max(len(a), 1), CF))
+            n = int(keep.sum())
+            ci[:n, 0], ci[:n, 1] = a[keep], b[keep]
+            for name, col in _SAVED.items():
+                cf[:n, col] = np.asarray(part[name], dtype=np.float64)[keep]
+            if key == "frame":
+                self.old_ci, self.old_cf, self.old_n = ci, cf, n
+            else:
+                self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
 
     def keep_substep(self) -> None:
         """Remember this substep's own contacts (after the frame's) for the next one's."""
@@ -142,6 +203,8 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
     overlap is pushed out with, px/s; ``bounce``: slower impacts do not bounce.
     """
     st = world.store
+    if found.pending is not None:
+        found.resolve(world)
     if not st.bodies.n:
         found.n = found.bodies = found.old_n = found.sub_n = 0
         return
