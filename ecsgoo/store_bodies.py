@@ -33,6 +33,8 @@ class BodyRows:
         self.joints = JointTable(8, store=self)
         self.tethers = TetherTable(8, store=self)
         self.bslot: dict[int, int] = {}
+        #: How many bodies were ever removed (rows move then: contact memory is stale).
+        self.removals = 0
         self._pieces_dirty = True
         self._rebuild_pieces()
 
@@ -76,6 +78,7 @@ class BodyRows:
     def remove_body(self, comp: Any) -> None:
         """Free the row of body ``comp`` (joints on it are removed by the World first)."""
         del self.bslot[comp._entity]
+        self.removals += 1
         last = self.bodies.remove(comp._slot)
         if last != comp._slot:
             moved = self.bodies.owner[comp._slot]

@@ -41,8 +41,14 @@ from .rigid_solver import (
     JAY,
     JBX,
     JBY,
+    LAX,
+    LAY,
+    LBX,
+    LBY,
     LMAX,
     LN,
+    LNX,
+    LNY,
     LT,
     MU,
     NX,
@@ -51,6 +57,9 @@ from .rigid_solver import (
     RAY,
     RBX,
     RBY,
+    RPA,
+    RPX,
+    RPY,
     UN0,
     E,
     T,
@@ -118,7 +127,7 @@ def body_pairs(n, pos, prev, extent, w, group, layer, mask, margin, frames, out)
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _velocity(i, pos, prev, angle, prev_angle, px, py, h):
     """Velocity (px/s) of the world point ``p`` riding on body ``i``."""
     om = (angle[i] - prev_angle[i]) / h
@@ -126,7 +135,7 @@ def _velocity(i, pos, prev, angle, prev_angle, px, py, h):
     return (pos[i, 0] - prev[i, 0]) / h - om * ry, (pos[i, 1] - prev[i, 1]) / h + om * rx
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add(ci, cf, k, a, b, p, nx, ny, jax, jay, jbx, jby, turn_a, turn_b, rbx, rby, mu, e,
          un0):
     """Write contact ``k``: arms ``ja``/``jb`` (world, now; ``jb`` 0 unless b is a body);
@@ -152,12 +161,17 @@ def _mix(mu_a, mu_b, e_a, e_b):
 @njit(cache=True)
 def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction, restitution,
                   piece_off, vert_off, verts, radius, slop, h, frames, linked, angle0, ci, cf,
-                  count):
+                  count, oci, ocf, okeys, oorder, still, boxes):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
 
     ``linked``: sorted keys ``a · 2³² + b`` (a < b) of bodies joined by a joint, which
     do not collide with each other (Box2D's default).
+
+    A pair whose relative pose moved less than ``still`` px (its farthest point) since
+    its contacts of last frame were found (``oci``/``ocf``, sorted by pair: ``okeys``,
+    ``oorder``) keeps them — the anchors, the normal and the impulses — with no narrow
+    phase: a resting stack costs little. ``still`` 0: always find them anew.
 
     Appends from row ``count`` on; returns the new count (may exceed ``len(ci)``:
     then the caller grows the arrays and calls again).
@@ -182,8 +196,21 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
         far = extent[a] + extent[b] + margin
         if gx * gx + gy * gy > far * far:
             continue
+        # then the shapes' own boxes (a row of crates a hair apart need no narrow phase)
+        if (boxes[a, 0] - margin > boxes[b, 2] or boxes[b, 0] - margin > boxes[a, 2]
+                or boxes[a, 1] - margin > boxes[b, 3] or boxes[b, 1] - margin > boxes[a, 3]):
+            continue
         mu, e = _mix(friction[a], friction[b], restitution[a], restitution[b])
         ca, sa, cb, sb = math.cos(aa), math.sin(aa), math.cos(ab), math.sin(ab)
+        # where b is in a's coordinates (what a kept contact must still match)
+        rx, ry, rth = ca * gx + sa * gy, -sa * gx + ca * gy, ab - aa
+        first = count
+        if still > 0.0:
+            count = _keep(a, b, rx, ry, rth, still / max(extent[a], extent[b], 1e-9), still,
+                          pos, prev, angle, prev_angle, angle0, h, ci, cf, count, oci, ocf,
+                          okeys, oorder)
+            if count > first:
+                continue
         for pa in range(piece_off[a], piece_off[a + 1]):
             va = verts[vert_off[pa]: vert_off[pa + 1]]
             for pb in range(piece_off[b], piece_off[b + 1]):
@@ -202,7 +229,75 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
                         un0 = (vbx - vax) * nx + (vby - vay) * ny
                         _add(ci, cf, count, a, b, -1, nx, ny, rax, ray, rbx, rby,
                              aa - angle0[a], ab - angle0[b], rbx, rby, mu, e, un0)
+                        _local(cf, count, ca, sa, cb, sb, nx, ny, rax, ray, rbx, rby, rx, ry,
+                               rth)
                     count += 1
+    return count
+
+
+@njit(cache=True)
+def body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, out):
+    """Each body's bounding box ``(x0, y0, x1, y1)`` px where the substep started."""
+    for i in range(n):
+        c, s = math.cos(prev_angle[i]), math.sin(prev_angle[i])
+        x0 = y0 = np.inf
+        x1 = y1 = -np.inf
+        for q in range(piece_off[i], piece_off[i + 1]):
+            r = radius[q]
+            for v in range(vert_off[q], vert_off[q + 1]):
+                x = prev[i, 0] + c * verts[v, 0] - s * verts[v, 1]
+                y = prev[i, 1] + s * verts[v, 0] + c * verts[v, 1]
+                x0, x1 = min(x0, x - r), max(x1, x + r)
+                y0, y1 = min(y0, y - r), max(y1, y + r)
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = x0, y0, x1, y1
+
+
+@njit(cache=True, inline="always")
+def _local(cf, k, ca, sa, cb, sb, nx, ny, rax, ray, rbx, rby, rx, ry, rth):
+    """Keep contact ``k`` in its bodies' coordinates too (see ``body_contacts``)."""
+    cf[k, LAX], cf[k, LAY] = ca * rax + sa * ray, -sa * rax + ca * ray
+    cf[k, LBX], cf[k, LBY] = cb * rbx + sb * rby, -sb * rbx + cb * rby
+    cf[k, LNX], cf[k, LNY] = ca * nx + sa * ny, -sa * nx + ca * ny
+    cf[k, RPX], cf[k, RPY], cf[k, RPA] = rx, ry, rth
+
+
+@njit(cache=True, inline="always")
+def _keep(a, b, rx, ry, rth, turn_limit, still, pos, prev, angle, prev_angle, angle0, h, ci,
+          cf, count, oci, ocf, okeys, oorder):
+    """Copy last frame's contacts of pair ``(a, b)`` if b has not moved relative to a;
+    returns the new count (unchanged if they cannot be kept)."""
+    key = a * 4294967296 + b
+    s0 = np.searchsorted(okeys, key)
+    s1 = s0
+    while s1 < len(okeys) and okeys[s1] == key:
+        r = oorder[s1]
+        if (abs(ocf[r, RPX] - rx) + abs(ocf[r, RPY] - ry) > still
+                or abs(ocf[r, RPA] - rth) > turn_limit):
+            return count
+        s1 += 1
+    if s1 == s0 or count + (s1 - s0) > len(ci):
+        return count
+    aa, ab = prev_angle[a], prev_angle[b]
+    ca, sa, cb, sb = math.cos(aa), math.sin(aa), math.cos(ab), math.sin(ab)
+    for s in range(s0, s1):
+        r = oorder[s]
+        nx = ca * ocf[r, LNX] - sa * ocf[r, LNY]
+        ny = sa * ocf[r, LNX] + ca * ocf[r, LNY]
+        rax = ca * ocf[r, LAX] - sa * ocf[r, LAY]
+        ray = sa * ocf[r, LAX] + ca * ocf[r, LAY]
+        rbx = cb * ocf[r, LBX] - sb * ocf[r, LBY]
+        rby = sb * ocf[r, LBX] + cb * ocf[r, LBY]
+        xa, ya, xb, yb = prev[a, 0], prev[a, 1], prev[b, 0], prev[b, 1]
+        vax, vay = _velocity(a, pos, prev, angle, prev_angle, xa + rax, ya + ray, h)
+        vbx, vby = _velocity(b, pos, prev, angle, prev_angle, xb + rbx, yb + rby, h)
+        un0 = (vbx - vax) * nx + (vby - vay) * ny
+        _add(ci, cf, count, a, b, -1, nx, ny, rax, ray, rbx, rby, aa - angle0[a],
+             ab - angle0[b], rbx, rby, ocf[r, MU], ocf[r, E], un0)
+        for col in range(LAX, RPA + 1):
+            cf[count, col] = ocf[r, col]
+        cf[count, LN], cf[count, LT] = ocf[r, LN], ocf[r, LT]
+        ci[count, 3] = -2  # kept: it has its impulses (no warm-start lookup)
+        count += 1
     return count
 
 

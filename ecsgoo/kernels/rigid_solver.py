@@ -40,7 +40,10 @@ from numba import njit
 # where along a soft body's outline edge (particle ci[k, 2] to ci[k, 3]) b is, 0..1
 NX, NY, RAX, RAY, RBX, RBY, JAX, JAY, JBX, JBY, MN, MT = range(12)
 MU, E, LN, LT, UN0, LMAX, T = range(12, 19)
-CF = 19
+# a body pair's contact as found, in a's coordinates: anchors on a and b (b's own), the
+# normal, and where b was relative to a (x, y, angle) — to reuse it while that holds
+LAX, LAY, LBX, LBY, LNX, LNY, RPX, RPY, RPA = range(19, 28)
+CF = 28
 
 
 @njit(cache=True)
@@ -55,13 +58,13 @@ def poses(n, pos, angle, angle0, out):
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = pos[i, 0], pos[i, 1], math.cos(t), math.sin(t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _arm_point(x, y, c, s, rx, ry):
     """``(x, y) + R · r`` with ``R`` the rotation of cosine ``c`` and sine ``s``."""
     return x + c * rx - s * ry, y + s * rx + c * ry
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _soft_impulse(old, mass, vn, s, inv_h, use_bias, fixed, soft, push):
     """Box2D v3's soft non-penetration update: the new accumulated normal impulse."""
     bias, mass_scale, impulse_scale = 0.0, 1.0, 0.0
@@ -74,13 +77,13 @@ def _soft_impulse(old, mass, vn, s, inv_h, use_bias, fixed, soft, push):
     return max(old - mass * mass_scale * (vn + bias) - impulse_scale * old, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rel(vax, vay, oma, rax, ray, vbx, vby, omb, rbx, rby):
     """Velocity of b's contact point relative to a's (arms ``ra``, ``rb``)."""
     return vbx - omb * rby - (vax - oma * ray), vby + omb * rbx - (vay + oma * rax)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _particles_get(ci, cf, k, dx, dy, target, pw):
     """Particle end b of contact ``k`` (or its outline edge's two ends, by ``t``) gets the
     move ``(dx, dy)`` × its inverse mass (``target``: positions or previous positions)."""
@@ -260,6 +263,24 @@ def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, ppr
 
 
 @njit(cache=True)
+def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
+                    h, soft, push, n, angle0, pose, last, threshold):
+    """One substep of the soft step over contacts ``0..nc`` (bodies ``0..n``): warm start,
+    solve (from where the substep started), relax (to where it ends) and, after the
+    frame's ``last`` substep, restitution."""
+    warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
+    poses(n, bprev, bprev_angle, angle0, pose)
+    solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, True,
+          soft, push, pose, pprev)
+    poses(n, bpos, bangle, angle0, pose)
+    solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, False,
+          soft, push, pose, ppos)
+    if last:
+        restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
+                    threshold)
+
+
+@njit(cache=True)
 def carry_impulses(nc, ci, cf, no, oci, ocf, tol):
     """Warm starting across frames: each new body contact takes the impulses of last
     frame's contact of the same two bodies whose anchor on a is within ``tol`` px.
@@ -272,7 +293,7 @@ def carry_impulses(nc, ci, cf, no, oci, ocf, tol):
     order = np.argsort(okey, kind="mergesort")
     keys = okey[order]
     for k in range(nc):
-        if ci[k, 2] >= 0:  # a particle's contact: fresh every substep
+        if ci[k, 2] >= 0 or ci[k, 3] == -2:  # particles': fresh; reused: have theirs
             continue
         key = ci[k, 0] * 4294967296 + ci[k, 1] + 1
         best, where = tol * tol, -1

@@ -38,6 +38,8 @@ class Integrate(Stage):
         t = (world.substep_index + 1) / world.substeps
         (fx, fy), (gx_, gy_) = world.grab_from, world.grab_target
         tx, ty = fx + (gx_ - fx) * t, fy + (gy_ - fy) * t
-        integrate(p.n, c["pos"], c["prev"], world.frame_force, c["w"], c["pinned"], c["pin"],
-                  gx, gy, damp, h, world.store.pslot.get(world.grabbed, -1), tx, ty, GRAB_PULL)
+        if p.n:
+            integrate(p.n, c["pos"], c["prev"], world.frame_force, c["w"], c["pinned"],
+                      c["pin"], gx, gy, damp, h, world.store.pslot.get(world.grabbed, -1), tx,
+                      ty, GRAB_PULL)
         rigid.integrate(world, h, damp)

@@ -47,6 +47,10 @@ class Project(Stage):
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         order, backward = st.spring_order, st.spring_order_reversed
+        if not (st.springs.n or rings.n or shapes.n):  # only joints, if anything
+            for _ in range(rounds):
+                rigid.hold_joints(world, h)
+            return
         for r in range(rounds):
             # alternate the sweep direction and end on a backward sweep: a symmetric
             # Gauss–Seidel pass (a one-way sweep feeds energy into high-valence nodes,

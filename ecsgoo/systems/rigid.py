@@ -18,6 +18,7 @@ import numpy as np
 
 from ..kernels.joints import solve_joints, solve_tethers
 from ..kernels.rigid import (
+    body_boxes,
     body_contacts,
     body_pairs,
     integrate_bodies,
@@ -34,11 +35,8 @@ from ..kernels.rigid_solver import (
     RAX,
     RAY,
     carry_impulses,
-    poses,
+    contact_substep,
     prepare_contacts,
-    restitution,
-    solve,
-    warm_start,
 )
 
 if TYPE_CHECKING:
@@ -55,6 +53,9 @@ MATCH_PX = 2.0
 #: A body whose farthest point sweeps more than this (px) in a frame by turning has its
 #: contacts found every substep.
 SPIN_PX = 2.0
+#: A body pair whose relative pose moved less than this (px, at its farthest point)
+#: since its contacts were found keeps them (no narrow phase).
+STILL_PX = 0.05
 #: The contact columns warm starting needs, by their saved names.
 _SAVED = {"rx": RAX, "ry": RAY, "ln": LN, "lt": LT}
 
@@ -78,6 +79,8 @@ class Contacts:
         self.onext, self.onext_key = np.zeros(0, dtype=np.int64), None
         self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
+        # rows of the memory are valid while no body was removed since (rows move then)
+        self.removals = self._store_removals = 0
 
     def grow(self, need: int) -> None:
         """Room for ``need`` rows (the first ``bodies`` kept)."""
@@ -91,6 +94,7 @@ class Contacts:
         if len(self.old_ci) < n:
             self.old_ci, self.old_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
         self.old_ci[:n], self.old_cf[:n], self.old_n = self.ci[:n], self.cf[:n], n
+        self.removals = self._store_removals
 
     # -- memory: what warm-starts the next frame (cloned and saved with the world) ----
 
@@ -145,6 +149,14 @@ class Contacts:
                 self.old_ci, self.old_cf, self.old_n = ci, cf, n
             else:
                 self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
+
+    def kept_keys(self) -> tuple[np.ndarray, np.ndarray]:
+        """Last frame's body–body contacts sorted by pair: keys and rows (``_keep``)."""
+        ci = self.old_ci[: self.old_n]
+        bodies = (ci[:, 1] >= 0) & (ci[:, 2] < 0)
+        key = np.where(bodies, ci[:, 0] * 4294967296 + ci[:, 1], -1)
+        order = np.argsort(key, kind="stable")
+        return key[order], order
 
     def keep_substep(self) -> None:
         """Remember this substep's own contacts (after the frame's) for the next one's."""
@@ -209,21 +221,19 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
         found.n = found.bodies = found.old_n = found.sub_n = 0
         return
     if world.substep_index == 0:
+        if found.removals != st.removals:  # rows moved: last frame's contacts are stale
+            found.old_n = found.sub_n = 0
+        found._store_removals = st.removals
         _frame_contacts(world, found, h)
     _substep_contacts(world, found, h, grid)
     c, pc = st.bodies.cols, st.particles.cols
-    state = (c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"], c["iw"], pc["pos"],
-             pc["prev"], pc["w"], h)
-    warm_start(found.n, found.ci, found.cf, *state)
     if found.soft_h != h:  # the coefficients depend only on the substep
         found.soft, found.soft_h = softness(h), h
-    soft, n = found.soft, st.bodies.n
-    poses(n, c["prev"], c["prev_angle"], found.angle0, found.pose)  # where it started
-    solve(found.n, found.ci, found.cf, *state, True, soft, push, found.pose, pc["prev"])
-    poses(n, c["pos"], c["angle"], found.angle0, found.pose)  # where it ends
-    solve(found.n, found.ci, found.cf, *state, False, soft, push, found.pose, pc["pos"])
-    if world.substep_index == world.substeps - 1:
-        restitution(found.n, found.ci, found.cf, *state, bounce)
+    last = world.substep_index == world.substeps - 1
+    contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
+                    c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h,
+                    found.soft, push, st.bodies.n, found.angle0, found.pose, last, bounce)
+    if last:
         found.keep()
     found.keep_substep()
 
@@ -268,11 +278,17 @@ def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray
     shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
     bounds = world.bounds
     walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
+    # a resting pair keeps last frame's contacts (only at the frame's first look)
+    still = STILL_PX if frames > 1 and found.removals == st.removals else 0.0
+    keep = found.kept_keys() if still else (np.zeros(0, dtype=np.int64),) * 2
+    boxes = np.empty((st.bodies.n, 4))
+    body_boxes(st.bodies.n, c["prev"], c["prev_angle"], *shape[:3], shape[3], boxes)
     for _ in range(2):  # a second round only when the rows had to grow
         count = body_contacts(pairs, len(pairs), c["pos"], c["prev"], c["angle"],
                               c["prev_angle"], c["extent"], c["friction"], c["restitution"],
                               *shape, slop, h, frames, found.linked, found.angle0, found.ci,
-                              found.cf, first)
+                              found.cf, first, found.old_ci, found.old_cf, *keep, still,
+                              boxes)
         count = world_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                                c["w"], c["extent"], c["friction"], c["restitution"], *shape,
                                world.level.segments, LEVEL_FRICTION, walls, bounds is not None,
