@@ -8,13 +8,17 @@ Events: none.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from .. import limits
 from ..kernels.contacts import collide_bounds, collide_polygons, collide_segments
 from ..kernels.grid import build_grid
 from ..kernels.outlines import collide_outlines
 from ..kernels.pairs import collide_pairs
+from ..kernels.rigid_solver import LN, LT, RAX, RAY
 from . import rigid
 from .pipeline import Stage, register_stage
 
@@ -41,6 +45,8 @@ class Collide(Stage):
 
     name = "collide"
     per_substep = True
+    #: A world file leaves out an empty ``state`` (no bodies' contacts to carry over).
+    empty_state_saved = False
 
     def __init__(self, particles: bool = True, outlines: bool = True,
                  bounce_speed: float = 100.0, push_speed: float = 300.0,
@@ -57,6 +63,53 @@ class Collide(Stage):
         return {"particles": self.particles, "outlines": self.outlines,
                 "bounce_speed": self.bounce_speed, "push_speed": self.push_speed,
                 "hold_speed": self.hold_speed, "along_gravity": self.along_gravity}
+
+    # -- the bodies' last contacts (warm starting): cloned and saved with the world --------
+
+    def clone(self) -> Collide:
+        """A copy that remembers the bodies' last contacts, so a cloned world steps the same."""
+        twin = type(self)(**self.settings())
+        mine, theirs = self._contacts, twin._contacts
+        theirs.old_ci, theirs.old_cf = mine.old_ci.copy(), mine.old_cf.copy()
+        theirs.old_n = mine.old_n
+        return twin
+
+    def save_state(self, world: World) -> dict[str, Any]:
+        """Last frame's body contacts, as much as the next frame's warm start reads: each
+        contact's rows (body a, body b or -1, particle or -1), its anchor on a and impulses."""
+        c = self._contacts
+        n = c.old_n
+        if not n:
+            return {}
+        return {"contacts": c.old_ci[:n, :3].tolist(),
+                "carried": c.old_cf[:n][:, _CARRIED].tolist()}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Restore what ``save_state`` wrote."""
+        c = self._contacts
+        if not state:
+            c.old_n = 0
+            return
+        if set(state) != {"contacts", "carried"}:
+            raise ValueError("state must hold contacts and carried (or nothing)")
+        rows, carried = state["contacts"], state["carried"]
+        if not (isinstance(rows, list) and isinstance(carried, list)
+                and len(rows) == len(carried)):
+            raise ValueError("contacts and carried must be lists of one length")
+        if not all(isinstance(r, list) and len(r) == 3 and all(
+                type(v) is int and -1 <= v <= limits.MAX_ENTITY_ID for v in r) for r in rows):
+            raise ValueError("each contact must be 3 row numbers in "
+                             f"-1..{limits.MAX_ENTITY_ID}")
+        if not all(isinstance(r, list) and len(r) == len(_CARRIED) and all(
+                type(v) in (int, float) and math.isfinite(v) for v in r) for r in carried):
+            raise ValueError(f"each carried item must be {len(_CARRIED)} finite numbers")
+        n = len(rows)
+        c.old_ci = np.zeros((max(n, len(c.ci)), c.ci.shape[1]), dtype=np.int64)
+        c.old_cf = np.zeros((max(n, len(c.cf)), c.cf.shape[1]))
+        if n:
+            c.old_ci[:n, :3] = rows
+            c.old_cf[np.arange(n)[:, None], _CARRIED] = carried
+        c.old_n = n
 
     def substep(self, world: World, h: float) -> None:
         st = world.store
@@ -94,3 +147,7 @@ class Collide(Stage):
                              hold)
         if world.bounds is not None:
             collide_bounds(n, *args, *world.bounds, vmin, push, hold)
+
+
+#: The columns of a contact's floats that carry over to the next frame (``carry_impulses``).
+_CARRIED = np.array([RAX, RAY, LN, LT], dtype=np.int64)
