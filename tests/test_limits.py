@@ -497,6 +497,8 @@ def _build(draw: Any) -> World:
         w.create_entity(ShapeMatch(ids[-2:], alpha=draw(_field("ShapeMatch", "alpha"))))
     if draw(st.booleans()):  # a rigid body, maybe static, maybe jointed to a particle
         ids.append(w.create_entity(*draw(_rigid())))
+        if draw(st.booleans()):  # a live mass write: the inertia follows it
+            w.component(ids[-1], RigidBody).mass = draw(_field("RigidBody", "mass"))
         if draw(st.booleans()):
             w.create_entity(Joint(ids[-1], ids[0], draw(_field("Joint", "x")),
                                   draw(_field("Joint", "y")),

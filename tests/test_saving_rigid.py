@@ -85,6 +85,21 @@ def test_the_saved_row_is_the_stores_not_recomputed():
     assert loaded.component(ids["ground"], RigidBody) == w.component(ids["ground"], RigidBody)
 
 
+def test_a_mass_written_after_adding_loads_with_the_same_inertia():
+    w, ids = _scene()
+    for name, mass in (("box1", 3.7), ("ell", 0.31), ("wheel", 7.3)):
+        w.component(ids[name], RigidBody).mass = mass
+    w.step(3)
+    loaded = ecsgoo.loads(ecsgoo.dumps(w))
+    assert loaded.store.bodies.inertia.tobytes() == w.store.bodies.inertia.tobytes()
+    for world in (w, loaded):
+        world.component(ids["box1"], RigidBody).mass = 1.9
+    assert loaded.store.bodies.inertia.tobytes() == w.store.bodies.inertia.tobytes()
+    w.step(20)
+    loaded.step(20)
+    _same(w, loaded)
+
+
 def test_a_clone_with_bodies_steps_bit_for_bit():
     w, _ = _scene()
     w.step(30)
