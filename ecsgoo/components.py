@@ -280,8 +280,9 @@ class Spring(Component):
                  compliance: float | None = None, at_a: Sequence[float] | None = None,
                  at_b: Sequence[float] | None = None) -> None:
         #: Where each end attaches to a rigid body (world px when added; None: its centre).
-        self.at = tuple(None if at is None else tuple(limits.check_all("Spring", "at", at))
-                        for at in (at_a, at_b))
+        self.at = tuple(None if at is None else
+                        tuple(limits.COORD.check(v, "Spring", name) for v in at)
+                        for name, at in (("at_a", at_a), ("at_b", at_b)))
         if compliance is None:
             compliance = limits.compliance_of(limits.check("Spring", "stiffness", stiffness))
         self._entity = -1

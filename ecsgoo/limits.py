@@ -64,8 +64,9 @@ MIN_DT, MAX_DT = 1e-6, 1.0
 MAX_PRESSURE = 100.0
 #: Largest Coulomb friction coefficient (real materials stay below ~2).
 MAX_FRICTION = 100.0
-#: Largest rigid-body size and outline coordinate, px (mass·size² stays finite).
-MAX_SHAPE = 1e6
+#: Smallest and largest rigid-body size and outline coordinate, px (mass·size² stays
+#: finite and non-zero).
+MIN_SHAPE, MAX_SHAPE = 1e-3, 1e6
 #: Most frames a spring may stay over its limit before it breaks (~190 days at 60 Hz).
 MAX_FRAMES = 10**9
 
@@ -204,8 +205,9 @@ STEPS = _count(0, MAX_INT)
 BY_ENTITY = _count(0, MAX_ENTITY_ID + 1)
 #: A rigid body's angle, rad (any number of turns, but finite and within float range).
 ANGLE = _within(1e12)
-#: A rigid body's size, px: positive, and small enough that its inertia stays finite.
-SIZE = Range(0.0, MAX_SHAPE, open_low=True)
+#: A rigid body's size, px: from a thousandth of a pixel (below, its inertia underflows)
+#: to small enough that its inertia stays finite.
+SIZE = Range(MIN_SHAPE, MAX_SHAPE)
 #: A speed setting of a stage: >= 0 px/s, inf allowed (no limit).
 SPEED_SETTING = Range(0.0, math.inf, inf=True)
 
@@ -237,7 +239,7 @@ FIELDS: dict[str, dict[str, Range]] = {
         "a": ID, "b": ID, "rest": Range(MIN_REST, MAX_SPAN, zero=True),
         "stiffness": Range(MIN_STIFFNESS, 1.0), "compliance": Range(0.0, MAX_COMPLIANCE),
         "max_stretch": Range(0.0, math.inf, open_low=True, inf=True),
-        "stretch": Range(0.0, MAX_SPAN), "over": ID, "at": COORD,
+        "stretch": Range(0.0, MAX_SPAN), "over": ID,
         "ax": SPAN, "ay": SPAN, "bx": SPAN, "by": SPAN,
     },
     "AreaConstraint": {"particles": ID, "pressure": Range(0.0, MAX_PRESSURE),

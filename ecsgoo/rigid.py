@@ -49,14 +49,16 @@ class RigidBody(Component):
                "group", "layer", "mask", "events")
 
     def __init__(self, shape: str, size: Any, pieces: list[tuple[np.ndarray, float]],
-                 inertia: float, x: float, y: float, angle: float, mass: float,
+                 unit_inertia: float, x: float, y: float, angle: float, mass: float,
                  friction: float, restitution: float, group: int, layer: int, mask: int,
                  events: bool, vx: float = 0.0, vy: float = 0.0, omega: float = 0.0) -> None:
         self._entity = -1
         self.shape, self.size = shape, size
         #: Convex pieces ``(vertices (k, 2) px in body coordinates, radius px)``.
         self.pieces = pieces
-        self._unit_inertia = inertia / mass  # inertia per unit mass: follows mass writes
+        # inertia per unit mass, from the shape alone (so the inertia is a function of shape
+        # and current mass: a saved world, made at another mass, gets the same bits)
+        self._unit_inertia = unit_inertia
         super().__init__(x=x, y=y, angle=angle, vx=vx, vy=vy, omega=omega, mass=mass,
                          friction=friction, restitution=restitution, group=group,
                          layer=layer, mask=mask, events=bool(events))
@@ -73,8 +75,8 @@ class RigidBody(Component):
         width = limits.check("RigidBody", "width", width)
         height = limits.check("RigidBody", "height", height)
         mass = limits.check("RigidBody", "mass", mass)
-        inertia = mass * (width * width + height * height) / 12.0
-        return cls("box", (width, height), [(_box_piece(width, height), 0.0)], inertia, x, y,
+        unit = (width * width + height * height) / 12.0
+        return cls("box", (width, height), [(_box_piece(width, height), 0.0)], unit, x, y,
                    angle, mass, friction, restitution, group, layer, mask, events)
 
     @classmethod
@@ -86,7 +88,7 @@ class RigidBody(Component):
         """A disc of ``radius`` px centred on ``(x, y)`` (a wheel: it rolls)."""
         radius = limits.check("RigidBody", "radius", radius)
         mass = limits.check("RigidBody", "mass", mass)
-        return cls("circle", (radius,), [(np.zeros((1, 2)), radius)], 0.5 * mass * radius**2,
+        return cls("circle", (radius,), [(np.zeros((1, 2)), radius)], 0.5 * radius**2,
                    x, y, angle, mass, friction, restitution, group, layer, mask, events)
 
     @classmethod
@@ -105,14 +107,14 @@ class RigidBody(Component):
         mass = limits.check("RigidBody", "mass", mass)
         ccw = polygons.outline(points, "RigidBody.polygon")
         pieces = polygons.convex_pieces(ccw)
-        centroid, inertia = polygons.body_mass(pieces, mass)
+        centroid, unit = polygons.body_mass(pieces, 1.0)  # per unit mass (see __init__)
         angle = limits.check("RigidBody", "angle", angle)
         c, s = math.cos(angle), math.sin(angle)
         cx, cy = float(centroid[0]), float(centroid[1])
         x = limits.check("RigidBody", "x", x) + c * cx - s * cy
         y = limits.check("RigidBody", "y", y) + s * cx + c * cy
         size = [[float(p[0]), float(p[1])] for p in points]
-        return cls("polygon", size, [(p - centroid, 0.0) for p in pieces], inertia, x, y,
+        return cls("polygon", size, [(p - centroid, 0.0) for p in pieces], unit, x, y,
                    angle, mass, friction, restitution, group, layer, mask, events)
 
     # -- the live view ----------------------------------------------------------------------

@@ -22,6 +22,7 @@ import ecsgoo
 from ecsgoo import World, WorldError, WorldFileError, limits, systems
 from ecsgoo.components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
 from ecsgoo.limits import FIELDS, Range
+from ecsgoo.rigid import Joint, RigidBody
 
 
 def _edges(rng: Range) -> list[Any]:
@@ -152,6 +153,61 @@ def _rider(key: str):
     return api, [entity]
 
 
+_SIZES = {"width": ("box", "[{v}, 10.0]"), "height": ("box", "[10.0, {v}]"),
+          "radius": ("circle", "[{v}]"),
+          "points": ("polygon", "[[0.0, 0.0], [10.0, 0.0], [{v}, 10.0]]")}
+
+
+def _rigid_field(key: str):
+    def api(v: Any) -> World:
+        w = _world()
+        if key in _SIZES:
+            shape = _SIZES[key][0]
+            make = {"width": lambda: RigidBody.box(10.0, 10.0, v, 10.0),
+                    "height": lambda: RigidBody.box(10.0, 10.0, 10.0, v),
+                    "radius": lambda: RigidBody.circle(10.0, 10.0, v),
+                    "points": lambda: RigidBody.polygon(10.0, 10.0,
+                                                        [[0.0, 0.0], [10.0, 0.0], [v, 10.0]])}
+            w.create_entity(make[key]())
+            assert w.component(4, RigidBody).shape == shape
+        elif key in ("x", "y", "angle", "mass", "friction", "restitution", "group", "layer",
+                     "mask"):
+            args = {"x": 10.0, "y": 10.0, key: v}
+            w.create_entity(RigidBody.box(args.pop("x"), args.pop("y"), 10.0, 10.0, **args))
+        elif key in ("fx", "fy"):
+            e = w.create_entity(RigidBody.box(10.0, 10.0, 10.0, 10.0))
+            w.apply_force(e, *((v, 0.0) if key == "fx" else (0.0, v)))
+        else:  # vx, vy, omega: live writes
+            e = w.create_entity(RigidBody.box(10.0, 10.0, 10.0, 10.0))
+            setattr(w.component(e, RigidBody), key, v)
+        return w
+
+    def entity(v: str) -> str:
+        shape, size = _SIZES.get(key, ("box", "[10.0, 10.0]"))
+        fields = {"shape": f'"{shape}"', "size": size.format(v=v), "x": "10.0", "y": "10.0"}
+        if key not in _SIZES:
+            fields[key] = v
+        return _file(extra="[[entity]]\nid = 4\nbody = { "
+                           + ", ".join(f"{k} = {t}" for k, t in fields.items()) + " }")
+
+    return api, [entity]
+
+
+def _joint_field(key: str):
+    def api(v: Any) -> World:
+        w = _world()
+        args = {"x": 10.0, "y": 10.0, key: v}
+        w.create_entity(Joint(1, 2, args.pop("x"), args.pop("y"), **args))
+        return w
+
+    def entity(v: str) -> str:
+        fields = {"a": "1", "b": "2", "x": "10.0", "y": "10.0", key: v}
+        return _file(extra="[[entity]]\nid = 4\njoint = { "
+                           + ", ".join(f"{k} = {t}" for k, t in fields.items()) + " }")
+
+    return api, [entity]
+
+
 def _setting(key: str):
     def api(v: Any) -> World:
         if key == "grab":
@@ -194,6 +250,11 @@ for _key in ("alpha", "rest"):
     CASES["ShapeMatch", _key] = _body(ShapeMatch, "shape", "[1, 2]", _key)
 for _key in ("x", "y"):
     CASES["Anchor", _key] = _rider(_key)
+for _key in FIELDS["RigidBody"]:
+    if _key not in ("px", "py", "pangle"):
+        CASES["RigidBody", _key] = _rigid_field(_key)
+for _key in ("x", "y", "max_force"):
+    CASES["Joint", _key] = _joint_field(_key)
 CASES["Fruit", "kind"] = _rider("kind")
 for _key in ("gravity", "dt", "substeps", "iterations", "damping", "bounds", "contact_slop",
              "grab"):
@@ -207,7 +268,11 @@ for _key in ("bounce_speed", "push_speed", "hold_speed"):
 #: entity handling owns: checked by the loader only.
 FILE_ONLY = {("Particle", "px"), ("Particle", "py"), ("Spring", "a"), ("Spring", "b"),
              ("AreaConstraint", "particles"), ("ShapeMatch", "particles"),
-             ("World", "frame"), ("World", "next_entity")}
+             ("World", "frame"), ("World", "next_entity"),
+             ("RigidBody", "px"), ("RigidBody", "py"), ("RigidBody", "pangle"),
+             ("Joint", "a"), ("Joint", "b"), ("Joint", "ax"), ("Joint", "ay"), ("Joint", "bx"),
+             ("Joint", "by"), ("Joint", "rest_angle"), ("Joint", "force"),
+             ("Spring", "ax"), ("Spring", "ay"), ("Spring", "bx"), ("Spring", "by")}
 
 
 def test_every_limit_has_a_parity_case():
@@ -229,7 +294,13 @@ def _load(text: str) -> World | WorldFileError:
         return exc
 
 
-@pytest.mark.parametrize("owner, key", sorted(CASES), ids=lambda v: str(v))
+#: Known gaps the parity test found (left for the owners of the module that has them).
+KNOWN: dict[tuple[str, str], str] = {}
+
+
+@pytest.mark.parametrize("owner, key", [
+    pytest.param(*case, marks=pytest.mark.xfail(reason=KNOWN[case], strict=True))
+    if case in KNOWN else case for case in sorted(CASES)], ids=lambda v: str(v))
 def test_api_and_loader_accept_and_refuse_the_same_values(owner, key):
     make, files = CASES[owner, key]
     for value in _edges(FIELDS[owner][key]):
@@ -370,6 +441,24 @@ def _particle(draw: Any) -> list[Any]:
 
 
 @st.composite
+def _rigid(draw: Any) -> list[Any]:
+    keys = ("angle", "mass", "friction", "restitution", "group", "layer", "mask")
+    args = {k: draw(_field("RigidBody", k)) for k in keys if draw(st.booleans())}
+    x, y = draw(_field("RigidBody", "x")), draw(_field("RigidBody", "y"))
+    size = st.floats(1e-3, 1e3)  # (tiny sizes: see KNOWN)
+    shape = draw(st.sampled_from(["box", "circle", "polygon"]))
+    if shape == "box":
+        body = RigidBody.box(x, y, draw(size), draw(size), **args)
+    elif shape == "circle":
+        body = RigidBody.circle(x, y, draw(size), **args)
+    else:
+        wd, ht = draw(size), draw(size)
+        body = RigidBody.polygon(x, y, [[0.0, 0.0], [wd, 0.0], [wd, ht], [wd / 3, ht],
+                                        [wd / 3, 2 * ht], [0.0, 2 * ht]], **args)
+    return [body, Anchor()] if draw(st.booleans()) else [body]
+
+
+@st.composite
 def _spring(draw: Any, ends: tuple[int, int]) -> Spring:
     args: dict[str, Any] = {}
     if draw(st.booleans()):
@@ -406,6 +495,16 @@ def _build(draw: Any) -> World:
                                                                      "pressure"))))
     if len(ids) >= 2 and draw(st.booleans()):
         w.create_entity(ShapeMatch(ids[-2:], alpha=draw(_field("ShapeMatch", "alpha"))))
+    if draw(st.booleans()):  # a rigid body, maybe static, maybe jointed to a particle
+        ids.append(w.create_entity(*draw(_rigid())))
+        if draw(st.booleans()):  # a live mass write: the inertia follows it
+            w.component(ids[-1], RigidBody).mass = draw(_field("RigidBody", "mass"))
+        if draw(st.booleans()):
+            w.create_entity(Joint(ids[-1], ids[0], draw(_field("Joint", "x")),
+                                  draw(_field("Joint", "y")),
+                                  max_force=draw(st.one_of(st.none(),
+                                                           _field("Joint", "max_force")))))
+        ids.pop()
     for e in draw(st.lists(st.sampled_from(ids), max_size=2)):  # live writes, then a retime
         key = draw(st.sampled_from(["x", "y", "vx", "vy", "mass", "radius", "group"]))
         setattr(w.component(e, Particle), key, draw(_field("Particle", key)))

@@ -4,18 +4,20 @@ Entities keep their ids (``World._insert_entities``); particles and springs get
 their rows through the store's bulk entry points (``Store.add_particles``,
 ``add_springs``: the ones ``World.add_component`` uses one at a time) with
 every saved column as it was, so every bit of the hot state is the saved one;
-anchors pin their rows, rings and shapes are attached in row order. If
+anchors pin their rows (or make their bodies static), bodies, joints, rings and
+shapes are attached in row order. If
 anything fails the half-built World is removed from esper.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from ..columns import PARTICLES, SPRINGS, TableSpec
-from ..components import Anchor, AreaConstraint, Fruit, ShapeMatch
+from ..components import Anchor, AreaConstraint, Fruit, ShapeMatch, Spring
 from ..errors import WorldFileError
 from ..world import World
 from .read import Spec
@@ -46,8 +48,11 @@ def _fill(world: World, spec: Spec) -> None:
     parts = {e: list(comps) for e, comps in spec.entities.items()}
     store, p, s = world.store, spec.particles, spec.springs
     _put(parts, p["entity"], store.add_particles(p["entity"], _columns(PARTICLES, p)))
+    _bodies(world, spec, parts)
     _riders(world, spec, parts)
     _put(parts, s["entity"], store.add_springs(s["entity"], _columns(SPRINGS, s)))
+    _joints(world, spec, parts)
+    _tethers(world, spec, parts)
     for e, v in spec.areas:
         _attach(world, parts, e, AreaConstraint(v["particles"], pressure=v["pressure"],
                                                 stiffness=v["stiffness"],
@@ -92,6 +97,41 @@ def _attach(world: World, parts: dict[int, list[Any]], entity: int, comp: Any) -
     parts[entity].append(comp)
 
 
+def _bodies(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
+    """Bodies in row order, each row the file's: centre of mass, previous pose, force."""
+    store = world.store
+    for e, v in spec.bodies:
+        comp = v["comp"]
+        store.add_body(e, comp, prev=v["prev"])
+        store.bodies.cols["force"][comp._slot] = v["force"]
+        parts[e].append(comp)
+
+
+def _joints(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
+    """Joints in row order, with the saved anchors and rest angle (measured if left out)."""
+    store = world.store
+    for e, v in spec.joints:
+        comp = v["comp"]
+        store.add_joint(e, comp, local=v["local"], rest_angle=v["rest_angle"])
+        cols = store.joints.cols
+        cols["broken"][comp._slot], cols["force"][comp._slot] = v["broken"], v["force"]
+        parts[e].append(comp)
+
+
+def _tethers(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
+    """Springs with an end on a body, at their saved anchors."""
+    store = world.store
+    for e, v in spec.tethers:
+        comp = Spring(v["a"], v["b"], rest=v["rest"], compliance=v["compliance"],
+                      max_stretch=None if math.isinf(v["max_stretch"]) else v["max_stretch"])
+        values = {"rest": math.nan if v["rest"] is None else v["rest"],
+                  "compliance": v["compliance"], "max_stretch": v["max_stretch"],
+                  "stretch": v["stretch"], "broken": v["broken"], "buckled": v["buckled"],
+                  "over": v["over"]}
+        store.add_tether(e, comp, values, local=((v["ax"], v["ay"]), (v["bx"], v["by"])))
+        parts[e].append(comp)
+
+
 def _riders(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
     """Anchors pin their rows (at their point, or where the particle is); fruits only ride.
 
@@ -105,12 +145,19 @@ def _riders(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
     for e, comp in riders:
         store.bind_rider(e, comp)
         parts[e].append(comp)
-    rows = np.array([store.pslot[e] for e in sorted(spec.anchors)], dtype=np.int64)
+    on_particles = [e for e in sorted(spec.anchors) if e in store.pslot]
+    rows = np.array([store.pslot[e] for e in on_particles], dtype=np.int64)
     pins = store.particles.cols["pos"][rows]
-    for k, e in enumerate(sorted(spec.anchors)):
+    for k, e in enumerate(on_particles):
         if spec.anchors[e] is not None:
             pins[k] = spec.anchors[e]
     store.pin(rows, pins)
+    for e in sorted(spec.anchors):  # a static body: anchored where it is, at rest
+        if e not in store.pslot:
+            slot = store.bslot[e]
+            if spec.anchors[e] is not None:
+                store.bodies.cols["pos"][slot] = spec.anchors[e]
+            store.anchor_body(slot)
 
 
 def _grab(world: World, spec: Spec) -> None:

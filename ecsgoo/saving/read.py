@@ -8,6 +8,7 @@ the line and column of a TOML syntax error).
 from __future__ import annotations
 
 import inspect
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -16,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from .. import limits
-from ..columns import PARTICLES, RINGS, SHAPES, SPRINGS, TableSpec
+from ..columns import BODIES, JOINTS, PARTICLES, RINGS, SHAPES, SPRINGS, TETHERS, TableSpec
 from ..errors import WorldFileError
 from ..limits import FIELDS
+from ..rigid import Joint, RigidBody
 from ..systems.pipeline import STAGES
 from ..world import World
 from .columns import (
@@ -30,7 +32,7 @@ from .columns import (
     spring_block,
 )
 from .registry import BUILTIN_NAMES, COMPONENTS, RESOURCES, component_codec
-from .schema import REFUSED, Where, suggest
+from .schema import REFUSED, REQUIRED, Where, show, suggest
 from .write import FORMAT_VERSION, kind_defaults
 
 TOP_KEYS = ("format_version", "world", "level", "pipeline", "resources", "rows", "particles",
@@ -84,6 +86,9 @@ class Spec:
     anchors: dict[int, tuple[float, float] | None] = field(default_factory=dict)
     fruits: dict[int, int] = field(default_factory=dict)
     areas: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    bodies: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    joints: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    tethers: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     shapes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
     @property
@@ -282,6 +287,12 @@ def _entity(table: Any, k: int, spec: Spec, particles: Rows, springs: Rows,
             particles.single.append((entity, _particle(value, spec, w)))
         elif name == "spring":
             springs.single.append((entity, _spring(value, w)))
+        elif name == "body":
+            spec.bodies.append((entity, _body(value, spec, w)))
+        elif name == "joint":
+            spec.joints.append((entity, _joint(value, w)))
+        elif name == "tether":
+            spec.tethers.append((entity, _tether(value, w)))
         elif name == "anchor":
             a = w.table(value)
             w.keys(a, ("x", "y"))
@@ -321,7 +332,8 @@ def _readers(table: TableSpec) -> dict[str, tuple[Any, limits.Range | None]]:
 
 
 #: Worked out once: a loader reads every field of every row through them.
-_READ = {table: _readers(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES)}
+_READ = {table: _readers(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES, BODIES,
+                                               JOINTS, TETHERS)}
 _FILE = {table: file_columns(table) for table in (PARTICLES, SPRINGS)}
 
 
@@ -360,6 +372,118 @@ def _spring(value: Any, w: Where) -> dict[str, Any]:
         w.fail(f"a and b are the same entity ({out['a']})", "b")
     if "stiffness" in t:
         out["compliance"] = limits.compliance_of(_field(t, "stiffness", w, SPRINGS, None))
+    return out
+
+
+#: The keys of a body table: its shape, the store's saved keys, the velocity alternatives.
+BODY_KEYS = ("shape", "size", *BODIES.keys(), "vx", "vy", "omega")
+#: What ``size`` holds for each shape (a polygon: its outline's points).
+BODY_SIZES: dict[str, tuple[str, ...]] = {"box": ("width", "height"), "circle": ("radius",),
+                                          "polygon": ()}
+#: The keys of a joint table: its component's fields and the store's saved keys.
+JOINT_KEYS = ("a", "b", "x", "y", *JOINTS.keys())
+_BODY_COMMON = ("mass", "friction", "restitution", "group", "layer", "mask", "events")
+
+
+def _body(value: Any, spec: Spec, w: Where) -> dict[str, Any]:
+    """A body: the component remade from ``shape`` and ``size``, its row's state as saved.
+
+    The pieces follow from ``size`` alone (a polygon's outline is relative to any
+    reference point), so the component is made at the origin and its ``x, y``
+    (the centre of mass) and angle are then the file's, put into the row as they are.
+    """
+    t = w.table(value)
+    w.keys(t, BODY_KEYS)
+    exclusive(t, w, ("px", "vx"), ("py", "vy"), ("pangle", "omega"))
+    shape = w.string(t, "shape")
+    if shape not in BODY_SIZES:
+        w.fail(f"unknown shape {shape!r}{suggest(shape, BODY_SIZES)}", "shape")
+    L = FIELDS["RigidBody"]
+    if shape == "polygon":  # errors say which part of size: "field size (points)"
+        size: list[Any] = w.array(t, "size")
+        for row in size:
+            if type(row) is not list or len(row) != 2:
+                w.fail(f"each point must be an array of 2 numbers, got {show(row)}", "size")
+        size = [[w.as_number(v, "size (points)", L["points"]) for v in row] for row in size]
+    else:
+        names = BODY_SIZES[shape]
+        given = w.array(t, "size")
+        if len(given) != len(names):
+            w.fail(f"a {shape} needs [{', '.join(names)}], got {show(given)}", "size")
+        size = [w.as_number(v, f"size ({name})", L[name])
+                for v, name in zip(given, names, strict=True)]
+    v = {key: _field(t, key, w, BODIES, REQUIRED if col.default is None else col.default)
+         for key, (col, _) in BODIES.keys().items() if key not in ("px", "py", "pangle")}
+    h = spec.h
+    velocity = {key: _field(t, key, w, BODIES, 0.0) for key in ("vx", "vy", "omega")}
+    prev = (_field(t, "px", w, BODIES, v["x"] - velocity["vx"] * h),
+            _field(t, "py", w, BODIES, v["y"] - velocity["vy"] * h),
+            _field(t, "pangle", w, BODIES, v["angle"] - velocity["omega"] * h))
+    common = {key: v[key] for key in _BODY_COMMON}
+    try:
+        make = getattr(RigidBody, shape)
+        comp = make(0.0, 0.0, size, **common) if shape == "polygon" else \
+            make(0.0, 0.0, *size, **common)
+    except REFUSED as exc:
+        w.fail(str(exc), "size")
+    # the row is the file's: the centre of mass as saved, not recomputed from a reference
+    comp._vals.update(x=v["x"], y=v["y"], angle=v["angle"])
+    return {"comp": comp, "prev": prev, "force": (v["fx"], v["fy"])}
+
+
+def _joint(value: Any, w: Where) -> dict[str, Any]:
+    """A joint: the component, and its exact anchors (measured at load if all left out)."""
+    t = w.table(value)
+    w.keys(t, JOINT_KEYS)
+    L = FIELDS["Joint"]
+    a, b = (w.integer(t, key, limit=L[key]) for key in ("a", "b"))
+    if a == b:
+        w.fail(f"a and b are the same entity ({a})", "b")
+    x, y = (w.number(t, key, limit=L[key]) for key in ("x", "y"))
+    weld = w.boolean(t, "weld", False)
+    max_force = w.number(t, "max_force", math.inf, L["max_force"])
+    keys = ("ax", "ay", "bx", "by")
+    given = [key for key in keys if key in t]
+    if given and len(given) < len(keys):
+        missing = next(key for key in keys if key not in t)
+        w.fail("missing (give all of ax, ay, bx, by, or none: then they are measured from "
+               "x, y)", missing)
+    ax, ay, bx, by = (w.number(t, key, 0.0, L[key]) for key in keys)
+    try:
+        comp = Joint(a, b, x, y, weld=weld, max_force=max_force)
+    except REFUSED as exc:
+        w.fail(str(exc))
+    return {"comp": comp, "local": ((ax, ay), (bx, by)) if given else None,
+            "rest_angle": w.number(t, "rest_angle", None, L["rest_angle"]),
+            "broken": w.boolean(t, "broken", False),
+            "force": w.number(t, "force", 0.0, L["force"])}
+
+
+#: The keys of a tether table (a spring with an end on a body): its ends, the exact
+#: anchors and the spring's saved values.
+TETHER_KEYS = ("a", "b", *(k for k in TETHERS.keys() if k not in ("a", "b")), "stiffness")
+
+
+def _tether(value: Any, w: Where) -> dict[str, Any]:
+    """A spring with an end on a body: its ends, anchors (body coordinates) and values."""
+    t = w.table(value)
+    w.keys(t, TETHER_KEYS)
+    exclusive(t, w, ("stiffness", "compliance"))
+    L = FIELDS["Spring"]
+    a, b = (w.integer(t, key, limit=L[key]) for key in ("a", "b"))
+    if a == b:
+        w.fail(f"a and b are the same entity ({a})", "b")
+    out = {"a": a, "b": b}
+    for key, default in (("ax", 0.0), ("ay", 0.0), ("bx", 0.0), ("by", 0.0),
+                         ("rest", None), ("compliance", 0.0),
+                         ("max_stretch", TETHERS.default("max_stretch")),
+                         ("stretch", 1.0), ("over", 0)):
+        out[key] = _field(t, key, w, TETHERS, default)
+    if "stiffness" in t:
+        out["compliance"] = limits.compliance_of(w.number(t, "stiffness", None,
+                                                          L["stiffness"]))
+    out["broken"], out["buckled"] = w.boolean(t, "broken", False), w.boolean(t, "buckled",
+                                                                               False)
     return out
 
 
@@ -409,13 +533,14 @@ def _resolved_particles(rows: Rows, spec: Spec) -> dict[str, np.ndarray]:
 def _order(table: Any, spec: Spec, where: Where) -> None:
     """Apply ``[rows]``: the store's row order when it differs from the file's."""
     t = where.table(table)
-    where.keys(t, ("particles", "springs", "areas", "shapes"))
+    where.keys(t, ("particles", "springs", "bodies", "joints", "areas", "shapes"))
     for key, cols in (("particles", spec.particles), ("springs", spec.springs)):
         if key in t:
             order = _permutation(t, key, cols["entity"].tolist(), where)
             for name in cols:
                 cols[name] = cols[name][order]
-    for key, items in (("areas", spec.areas), ("shapes", spec.shapes)):
+    for key, items in (("bodies", spec.bodies), ("joints", spec.joints),
+                       ("areas", spec.areas), ("shapes", spec.shapes)):
         if key in t:
             order = _permutation(t, key, [e for e, _ in items], where)
             items[:] = [items[k] for k in order]
@@ -443,10 +568,26 @@ def _permutation(t: dict[str, Any], key: str, have: list[int], where: Where) -> 
 def _check_references(spec: Spec, top: Where) -> None:
     """Springs, bodies, riders and game fields must point at entities that exist."""
     has_particle = set(spec.particles["entity"].tolist())
-    for e in list(spec.anchors) + list(spec.fruits):
+    has_body = {e for e, _ in spec.bodies}
+    for e in spec.anchors:
+        if e not in has_particle and e not in has_body:
+            top.at(f"entity {e} (anchor)").fail("needs a particle or a body on the same "
+                                                "entity")
+    for e in spec.fruits:
         if e not in has_particle:
-            name = "anchor" if e in spec.anchors else "fruit"
-            top.at(f"entity {e} ({name})").fail("needs a particle on the same entity")
+            top.at(f"entity {e} (fruit)").fail("needs a particle on the same entity")
+    for entity, values in spec.tethers:
+        for key in ("a", "b"):
+            end = values[key]
+            if end not in has_particle and end not in has_body:
+                top.at(f"entity {entity} (tether)").fail(
+                    f"refers to entity {end}, which is neither a body nor a particle", key)
+        if values["a"] not in has_body and values["b"] not in has_body:
+            top.at(f"entity {entity} (tether)").fail(
+                "has no end on a body (a spring between particles is a spring)", "a")
+    for entity, values in spec.joints:
+        _joint_ends(spec, top.at(f"entity {entity} (joint)"), values["comp"], has_particle,
+                    has_body)
     s = spec.springs
     for key in ("a", "b"):
         bad = ~np.isin(s[key], spec.particles["entity"])
@@ -462,6 +603,20 @@ def _check_references(spec: Spec, top: Where) -> None:
     if spec.grab is not None and spec.grab["entity"] not in has_particle:
         _no_particle(spec, top.at("[world] grab"), "entity", spec.grab["entity"])
     _check_custom_refs(spec, top)
+
+
+def _joint_ends(spec: Spec, where: Where, joint: Joint, has_particle: set[int],
+                has_body: set[int]) -> None:
+    """A joint's ends must be bodies or particles (a weld's: bodies)."""
+    for key in ("a", "b"):
+        target = getattr(joint, key)
+        if target not in spec.entities:
+            where.fail(f"refers to entity {target}, which does not exist", key)
+        if target not in has_body and target not in has_particle:
+            where.fail(f"refers to entity {target}, which is neither a body nor a particle",
+                       key)
+    if joint.weld and not (joint.a in has_body and joint.b in has_body):
+        where.fail("needs two bodies (a particle has no angle to keep)", "weld")
 
 
 def _no_particle(spec: Spec, where: Where, key: str, target: int) -> None:

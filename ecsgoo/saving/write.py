@@ -16,8 +16,9 @@ import numpy as np
 import tomli_w
 
 from .. import fruit as _fruit
-from ..columns import PARTICLES, RINGS, SHAPES, SPRINGS, TableSpec
+from ..columns import BODIES, JOINTS, PARTICLES, RINGS, SHAPES, SPRINGS, TETHERS, TableSpec
 from ..limits import FIELDS
+from ..rigid import RigidBody
 from ..systems.pipeline import STAGES
 from ..world import World
 from .registry import BUILTIN_TYPES, _plain, component_codec, resource_codec
@@ -129,7 +130,10 @@ def _stage(stage: Any, world: World, where: Where) -> dict[str, Any]:
             continue
         out[key] = _plain(value, where, key, inf=getattr(ranges.get(key), "inf", False))
     if hasattr(stage, "save_state"):
-        out["state"] = {k: _plain(v, where, k) for k, v in _state(stage, world).items()}
+        state = {k: _plain(v, where, k) for k, v in _state(stage, world).items()}
+        # a stage may ask that nothing to remember be left out (Collide: worlds without bodies)
+        if state or getattr(stage, "empty_state_saved", True):
+            out["state"] = state
     return out
 
 
@@ -152,7 +156,9 @@ def _resources(world: Any, where: Where) -> dict[str, Any]:
 def _rows(world: Any, compact: bool) -> dict[str, list[int]]:
     """Row orders that differ from the file order (rows matter to Gauss–Seidel bits)."""
     st, out = world.store, {}
-    tables = [("areas", [c._entity for c in st.rings.owner]),
+    tables = [("bodies", [c._entity for c in st.bodies.owner]),
+              ("joints", [c._entity for c in st.joints.owner]),
+              ("areas", [c._entity for c in st.rings.owner]),
               ("shapes", [c._entity for c in st.shapes.owner])]
     if not compact:
         tables = [("particles", st.particles.entity.tolist()),
@@ -182,6 +188,8 @@ def _components(world: Any, where: Where) -> dict[int, list[tuple[str, Any]]]:
                 if not codec.saved:
                     continue
                 name = codec.name
+            if name == "spring" and comp._table is world.store.tethers:
+                name = "tether"  # a spring with an end on a body: anchors, not rows
             named.append((name, comp))
         out[entity] = sorted(named, key=_order)
     return out
@@ -206,7 +214,8 @@ def _saved(table: TableSpec) -> list[tuple[str, tuple[str, ...], Any]]:
 
 
 #: Each table's saved columns, worked out once (a save writes every row through them).
-_SAVED = {table: _saved(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES)}
+_SAVED = {table: _saved(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES, BODIES,
+                                              JOINTS, TETHERS)}
 
 
 def _row(table: TableSpec, cols: dict[str, np.ndarray], s: int,
@@ -244,12 +253,49 @@ def _spring_table(world: Any, s: int) -> dict[str, Any]:
     return out
 
 
+def _body_table(st: Any, comp: Any) -> dict[str, Any]:
+    """A body's shape (``size`` as it made it) and its row, straight from the store."""
+    cols, s = st.bodies.cols, comp._slot
+    if comp.shape == "polygon":
+        size: list[Any] = [[float(x), float(y)] for x, y in comp.size]
+    else:
+        size = [float(v) for v in comp.size]
+    return {"shape": comp.shape, "size": size,
+            **_row(BODIES, cols, s, {"prev": cols["pos"][s].tolist(),
+                                     "prev_angle": cols["angle"][s].item()})}
+
+
+def _joint_table(st: Any, comp: Any) -> dict[str, Any]:
+    """A joint's ends (entities), where it was made, and its row: the exact anchors."""
+    v = comp._vals
+    out = {"a": v["a"], "b": v["b"], "x": v["x"], "y": v["y"]}
+    # the anchors and the rest angle are always written: left out, the loader measures them
+    return {**out, **_row(JOINTS, st.joints.cols, comp._slot,
+                          {"la": None, "lb": None, "rest_angle": None})}
+
+
+def _tether_table(st: Any, comp: Any) -> dict[str, Any]:
+    """A spring with an end on a body: its ends (entities), the exact anchors (in the
+    bodies' coordinates), and its spring values."""
+    v = comp._vals
+    return {"a": v["a"], "b": v["b"],
+            **_row(TETHERS, st.tethers.cols, comp._slot, {"la": None, "lb": None})}
+
+
 def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
     st = world.store
     if name == "particle":
         return _particle_table(st.particles.cols, comp._slot)
     if name == "spring":
         return _spring_table(world, comp._slot)
+    if name == "body":
+        return _body_table(st, comp)
+    if name == "joint":
+        return _joint_table(st, comp)
+    if name == "tether":
+        return _tether_table(st, comp)
+    if name == "anchor" and isinstance(comp._host, RigidBody):
+        return {}  # a static body stays where its row says (an Anchor at x, y moved it)
     if name == "anchor":
         cols, s = st.particles.cols, comp._host._slot
         pin, pos = cols["pin"][s].tolist(), cols["pos"][s].tolist()

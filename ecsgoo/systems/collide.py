@@ -41,6 +41,8 @@ class Collide(Stage):
 
     name = "collide"
     per_substep = True
+    #: A world file leaves out an empty ``state`` (no bodies' contacts to carry over).
+    empty_state_saved = False
 
     def __init__(self, particles: bool = True, outlines: bool = True,
                  bounce_speed: float = 100.0, push_speed: float = 300.0,

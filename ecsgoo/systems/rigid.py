@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import limits
 from ..kernels.joints import solve_joints, solve_tethers
 from ..kernels.rigid import (
     body_boxes,
@@ -30,10 +31,21 @@ from ..kernels.rigid import (
 )
 from ..kernels.rigid_solver import (
     CF,
+    LAX,
+    LAY,
+    LBX,
+    LBY,
     LN,
+    LNX,
+    LNY,
     LT,
+    MU,
     RAX,
     RAY,
+    RPA,
+    RPX,
+    RPY,
+    E,
     carry_impulses,
     contact_substep,
     prepare_contacts,
@@ -56,8 +68,10 @@ SPIN_PX = 2.0
 #: A body pair whose relative pose moved less than this (px, at its farthest point)
 #: since its contacts were found keeps them (no narrow phase).
 STILL_PX = 0.05
-#: The contact columns warm starting needs, by their saved names.
-_SAVED = {"rx": RAX, "ry": RAY, "ln": LN, "lt": LT}
+#: The contact columns the next frame reads (warm starting and kept contacts), by their
+#: saved names.
+_SAVED = {"rx": RAX, "ry": RAY, "ln": LN, "lt": LT, "mu": MU, "e": E, "lax": LAX, "lay": LAY,
+          "lbx": LBX, "lby": LBY, "lnx": LNX, "lny": LNY, "rpx": RPX, "rpy": RPY, "rpa": RPA}
 
 
 class Contacts:
@@ -106,27 +120,41 @@ class Contacts:
         return twin
 
     def save(self, world: World) -> dict[str, Any]:
-        """Last frame's and last substep's body contacts, by entity: what warm starting
-        needs (the impulses and where they act) to continue bit for bit."""
+        """Last frame's and last substep's body contacts, by entity: what the next frame
+        reads (warm starting, kept contacts) to continue bit for bit. Flat lists, keyed
+        ``frame_a``, ``frame_rx``, ``substep_a``…"""
+        if self.pending is not None:  # loaded and not stepped since: as it was loaded
+            return dict(self.pending)
         entity = world.store.bodies.entity
         out: dict[str, Any] = {}
         for key, ci, cf, n in (("frame", self.old_ci, self.old_cf, self.old_n),
                                ("substep", self.sub_ci, self.sub_cf, self.sub_n)):
             rows = np.flatnonzero(ci[:n, 2] < 0)  # particles' contacts are never carried
             a, b = ci[rows, 0], ci[rows, 1]
-            out[key] = {"a": entity[a].tolist(),
-                        "b": np.where(b >= 0, entity[np.maximum(b, 0)], -1).tolist(),
-                        **{name: cf[rows, col].tolist() for name, col in _SAVED.items()}}
+            out[f"{key}_a"] = entity[a].tolist()
+            out[f"{key}_b"] = np.where(b >= 0, entity[np.maximum(b, 0)], -1).tolist()
+            for name, col in _SAVED.items():
+                out[f"{key}_{name}"] = cf[rows, col].tolist()
         return out
 
     def load(self, state: dict[str, Any]) -> None:
-        """Take what ``save`` wrote; its entities become rows at the next step."""
+        """Take what ``save`` wrote (checked); its entities become rows at the next step."""
+        names = ("a", "b", *_SAVED)
+        known = {f"{key}_{name}" for key in ("frame", "substep") for name in names}
+        if set(state) - known:
+            raise ValueError(f"unknown state keys: {', '.join(sorted(set(state) - known))}")
         for key in ("frame", "substep"):
-            part = state.get(key, {})
-            length = len(part.get("a", ()))
-            for name in ("a", "b", *_SAVED):
-                if len(part.get(name, ())) != length:
-                    raise ValueError(f"{key}.{name} must have {length} values")
+            length = len(state.get(f"{key}_a", ()))
+            for name in names:
+                values = state.get(f"{key}_{name}", [])
+                if not isinstance(values, list) or len(values) != length:
+                    raise ValueError(f"{key}_{name} must be a list of {length} values")
+                if name in ("a", "b"):
+                    ok = all(type(v) is int and -1 <= v <= limits.MAX_ENTITY_ID for v in values)
+                    if not ok:
+                        raise ValueError(f"{key}_{name} must hold entity ids (or -1)")
+                elif not all(type(v) in (int, float) and math.isfinite(v) for v in values):
+                    raise ValueError(f"{key}_{name} must hold finite numbers")
         self.pending = state
 
     def resolve(self, world: World) -> None:
@@ -134,17 +162,17 @@ class Contacts:
         state, self.pending = self.pending, None
         slot = world.store.bslot
         for key in ("frame", "substep"):
-            part = state.get(key, {})
-            a = np.array([slot.get(int(e), -1) for e in part.get("a", ())], dtype=np.int64)
-            b = np.array([slot.get(int(e), -1) if e >= 0 else -1 for e in part.get("b", ())],
+            a = np.array([slot.get(int(e), -1) for e in state.get(f"{key}_a", ())],
                          dtype=np.int64)
+            b = np.array([slot.get(int(e), -1) if e >= 0 else -1
+                          for e in state.get(f"{key}_b", ())], dtype=np.int64)
             keep = a >= 0
             ci = np.full((max(len(a), 1), 4), -1, dtype=np.int64)
             cf = np.zeros((max(len(a), 1), CF))
             n = int(keep.sum())
             ci[:n, 0], ci[:n, 1] = a[keep], b[keep]
             for name, col in _SAVED.items():
-                cf[:n, col] = np.asarray(part[name], dtype=np.float64)[keep]
+                cf[:n, col] = np.asarray(state[f"{key}_{name}"], dtype=np.float64)[keep]
             if key == "frame":
                 self.old_ci, self.old_cf, self.old_n = ci, cf, n
             else:
