@@ -21,6 +21,10 @@ LEVEL_EDGE: Color = (168, 180, 220)
 ROPE: Color = (214, 168, 110)
 ANCHOR: Color = (176, 186, 204)
 PARTICLE: Color = (255, 196, 92)
+#: Static (anchored) rigid bodies: earth.
+STATIC_BODY: Color = (112, 92, 70)
+#: A wooden crate (the jelly playground's): a ``Look`` colour for rigid boxes.
+CRATE: Color = (176, 122, 66)
 HALO: Color = (255, 84, 214, 190)
 #: Stress colours: compressed, at rest, half way to breaking, breaking.
 BLUE, GREEN, YELLOW, RED = (90, 150, 255), (96, 214, 120), (250, 210, 70), (240, 64, 64)
@@ -47,13 +51,15 @@ def rgba(color: Any) -> tuple[float, float, float, float]:
 
 @dataclass(eq=False)
 class Look:
-    """How Render draws the entity it is on: a particle, a spring or a body's constraint.
+    """How Render draws the entity it is on: a particle, a spring, a body's constraint,
+    a rigid body or a joint.
 
     ``color``: ``(r, g, b)`` or ``(r, g, b, a)`` in 0..255, or ``None`` for the
     default (fruit colour, stress colour, body palette...). On a spring it
     replaces the stress colour; on an AreaConstraint/ShapeMatch entity it is
-    the body's fill. ``visible=False`` hides the entity (the wireframe still
-    shows it). Changing a field takes effect on the next drawn frame. Saved
+    the body's fill, and on a RigidBody too (its outline is a darker shade); on
+    a Joint it replaces the stress colour. ``visible=False`` hides the entity
+    (the wireframe still shows it). Changing a field takes effect on the next drawn frame. Saved
     with worlds as component ``look`` (``ecsgoo.saving`` registers it).
     """
 
@@ -75,5 +81,5 @@ class Look:
 
 
 __all__ = ["Look", "Color", "rgba", "OUTSIDE", "SKY_TOP", "SKY_BOTTOM", "LEVEL_FILL",
-           "LEVEL_EDGE", "ROPE", "ANCHOR", "PARTICLE", "HALO", "BLUE", "GREEN", "YELLOW", "RED",
-           "BODY_PALETTE", "GROUP_PALETTE"]
+           "LEVEL_EDGE", "ROPE", "ANCHOR", "PARTICLE", "HALO", "STATIC_BODY", "CRATE", "BLUE",
+           "GREEN", "YELLOW", "RED", "BODY_PALETTE", "GROUP_PALETTE"]

@@ -244,3 +244,30 @@ def test_same_seed_same_run():
             g.step()
         hashes.append((g.world.state_hash(), g.status().as_dict()))
     assert hashes[0] == hashes[1]
+
+
+def test_crate_button_drops_a_rigid_crate_and_level_3_has_crates_and_a_seesaw():
+    from ecsgoo.look import CRATE
+    from ecsgoo.rigid import Joint, RigidBody
+
+    g = JellyGame(level=1)
+    assert len(g.world.bodies) == 0
+    widget(g, "+ crate").on_change(True)
+    g.on_key("k")
+    assert len(g.world.bodies) == 2
+    crate = g.world.component(int(g.world.bodies.entity[0]), RigidBody)
+    assert crate.shape == "box" and 40 <= crate.size[0] <= 60
+    assert g.world.component(crate.entity, ecsgoo.Look).color == CRATE
+    g = JellyGame(level=3)
+    w = g.world
+    assert len(w.bodies) == 10 + 2 + 1 and len(w.joints) == 1  # pyramid, seesaw, its crate
+    plank = w.component(w.component(int(w.joints.entity[0]), Joint).b, RigidBody)
+    top = max((w.component(int(e), RigidBody) for e in w.bodies.entity),
+              key=lambda b: b.y if b.x > 500 else -1)
+    start = (top.x, top.y)
+    for _ in range(240):
+        g.step()
+    assert abs(plank.angle) > 0.2, "the ball tipped the seesaw"
+    assert math.hypot(top.x - start[0], top.y - start[1]) < 3.0, "the crate pyramid stands"
+    g.restart()
+    assert len(g.world.bodies) == 13, "restart builds the crates again"

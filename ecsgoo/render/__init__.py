@@ -9,6 +9,7 @@ so a headless run steps without a GL context. Modules, bottom up:
 - ``shapes``: segments and polygons as rows in those layouts;
 - ``colors``: the palette (``ecsgoo.look``) as float RGBA rows, stress colours;
 - ``ropes``: which springs form a rope, and the smooth curve drawn through them;
+- ``rigid``: rigid bodies' shapes in body coordinates (cached) placed per frame, joints;
 - ``layout``: who is drawn as what, cached until the structure changes;
 - ``scene``: one frame's rows, built with numpy;
 - ``camera``: the world rectangle fitted into the window, world px ↔ pixels;
@@ -28,8 +29,14 @@ What is drawn as what (decided from the structure, cached until it changes):
   most critical links (``critical_count``) get a pink halo;
 - **particles** are shaded discs: fruits in their kind's colour and size,
   anchors in steel, others in their group's colour;
-- ``Look(color, visible)`` on a particle, spring or body-constraint entity
-  overrides the colour or hides it;
+- a **rigid body** is its convex pieces filled, outlined along the edges no two
+  pieces share (a concave body shows its outer outline only); a circle has a
+  radius line so its rotation shows; static (anchored) bodies are earthy, others
+  from the body palette;
+- a **joint** is a small ring at its hinge (a weld: a small square) coloured by
+  ``force / max_force`` with the links' stress colours, steel if unbreakable;
+- ``Look(color, visible)`` on a particle, spring, body-constraint, rigid-body or
+  joint entity overrides the colour or hides it;
 - ``wireframe`` shows every particle (as a ring) and every unbroken spring.
 """
 

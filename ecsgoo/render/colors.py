@@ -22,6 +22,7 @@ from ..look import (
     PARTICLE,
     RED,
     ROPE,
+    STATIC_BODY,
     YELLOW,
     rgba,
 )
@@ -36,6 +37,7 @@ FRUIT_RGBA = table(_fruit.COLORS)
 GROUP_RGBA = table(GROUP_PALETTE)
 HALO_RGBA, ROPE_RGBA, PARTICLE_RGBA, ANCHOR_RGBA, LEVEL_FILL_RGBA, LEVEL_EDGE_RGBA = \
     table((HALO, ROPE, PARTICLE, ANCHOR, LEVEL_FILL, LEVEL_EDGE))
+STATIC_RGBA = table((STATIC_BODY,))[0]
 
 
 def stress_colors(stretch: np.ndarray, max_stretch: np.ndarray) -> np.ndarray:

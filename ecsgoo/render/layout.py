@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from ..look import BODY_PALETTE, Look, rgba
-from .colors import LEVEL_EDGE_RGBA, LEVEL_FILL_RGBA, ROPE_RGBA
+from .colors import LEVEL_EDGE_RGBA, LEVEL_FILL_RGBA, ROPE_RGBA, STATIC_RGBA, table
 from .gl import VERTEX_COLUMNS
+from .rigid import RigidShapes
 from .ropes import find_ropes
 from .shapes import segments, triangulate
 
@@ -52,6 +53,7 @@ class Layout:
         self.particle_role[self.ropes.nodes] = ROPE  # not a tied-on candy
         self._apply_looks(world, looks, p, s)
         self._body_colors()
+        self._rigid(st)
         self.rope_color = np.where(self.spring_has_look[self.ropes.row][:, None],
                                    self.spring_look[self.ropes.row], ROPE_RGBA)
         self._level(world.level)
@@ -60,7 +62,7 @@ class Layout:
     def _key(world: Any) -> tuple:
         st = world.store
         return (st.particles.version, st.springs.version, st.rings.version, st.shapes.version,
-                Look.revision, id(world))
+                st.bodies.version, st.joints.version, Look.revision, id(world))
 
     def describes(self, world: Any, looks: list) -> bool:
         """Whether this is still ``world``'s layout: same structure, Looks and level.
@@ -111,6 +113,35 @@ class Layout:
             self.body_visible[i] = look is None or look.visible
         self.body_edge = self.body_fill.copy()
         self.body_edge[:, :3] *= 0.55
+
+    def _rigid(self, st: Any) -> None:
+        """Rigid bodies' shapes (body coordinates) and colours, joints' Looks, by row."""
+        self.rigid = RigidShapes(st)
+        ents = st.bodies.cols["entity"][: st.bodies.n]
+        self.rigid_palette = table([BODY_PALETTE[e % len(BODY_PALETTE)] for e in ents.tolist()]
+                                   ).reshape(-1, 4)
+        self.rigid_look, self.rigid_has_look, self.rigid_visible = self._looks_of(ents)
+        self.joint_look, self.joint_has_look, self.joint_visible = self._looks_of(
+            st.joints.cols["entity"][: st.joints.n])
+
+    def _looks_of(self, ents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Colour, has-colour and visible per row of entities ``ents`` (from their Looks)."""
+        k = len(ents)
+        colors, has, vis = np.zeros((k, 4), np.float32), np.zeros(k, bool), np.ones(k, bool)
+        for i, entity in enumerate(ents.tolist()):
+            look = self.body_look.get(entity)
+            if look is not None:
+                self._set(i, look, colors, has, vis)
+        return colors, has, vis
+
+    def rigid_colors(self, pinned: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Fill and outline RGBA per body row: the Look's colour, else static bodies in
+        ``STATIC_BODY`` (``pinned``: per body row, now) and moving ones from the palette."""
+        fill = np.where(self.rigid_has_look[:, None], self.rigid_look,
+                        np.where(pinned[:, None], STATIC_RGBA, self.rigid_palette))
+        edge = fill.copy()
+        edge[:, :3] *= 0.55
+        return fill, edge
 
     def _level(self, level: Any) -> None:
         segs = level.segments

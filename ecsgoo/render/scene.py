@@ -1,8 +1,9 @@
 """One frame's geometry, built with numpy from the packed arrays: no GL and no camera.
 
 ``build_scene`` turns a world and its ``Layout`` into float32 rows in the
-layouts of ``render.gl`` (body fills and outlines, links coloured by stretch,
-halos, ropes, discs, the sky), with no per-entity Python work.
+layouts of ``render.gl`` (body fills and outlines, rigid bodies and joints
+(``render.rigid``), links coloured by stretch, halos, ropes, discs, the sky),
+with no per-entity Python work.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..systems.analyze import StructureReport
 from .colors import ANCHOR_RGBA, FRUIT_RGBA, GROUP_RGBA, HALO_RGBA, PARTICLE_RGBA, stress_colors
 from .gl import CAPSULE_COLUMNS, DISC_COLUMNS, VERTEX_COLUMNS
 from .layout import LINK, ROPE, Layout, rows_of
+from .rigid import joint_rows, rigid_rows
 from .ropes import rope_curves
 from .shapes import segments, stack
 
@@ -51,9 +53,12 @@ def build_scene(world: Any, layout: Layout, px: float, wireframe: bool, critical
     fills, edges = _bodies(pos, radius, world.store, layout, grow=not wireframe,
                            alpha=0.3 if wireframe else 1.0,
                            half_width=px if wireframe else max(1.4, 1.2 * px))
+    rigid_fills, rigid_edges = _rigid(world.store, layout, wireframe, px)
+    joint_discs, joint_caps = joint_rows(world.store, layout.joint_look, layout.joint_has_look,
+                                         layout.joint_visible | wireframe, px)
     link_hw = np.clip(0.38 * np.minimum(radius[a], radius[b]), 1.2, 4.5)
-    tris = [layout.level_triangles, fills]
-    caps = [layout.level_capsules, edges,
+    tris = [layout.level_triangles, fills, rigid_fills]
+    caps = [layout.level_capsules, edges, rigid_edges,
             _halos(world, layout, pos, a, b, alive, critical_count,
                    3.0 * px if wireframe else link_hw + 4.0)]
     if wireframe:
@@ -64,7 +69,8 @@ def build_scene(world: Any, layout: Layout, px: float, wireframe: bool, critical
         row = layout.ropes.row
         caps.append(rope_curves(pos, radius, layout.ropes,
                                 alive[row] & layout.spring_visible[row], layout.rope_color))
-    discs = _discs(pos, radius, p, layout, wireframe, px)
+    caps.append(joint_caps)
+    discs = stack([_discs(pos, radius, p, layout, wireframe, px), joint_discs], DISC_COLUMNS)
     backdrop = _backdrop(visible, world.bounds)
     return Scene(backdrop, stack(tris, VERTEX_COLUMNS), stack(caps, CAPSULE_COLUMNS), discs)
 
@@ -102,6 +108,19 @@ def _critical_rows(world: Any, m: int) -> np.ndarray:
         return rows
     found = rows_of(ents, report.critical)
     return found[found >= 0]
+
+
+def _rigid(store: Any, layout: Layout, wire: bool, px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rigid bodies' fills (triangle vertex rows) and outlines (capsule rows).
+
+    Static (anchored) bodies in ``STATIC_BODY``, others from the palette, a ``Look``
+    overrides; the wireframe shows every body, faintly filled, with hairline outlines.
+    """
+    pinned = store.bodies.cols["pinned"][: store.bodies.n]
+    fill, edge = layout.rigid_colors(pinned)
+    visible = layout.rigid_visible | wire
+    return rigid_rows(store, layout.rigid, fill, edge, visible, 0.3 if wire else 1.0,
+                      px if wire else max(1.4, 1.2 * px))
 
 
 def _backdrop(view: tuple, bounds: tuple | None) -> np.ndarray:

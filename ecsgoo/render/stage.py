@@ -1,7 +1,9 @@
 """Render: draw the world straight from the packed arrays, in a constant number of draw calls.
 
 Reads: particle pos, radius, group, kind, pinned; spring a, b, rest, max_stretch,
-broken, entity; the outline CSR (``outline_off/outline_idx``); ``world.level``;
+broken, entity; the outline CSR (``outline_off/outline_idx``); body pos, angle,
+pinned, entity and the piece CSR (``body_piece_off`` …); joint a_body, a_part, la,
+weld, force, max_force, broken, entity; ``world.level``;
 ``world.bounds``; ``StructureReport.critical`` (when Analyze runs); ``Look``
 components.
 Writes: nothing in the world (``Render.fit``: the last camera fit, for the player).

@@ -6,19 +6,20 @@ until you poke it, Verlet ropes and heavier chains, all colliding with each
 other. Sliders change the physics live for every body at once: damping,
 gravity, spring stiffness, ball pressure (0.35 slumped … 2.2 taut) and box
 shape-match alpha (0.04 soft … 1 rigid); a wireframe toggle; buttons spawn a
-ball, a box, a rope or a chain, and reset the level.
+ball, a box, a rope, a chain or a rigid crate, and reset the level. Level 3
+has a pyramid of rigid crates and a hinged plank (a seesaw) to drop balls on.
 
 Controls: press near anything (within 30 px of one of its particles) and drag
 to pull it; let go while moving to fling it. Keys: ``b`` ball, ``x`` box,
-``o`` rope, ``c`` chain (and the player's ``r`` restart, ``tab`` wireframe,
+``o`` rope, ``c`` chain, ``k`` crate (and the player's ``r`` restart, ``tab`` wireframe,
 ``p`` pause, ``f5``/``f9`` quick save/load).
 
 There is no winning or losing: the status stays ``running``. The score counts
 flings (releases faster than 400 px/s); the summary also reports the highest a
 flung particle rose (``max_height``, px above the ground).
 
-Run: ``ecsgoo play jelly`` (``--level 2`` for the hammock; ``--headless
---frames 600 --bot`` to watch the poker bot).
+Run: ``ecsgoo play jelly`` (``--level 2`` for the hammock, ``--level 3`` for the
+crates; ``--headless --frames 600 --bot`` to watch the poker bot).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from ecsgoo.geometry import point_in_polygon
 from ecsgoo.render import Render
 
 from . import bots, rules
-from .build import KINDS, spawn
+from .build import KINDS, rigid_props, spawn
 
 #: Keys that spawn bodies (the player keeps R restart, Tab wireframe, P pause).
-SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain"}
+SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain", "k": "crate"}
 #: How far from a particle a press still grabs it (px).
 GRAB_RADIUS = 30.0
 
@@ -47,9 +48,9 @@ class JellyGame(Game):
 
     name = "jelly"
     title = "Jelly playground"
-    levels = ("pyramid playground", "hammock")
+    levels = ("pyramid playground", "hammock", "crates and seesaw")
     bots = ("poker", "random")
-    hints = ("drag to fling", "B ball", "X box", "O rope", "C chain")
+    hints = ("drag to fling", "B ball", "X box", "O rope", "C chain", "K crate")
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         self._gesture = bots.Gesture()
@@ -57,8 +58,11 @@ class JellyGame(Game):
         super().__init__(level, seed)
 
     def build(self) -> World:
-        """Load ``levels/<n>.toml`` (``make_levels.py`` writes it from ``build.build_level``)."""
-        return self.load_level()
+        """Load ``levels/<n>.toml`` (``make_levels.py`` writes it from ``build.build_level``),
+        then add the level's rigid bodies (``build.rigid_props``: not saved in levels yet)."""
+        world = self.load_level()
+        rigid_props(world, self.level)
+        return world
 
     def restart(self) -> None:
         super().restart()
@@ -129,7 +133,7 @@ class JellyGame(Game):
         self.restart()
 
     def spawn(self, kind: str) -> None:
-        """Drop a new ball, box, rope or chain (ignored past the particle budget)."""
+        """Drop a new ball, box, rope, chain or crate (ignored past the budget)."""
         spawn(self.world, kind, self.rng)
 
     # -- input ----------------------------------------------------------------------
