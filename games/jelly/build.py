@@ -112,19 +112,6 @@ def seesaw(world: World, cx: float, length: float = 300.0, height: float = 70.0,
     return post, plank, joint
 
 
-def rigid_props(world: World, level: int) -> None:
-    """The rigid bodies of ``level`` (level 3: the crate pyramid and the seesaw).
-
-    Built here, in code, rather than saved with the level: saving rigid bodies is
-    still to come; once it lands they move into ``build_level``.
-    """
-    if level == 3:
-        crate_pyramid(world, 610.0)
-        seesaw(world, 250.0)
-        crate(world, 375.0, 118.0, 36.0)  # on the right end: the ball falling on the left
-        # end flips it
-
-
 def chain(world: World, start: tuple[float, float], end: tuple[float, float],
           links: int) -> Body:
     """A chain: a rope of fewer, heavier links with big discs."""
@@ -147,13 +134,17 @@ def hammock(world: World, left: tuple[float, float], right: tuple[float, float],
 
 
 def build_level(level: int) -> World:
-    """Level ``level`` (1: the pyramid playground, 2: the hammock, 3: the crates' soft
-    bodies; ``rigid_props`` adds its crates and seesaw) built in code."""
+    """Level ``level`` (1: the pyramid playground, 2: the hammock, 3: crates and a
+    seesaw) built in code."""
     w = playground_world()
     if level == 3:
         jelly_ball(w, 130.0, 420.0, radius=34.0)  # falls onto the seesaw's left end
         jelly_ball(w, 480.0, 45.0, radius=35.0)
         hang_rope(w, 470.0, 200.0, 12)
+        crate_pyramid(w, 610.0)
+        seesaw(w, 250.0)
+        crate(w, 375.0, 118.0, 36.0)  # on the right end: the ball falling on the left
+        # end flips it
     elif level == 1:
         pyramid(w, 590.0)
         for x, r in ((110.0, 45.0), (245.0, 38.0), (370.0, 30.0)):

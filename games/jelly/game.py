@@ -34,7 +34,7 @@ from ecsgoo.geometry import point_in_polygon
 from ecsgoo.render import Render
 
 from . import bots, rules
-from .build import KINDS, rigid_props, spawn
+from .build import KINDS, spawn
 
 #: Keys that spawn bodies (the player keeps R restart, Tab wireframe, P pause).
 SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain", "k": "crate"}
@@ -58,11 +58,8 @@ class JellyGame(Game):
         super().__init__(level, seed)
 
     def build(self) -> World:
-        """Load ``levels/<n>.toml`` (``make_levels.py`` writes it from ``build.build_level``),
-        then add the level's rigid bodies (``build.rigid_props``: not saved in levels yet)."""
-        world = self.load_level()
-        rigid_props(world, self.level)
-        return world
+        """Load ``levels/<n>.toml`` (``make_levels.py`` writes it from ``build.build_level``)."""
+        return self.load_level()
 
     def restart(self) -> None:
         super().restart()
