@@ -246,3 +246,49 @@ def test_an_l_shaped_body_collides_as_an_l():
     assert b.y == pytest.approx(40, abs=1.5)
     assert b.x > -30 + 9
     assert w.component(ell, RigidBody).inertia > 0
+
+
+# --- mass ratios -------------------------------------------------------------------------
+
+
+def _column(ratio: float) -> tuple[World, list[int]]:
+    """Ten unit discs of radius 10 stacked on the ground, a disc ``ratio`` times heavier on top."""
+    w = _world(bounds=(-200, 0, 200, 2000), damping=0.99)
+    ids = [w.create_entity(RigidBody.circle(0, 10 + 20 * k, 10)) for k in range(10)]
+    ids.append(w.create_entity(RigidBody.circle(0, 210, 10, mass=ratio)))
+    w.step(600)
+    return w, ids
+
+
+def test_a_100_times_heavier_disc_on_a_column_comes_to_rest():
+    w, ids = _column(100.0)
+    views = [w.component(e, RigidBody) for e in ids]
+    assert max(math.hypot(b.vx, b.vy) for b in views) < 1.0
+    ys = np.array([b.y for b in views])
+    assert ys[0] > 10 - 1.0 and np.diff(ys).min() > 20 - 1.0  # under 1 px of overlap
+    assert max(abs(b.x) for b in views) < 0.01
+
+
+def test_a_1000_times_heavier_disc_does_not_sink_through_the_column():
+    w, ids = _column(1000.0)
+    top = w.component(ids[-1], RigidBody)
+    assert top.y > 210 - 11 * 5.0  # at most 5 px per contact, never through to the ground
+    ys = [w.component(e, RigidBody).y for e in ids]
+    assert ys == sorted(ys)  # still in order
+
+
+def test_a_chain_of_alternating_1_to_1000_masses_hangs():
+    w = _world(damping=0.99)
+    pin = w.create_entity(RigidBody.circle(0, 0, 2), Anchor())
+    links, prev = [], pin
+    for k in range(8):
+        mass = 1000.0 if k % 2 else 1.0
+        link = w.create_entity(RigidBody.box(0, -15 - 30 * k, 6, 30, mass=mass))
+        w.create_entity(Joint(prev, link, 0, -30 * k))
+        links.append(link)
+        prev = link
+    w.step(600)
+    bodies = [w.component(e, RigidBody) for e in links]
+    for k, b in enumerate(bodies):  # each link under the one above, the chain not stretched
+        assert b.y == pytest.approx(-15 - 30 * k, abs=2.0) and abs(b.x) < 1.0
+    assert max(math.hypot(b.vx, b.vy) for b in bodies) < 2.0

@@ -1,4 +1,4 @@
-"""The contact solver of rigid bodies: Box2D v3's soft step on Verlet state.
+"""The contact solver of rigid bodies: Box2D's substepped solver on Verlet state.
 
 DESIGN. The first try was XPBD contacts (Müller et al. 2020), which fits the
 position-based particles; it let two stacked boxes walk sideways at 0.3–1
@@ -6,13 +6,15 @@ px/s whatever the friction, because each substep's Gauss–Seidel residual
 turns into rotation about a corner and static friction measured from the
 start of the substep keeps it. A velocity solver with *warm starting* (each
 contact starts from the impulses it needed last time) converges across
-frames instead: that is why Box2D and pymunk stack. So contacts use Box2D
+frames instead: that is why Box2D and pymunk stack. So contacts follow Box2D
 v3's soft step (erincatto/box2d ``contact_solver.c``): per substep, warm
-start, solve with a soft bias (a spring of ``hertz`` with damping ratio
-``zeta`` pushes overlaps out, at most ``push`` px/s), then *relax* (solve
-again without the bias, so the push does not stay as velocity); after the
+start, solve, then *relax* (solve again, changing only velocities); after the
 last substep, restitution. Speculative contacts (separation > 0 allows
-closing at s/h) keep fast bodies from tunnelling.
+closing at s/h) keep fast bodies from tunnelling. Unlike v3 the contacts are
+hard, not soft springs: a soft contact's stiffness is relative to the light
+body's mass, and a 1:100 load pressed a column of discs 5 px per contact;
+overlaps are taken out in position instead (``separate``, Box2D v2's position
+solver), which holds a 1:1000 load and stands the pyramid straighter.
 
 On Verlet state (velocity = (pos − prev) / h) "integrate positions with the
 solved velocity" and "change the velocity only" are two ways of applying one
@@ -40,6 +42,9 @@ from numba import njit
 # where along a soft body's outline edge (particle ci[k, 2] to ci[k, 3]) b is, 0..1
 NX, NY, RAX, RAY, RBX, RBY, JAX, JAY, JBX, JBY, MN, MT = range(12)
 MU, E, LN, LT, UN0, LMAX, T = range(12, 19)
+#: Overlap a contact may keep, px, and the fraction of the rest ``separate`` takes back
+#: per substep (Box2D v2's linear slop and Baumgarte factor).
+SLOP_PX, SEPARATE = 0.5, 0.2
 # a body pair's contact as found, in a's coordinates: anchors on a and b (b's own), the
 # normal, and where b was relative to a (x, y, angle) — to reuse it while that holds
 LAX, LAY, LBX, LBY, LNX, LNY, RPX, RPY, RPA = range(19, 28)
@@ -278,6 +283,68 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
     if last:
         restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                     threshold)
+    separate(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, n, angle0,
+             pose)
+
+
+@njit(cache=True)
+def separate(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, n,
+             angle0, pose):
+    """Take back what a soft contact gave under a heavy load, in position only.
+
+    A soft contact is a spring relative to the bodies' own masses: a crate 100×
+    heavier than the ones it rests on would press them ``m g / (m_eff ω²)`` px
+    into each other. This pass (Box2D v2's position solver, split from the
+    velocities) moves the ends apart by ``SEPARATE`` × the overlap beyond
+    ``SLOP_PX`` — both the position and the previous position, so no velocity
+    comes of it.
+    """
+    poses(n, bpos, bangle, angle0, pose)
+    for k in range(nc):
+        a, b, p, q = ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3]
+        if q >= 0:
+            continue  # outline edges: soft bodies give way anyway
+        nx, ny = cf[k, NX], cf[k, NY]
+        pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3], cf[k, RAX],
+                              cf[k, RAY])
+        wa, iwa, wb, iwb = bw[a], biw[a], 0.0, 0.0
+        if b >= 0:
+            pbx, pby = _arm_point(pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3], cf[k, RBX],
+                                  cf[k, RBY])
+            wb, iwb = bw[b], biw[b]
+        elif p >= 0:
+            pbx, pby = ppos[p, 0] + cf[k, RBX], ppos[p, 1] + cf[k, RBY]
+            wb = pw[p]
+        else:
+            pbx, pby = cf[k, RBX], cf[k, RBY]
+        depth = -((pbx - pax) * nx + (pby - pay) * ny) - SLOP_PX
+        if depth <= 0.0 or cf[k, MN] == 0.0:
+            continue
+        dl = SEPARATE * depth * cf[k, MN]
+        jx, jy = dl * nx, dl * ny
+        ta = iwa * (cf[k, JAX] * jy - cf[k, JAY] * jx)
+        for t in (bpos, bprev):
+            t[a, 0] -= jx * wa
+            t[a, 1] -= jy * wa
+        bangle[a] -= ta
+        bprev_angle[a] -= ta
+        if b >= 0:
+            tb = iwb * (cf[k, JBX] * jy - cf[k, JBY] * jx)
+            for t in (bpos, bprev):
+                t[b, 0] += jx * wb
+                t[b, 1] += jy * wb
+            bangle[b] += tb
+            bprev_angle[b] += tb
+        elif p >= 0:
+            for t in (ppos, pprev):
+                t[p, 0] += jx * wb
+                t[p, 1] += jy * wb
+        # later contacts see this one's move (Gauss–Seidel): refresh the two poses
+        for i in (a, b):
+            if i >= 0:
+                turn = bangle[i] - angle0[i]
+                pose[i, 0], pose[i, 1] = bpos[i, 0], bpos[i, 1]
+                pose[i, 2], pose[i, 3] = math.cos(turn), math.sin(turn)
 
 
 @njit(cache=True)

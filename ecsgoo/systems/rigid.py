@@ -56,9 +56,10 @@ if TYPE_CHECKING:
 
 #: Friction of the level's segments and the bounds with a body (mixed with the body's).
 LEVEL_FRICTION = 0.6
-#: Contact stiffness, Hz, and damping ratio (Box2D v3's defaults); contacts with
-#: something fixed are twice as stiff. Capped at a quarter of the substep rate.
-CONTACT_HERTZ, CONTACT_ZETA = 30.0, 10.0
+#: Contact stiffness, Hz, and damping ratio (Box2D v3's are 30 and 10: soft); contacts
+#: with something fixed twice as stiff, capped at a quarter of the substep rate. The
+#: damping ratio this large makes them hard (see ``softness``).
+CONTACT_HERTZ, CONTACT_ZETA = 30.0, 1e9
 #: How far (px) a contact's anchor may have moved since last frame and still be the
 #: same contact (its impulses carry over: warm starting).
 MATCH_PX = 2.0
@@ -224,7 +225,13 @@ def hold_joints(world: World, h: float) -> None:
 
 def softness(h: float) -> np.ndarray:
     """Soft-constraint coefficients (bias rate 1/s, mass scale, impulse scale) for contacts
-    between moving things, then with something fixed (Box2D v3's ``b2MakeSoft``)."""
+    between moving things, then with something fixed (Box2D v3's ``b2MakeSoft``).
+
+    With ``CONTACT_ZETA`` this large they are hard (no bias, full mass, no leak): a
+    soft contact is a spring relative to the bodies' own masses, so a crate 100×
+    heavier than the boxes under it pressed them 5 px into each other (1,000×: 20
+    px); the position pass (``rigid_solver.separate``) takes overlaps out instead.
+    """
     out = []
     for hertz in (CONTACT_HERTZ, 2.0 * CONTACT_HERTZ):
         omega = 2.0 * math.pi * min(hertz, 0.25 / h)
