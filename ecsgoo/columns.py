@@ -165,9 +165,12 @@ JOINTS = TableSpec("Joint", (
     _one("weld", B1, "Also keeps the relative angle.", False),
     _one("rest_angle", F8, "Angle of b minus angle of a that a weld keeps, rad.", 0.0),
     _one("max_force", F8, "Force that breaks it, mass·px/s² (inf: unbreakable).", np.inf),
-    _one("force", F8, "Force it held in the last substep, mass·px/s² (Project writes it).",
+    _one("force", F8, "Force it held in the last substep, mass·px/s² (Collide writes it).",
          0.0),
-    _one("broken", B1, "Broken (Break); Project skips it.", False),
+    _one("broken", B1, "Broken (Break); Collide skips it.", False),
+    Column("impulse", F8, "Accumulated impulse on b, mass·px/s (warm starting; Collide).",
+           0.0, 2, ("ix", "iy")),
+    _one("spin", F8, "A weld's accumulated angular impulse on b, mass·px²/s.", 0.0, True),
     _one("entity", I8, "The joint's entity.", None, False),
 ))
 

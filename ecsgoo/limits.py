@@ -232,7 +232,8 @@ FIELDS: dict[str, dict[str, Range]] = {
     "Joint": {"a": ID, "b": ID, "x": COORD, "y": COORD, "ax": SPAN, "ay": SPAN,
               "bx": SPAN, "by": SPAN, "rest_angle": ANGLE,
               "max_force": Range(0.0, math.inf, open_low=True, inf=True),
-              "force": Range(0.0, math.inf, inf=True)},
+              "force": Range(0.0, math.inf, inf=True), "ix": _within(MAX_FORCE),
+              "iy": _within(MAX_FORCE), "spin": _within(MAX_FORCE * MAX_SHAPE)},
     "Anchor": {"x": COORD, "y": COORD},
     "Fruit": {"kind": _count(0, _fruit.LARGEST)},
     "Spring": {

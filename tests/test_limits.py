@@ -272,7 +272,8 @@ FILE_ONLY = {("Particle", "px"), ("Particle", "py"), ("Spring", "a"), ("Spring",
              ("RigidBody", "px"), ("RigidBody", "py"), ("RigidBody", "pangle"),
              ("Joint", "a"), ("Joint", "b"), ("Joint", "ax"), ("Joint", "ay"), ("Joint", "bx"),
              ("Joint", "by"), ("Joint", "rest_angle"), ("Joint", "force"),
-             ("Spring", "ax"), ("Spring", "ay"), ("Spring", "bx"), ("Spring", "by")}
+             ("Spring", "ax"), ("Spring", "ay"), ("Spring", "bx"), ("Spring", "by"),
+             ("Joint", "ix"), ("Joint", "iy"), ("Joint", "spin")}
 
 
 def test_every_limit_has_a_parity_case():

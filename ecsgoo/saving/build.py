@@ -115,6 +115,7 @@ def _joints(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
         store.add_joint(e, comp, local=v["local"], rest_angle=v["rest_angle"])
         cols = store.joints.cols
         cols["broken"][comp._slot], cols["force"][comp._slot] = v["broken"], v["force"]
+        cols["impulse"][comp._slot], cols["spin"][comp._slot] = v["impulse"], v["spin"]
         parts[e].append(comp)
 
 

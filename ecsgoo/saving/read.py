@@ -456,7 +456,9 @@ def _joint(value: Any, w: Where) -> dict[str, Any]:
     return {"comp": comp, "local": ((ax, ay), (bx, by)) if given else None,
             "rest_angle": w.number(t, "rest_angle", None, L["rest_angle"]),
             "broken": w.boolean(t, "broken", False),
-            "force": w.number(t, "force", 0.0, L["force"])}
+            "force": w.number(t, "force", 0.0, L["force"]),
+            "impulse": (w.number(t, "ix", 0.0, L["ix"]), w.number(t, "iy", 0.0, L["iy"])),
+            "spin": w.number(t, "spin", 0.0, L["spin"])}
 
 
 #: The keys of a tether table (a spring with an end on a body): its ends, the exact

@@ -42,12 +42,11 @@ class Project(Stage):
         pc = st.particles.cols  # kernels take whole columns and loop over the first n rows
         rounds = self.iterations or world.iterations
         st.springs.lam[:] = 0.0
-        st.joints.force[:] = 0.0
         st.tethers.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         order, backward = st.spring_order, st.spring_order_reversed
-        if not (st.springs.n or rings.n or shapes.n):  # only joints, if anything
+        if not (st.springs.n or rings.n or shapes.n):  # only springs on bodies, if any
             for _ in range(rounds):
                 rigid.hold_joints(world, h)
             return

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..kernels.joints import solve_joints, solve_tethers
+from ..kernels.joints import solve_tethers
 from ..kernels.rigid import (
     body_boxes,
     body_contacts,
@@ -207,15 +207,11 @@ def integrate(world: World, h: float, damp: float) -> None:
 
 
 def hold_joints(world: World, h: float) -> None:
-    """One positional pass over the joints (hinges and welds) and the springs on bodies."""
+    """One XPBD pass over the springs on bodies (the joints are solved with the contacts,
+    in Collide: see ``rigid_solver.joint_sweep``)."""
     st = world.store
-    j, t = st.joints, st.tethers
+    t = st.tethers
     bc, pc = st.bodies.cols, st.particles.cols
-    if j.n:
-        jc = j.cols
-        solve_joints(j.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
-                     jc["lb"], jc["weld"], jc["rest_angle"], jc["broken"], jc["force"],
-                     bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
     if t.n:
         tc = t.cols
         solve_tethers(t.n, tc["a_body"], tc["a_part"], tc["b_body"], tc["b_part"], tc["la"],
@@ -254,20 +250,23 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
         found.resolve(world)
     if not st.bodies.n:
         found.n = found.bodies = found.old_n = found.sub_n = 0
-        return
-    if world.substep_index == 0:
+        if not st.joints.n:
+            return
+    if world.substep_index == 0 and st.bodies.n:
         if found.removals != st.removals:  # rows moved: last frame's contacts are stale
             found.old_n = found.sub_n = 0
         found._store_removals = st.removals
         _frame_contacts(world, found, h)
-    _substep_contacts(world, found, h, grid)
+    if st.bodies.n:
+        _substep_contacts(world, found, h, grid)
     c, pc = st.bodies.cols, st.particles.cols
     if found.soft_h != h:  # the coefficients depend only on the substep
         found.soft, found.soft_h = softness(h), h
     last = world.substep_index == world.substeps - 1
     contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h,
-                    found.soft, push, st.bodies.n, found.angle0, found.pose, last, bounce)
+                    found.soft, push, st.bodies.n, found.angle0, found.pose, last, bounce,
+                    _joint_arrays(st))
     if last:
         found.keep()
     found.keep_substep()
@@ -347,6 +346,14 @@ def _substep_contacts(world: World, found: Contacts, h: float, grid: Any) -> Non
     if n > found.bodies:
         carry_impulses(n - found.bodies, found.ci[found.bodies:], found.cf[found.bodies:],
                        found.sub_n, found.sub_ci, found.sub_cf, MATCH_PX)
+
+
+def _joint_arrays(st: Any) -> tuple[Any, ...]:
+    """The joint table's arrays in the order ``rigid_solver.joint_sweep`` takes them."""
+    jc = st.joints.cols
+    return (st.joints.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
+            jc["lb"], jc["weld"], jc["rest_angle"], jc["broken"], jc["impulse"], jc["spin"],
+            jc["force"])
 
 
 def _linked(st: Any) -> np.ndarray:
