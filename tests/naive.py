@@ -492,7 +492,7 @@ def rounded_surface_distance_naive(p, verts, r, pose):
     return abs(core - r)
 
 
-# --- rigid bodies (ecsgoo.kernels.rigid, ecsgoo.kernels.joints) ----------------------------
+# --- rigid bodies (ecsgoo.kernels.rigid, ecsgoo.kernels.joints) -------------------------
 
 
 def body_pairs_naive(pos, prev, extent, w, group, layer, mask, margin, frames):
@@ -536,16 +536,15 @@ def integrate_bodies_naive(pos, prev, angle, prev_angle, force, w, g, damp, h):
     return pos, prev, angle, prev_angle
 
 
-def hinge_naive(pa, ra, wa, iwa, pb, rb, wb, iwb):
-    """Mirrors one hinge of ``joints.solve_joints``: the two anchor points (world ``p``,
-    arms ``r`` from each centre) moved onto each other by the generalised inverse masses.
-    Returns the moves (dx, dy, dangle) of a and b."""
-    dx, dy = pb[0] - pa[0], pb[1] - pa[1]
-    gap = math.hypot(dx, dy)
-    nx, ny = dx / gap, dy / gap
-    ka = wa + iwa * (ra[0] * ny - ra[1] * nx) ** 2
-    kb = wb + iwb * (rb[0] * ny - rb[1] * nx) ** 2
-    lam = gap / (ka + kb)
-    move_a = (lam * nx * wa, lam * ny * wa, iwa * (ra[0] * lam * ny - ra[1] * lam * nx))
-    move_b = (-lam * nx * wb, -lam * ny * wb, -iwb * (rb[0] * lam * ny - rb[1] * lam * nx))
-    return move_a, move_b
+def hinge_position_naive(pa, ra, wa, iwa, pb, rb, wb, iwb):
+    """Mirrors the position pass of one hinge in ``joints.joint_sweep``: the impulse
+    ``λ = −(J M⁻¹ Jᵀ)⁻¹ (p_b − p_a)`` with the Jacobian written out as a matrix (rows:
+    the point's x and y; columns: a's x, y, angle, b's x, y, angle), and each end's
+    move ``M⁻¹ Jᵀ λ``. Returns the moves (dx, dy, dangle) of a and b."""
+    jac = np.array([[-1.0, 0.0, ra[1], 1.0, 0.0, -rb[1]],
+                    [0.0, -1.0, -ra[0], 0.0, 1.0, rb[0]]])
+    inv_m = np.diag([wa, wa, iwa, wb, wb, iwb])
+    k = jac @ inv_m @ jac.T
+    lam = -np.linalg.solve(k, np.array(pb, dtype=float) - np.array(pa, dtype=float))
+    move = inv_m @ jac.T @ lam
+    return tuple(move[:3]), tuple(move[3:])

@@ -1,10 +1,11 @@
-"""Joints: hinges and welds between rigid bodies and particles, XPBD positional.
+"""Joints: hinges and welds between rigid bodies and particles.
 
-A hinge moves its two anchor points onto each other, split by the ends'
-generalised inverse masses ``w + iw·(r × n)²`` (a particle: ``w``); a weld then
-also turns the two bodies back to their rest angle difference. Zero
-compliance: a joint is exact within the iterations. ``force`` records what the
-hinge held (correction / h², mass·px/s²) for the Break stage.
+Solved with the contacts (``rigid_solver.contact_substep`` calls ``joint_sweep``
+first in each pass): hard point constraints with a 2×2 effective mass (Box2D's
+revolute joint), a weld's angle as a 1×1 one, impulses accumulated and
+warm-started across frames (a chain of 1:1000 masses hangs; XPBD joints, the
+first try, stretched 25 px there), then a position pass that closes the gaps
+without making velocity. ``force`` (impulse / h, mass·px/s²) is what Break reads.
 """
 
 from __future__ import annotations
@@ -15,89 +16,135 @@ from numba import njit
 
 
 @njit(cache=True)
-def _anchor(body, part, lx, ly, bpos, bangle, ppos):
-    """World anchor point of one end and its arm from the body's centre (0 for a particle)."""
+def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, broken, impulse,
+                spin, force, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
+                mode):
+    """One pass over the joints: 0 warm start, 1 solve (moves), 2 relax (velocities
+    only), 3 position pass (the anchors' gap and a weld's angle taken out, in position
+    and previous position: no velocity). Hard point constraints with a 2×2 effective
+    mass (Box2D's revolute joint), accumulated and warm-started across frames — so a
+    chain of 1:1000 masses hangs — and ``force`` = the impulse / h (mass·px/s²)."""
+    inv_h = 1.0 / h
+    for k in range(nj):
+        if broken[k]:
+            continue
+        ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
+        # ends: position (of the substep's start for solving, its end for the position
+        # pass), velocity, inverse mass and inertia, arm
+        use_prev = mode == 1
+        wa, iwa, wb, iwb = 0.0, 0.0, 0.0, 0.0
+        if ab >= 0:
+            ang = bprev_angle[ab] if use_prev else bangle[ab]
+            c, s = math.cos(ang), math.sin(ang)
+            rax, ray = c * la[k, 0] - s * la[k, 1], s * la[k, 0] + c * la[k, 1]
+            cx, cy = (bprev[ab, 0], bprev[ab, 1]) if use_prev else (bpos[ab, 0], bpos[ab, 1])
+            pax, pay = cx + rax, cy + ray
+            vax, vay = (bpos[ab, 0] - bprev[ab, 0]) * inv_h, (bpos[ab, 1] - bprev[ab, 1]) * inv_h
+            oma = (bangle[ab] - bprev_angle[ab]) * inv_h
+            wa, iwa = bw[ab], biw[ab]
+        else:
+            rax = ray = oma = 0.0
+            pax, pay = (pprev[ap, 0], pprev[ap, 1]) if use_prev else (ppos[ap, 0], ppos[ap, 1])
+            vax, vay = (ppos[ap, 0] - pprev[ap, 0]) * inv_h, (ppos[ap, 1] - pprev[ap, 1]) * inv_h
+            wa = pw[ap]
+        if bb >= 0:
+            ang = bprev_angle[bb] if use_prev else bangle[bb]
+            c, s = math.cos(ang), math.sin(ang)
+            rbx, rby = c * lb[k, 0] - s * lb[k, 1], s * lb[k, 0] + c * lb[k, 1]
+            cx, cy = (bprev[bb, 0], bprev[bb, 1]) if use_prev else (bpos[bb, 0], bpos[bb, 1])
+            pbx, pby = cx + rbx, cy + rby
+            vbx, vby = (bpos[bb, 0] - bprev[bb, 0]) * inv_h, (bpos[bb, 1] - bprev[bb, 1]) * inv_h
+            omb = (bangle[bb] - bprev_angle[bb]) * inv_h
+            wb, iwb = bw[bb], biw[bb]
+        else:
+            rbx = rby = omb = 0.0
+            pbx, pby = (pprev[bp, 0], pprev[bp, 1]) if use_prev else (ppos[bp, 0], ppos[bp, 1])
+            vbx, vby = (ppos[bp, 0] - pprev[bp, 0]) * inv_h, (ppos[bp, 1] - pprev[bp, 1]) * inv_h
+            wb = pw[bp]
+        k11 = wa + wb + iwa * ray * ray + iwb * rby * rby
+        k12 = -iwa * rax * ray - iwb * rbx * rby
+        k22 = wa + wb + iwa * rax * rax + iwb * rbx * rbx
+        det = k11 * k22 - k12 * k12
+        if det <= 0.0:
+            continue
+        jx, jy, jw = 0.0, 0.0, 0.0
+        if mode == 0:
+            jx, jy, jw = impulse[k, 0], impulse[k, 1], spin[k]
+        elif mode <= 2:
+            if weld[k] and iwa + iwb > 0.0:  # the angle first, then the point
+                jw = -(omb - oma) / (iwa + iwb)
+                oma, omb = oma - iwa * jw, omb + iwb * jw
+                spin[k] += jw
+            cvx = vbx - omb * rby - (vax - oma * ray)
+            cvy = vby + omb * rbx - (vay + oma * rax)
+            jx = -(k22 * cvx - k12 * cvy) / det
+            jy = -(k11 * cvy - k12 * cvx) / det
+            impulse[k, 0] += jx
+            impulse[k, 1] += jy
+            # what it holds: the accumulated impulse over a substep
+            force[k] = math.sqrt(impulse[k, 0] ** 2 + impulse[k, 1] ** 2) * inv_h
+            if weld[k]:
+                oma, omb = oma + iwa * jw, omb - iwb * jw  # applied below with the point
+        else:
+            ex, ey = pbx - pax, pby - pay  # the gap, taken out in position only
+            dx = -(k22 * ex - k12 * ey) / det
+            dy = -(k11 * ey - k12 * ex) / det
+            dw = 0.0
+            if weld[k] and ab >= 0 and bb >= 0 and iwa + iwb > 0.0:
+                dw = -(bangle[bb] - bangle[ab] - rest_angle[k]) / (iwa + iwb)
+            _shift_ends(ab, ap, bb, bp, dx, dy, dw, rax, ray, rbx, rby, wa, iwa, wb, iwb,
+                        bpos, bprev, bangle, bprev_angle, ppos, pprev)
+            continue
+        # apply impulse j (and a weld's jw) to the velocities: into the move (solve, warm
+        # start) or the velocity only (relax)
+        dva, dvb = (-jx * wa, -jy * wa), (jx * wb, jy * wb)
+        dwa = -iwa * (rax * jy - ray * jx + jw)
+        dwb = iwb * (rbx * jy - rby * jx + jw)
+        if mode == 2:
+            _kick_end(ab, ap, -dva[0] * h, -dva[1] * h, -dwa * h, bprev, bprev_angle, pprev)
+            _kick_end(bb, bp, -dvb[0] * h, -dvb[1] * h, -dwb * h, bprev, bprev_angle, pprev)
+        else:
+            _kick_end(ab, ap, dva[0] * h, dva[1] * h, dwa * h, bpos, bangle, ppos)
+            _kick_end(bb, bp, dvb[0] * h, dvb[1] * h, dwb * h, bpos, bangle, ppos)
+
+
+@njit(cache=True, inline="always")
+def _kick_end(body, part, dx, dy, dang, bp, ba, pp):
+    """Add ``(dx, dy)`` and ``dang`` to a joint end's body (or particle) arrays."""
     if body >= 0:
-        c, s = math.cos(bangle[body]), math.sin(bangle[body])
-        ax, ay = c * lx - s * ly, s * lx + c * ly
-        return bpos[body, 0] + ax, bpos[body, 1] + ay, ax, ay
-    return ppos[part, 0], ppos[part, 1], 0.0, 0.0
-
-
-@njit(cache=True)
-def _inverse(body, part, rx, ry, nx, ny, bw, biw, pw):
-    if body >= 0:
-        t = rx * ny - ry * nx
-        return bw[body] + biw[body] * t * t
-    return pw[part]
-
-
-@njit(cache=True)
-def _shift(body, part, dx, dy, rx, ry, bpos, bangle, bw, biw, ppos, pw):
-    """Move one end by the positional impulse ``(dx, dy)`` (mass·px) applied at arm ``r``."""
-    if body >= 0:
-        bpos[body, 0] += dx * bw[body]
-        bpos[body, 1] += dy * bw[body]
-        bangle[body] += biw[body] * (rx * dy - ry * dx)
+        bp[body, 0] += dx
+        bp[body, 1] += dy
+        ba[body] += dang
     else:
-        ppos[part, 0] += dx * pw[part]
-        ppos[part, 1] += dy * pw[part]
+        pp[part, 0] += dx
+        pp[part, 1] += dy
 
 
-@njit(cache=True)
-def solve_joints(n, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, broken, force,
-                 bpos, bangle, bw, biw, ppos, pw, h):
-    """One positional pass over joints ``0..n``."""
-    for k in range(n):
-        if broken[k]:
-            continue
-        ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
-        if weld[k]:
-            iwa, iwb = biw[ab], biw[bb]
-            if iwa + iwb > 0.0:
-                err = bangle[bb] - bangle[ab] - rest_angle[k]
-                bangle[ab] += err * iwa / (iwa + iwb)
-                bangle[bb] -= err * iwb / (iwa + iwb)
-        pax, pay, rax, ray = _anchor(ab, ap, la[k, 0], la[k, 1], bpos, bangle, ppos)
-        pbx, pby, rbx, rby = _anchor(bb, bp, lb[k, 0], lb[k, 1], bpos, bangle, ppos)
-        dx, dy = pbx - pax, pby - pay
-        gap = math.sqrt(dx * dx + dy * dy)
-        if gap < 1e-12:
-            continue
-        nx, ny = dx / gap, dy / gap
-        wa = _inverse(ab, ap, rax, ray, nx, ny, bw, biw, pw)
-        wb = _inverse(bb, bp, rbx, rby, nx, ny, bw, biw, pw)
-        if wa + wb == 0.0:
-            continue
-        dl = gap / (wa + wb)
-        _shift(ab, ap, dl * nx, dl * ny, rax, ray, bpos, bangle, bw, biw, ppos, pw)
-        _shift(bb, bp, -dl * nx, -dl * ny, rbx, rby, bpos, bangle, bw, biw, ppos, pw)
-        force[k] += dl / (h * h)
-
-
-@njit(cache=True)
-def solve_tethers(n, a_body, a_part, b_body, b_part, la, lb, rest, compliance, broken, lam,
-                  bpos, bangle, bw, biw, ppos, pw, h):
-    """One XPBD pass over springs with an end on a rigid body (``solve_distance`` with
-    generalised inverse masses: pulling a crate by its corner also turns it)."""
-    inv_h2 = 1.0 / (h * h)
-    for k in range(n):
-        if broken[k]:
-            continue
-        ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
-        pax, pay, rax, ray = _anchor(ab, ap, la[k, 0], la[k, 1], bpos, bangle, ppos)
-        pbx, pby, rbx, rby = _anchor(bb, bp, lb[k, 0], lb[k, 1], bpos, bangle, ppos)
-        dx, dy = pbx - pax, pby - pay
-        d = math.sqrt(dx * dx + dy * dy)
-        if d < 1e-12:
-            continue
-        nx, ny = dx / d, dy / d
-        wsum = (_inverse(ab, ap, rax, ray, nx, ny, bw, biw, pw)
-                + _inverse(bb, bp, rbx, rby, nx, ny, bw, biw, pw))
-        alpha = compliance[k] * inv_h2
-        if wsum + alpha == 0.0:
-            continue
-        dlam = (rest[k] - d - alpha * lam[k]) / (wsum + alpha)
-        lam[k] += dlam
-        _shift(ab, ap, -dlam * nx, -dlam * ny, rax, ray, bpos, bangle, bw, biw, ppos, pw)
-        _shift(bb, bp, dlam * nx, dlam * ny, rbx, rby, bpos, bangle, bw, biw, ppos, pw)
+@njit(cache=True, inline="always")
+def _shift_ends(ab, ap, bb, bp, dx, dy, dw, rax, ray, rbx, rby, wa, iwa, wb, iwb, bpos, bprev,
+                bangle, bprev_angle, ppos, pprev):
+    """Move both ends by the positional impulse ``(dx, dy)`` (and angular ``dw``), in
+    position and previous position alike: no velocity comes of it."""
+    ta = -iwa * (rax * dy - ray * dx + dw)
+    tb = iwb * (rbx * dy - rby * dx + dw)
+    for pos, prev in ((bpos, bprev),):
+        if ab >= 0:
+            for t in (pos, prev):
+                t[ab, 0] -= dx * wa
+                t[ab, 1] -= dy * wa
+            bangle[ab] += ta
+            bprev_angle[ab] += ta
+        if bb >= 0:
+            for t in (pos, prev):
+                t[bb, 0] += dx * wb
+                t[bb, 1] += dy * wb
+            bangle[bb] += tb
+            bprev_angle[bb] += tb
+    if ab < 0:
+        for t in (ppos, pprev):
+            t[ap, 0] -= dx * wa
+            t[ap, 1] -= dy * wa
+    if bb < 0:
+        for t in (ppos, pprev):
+            t[bp, 0] += dx * wb
+            t[bp, 1] += dy * wb

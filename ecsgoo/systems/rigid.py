@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..kernels.joints import solve_tethers
 from ..kernels.rigid import (
     body_boxes,
     body_contacts,
@@ -50,6 +49,7 @@ from ..kernels.rigid_solver import (
     contact_substep,
     prepare_contacts,
 )
+from ..kernels.tethers import solve_tethers
 
 if TYPE_CHECKING:
     from ..world import World
