@@ -84,3 +84,19 @@ def test_rope_body_and_grounded_entities():
     assert report.is_grounded(r.particles[3]) and not report.is_grounded(a)
     assert not report.is_grounded(loose)
     assert w.has_component(r.particles[0], Anchor)
+
+
+def test_a_pyramid_of_shape_matched_boxes_base_5_stands():
+    """Soft boxes stack: ``bodies.box`` defaults, a 2 px gap, 10 s."""
+    import numpy as np
+
+    from ecsgoo import World, systems
+    from ecsgoo.bodies import box
+
+    w = World(bounds=(0, 0, 800, 600)).use(*(s() for s in systems.SOLVER))
+    boxes = [box(w, 400 + (k - (4 - r) / 2) * 42, 20 + r * 40.5)
+             for r in range(5) for k in range(5 - r)]
+    start = np.array([b.centroid() for b in boxes])
+    w.step(600)
+    drift = np.hypot(*(np.array([b.centroid() for b in boxes]) - start).T)
+    assert drift.max() < 5.0

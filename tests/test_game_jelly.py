@@ -271,3 +271,29 @@ def test_crate_button_drops_a_rigid_crate_and_level_3_has_crates_and_a_seesaw():
     assert math.hypot(top.x - start[0], top.y - start[1]) < 3.0, "the crate pyramid stands"
     g.restart()
     assert len(g.world.bodies) == 13, "restart builds the crates again"
+
+
+def test_jelly_balls_spawned_touching_stop_shivering():
+    """Nine balls spawned touching in a block settle: no ball still moves internally
+    (its particles relative to their mean) faster than 25 px/s after 5 s, 10 after 10 s."""
+    import numpy as np
+
+    from ecsgoo.bodies import jelly_ball
+    from games.jelly.build import STIFFNESS_DEFAULT, playground_world
+
+    w = playground_world()
+    balls = [jelly_ball(w, 200 + i * 70.0, 50 + j * 70.0, radius=35.0)
+             for i in range(3) for j in range(3)]
+    w.set_stiffness(STIFFNESS_DEFAULT)
+
+    def worst() -> float:
+        out = []
+        for b in balls:
+            v = w.particles.velocity[w.particles.rows(b.particles)]
+            out.append(np.abs(v - v.mean(0)).max())
+        return max(out)
+
+    w.step(300)
+    assert worst() < 25.0
+    w.step(300)
+    assert worst() < 10.0
