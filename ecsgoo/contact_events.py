@@ -1,4 +1,5 @@
-"""Contact events: ``contact_began`` and ``contact_ended`` for particles made with ``events=True``.
+"""Contact events: ``contact_began`` and ``contact_ended`` for particles and rigid bodies made
+with ``events=True``.
 
 At the end of every frame (``World.end_frame``) the World finds the pairs of
 particles that touch — centres at most ``r1 + r2 + World.contact_slop`` apart,
@@ -9,7 +10,9 @@ pair gone dispatches ``contact_ended(a, b)``. The slop is what keeps a resting
 contact from flickering. The pairs are kept in the ``Contacts`` resource (saved
 with the world, so a loaded world dispatches the same events); deleting an
 entity ends its contacts at once. No particle with ``events``: nothing is done
-beyond one look at the flag column.
+beyond one look at the flag column. A rigid body's contacts (with bodies and
+particles) are the Collide stage's that pushed in the frame's last substep
+(``systems.rigid.touching``): the point is on ``a``, the normal from ``a`` to ``b``.
 """
 
 from __future__ import annotations
@@ -56,8 +59,11 @@ def _touching(world: World) -> list[tuple[int, int]]:
 
 def update(world: World) -> None:
     """Dispatch the contacts that began and ended since the last frame."""
+    from .systems import rigid  # bodies' contacts: the Collide stage's
+
     state = world.resource(Contacts)
-    now = _touching(world)
+    bodies = rigid.touching(world)
+    now = sorted(set(_touching(world)) | set(bodies))
     if state is None:
         if not now:
             return
@@ -66,7 +72,8 @@ def update(world: World) -> None:
     state.pairs = [list(p) for p in now]
     for a, b in now:
         if (a, b) not in before:
-            world.dispatch("contact_began", a, b, *_where(world, a, b))
+            where = bodies.get((a, b)) or _where(world, a, b)
+            world.dispatch("contact_began", a, b, *where)
     for a, b in sorted(before - set(now)):
         world.dispatch("contact_ended", a, b)
 

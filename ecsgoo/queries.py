@@ -1,9 +1,9 @@
 """Asking the world what is where: rays, points and boxes (``World.raycast`` and friends).
 
-Particles are found by their disc, soft bodies (an AreaConstraint ring or a
-ShapeMatch outline) by their outline polygon — as the entity of their
-constraint — and level geometry by its segments and the world's bounds
-(``entity`` ``None``).
+Particles are found by their disc, rigid bodies by their shape (its convex
+pieces), soft bodies (an AreaConstraint ring or a ShapeMatch outline) by their
+outline polygon — as the entity of their constraint — and level geometry by
+its segments and the world's bounds (``entity`` ``None``).
 Particles go through the broad-phase grid (built for the query, in numba);
 outlines and level segments are few and are tested one by one.
 
@@ -25,6 +25,7 @@ from .geometry import point_in_polygon, segments_intersect
 from .kernels.grid import build_grid
 from .kernels.queries import (
     box_particles,
+    ray_bodies,
     ray_particles,
     ray_rings,
     ray_segments,
@@ -87,6 +88,7 @@ def raycast_all(world: World, p: tuple[float, float], q: tuple[float, float],
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
     dx, dy = qx - px, qy - py
     hits = _particle_hits(world, px, py, dx, dy, mask)
+    hits += _body_hits(world, px, py, dx, dy, mask)
     hits += _outline_hits(world, px, py, dx, dy, mask)
     hits += _level_hits(world, px, py, dx, dy)
     hits.sort(key=lambda h: (h.fraction, -1 if h.entity is None else h.entity))
@@ -119,6 +121,22 @@ def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
             nx, ny = _unit(-dx, -dy)
         out.append(Hit(int(entity[row]), x, y, float(nx), float(ny), t))
     return out
+
+
+def _body_hits(world: World, px: float, py: float, dx: float, dy: float,
+               mask: int) -> list[Hit]:
+    st = world.store
+    b = st.bodies
+    if b.n == 0:
+        return []
+    st.prepare()
+    rows, ts, normals = np.zeros(b.n, dtype=np.int64), np.zeros(b.n), np.zeros((b.n, 2))
+    count = ray_bodies(px, py, dx, dy, b.n, b.cols["pos"], b.cols["angle"], b.cols["extent"],
+                       (b.layer & int(mask)) != 0, st.body_piece_off, st.piece_vert_off,
+                       st.piece_verts, st.piece_radius, rows, ts, normals)
+    return [Hit(int(b.entity[r]), px + t * dx, py + t * dy, float(nx), float(ny), t)
+            for r, t, (nx, ny) in zip(rows[:count].tolist(), ts[:count].tolist(),
+                                      normals[:count].tolist(), strict=True)]
 
 
 def _outline_hits(world: World, px: float, py: float, dx: float, dy: float,
@@ -174,14 +192,49 @@ def query_box(world: World, x0: float, y0: float, x1: float, y1: float,
               mask: int = ALL) -> list[int]:
     """Entities overlapping the box (px, corners in any order), ascending.
 
-    Particles whose disc overlaps it; soft bodies whose outline overlaps it
-    (as their constraint's entity).
+    Particles whose disc overlaps it; rigid bodies whose shape does; soft bodies
+    whose outline overlaps it (as their constraint's entity).
     """
     (x0, y0), (x1, y1) = _point((x0, y0), "query_box"), _point((x1, y1), "query_box")
     box = min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
     found = set(world.particles.entity[box_rows(world, box, mask)].tolist())
     found.update(owner for owner, _ in box_outlines(world, box, mask))
+    found.update(entity for entity, _ in box_bodies(world, box, mask)
+                 if _shape_meets_box(world, entity, box))
     return sorted(found)
+
+
+def box_bodies(world: World, box: tuple[float, float, float, float],
+               mask: int = ALL) -> list[tuple[int, list[tuple[np.ndarray, float]]]]:
+    """Rigid bodies whose bounding circle reaches ``box``: ``(entity, pieces)`` with each
+    piece's world vertices (px) and radius — the candidates an exact test looks at."""
+    b = world.store.bodies
+    if b.n == 0:
+        return []
+    x0, y0, x1, y1 = box
+    pos, ext = b.pos, b.extent
+    near = ((pos[:, 0] + ext >= x0) & (pos[:, 0] - ext <= x1) & (pos[:, 1] + ext >= y0)
+            & (pos[:, 1] - ext <= y1) & ((b.layer & int(mask)) != 0))
+    out = []
+    for row in np.flatnonzero(near).tolist():
+        comp = b.owner[row]
+        pieces = [(xy, r) for xy, (_, r) in zip(comp.outline(), comp.pieces, strict=True)]
+        out.append((int(b.entity[row]), pieces))
+    return out
+
+
+def _shape_meets_box(world: World, entity: int, box: tuple[float, float, float, float]) -> bool:
+    """Whether rigid body ``entity``'s shape overlaps ``box`` exactly."""
+    x0, y0, x1, y1 = box
+    comp = world.store.bodies.owner[world.store.bslot[entity]]
+    for xy, (_, r) in zip(comp.outline(), comp.pieces, strict=True):
+        if len(xy) == 1:  # a circle: its centre's distance to the box
+            cx, cy = xy[0]
+            if math.hypot(cx - min(max(cx, x0), x1), cy - min(max(cy, y0), y1)) <= r:
+                return True
+        elif _polygon_meets_box(xy, x0, y0, x1, y1):
+            return True
+    return False
 
 
 def box_rows(world: World, box: tuple[float, float, float, float],
@@ -211,7 +264,8 @@ def box_outlines(world: World, box: tuple[float, float, float, float],
 
 
 def query_point(world: World, x: float, y: float, mask: int = ALL) -> list[int]:
-    """Entities at the point ``(x, y)`` (px): particle discs and soft bodies, ascending."""
+    """Entities at the point ``(x, y)`` (px): particle discs, rigid bodies and soft bodies,
+    ascending."""
     return query_box(world, x, y, x, y, mask)
 
 

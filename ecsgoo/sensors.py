@@ -127,7 +127,30 @@ def sense(world: World, sensor: Sensor) -> list[int]:
     for owner, members in queries.box_outlines(world, box, sensor.mask):
         if sensor.overlaps(p.pos[members, 0], p.pos[members, 1], p.radius[members]).any():
             found.add(owner)
+    for entity, pieces in queries.box_bodies(world, box, sensor.mask):
+        if any(_piece_overlaps(sensor, xy, r) for xy, r in pieces):
+            found.add(entity)
     return sorted(found)
+
+
+#: Spacing of the points a rigid body's edges are sampled at for sensing, px.
+EDGE_STEP = 2.0
+
+
+def _piece_overlaps(sensor: Sensor, xy: np.ndarray, r: float) -> bool:
+    """Whether one convex piece of a rigid body (world vertices, radius) overlaps the
+    sensor: a circle as a disc; a polygon by points along its edges, or the sensor's own
+    point inside it (a sensor smaller than the body)."""
+    if len(xy) == 1:
+        return bool(sensor.overlaps(xy[:, 0], xy[:, 1], np.array([r]))[0])
+    a, b = xy, np.roll(xy, -1, axis=0)
+    steps = np.maximum(np.ceil(np.hypot(*(b - a).T) / EDGE_STEP), 1).astype(int)
+    pts = np.concatenate([a[k] + np.outer(np.arange(steps[k]) / steps[k], b[k] - a[k])
+                          for k in range(len(xy))])
+    if sensor.overlaps(pts[:, 0], pts[:, 1], np.zeros(len(pts))).any():
+        return True
+    probe = (sensor.x, sensor.y) if sensor.kind != "polygon" else tuple(sensor.points[0])
+    return geometry.point_in_polygon(probe, xy)
 
 
 def update(world: World) -> None:

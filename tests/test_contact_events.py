@@ -63,3 +63,26 @@ def test_deleting_ends_a_contact_at_once():
     w.delete_entity(b)
     assert log[-1] == ("ended", a, b)
     loads(dumps(w)).step()
+
+
+def test_rigid_bodies_with_events_say_when_contacts_begin_and_end():
+    from ecsgoo import Anchor, RigidBody
+
+    w = World(bounds=(0, 0, 800, 600)).use(*(s() for s in systems.SOLVER))
+    log = record(w, contact_began="began", contact_ended="ended")
+    ground = w.create_entity(RigidBody.box(400, 10, 800, 20), Anchor())
+    crate = w.create_entity(RigidBody.box(400, 100, 30, 30, events=True))
+    quiet = w.create_entity(RigidBody.box(100, 100, 30, 30))  # no events: never reported
+    w.step(120)
+    began = [e for e in log if e[0] == "began"]
+    assert [e[1:3] for e in began] == [(ground, crate)]
+    _, _, _, x, y, nx, ny = began[0]
+    assert y == pytest.approx(20.0, abs=0.5) and (nx, ny) == pytest.approx((0.0, 1.0))
+    assert 385 - 1e-6 <= x <= 415 + 1e-6
+    assert quiet not in {e for entry in log for e in entry[1:3]}
+    w.component(crate, RigidBody).vy = 900.0
+    w.step(10)
+    assert ("ended", ground, crate) in log
+    n = len(log)
+    w.step(180)  # landed again: one more began, no flicker while resting
+    assert [e[0] for e in log[n:]] == ["began"]

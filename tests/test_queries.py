@@ -91,3 +91,37 @@ def test_masks_and_bad_points():
     with pytest.raises(WorldError, match="finite"):
         w.raycast((0, 0), (math.nan, 1))
     assert World(bounds=None).raycast((0, 0), (10, 10)) is None
+
+
+# --- rigid bodies ------------------------------------------------------------------------
+
+
+def test_a_ray_meets_a_rigid_circle_at_the_closed_form_point():
+    from ecsgoo import RigidBody
+
+    w = World(bounds=None)
+    e = w.create_entity(RigidBody.circle(100.0, 7.0, 10.0))
+    hit = w.raycast((0.0, 0.0), (300.0, 0.0))
+    x = 100.0 - math.sqrt(10.0**2 - 7.0**2)  # where y = 0 meets the circle
+    assert hit.entity == e
+    assert hit.x == pytest.approx(x, abs=1e-9) and hit.y == 0.0
+    assert math.hypot(hit.nx, hit.ny) == pytest.approx(1.0)
+    assert (hit.nx, hit.ny) == pytest.approx(((x - 100.0) / 10.0, -7.0 / 10.0), abs=1e-9)
+
+
+def test_rays_and_points_find_rigid_shapes_as_they_are_turned_and_bent():
+    from ecsgoo import RigidBody
+
+    w = World(bounds=None)
+    box = w.create_entity(RigidBody.box(200, 0, 20, 20, angle=math.pi / 4))
+    ell = w.create_entity(RigidBody.polygon(300, 0, [(0, 0), (40, 0), (40, 10), (10, 10),
+                                                     (10, 40), (0, 40)]))
+    hits = w.raycast_all((0, 5), (400, 5))
+    assert [h.entity for h in hits] == [box, ell]
+    assert hits[0].x == pytest.approx(200 - 10 * math.sqrt(2) + 5, abs=1e-9)  # the corner's edge
+    assert w.query_point(200, 13) == [box] and w.query_point(200, 15) == []
+    assert w.query_point(305, 20) == [ell]  # in the L's upright
+    assert w.query_point(325, 25) == []  # in its notch, not its hull
+    assert w.query_box(320, 2, 330, 8) == [ell]
+    assert w.raycast((0, 5), (400, 5), mask=2) is None or w.raycast((0, 5), (400, 5),
+                                                                    mask=2).entity is None

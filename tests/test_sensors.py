@@ -79,3 +79,18 @@ def test_masks_and_bad_shapes():
         Sensor.polygon([(0, 0), (1, 1), (2, 2)])
     with pytest.raises(WorldError, match="finite"):
         Sensor.circle(float("nan"), 0, 1)
+
+
+def test_a_sensor_sees_a_rigid_body_pass_through():
+    from ecsgoo import Anchor, RigidBody
+
+    w = World(bounds=(0, 0, 800, 600)).use(*(s() for s in systems.SOLVER))
+    got = record(w, sensor_entered="in", sensor_left="out")
+    s = w.create_entity(Sensor.box(400, 150, 200, 10))
+    w.create_entity(RigidBody.box(400, 10, 800, 20), Anchor())
+    plank = w.create_entity(RigidBody.box(400, 300, 150, 8))  # wider than nothing: edges cross
+    w.step(15)
+    assert got == []
+    w.step(60)
+    assert got == [("in", s, plank), ("out", s, plank)]
+    assert w.component(s, Sensor).inside == []

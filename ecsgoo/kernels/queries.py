@@ -187,3 +187,75 @@ def touching_pairs(n, pos, radius, watched, slop, x0, y0, cell, nx, ny, start, i
                         out[count, 0], out[count, 1] = min(i, j), max(i, j)
                         count += 1
     return count
+
+
+@njit(cache=True)
+def _ray_polygon(px, py, dx, dy, verts, v0, v1, x, y, c, s):
+    """``(t, nx, ny)`` where the ray first meets the convex CCW polygon ``verts[v0:v1]`` of a
+    body at ``(x, y)`` turned by ``(c, s)`` (Cyrus–Beck clipping), or ``t = −1``."""
+    t_in, t_out, nx_in, ny_in = 0.0, 1.0, 0.0, 0.0
+    k = v1 - v0
+    for e in range(k):
+        ax = x + c * verts[v0 + e, 0] - s * verts[v0 + e, 1]
+        ay = y + s * verts[v0 + e, 0] + c * verts[v0 + e, 1]
+        f = v0 + (e + 1) % k
+        bx = x + c * verts[f, 0] - s * verts[f, 1]
+        by = y + s * verts[f, 0] + c * verts[f, 1]
+        ex, ey = bx - ax, by - ay
+        ln = math.sqrt(ex * ex + ey * ey)
+        if ln == 0.0:
+            continue
+        nx, ny = ey / ln, -ex / ln  # outward for a CCW polygon
+        num = nx * (ax - px) + ny * (ay - py)  # > 0: p is inside this edge's half-plane
+        den = nx * dx + ny * dy
+        if den == 0.0:
+            if num < 0.0:
+                return -1.0, 0.0, 0.0
+            continue
+        t = num / den
+        if den < 0.0:  # entering through this edge
+            if t > t_in:
+                t_in, nx_in, ny_in = t, nx, ny
+        elif t < t_out:
+            t_out = t
+        if t_in > t_out:
+            return -1.0, 0.0, 0.0
+    return t_in, nx_in, ny_in
+
+
+@njit(cache=True)
+def ray_bodies(px, py, dx, dy, n, pos, angle, extent, mask_ok, piece_off, vert_off, verts,
+               radius, out_body, out_t, out_n):
+    """Every rigid body the ray ``p + t·d`` (t in [0, 1]) meets: its row, the nearest
+    fraction and the normal there (starting inside: ``t = 0``, normal ``−d``). Returns
+    how many. A body's bounding circle is tested first."""
+    count = 0
+    dl = math.sqrt(dx * dx + dy * dy)
+    for i in range(n):
+        if not mask_ok[i] or ray_circle(px, py, dx, dy, pos[i, 0], pos[i, 1], extent[i]) < 0:
+            continue
+        c, s = math.cos(angle[i]), math.sin(angle[i])
+        best, bnx, bny = 2.0, 0.0, 0.0
+        for q in range(piece_off[i], piece_off[i + 1]):
+            v0, v1 = vert_off[q], vert_off[q + 1]
+            if v1 - v0 == 1:  # a circle
+                cx = pos[i, 0] + c * verts[v0, 0] - s * verts[v0, 1]
+                cy = pos[i, 1] + s * verts[v0, 0] + c * verts[v0, 1]
+                t = ray_circle(px, py, dx, dy, cx, cy, radius[q])
+                if 0.0 <= t < best:
+                    best = t
+                    hx, hy = px + t * dx - cx, py + t * dy - cy
+                    hl = math.sqrt(hx * hx + hy * hy)
+                    bnx, bny = (hx / hl, hy / hl) if hl > 0 else (0.0, 0.0)
+            else:
+                t, nx, ny = _ray_polygon(px, py, dx, dy, verts, v0, v1, pos[i, 0], pos[i, 1],
+                                         c, s)
+                if 0.0 <= t < best:
+                    best, bnx, bny = t, nx, ny
+        if best <= 1.0:
+            if best == 0.0 and dl > 0.0:
+                bnx, bny = -dx / dl, -dy / dl
+            out_body[count], out_t[count] = i, best
+            out_n[count, 0], out_n[count, 1] = bnx, bny
+            count += 1
+    return count

@@ -39,6 +39,8 @@ from ..kernels.rigid_solver import (
     LNY,
     LT,
     MU,
+    NX,
+    NY,
     RAX,
     RAY,
     RPA,
@@ -425,3 +427,37 @@ def particles_on_static(world: World, grid: Any, vmin: float, push: float,
                          pc["pos"], pc["prev"], pc["w"], pc["radius"], pc["group"],
                          pc["layer"], pc["mask"], pc["friction"], pc["restitution"], *grid,
                          vmin, push, hold)
+
+
+def touching(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:
+    """Entity pairs ``(a, b)`` (``a < b``) a rigid body touches at the end of the frame —
+    a contact that pushed in the last substep — where either has ``events``: the contact
+    point on ``a`` and the normal from ``a`` to ``b`` (px)."""
+    st = world.store
+    b = st.bodies
+    found = next((s._contacts for s in world.pipeline
+                  if isinstance(getattr(s, "_contacts", None), Contacts)), None)
+    if found is None or not b.n or not (b.events.any() or st.particles.events.any()):
+        return {}
+    out: dict[tuple[int, int], tuple[float, float, float, float]] = {}
+    rows = [(found.old_ci[: found.old_n], found.old_cf[: found.old_n]),
+            (found.sub_ci[: found.sub_n], found.sub_cf[: found.sub_n])]
+    for ci, cf in rows:
+        for k in np.flatnonzero(cf[:, LN] > 0.0).tolist():
+            i, j, p = (int(v) for v in ci[k, :3])
+            if i >= b.n or j >= b.n or p >= st.particles.n or (j < 0 and p < 0):
+                continue  # the level or a stale row
+            ea = int(b.entity[i])
+            eb = int(b.entity[j]) if j >= 0 else int(st.particles.entity[p])
+            watched = b.events[i] or (b.events[j] if j >= 0 else st.particles.events[p])
+            if not watched:
+                continue
+            turn = b.angle[i] - found.angle0[i] if i < len(found.angle0) else 0.0
+            c, s = math.cos(turn), math.sin(turn)
+            x = b.pos[i, 0] + c * cf[k, RAX] - s * cf[k, RAY]
+            y = b.pos[i, 1] + s * cf[k, RAX] + c * cf[k, RAY]
+            nx, ny = float(cf[k, NX]), float(cf[k, NY])
+            key = (ea, eb) if ea < eb else (eb, ea)
+            out.setdefault(key, (float(x), float(y), nx, ny) if ea < eb else
+                           (float(x), float(y), -nx, -ny))
+    return out
