@@ -292,3 +292,13 @@ def test_a_chain_of_alternating_1_to_1000_masses_hangs():
     for k, b in enumerate(bodies):  # each link under the one above, the chain not stretched
         assert b.y == pytest.approx(-15 - 30 * k, abs=2.0) and abs(b.x) < 1.0
     assert max(math.hypot(b.vx, b.vy) for b in bodies) < 2.0
+
+
+def test_a_fast_particle_does_not_pass_a_thin_static_box():
+    w = _world(gravity=(0, 0))
+    w.create_entity(RigidBody.box(0, 0, 200, 10), Anchor())
+    for x in (-50.0, 0.0, 73.0):
+        p = w.create_entity(Particle(x, 300, radius=3))
+        w.component(p, Particle).vy = -20000.0
+        w.step(10)
+        assert w.component(p, Particle).y > 5.0  # above the box, never below it

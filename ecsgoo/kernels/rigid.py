@@ -517,3 +517,30 @@ def particles_on_static(n, pos, angle, w, extent, group, layer, mask, friction, 
                         if m and out[0, 6] < 0.0:
                             resolve_static(p, out[0, 0], out[0, 1], -out[0, 6], ppos, pprev,
                                            mu, e, vmin, push, hold)
+
+
+@njit(cache=True)
+def static_edges(n, pos, angle, w, piece_off, vert_off, verts, out):
+    """The edges ``(x1, y1, x2, y2)`` px of every static body's polygon pieces now, for the
+    particles' swept test against level segments (``contacts.collide_segments``): a fast
+    particle meets a static crate as it meets the level. Returns how many (writes up
+    to ``len(out)``)."""
+    count = 0
+    for i in range(n):
+        if w[i] != 0.0:
+            continue
+        c, s = math.cos(angle[i]), math.sin(angle[i])
+        for q in range(piece_off[i], piece_off[i + 1]):
+            v0, v1 = vert_off[q], vert_off[q + 1]
+            k = v1 - v0
+            if k < 2:
+                continue  # circles: their contact pass holds them
+            for e in range(k):
+                f = v0 + (e + 1) % k
+                if count < len(out):
+                    out[count, 0] = pos[i, 0] + c * verts[v0 + e, 0] - s * verts[v0 + e, 1]
+                    out[count, 1] = pos[i, 1] + s * verts[v0 + e, 0] + c * verts[v0 + e, 1]
+                    out[count, 2] = pos[i, 0] + c * verts[f, 0] - s * verts[f, 1]
+                    out[count, 3] = pos[i, 1] + s * verts[f, 0] + c * verts[f, 1]
+                count += 1
+    return count

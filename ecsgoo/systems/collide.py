@@ -82,9 +82,10 @@ class Collide(Stage):
         hold = max(0.0, self.hold_speed) * h
         args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
         lvl = world.level
+        segs = rigid.level_segments(world)  # the level's, and static bodies' edges
         # where each particle was before this substep's contacts: nothing may cross a
         # segment of the level on its way from there (see collide_segments)
-        since = c["prev"][:n].copy() if len(lvl.segments) else None
+        since = c["prev"][:n].copy() if len(segs) else None
         grid = None
         if n and (self.particles or self.outlines or st.bodies.n):
             grid = build_grid(n, c["pos"], c["radius"], world.contact_slop)
@@ -105,7 +106,7 @@ class Collide(Stage):
         rigid.contacts(world, self._contacts, h, grid, self.push_speed, self.bounce_speed)
         rigid.particles_on_static(world, grid, vmin, push, hold)
         if since is not None:
-            collide_segments(n, *args, lvl.segments, vmin, push, hold, since)
+            collide_segments(n, *args, segs, vmin, push, hold, since)
         if len(lvl.polygons):
             collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
                              hold)

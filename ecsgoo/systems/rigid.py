@@ -23,6 +23,7 @@ from ..kernels.rigid import (
     body_pairs,
     integrate_bodies,
     particle_contacts,
+    static_edges,
     world_contacts,
 )
 from ..kernels.rigid import (
@@ -461,3 +462,18 @@ def touching(world: World) -> dict[tuple[int, int], tuple[float, float, float, f
             out.setdefault(key, (float(x), float(y), nx, ny) if ea < eb else
                            (float(x), float(y), -nx, -ny))
     return out
+
+
+def level_segments(world: World) -> np.ndarray:
+    """The level's segments and the edges of the static bodies now ((k, 4) px): what
+    fast particles are swept against (``contacts.collide_segments``)."""
+    segs = world.level.segments
+    st = world.store
+    b = st.bodies
+    if not b.n or not b.pinned.any():
+        return segs
+    c = b.cols
+    out = np.empty((max(8, 2 * len(st.piece_verts)), 4))
+    count = static_edges(b.n, c["pos"], c["angle"], c["w"], st.body_piece_off,
+                         st.piece_vert_off, st.piece_verts, out)
+    return np.vstack([segs, out[: min(count, len(out))]]) if count else segs
