@@ -108,6 +108,7 @@ class World:
         self.profile: dict[str, float] | None = None
         self.grabbed = -1  # the grabbed particle's entity, or -1
         self.grab_target = self.grab_from = (0.0, 0.0)
+        self.grab_local = (0.0, 0.0)  # where a grabbed body is held, body coordinates
         self.substep_index = 0
         self.gravity, self.dt, self.substeps = gravity, dt, substeps
         self.iterations, self.damping, self.bounds = iterations, damping, bounds
@@ -428,16 +429,23 @@ class World:
                     limits.check(kind, "fy", force[1] + fy))
 
     def grab(self, entity: int, x: float, y: float) -> None:
-        """Pull particle ``entity`` toward the pointer ``(x, y)`` every substep.
+        """Pull particle (or rigid body) ``entity`` toward the pointer ``(x, y)`` every substep.
 
         Each substep moves it ``(pointer − p) · 0.55``; releasing flings it,
-        because velocity is position difference.
+        because velocity is position difference. A body is held at the point
+        where the pointer first took it (``grab_local``, body coordinates), so it
+        turns as it is dragged.
         """
-        slot = self._slot(entity)
         x, y = limits.check_all("World", "grab", (x, y))
-        if entity != self.grabbed:
-            pos = self.store.particles.pos[slot]
-            self.grab_from = (float(pos[0]), float(pos[1]))
+        if entity in self.store.bslot:
+            if entity != self.grabbed:
+                self.grab_local = self.store._local(self.store.bslot[entity], x, y)
+                self.grab_from = (x, y)
+        else:
+            slot = self._slot(entity)
+            if entity != self.grabbed:
+                pos = self.store.particles.pos[slot]
+                self.grab_from = (float(pos[0]), float(pos[1]))
         self.grabbed = entity
         self.grab_target = (float(x), float(y))
 
@@ -623,6 +631,7 @@ class World:
         new.next_entity = self.next_entity  # later spawns get the same ids as here
         new.grabbed, new.grab_target, new.grab_from = (self.grabbed, self.grab_target,
                                                        self.grab_from)
+        new.grab_local = self.grab_local
         new.use(*(stage.clone() for stage in self.pipeline))
         return new
 

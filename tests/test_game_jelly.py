@@ -297,3 +297,22 @@ def test_jelly_balls_spawned_touching_stop_shivering():
     assert worst() < 25.0
     w.step(300)
     assert worst() < 10.0
+
+
+def test_a_crate_can_be_grabbed_dragged_and_flung():
+    from ecsgoo import RigidBody
+
+    g = JellyGame(level=3)
+    w = g.world
+    crate = next(e for e, b in w.get_component(RigidBody)
+                 if w.bodies.w[w.bodies.row(e)] > 0 and b.size == (40.0, 40.0))
+    b = w.component(crate, RigidBody)
+    x, y = b.x, b.y
+    g.on_press(x + 5, y + 5)
+    assert w.grabbed == crate
+    for k in range(12):
+        g.on_drag(x + 5, y + 5 + 15 * (k + 1))
+        g.step()
+    assert b.y > y + 60  # lifted off the pyramid
+    g.on_release(x + 5, y + 185)
+    assert w.grabbed == -1

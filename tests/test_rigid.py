@@ -5,7 +5,18 @@ import math
 import numpy as np
 import pytest
 
-from ecsgoo import Anchor, Joint, Particle, RigidBody, Spring, World, WorldError, systems
+from ecsgoo import (
+    Anchor,
+    Joint,
+    Particle,
+    RigidBody,
+    Spring,
+    World,
+    WorldError,
+    dumps,
+    loads,
+    systems,
+)
 
 
 def _world() -> World:
@@ -144,3 +155,24 @@ def test_a_clone_steps_the_same_bits():
     w.step(40)
     twin.step(40)
     assert twin.state_hash() == w.state_hash()
+
+
+def test_a_grabbed_body_follows_the_pointer_turns_and_flings():
+    w = World(bounds=None, gravity=(0, 0)).use(*(s() for s in systems.SOLVER))
+    e = w.create_entity(RigidBody.box(0, 0, 40, 20))
+    b = w.component(e, RigidBody)
+    w.grab(e, 20, 0)  # by its right end
+    for k in range(30):
+        w.grab(e, 20, 5 * (k + 1))  # drag the end up: the box turns about its middle
+        w.step()
+    assert b.angle > 0.3
+    c, s = math.cos(b.angle), math.sin(b.angle)
+    end = (b.x + 20 * c, b.y + 20 * s)
+    assert end == pytest.approx((20, 150), abs=10)  # the held point came along
+    twin = loads(dumps(w))  # a save mid-drag holds the body where it is held
+    w.step(3)
+    twin.step(3)
+    assert twin.state_hash() == w.state_hash()
+    w.release()
+    assert math.hypot(b.vx, b.vy) > 100  # flung
+

@@ -544,3 +544,23 @@ def static_edges(n, pos, angle, w, piece_off, vert_off, verts, out):
                     out[count, 3] = pos[i, 1] + s * verts[f, 0] + c * verts[f, 1]
                 count += 1
     return count
+
+
+@njit(cache=True)
+def pull_body(i, pos, angle, w, iw, lx, ly, tx, ty, pull):
+    """Move body ``i``'s point ``(lx, ly)`` (body coordinates) ``pull`` of the way to
+    ``(tx, ty)`` (px), by a positional impulse at that point: off-centre, it turns too."""
+    if w[i] == 0.0:
+        return
+    c, s = math.cos(angle[i]), math.sin(angle[i])
+    rx, ry = c * lx - s * ly, s * lx + c * ly
+    dx, dy = tx - (pos[i, 0] + rx), ty - (pos[i, 1] + ry)
+    gap = math.sqrt(dx * dx + dy * dy)
+    if gap < 1e-12:
+        return
+    nx, ny = dx / gap, dy / gap
+    t = rx * ny - ry * nx
+    lam = pull * gap / (w[i] + iw[i] * t * t)
+    pos[i, 0] += w[i] * lam * nx
+    pos[i, 1] += w[i] * lam * ny
+    angle[i] += iw[i] * (rx * lam * ny - ry * lam * nx)

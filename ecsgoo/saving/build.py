@@ -168,3 +168,4 @@ def _grab(world: World, spec: Spec) -> None:
     world.grabbed = g["entity"]
     world.grab_target = (g["x"], g["y"])
     world.grab_from = (g["from_x"], g["from_y"])
+    world.grab_local = g["local"]

@@ -200,11 +200,13 @@ def _world(table: Any, spec: Spec, where: Where) -> None:
     if "grab" in t:
         g = where.at("[world] grab")
         grab = g.table(t["grab"])
-        g.keys(grab, ("entity", "x", "y", "from_x", "from_y"))
+        g.keys(grab, ("entity", "x", "y", "from_x", "from_y", "ax", "ay"))
         x, y = g.number(grab, "x", limit=L["grab"]), g.number(grab, "y", limit=L["grab"])
         spec.grab = {"entity": g.integer(grab, "entity", limit=limits.ID), "x": x, "y": y,
                      "from_x": g.number(grab, "from_x", x, L["grab"]),
-                     "from_y": g.number(grab, "from_y", y, L["grab"])}
+                     "from_y": g.number(grab, "from_y", y, L["grab"]),
+                     "local": (g.number(grab, "ax", 0.0, FIELDS["Joint"]["ax"]),
+                               g.number(grab, "ay", 0.0, FIELDS["Joint"]["ay"]))}
 
 
 def _level(table: Any, spec: Spec, where: Where) -> None:
@@ -602,7 +604,8 @@ def _check_references(spec: Spec, top: Where) -> None:
             for member in values["particles"]:
                 if member not in has_particle:
                     _no_particle(spec, top.at(f"entity {entity} ({name})"), "particles", member)
-    if spec.grab is not None and spec.grab["entity"] not in has_particle:
+    if (spec.grab is not None and spec.grab["entity"] not in has_particle
+            and spec.grab["entity"] not in has_body):
         _no_particle(spec, top.at("[world] grab"), "entity", spec.grab["entity"])
     _check_custom_refs(spec, top)
 

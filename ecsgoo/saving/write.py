@@ -101,6 +101,8 @@ def _world(world: Any) -> dict[str, Any]:
         fx, fy = world.grab_from
         out["grab"] = {"entity": int(world.grabbed), "x": float(tx), "y": float(ty),
                        "from_x": float(fx), "from_y": float(fy)}
+        if world.grabbed in world.store.bslot:  # a body: where it is held, its coordinates
+            out["grab"]["ax"], out["grab"]["ay"] = (float(v) for v in world.grab_local)
     return out
 
 

@@ -42,4 +42,4 @@ class Integrate(Stage):
             integrate(p.n, c["pos"], c["prev"], world.frame_force, c["w"], c["pinned"],
                       c["pin"], gx, gy, damp, h, world.store.pslot.get(world.grabbed, -1), tx,
                       ty, GRAB_PULL)
-        rigid.integrate(world, h, damp)
+        rigid.integrate(world, h, damp, (tx, ty), GRAB_PULL)

@@ -23,6 +23,7 @@ from ..kernels.rigid import (
     body_pairs,
     integrate_bodies,
     particle_contacts,
+    pull_body,
     static_edges,
     world_contacts,
 )
@@ -199,14 +200,20 @@ class Contacts:
         self.sub_n = n
 
 
-def integrate(world: World, h: float, damp: float) -> None:
-    """Advance every moving body one substep (Verlet, like the particles)."""
+def integrate(world: World, h: float, damp: float, target: tuple[float, float],
+              pull: float) -> None:
+    """Advance every moving body one substep (Verlet, like the particles); a grabbed body's
+    held point moves ``pull`` of the way to the pointer's ``target`` (px) this substep."""
     b = world.store.bodies
     if b.n:
         c = b.cols
         gx, gy = world.gravity
         integrate_bodies(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                          world.body_force, c["w"], gx, gy, damp, h)
+        row = world.store.bslot.get(world.grabbed, -1)
+        if row >= 0:
+            pull_body(row, c["pos"], c["angle"], c["w"], c["iw"], *world.grab_local, *target,
+                      pull)
 
 
 def hold_joints(world: World, h: float) -> None:

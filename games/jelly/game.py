@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle, World
+from ecsgoo import Particle, RigidBody, World
 from ecsgoo.game import Game, Status, Widget, register_game
 from ecsgoo.geometry import point_in_polygon
 from ecsgoo.render import Render
@@ -137,6 +137,11 @@ class JellyGame(Game):
 
     def on_press(self, x: float, y: float, button: int = 1) -> None:
         entity = self.nearest_particle(x, y)
+        if entity < 0:  # no particle there: a crate (or plank) under the pointer
+            bodies = self.world.bodies
+            entity = next((e for e in self.world.query_point(x, y)
+                           if self.world.has_component(e, RigidBody)
+                           and bodies.w[bodies.row(e)] > 0), -1)
         self._pointer = (x, y)
         if entity >= 0:
             self.world.grab(entity, x, y)
@@ -155,7 +160,7 @@ class JellyGame(Game):
         w.release()
         if entity < 0:
             return
-        p = w.component(entity, Particle)
+        p = w.try_component(entity, Particle) or w.component(entity, RigidBody)
         speed = float(np.hypot(p.vx, p.vy))
         if speed > rules.FLING_SPEED:
             self.sound("fling")
