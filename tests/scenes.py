@@ -92,3 +92,26 @@ def box_pyramid(base: int, size: float = 40.0,
                                            restitution=0.0))
              for x, y in pyramid_layout(base, size, gap)]
     return w, boxes
+
+
+def ray_batch(width: float, height: float, band: tuple[float, float], count: int = 1000,
+              seed: int = 0, across: float = 0.2) -> np.ndarray:
+    """``count`` rays ``(px, py, qx, qy)`` inside a ``width`` × ``height`` box (px, 5 px in
+    from its walls, so no ray reaches them): most from the top down to the floor at random
+    x (slanted by up to ±100 px), the fraction ``across`` horizontal — left to right or
+    right to left — at random heights in ``band`` (y from, y to). Fixed ``seed``."""
+    rng = np.random.default_rng(seed)
+    lo, hi = 5.0, width - 5.0
+    rays = np.empty((count, 4))
+    flat = rng.random(count) < across
+    down = ~flat
+    x = rng.uniform(lo, hi, count)
+    rays[down, 0], rays[down, 1] = x[down], height - 5.0
+    rays[down, 2] = np.clip(x[down] + rng.uniform(-100, 100, count)[down], lo, hi)
+    rays[down, 3] = 5.0
+    y = rng.uniform(band[0], band[1], count)
+    left = rng.random(count) < 0.5
+    rays[flat, 0] = np.where(left[flat], lo, hi)
+    rays[flat, 2] = np.where(left[flat], hi, lo)
+    rays[flat, 1] = rays[flat, 3] = y[flat]
+    return rays

@@ -8,6 +8,7 @@ ratios, not the absolute figures.
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import statistics
@@ -139,6 +140,128 @@ def bench_stages(balls: int = 200, frames: int = 60) -> list[Row]:
     w.step(frames)
     return [(f"stage {name} (jelly {balls})", f"{sec * 1000 / frames:.2f} ms/frame", "")
             for name, sec in w.profile.items()]
+
+
+def _settled_pile(count: int = 2000, frames: int = 300) -> World:
+    w = scenes.circle_pile(count)
+    w.step(frames)
+    return w
+
+
+def _pile_rays(world: World, count: int = 1000) -> np.ndarray:
+    """``scenes.ray_batch`` over ``world``'s box, the horizontal ones through the middle
+    half of the pile's height."""
+    left, bottom, right, top = world.bounds
+    ys = world.particles.pos[:, 1]
+    return scenes.ray_batch(right - left, top - bottom, (0.25 * ys.max(), 0.75 * ys.max()),
+                            count)
+
+
+def bench_rays(count: int = 2000, rays: int = 1000, passes: int = 3) -> list[Row]:
+    """``World.raycast`` (first hit) through a settled pile of ``count`` circles, ``rays``
+    rays from above and across (best of ``passes`` over the batch), beside pymunk's
+    ``segment_query_first`` on the same circles (ecsgoo's settled centres and radii copied
+    in), and how often both hit the same one."""
+    import peers
+    import pymunk
+
+    w = _settled_pile(count)
+    batch = _pile_rays(w, rays).tolist()
+    pos, radius = w.particles.pos.copy(), w.particles.radius.copy()
+    row_of = {int(e): k for k, e in enumerate(w.particles.entity.tolist())}
+    peer = peers.PymunkCircles(pos, radius)
+    space, filt = peer.space, pymunk.ShapeFilter()
+    w.raycast((1.0, 1.0), (2.0, 2.0))  # compile the query kernels outside the timing
+    ours_us = peer_us = math.inf
+    for _ in range(passes):  # the best pass of each: the machine is shared
+        t0 = time.perf_counter()
+        ours = [w.raycast((px, py), (qx, qy)) for px, py, qx, qy in batch]
+        ours_us = min(ours_us, (time.perf_counter() - t0) * 1e6 / rays)
+        t0 = time.perf_counter()
+        theirs = [space.segment_query_first((px, py), (qx, qy), 0, filt)
+                  for px, py, qx, qy in batch]
+        peer_us = min(peer_us, (time.perf_counter() - t0) * 1e6 / rays)
+    ours_rows = [None if h is None else row_of.get(h.entity, -1) for h in ours]
+    theirs_rows = [None if h is None else peer.index[h.shape] for h in theirs]
+    same = np.mean([a == b for a, b in zip(ours_rows, theirs_rows, strict=True)])
+    missed = sum(h is None for h in ours)
+    return [(f"{rays} rays (first hit) through a settled pile of {count} circles",
+             f"{ours_us:.1f} µs/ray (`World.raycast`, best of {passes}; {missed} rays hit "
+             "nothing)",
+             f"pymunk `segment_query_first` {peer_us:.1f} µs/ray on the same circles; "
+             f"ratio {ours_us / peer_us:.1f}; same circle hit for {same:.1%} of rays")]
+
+
+def _with_layers(world: World) -> World:
+    """Every particle given its layers and events explicitly: every other one on layer 2,
+    all masks -1 (all layers: everything still collides), events off."""
+    for k, e in enumerate(world.particles.entity.tolist()):
+        p = world.component(int(e), Particle)
+        p.layer, p.mask, p.events = (2 if k % 2 else 1), -1, False
+    return world
+
+
+def bench_layers(rounds: int = 3) -> list[Row]:
+    """The pile (2,000 circles, 300 frames settling) and 200 jelly balls (120 frames after
+    30) plain and with layers/masks/events set but unused (``_with_layers``), alternated
+    in the same run: per run the median ms of a frame (both variants step the same frames),
+    the best of ``rounds`` runs each (whole runs here slow by up to 70 % when the shared
+    machine is busy, plain or layered alike) and the ratio of the bests."""
+    def pile(layered: bool) -> float:
+        w = scenes.circle_pile(2000)
+        return _median_ms(_with_layers(w) if layered else w, 300)
+
+    def jelly(layered: bool) -> float:
+        w = scenes.jelly_field(200)
+        if layered:
+            _with_layers(w)
+        w.step(30)
+        return _median_ms(w, 120)
+
+    rows = []
+    for name, run in (("pile of 2000 circles, 300 frames settling", pile),
+                      ("200 jelly balls, 120 frames", jelly)):
+        plain, layered = [], []
+        for k in range(rounds):  # A B B A A B: drift in the machine's load hits both alike
+            for flag in ((False, True) if k % 2 == 0 else (True, False)):
+                (layered if flag else plain).append(run(flag))
+        a, b = min(plain), min(layered)
+        rows.append((f"{name}: plain vs layers 1/2, masks -1, events off",
+                     f"best {a:.2f} vs {b:.2f} ms/frame (runs {_runs(plain)} vs {_runs(layered)})",
+                     f"ratio {b / a:.3f} (bar: no regression beyond noise)"))
+    return rows
+
+
+def _runs(values: list[float]) -> str:
+    return "/".join(f"{v:.2f}" for v in values)
+
+
+def _sparse(count: int, side: float = 100_000.0, seed: int = 0) -> World:
+    """``count`` free particles (radius 4, slow random velocities) spread uniformly over a
+    ``side`` × ``side`` px world, no gravity, no bounds."""
+    rng = np.random.default_rng(seed)
+    w = scenes.solver(World(bounds=None, gravity=(0, 0)))
+    xy, v = rng.uniform(0, side, (count, 2)), rng.uniform(-20, 20, (count, 2))
+    for (x, y), (vx, vy) in zip(xy.tolist(), v.tolist(), strict=True):
+        w.create_entity(Particle(x, y, radius=4.0, vx=vx, vy=vy))
+    return w
+
+
+def bench_sparse() -> list[Row]:
+    """The broad phase's growth: 1,000 vs 10,000 free particles (r 4) spread over
+    100,000 × 100,000 px (median ms/frame; bar ≤ 12×), with each stage's share."""
+    rows, ms = [], []
+    for count, frames in ((1000, 200), (10000, 60)):
+        w = _sparse(count)
+        w.step(2)
+        ms.append(_median_ms(w, frames))
+        w.profile = {}
+        w.step(frames)
+        stages = ", ".join(f"{k} {v * 1000 / frames:.3f}" for k, v in w.profile.items())
+        rows.append((f"{count} free particles over 100,000 × 100,000 px",
+                     f"{ms[-1]:.3f} ms/frame", f"stages (ms/frame): {stages}"))
+    rows.append(("sparse 1,000 vs 10,000", f"ratio {ms[1] / ms[0]:.1f}×", "bar ≤ 12×"))
+    return rows
 
 
 PYRAMID_FRAMES = 600  # 10 s of 1/60 s frames
@@ -287,6 +410,9 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "fixed": bench_fixed_cost,
     "spawn": bench_spawn,
     "stages": bench_stages,
+    "rays": bench_rays,
+    "layers": bench_layers,
+    "sparse": bench_sparse,
     "startup": bench_startup,
     "pyramid": bench_pyramid,
     "pyramid50": bench_pyramid50,

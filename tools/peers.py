@@ -87,3 +87,25 @@ class Box2DPyramid:
     def centres(self) -> list[tuple[float, float, float]]:
         return [(b.position.x * PX_PER_M, b.position.y * PX_PER_M, b.angle)
                 for b in self.bodies]
+
+
+class PymunkCircles:
+    """Fixed circles (centres ``pos`` (n, 2) px, ``radius`` (n,)) as static shapes of one
+    pymunk Space, for queries on the same geometry as an ecsgoo world's particles;
+    ``first(px, py, qx, qy)`` is ``segment_query_first``'s circle index or ``None``."""
+
+    def __init__(self, pos, radius) -> None:
+        import pymunk
+
+        self.space = space = pymunk.Space()
+        self.index = {}
+        for k, ((x, y), r) in enumerate(zip(pos.tolist(), radius.tolist(), strict=True)):
+            shape = pymunk.Circle(space.static_body, r, offset=(x, y))
+            space.add(shape)
+            self.index[shape] = k
+        space.reindex_static()
+        self.filter = pymunk.ShapeFilter()
+
+    def first(self, px: float, py: float, qx: float, qy: float) -> int | None:
+        hit = self.space.segment_query_first((px, py), (qx, qy), 0, self.filter)
+        return None if hit is None else self.index[hit.shape]
