@@ -87,23 +87,31 @@ def raycast_all(world: World, p: tuple[float, float], q: tuple[float, float],
     """Every hit of the segment ``p → q`` (px), nearest first (each thing once)."""
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
     dx, dy = qx - px, qy - py
-    hits = _particle_hits(world, px, py, dx, dy, mask)
-    hits += _body_hits(world, px, py, dx, dy, mask)
-    hits += _outline_hits(world, px, py, dx, dy, mask)
-    hits += _level_hits(world, px, py, dx, dy)
-    hits.sort(key=lambda h: (h.fraction, -1 if h.entity is None else h.entity))
-    return hits
+    return _hits(world, px, py, dx, dy, mask, first=False)
 
 
 def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
             mask: int = ALL) -> Hit | None:
     """The first hit of the segment ``p → q`` (px), or ``None``."""
-    hits = raycast_all(world, p, q, mask)
+    (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
+    hits = _hits(world, px, py, qx - px, qy - py, mask, first=True)
     return hits[0] if hits else None
 
 
+def _hits(world: World, px: float, py: float, dx: float, dy: float, mask: int,
+          first: bool) -> list[Hit]:
+    """The hits in order (``first``: only the nearest of each kind is made into a Hit,
+    then the nearest of those: a ray through a pile meets dozens of discs)."""
+    hits = _particle_hits(world, px, py, dx, dy, mask, first)
+    hits += _body_hits(world, px, py, dx, dy, mask)
+    hits += _outline_hits(world, px, py, dx, dy, mask)
+    hits += _level_hits(world, px, py, dx, dy)
+    hits.sort(key=lambda h: (h.fraction, -1 if h.entity is None else h.entity))
+    return hits[:1] if first else hits
+
+
 def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
-                   mask: int) -> list[Hit]:
+                   mask: int, first: bool = False) -> list[Hit]:
     n = len(world.particles)
     if n == 0:
         return []
@@ -113,8 +121,12 @@ def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
                           world.store.particles.cols["radius"], _layer_ok(world, mask),
                           *_grid(world), rows, ts)
     entity = world.particles.entity
+    rows, ts = rows[:count], ts[:count]
+    if first and count:  # the nearest (ties: the lowest entity, as the sort would)
+        k = np.lexsort((entity[rows], ts))[0]
+        rows, ts = rows[k: k + 1], ts[k: k + 1]
     out = []
-    for row, t in zip(rows[:count].tolist(), ts[:count].tolist(), strict=True):
+    for row, t in zip(rows.tolist(), ts.tolist(), strict=True):
         x, y = px + t * dx, py + t * dy
         nx, ny = (x - pos[row, 0]) / radius[row], (y - pos[row, 1]) / radius[row]
         if t == 0.0:  # started inside: the normal faces back along the ray
