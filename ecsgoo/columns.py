@@ -92,6 +92,9 @@ PARTICLES = TableSpec("Particle", (
     Column("pin", F8, "Where its Anchor holds it, px; unpinned: where it was added or last "
            "placed (Merge's spawn point).", None, 2),
     _one("kind", I8, "Fruit kind (-1: not a fruit); Merge reads it.", -1, False),
+    _one("asleep", B1, "Asleep (World(sleep=True)): held still, inverse mass 0 until woken.",
+         False),
+    _one("still", I8, "Frames it has been slow (sleeping counts them).", 0),
     _one("entity", I8, "The particle's entity.", None, False),
 ))
 
@@ -150,6 +153,8 @@ BODIES = TableSpec("RigidBody", (
     _one("pinned", B1, "Held by an Anchor (static).", False, False),
     _one("extent", F8, "Distance from the centre of mass to the farthest point of the "
          "shape, px (the broad phase's bounding circle).", None, False),
+    _one("asleep", B1, "Asleep (World(sleep=True)): held still until woken.", False),
+    _one("still", I8, "Frames it has been slow (sleeping counts them).", 0),
     _one("entity", I8, "The body's entity.", None, False),
 ))
 

@@ -148,6 +148,7 @@ class Particle(Component):
         if self._table is None:
             self._vals[name] = value
             return
+        self._table.store.woken(self._entity)
         cols, s = self._table.cols, self._slot
         delta = value - cols["pos"][s, k]
         cols["pos"][s, k] = value
@@ -166,6 +167,7 @@ class Particle(Component):
         if self._table is None:
             self._vals[name] = value
             return
+        self._table.store.woken(self._entity)
         cols, s = self._table.cols, self._slot
         cols["prev"][s, k] = cols["pos"][s, k] - value * self._h()
 
@@ -191,9 +193,10 @@ class Particle(Component):
         if self._table is None:
             self._vals["mass"] = value
             return
+        self._table.store.woken(self._entity)
         cols, s = self._table.cols, self._slot
         cols["mass"][s] = value
-        cols["w"][s] = 0.0 if cols["pinned"][s] else 1.0 / value
+        cols["w"][s] = 0.0 if cols["pinned"][s] or cols["asleep"][s] else 1.0 / value
 
     @property
     def entity(self) -> int:

@@ -219,7 +219,7 @@ FIELDS: dict[str, dict[str, Range]] = {
         "fx": _within(MAX_FORCE), "fy": _within(MAX_FORCE),
         "mass": Range(MIN_MASS, MAX_MASS, inf=True), "radius": Range(0.0, MAX_COORD),
         "group": INT, "layer": INT, "mask": INT, "friction": Range(0.0, MAX_FRICTION),
-        "restitution": UNIT,
+        "restitution": UNIT, "still": ID,
     },
     "RigidBody": {
         "x": COORD, "y": COORD, "px": SPAN, "py": SPAN, "angle": ANGLE, "pangle": ANGLE,
@@ -227,7 +227,7 @@ FIELDS: dict[str, dict[str, Range]] = {
         "fx": _within(MAX_FORCE), "fy": _within(MAX_FORCE),
         "mass": Range(MIN_MASS, MAX_MASS), "width": SIZE, "height": SIZE, "radius": SIZE,
         "points": _within(MAX_SHAPE), "group": INT, "layer": INT, "mask": INT,
-        "friction": Range(0.0, MAX_FRICTION), "restitution": UNIT,
+        "friction": Range(0.0, MAX_FRICTION), "restitution": UNIT, "still": ID,
     },
     "Joint": {"a": ID, "b": ID, "x": COORD, "y": COORD, "ax": SPAN, "ay": SPAN,
               "bx": SPAN, "by": SPAN, "rest_angle": ANGLE,

@@ -138,6 +138,7 @@ class RigidBody(Component):
         if self._table is None:
             self._vals[name] = value
             return
+        self._table.store.woken(self._entity)
         cols, s = self._table.cols, self._slot
         index = s if k is None else (s, k)
         delta = value - cols[col][index]
@@ -152,6 +153,7 @@ class RigidBody(Component):
         if self._table is None:
             self._vals[name] = value
             return
+        self._table.store.woken(self._entity)
         cols, s = self._table.cols, self._slot
         index = s if k is None else (s, k)
         if not cols["pinned"][s]:  # a static body has no velocity
@@ -188,10 +190,11 @@ class RigidBody(Component):
         if self._table is None:
             self._vals["mass"] = value
             return
+        self._table.store.woken(self._entity)
         cols, s = self._table.cols, self._slot
         cols["mass"][s] = value
         cols["inertia"][s] = value * self._unit_inertia
-        if not cols["pinned"][s]:
+        if not cols["pinned"][s] and not cols["asleep"][s]:
             cols["w"][s], cols["iw"][s] = 1.0 / value, 1.0 / cols["inertia"][s]
 
     @property

@@ -59,6 +59,9 @@ class Store(BodyRows):
         self._order_version = -1
         self.spring_order = self.spring_order_reversed = np.zeros(0, dtype=I8)
         self._init_bodies()
+        #: Called with an entity whose row a component's setter changed (the World
+        #: wakes its island; a bare store does nothing).
+        self.woken = _nothing
 
     def retime(self, h: float) -> None:
         """Use substep time ``h`` (s) from now on; every particle keeps its velocity.
@@ -366,6 +369,10 @@ class Store(BodyRows):
         new._csr_dirty = new._rows_stale = True
         new._rebuild_csr()
         return new, mapping
+
+
+def _nothing(entity: int) -> None:
+    """The store's ``woken`` hook before a World sets its own."""
 
 
 def _unbound(cls: type, count: int, ends: Any = None) -> list[Any]:

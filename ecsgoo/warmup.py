@@ -143,17 +143,21 @@ def _step_tiny_scene() -> None:
         rope(world, (200, 280), (300, 280), 4, max_stretch=0.5)
         world.create_entity(Particle(40, 250), Fruit(0))
         world.create_entity(Particle(60, 250), Fruit(0))  # touching: they merge
-        _rigid_bodies(world)
+        world.create_entity(Particle(300, 290, radius=5, events=True))
+        crate = _rigid_bodies(world)
+        world.grab(crate, 322, 150)  # a body held by the pointer
         world.step(2)
+        world.release()
         cut(world, (250, 300), (250, 250))
         world.step()
+        _ask(world)
     finally:
         world.close()
 
 
-def _rigid_bodies(world: Any) -> None:
+def _rigid_bodies(world: Any) -> int:
     """A static crate, a box and a wheel on it, a hinge, a weld, a spring on a body and a
-    particle touching one: every rigid-body kernel and contact kind."""
+    particle touching one: every rigid-body kernel and contact kind. Returns the box."""
     from .components import Anchor, Particle, Spring
     from .rigid import Joint, RigidBody
 
@@ -166,6 +170,15 @@ def _rigid_bodies(world: Any) -> None:
     hook = world.create_entity(Particle(300, 250), Anchor())
     world.create_entity(Spring(hook, plank, at_b=(322, 201)))
     world.create_entity(Particle(305, 162, radius=5))
+    return crate
+
+
+def _ask(world: Any) -> None:
+    """Rays and queries through every kind of thing (their kernels)."""
+    world.raycast((0, 150), (400, 150))
+    world.raycast_all((10, 10), (390, 290))
+    world.query_box(280, 100, 360, 200)
+    world.query_point(320, 145)
 
 
 class TerminalProgress:

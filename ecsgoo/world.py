@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
-from . import contact_events, limits, queries, sensors
+from . import contact_events, limits, queries, sensors, sleeping
 from .components import (
     Anchor,
     AreaConstraint,
@@ -95,7 +95,7 @@ class World:
     def __init__(self, gravity: tuple[float, float] = (0.0, -980.0), dt: float = 1 / 60,
                  substeps: int = 6, iterations: int = 3, damping: float = 0.99,
                  bounds: tuple[float, float, float, float] | None = (0, 0, 800, 600),
-                 contact_slop: float = 1.0) -> None:
+                 contact_slop: float = 1.0, sleep: bool = False) -> None:
         self.name = f"ecsgoo-world-{next(_names)}"
         self._handlers: dict[str, list[Callable[..., Any]]] = {}
         self.resources: dict[type, Any] = {}
@@ -113,7 +113,11 @@ class World:
         self.gravity, self.dt, self.substeps = gravity, dt, substeps
         self.iterations, self.damping, self.bounds = iterations, damping, bounds
         self.contact_slop = contact_slop
+        self.sleep = bool(sleep)  # see ecsgoo.sleeping
+        self.island: np.ndarray | None = None  # sleeping's island per row (last frame)
+        self.resting = False  # everything movable asleep: the solver's substeps are skipped
         self.store = Store(self.h)
+        self.store.woken = self.wake
         with self._context():
             pass
 
@@ -130,7 +134,7 @@ class World:
         """The constructor arguments that recreate this world's settings."""
         return {"gravity": self.gravity, "dt": self.dt, "substeps": self.substeps,
                 "iterations": self.iterations, "damping": self.damping,
-                "bounds": self.bounds, "contact_slop": self.contact_slop}
+                "bounds": self.bounds, "contact_slop": self.contact_slop, "sleep": self.sleep}
 
     @property
     def h(self) -> float:
@@ -232,6 +236,8 @@ class World:
     def remove_component(self, entity: int, component_type: type[T]) -> T:
         """Remove and return the component of ``component_type`` from ``entity``."""
         self._require(entity)
+        if self.sleep and component_type in (Particle, RigidBody, Spring, Joint, Anchor):
+            self._wake_around(entity, component_type)
         with self._context():
             comp = esper.component_for_entity(entity, component_type)
             if isinstance(comp, RigidBody):
@@ -266,6 +272,16 @@ class World:
             if owner != entity and not any(isinstance(c, BUILTIN)
                                            for c in self.components_for_entity(owner)):
                 self.delete_entity(owner)
+
+    def _wake_around(self, entity: int, kind: type) -> None:
+        """What rested on or hung from a removed thing wakes (its island, or its ends')."""
+        comp = self.try_component(entity, kind)
+        if comp is None:
+            return
+        ends = [comp._vals["a"], comp._vals["b"]] if kind in (Spring, Joint) else [entity]
+        for end in ends:
+            if end in self.store.pslot or end in self.store.bslot:
+                self.wake(end)
 
     def _drop_joints(self, entity: int) -> None:
         """Remove the joints with an end on ``entity`` (with their entities, as springs go)."""
@@ -385,6 +401,8 @@ class World:
         counts, and the pointer arrives."""
         contact_events.update(self)
         sensors.update(self)
+        if self.sleep:
+            sleeping.update(self)
         self.frame += 1
         self.grab_from = self.grab_target
 
@@ -419,6 +437,7 @@ class World:
         the first step that begins after the call, and then it is spent. The
         particle's pending force stays within ``limits.MAX_FORCE`` (WorldError).
         """
+        self.wake(entity)
         kind = "RigidBody" if entity in self.store.bslot else "Particle"
         if kind == "RigidBody":
             force = self.store.bodies.cols["force"][self.store.bslot[entity]]
@@ -427,6 +446,20 @@ class World:
         fx, fy = limits.check(kind, "fx", fx), limits.check(kind, "fy", fy)
         force[:] = (limits.check(kind, "fx", force[0] + fx),
                     limits.check(kind, "fy", force[1] + fy))
+
+    def is_sleeping(self, entity: int) -> bool:
+        """Whether particle or rigid body ``entity`` is asleep (``World(sleep=True)``)."""
+        st = self.store
+        if entity in st.bslot:
+            return bool(st.bodies.asleep[st.bslot[entity]])
+        return bool(st.particles.asleep[self._slot(entity)])
+
+    def wake(self, entity: int) -> None:
+        """Wake ``entity``'s island (writes, forces and grabs do this themselves)."""
+        if self.sleep:
+            if self.island is None:
+                self.island = sleeping.islands(self)
+            sleeping.wake(self, entity)
 
     def grab(self, entity: int, x: float, y: float) -> None:
         """Pull particle (or rigid body) ``entity`` toward the pointer ``(x, y)`` every substep.
@@ -437,6 +470,7 @@ class World:
         turns as it is dragged.
         """
         x, y = limits.check_all("World", "grab", (x, y))
+        self.wake(entity)
         if entity in self.store.bslot:
             if entity != self.grabbed:
                 self.grab_local = self.store._local(self.store.bslot[entity], x, y)
@@ -623,6 +657,9 @@ class World:
         new = World(**self.settings())
         new.frame, new.level = self.frame, self.level.copy()
         new.store, mapping = self.store.copy()
+        new.store.woken = new.wake  # the copy's writes wake the copy
+        new.island = None if self.island is None else self.island.copy()
+        new.resting = self.resting
         new.resources = copy.deepcopy(self.resources)
         with self._context():
             rows = [(e, esper.components_for_entity(e)) for e in sorted(esper.get_entities())]

@@ -238,7 +238,7 @@ def _stage(cls: type, key: str):
 
 CASES: dict[tuple[str, str], Any] = {}
 for _key in FIELDS["Particle"]:
-    if _key not in ("px", "py", "vx", "vy"):  # px/py: file only; vx/vy: below
+    if _key not in ("px", "py", "vx", "vy", "still"):  # px/py/still: file only; vx/vy: below
         CASES["Particle", _key] = _particle_field(_key)
 CASES["Particle", "vx"] = _particle_field("vx")
 CASES["Particle", "vy"] = _particle_field("vy")
@@ -251,7 +251,7 @@ for _key in ("alpha", "rest"):
 for _key in ("x", "y"):
     CASES["Anchor", _key] = _rider(_key)
 for _key in FIELDS["RigidBody"]:
-    if _key not in ("px", "py", "pangle"):
+    if _key not in ("px", "py", "pangle", "still"):
         CASES["RigidBody", _key] = _rigid_field(_key)
 for _key in ("x", "y", "max_force"):
     CASES["Joint", _key] = _joint_field(_key)
@@ -273,7 +273,8 @@ FILE_ONLY = {("Particle", "px"), ("Particle", "py"), ("Spring", "a"), ("Spring",
              ("Joint", "a"), ("Joint", "b"), ("Joint", "ax"), ("Joint", "ay"), ("Joint", "bx"),
              ("Joint", "by"), ("Joint", "rest_angle"), ("Joint", "force"),
              ("Spring", "ax"), ("Spring", "ay"), ("Spring", "bx"), ("Spring", "by"),
-             ("Joint", "ix"), ("Joint", "iy"), ("Joint", "spin")}
+             ("Joint", "ix"), ("Joint", "iy"), ("Joint", "spin"), ("Particle", "still"),
+             ("RigidBody", "still")}
 
 
 def test_every_limit_has_a_parity_case():

@@ -71,6 +71,7 @@ def _fill(world: World, spec: Spec) -> None:
     for resource in spec.resources:
         world.add_resource(resource)
     _grab(world, spec)
+    _asleep(world)
     if spec.next_entity is not None:
         world.next_entity = spec.next_entity
 
@@ -103,7 +104,9 @@ def _bodies(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
     for e, v in spec.bodies:
         comp = v["comp"]
         store.add_body(e, comp, prev=v["prev"])
-        store.bodies.cols["force"][comp._slot] = v["force"]
+        cols = store.bodies.cols
+        cols["force"][comp._slot] = v["force"]
+        cols["asleep"][comp._slot], cols["still"][comp._slot] = v["asleep"], v["still"]
         parts[e].append(comp)
 
 
@@ -159,6 +162,17 @@ def _riders(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
             if spec.anchors[e] is not None:
                 store.bodies.cols["pos"][slot] = spec.anchors[e]
             store.anchor_body(slot)
+
+
+def _asleep(world: World) -> None:
+    """What was asleep is held again (inverse mass 0), and the world rests if all does."""
+    st = world.store
+    st.particles.w[st.particles.asleep] = 0.0
+    b = st.bodies
+    b.w[b.asleep] = b.iw[b.asleep] = 0.0
+    movable = np.concatenate([~st.particles.pinned & (st.particles.mass < np.inf), ~b.pinned])
+    asleep = np.concatenate([st.particles.asleep, b.asleep])
+    world.resting = bool(world.sleep and movable.any() and asleep[movable].all())
 
 
 def _grab(world: World, spec: Spec) -> None:

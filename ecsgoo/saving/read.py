@@ -195,6 +195,7 @@ def _world(table: Any, spec: Spec, where: Where) -> None:
         spec.settings[key] = where.number(t, key, d[key], L[key])
     for key in ("substeps", "iterations"):
         spec.settings[key] = where.integer(t, key, d[key], L[key])
+    spec.settings["sleep"] = where.boolean(t, "sleep", False)
     spec.frame = where.integer(t, "frame", 0, L["frame"])
     spec.next_entity = where.integer(t, "next_entity", None, L["next_entity"])
     if "grab" in t:
@@ -430,7 +431,8 @@ def _body(value: Any, spec: Spec, w: Where) -> dict[str, Any]:
         w.fail(str(exc), "size")
     # the row is the file's: the centre of mass as saved, not recomputed from a reference
     comp._vals.update(x=v["x"], y=v["y"], angle=v["angle"])
-    return {"comp": comp, "prev": prev, "force": (v["fx"], v["fy"])}
+    return {"comp": comp, "prev": prev, "force": (v["fx"], v["fy"]), "asleep": v["asleep"],
+            "still": v["still"]}
 
 
 def _joint(value: Any, w: Where) -> dict[str, Any]:

@@ -93,6 +93,8 @@ def _world(world: Any) -> dict[str, Any]:
         "bounds": False if world.bounds is None else [float(b) for b in world.bounds],
         "contact_slop": float(world.contact_slop), "frame": int(world.frame),
     }
+    if world.sleep:
+        out["sleep"] = True
     nxt, top = world.next_entity, max(world.entities(), default=0)
     if nxt != top + 1:
         out["next_entity"] = nxt

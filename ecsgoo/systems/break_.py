@@ -64,6 +64,8 @@ class Break(Stage):
                                self._out)
         for row in self._out[:count].tolist():
             world.dispatch("spring_broke", world, int(s.entity[row]))
+            for end in (s.a[row], s.b[row]):  # what hung from it wakes up
+                world.wake(int(world.store.particles.entity[end]))
         self._tethers(world)
         j = world.store.joints
         if j.n:
@@ -72,3 +74,6 @@ class Break(Stage):
             j.broken[snapped] = True
             for row in snapped.tolist():
                 world.dispatch("joint_broke", world, int(j.entity[row]))
+                comp = j.owner[row]
+                for end in (comp.a, comp.b):
+                    world.wake(end)

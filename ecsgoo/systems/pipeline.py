@@ -91,6 +91,8 @@ class Pipeline(Sequence[Stage]):
         prof, h = world.profile, world.h
         world.begin_frame()  # packed rows catch up with structure changes; forces due now
         for per_substep, stages in self.groups:
+            if per_substep and world.resting:  # everything asleep: nothing can move
+                continue
             if per_substep:  # the solver: integrate → project → collide, substeps times
                 for k in range(world.substeps):
                     world.substep_index = k
