@@ -124,6 +124,7 @@ def test_ball_touching_the_pipe_wins() -> None:
     gl = goal(g.world)
     g.world.add_component(top, ecsgoo.Anchor())  # hold it there, still linked to the base
     g.world.component(top, Particle).y = gl.y - gl.radius
+    g.step()  # the pipe's intake senses it at the end of the frame, the rule reads it next
     g.step()
     assert g.status().result == "won" and g.status().score == g.status().extra["balls_left"]
 
@@ -247,3 +248,53 @@ def test_a_held_loose_ball_does_not_crawl() -> None:
     walk = crawl.speed * np.sin(crawl.rate * (g.world.frame - 1) + 1.7 * ball)
     assert abs(p.vx - walk) > 1.0  # the crawl did not set its velocity
     assert abs(p.x - x) < 1.0  # it stays where the pointer holds it
+
+
+# -- the pipe's intake is a sensor ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_the_pipe_intake_is_a_sensor_in_the_level_file(level: int) -> None:
+    from games.goo.components import Goal
+
+    text = GooGame.level_file(level).read_text()
+    assert 'kind = "circle"' in text and "goo_goal" in text
+    w = GooGame(level=level).world
+    (entity, gl), = w.get_component(Goal)
+    s = w.component(entity, ecsgoo.Sensor)
+    assert (s.kind, s.x, s.y, s.radius) == ("circle", gl.x, gl.y, gl.radius)
+
+
+def test_a_structure_ball_the_intake_senses_wins() -> None:
+    from games.goo.structure import intake
+
+    g = GooGame(level=1)
+    top = [e for e, p in g.world.get_component(Particle) if abs(p.y - 137) < 1][0]
+    g.world.add_component(top, ecsgoo.Anchor())
+    s = intake(g.world)
+    s.x, s.y = 500.0, 137.0  # move the intake onto the structure's top ball
+    g.step()  # the sensor sees it at the end of the frame ...
+    assert top in s.inside
+    g.step()  # ... and the rule reads it
+    assert g.status().result == "won" and rules_state(g.world).reason == "reached the pipe"
+
+
+def test_an_old_save_without_the_intake_still_loads_and_wins() -> None:
+    from games.goo.components import Goal
+    from games.goo.structure import intake
+
+    g = GooGame(level=1)
+    text = "\n".join(line for line in ecsgoo.dumps(g.world).splitlines()
+                     if not line.startswith("sensor = "))
+    old = ecsgoo.loads(text)
+    assert not old.get_component(ecsgoo.Sensor)
+    g.adopt(old)
+    s = intake(old)  # put back where the old rule looked: the pipe's own circle
+    (_, gl), = old.get_component(Goal)
+    assert (s.kind, s.x, s.y, s.radius) == ("circle", gl.x, gl.y, gl.radius)
+    top = [e for e, p in old.get_component(Particle) if abs(p.y - 137) < 1][0]
+    old.add_component(top, ecsgoo.Anchor())
+    old.component(top, Particle).y = gl.y - gl.radius
+    g.step()
+    g.step()
+    assert g.status().result == "won"

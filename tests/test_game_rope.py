@@ -275,3 +275,65 @@ def test_save_and_load_while_hanging_from_a_hook_continues_identically():
     assert loaded.state_hash() == game.world.state_hash()
     assert [h.tied_at for _, h in loaded.get_component(Hook)] == \
         [h.tied_at for _, h in game.world.get_component(Hook)]
+
+
+# -- Om Nom's mouth and the stars are sensors ---------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_the_mouth_and_the_stars_are_sensors_in_the_level_file(level):
+    from games.rope.build import CANDY_RADIUS
+
+    assert level_path(level).read_text().count('kind = "circle"') == 4
+    world = RopeGame(level=level).world
+    for entity, star in world.get_component(Star):
+        s = world.component(entity, ecsgoo.Sensor)
+        assert (s.x, s.y, s.radius) == (star.x, star.y, star.radius)  # the candy touching it
+    (entity, m), = world.get_component(Monster)
+    s = world.component(entity, ecsgoo.Sensor)
+    # eaten when the candy's centre comes within his radius, as the rule always had it
+    assert (s.x, s.y, s.radius + CANDY_RADIUS) == (m.x, m.y, m.radius)
+
+
+def test_moving_the_candy_into_the_mouth_sensor_wins_and_into_a_star_collects_it():
+    world = RopeGame(level=1).world
+    candy = candy_of(world)
+    (star, _), = [(e, s) for e, s in world.get_component(Star) if (s.x, s.y) == (602, 372)]
+    (monster, _), = world.get_component(Monster)
+    mouth, shine = world.component(monster, ecsgoo.Sensor), world.component(star, ecsgoo.Sensor)
+    shine.x, shine.y = world.component(candy, Particle).x, world.component(candy, Particle).y
+    world.step(2)  # sensed at the end of a frame, collected by the rule the next
+    assert world.component(star, Star).collected and board_of(world).result == "running"
+    mouth.x, mouth.y = shine.x, shine.y  # Om Nom's mouth comes to the hanging candy
+    world.step(2)
+    assert board_of(world).result == "won" and candy_of(world) is None
+    assert candy not in mouth.inside  # the eaten candy left it at once
+
+
+def test_the_candy_just_outside_the_mouth_is_not_eaten():
+    from games.rope.build import CANDY_RADIUS
+
+    spec = {"candy": (400, 400), "pins": [(400, 500)], "stars": [], "monster": (700, 100)}
+    world = build(spec)
+    p = world.component(candy_of(world), Particle)
+    (_, m), = world.get_component(Monster)
+    mouth = world.get_component(ecsgoo.Sensor)[0][1]
+    assert p.radius == CANDY_RADIUS
+    mouth.x, mouth.y = p.x + m.radius + 1.0, p.y  # his radius and a pixel away
+    world.step(3)
+    assert board_of(world).result == "running"
+    mouth.x = p.x + m.radius - 1.0
+    world.step(2)
+    assert board_of(world).result == "won"
+
+
+def test_an_old_save_without_sensors_still_loads_and_plays():
+    game = RopeGame(level=1)
+    text = "\n".join(line for line in ecsgoo.dumps(game.world).splitlines()
+                     if not line.startswith("sensor = "))
+    old = ecsgoo.loads(text)
+    assert not old.get_component(ecsgoo.Sensor)
+    game.adopt(old)
+    play(game, "cutter", 300)
+    assert game.status().result == "won"
+    assert len(old.get_component(ecsgoo.Sensor)) == 4  # the mouth and the stars, put back

@@ -420,3 +420,60 @@ def test_the_hud_text_stays_above_the_left_panel():
         assert 10 + 10.5 * len(title) + 16 + 14 * len("lost") <= box_x
         state(game.world).drops, state(game.world).melons = 999, 99
         assert 10 + 7 * len("   ·   ".join(game.hud())) <= box_x
+
+
+# -- the game-over line is a sensor -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_the_line_is_a_box_sensor_in_the_level_file(level: int) -> None:
+    text = Suika.level_file(level).read_text()
+    assert 'kind = "box"' in text and "suika_over_line" in text
+    g = Suika(level=level, seed=0)
+    st, s = state(g.world), rules.line_sensor(g.world)
+    assert s.bounds() == (st.left, rules.LINE_Y, st.right, rules.HEIGHT)
+    assert rules.line_y(g.world) == rules.LINE_Y
+
+
+def _held_fruit(g: Suika, x: float, y: float) -> int:
+    """A cherry pinned at ``(x, y)`` (it stays put, so it is settled)."""
+    return g.world.create_entity(Particle(x, y), Fruit(0), ecsgoo.Anchor())
+
+
+def test_a_fruit_held_inside_the_line_sensor_for_the_grace_time_loses() -> None:
+    g = Suika(seed=0)
+    grace = round(rules.rules_of(g.world).grace / g.world.dt)
+    e = _held_fruit(g, 560.0, rules.LINE_Y + 40.0)
+    g.step()  # sensed at the end of this frame: the rule watches it from the next one
+    assert e in rules.line_sensor(g.world).inside and not state(g.world).watch
+    for _ in range(grace):
+        g.step()
+        assert not state(g.world).over and state(g.world).watch == [e]
+    g.step()  # the grace time after the rule first saw it inside
+    assert state(g.world).over and g.status().result == "lost"
+
+
+def test_a_fruit_held_just_under_the_line_sensor_never_loses() -> None:
+    g = Suika(seed=0)
+    r = fruit.RADII[0]
+    e = _held_fruit(g, 560.0, rules.LINE_Y - r - 1.0)
+    g.world.step(200)
+    assert e not in rules.line_sensor(g.world).inside and not state(g.world).over
+    rules.line_sensor(g.world).y -= 2.0  # the sensor decides: lowered onto the fruit
+    g.world.step(200)
+    assert state(g.world).over
+
+
+def test_an_old_save_without_the_line_sensor_still_loads_and_loses() -> None:
+    g = Suika(seed=0)
+    _held_fruit(g, 560.0, rules.LINE_Y + 40.0)
+    text = ecsgoo.dumps(g.world)
+    head, _, tail = text.partition("suika_over_line = {}")
+    old_text = head[: head.rindex("[[entity]]")] + tail  # the save, before lines were sensors
+    old = ecsgoo.loads(old_text)
+    assert not old.get_component(ecsgoo.Sensor)
+    g.world = old
+    g.world.step(100)
+    assert state(old).over
+    assert rules.line_sensor(old).bounds() == (state(old).left, rules.LINE_Y, state(old).right,
+                                               rules.HEIGHT)

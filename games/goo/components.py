@@ -26,9 +26,11 @@ class GooBall:
 
 @dataclass
 class Goal:
-    """The pipe: a structure ball within ``radius`` px of ``(x, y)`` wins.
+    """The pipe, drawn from the mouth ``(x, y)`` to ``(end_x, end_y)`` (px), ``radius`` px wide.
 
-    The pipe is drawn from the mouth ``(x, y)`` to ``(end_x, end_y)`` (px).
+    Its entity also holds the intake: a ``Sensor.circle`` at the mouth (the level
+    builder puts it there; ``structure.intake`` adds one to an old save without it).
+    A structure ball the intake senses wins.
     """
 
     x: float

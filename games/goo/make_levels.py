@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ecsgoo import Anchor, Particle, Spring, World, systems
+from ecsgoo import Anchor, Particle, Sensor, Spring, World, systems
 from ecsgoo.game import write_levels
 
 from .components import Goal, GooBall, GooRulesState
@@ -44,7 +44,8 @@ def _world(rules: GooRulesState, goal: Goal) -> World:
     world = World(bounds=(0, 0, 800, 600))
     rules.stiffness, rules.ball_mass, rules.ball_radius = STIFFNESS, MASS, RADIUS
     world.create_entity(rules)
-    world.create_entity(goal)
+    # the pipe's intake: a ball's disc reaching into the mouth's circle
+    world.create_entity(goal, Sensor.circle(goal.x, goal.y, goal.radius))
     return world
 
 

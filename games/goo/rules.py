@@ -1,6 +1,7 @@
 """GooRules and GooCrawl: World of Goo's per-frame rules (win, collapse, lose) and loose balls.
 
-Reads: goo balls (GooBall, Particle), the Goal, the StructureReport of the
+Reads: goo balls (GooBall, Particle), the pipe's intake (the Sensor on the Goal's
+entity: what it held at the end of the last frame), the StructureReport of the
 Analyze stage (which balls are grounded), spring broken flags.
 Writes: GooRulesState.result / reason / idle; GooBall.free (a ball that lost
 all its links becomes a loose ball the player can drag again).
@@ -19,12 +20,13 @@ from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import GooBall
-from .structure import Balls, balls, goal, rules_state
+from .structure import Balls, balls, intake, rules_state
 
 
 @register_stage
 class GooRules(Stage):
-    """Win when a ball connected to an anchor touches the goal; lose on collapse or no balls.
+    """Win when the pipe's intake senses a ball connected to an anchor; lose on collapse or
+    no balls.
 
     Collapse: fewer than ``collapse`` (fraction) of the linked balls still
     connected to an anchor. Out of balls: supply empty and no loose ball left
@@ -55,9 +57,7 @@ class GooRules(Stage):
             world.dispatch("goo_lost", world, rules.reason)
 
     def _verdict(self, world: Any, bs: Balls, rules: Any) -> tuple[str, str] | None:
-        g = goal(world)
-        reach = g.radius + rules.ball_radius
-        touching = np.hypot(*(bs.pos - (g.x, g.y)).T) <= reach
+        touching = np.isin(bs.entities, intake(world).inside)
         if np.any(touching & bs.grounded):
             return "won", "reached the pipe"
         if np.sum(bs.grounded) < self.collapse * np.sum(bs.linked):

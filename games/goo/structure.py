@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle, Spring, World
+from ecsgoo import Particle, Sensor, Spring, World
 from ecsgoo.analysis import connected_components
 from ecsgoo.geometry import point_in_polygon
 
@@ -43,6 +43,21 @@ def rules_state(world: World) -> GooRulesState:
 def goal(world: World) -> Goal:
     """The level's goal pipe."""
     return world.get_component(Goal)[0][1]
+
+
+def intake(world: World) -> Sensor:
+    """The pipe's intake: the Sensor on the Goal's entity (what it senses reaches the pipe).
+
+    A world saved before the pipe had one (an old quick save) gets it here: a circle
+    of the pipe's radius at its mouth, which is where the old rule looked by hand.
+    """
+    entity, g = world.get_component(Goal)[0]
+    sensor = world.try_component(entity, Sensor)
+    if sensor is None:
+        sensor = Sensor.circle(g.x, g.y, g.radius)
+        world.add_component(entity, sensor)
+        sensor = world.component(entity, Sensor)
+    return sensor
 
 
 def balls(world: World, report: Any = None) -> Balls:

@@ -13,7 +13,7 @@ from ecsgoo import Particle
 from ecsgoo.game import Stroke
 
 from .components import Hook, Monster, Star
-from .rules import board_of, candy_of, holding
+from .rules import board_of, candy_of, holding, mouth_of
 from .swipe import cut_ropes, swipe_across
 
 #: Candidate times for the next cut, frames ahead: every STEP_ONE frames over about one
@@ -21,7 +21,9 @@ from .swipe import cut_ropes, swipe_across
 HORIZON, STEP_ONE = 200, 3
 HORIZON_MANY, STEP_MANY = 90, 15
 #: Frames of flight simulated after a candidate cut (at most); a flight whose parabola
-#: misses Om Nom by more than MISS_RADII of his radii is not simulated further.
+#: misses Om Nom's mouth by more than MISS_RADII of its reach (how far from his centre
+#: the candy's centre is eaten: the mouth sensor's radius plus the candy's) is not
+#: simulated further.
 FLIGHT, MISS_RADII = 150, 3.0
 #: After a partial cut: when the rest are cut, tried every FINE frames over LATER
 #: frames if one rope is left, every COARSE frames if several.
@@ -134,12 +136,12 @@ def _fly(world: Any) -> float:
     no hook is left to catch it).
     """
     board, candy = board_of(world), world.component(candy_of(world), Particle)
-    monster = world.get_component(Monster)[0][1]
+    mouth = mouth_of(world, world.get_component(Monster)[0][0])
     hooks = [h for _, h in world.get_component(Hook) if h.tied_at < 0]
     for _ in range(FLIGHT):
         if board.result != "running" or holding(world):
             break
-        if _misses(candy, monster, -world.gravity[1]) and not _may_hook(candy, hooks):
+        if _misses(candy, mouth, -world.gravity[1]) and not _may_hook(candy, hooks):
             break
         world.step()
     stars = sum(s.collected for _, s in world.get_component(Star))
@@ -148,16 +150,16 @@ def _fly(world: Any) -> float:
     return 10.0 + stars if board.result == "won" else stars / 10 - 10
 
 
-def _misses(candy: Any, monster: Any, g: float) -> bool:
-    """Whether a candy in free flight (parabola, gravity ``g`` px/s² down) misses Om Nom
-    by more than MISS_RADII of his radii when it comes down to his height (or never
-    gets that high)."""
+def _misses(candy: Any, mouth: Any, g: float) -> bool:
+    """Whether a candy in free flight (parabola, gravity ``g`` px/s² down) misses Om Nom's
+    mouth sensor by more than MISS_RADII of its reach when it comes down to his height
+    (or never gets that high)."""
     x, y, vx, vy = candy.x, candy.y, candy.vx, candy.vy
-    disc = vy * vy + 2 * g * (y - monster.y)
+    disc = vy * vy + 2 * g * (y - mouth.y)
     if disc < 0:
         return True
     t = (vy + math.sqrt(disc)) / g
-    return abs(x + vx * t - monster.x) > MISS_RADII * monster.radius
+    return abs(x + vx * t - mouth.x) > MISS_RADII * (mouth.radius + candy.radius)
 
 
 def _may_hook(candy: Any, hooks: list[Any]) -> bool:

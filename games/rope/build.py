@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecsgoo import Anchor, Particle, World, systems
+from ecsgoo import Anchor, Particle, Sensor, World, systems
 from ecsgoo.render import Render
 
 from .components import Board, Candy, Hook, Monster, Star
-from .rules import RopeRules
+from .rules import RopeRules, mouth_sensor
 from .tie import add_rope
 
 #: Candy: heavy, so the rope nodes (NODE_MASS each) barely slow its flight.
@@ -38,8 +38,9 @@ def add_candy(world: World, x: float, y: float) -> int:
 
 
 def add_star(world: World, x: float, y: float) -> int:
-    """A star to collect at ``(x, y)``."""
-    return world.create_entity(Star(float(x), float(y)))
+    """A star to collect at ``(x, y)``, with its sensor: the candy's disc touching the star."""
+    star = Star(float(x), float(y))
+    return world.create_entity(star, Sensor.circle(star.x, star.y, star.radius))
 
 
 def add_hook(world: World, x: float, y: float, reach: float) -> int:
@@ -48,8 +49,10 @@ def add_hook(world: World, x: float, y: float, reach: float) -> int:
 
 
 def add_monster(world: World, x: float, y: float) -> int:
-    """Om Nom, the goal, at ``(x, y)``."""
-    return world.create_entity(Monster(float(x), float(y)))
+    """Om Nom, the goal, at ``(x, y)``, with his mouth: a sensor the candy's disc reaches
+    when its centre comes within ``Monster.radius``."""
+    monster = Monster(float(x), float(y))
+    return world.create_entity(monster, mouth_sensor(monster, CANDY_RADIUS))
 
 
 def build(spec: dict[str, Any]) -> World:

@@ -33,10 +33,11 @@ class Rope:
 
 @dataclass
 class Star:
-    """A star at ``(x, y)`` (px), collected when the candy touches it (radius px).
+    """A star at ``(x, y)`` (px), ``radius`` px, collected when the candy touches it.
 
-    ``taken_at`` is the world frame it was collected (-1: not yet); the rules
-    stage writes it.
+    Its entity also holds a ``Sensor.circle`` of that radius (the level builder puts it
+    there): the candy is collected when the sensor senses it. ``taken_at`` is the world
+    frame it was collected (-1: not yet); the rules stage writes it.
     """
 
     x: float
@@ -67,7 +68,9 @@ class Hook:
 
 @dataclass
 class Monster:
-    """Om Nom at ``(x, y)`` (px): the candy wins when its centre comes within ``radius``."""
+    """Om Nom at ``(x, y)`` (px), drawn ``radius`` px: the candy wins when it reaches his
+    mouth, the ``Sensor.circle`` his entity also holds (the level builder makes it
+    ``radius - CANDY_RADIUS`` px, so the candy's centre is within ``radius``)."""
 
     x: float
     y: float

@@ -11,7 +11,8 @@
 5 "Relay": two hooks in a row between the swing and Om Nom, high on the right:
   fly from the swing into the first, from the first into the second, then drop.
 The saved files in ``games/rope/levels/`` are hand-editable: pins are the
-anchored particles, stars and Om Nom are plain components with x, y.
+anchored particles, stars and Om Nom are plain components with x, y, each with the
+Sensor the rules read (a star's circle; Om Nom's mouth, his radius less the candy's).
 """
 
 from __future__ import annotations

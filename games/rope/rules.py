@@ -1,7 +1,9 @@
 """RopeRules: collect stars the candy touches, tie it to hooks it passes, feed Om Nom,
 lose the candy off screen.
 
-Reads: candy particle position and radius; Star, Hook, Monster, Board, Rope components.
+Reads: candy particle position and radius; the Sensors on the stars' and Om Nom's entities
+(what they held at the end of the last frame: the candy touching a star, reaching his
+mouth); Star, Hook, Monster, Board, Rope components.
 Writes: Star.taken_at, Hook.tied_at, Board.result; creates a hook's rope; deletes the eaten
 candy and the rope ends hanging on it.
 Events: ``star_collected(world, star_entity)``, ``candy_hooked(world, hook_entity)``,
@@ -13,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ecsgoo import Particle, Spring
+from ecsgoo import Particle, Sensor, Spring
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Board, Candy, Hook, Monster, Rope, Star
@@ -37,9 +39,9 @@ class RopeRules(Stage):
             return
         for entity, (_, p) in list(world.get_components(Candy, Particle)):
             x, y, r = p.x, p.y, p.radius
-            _collect_stars(world, x, y, r)
+            _collect_stars(world, entity)
             _tie_hooks(world, entity, x, y)
-            if _reaches_monster(world, x, y):
+            if _reaches_monster(world, entity):
                 board.result = "won"
                 _eat(world, entity)
                 world.dispatch("candy_eaten", world, entity)
@@ -72,9 +74,9 @@ def holding(world: Any) -> list[int]:
     return sorted(out)
 
 
-def _collect_stars(world: Any, x: float, y: float, r: float) -> None:
+def _collect_stars(world: Any, candy: int) -> None:
     for entity, star in world.get_component(Star):
-        if not star.collected and math.hypot(x - star.x, y - star.y) <= r + star.radius:
+        if not star.collected and candy in star_sensor(world, entity).inside:
             star.taken_at = world.frame
             world.dispatch("star_collected", world, entity)
 
@@ -87,8 +89,44 @@ def _tie_hooks(world: Any, candy: int, x: float, y: float) -> None:
             world.dispatch("candy_hooked", world, entity)
 
 
-def _reaches_monster(world: Any, x: float, y: float) -> bool:
-    return any(math.hypot(x - m.x, y - m.y) <= m.radius for _, m in world.get_component(Monster))
+def _reaches_monster(world: Any, candy: int) -> bool:
+    return any(candy in mouth_of(world, entity).inside
+               for entity, _ in world.get_component(Monster))
+
+
+def mouth_sensor(monster: Monster, candy_radius: float) -> Sensor:
+    """Om Nom's mouth: the circle whose edge a candy of ``candy_radius`` px touches when
+    its centre comes within ``monster.radius`` of him."""
+    return Sensor.circle(monster.x, monster.y, max(monster.radius - candy_radius, 1.0))
+
+
+def mouth_of(world: Any, monster: int) -> Sensor:
+    """The Sensor on Om Nom's entity ``monster``: his mouth.
+
+    A world saved before he had one (an old quick save) gets it here, the size the old
+    rule checked by hand (the candy's centre within his radius).
+    """
+    def make() -> Sensor:
+        candies = list(world.get_components(Candy, Particle))
+        radius = candies[0][1][1].radius if candies else 14.0
+        return mouth_sensor(world.component(monster, Monster), radius)
+    return _sensor_on(world, monster, make)
+
+
+def star_sensor(world: Any, star: int) -> Sensor:
+    """The Sensor on the star's entity (added, the star's own disc, to an old save)."""
+    def make() -> Sensor:
+        s = world.component(star, Star)
+        return Sensor.circle(s.x, s.y, s.radius)
+    return _sensor_on(world, star, make)
+
+
+def _sensor_on(world: Any, entity: int, make: Any) -> Sensor:
+    sensor = world.try_component(entity, Sensor)
+    if sensor is None:
+        world.add_component(entity, make())
+        sensor = world.component(entity, Sensor)
+    return sensor
 
 
 def _off_screen(view: list[float], x: float, y: float, r: float) -> bool:

@@ -170,7 +170,7 @@ class Suika(Game):
         st = state(self.world)
         self.pops.draw(draw, self.world)
         left, right = st.left, st.right
-        line = rules.rules_of(self.world).line_y
+        line = rules.line_y(self.world)
         for x in np.arange(left, right, 24.0):  # a dashed red line
             draw.line(x, line, min(x + 12.0, right), line, (230, 60, 60, 200), 3)
         self._draw_warnings(draw)

@@ -2,10 +2,11 @@
 
 Everything a quick save must keep lives in the world: the ``SuikaState``
 resource (box walls, held and next fruit, aim, drop cooldown, score, game over,
-the settle watch of fruits above the line) and the fruits themselves
-(``Particle`` + ``Fruit``). The ``SuikaRules`` stage runs just before Merge,
-keeps the score from Merge's events and ends the game when a fruit above the
-line has *settled*.
+the settle watch of fruits above the line), the fruits themselves
+(``Particle`` + ``Fruit``) and the game-over line: a box ``Sensor`` over the box
+above ``LINE_Y`` (marked ``OverLine``). The ``SuikaRules`` stage runs just before
+Merge, keeps the score from Merge's events and ends the game when a fruit the line's
+sensor holds has *settled*.
 """
 
 from __future__ import annotations
@@ -14,9 +15,16 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from ecsgoo import Fruit, Particle, World, fruit, register_resource, systems
+from ecsgoo import (
+    Fruit,
+    Particle,
+    Sensor,
+    World,
+    fruit,
+    register_component,
+    register_resource,
+    systems,
+)
 from ecsgoo.systems import Stage, register_stage
 
 #: World bounds (px): the box stands on the floor; the player's HUD and the merge
@@ -77,6 +85,39 @@ class SuikaState:
     watch_since: list[int] = field(default_factory=list)
 
 
+@dataclass
+class OverLine:
+    """Marks the game-over line's Sensor: a box from the line up to the top of the world,
+    wall to wall (a fruit whose disc reaches over the line is inside)."""
+
+
+register_component(OverLine, name="suika_over_line")
+
+
+def line_sensor_for(line_y: float, left: float, right: float) -> Sensor:
+    """The line's sensor: a box over ``left..right`` from ``line_y`` up to ``HEIGHT``."""
+    return Sensor.box((left + right) / 2, (line_y + HEIGHT) / 2, right - left, HEIGHT - line_y)
+
+
+def line_sensor(world: World) -> Sensor:
+    """The world's game-over line sensor.
+
+    A world saved before the line was a sensor (an old quick save) gets one here, where
+    the old rule looked by hand: above its ``SuikaRules`` ``line_y``, between the walls.
+    """
+    for _, (sensor, _) in world.get_components(Sensor, OverLine):
+        return sensor
+    st = state(world)
+    entity = world.create_entity(line_sensor_for(rules_of(world).line_y, st.left, st.right),
+                                 OverLine())
+    return world.component(entity, Sensor)
+
+
+def line_y(world: World) -> float:
+    """Height of the game-over line (the bottom of its sensor), px."""
+    return line_sensor(world).bounds()[1]
+
+
 def state(world: World) -> SuikaState:
     """The world's ``SuikaState``."""
     return world.resources[SuikaState]
@@ -84,13 +125,17 @@ def state(world: World) -> SuikaState:
 
 @register_stage
 class SuikaRules(Stage):
-    """Game over when a fruit above ``line_y`` stays within ``settle_px`` for ``grace`` s.
+    """Game over when a fruit the line's sensor holds stays within ``settle_px`` for
+    ``grace`` s.
 
     Measured by displacement, not velocity: a jammed pile that jitters in
     place still ends the game, and a fresh fruit falling through the line
     keeps moving, so it never counts.
+    The sensor's ``inside`` is what overlapped it at the end of the last frame;
+    ``line_y`` places the sensor of a world saved without one (see ``line_sensor``).
     It runs just before Merge and adds each merge's points to the score.
-    Reads: particle pos, radius, kind, entity; ``SuikaState``; ``fruits_merged`` events.
+    Reads: the line sensor's ``inside``; fruit positions; ``SuikaState``;
+    ``fruits_merged`` events.
     Writes: ``SuikaState.watch_*``, ``over`` and ``score``. Events: ``suika_over(world)``.
     """
 
@@ -113,15 +158,15 @@ class SuikaRules(Stage):
         st = state(world)
         if st.over:
             return
-        p = world.particles
-        pos, entity = p.pos, p.entity
-        above = (p.kind >= 0) & (pos[:, 1] + p.radius > self.line_y)
         old = dict(zip(st.watch, zip(st.watch_x, st.watch_y, st.watch_since, strict=True),
                        strict=True))
         rows = []
         grace_frames = round(self.grace / world.dt)
-        for slot in np.flatnonzero(above):
-            e, (x, y) = int(entity[slot]), pos[slot].tolist()
+        for e in line_sensor(world).inside:
+            body = world.try_component(e, Particle)
+            if body is None or world.try_component(e, Fruit) is None:
+                continue
+            x, y = body.x, body.y
             ox, oy, since = old.get(e, (x, y, world.frame))
             if math.hypot(x - ox, y - oy) > self.settle_px:
                 ox, oy, since = x, y, world.frame
@@ -157,6 +202,7 @@ def build_box(current: int, nxt: int, left: float = BOX_LEFT,
         world.add_polygon([(x0, 0.0), (x1, 0.0), (x1, HEIGHT), (x0, HEIGHT)])
     world.add_resource(SuikaState(current=current, next=nxt, left=left, right=right,
                                    aim=(left + right) / 2))
+    world.create_entity(line_sensor_for(LINE_Y, left, right), OverLine())
     # no springs or constraints: Project and Break would have nothing to do
     world.use(systems.Integrate(), systems.Collide(), SuikaRules(), systems.Merge())
     return world
