@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 SLEEP_SPEED = 2.0
 #: Frames an island must stay still before it sleeps (half a second at 60 Hz).
 SLEEP_FRAMES = 30
+#: While nothing is asleep, islands are looked for every this many frames only (a
+#: scene that never settles pays a tenth of the look).
+LOOK_EVERY = 10
 
 
 def update(world: World) -> None:
@@ -53,6 +56,8 @@ def update(world: World) -> None:
         p.still[grabbed_p] = 0
     if grabbed_b >= 0:
         b.still[grabbed_b] = 0
+    if not (p.asleep.any() or b.asleep.any()) and world.frame % LOOK_EVERY:
+        return  # nothing to wake: look for islands to put to sleep only now and then
     labels = islands(world)
     world.island = labels
     # an island sleeps when all its members are still long enough; else all are awake

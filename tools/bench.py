@@ -404,6 +404,35 @@ def _figure(value: object) -> str:
     return str(value)
 
 
+def _asleep_share(world: World) -> float:
+    """The fraction of movable particles and bodies asleep."""
+    st = world.store
+    p, b = st.particles, st.bodies
+    movable = np.concatenate([~p.pinned & (p.mass < np.inf), ~b.pinned])
+    asleep = np.concatenate([p.asleep, b.asleep])
+    return float(asleep[movable].mean()) if movable.any() else 0.0
+
+
+def bench_sleep() -> list[Row]:
+    """A settled scene's frame asleep vs awake (``World(sleep=True)``): the base-20 box
+    pyramid after 3 s, and the 500-circle pile after 10 s (how much of it sleeps)."""
+    rows = []
+    for name, make, settle in (
+            ("pyramid base 20 (210 boxes), after 3 s", lambda: scenes.box_pyramid(20)[0], 180),
+            ("pile of 500 circles, after 10 s", lambda: scenes.circle_pile(500), 600)):
+        cost = {}
+        for sleep in (False, True):
+            w = make()
+            w.sleep = sleep
+            w.step(settle)
+            cost[sleep] = (_median_ms(w, 120), _asleep_share(w))
+        (awake, _), (asleep, share) = cost[False], cost[True]
+        rows.append((f"{name}: asleep vs awake", f"{asleep:.3f} vs {awake:.3f} ms/frame, "
+                     f"{100 * share:.0f} % asleep",
+                     f"ratio {asleep / awake:.2f} (target < 0.3, ≥ 95 % asleep)"))
+    return rows
+
+
 BENCHES: dict[str, Callable[[], list[Row]]] = {
     "pile": bench_pile,
     "jelly": bench_jelly,
@@ -416,6 +445,7 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "startup": bench_startup,
     "pyramid": bench_pyramid,
     "pyramid50": bench_pyramid50,
+    "sleep": bench_sleep,
     "graph": _optional("bench_graph", "bench_graph"),
     "analyze": _optional("bench_analyze", "bench_analyze"),
     "saving": _optional("bench_saving", "bench_saving"),
