@@ -118,6 +118,8 @@ RINGS = TableSpec("AreaConstraint", (
     _one("rest_area", F8, "Signed rest area, px² (measured when added unless given).", None),
     _one("pressure", F8, "Target area / rest area (2.2: a taut balloon).", 1.0),
     _one("stiffness", F8, "Fraction of each area correction applied, (0, 1].", 1.0),
+    _one("self_collide", B1, "Its outline collides with itself (Collide keeps a squashed "
+         "ring from folding through itself).", False),
 ))
 
 #: Shape-matching groups; members and rest offsets are the store's shape CSR arrays.

@@ -368,14 +368,20 @@ class AreaConstraint(Component):
     0.35 a slumped blob. ``stiffness`` in (0, 1] scales each correction. The
     ring is also the body's outline for particle-vs-body collisions: give the
     body's particles one non-zero ``group`` so it does not collide with itself.
-    Ranges: ``limits.FIELDS["AreaConstraint"]``.
+    ``self_collide``: its outline does collide with itself all the same (each
+    particle kept off the ring's other edges, from the inside), so a squashed
+    ball cannot fold through itself. Ranges: ``limits.FIELDS["AreaConstraint"]``.
     """
 
-    _fields = ("particles", "pressure", "stiffness", "rest_area")
+    _fields = ("particles", "pressure", "stiffness", "rest_area", "self_collide")
     def __init__(self, particles: Sequence[int], pressure: float = _R["pressure"],
-                 stiffness: float = _R["stiffness"], rest_area: float | None = None) -> None:
+                 stiffness: float = _R["stiffness"], rest_area: float | None = None,
+                 self_collide: bool = False) -> None:
         super().__init__(particles=_entity_list("AreaConstraint", particles, 3),
-                         pressure=pressure, stiffness=stiffness, rest_area=rest_area)
+                         pressure=pressure, stiffness=stiffness, rest_area=rest_area,
+                         self_collide=bool(self_collide))
+
+    self_collide = _Field("self_collide", cast=bool)
 
     particles = property(lambda self: list(self._vals["particles"]))
 

@@ -232,7 +232,8 @@ class Store(BodyRows):
                                       - np.roll(xy[:, 0], -1) * xy[:, 1]))
             _measured(np.array([entity]), "AreaConstraint", "rest_area", np.array([rest]))
         self.rings.extend([c], {"rest_area": rest, "pressure": v["pressure"],
-                              "stiffness": v["stiffness"]})
+                              "stiffness": v["stiffness"],
+                              "self_collide": v.get("self_collide", False)})
         c._rows = slots
         c._table = self.rings
         c._entity = entity

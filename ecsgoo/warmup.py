@@ -128,7 +128,7 @@ def _step_tiny_scene() -> None:
     with each kind of body, constraint and static geometry, a merge and a cut."""
     from . import systems
     from .bodies import box, jelly_ball, rope
-    from .components import Fruit, Particle
+    from .components import AreaConstraint, Fruit, Particle
     from .geometry import cut
     from .world import World
 
@@ -138,7 +138,8 @@ def _step_tiny_scene() -> None:
     try:
         world.level.add_segment((0, 60), (120, 40))
         world.level.add_polygon([(300, 0), (400, 0), (400, 80)])
-        jelly_ball(world, 100, 150, radius=30, vertices=8)
+        ball = jelly_ball(world, 100, 150, radius=30, vertices=8)
+        world.component(ball.constraint, AreaConstraint).self_collide = True
         box(world, 250, 150)
         rope(world, (200, 280), (300, 280), 4, max_stretch=0.5)
         world.create_entity(Particle(40, 250), Fruit(0))

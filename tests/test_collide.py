@@ -254,3 +254,36 @@ def test_layers_apply_to_soft_body_outlines_and_queries():
     assert ghost in w.query_point(300, 100, mask=0b100)
     assert ball.constraint not in w.query_point(300, 100, mask=0b100)
     assert ball.constraint in w.query_point(300, 100, mask=0b1)
+
+
+def _crossed(xy) -> bool:
+    """Whether a closed outline crosses itself (any two non-adjacent edges meet)."""
+    from ecsgoo.geometry import segments_intersect
+
+    k = len(xy)
+    return any(segments_intersect(xy[i], xy[(i + 1) % k], xy[j], xy[(j + 1) % k])
+               for i in range(k) for j in range(i + 2, k) if not (i == 0 and j == k - 1))
+
+
+def test_a_self_colliding_jelly_ball_slammed_by_a_heavy_crate_keeps_a_simple_outline():
+    from ecsgoo import AreaConstraint, RigidBody, World, dumps, loads, systems
+    from ecsgoo.bodies import jelly_ball
+
+    crossed = {}
+    for flag in (False, True):
+        w = World(bounds=(0, 0, 800, 600)).use(*(s() for s in systems.SOLVER))
+        ball = jelly_ball(w, 400, 50, radius=45, vertices=24, stiffness=0.3)
+        w.component(ball.constraint, AreaConstraint).self_collide = flag
+        w.step(30)
+        if flag:
+            w = loads(dumps(w))  # the option is saved
+            assert w.component(ball.constraint, AreaConstraint).self_collide
+        crate = w.create_entity(RigidBody.box(400, 160, 60, 60, mass=200))
+        w.component(crate, RigidBody).vy = -4000.0
+        rows = w.ring_members(0)
+        crossed[flag] = 0
+        for _ in range(120):
+            w.step()
+            crossed[flag] += _crossed(w.particles.pos[rows])
+    assert crossed[False] > 10  # slammed, a plain ring folds through itself...
+    assert crossed[True] <= 2  # ...a self-colliding one (almost) never

@@ -146,3 +146,54 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, 
                     mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
                     resolve_edge(i, a, b, t, unx, uny, depth, pos, prev, w,
                                  mu, max(restitution[i], restitution[a]), vmin, push, hold)
+
+
+@njit(cache=True)
+def collide_self(rings, off, idx, flag, pos, prev, w, radius, friction, restitution, vmin,
+                 push, hold):
+    """Keep each flagged ring's particles off its own other edges, from the inside.
+
+    A ring's interior is left of its edges when it winds counter-clockwise
+    (right when clockwise: the sign of its area now). Each particle must stay
+    its radius plus the edge's inside every edge but the two on either side
+    of it (neighbours touch by design): nearer, or across, it is pushed back in
+    along the edge's inward normal, the edge's ends taking the reaction
+    (``resolve_edge``) — so a squashed ring cannot fold through itself.
+    """
+    for r in range(rings):
+        if not flag[r]:
+            continue
+        s, e = off[r], off[r + 1]
+        k = e - s
+        if k < 6:
+            continue
+        area = 0.0
+        for u in range(k):
+            a, b = idx[s + u], idx[s + (u + 1) % k]
+            area += pos[a, 0] * pos[b, 1] - pos[b, 0] * pos[a, 1]
+        side = 1.0 if area >= 0.0 else -1.0
+        for v in range(k):
+            i = idx[s + v]
+            if w[i] == 0.0:
+                continue
+            for u in range(k):
+                # edge u runs from vertex u to u + 1: skip those within 2 of v
+                du = (u - v) % k
+                if du <= 1 or du >= k - 2:
+                    continue
+                a, b = idx[s + u], idx[s + (u + 1) % k]
+                ax, ay, bx, by = pos[a, 0], pos[a, 1], pos[b, 0], pos[b, 1]
+                ex, ey = bx - ax, by - ay
+                ln = math.sqrt(ex * ex + ey * ey)
+                if ln < 1e-12:
+                    continue
+                qx, qy, t = closest_on_segment(pos[i, 0], pos[i, 1], ax, ay, bx, by)
+                nx, ny = -side * ey / ln, side * ex / ln  # inward
+                gap = radius[i] + (1.0 - t) * radius[a] + t * radius[b]
+                dist = (pos[i, 0] - qx) * nx + (pos[i, 1] - qy) * ny
+                along = math.sqrt((pos[i, 0] - qx) ** 2 + (pos[i, 1] - qy) ** 2)
+                if dist >= gap or along >= gap:  # inside and clear, or far from this edge
+                    continue
+                mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
+                resolve_edge(i, a, b, t, nx, ny, gap - dist, pos, prev, w, mu,
+                             max(restitution[i], restitution[a]), vmin, push, hold)

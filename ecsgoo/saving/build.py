@@ -56,7 +56,8 @@ def _fill(world: World, spec: Spec) -> None:
     for e, v in spec.areas:
         _attach(world, parts, e, AreaConstraint(v["particles"], pressure=v["pressure"],
                                                 stiffness=v["stiffness"],
-                                                rest_area=v["rest_area"]))
+                                                rest_area=v["rest_area"],
+                                                self_collide=v["self_collide"]))
     for e, v in spec.shapes:
         _attach(world, parts, e, ShapeMatch(v["particles"], alpha=v["alpha"], rest=v["rest"],
                                             outline=v["outline"]))

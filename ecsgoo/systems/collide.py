@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .. import limits
 from ..kernels.contacts import collide_bounds, collide_polygons, collide_segments
 from ..kernels.grid import build_grid
-from ..kernels.outlines import collide_outlines
+from ..kernels.outlines import collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
 from . import rigid
 from .pipeline import Stage, register_stage
@@ -102,6 +102,10 @@ class Collide(Stage):
                                  c["pos"], c["prev"], c["w"], c["radius"], c["group"],
                                  c["layer"], c["mask"], c["friction"], c["restitution"], x0, y0,
                                  cell, nx, ny, start, items, vmin, push, hold)
+            if st.rings.n and st.rings.self_collide.any():  # rings' own outlines
+                collide_self(st.rings.n, st.ring_off, st.ring_idx, st.rings.self_collide,
+                             c["pos"], c["prev"], c["w"], c["radius"], c["friction"],
+                             c["restitution"], vmin, push, hold)
         # rigid bodies: contacts with each other, the level, the bounds and the particles
         rigid.contacts(world, self._contacts, h, grid, self.push_speed, self.bounce_speed)
         rigid.particles_on_static(world, grid, vmin, push, hold)
