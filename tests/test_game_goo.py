@@ -298,3 +298,22 @@ def test_an_old_save_without_the_intake_still_loads_and_wins() -> None:
     g.step()
     g.step()
     assert g.status().result == "won"
+
+
+def test_undo_gives_the_ball_back_and_the_counts_agree() -> None:
+    g = GooGame(level=1)
+    rules = rules_state(g.world)
+    supply, placed = rules.supply, rules.placed
+    assert place_ball(g.world, 585, 115).ok
+    assert (rules.supply, rules.placed) == (supply - 1, placed + 1)
+    g.on_key("z")
+    assert (rules.supply, rules.placed) == (supply, placed)
+    assert g.status().extra["placed"] == placed
+
+
+def test_a_ball_whose_disc_reaches_into_the_rock_is_refused() -> None:
+    g = GooGame(level=1)  # the ground's top is y = 40
+    r = rules_state(g.world).ball_radius
+    assert attach_targets(g.world, 470, 40 + r * 0.5).hint == "inside the rock"
+    assert not place_ball(g.world, 470, 40 + r * 0.5).ok
+    assert attach_targets(g.world, 470, 30).hint == "inside the rock"

@@ -121,7 +121,8 @@ def attach_targets(world: World, x: float, y: float, exclude: int = -1) -> Attac
     rules = rules_state(world)
     bs = balls(world)
     mine = bs.grounded & ~bs.free & (bs.entities != exclude)
-    if any(point_in_polygon((x, y), poly) for poly in world.level.polygons):
+    if any(point_in_polygon((x, y), poly) for poly in world.level.polygons) or \
+            _into_rock(world, x, y, rules.ball_radius):
         return Attach(x, y, [], "inside the rock")
     others = bs.entities != exclude
     gaps = np.hypot(*(bs.pos[others] - (x, y)).T)
@@ -134,6 +135,20 @@ def attach_targets(world: World, x: float, y: float, exclude: int = -1) -> Attac
         in_range = found[: int(np.sum(dist[near] <= rules.build_range))]
         return Attach(x, y, [], "out of reach (needs 2 balls)", in_range)
     return Attach(x, y, found)
+
+
+def _into_rock(world: World, x: float, y: float, radius: float) -> bool:
+    """Whether a ball's disc at ``(x, y)`` would reach into the level's rock (its edges
+    nearer than the radius: the solver would fling it out)."""
+    segs = world.level.segments
+    if not len(segs):
+        return False
+    a, b = segs[:, :2], segs[:, 2:]
+    e = b - a
+    t = np.clip(((x - a[:, 0]) * e[:, 0] + (y - a[:, 1]) * e[:, 1])
+                / np.maximum((e**2).sum(axis=1), 1e-12), 0.0, 1.0)
+    near = np.hypot(a[:, 0] + t * e[:, 0] - x, a[:, 1] + t * e[:, 1] - y)
+    return bool(near.min() < radius)
 
 
 def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
@@ -172,5 +187,7 @@ def undo(world: World) -> bool:
         return False
     last = mine[np.argmax(bs.placed[mine])]
     world.delete_entity(int(bs.entities[last]))
-    rules_state(world).supply += 1
+    rules = rules_state(world)
+    rules.supply += 1
+    rules.placed -= 1  # the counts agree: one less attached, one more in the supply
     return True
