@@ -133,31 +133,33 @@ class RigidBody(Component):
         c = self._table.cols[col]
         return float(c[self._slot] if k is None else c[self._slot, k])
 
-    def _move(self, col: str, prev: str, k: int | None, value: float, name: str) -> None:
+    def _write(self, k: int | None, value: float, name: str) -> tuple[float, Any]:
+        """Check a write of field ``name``: the value, and — bound — ``(columns, row,
+        index)`` after waking the body (unbound: the value is kept, and ``None``)."""
         value = limits.check("RigidBody", name, value)
         if self._table is None:
             self._vals[name] = value
-            return
+            return value, None
         self._table.store.woken(self._entity)
-        cols, s = self._table.cols, self._slot
-        index = s if k is None else (s, k)
-        delta = value - cols[col][index]
-        cols[col][index] = value
-        cols[prev][index] += delta  # keep the velocity
+        return value, (self._table.cols, self._slot, self._slot if k is None else (self._slot, k))
+
+    def _move(self, col: str, prev: str, k: int | None, value: float, name: str) -> None:
+        value, where = self._write(k, value, name)
+        if where is not None:
+            cols, _, index = where
+            delta = value - cols[col][index]
+            cols[col][index] = value
+            cols[prev][index] += delta  # keep the velocity
 
     def _rate(self, col: str, prev: str, k: int | None) -> float:
         return (self._get(col, k) - self._get(prev, k)) / self._h()
 
     def _set_rate(self, col: str, prev: str, k: int | None, value: float, name: str) -> None:
-        value = limits.check("RigidBody", name, value)
-        if self._table is None:
-            self._vals[name] = value
-            return
-        self._table.store.woken(self._entity)
-        cols, s = self._table.cols, self._slot
-        index = s if k is None else (s, k)
-        if not cols["pinned"][s]:  # a static body has no velocity
-            cols[prev][index] = cols[col][index] - value * self._h()
+        value, where = self._write(k, value, name)
+        if where is not None:
+            cols, s, index = where
+            if not cols["pinned"][s]:  # a static body has no velocity
+                cols[prev][index] = cols[col][index] - value * self._h()
 
     def _axis(name: str, col: str, prev: str, k: int | None, doc: str) -> property:  # noqa: N805
         return property(

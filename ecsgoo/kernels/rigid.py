@@ -374,6 +374,16 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
     return count
 
 
+@njit(cache=True, inline="always")
+def _cells_near(x, y, r, x0, y0, cell, gnx, gny):
+    """The particle grid's cell range ``(cx0, cx1, cy0, cy1)`` within ``r`` px of ``(x, y)``."""
+    cx0 = max(0, int((x - r - x0) / cell))
+    cx1 = min(gnx - 1, int((x + r - x0) / cell))
+    cy0 = max(0, int((y - r - y0) / cell))
+    cy1 = min(gny - 1, int((y + r - y0) / cell))
+    return cx0, cx1, cy0, cy1
+
+
 @njit(cache=True)
 def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, mask,
                       friction, restitution, piece_off, vert_off, verts, radius, ppos, pprev,
@@ -393,11 +403,8 @@ def particle_contacts(n, pos, prev, angle, prev_angle, w, extent, group, layer, 
         ca, sa = math.cos(aa), math.sin(aa)
         move = abs(pos[i, 0] - xa) + abs(pos[i, 1] - ya) + extent[i] * abs(angle[i] - aa)
         # a particle's radius is at most one cell and it moves less than one a substep
-        r = extent[i] + 2.0 * cell + move
-        cx0 = max(0, int((xa - r - x0) / cell))
-        cx1 = min(gnx - 1, int((xa + r - x0) / cell))
-        cy0 = max(0, int((ya - r - y0) / cell))
-        cy1 = min(gny - 1, int((ya + r - y0) / cell))
+        cx0, cx1, cy0, cy1 = _cells_near(xa, ya, extent[i] + 2.0 * cell + move, x0, y0, cell,
+                                         gnx, gny)
         for gy in range(cy0, cy1 + 1):
             for gx in range(cx0, cx1 + 1):
                 g = gy * gnx + gx
@@ -495,11 +502,8 @@ def particles_on_static(n, pos, angle, w, extent, group, layer, mask, friction, 
             continue
         xa, ya, aa = pos[i, 0], pos[i, 1], angle[i]
         ca, sa = math.cos(aa), math.sin(aa)
-        r = extent[i] + 2.0 * cell
-        cx0 = max(0, int((xa - r - x0) / cell))
-        cx1 = min(gnx - 1, int((xa + r - x0) / cell))
-        cy0 = max(0, int((ya - r - y0) / cell))
-        cy1 = min(gny - 1, int((ya + r - y0) / cell))
+        cx0, cx1, cy0, cy1 = _cells_near(xa, ya, extent[i] + 2.0 * cell, x0, y0, cell, gnx,
+                                         gny)
         for gy in range(cy0, cy1 + 1):
             for gx in range(cx0, cx1 + 1):
                 g = gy * gnx + gx
