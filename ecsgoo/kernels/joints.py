@@ -30,37 +30,14 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
             continue
         ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
         # ends: position (of the substep's start for solving, its end for the position
-        # pass), velocity, inverse mass and inertia, arm
+        # pass), arm, velocity, inverse mass and inertia
         use_prev = mode == 1
-        wa, iwa, wb, iwb = 0.0, 0.0, 0.0, 0.0
-        if ab >= 0:
-            ang = bprev_angle[ab] if use_prev else bangle[ab]
-            c, s = math.cos(ang), math.sin(ang)
-            rax, ray = c * la[k, 0] - s * la[k, 1], s * la[k, 0] + c * la[k, 1]
-            cx, cy = (bprev[ab, 0], bprev[ab, 1]) if use_prev else (bpos[ab, 0], bpos[ab, 1])
-            pax, pay = cx + rax, cy + ray
-            vax, vay = (bpos[ab, 0] - bprev[ab, 0]) * inv_h, (bpos[ab, 1] - bprev[ab, 1]) * inv_h
-            oma = (bangle[ab] - bprev_angle[ab]) * inv_h
-            wa, iwa = bw[ab], biw[ab]
-        else:
-            rax = ray = oma = 0.0
-            pax, pay = (pprev[ap, 0], pprev[ap, 1]) if use_prev else (ppos[ap, 0], ppos[ap, 1])
-            vax, vay = (ppos[ap, 0] - pprev[ap, 0]) * inv_h, (ppos[ap, 1] - pprev[ap, 1]) * inv_h
-            wa = pw[ap]
-        if bb >= 0:
-            ang = bprev_angle[bb] if use_prev else bangle[bb]
-            c, s = math.cos(ang), math.sin(ang)
-            rbx, rby = c * lb[k, 0] - s * lb[k, 1], s * lb[k, 0] + c * lb[k, 1]
-            cx, cy = (bprev[bb, 0], bprev[bb, 1]) if use_prev else (bpos[bb, 0], bpos[bb, 1])
-            pbx, pby = cx + rbx, cy + rby
-            vbx, vby = (bpos[bb, 0] - bprev[bb, 0]) * inv_h, (bpos[bb, 1] - bprev[bb, 1]) * inv_h
-            omb = (bangle[bb] - bprev_angle[bb]) * inv_h
-            wb, iwb = bw[bb], biw[bb]
-        else:
-            rbx = rby = omb = 0.0
-            pbx, pby = (pprev[bp, 0], pprev[bp, 1]) if use_prev else (ppos[bp, 0], ppos[bp, 1])
-            vbx, vby = (ppos[bp, 0] - pprev[bp, 0]) * inv_h, (ppos[bp, 1] - pprev[bp, 1]) * inv_h
-            wb = pw[bp]
+        pax, pay, rax, ray, vax, vay, oma, wa, iwa = _end(
+            ab, ap, la[k, 0], la[k, 1], use_prev, bpos, bprev, bangle, bprev_angle, bw, biw,
+            ppos, pprev, pw, inv_h)
+        pbx, pby, rbx, rby, vbx, vby, omb, wb, iwb = _end(
+            bb, bp, lb[k, 0], lb[k, 1], use_prev, bpos, bprev, bangle, bprev_angle, bw, biw,
+            ppos, pprev, pw, inv_h)
         k11 = wa + wb + iwa * ray * ray + iwb * rby * rby
         k12 = -iwa * rax * ray - iwb * rbx * rby
         k22 = wa + wb + iwa * rax * rax + iwb * rbx * rbx
@@ -106,6 +83,25 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
         else:
             _kick_end(ab, ap, dva[0] * h, dva[1] * h, dwa * h, bpos, bangle, ppos)
             _kick_end(bb, bp, dvb[0] * h, dvb[1] * h, dwb * h, bpos, bangle, ppos)
+
+
+@njit(cache=True, inline="always")
+def _end(body, part, lx, ly, use_prev, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
+         pw, inv_h):
+    """One joint end: its anchor point (where the substep started, or where it is now),
+    arm, velocity, angular velocity, inverse mass and inertia (a particle: no arm, no
+    rotation)."""
+    if body >= 0:
+        ang = bprev_angle[body] if use_prev else bangle[body]
+        c, s = math.cos(ang), math.sin(ang)
+        rx, ry = c * lx - s * ly, s * lx + c * ly
+        cx, cy = (bprev[body, 0], bprev[body, 1]) if use_prev else (bpos[body, 0], bpos[body, 1])
+        return (cx + rx, cy + ry, rx, ry, (bpos[body, 0] - bprev[body, 0]) * inv_h,
+                (bpos[body, 1] - bprev[body, 1]) * inv_h,
+                (bangle[body] - bprev_angle[body]) * inv_h, bw[body], biw[body])
+    px, py = (pprev[part, 0], pprev[part, 1]) if use_prev else (ppos[part, 0], ppos[part, 1])
+    return (px, py, 0.0, 0.0, (ppos[part, 0] - pprev[part, 0]) * inv_h,
+            (ppos[part, 1] - pprev[part, 1]) * inv_h, 0.0, pw[part], 0.0)
 
 
 @njit(cache=True, inline="always")
