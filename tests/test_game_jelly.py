@@ -316,3 +316,79 @@ def test_a_crate_can_be_grabbed_dragged_and_flung():
     assert b.y > y + 60  # lifted off the pyramid
     g.on_release(x + 5, y + 185)
     assert w.grabbed == -1
+
+
+def test_a_crate_dropped_corner_first_does_not_sink_into_a_jelly_ball():
+    import math
+
+    from ecsgoo import RigidBody
+    from ecsgoo.bodies import jelly_ball
+    from ecsgoo.geometry import point_in_polygon
+    from games.jelly.build import STIFFNESS_DEFAULT, playground_world
+
+    w = playground_world()
+    jelly_ball(w, 400, 50, radius=45)
+    w.set_stiffness(STIFFNESS_DEFAULT)
+    w.step(60)
+    crate = w.create_entity(RigidBody.box(400, 200, 50, 50, angle=math.pi / 4))
+    rows = w.ring_members(0)
+    touched = False
+    for _ in range(120):
+        w.step()
+        ring = w.particles.pos[rows]
+        corners = w.component(crate, RigidBody).outline()[0]
+        gaps = [np.hypot(*(ring - c).T).min() for c in corners]
+        touched |= min(gaps) < 12
+        # no corner inside the ring of particle centres (their discs keep it out)
+        assert not any(point_in_polygon(tuple(c), ring) for c in corners)
+    assert touched  # it did land on the ball
+
+
+def _fling(g: JellyGame, start: tuple[float, float], to: tuple[float, float],
+           frames: int = 8) -> None:
+    """Grab at ``start``, drag to ``to`` over ``frames`` frames, let go: a fling."""
+    g.on_press(*start)
+    for k in range(1, frames + 1):
+        g.on_drag(start[0] + (to[0] - start[0]) * k / frames,
+                  start[1] + (to[1] - start[1]) * k / frames)
+        g.step()
+    g.on_release(*to)
+
+
+def _ball(g: JellyGame) -> tuple[float, float]:
+    """Level 3's ball that starts by the pyramid (ring 1): its centre now."""
+    w = g.world
+    return tuple(float(v) for v in w.particles.pos[w.ring_members(1)].mean(axis=0))
+
+
+def test_level_3_is_won_by_knocking_the_crate_pyramid_down():
+    from games.jelly import challenge
+
+    g = JellyGame(level=3)
+    goal = challenge.goal(g.world)
+    assert goal is not None and len(goal.crates) == 10 and goal.flings == 3
+    assert g.status().result == "running" and "3 flings left" in g.hud()[0]
+    # the ball resting left of the pyramid: hurl it into the pyramid's upper rows
+    for _ in range(30):
+        g.step()
+    _fling(g, _ball(g), (700, 140), frames=3)
+    for _ in range(240):
+        g.step()
+        if g.status().result != "running":
+            break
+    assert g.status().result == "won", g.hud()
+    assert g.status().extra["crates_down"] >= goal.needed
+
+
+def test_level_3_is_lost_after_three_flings_that_miss():
+    g = JellyGame(level=3)
+    for _ in range(30):
+        g.step()
+    for _ in range(3):  # the ball thrown up and to the left, away from the pyramid
+        _fling(g, _ball(g), (380, 260), frames=4)
+        for _ in range(60):
+            g.step()
+    for _ in range(200):
+        g.step()
+    assert rules.stats(g.world).flings == 3
+    assert g.status().result == "lost", g.hud()

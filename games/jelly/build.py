@@ -14,6 +14,7 @@ from ecsgoo.bodies import Body, box, jelly_ball, rope
 from ecsgoo.look import CRATE
 from ecsgoo.render import Render
 
+from .challenge import Topple
 from .rules import (
     STIFFNESS_DEFAULT,
     FlingTracker,
@@ -141,7 +142,8 @@ def build_level(level: int) -> World:
         jelly_ball(w, 130.0, 420.0, radius=34.0)  # falls onto the seesaw's left end
         jelly_ball(w, 480.0, 45.0, radius=35.0)
         hang_rope(w, 470.0, 200.0, 12)
-        crate_pyramid(w, 610.0)
+        crates = crate_pyramid(w, 610.0)  # the goal: knock it down (games/jelly/challenge)
+        w.create_entity(Topple(crates, [w.component(c, RigidBody).y for c in crates]))
         seesaw(w, 250.0)
         crate(w, 375.0, 118.0, 36.0)  # on the right end: the ball falling on the left
         # end flips it

@@ -33,7 +33,7 @@ from ecsgoo.game import Game, Status, Widget, register_game
 from ecsgoo.geometry import point_in_polygon
 from ecsgoo.render import Render
 
-from . import bots, rules
+from . import bots, challenge, rules
 from .build import KINDS, spawn
 
 #: Keys that spawn bodies (the player keeps R restart, Tab wireframe, P pause).
@@ -74,11 +74,18 @@ class JellyGame(Game):
 
     def status(self) -> Status:
         st = rules.stats(self.world)
-        return Status("running", st.flings, {"max_height": round(st.max_height, 1)})
+        extra = {"max_height": round(st.max_height, 1)}
+        goal = challenge.goal(self.world)
+        if goal is None:
+            return Status("running", st.flings, extra)
+        extra["crates_down"] = challenge.down(self.world, goal)
+        return Status(challenge.result(self.world, goal), extra["crates_down"], extra)
 
     def hud(self) -> list[str]:
         st = rules.stats(self.world)
-        return [f"flings {st.flings}   highest fling {st.max_height:.0f} px"]
+        line = [f"flings {st.flings}   highest fling {st.max_height:.0f} px"]
+        goal = challenge.goal(self.world)
+        return line if goal is None else [challenge.hud(self.world, goal)]
 
     # -- widgets ------------------------------------------------------------------
 
