@@ -95,6 +95,10 @@ def crate_pyramid(world: World, cx: float, base: int = 4, side: float = CRATE_SI
     return out
 
 
+#: The seesaw plank's colour (RGB): a lighter wood than the crates.
+PLANK = (204, 160, 102)
+
+
 def seesaw(world: World, cx: float, length: float = 300.0, height: float = 70.0,
            ) -> tuple[int, int, int]:
     """A plank on a hinge atop a static post: ``(post, plank, joint)`` entities.
@@ -108,7 +112,8 @@ def seesaw(world: World, cx: float, length: float = 300.0, height: float = 70.0,
         cx, ground, [(-32.0, 0.0), (32.0, 0.0), (6.0, height), (-6.0, height)],
         group=SEESAW_GROUP), Anchor())
     plank = world.create_entity(RigidBody.box(cx, top + 7.0, length, 14.0, mass=3.0,
-                                              friction=0.8, group=SEESAW_GROUP))
+                                              friction=0.8, group=SEESAW_GROUP),
+                                Look(color=PLANK))  # wood, not a ball's colour
     joint = world.create_entity(Joint(post, plank, cx, top + 7.0))
     return post, plank, joint
 
