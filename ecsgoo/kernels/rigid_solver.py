@@ -304,14 +304,15 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
 @njit(cache=True)
 def separate(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, n,
              angle0, pose):
-    """Take back what a soft contact gave under a heavy load, in position only.
+    """Take overlaps out in position only (Box2D v2's position solver, split from the
+    velocities).
 
-    A soft contact is a spring relative to the bodies' own masses: a crate 100×
-    heavier than the ones it rests on would press them ``m g / (m_eff ω²)`` px
-    into each other. This pass (Box2D v2's position solver, split from the
-    velocities) moves the ends apart by ``SEPARATE`` × the overlap beyond
-    ``SLOP_PX`` — both the position and the previous position, so no velocity
-    comes of it.
+    The contacts' velocity solve is hard and has no bias (see ``systems.rigid``'s
+    ``softness``: a soft contact is a spring relative to the light body's mass,
+    and a 1:100 load sank a column 5 px a contact), so what gravity and the
+    pushes leave is taken out here: the ends move apart by ``SEPARATE`` × the
+    overlap beyond ``SLOP_PX`` — position and previous position alike, so no
+    velocity comes of it.
     """
     poses(n, bpos, bangle, angle0, pose)
     for k in range(nc):
