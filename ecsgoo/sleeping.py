@@ -119,10 +119,9 @@ def islands(world: World) -> np.ndarray:
 def _body_contact_pairs(world: World) -> np.ndarray:
     """The rigid bodies' contacts of the last substep as label pairs (a body row is
     ``n + row``, a particle its row)."""
-    from .systems.rigid import Contacts
+    from .systems.rigid import collide_contacts
 
-    found = next((s._contacts for s in world.pipeline
-                  if isinstance(getattr(s, "_contacts", None), Contacts)), None)
+    found = collide_contacts(world)
     st = world.store
     n, m = st.particles.n, st.bodies.n
     if found is None or not m:

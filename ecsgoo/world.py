@@ -412,22 +412,23 @@ class World:
 
         Integrate reads it; ``apply_force`` adds to the next frame's instead.
         """
-        p = self.store.particles
-        if len(self._frame_force) < p.n:  # rows added since (or during) the frame: no force
-            grown = np.zeros((p.cols["force"].shape[0], 2))
-            grown[: len(self._frame_force)] = self._frame_force
-            self._frame_force = grown
-        return self._frame_force[: p.n]
+        return self._frame_share("_frame_force", self.store.particles)
 
     @property
     def body_force(self) -> np.ndarray:
         """The forces acting over the current frame, per body row (mass·px/s², read-only)."""
-        b = self.store.bodies
-        if len(self._body_force) < b.n:
-            grown = np.zeros((b.cols["force"].shape[0], 2))
-            grown[: len(self._body_force)] = self._body_force
-            self._body_force = grown
-        return self._body_force[: b.n]
+        return self._frame_share("_body_force", self.store.bodies)
+
+    def _frame_share(self, attr: str, table: Any) -> np.ndarray:
+        """The frame's forces of ``table``'s rows, kept in ``attr``; rows added since (or
+        during) the frame have none."""
+        buf = getattr(self, attr)
+        if len(buf) < table.n:
+            grown = np.zeros((table.cols["force"].shape[0], 2))
+            grown[: len(buf)] = buf
+            setattr(self, attr, grown)
+            buf = grown
+        return buf[: table.n]
 
     def apply_force(self, entity: int, fx: float, fy: float) -> None:
         """Add a force (mass·px/s²) on a particle, acting over the next step once.

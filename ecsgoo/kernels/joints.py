@@ -123,19 +123,18 @@ def _shift_ends(ab, ap, bb, bp, dx, dy, dw, rax, ray, rbx, rby, wa, iwa, wb, iwb
     position and previous position alike: no velocity comes of it."""
     ta = -iwa * (rax * dy - ray * dx + dw)
     tb = iwb * (rbx * dy - rby * dx + dw)
-    for pos, prev in ((bpos, bprev),):
-        if ab >= 0:
-            for t in (pos, prev):
-                t[ab, 0] -= dx * wa
-                t[ab, 1] -= dy * wa
-            bangle[ab] += ta
-            bprev_angle[ab] += ta
-        if bb >= 0:
-            for t in (pos, prev):
-                t[bb, 0] += dx * wb
-                t[bb, 1] += dy * wb
-            bangle[bb] += tb
-            bprev_angle[bb] += tb
+    if ab >= 0:
+        for t in (bpos, bprev):
+            t[ab, 0] -= dx * wa
+            t[ab, 1] -= dy * wa
+        bangle[ab] += ta
+        bprev_angle[ab] += ta
+    if bb >= 0:
+        for t in (bpos, bprev):
+            t[bb, 0] += dx * wb
+            t[bb, 1] += dy * wb
+        bangle[bb] += tb
+        bprev_angle[bb] += tb
     if ab < 0:
         for t in (ppos, pprev):
             t[ap, 0] -= dx * wa

@@ -82,7 +82,8 @@ class Collide(Stage):
         hold = max(0.0, self.hold_speed) * h
         args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
         lvl = world.level
-        segs = rigid.level_segments(world)  # the level's, and static bodies' edges
+        # the level's segments and, for particles to meet, the static bodies' edges
+        segs = rigid.level_segments(world) if n else lvl.segments
         # where each particle was before this substep's contacts: nothing may cross a
         # segment of the level on its way from there (see collide_segments)
         since = c["prev"][:n].copy() if len(segs) else None

@@ -94,7 +94,8 @@ class Contacts:
         self.soft, self.soft_h = np.zeros(6), 0.0
         self.fast = np.zeros(0, dtype=bool)  # bodies whose contacts are found every substep
         self.slow_pairs = self.fast_pairs = np.zeros((0, 2), dtype=np.int64)
-        self.linked = np.zeros(0, dtype=np.int64)
+        self.linked = np.zeros(0, dtype=np.int64)  # body pairs a joint links
+        self.plinked = np.zeros(0, dtype=np.int64)  # body–particle pairs a joint links
         self.onext, self.onext_key = np.zeros(0, dtype=np.int64), None
         self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
@@ -302,7 +303,8 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
     pairs = found.pairs[:npairs]
     quick = found.fast[pairs[:, 0]] | found.fast[pairs[:, 1]]
     found.slow_pairs, found.fast_pairs = pairs[~quick], pairs[quick]
-    found.linked = _linked(st)
+    found.linked = _linked(st)  # joints change only between frames: looked up once
+    found.plinked = _linked_particles(st)
     found.angle0 = c["prev_angle"][:n].copy()
     if len(found.pose) < n:
         found.pose = np.zeros((c["pos"].shape[0], 4))
@@ -414,7 +416,7 @@ def _particle_contacts(world: World, found: Contacts, h: float, grid: Any, first
                                   pc["mask"], pc["friction"], pc["restitution"],
                                   _outline_next(st, found), *grid,
                                   world.contact_slop, h, found.angle0,
-                                  _linked_particles(st), found.ci, found.cf, first)
+                                  found.plinked, found.ci, found.cf, first)
         if count <= len(found.ci):
             break
         found.grow(count)
@@ -437,14 +439,19 @@ def particles_on_static(world: World, grid: Any, vmin: float, push: float,
                          vmin, push, hold)
 
 
+def collide_contacts(world: World) -> Contacts | None:
+    """The pipeline's Collide stage's contact memory (None: no such stage)."""
+    return next((s._contacts for s in world.pipeline
+                 if isinstance(getattr(s, "_contacts", None), Contacts)), None)
+
+
 def touching(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:
     """Entity pairs ``(a, b)`` (``a < b``) a rigid body touches at the end of the frame —
     a contact that pushed in the last substep — where either has ``events``: the contact
     point on ``a`` and the normal from ``a`` to ``b`` (px)."""
     st = world.store
     b = st.bodies
-    found = next((s._contacts for s in world.pipeline
-                  if isinstance(getattr(s, "_contacts", None), Contacts)), None)
+    found = collide_contacts(world)
     if found is None or not b.n or not (b.events.any() or st.particles.events.any()):
         return {}
     out: dict[tuple[int, int], tuple[float, float, float, float]] = {}
