@@ -142,10 +142,13 @@ def _add(ci, cf, k, a, b, p, nx, ny, jax, jay, jbx, jby, turn_a, turn_b, rbx, rb
     ``turn_a``/``turn_b``: how far the bodies turned since ``angle0`` (anchors are kept
     in that orientation); ``rb``: b's anchor (arm, particle offset or world point)."""
     ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3] = a, b, p, -1
-    c, s = math.cos(turn_a), math.sin(turn_a)
-    cf[k, NX], cf[k, NY], cf[k, RAX], cf[k, RAY] = nx, ny, c * jax + s * jay, -s * jax + c * jay
+    rax, ray = jax, jay
+    if turn_a != 0.0:  # found at the frame's first substep, nothing has turned yet
+        c, s = math.cos(turn_a), math.sin(turn_a)
+        rax, ray = c * jax + s * jay, -s * jax + c * jay
+    cf[k, NX], cf[k, NY], cf[k, RAX], cf[k, RAY] = nx, ny, rax, ray
     cf[k, JAX], cf[k, JAY], cf[k, JBX], cf[k, JBY] = jax, jay, jbx, jby
-    if b >= 0:
+    if b >= 0 and turn_b != 0.0:
         c, s = math.cos(turn_b), math.sin(turn_b)
         rbx, rby = c * rbx + s * rby, -s * rbx + c * rby
     cf[k, RBX], cf[k, RBY], cf[k, MU], cf[k, E] = rbx, rby, mu, e
@@ -161,7 +164,7 @@ def _mix(mu_a, mu_b, e_a, e_b):
 @njit(cache=True)
 def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction, restitution,
                   piece_off, vert_off, verts, radius, slop, h, frames, linked, angle0, ci, cf,
-                  count, oci, ocf, okeys, oorder, still, boxes):
+                  count, oci, ocf, okeys, oorder, still, boxes, trig):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
 
@@ -201,14 +204,14 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
                 or boxes[a, 1] - margin > boxes[b, 3] or boxes[b, 1] - margin > boxes[a, 3]):
             continue
         mu, e = _mix(friction[a], friction[b], restitution[a], restitution[b])
-        ca, sa, cb, sb = math.cos(aa), math.sin(aa), math.cos(ab), math.sin(ab)
+        ca, sa, cb, sb = trig[a, 0], trig[a, 1], trig[b, 0], trig[b, 1]
         # where b is in a's coordinates (what a kept contact must still match)
         rx, ry, rth = ca * gx + sa * gy, -sa * gx + ca * gy, ab - aa
         first = count
         if still > 0.0:
             count = _keep(a, b, rx, ry, rth, still / max(extent[a], extent[b], 1e-9), still,
                           pos, prev, angle, prev_angle, angle0, h, ci, cf, count, oci, ocf,
-                          okeys, oorder)
+                          okeys, oorder, ca, sa, cb, sb)
             if count > first:
                 continue
         for pa in range(piece_off[a], piece_off[a + 1]):
@@ -236,10 +239,13 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
 
 
 @njit(cache=True)
-def body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, out):
-    """Each body's bounding box ``(x0, y0, x1, y1)`` px where the substep started."""
+def body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, out, trig):
+    """Each body's bounding box ``(x0, y0, x1, y1)`` px where the substep started, and
+    the cosine and sine of its angle then (``trig``: the pairs' narrow phase reads them,
+    so no pair computes them again)."""
     for i in range(n):
         c, s = math.cos(prev_angle[i]), math.sin(prev_angle[i])
+        trig[i, 0], trig[i, 1] = c, s
         x0 = y0 = np.inf
         x1 = y1 = -np.inf
         for q in range(piece_off[i], piece_off[i + 1]):
@@ -263,9 +269,10 @@ def _local(cf, k, ca, sa, cb, sb, nx, ny, rax, ray, rbx, rby, rx, ry, rth):
 
 @njit(cache=True, inline="always")
 def _keep(a, b, rx, ry, rth, turn_limit, still, pos, prev, angle, prev_angle, angle0, h, ci,
-          cf, count, oci, ocf, okeys, oorder):
-    """Copy last frame's contacts of pair ``(a, b)`` if b has not moved relative to a;
-    returns the new count (unchanged if they cannot be kept)."""
+          cf, count, oci, ocf, okeys, oorder, ca, sa, cb, sb):
+    """Copy last frame's contacts of pair ``(a, b)`` if b has not moved relative to a
+    (``ca, sa, cb, sb``: cosines and sines of their angles); returns the new count
+    (unchanged if they cannot be kept)."""
     key = a * 4294967296 + b
     s0 = np.searchsorted(okeys, key)
     s1 = s0
@@ -278,7 +285,6 @@ def _keep(a, b, rx, ry, rth, turn_limit, still, pos, prev, angle, prev_angle, an
     if s1 == s0 or count + (s1 - s0) > len(ci):
         return count
     aa, ab = prev_angle[a], prev_angle[b]
-    ca, sa, cb, sb = math.cos(aa), math.sin(aa), math.cos(ab), math.sin(ab)
     for s in range(s0, s1):
         r = oorder[s]
         nx = ca * ocf[r, LNX] - sa * ocf[r, LNY]

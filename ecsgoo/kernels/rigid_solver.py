@@ -280,14 +280,16 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
     ``last`` substep restitution, then the position pass. Joints go first each time
     (``joints``: the joint table's arrays, see ``joint_sweep``)."""
     state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
-    joint_sweep(*joints, *state, 0)
+    jpasses = JOINT_PASSES if joints[0] > 0 else 0  # a call passes ~20 arrays: skip none
+    if jpasses:
+        joint_sweep(*joints, *state, 0)
     warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
-    for _ in range(JOINT_PASSES):  # joints are few: several passes converge a chain
+    for _ in range(jpasses):  # joints are few: several passes converge a chain
         joint_sweep(*joints, *state, 1)
     poses(n, bprev, bprev_angle, angle0, pose)
     solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, True,
           soft, push, pose, pprev)
-    for _ in range(JOINT_PASSES):
+    for _ in range(jpasses):
         joint_sweep(*joints, *state, 2)
     poses(n, bpos, bangle, angle0, pose)
     solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, False,
@@ -295,7 +297,7 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
     if last:
         restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                     threshold)
-    for _ in range(JOINT_PASSES):  # a chain's gaps close over several passes
+    for _ in range(jpasses):  # a chain's gaps close over several passes
         joint_sweep(*joints, *state, 3)
     separate(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, n, angle0,
              pose)
@@ -370,6 +372,11 @@ def carry_impulses(nc, ci, cf, no, oci, ocf, tol):
     Last frame's contacts are sorted by their pair, so each lookup is a binary search.
     """
     if no == 0:
+        return
+    for k in range(nc):  # sorting last frame's is the cost: only if a contact looks
+        if ci[k, 2] < 0 and ci[k, 3] != -2:
+            break
+    else:
         return
     okey = oci[:no, 0] * 4294967296 + oci[:no, 1] + 1
     order = np.argsort(okey, kind="mergesort")

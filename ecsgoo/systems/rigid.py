@@ -75,6 +75,7 @@ SPIN_PX = 2.0
 STILL_PX = 0.05
 #: The contact columns the next frame reads (warm starting and kept contacts), by their
 #: saved names.
+_NONE = np.zeros(0, dtype=np.int64)  # no keys (nothing linked)
 _SAVED = {"rx": RAX, "ry": RAY, "ln": LN, "lt": LT, "mu": MU, "e": E, "lax": LAX, "lay": LAY,
           "lbx": LBX, "lby": LBY, "lnx": LNX, "lny": LNY, "rpx": RPX, "rpy": RPY, "rpa": RPA}
 
@@ -327,14 +328,14 @@ def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray
     # a resting pair keeps last frame's contacts (only at the frame's first look)
     still = STILL_PX if frames > 1 and found.removals == st.removals else 0.0
     keep = found.kept_keys() if still else (np.zeros(0, dtype=np.int64),) * 2
-    boxes = np.empty((st.bodies.n, 4))
-    body_boxes(st.bodies.n, c["prev"], c["prev_angle"], *shape[:3], shape[3], boxes)
+    boxes, trig = np.empty((st.bodies.n, 4)), np.empty((st.bodies.n, 2))
+    body_boxes(st.bodies.n, c["prev"], c["prev_angle"], *shape[:3], shape[3], boxes, trig)
     for _ in range(2):  # a second round only when the rows had to grow
         count = body_contacts(pairs, len(pairs), c["pos"], c["prev"], c["angle"],
                               c["prev_angle"], c["extent"], c["friction"], c["restitution"],
                               *shape, slop, h, frames, found.linked, found.angle0, found.ci,
                               found.cf, first, found.old_ci, found.old_cf, *keep, still,
-                              boxes)
+                              boxes, trig)
         count = world_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                                c["w"], c["extent"], c["friction"], c["restitution"], *shape,
                                world.level.segments, LEVEL_FRICTION, walls, bounds is not None,
@@ -372,6 +373,8 @@ def _linked(st: Any) -> np.ndarray:
     """Sorted keys ``a · 2³² + b`` (a < b) of the body pairs a joint links: they do not
     collide (Box2D's default)."""
     j = st.joints
+    if not j.n:
+        return _NONE
     both = (j.a_body >= 0) & (j.b_body >= 0) & ~j.broken
     lo = np.minimum(j.a_body[both], j.b_body[both])
     hi = np.maximum(j.a_body[both], j.b_body[both])
@@ -396,6 +399,8 @@ def _outline_next(st: Any, found: Contacts) -> np.ndarray:
 def _linked_particles(st: Any) -> np.ndarray:
     """Sorted keys ``body · 2³² + particle`` of bodies and particles a joint links."""
     j = st.joints
+    if not j.n:
+        return _NONE
     ok = ~j.broken
     keys = [j.a_body[ok & (j.b_part >= 0)] * 4294967296 + j.b_part[ok & (j.b_part >= 0)],
             j.b_body[ok & (j.a_part >= 0)] * 4294967296 + j.a_part[ok & (j.a_part >= 0)]]
