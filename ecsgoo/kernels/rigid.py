@@ -164,7 +164,7 @@ def _mix(mu_a, mu_b, e_a, e_b):
 @njit(cache=True)
 def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction, restitution,
                   piece_off, vert_off, verts, radius, slop, h, frames, linked, angle0, ci, cf,
-                  count, oci, ocf, okeys, oorder, still, boxes, trig):
+                  count, oci, ocf, ostart, orows, still, boxes, trig):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
 
@@ -172,9 +172,10 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
     do not collide with each other (Box2D's default).
 
     A pair whose relative pose moved less than ``still`` px (its farthest point) since
-    its contacts of last frame were found (``oci``/``ocf``, sorted by pair: ``okeys``,
-    ``oorder``) keeps them — the anchors, the normal and the impulses — with no narrow
-    phase: a resting stack costs little. ``still`` 0: always find them anew.
+    its contacts of last frame were found (``oci``/``ocf``, by first body:
+    ``ostart``, ``orows``, see ``pair_index``) keeps them — the anchors, the normal
+    and the impulses — with no narrow phase: a resting stack costs little. ``still``
+    0: always find them anew.
 
     Appends from row ``count`` on; returns the new count (may exceed ``len(ci)``:
     then the caller grows the arrays and calls again).
@@ -211,7 +212,7 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
         if still > 0.0:
             count = _keep(a, b, rx, ry, rth, still / max(extent[a], extent[b], 1e-9), still,
                           pos, prev, angle, prev_angle, angle0, h, ci, cf, count, oci, ocf,
-                          okeys, oorder, ca, sa, cb, sb)
+                          ostart, orows, ca, sa, cb, sb)
             if count > first:
                 continue
         for pa in range(piece_off[a], piece_off[a + 1]):
@@ -236,6 +237,48 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
                                rth)
                     count += 1
     return count
+
+
+@njit(cache=True)
+def split_spinning(n, angle, prev_angle, extent, frames, spin, pairs, npairs, fast, out):
+    """Flag the bodies whose farthest point sweeps more than ``spin`` px in a frame by
+    turning (``fast``), and order ``pairs[:npairs]`` into ``out``: the pairs of slow
+    bodies first, then those with a fast one; returns how many pairs are slow and how
+    many bodies fast."""
+    nfast = 0
+    for i in range(n):
+        fast[i] = abs(angle[i] - prev_angle[i]) * frames * extent[i] > spin
+        nfast += fast[i]
+    slow = 0
+    for q in range(npairs):
+        if not (fast[pairs[q, 0]] or fast[pairs[q, 1]]):
+            out[slow, 0], out[slow, 1] = pairs[q, 0], pairs[q, 1]
+            slow += 1
+    k = slow
+    for q in range(npairs):
+        if fast[pairs[q, 0]] or fast[pairs[q, 1]]:
+            out[k, 0], out[k, 1] = pairs[q, 0], pairs[q, 1]
+            k += 1
+    return slow, nfast
+
+
+@njit(cache=True)
+def pair_index(oci, n, nb, start, rows):
+    """Last frame's body–body contacts ``oci[:n]`` by their first body (for ``_keep``):
+    those of body ``a`` are rows ``rows[start[a]:start[a + 1]]``, in row order (a
+    counting sort: no comparisons). ``nb``: the number of bodies."""
+    start[: nb + 1] = 0
+    for k in range(n):
+        if oci[k, 1] >= 0 and oci[k, 2] < 0:
+            start[oci[k, 0] + 1] += 1
+    for a in range(nb):
+        start[a + 1] += start[a]
+    fill = start[:nb].copy()
+    for k in range(n):
+        if oci[k, 1] >= 0 and oci[k, 2] < 0:
+            a = oci[k, 0]
+            rows[fill[a]] = k
+            fill[a] += 1
 
 
 @njit(cache=True)
@@ -269,24 +312,28 @@ def _local(cf, k, ca, sa, cb, sb, nx, ny, rax, ray, rbx, rby, rx, ry, rth):
 
 @njit(cache=True, inline="always")
 def _keep(a, b, rx, ry, rth, turn_limit, still, pos, prev, angle, prev_angle, angle0, h, ci,
-          cf, count, oci, ocf, okeys, oorder, ca, sa, cb, sb):
+          cf, count, oci, ocf, ostart, orows, ca, sa, cb, sb):
     """Copy last frame's contacts of pair ``(a, b)`` if b has not moved relative to a
     (``ca, sa, cb, sb``: cosines and sines of their angles); returns the new count
     (unchanged if they cannot be kept)."""
-    key = a * 4294967296 + b
-    s0 = np.searchsorted(okeys, key)
-    s1 = s0
-    while s1 < len(okeys) and okeys[s1] == key:
-        r = oorder[s1]
+    if a + 1 >= len(ostart):
+        return count
+    found = 0
+    for s in range(ostart[a], ostart[a + 1]):
+        r = orows[s]
+        if oci[r, 1] != b:
+            continue
         if (abs(ocf[r, RPX] - rx) + abs(ocf[r, RPY] - ry) > still
                 or abs(ocf[r, RPA] - rth) > turn_limit):
             return count
-        s1 += 1
-    if s1 == s0 or count + (s1 - s0) > len(ci):
+        found += 1
+    if found == 0 or count + found > len(ci):
         return count
     aa, ab = prev_angle[a], prev_angle[b]
-    for s in range(s0, s1):
-        r = oorder[s]
+    for s in range(ostart[a], ostart[a + 1]):
+        r = orows[s]
+        if oci[r, 1] != b:
+            continue
         nx = ca * ocf[r, LNX] - sa * ocf[r, LNY]
         ny = sa * ocf[r, LNX] + ca * ocf[r, LNY]
         rax = ca * ocf[r, LAX] - sa * ocf[r, LAY]
@@ -333,16 +380,16 @@ def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev
 @njit(cache=True)
 def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                    piece_off, vert_off, verts, radius, segs, seg_friction, bounds, use_bounds,
-                   slop, h, frames, which, angle0, ci, cf, count):
+                   slop, h, frames, which, want, angle0, ci, cf, count):
     """Contacts of every moving body with the level's segments and the world's bounds.
 
-    ``segs`` (s, 4): x1, y1, x2, y2 px; ``bounds``: x0, y0, x1, y1 px; ``which``:
-    the bodies to look at (a flag each).
+    ``segs`` (s, 4): x1, y1, x2, y2 px; ``bounds``: x0, y0, x1, y1 px; the bodies
+    looked at are those whose flag in ``which`` is ``want``.
     """
     out = np.empty((2, 7))
     seg = np.empty((2, 2))
     for i in range(n):
-        if w[i] == 0.0 or not which[i]:
+        if w[i] == 0.0 or which[i] != want:
             continue
         xa, ya, aa = prev[i, 0], prev[i, 1], prev_angle[i]
         turn = aa - angle0[i]

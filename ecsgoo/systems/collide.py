@@ -108,7 +108,7 @@ class Collide(Stage):
                              c["pos"], c["prev"], c["w"], c["radius"], c["friction"],
                              c["restitution"], vmin, push, hold)
         # rigid bodies: contacts with each other, the level, the bounds and the particles
-        rigid.contacts(world, self._contacts, h, grid, self.push_speed, self.bounce_speed)
+        rigid.contacts(world, self._contacts, h, grid, self.bounce_speed)
         rigid.particles_on_static(world, grid, vmin, push, hold)
         if since is not None:
             collide_segments(n, *args, segs, vmin, push, hold, since)

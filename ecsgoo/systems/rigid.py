@@ -22,8 +22,10 @@ from ..kernels.rigid import (
     body_contacts,
     body_pairs,
     integrate_bodies,
+    pair_index,
     particle_contacts,
     pull_body,
+    split_spinning,
     static_edges,
     world_contacts,
 )
@@ -60,10 +62,6 @@ if TYPE_CHECKING:
 
 #: Friction of the level's segments and the bounds with a body (mixed with the body's).
 LEVEL_FRICTION = 0.6
-#: Contact stiffness, Hz, and damping ratio (Box2D v3's are 30 and 10: soft); contacts
-#: with something fixed twice as stiff, capped at a quarter of the substep rate. The
-#: damping ratio this large makes them hard (see ``softness``).
-CONTACT_HERTZ, CONTACT_ZETA = 30.0, 1e9
 #: How far (px) a contact's anchor may have moved since last frame and still be the
 #: same contact (its impulses carry over: warm starting).
 MATCH_PX = 2.0
@@ -92,13 +90,15 @@ class Contacts:
         self.old_ci, self.old_cf, self.old_n = self.ci.copy(), self.cf.copy(), 0
         self.angle0 = np.zeros(0)  # each body's angle when the frame's contacts were found
         self.pose = np.zeros((0, 4))
-        self.soft, self.soft_h = np.zeros(6), 0.0
         self.fast = np.zeros(0, dtype=bool)  # bodies whose contacts are found every substep
+        self.nfast = 0
+        self.sorted_pairs = np.zeros((64, 2), dtype=np.int64)  # slow pairs, then fast ones
         self.slow_pairs = self.fast_pairs = np.zeros((0, 2), dtype=np.int64)
         self.linked = np.zeros(0, dtype=np.int64)  # body pairs a joint links
         self.plinked = np.zeros(0, dtype=np.int64)  # body–particle pairs a joint links
         self.onext, self.onext_key = np.zeros(0, dtype=np.int64), None
         self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
+        self.ostart = self.orows = np.zeros(0, dtype=np.int64)  # see ``kept_index``
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
         # rows of the memory are valid while no body was removed since (rows move then)
         self.removals = self._store_removals = 0
@@ -185,13 +185,15 @@ class Contacts:
             else:
                 self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
 
-    def kept_keys(self) -> tuple[np.ndarray, np.ndarray]:
-        """Last frame's body–body contacts sorted by pair: keys and rows (``_keep``)."""
-        ci = self.old_ci[: self.old_n]
-        bodies = (ci[:, 1] >= 0) & (ci[:, 2] < 0)
-        key = np.where(bodies, ci[:, 0] * 4294967296 + ci[:, 1], -1)
-        order = np.argsort(key, kind="stable")
-        return key[order], order
+    def kept_index(self, bodies: int) -> tuple[np.ndarray, np.ndarray]:
+        """Last frame's body–body contacts by their first body (``pair_index``), of
+        ``bodies`` bodies: where each one's start and their rows (``_keep``)."""
+        if len(self.ostart) < bodies + 1:
+            self.ostart = np.zeros(2 * bodies + 2, dtype=np.int64)
+        if len(self.orows) < self.old_n:
+            self.orows = np.zeros(len(self.old_ci), dtype=np.int64)
+        pair_index(self.old_ci, self.old_n, bodies, self.ostart, self.orows)
+        return self.ostart[: bodies + 1], self.orows
 
     def keep_substep(self) -> None:
         """Remember this substep's own contacts (after the frame's) for the next one's."""
@@ -231,31 +233,12 @@ def hold_joints(world: World, h: float) -> None:
                       bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
 
 
-def softness(h: float) -> np.ndarray:
-    """Soft-constraint coefficients (bias rate 1/s, mass scale, impulse scale) for contacts
-    between moving things, then with something fixed (Box2D v3's ``b2MakeSoft``).
-
-    With ``CONTACT_ZETA`` this large they are hard (no bias, full mass, no leak): a
-    soft contact is a spring relative to the bodies' own masses, so a crate 100×
-    heavier than the boxes under it pressed them 5 px into each other (1,000×: 20
-    px); the position pass (``rigid_solver.separate``) takes overlaps out instead.
-    """
-    out = []
-    for hertz in (CONTACT_HERTZ, 2.0 * CONTACT_HERTZ):
-        omega = 2.0 * math.pi * min(hertz, 0.25 / h)
-        a1 = 2.0 * CONTACT_ZETA + h * omega
-        a2 = h * omega * a1
-        a3 = 1.0 / (1.0 + a2)
-        out += [omega / a1, a2 * a3, a3]
-    return np.array(out)
-
-
-def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
-             bounce: float) -> None:
+def contacts(world: World, found: Contacts, h: float, grid: Any, bounce: float) -> None:
     """One substep of the bodies' contacts (see the module docstring).
 
-    ``grid``: the particles' contact grid, or None; ``push``: most speed an
-    overlap is pushed out with, px/s; ``bounce``: slower impacts do not bounce.
+    ``grid``: the particles' contact grid, or None; ``bounce`` (px/s): slower
+    impacts do not bounce. Contacts are hard: overlaps are taken out in position
+    (``rigid_solver.separate``), never pushed out with speed.
     """
     st = world.store
     if found.pending is not None:
@@ -272,12 +255,10 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, push: float,
     if st.bodies.n:
         _substep_contacts(world, found, h, grid)
     c, pc = st.bodies.cols, st.particles.cols
-    if found.soft_h != h:  # the coefficients depend only on the substep
-        found.soft, found.soft_h = softness(h), h
     last = world.substep_index == world.substeps - 1
     contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h,
-                    found.soft, push, st.bodies.n, found.angle0, found.pose, last, bounce,
+                    st.bodies.n, found.angle0, found.pose, last, bounce,
                     _joint_arrays(st))
     if last:
         found.keep()
@@ -299,27 +280,32 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
     if npairs > len(found.pairs):
         found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
         body_pairs(*pair_args, found.pairs)
-    b = st.bodies
-    found.fast = np.abs(b.angle - b.prev_angle) * frames * b.extent > SPIN_PX
-    pairs = found.pairs[:npairs]
-    quick = found.fast[pairs[:, 0]] | found.fast[pairs[:, 1]]
-    found.slow_pairs, found.fast_pairs = pairs[~quick], pairs[quick]
+    if len(found.fast) < n:
+        found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
+        found.sorted_pairs = np.zeros_like(found.pairs)
+    if len(found.sorted_pairs) < npairs:
+        found.sorted_pairs = np.zeros_like(found.pairs)
+    slow, found.nfast = split_spinning(n, c["angle"], c["prev_angle"], c["extent"], frames,
+                                       SPIN_PX, found.pairs, npairs, found.fast,
+                                       found.sorted_pairs)
+    found.slow_pairs = found.sorted_pairs[:slow]
+    found.fast_pairs = found.sorted_pairs[slow:npairs]
     found.linked = _linked(st)  # joints change only between frames: looked up once
     found.plinked = _linked_particles(st)
     found.angle0 = c["prev_angle"][:n].copy()
     if len(found.pose) < n:
         found.pose = np.zeros((c["pos"].shape[0], 4))
     found.bodies = 0
-    found.bodies = _find(world, found, h, 0, found.slow_pairs, ~found.fast, frames)
+    found.bodies = _find(world, found, h, 0, found.slow_pairs, False, frames)
     carry_impulses(found.bodies, found.ci, found.cf, found.old_n, found.old_ci, found.old_cf,
                    MATCH_PX)
 
 
 def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray,
-          which: np.ndarray, frames: int) -> int:
-    """Contacts of ``pairs`` and of the bodies ``which`` with the level and bounds, from
-    row ``first`` on, with the speculative margin of ``frames`` substeps; returns the
-    end row."""
+          fast: bool, frames: int) -> int:
+    """Contacts of ``pairs`` and of the ``fast`` bodies (or the others) with the level and
+    bounds, from row ``first`` on, with the speculative margin of ``frames`` substeps;
+    returns the end row."""
     st = world.store
     c, slop = st.bodies.cols, world.contact_slop
     shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
@@ -327,7 +313,7 @@ def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray
     walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
     # a resting pair keeps last frame's contacts (only at the frame's first look)
     still = STILL_PX if frames > 1 and found.removals == st.removals else 0.0
-    keep = found.kept_keys() if still else (np.zeros(0, dtype=np.int64),) * 2
+    keep = found.kept_index(st.bodies.n) if still else (_NONE, _NONE)
     boxes, trig = np.empty((st.bodies.n, 4)), np.empty((st.bodies.n, 2))
     body_boxes(st.bodies.n, c["prev"], c["prev_angle"], *shape[:3], shape[3], boxes, trig)
     for _ in range(2):  # a second round only when the rows had to grow
@@ -339,7 +325,8 @@ def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray
         count = world_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                                c["w"], c["extent"], c["friction"], c["restitution"], *shape,
                                world.level.segments, LEVEL_FRICTION, walls, bounds is not None,
-                               slop, h, frames, which, found.angle0, found.ci, found.cf, count)
+                               slop, h, frames, found.fast, fast, found.angle0, found.ci,
+                               found.cf, count)
         if count <= len(found.ci):
             break
         found.grow(count)
@@ -351,8 +338,8 @@ def _substep_contacts(world: World, found: Contacts, h: float, grid: Any) -> Non
     """This substep's contacts after the frame's: the fast bodies', then the particles'
     (warm-started from the last substep's)."""
     n = found.bodies
-    if len(found.fast_pairs) or found.fast.any():
-        n = _find(world, found, h, n, found.fast_pairs, found.fast, 1)
+    if found.nfast:
+        n = _find(world, found, h, n, found.fast_pairs, True, 1)
     if grid is not None:
         n = _particle_contacts(world, found, h, grid, n)
     found.n = n
