@@ -18,20 +18,17 @@ import numpy as np
 
 from .. import limits
 from ..kernels.rigid import (
-    body_boxes,
-    body_contacts,
     body_pairs,
     integrate_bodies,
-    pair_index,
     particle_contacts,
     pull_body,
     split_spinning,
     static_edges,
-    world_contacts,
 )
 from ..kernels.rigid import (
     particles_on_static as _particles_on_static,
 )
+from ..kernels.rigid_find import find_contacts
 from ..kernels.rigid_solver import (
     CF,
     LAX,
@@ -98,7 +95,10 @@ class Contacts:
         self.plinked = np.zeros(0, dtype=np.int64)  # body–particle pairs a joint links
         self.onext, self.onext_key = np.zeros(0, dtype=np.int64), None
         self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
-        self.ostart = self.orows = np.zeros(0, dtype=np.int64)  # see ``kept_index``
+        # scratch of ``find_contacts``: last frame's contacts by body, boxes, cos/sin
+        self.ostart = self.orows = np.zeros(0, dtype=np.int64)
+        self.boxes, self.trig = np.zeros((0, 4)), np.zeros((0, 2))
+        self.walls, self.walls_of = np.zeros(4), None
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
         # rows of the memory are valid while no body was removed since (rows move then)
         self.removals = self._store_removals = 0
@@ -185,15 +185,14 @@ class Contacts:
             else:
                 self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
 
-    def kept_index(self, bodies: int) -> tuple[np.ndarray, np.ndarray]:
-        """Last frame's body–body contacts by their first body (``pair_index``), of
-        ``bodies`` bodies: where each one's start and their rows (``_keep``)."""
+    def room(self, bodies: int) -> None:
+        """Scratch rows for ``bodies`` bodies and last frame's contacts (``find_contacts``)."""
+        if len(self.boxes) < bodies:
+            self.boxes, self.trig = np.zeros((2 * bodies, 4)), np.zeros((2 * bodies, 2))
         if len(self.ostart) < bodies + 1:
             self.ostart = np.zeros(2 * bodies + 2, dtype=np.int64)
-        if len(self.orows) < self.old_n:
+        if len(self.orows) < len(self.old_ci):
             self.orows = np.zeros(len(self.old_ci), dtype=np.int64)
-        pair_index(self.old_ci, self.old_n, bodies, self.ostart, self.orows)
-        return self.ostart[: bodies + 1], self.orows
 
     def keep_substep(self) -> None:
         """Remember this substep's own contacts (after the frame's) for the next one's."""
@@ -297,41 +296,37 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
         found.pose = np.zeros((c["pos"].shape[0], 4))
     found.bodies = 0
     found.bodies = _find(world, found, h, 0, found.slow_pairs, False, frames)
-    carry_impulses(found.bodies, found.ci, found.cf, found.old_n, found.old_ci, found.old_cf,
-                   MATCH_PX)
 
 
 def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray,
           fast: bool, frames: int) -> int:
     """Contacts of ``pairs`` and of the ``fast`` bodies (or the others) with the level and
     bounds, from row ``first`` on, with the speculative margin of ``frames`` substeps;
-    returns the end row."""
+    returns the end row. At the frame's first look (``frames`` > 1) a resting pair
+    keeps last frame's contacts, and the others take their impulses."""
     st = world.store
-    c, slop = st.bodies.cols, world.contact_slop
-    shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
+    c, n = st.bodies.cols, st.bodies.n
     bounds = world.bounds
-    walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
-    # a resting pair keeps last frame's contacts (only at the frame's first look)
-    still = STILL_PX if frames > 1 and found.removals == st.removals else 0.0
-    keep = found.kept_index(st.bodies.n) if still else (_NONE, _NONE)
-    boxes, trig = np.empty((st.bodies.n, 4)), np.empty((st.bodies.n, 2))
-    body_boxes(st.bodies.n, c["prev"], c["prev_angle"], *shape[:3], shape[3], boxes, trig)
+    if bounds != found.walls_of:  # the walls as an array, made again only when they change
+        found.walls_of = bounds
+        found.walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
+    frame = frames > 1
+    still = STILL_PX if frame and found.removals == st.removals else 0.0
+    found.room(n)
     for _ in range(2):  # a second round only when the rows had to grow
-        count = body_contacts(pairs, len(pairs), c["pos"], c["prev"], c["angle"],
-                              c["prev_angle"], c["extent"], c["friction"], c["restitution"],
-                              *shape, slop, h, frames, found.linked, found.angle0, found.ci,
-                              found.cf, first, found.old_ci, found.old_cf, *keep, still,
-                              boxes, trig)
-        count = world_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
-                               c["w"], c["extent"], c["friction"], c["restitution"], *shape,
-                               world.level.segments, LEVEL_FRICTION, walls, bounds is not None,
-                               slop, h, frames, found.fast, fast, found.angle0, found.ci,
-                               found.cf, count)
+        count = find_contacts(pairs, n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                              c["w"], c["iw"], c["extent"], c["friction"], c["restitution"],
+                              st.body_piece_off, st.piece_vert_off, st.piece_verts,
+                              st.piece_radius, world.level.segments, LEVEL_FRICTION,
+                              found.walls, bounds is not None, world.contact_slop, h, frames,
+                              found.linked, found.angle0, found.ci, found.cf, first,
+                              found.old_ci, found.old_cf, found.old_n, found.ostart,
+                              found.orows, still, found.boxes, found.trig, found.fast, fast,
+                              st.particles.cols["w"], MATCH_PX if frame else 0.0)
         if count <= len(found.ci):
-            break
+            return count
         found.grow(count)
-    prepare_contacts(first, count, found.ci, found.cf, c["w"], c["iw"], st.particles.cols["w"])
-    return count
+    raise AssertionError("contact rows grew and were still too few")  # pragma: no cover
 
 
 def _substep_contacts(world: World, found: Contacts, h: float, grid: Any) -> None:
