@@ -75,43 +75,58 @@ class Collide(Stage):
         self._contacts.load(state)
 
     def substep(self, world: World, h: float) -> None:
+        n = world.store.particles.n
+        grid = self._among_particles(world, h) if n else None
+        # rigid bodies: contacts with each other, the level, the bounds and the particles
+        rigid.contacts(world, self._contacts, h, grid, self.bounce_speed)
+        if n:
+            self._with_the_level(world, h, grid)
+
+    def _among_particles(self, world: World, h: float) -> Any:
+        """Circle pairs, outlines and rings' own outlines; returns the particles' grid
+        (None if nothing needs it)."""
         st = world.store
         p = st.particles
         c = p.cols
         n, vmin, push = p.n, self.bounce_speed * h, self.push_speed * h
         hold = max(0.0, self.hold_speed) * h
+        # the level's segments and, for particles to meet, the static bodies' edges; where
+        # each particle was before this substep's contacts: nothing may cross a segment
+        # of the level on its way from there (see collide_segments)
+        self._segs = rigid.level_segments(world)
+        self._since = c["prev"][:n].copy() if len(self._segs) else None
+        if not (self.particles or self.outlines or st.bodies.n):
+            return None
+        grid = build_grid(n, c["pos"], c["radius"], world.contact_slop)
+        x0, y0, cell, nx, ny, start, items = grid
+        if self.particles:
+            # the grid's rows run up the y axis: sweep them downward when gravity pulls down
+            downward = self.along_gravity and world.gravity[1] < 0
+            collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
+                          c["layer"], c["mask"],
+                          c["friction"], c["restitution"], nx, ny, start, items, vmin, push,
+                          hold, downward)
+        if self.outlines and len(st.outline_off) > 1:
+            collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
+                             c["pos"], c["prev"], c["w"], c["radius"], c["group"],
+                             c["layer"], c["mask"], c["friction"], c["restitution"], x0, y0,
+                             cell, nx, ny, start, items, vmin, push, hold)
+        if st.rings.n and st.rings.self_collide.any():  # rings' own outlines
+            collide_self(st.rings.n, st.ring_off, st.ring_idx, st.rings.self_collide,
+                         c["pos"], c["prev"], c["w"], c["radius"], c["friction"],
+                         c["restitution"], vmin, push, hold)
+        return grid
+
+    def _with_the_level(self, world: World, h: float, grid: Any) -> None:
+        """Particles out of static bodies, the level's segments and polygons, the bounds."""
+        c = world.store.particles.cols
+        n, vmin, push = world.store.particles.n, self.bounce_speed * h, self.push_speed * h
+        hold = max(0.0, self.hold_speed) * h
         args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
         lvl = world.level
-        # the level's segments and, for particles to meet, the static bodies' edges
-        segs = rigid.level_segments(world) if n else lvl.segments
-        # where each particle was before this substep's contacts: nothing may cross a
-        # segment of the level on its way from there (see collide_segments)
-        since = c["prev"][:n].copy() if len(segs) else None
-        grid = None
-        if n and (self.particles or self.outlines or st.bodies.n):
-            grid = build_grid(n, c["pos"], c["radius"], world.contact_slop)
-            x0, y0, cell, nx, ny, start, items = grid
-            if self.particles:
-                # the grid's rows run up the y axis: sweep them downward when gravity pulls down
-                downward = self.along_gravity and world.gravity[1] < 0
-                collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
-                              c["layer"], c["mask"],
-                              c["friction"], c["restitution"], nx, ny, start, items, vmin, push,
-                              hold, downward)
-            if self.outlines and len(st.outline_off) > 1:
-                collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
-                                 c["pos"], c["prev"], c["w"], c["radius"], c["group"],
-                                 c["layer"], c["mask"], c["friction"], c["restitution"], x0, y0,
-                                 cell, nx, ny, start, items, vmin, push, hold)
-            if st.rings.n and st.rings.self_collide.any():  # rings' own outlines
-                collide_self(st.rings.n, st.ring_off, st.ring_idx, st.rings.self_collide,
-                             c["pos"], c["prev"], c["w"], c["radius"], c["friction"],
-                             c["restitution"], vmin, push, hold)
-        # rigid bodies: contacts with each other, the level, the bounds and the particles
-        rigid.contacts(world, self._contacts, h, grid, self.bounce_speed)
         rigid.particles_on_static(world, grid, vmin, push, hold)
-        if since is not None:
-            collide_segments(n, *args, segs, vmin, push, hold, since)
+        if self._since is not None:
+            collide_segments(n, *args, self._segs, vmin, push, hold, self._since)
         if len(lvl.polygons):
             collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
                              hold)

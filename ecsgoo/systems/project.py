@@ -41,15 +41,17 @@ class Project(Stage):
         rings, shapes = st.rings, st.shapes
         pc = st.particles.cols  # kernels take whole columns and loop over the first n rows
         rounds = self.iterations or world.iterations
+        if not (st.springs.n or rings.n or shapes.n):  # only springs on bodies, if any
+            if st.tethers.n:
+                st.tethers.lam[:] = 0.0
+                for _ in range(rounds):
+                    rigid.hold_joints(world, h)
+            return
         st.springs.lam[:] = 0.0
         st.tethers.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         order, backward = st.spring_order, st.spring_order_reversed
-        if not (st.springs.n or rings.n or shapes.n):  # only springs on bodies, if any
-            for _ in range(rounds):
-                rigid.hold_joints(world, h)
-            return
         for r in range(rounds):
             # alternate the sweep direction and end on a backward sweep: a symmetric
             # Gauss–Seidel pass (a one-way sweep feeds energy into high-valence nodes,
