@@ -164,7 +164,7 @@ def _mix(mu_a, mu_b, e_a, e_b):
 @njit(cache=True)
 def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction, restitution,
                   piece_off, vert_off, verts, radius, slop, h, frames, linked, angle0, ci, cf,
-                  count, oci, ocf, ostart, orows, still, boxes, trig):
+                  count, oci, ocf, otable, still, boxes, trig):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
 
@@ -172,8 +172,8 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
     do not collide with each other (Box2D's default).
 
     A pair whose relative pose moved less than ``still`` px (its farthest point) since
-    its contacts of last frame were found (``oci``/``ocf``, by first body:
-    ``ostart``, ``orows``, see ``pair_index``) keeps them — the anchors, the normal
+    its contacts of last frame were found (``oci``/``ocf``, by pair in ``otable``,
+    see ``pair_index``) keeps them — the anchors, the normal
     and the impulses — with no narrow phase: a resting stack costs little. ``still``
     0: always find them anew.
 
@@ -204,7 +204,6 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
         if (boxes[a, 0] - margin > boxes[b, 2] or boxes[b, 0] - margin > boxes[a, 2]
                 or boxes[a, 1] - margin > boxes[b, 3] or boxes[b, 1] - margin > boxes[a, 3]):
             continue
-        mu, e = _mix(friction[a], friction[b], restitution[a], restitution[b])
         ca, sa, cb, sb = trig[a, 0], trig[a, 1], trig[b, 0], trig[b, 1]
         # where b is in a's coordinates (what a kept contact must still match)
         rx, ry, rth = ca * gx + sa * gy, -sa * gx + ca * gy, ab - aa
@@ -212,9 +211,10 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
         if still > 0.0:
             count = _keep(a, b, rx, ry, rth, still / max(extent[a], extent[b], 1e-9), still,
                           pos, prev, angle, prev_angle, angle0, h, ci, cf, count, oci, ocf,
-                          ostart, orows, ca, sa, cb, sb)
+                          otable, ca, sa, cb, sb)
             if count > first:
                 continue
+        mu, e = _mix(friction[a], friction[b], restitution[a], restitution[b])
         for pa in range(piece_off[a], piece_off[a + 1]):
             va = verts[vert_off[pa]: vert_off[pa + 1]]
             for pb in range(piece_off[b], piece_off[b + 1]):
@@ -262,23 +262,34 @@ def split_spinning(n, angle, prev_angle, extent, frames, spin, pairs, npairs, fa
     return slow, nfast
 
 
+@njit(cache=True, inline="always")
+def _slot(a, b, mask):
+    """Where pair ``(a, b)`` starts looking in a ``pair_index`` table (``mask`` = size − 1)."""
+    return (a * 73856093 ^ b * 19349663) & mask
+
+
 @njit(cache=True)
-def pair_index(oci, n, nb, start, rows):
-    """Last frame's body–body contacts ``oci[:n]`` by their first body (for ``_keep``):
-    those of body ``a`` are rows ``rows[start[a]:start[a + 1]]``, in row order (a
-    counting sort: no comparisons). ``nb``: the number of bodies."""
-    start[: nb + 1] = 0
+def pair_index(oci, n, table):
+    """Last frame's body–body contacts ``oci[:n]`` by pair (for ``_keep``): an open-
+    addressing table of rows ``(a · 2³² + b, first row, count)`` (-1 keys: empty; its
+    length a power of two above ``2n``). A pair's contacts are consecutive rows (they
+    are found together); a pair whose rows are not gets count -1 (found anew)."""
+    mask = len(table) - 1
+    table[:, 0] = -1
     for k in range(n):
-        if oci[k, 1] >= 0 and oci[k, 2] < 0:
-            start[oci[k, 0] + 1] += 1
-    for a in range(nb):
-        start[a + 1] += start[a]
-    fill = start[:nb].copy()
-    for k in range(n):
-        if oci[k, 1] >= 0 and oci[k, 2] < 0:
-            a = oci[k, 0]
-            rows[fill[a]] = k
-            fill[a] += 1
+        a, b = oci[k, 0], oci[k, 1]
+        if b < 0 or oci[k, 2] >= 0:
+            continue
+        key = a * 4294967296 + b
+        at = _slot(a, b, mask)
+        while table[at, 0] != -1 and table[at, 0] != key:
+            at = (at + 1) & mask
+        if table[at, 0] == -1:
+            table[at, 0], table[at, 1], table[at, 2] = key, k, 1
+        elif table[at, 2] >= 0 and table[at, 1] + table[at, 2] == k:
+            table[at, 2] += 1
+        else:
+            table[at, 2] = -1
 
 
 @njit(cache=True)
@@ -312,28 +323,23 @@ def _local(cf, k, ca, sa, cb, sb, nx, ny, rax, ray, rbx, rby, rx, ry, rth):
 
 @njit(cache=True, inline="always")
 def _keep(a, b, rx, ry, rth, turn_limit, still, pos, prev, angle, prev_angle, angle0, h, ci,
-          cf, count, oci, ocf, ostart, orows, ca, sa, cb, sb):
+          cf, count, oci, ocf, otable, ca, sa, cb, sb):
     """Copy last frame's contacts of pair ``(a, b)`` if b has not moved relative to a
     (``ca, sa, cb, sb``: cosines and sines of their angles); returns the new count
     (unchanged if they cannot be kept)."""
-    if a + 1 >= len(ostart):
+    key, mask = a * 4294967296 + b, len(otable) - 1
+    at = _slot(a, b, mask)
+    while otable[at, 0] != -1 and otable[at, 0] != key:
+        at = (at + 1) & mask
+    first, found = otable[at, 1], otable[at, 2]
+    if otable[at, 0] != key or found <= 0 or count + found > len(ci):
         return count
-    found = 0
-    for s in range(ostart[a], ostart[a + 1]):
-        r = orows[s]
-        if oci[r, 1] != b:
-            continue
+    for r in range(first, first + found):
         if (abs(ocf[r, RPX] - rx) + abs(ocf[r, RPY] - ry) > still
                 or abs(ocf[r, RPA] - rth) > turn_limit):
             return count
-        found += 1
-    if found == 0 or count + found > len(ci):
-        return count
     aa, ab = prev_angle[a], prev_angle[b]
-    for s in range(ostart[a], ostart[a + 1]):
-        r = orows[s]
-        if oci[r, 1] != b:
-            continue
+    for r in range(first, first + found):
         nx = ca * ocf[r, LNX] - sa * ocf[r, LNY]
         ny = sa * ocf[r, LNX] + ca * ocf[r, LNY]
         rax = ca * ocf[r, LAX] - sa * ocf[r, LAY]

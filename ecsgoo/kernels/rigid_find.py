@@ -18,21 +18,22 @@ from .rigid_solver import carry_impulses, prepare_contacts
 def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, friction,
                   restitution, piece_off, vert_off, verts, radius, segs, seg_friction, walls,
                   use_bounds, slop, h, frames, linked, angle0, ci, cf, first, oci, ocf, old_n,
-                  ostart, orows, still, boxes, trig, fast, want, pw, carry_tol):
+                  otable, still, boxes, trig, fast, want, pw, carry_tol):
     """Contacts of the body ``pairs`` and of the bodies whose ``fast`` flag is ``want``
     with the level ``segs`` and the ``walls`` (if ``use_bounds``), appended from row
     ``first`` with the speculative margin of ``frames`` substeps; a pair at rest
-    (``still`` px > 0) keeps last frame's (``oci``/``ocf``, ``old_n`` rows). Then
+    (``still`` px > 0) keeps last frame's (``oci``/``ocf``, ``old_n`` rows, indexed
+    by pair in ``otable``: see ``pair_index``). Then
     the new rows' effective masses and, if ``carry_tol`` > 0 px, the impulses of last
     frame's contacts within that distance (warm starting). Returns the end row; if
     it passes ``len(ci)``, nothing after the count is valid: grow and call again.
     """
     body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, boxes, trig)
     if still > 0.0:
-        pair_index(oci, old_n, n, ostart, orows)
+        pair_index(oci, old_n, otable)
     count = body_contacts(pairs, len(pairs), pos, prev, angle, prev_angle, extent, friction,
                           restitution, piece_off, vert_off, verts, radius, slop, h, frames,
-                          linked, angle0, ci, cf, first, oci, ocf, ostart, orows, still, boxes,
+                          linked, angle0, ci, cf, first, oci, ocf, otable, still, boxes,
                           trig)
     count = world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                            piece_off, vert_off, verts, radius, segs, seg_friction, walls,

@@ -96,7 +96,7 @@ class Contacts:
         self.onext, self.onext_key = np.zeros(0, dtype=np.int64), None
         self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
         # scratch of ``find_contacts``: last frame's contacts by body, boxes, cos/sin
-        self.ostart = self.orows = np.zeros(0, dtype=np.int64)
+        self.otable = np.zeros((0, 3), dtype=np.int64)
         self.boxes, self.trig = np.zeros((0, 4)), np.zeros((0, 2))
         self.walls, self.walls_of = np.zeros(4), None
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
@@ -189,10 +189,9 @@ class Contacts:
         """Scratch rows for ``bodies`` bodies and last frame's contacts (``find_contacts``)."""
         if len(self.boxes) < bodies:
             self.boxes, self.trig = np.zeros((2 * bodies, 4)), np.zeros((2 * bodies, 2))
-        if len(self.ostart) < bodies + 1:
-            self.ostart = np.zeros(2 * bodies + 2, dtype=np.int64)
-        if len(self.orows) < len(self.old_ci):
-            self.orows = np.zeros(len(self.old_ci), dtype=np.int64)
+        size = 1 << (2 * self.old_n + 2).bit_length()  # a power of two above 2 × the rows
+        if len(self.otable) < size:
+            self.otable = np.zeros((size, 3), dtype=np.int64)
 
     def keep_substep(self) -> None:
         """Remember this substep's own contacts (after the frame's) for the next one's."""
@@ -320,8 +319,8 @@ def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray
                               st.piece_radius, world.level.segments, LEVEL_FRICTION,
                               found.walls, bounds is not None, world.contact_slop, h, frames,
                               found.linked, found.angle0, found.ci, found.cf, first,
-                              found.old_ci, found.old_cf, found.old_n, found.ostart,
-                              found.orows, still, found.boxes, found.trig, found.fast, fast,
+                              found.old_ci, found.old_cf, found.old_n, found.otable, still,
+                              found.boxes, found.trig, found.fast, fast,
                               st.particles.cols["w"], MATCH_PX if frame else 0.0)
         if count <= len(found.ci):
             return count
