@@ -11,22 +11,24 @@ from __future__ import annotations
 from numba import njit
 
 from .rigid import body_boxes, body_contacts, pair_index, world_contacts
-from .rigid_solver import carry_impulses, prepare_contacts
+from .rigid_solver import carry_impulses, color_order, prepare_contacts
 
 
 @njit(cache=True)
 def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, friction,
                   restitution, piece_off, vert_off, verts, radius, segs, seg_friction, walls,
                   use_bounds, slop, h, frames, linked, angle0, ci, cf, first, oci, ocf, old_n,
-                  otable, still, boxes, trig, fast, want, pw, carry_tol):
+                  otable, still, boxes, trig, fast, want, pw, carry_tol, order):
     """Contacts of the body ``pairs`` and of the bodies whose ``fast`` flag is ``want``
     with the level ``segs`` and the ``walls`` (if ``use_bounds``), appended from row
     ``first`` with the speculative margin of ``frames`` substeps; a pair at rest
     (``still`` px > 0) keeps last frame's (``oci``/``ocf``, ``old_n`` rows, indexed
     by pair in ``otable``: see ``pair_index``). Then
     the new rows' effective masses and, if ``carry_tol`` > 0 px, the impulses of last
-    frame's contacts within that distance (warm starting). Returns the end row; if
-    it passes ``len(ci)``, nothing after the count is valid: grow and call again.
+    frame's contacts within that distance (warm starting). From row 0 (the frame's
+    contacts), ``order`` gets the order the solver takes them in (``color_order``).
+    Returns the end row; if it passes ``len(ci)``, nothing after the count is valid:
+    grow and call again.
     """
     body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, boxes, trig)
     if still > 0.0:
@@ -43,4 +45,6 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     prepare_contacts(first, count, ci, cf, w, iw, pw)
     if carry_tol > 0.0:
         carry_impulses(count - first, ci[first:], cf[first:], old_n, oci, ocf, carry_tol)
+    if first == 0:
+        color_order(count, ci, w, n, order)
     return count

@@ -209,60 +209,104 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
 
 
 @njit(cache=True)
-def _sweep_bodies(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, use_bias, pose):
-    """``_sweep``'s solve (``use_bias``) or relax pass over contacts ``0..nc`` between two
-    bodies or a body and the static world — the frame's, most of them — with the
-    particle ends left out: the same arithmetic in the same order (the same bits),
-    faster without the branches."""
-    inv_h = 1.0 / h
+def color_order(nc, ci, bw, nb, order):
+    """The frame's body contacts ``0..nc`` in the order the lean sweeps take them: by
+    colour, greedily, so that no two contacts of one colour share a moving body (Box2D
+    v3's graph colouring). Gauss–Seidel stays Gauss–Seidel, but consecutive contacts no
+    longer wait on each other's result, so the CPU overlaps them (a third faster on a
+    pyramid). Static ends do not count (nothing is written to them). Contacts that
+    find no free colour of 64 go last. ``nb``: the number of bodies."""
+    used = np.zeros(nb, dtype=np.int64)
+    color = np.empty(nc, dtype=np.int64)
+    counts = np.zeros(66, dtype=np.int64)
     for k in range(nc):
         a, b = ci[k, 0], ci[k, 1]
+        taken = used[a] if bw[a] != 0.0 else 0
+        if b >= 0 and bw[b] != 0.0:
+            taken |= used[b]
+        col = 0
+        while col < 64 and (taken >> col) & 1:
+            col += 1
+        color[k] = col
+        counts[col + 1] += 1
+        if col < 64:
+            if bw[a] != 0.0:
+                used[a] |= 1 << col
+            if b >= 0 and bw[b] != 0.0:
+                used[b] |= 1 << col
+    for c in range(65):
+        counts[c + 1] += counts[c]
+    for k in range(nc):
+        order[counts[color[k]]] = k
+        counts[color[k]] += 1
+
+
+@njit(cache=True)
+def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, mode,
+                  pose):
+    """``_sweep``'s warm start (``mode`` 0), solve (1) or relax (2) over the frame's
+    contacts between two bodies or a body and the static world, in ``order``
+    (``color_order``), the particle ends left out; an end that cannot move is not
+    written. The same arithmetic as ``_sweep``, faster without its branches."""
+    inv_h = 1.0 / h
+    for kk in range(nc):
+        k = order[kk]
+        a, b = ci[k, 0], ci[k, 1]
         nx, ny = cf[k, NX], cf[k, NY]
+        if mode == 0 and cf[k, LN] == 0.0 and cf[k, LT] == 0.0:
+            continue
         wa, iwa = bw[a], biw[a]
         vax, vay = (bpos[a, 0] - bprev[a, 0]) * inv_h, (bpos[a, 1] - bprev[a, 1]) * inv_h
         oma = (bangle[a] - bprev_angle[a]) * inv_h
         jax, jay = cf[k, JAX], cf[k, JAY]
         wb, iwb, vbx, vby, omb = 0.0, 0.0, 0.0, 0.0, 0.0
         jbx, jby = cf[k, JBX], cf[k, JBY]
-        pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3], cf[k, RAX],
-                              cf[k, RAY])
         if b >= 0:
             wb, iwb = bw[b], biw[b]
             vbx, vby = (bpos[b, 0] - bprev[b, 0]) * inv_h, (bpos[b, 1] - bprev[b, 1]) * inv_h
             omb = (bangle[b] - bprev_angle[b]) * inv_h
-            pbx, pby = _arm_point(pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3],
-                                  cf[k, RBX], cf[k, RBY])
+        if mode == 0:
+            dn, dt = cf[k, LN], cf[k, LT]
+            jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
         else:
-            pbx, pby = cf[k, RBX], cf[k, RBY]
-        s = (pbx - pax) * nx + (pby - pay) * ny
-        ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
-        old = cf[k, LN]
-        new = _hard_impulse(old, cf[k, MN], ux * nx + uy * ny, s, inv_h)
-        dn = new - old
-        cf[k, LN] = new
-        cf[k, LMAX] = max(cf[k, LMAX], dn)
-        jx, jy = dn * nx, dn * ny
-        vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
-        vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
-        ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
-        limit = cf[k, MU] * new
-        old = cf[k, LT]
-        new = min(max(old - cf[k, MT] * (ux * ny - uy * nx), -limit), limit)
-        dt = new - old
-        cf[k, LT] = new
-        jx, jy = dt * ny, -dt * nx
-        vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
-        vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
-        if use_bias:
-            bpos[a, 0], bpos[a, 1] = bprev[a, 0] + vax * h, bprev[a, 1] + vay * h
-            bangle[a] = bprev_angle[a] + oma * h
+            pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3], cf[k, RAX],
+                                  cf[k, RAY])
             if b >= 0:
+                pbx, pby = _arm_point(pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3],
+                                      cf[k, RBX], cf[k, RBY])
+            else:
+                pbx, pby = cf[k, RBX], cf[k, RBY]
+            s = (pbx - pax) * nx + (pby - pay) * ny
+            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
+            old = cf[k, LN]
+            new = _hard_impulse(old, cf[k, MN], ux * nx + uy * ny, s, inv_h)
+            dn = new - old
+            cf[k, LN] = new
+            cf[k, LMAX] = max(cf[k, LMAX], dn)
+            jx, jy = dn * nx, dn * ny
+            vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
+            vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
+            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
+            limit = cf[k, MU] * new
+            old = cf[k, LT]
+            new = min(max(old - cf[k, MT] * (ux * ny - uy * nx), -limit), limit)
+            dt = new - old
+            cf[k, LT] = new
+            jx, jy = dt * ny, -dt * nx
+        vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
+        vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
+        if mode <= 1:  # the substep's move changes
+            if wa != 0.0 or iwa != 0.0:
+                bpos[a, 0], bpos[a, 1] = bprev[a, 0] + vax * h, bprev[a, 1] + vay * h
+                bangle[a] = bprev_angle[a] + oma * h
+            if b >= 0 and (wb != 0.0 or iwb != 0.0):
                 bpos[b, 0], bpos[b, 1] = bprev[b, 0] + vbx * h, bprev[b, 1] + vby * h
                 bangle[b] = bprev_angle[b] + omb * h
-        else:
-            bprev[a, 0], bprev[a, 1] = bpos[a, 0] - vax * h, bpos[a, 1] - vay * h
-            bprev_angle[a] = bangle[a] - oma * h
-            if b >= 0:
+        else:  # only the velocity does
+            if wa != 0.0 or iwa != 0.0:
+                bprev[a, 0], bprev[a, 1] = bpos[a, 0] - vax * h, bpos[a, 1] - vay * h
+                bprev_angle[a] = bangle[a] - oma * h
+            if b >= 0 and (wb != 0.0 or iwb != 0.0):
                 bprev[b, 0], bprev[b, 1] = bpos[b, 0] - vbx * h, bpos[b, 1] - vby * h
                 bprev_angle[b] = bangle[b] - omb * h
 
@@ -295,28 +339,32 @@ def prepare_contacts(first, count, ci, cf, bw, biw, pw):
 
 
 @njit(cache=True)
-def warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h):
-    """Apply every contact's accumulated impulses (the solver starts near last time's)."""
+def warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
+               nb_rows, order):
+    """Apply every contact's accumulated impulses (the solver starts near last time's);
+    the first ``nb_rows`` (bodies only) in ``order``, the rest as they come."""
+    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, 0,
+                  bpos)
     _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 0,
-           bpos, ppos, 0.0)
+           bpos, ppos, 0.0, nb_rows)
 
 
 @njit(cache=True)
 def solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
-          use_bias, pose, pp):
-    """One pass over the contacts: non-penetration, then Coulomb friction.
+          use_bias, pose, pp, nb_rows, order):
+    """One pass over the contacts: non-penetration, then Coulomb friction; the first
+    ``nb_rows`` (the frame's, between bodies) in ``order``, the rest as they come.
 
     ``use_bias``: the solve, which changes the substep's move; else only
     velocities change (the relax pass). ``pose`` and ``pp``: the bodies
     (``poses``) and particles where the substep started (solve) or ends
     (relax), for the separations (a gap may close, no more).
     """
-    first = 0  # the frame's contacts between bodies come first: the lean loop takes them
-    while first < nc and ci[first, 2] < 0:
-        first += 1
-    _sweep_bodies(first, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, use_bias, pose)
-    _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
-           1 if use_bias else 2, pose, pp, 0.0, first)
+    mode = 1 if use_bias else 2
+    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, mode,
+                  pose)
+    _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, mode,
+           pose, pp, 0.0, nb_rows)
 
 
 @njit(cache=True)
@@ -329,26 +377,28 @@ def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, ppr
 
 @njit(cache=True)
 def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
-                    h, n, angle0, pose, last, threshold, joints):
+                    h, n, angle0, pose, last, threshold, joints, nb_rows, order):
     """One substep over joints and contacts ``0..nc`` (bodies ``0..n``): warm start,
     solve (from where the substep started), relax (to where it ends), after the frame's
     ``last`` substep restitution, then the position pass. Joints go first each time
-    (``joints``: the joint table's arrays, see ``joint_sweep``)."""
+    (``joints``: the joint table's arrays, see ``joint_sweep``). The first ``nb_rows``
+    contacts (the frame's between bodies) are taken in ``order`` (``color_order``)."""
     state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
     jpasses = JOINT_PASSES if joints[0] > 0 else 0  # a call passes ~20 arrays: skip none
     if jpasses:
         joint_sweep(*joints, *state, 0)
-    warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
+    warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
+               nb_rows, order)
     for _ in range(jpasses):  # joints are few: several passes converge a chain
         joint_sweep(*joints, *state, 1)
     poses(n, bprev, bprev_angle, angle0, pose)
     solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, True,
-          pose, pprev)
+          pose, pprev, nb_rows, order)
     for _ in range(jpasses):
         joint_sweep(*joints, *state, 2)
     poses(n, bpos, bangle, angle0, pose)
     solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, False,
-          pose, ppos)
+          pose, ppos, nb_rows, order)
     if last:
         restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                     threshold)

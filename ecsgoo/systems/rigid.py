@@ -97,6 +97,7 @@ class Contacts:
         self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
         # scratch of ``find_contacts``: last frame's contacts by body, boxes, cos/sin
         self.otable = np.zeros((0, 3), dtype=np.int64)
+        self.order = np.zeros(0, dtype=np.int64)  # the solver's order of the frame's rows
         self.boxes, self.trig = np.zeros((0, 4)), np.zeros((0, 2))
         self.walls, self.walls_of = np.zeros(4), None
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
@@ -108,6 +109,9 @@ class Contacts:
         ci, cf = np.zeros((2 * need, 4), dtype=np.int64), np.zeros((2 * need, CF))
         ci[: self.bodies], cf[: self.bodies] = self.ci[: self.bodies], self.cf[: self.bodies]
         self.ci, self.cf = ci, cf
+        order = np.zeros(2 * need, dtype=np.int64)
+        order[: self.bodies] = self.order[: self.bodies]
+        self.order = order
 
     def keep(self) -> None:
         """Remember this frame's body contacts for the next frame's warm start."""
@@ -187,6 +191,8 @@ class Contacts:
 
     def room(self, bodies: int) -> None:
         """Scratch rows for ``bodies`` bodies and last frame's contacts (``find_contacts``)."""
+        if len(self.order) < len(self.ci):
+            self.order = np.zeros(len(self.ci), dtype=np.int64)
         if len(self.boxes) < bodies:
             self.boxes, self.trig = np.zeros((2 * bodies, 4)), np.zeros((2 * bodies, 2))
         size = 1 << (2 * self.old_n + 2).bit_length()  # a power of two above 2 × the rows
@@ -257,7 +263,7 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, bounce: float) 
     contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h,
                     st.bodies.n, found.angle0, found.pose, last, bounce,
-                    _joint_arrays(st))
+                    _joint_arrays(st), found.bodies, found.order)
     if last:
         found.keep()
     found.keep_substep()
@@ -321,7 +327,8 @@ def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray
                               found.linked, found.angle0, found.ci, found.cf, first,
                               found.old_ci, found.old_cf, found.old_n, found.otable, still,
                               found.boxes, found.trig, found.fast, fast,
-                              st.particles.cols["w"], MATCH_PX if frame else 0.0)
+                              st.particles.cols["w"], MATCH_PX if frame else 0.0,
+                              found.order)
         if count <= len(found.ci):
             return count
         found.grow(count)
