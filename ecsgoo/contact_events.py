@@ -62,6 +62,9 @@ def update(world: World) -> None:
     from .systems import rigid  # bodies' contacts: the Collide stage's
 
     state = world.resource(Contacts)
+    st = world.store
+    if state is None and not (st.particles.events.any() or st.bodies.events.any()):
+        return  # nothing watched, nothing was touching: the usual case costs nothing
     bodies = rigid.touching(world)
     now = sorted(set(_touching(world)) | set(bodies))
     if state is None:

@@ -202,6 +202,9 @@ class Contacts:
     def keep_substep(self) -> None:
         """Remember this substep's own contacts (after the frame's) for the next one's."""
         first, n = self.bodies, self.n - self.bodies
+        if n == 0:
+            self.sub_n = 0
+            return
         if len(self.sub_ci) < n:
             self.sub_ci, self.sub_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
         self.sub_ci[:n], self.sub_cf[:n] = self.ci[first: self.n], self.cf[first: self.n]
