@@ -292,14 +292,21 @@ def _pyramid_cell(name: str, run: tuple[float, float, float, float], unit: str) 
             f"(max {worst:.1f} px, tilt {tilt:.0f}°)")
 
 
-def _ecsgoo_pyramid(base: int) -> tuple[float, float, float, float] | str:
-    """ecsgoo's ``scenes.box_pyramid`` run, or why not (ecsgoo without ``RigidBody``)."""
+#: ecsgoo's runs of a pyramid: the default substeps, and two (a rigid-body game's setting:
+#: pymunk takes one step of 10 iterations, Box2D v3 four substeps).
+PYRAMID_SUBSTEPS = (6, 2)
+
+
+def _ecsgoo_pyramid(base: int, substeps: int) -> tuple[float, float, float, float] | str:
+    """ecsgoo's ``scenes.box_pyramid`` run at ``substeps`` a frame, or why not (ecsgoo
+    without ``RigidBody``)."""
     try:
         from ecsgoo import RigidBody
     except ImportError as err:
         return f"unavailable ({type(err).__name__}: no ecsgoo.RigidBody)"
     scenes.box_pyramid(3)[0].step(2)  # compile the rigid-body kernels outside the timing
     world, boxes = scenes.box_pyramid(base)
+    world.substeps = substeps
     views = [world.component(box, RigidBody) for box in boxes]
     return _pyramid_run(world.step, lambda: [(v.x, v.y, v.angle) for v in views])
 
@@ -310,11 +317,10 @@ def _pyramid_rows(bases: tuple[int, ...]) -> list[Row]:
     rows = []
     for base in bases:
         count = base * (base + 1) // 2
-        ours = _ecsgoo_pyramid(base)
-        if isinstance(ours, str):
-            ours_cell = ours
-        else:
-            ours_cell = _pyramid_cell("", ours, "frame (6 substeps)")
+        ours = {k: _ecsgoo_pyramid(base, k) for k in PYRAMID_SUBSTEPS}
+        ours_cell = "; ".join(
+            run if isinstance(run, str) else _pyramid_cell("", run, f"frame ({k} substeps)")
+            for k, run in ours.items())
         cells, pymunk_ms = [], None
         for name, build, unit in (("pymunk", peers.PymunkPyramid, "step (10 iterations)"),
                                   ("Box2D", peers.Box2DPyramid, "step (8+3 iterations)")):
@@ -327,8 +333,9 @@ def _pyramid_rows(bases: tuple[int, ...]) -> list[Row]:
             cells.append(_pyramid_cell(f"{name} ", run, unit))
             if name == "pymunk":
                 pymunk_ms = run[0]
-        if not isinstance(ours, str) and pymunk_ms is not None:
-            cells.append(f"ratio ecsgoo/pymunk {ours[0] / pymunk_ms:.2f}")
+        if pymunk_ms is not None:
+            cells += [f"ratio ecsgoo ({k} substeps)/pymunk {run[0] / pymunk_ms:.2f}"
+                      for k, run in ours.items() if not isinstance(run, str)]
         rows.append((f"pyramid base {base} ({count} boxes of 40 px), "
                      f"{PYRAMID_FRAMES} frames standing", ours_cell, "; ".join(cells)))
     return rows
