@@ -16,6 +16,14 @@ body's mass, and a 1:100 load pressed a column of discs 5 px per contact;
 overlaps are taken out in position instead (``separate``, Box2D v2's position
 solver), which holds a 1:1000 load and stands the pyramid straighter.
 
+Speed. The frame's contacts between bodies are swept in graph-colour order
+(``color_order``, as Box2D v3 colours its constraint graph): still
+Gauss–Seidel, but no contact waits on the one before it, so the CPU overlaps
+them — a third off each pass on a pyramid. They go through a lean loop
+(``_sweep_bodies``) that knows no particle ends and never writes an end that
+cannot move; the rest (contacts with particles and outline edges, fast bodies'
+per-substep contacts) through ``_sweep``.
+
 On Verlet state (velocity = (pos − prev) / h) "integrate positions with the
 solved velocity" and "change the velocity only" are two ways of applying one
 impulse: ``into_pos`` moves ``pos`` (warm start, biased solve: the substep's
