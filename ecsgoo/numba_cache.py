@@ -9,10 +9,16 @@ with a one-line warning. ``NUMBA_CACHE_DIR`` set by the user is left alone.
 A cache entry numba cannot read (truncated, garbage) or whose bytes changed
 since they were written (a flipped bit in its machine code: a SHA-256 beside
 each data file says) is dropped and compiled again (``tolerate_corrupt_entries``).
+numba knows an entry is stale only when its own source file changed, though a
+kernel carries the code of the kernels it calls from other files: after an edit
+or an upgrade, a cached caller ran its callees' old code (a segfault, seen).
+So an ecsgoo kernel's entry is tied to every ecsgoo file that defines kernels
+(``tie_stamps_to_the_package``): any of them changes, all compile again.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
@@ -127,3 +133,38 @@ def _drop(index: str, exc: Exception) -> None:
         pass
     print(f"ecsgoo: dropped a corrupt numba cache entry {index} ({type(exc).__name__}); "
           "compiling again", file=sys.stderr)
+
+
+def tie_stamps_to_the_package(package: str) -> None:
+    """Make a cache entry of a kernel defined under ``package`` (a folder) stale whenever
+    any of the package's files that define kernels changes, not only its own file."""
+    mixin = caching._SourceFileBackedLocatorMixin
+    if getattr(mixin.get_source_stamp, "_ecsgoo", False):
+        return
+    own = mixin.get_source_stamp
+    root = os.path.realpath(package)
+
+    def package_stamp(self: Any) -> Any:
+        stamp = own(self)
+        if os.path.realpath(self._py_file).startswith(root + os.sep):
+            return stamp, package_digest(root)
+        return stamp
+
+    package_stamp._ecsgoo = True  # type: ignore[attr-defined]
+    mixin.get_source_stamp = package_stamp
+
+
+@functools.cache
+def package_digest(root: str) -> str:
+    """SHA-256 of the names and bytes of the ``.py`` files under ``root`` that define
+    numba kernels (read once a process: the files a process runs do not change)."""
+    digest = hashlib.sha256()
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(f for f in files if f.endswith(".py")):
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                data = f.read()
+            if b"njit" in data:
+                digest.update(os.path.relpath(path, root).encode() + b"\0" + data)
+    return digest.hexdigest()

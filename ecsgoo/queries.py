@@ -4,8 +4,10 @@ Particles are found by their disc, rigid bodies by their shape (its convex
 pieces), soft bodies (an AreaConstraint ring or a ShapeMatch outline) by their
 outline polygon — as the entity of their constraint — and level geometry by
 its segments and the world's bounds (``entity`` ``None``).
-Particles go through the broad-phase grid (built for the query, in numba);
-outlines and level segments are few and are tested one by one.
+Particles and rigid bodies go through broad-phase grids (``kernels.grid``),
+built by the first query of a frame and kept while nothing has moved (a
+sensor, a ray batch or a game's many queries in a frame share them); outlines
+and level segments are few and are tested one by one.
 
 ``mask`` selects by collision layer: a particle is found when its ``layer``
 shares a bit with ``mask``, a soft body when its first outline particle's
@@ -15,6 +17,7 @@ does; level geometry is always hit.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,8 +25,10 @@ import numpy as np
 
 from .errors import WorldError
 from .geometry import point_in_polygon, segments_intersect
-from .kernels.grid import build_grid
+from .kernels.grid import build_body_grid, build_grid
 from .kernels.queries import (
+    bodies_along,
+    bodies_in_box,
     box_particles,
     ray_bodies,
     ray_particles,
@@ -59,14 +64,44 @@ def _point(p: tuple[float, float], what: str) -> tuple[float, float]:
 
 
 def _grid(world: World) -> tuple:
-    p = world.particles
-    st = world.store
-    return build_grid(len(p), st.particles.cols["pos"], st.particles.cols["radius"],
-                      world.contact_slop)
+    """The particles' grid (``build_grid``) as they are now."""
+    p = world.store.particles
+    return _kept(world, "_particle_grid", p.n, (p.cols["pos"], p.cols["radius"]),
+                 lambda: build_grid(p.n, p.cols["pos"], p.cols["radius"], world.contact_slop))
+
+
+def _body_grid(world: World) -> tuple:
+    """The rigid bodies' grid (``build_body_grid``) as they are now."""
+    b = world.store.bodies
+    return _kept(world, "_body_grid", b.n, (b.cols["pos"], b.cols["extent"]),
+                 lambda: build_body_grid(b.n, b.cols["pos"], b.cols["extent"]))
+
+
+def _kept(world: World, name: str, n: int, columns: tuple[np.ndarray, ...],
+          build: Callable[[], tuple]) -> tuple:
+    """A grid kept on the world as attribute ``name`` while the ``n`` rows of the
+    ``columns`` it was built from are bit for bit the same (a step, a write or a new
+    row makes it again; the check is a memory compare, the grid a counting sort)."""
+    kept = world.__dict__.get(name)
+    if kept is not None:
+        rows, snapshot, grid = kept
+        if rows == n and all(np.array_equal(old, col[:n]) for old, col in
+                             zip(snapshot, columns, strict=True)):
+            return grid
+    grid = build()
+    setattr(world, name, (n, tuple(col[:n].copy() for col in columns), grid))
+    return grid
 
 
 def _layer_ok(world: World, mask: int) -> np.ndarray:
-    return (world.particles.layer & int(mask)) != 0
+    """Per particle row (the whole column): whether ``mask`` sees its layer."""
+    p = world.store.particles
+    if int(mask) == ALL:  # every layer: a kept column of True
+        kept = world.__dict__.get("_query_all")
+        if kept is None or len(kept) != len(p.cols["layer"]):
+            kept = world._query_all = np.ones(len(p.cols["layer"]), dtype=np.bool_)
+        return kept
+    return (p.cols["layer"] & int(mask)) != 0
 
 
 def _outlines(world: World, mask: int = ALL) -> tuple[np.ndarray, np.ndarray, list[int]]:
@@ -112,19 +147,17 @@ def _hits(world: World, px: float, py: float, dx: float, dy: float, mask: int,
 
 def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
                    mask: int, first: bool = False) -> list[Hit]:
-    n = len(world.particles)
+    p = world.store.particles
+    n = p.n
     if n == 0:
         return []
-    pos, radius = world.particles.pos, world.particles.radius
-    rows, ts = np.zeros(n, dtype=np.int64), np.zeros(n)
-    count = ray_particles(px, py, dx, dy, world.store.particles.cols["pos"],
-                          world.store.particles.cols["radius"], _layer_ok(world, mask),
-                          *_grid(world), rows, ts)
-    entity = world.particles.entity
+    pos, radius = p.cols["pos"], p.cols["radius"]
+    rows, ts = np.empty(1 if first else n, dtype=np.int64), np.empty(1 if first else n)
+    entity = p.cols["entity"]
+    # first: the nearest only (ties: the lowest entity, as the sort would)
+    count = ray_particles(px, py, dx, dy, pos, radius, _layer_ok(world, mask), *_grid(world),
+                          rows, ts, first, entity)
     rows, ts = rows[:count], ts[:count]
-    if first and count:  # the nearest (ties: the lowest entity, as the sort would)
-        k = np.lexsort((entity[rows], ts))[0]
-        rows, ts = rows[k: k + 1], ts[k: k + 1]
     out = []
     for row, t in zip(rows.tolist(), ts.tolist(), strict=True):
         x, y = px + t * dx, py + t * dy
@@ -142,12 +175,14 @@ def _body_hits(world: World, px: float, py: float, dx: float, dy: float,
     if b.n == 0:
         return []
     st.prepare()
-    rows, ts, normals = np.zeros(b.n, dtype=np.int64), np.zeros(b.n), np.zeros((b.n, 2))
-    count = ray_bodies(px, py, dx, dy, b.n, b.cols["pos"], b.cols["angle"], b.cols["extent"],
-                       (b.layer & int(mask)) != 0, st.body_piece_off, st.piece_vert_off,
-                       st.piece_verts, st.piece_radius, rows, ts, normals)
+    rows = np.zeros(b.n, dtype=np.int64)
+    m = bodies_along(px, py, dx, dy, b.n, *_body_grid(world), rows)
+    hit, ts, normals = np.zeros(m, dtype=np.int64), np.zeros(m), np.zeros((m, 2))
+    count = ray_bodies(px, py, dx, dy, rows, m, b.cols["pos"], b.cols["angle"],
+                       b.cols["extent"], (b.layer & int(mask)) != 0, st.body_piece_off,
+                       st.piece_vert_off, st.piece_verts, st.piece_radius, hit, ts, normals)
     return [Hit(int(b.entity[r]), px + t * dx, py + t * dy, float(nx), float(ny), t)
-            for r, t, (nx, ny) in zip(rows[:count].tolist(), ts[:count].tolist(),
+            for r, t, (nx, ny) in zip(hit[:count].tolist(), ts[:count].tolist(),
                                       normals[:count].tolist(), strict=True)]
 
 
@@ -171,13 +206,24 @@ def _outline_hits(world: World, px: float, py: float, dx: float, dy: float,
     return out
 
 
-def _level_hits(world: World, px: float, py: float, dx: float, dy: float) -> list[Hit]:
-    segs = world.level.segments
-    if world.bounds is not None:  # the walls and floor are level geometry too
-        left, bottom, right, top = world.bounds
+def _level_segments(world: World) -> np.ndarray:
+    """The level's segments and the bounds' four walls (kept while both are the same)."""
+    segs, bounds = world.level.segments, world.bounds
+    kept = world.__dict__.get("_query_level")
+    if kept is not None and kept[0] is segs and kept[1] == bounds:
+        return kept[2]
+    out = segs
+    if bounds is not None:  # the walls and floor are level geometry too
+        left, bottom, right, top = bounds
         walls = [(left, bottom, right, bottom), (right, bottom, right, top),
                  (right, top, left, top), (left, top, left, bottom)]
-        segs = np.vstack([segs, np.array(walls, dtype=np.float64)])
+        out = np.vstack([segs, np.array(walls, dtype=np.float64)])
+    world._query_level = (segs, bounds, out)
+    return out
+
+
+def _level_hits(world: World, px: float, py: float, dx: float, dy: float) -> list[Hit]:
+    segs = _level_segments(world)
     if not len(segs):
         return []
     ids, ts = np.zeros(len(segs), dtype=np.int64), np.zeros(len(segs))
@@ -224,11 +270,13 @@ def box_bodies(world: World, box: tuple[float, float, float, float],
     if b.n == 0:
         return []
     x0, y0, x1, y1 = box
-    pos, ext = b.pos, b.extent
+    rows = np.zeros(b.n, dtype=np.int64)
+    rows = rows[: bodies_in_box(x0, y0, x1, y1, b.n, *_body_grid(world), rows)]
+    pos, ext, layer = b.pos[rows], b.extent[rows], b.layer[rows]
     near = ((pos[:, 0] + ext >= x0) & (pos[:, 0] - ext <= x1) & (pos[:, 1] + ext >= y0)
-            & (pos[:, 1] - ext <= y1) & ((b.layer & int(mask)) != 0))
+            & (pos[:, 1] - ext <= y1) & ((layer & int(mask)) != 0))
     out = []
-    for row in np.flatnonzero(near).tolist():
+    for row in rows[near].tolist():
         comp = b.owner[row]
         pieces = [(xy, r) for xy, (_, r) in zip(comp.outline(), comp.pieces, strict=True)]
         out.append((int(b.entity[row]), pieces))

@@ -103,3 +103,31 @@ def test_a_bit_flipped_cache_entry_is_caught_by_its_checksum(tmp_path):
     assert "dropped a corrupt numba cache entry" in proc.stderr
     assert "(ValueError)" in proc.stderr, "the checksum caught it, not the unpickler"
     assert run().stderr == "", "written again, with a new checksum"
+
+
+def test_a_kernels_entry_goes_stale_when_another_kernel_file_changes(tmp_path):
+    """A kernel carries its callees' code: its entry must go stale with theirs."""
+    from ecsgoo import numba_cache
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "a.py").write_text("from numba import njit\n@njit\ndef f(x):\n    return x\n")
+    (pkg / "b.py").write_text("from numba import njit\n@njit\ndef g(x):\n    return x\n")
+    (pkg / "notes.py").write_text("X = 1\n")
+    before = numba_cache.package_digest(str(pkg))
+    numba_cache.package_digest.cache_clear()
+    (pkg / "notes.py").write_text("X = 2\n")  # no kernels: no say
+    assert numba_cache.package_digest(str(pkg)) == before
+    numba_cache.package_digest.cache_clear()
+    (pkg / "b.py").write_text("from numba import njit\n@njit\ndef g(x):\n    return x + 1\n")
+    assert numba_cache.package_digest(str(pkg)) != before
+    # and an ecsgoo kernel's stamp carries the package's digest
+    from numba.core import caching
+
+    from ecsgoo.kernels import merge
+
+    locator = caching.InTreeCacheLocator.from_function(merge.merge_pairs.py_func,
+                                                       merge.__file__)
+    stamp = locator.get_source_stamp()
+    assert isinstance(stamp, tuple) and stamp[1] == numba_cache.package_digest(
+        os.path.dirname(os.path.dirname(merge.__file__)))

@@ -125,3 +125,51 @@ def test_rays_and_points_find_rigid_shapes_as_they_are_turned_and_bent():
     assert w.query_box(320, 2, 330, 8) == [ell]
     assert w.raycast((0, 5), (400, 5), mask=2) is None or w.raycast((0, 5), (400, 5),
                                                                     mask=2).entity is None
+
+
+def _rigid_circles(seed: int, count: int = 200) -> tuple[World, list[int], np.ndarray, np.ndarray]:
+    """Rigid circles of very different sizes (one as wide as the field: a 'big' body)."""
+    from ecsgoo import RigidBody
+
+    rng = np.random.default_rng(seed)
+    w = World(bounds=None)
+    xy = rng.uniform(0, 1000, (count, 2))
+    r = rng.uniform(2, 30, count)
+    r[0] = 600.0  # covers more cells than the body grid bins: tested by every query
+    ids = [w.create_entity(RigidBody.circle(float(x), float(y), float(radius)))
+           for (x, y), radius in zip(xy, r, strict=True)]
+    return w, ids, xy, r
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rays_and_boxes_through_the_body_grid_match_the_brute_force_reference(seed):
+    w, ids, xy, r = _rigid_circles(seed)
+    rng = np.random.default_rng(200 + seed)
+    for _ in range(20):
+        p, q = rng.uniform(-200, 1200, 2), rng.uniform(-200, 1200, 2)
+        got = [(ids.index(h.entity), h.fraction) for h in w.raycast_all(tuple(p), tuple(q))]
+        want = naive.raycast_discs_naive(p, q, xy, r)
+        assert [k for k, _ in got] == [k for k, _ in want]
+        assert [t for _, t in got] == pytest.approx([t for _, t in want], abs=1e-9)
+        x0, y0 = rng.uniform(-100, 1000, 2)
+        x1, y1 = x0 + rng.uniform(0, 300), y0 + rng.uniform(0, 300)
+        found = w.query_box(x0, y0, x1, y1)
+        assert found == sorted(ids[k] for k in naive.discs_in_box_naive(xy, r, x0, y0, x1, y1))
+
+
+def test_the_kept_query_grids_follow_moves_between_queries():
+    from ecsgoo import RigidBody
+
+    w = World(bounds=None)
+    disc = w.create_entity(Particle(100.0, 100.0, radius=5.0))
+    crate = w.create_entity(RigidBody.box(300.0, 100.0, 20.0, 20.0))
+    for e in range(10):  # company, so the grids have cells to be wrong about
+        w.create_entity(Particle(500.0 + 20 * e, 500.0, radius=5.0))
+        w.create_entity(RigidBody.circle(500.0 + 30 * e, 800.0, 8.0))
+    assert w.query_point(100, 100) == [disc] and w.query_point(300, 100) == [crate]
+    w.component(disc, Particle).x = 900.0
+    w.component(crate, RigidBody).y = -400.0
+    assert w.query_point(100, 100) == [] and w.query_point(900, 100) == [disc]
+    assert w.query_point(300, 100) == [] and w.query_point(300, -400) == [crate]
+    hit = w.raycast((300.0, -300.0), (300.0, -500.0))
+    assert hit is not None and hit.entity == crate

@@ -11,7 +11,9 @@ def color_order(m, a, b, n):
     """Greedy edge colouring of ``m`` springs over ``n`` particles; rows sorted by colour.
 
     Each spring takes the lowest colour not yet used at either end (a 64-bit
-    mask per particle; springs that find all 64 taken share colour 64). Within
+    mask per particle; springs that find all 64 taken share colour 64; an end
+    -1 counts for nothing — the rigid solver's contacts pass their ends that
+    cannot move so, see ``rigid_find``). Within
     a colour no two springs touch the same particle, so the CPU can overlap
     consecutive projections instead of waiting on each one (the Gauss–Seidel
     pass is latency-bound otherwise). Stable and deterministic.
@@ -20,14 +22,20 @@ def color_order(m, a, b, n):
     color = np.empty(m, dtype=np.int64)
     count = np.zeros(66, dtype=np.int64)
     for s in range(m):
-        taken = used[a[s]] | used[b[s]]
+        taken = np.uint64(0)
+        if a[s] >= 0:
+            taken |= used[a[s]]
+        if b[s] >= 0:
+            taken |= used[b[s]]
         c = 0
         while c < 64 and (taken >> np.uint64(c)) & np.uint64(1):
             c += 1
         if c < 64:
             bit = np.uint64(1) << np.uint64(c)
-            used[a[s]] |= bit
-            used[b[s]] |= bit
+            if a[s] >= 0:
+                used[a[s]] |= bit
+            if b[s] >= 0:
+                used[b[s]] |= bit
         color[s] = c
         count[c + 1] += 1
     for c in range(65):

@@ -67,8 +67,9 @@ def _clip(px, py, dx, dy, xmin, ymin, xmax, ymax):
 
 @njit(cache=True)
 def ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, start, items,
-                  out_row, out_t):
-    """Every particle disc the segment ``p → p + d`` meets: rows and fractions, unsorted.
+                  out_row, out_t, first=False, entity=None):
+    """Every particle disc the segment ``p → p + d`` meets: rows and fractions, unsorted
+    (``first``: only the nearest, ties to the lowest ``entity``).
 
     Walks the grid cells along the segment (sampled every half cell) with their
     eight neighbours; ``mask_ok[row]`` says which rows may be hit. Returns the
@@ -100,9 +101,14 @@ def ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, st
                         continue
                     seen[i] = True
                     t = ray_circle(px, py, dx, dy, pos[i, 0], pos[i, 1], radius[i])
-                    if t >= 0.0:
-                        out_row[count], out_t[count] = i, t
-                        count += 1
+                    if t < 0.0:
+                        continue
+                    if first and count:
+                        if t < out_t[0] or (t == out_t[0] and entity[i] < entity[out_row[0]]):
+                            out_row[0], out_t[0] = i, t
+                        continue
+                    out_row[count], out_t[count] = i, t
+                    count += 1
     return count
 
 
@@ -224,14 +230,15 @@ def _ray_polygon(px, py, dx, dy, verts, v0, v1, x, y, c, s):
 
 
 @njit(cache=True)
-def ray_bodies(px, py, dx, dy, n, pos, angle, extent, mask_ok, piece_off, vert_off, verts,
-               radius, out_body, out_t, out_n):
-    """Every rigid body the ray ``p + t·d`` (t in [0, 1]) meets: its row, the nearest
-    fraction and the normal there (starting inside: ``t = 0``, normal ``−d``). Returns
-    how many. A body's bounding circle is tested first."""
+def ray_bodies(px, py, dx, dy, rows, m, pos, angle, extent, mask_ok, piece_off, vert_off,
+               verts, radius, out_body, out_t, out_n):
+    """Every rigid body of the candidates ``rows[:m]`` the ray ``p + t·d`` (t in [0, 1])
+    meets: its row, the nearest fraction and the normal there (starting inside: ``t =
+    0``, normal ``−d``). Returns how many. A body's bounding circle is tested first."""
     count = 0
     dl = math.sqrt(dx * dx + dy * dy)
-    for i in range(n):
+    for k in range(m):
+        i = rows[k]
         if not mask_ok[i] or ray_circle(px, py, dx, dy, pos[i, 0], pos[i, 1], extent[i]) < 0:
             continue
         c, s = math.cos(angle[i]), math.sin(angle[i])
@@ -258,4 +265,69 @@ def ray_bodies(px, py, dx, dy, n, pos, angle, extent, mask_ok, piece_off, vert_o
             out_body[count], out_t[count] = i, best
             out_n[count, 0], out_n[count, 1] = bnx, bny
             count += 1
+    return count
+
+
+@njit(cache=True)
+def _take(c, start, items, seen, out, count):
+    """The bodies of body-grid cell ``c`` not yet ``seen``, appended to ``out``."""
+    for u in range(start[c], start[c + 1]):
+        i = items[u]
+        if not seen[i]:
+            seen[i] = True
+            out[count] = i
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def bodies_along(px, py, dx, dy, n, x0, y0, cell, nx, ny, start, items, big, out):
+    """The body rows (of ``n``) whose body-grid cells (``grid.build_body_grid``) the
+    segment ``p → p + d`` passes, with the big bodies: candidates for ``ray_bodies``.
+    Walks the cells along the segment (sampled every half cell) with their eight
+    neighbours, as ``ray_particles`` does. Returns the count written into ``out``."""
+    seen = np.zeros(n, dtype=np.bool_)
+    count = 0
+    for i in big:
+        seen[i] = True
+        out[count] = i
+        count += 1
+    t0, t1 = _clip(px, py, dx, dy, x0 - cell, y0 - cell, x0 + (nx + 1) * cell,
+                   y0 + (ny + 1) * cell)
+    if t0 > t1:
+        return count
+    length = (t1 - t0) * math.sqrt(dx * dx + dy * dy)
+    steps = int(length / (0.5 * cell)) + 1
+    last = -1
+    for s in range(steps + 1):
+        f = t0 + (t1 - t0) * s / steps
+        cx = int(math.floor((px + f * dx - x0) / cell))
+        cy = int(math.floor((py + f * dy - y0) / cell))
+        if cx + cy * 131071 == last:
+            continue
+        last = cx + cy * 131071
+        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
+            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
+                count = _take(gx + gy * nx, start, items, seen, out, count)
+    return count
+
+
+@njit(cache=True)
+def bodies_in_box(x0b, y0b, x1b, y1b, n, x0, y0, cell, nx, ny, start, items, big, out):
+    """The body rows (of ``n``) in the body-grid cells the box ``[x0b, x1b] × [y0b,
+    y1b]`` covers (grown by a cell), with the big bodies, ascending."""
+    seen = np.zeros(n, dtype=np.bool_)
+    cx0 = max(int(math.floor((x0b - x0) / cell)) - 1, 0)
+    cx1 = min(int(math.floor((x1b - x0) / cell)) + 1, nx - 1)
+    cy0 = max(int(math.floor((y0b - y0) / cell)) - 1, 0)
+    cy1 = min(int(math.floor((y1b - y0) / cell)) + 1, ny - 1)
+    count = 0
+    for i in big:
+        seen[i] = True
+        out[count] = i
+        count += 1
+    for gy in range(cy0, cy1 + 1):
+        for gx in range(cx0, cx1 + 1):
+            count = _take(gx + gy * nx, start, items, seen, out, count)
+    out[:count] = np.sort(out[:count])
     return count

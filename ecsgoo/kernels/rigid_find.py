@@ -8,10 +8,12 @@ a resting pyramid (see ``systems.rigid._find``).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from .coloring import color_order
 from .rigid import body_boxes, body_contacts, pair_index, world_contacts
-from .rigid_solver import carry_impulses, color_order, prepare_contacts
+from .rigid_solver import carry_impulses, prepare_contacts
 
 
 @njit(cache=True)
@@ -26,7 +28,7 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     by pair in ``otable``: see ``pair_index``). Then
     the new rows' effective masses and, if ``carry_tol`` > 0 px, the impulses of last
     frame's contacts within that distance (warm starting). From row 0 (the frame's
-    contacts), ``order`` gets the order the solver takes them in (``color_order``).
+    contacts), ``order`` gets the order the solver takes them in (``_solve_order``).
     Returns the end row; if it passes ``len(ci)``, nothing after the count is valid:
     grow and call again.
     """
@@ -46,5 +48,18 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     if carry_tol > 0.0:
         carry_impulses(count - first, ci[first:], cf[first:], old_n, oci, ocf, carry_tol)
     if first == 0:
-        color_order(count, ci, w, n, order)
+        _solve_order(count, ci, w, iw, n, order)
     return count
+
+
+@njit(cache=True)
+def _solve_order(count, ci, w, iw, n, order):
+    """The frame's contacts ``0..count`` in colour order (``color_order``: no two of a
+    colour share a body that can move — ends that cannot are left out, nothing is
+    written to them), so consecutive contacts do not wait on each other."""
+    a, b = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
+    for k in range(count):
+        i, j = ci[k, 0], ci[k, 1]
+        a[k] = i if w[i] != 0.0 or iw[i] != 0.0 else -1
+        b[k] = j if j >= 0 and (w[j] != 0.0 or iw[j] != 0.0) else -1
+    order[:count] = color_order(count, a, b, n)

@@ -17,7 +17,7 @@ overlaps are taken out in position instead (``separate``, Box2D v2's position
 solver), which holds a 1:1000 load and stands the pyramid straighter.
 
 Speed. The frame's contacts between bodies are swept in graph-colour order
-(``color_order``, as Box2D v3 colours its constraint graph): still
+(``coloring.color_order``, as Box2D v3 colours its constraint graph): still
 Gauss–Seidel, but no contact waits on the one before it, so the CPU overlaps
 them — a third off each pass on a pyramid. They go through a lean loop
 (``_sweep_bodies``) that knows no particle ends and never writes an end that
@@ -217,44 +217,11 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
 
 
 @njit(cache=True)
-def color_order(nc, ci, bw, nb, order):
-    """The frame's body contacts ``0..nc`` in the order the lean sweeps take them: by
-    colour, greedily, so that no two contacts of one colour share a moving body (Box2D
-    v3's graph colouring). Gauss–Seidel stays Gauss–Seidel, but consecutive contacts no
-    longer wait on each other's result, so the CPU overlaps them (a third faster on a
-    pyramid). Static ends do not count (nothing is written to them). Contacts that
-    find no free colour of 64 go last. ``nb``: the number of bodies."""
-    used = np.zeros(nb, dtype=np.int64)
-    color = np.empty(nc, dtype=np.int64)
-    counts = np.zeros(66, dtype=np.int64)
-    for k in range(nc):
-        a, b = ci[k, 0], ci[k, 1]
-        taken = used[a] if bw[a] != 0.0 else 0
-        if b >= 0 and bw[b] != 0.0:
-            taken |= used[b]
-        col = 0
-        while col < 64 and (taken >> col) & 1:
-            col += 1
-        color[k] = col
-        counts[col + 1] += 1
-        if col < 64:
-            if bw[a] != 0.0:
-                used[a] |= 1 << col
-            if b >= 0 and bw[b] != 0.0:
-                used[b] |= 1 << col
-    for c in range(65):
-        counts[c + 1] += counts[c]
-    for k in range(nc):
-        order[counts[color[k]]] = k
-        counts[color[k]] += 1
-
-
-@njit(cache=True)
 def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, mode,
                   pose):
     """``_sweep``'s warm start (``mode`` 0), solve (1) or relax (2) over the frame's
     contacts between two bodies or a body and the static world, in ``order``
-    (``color_order``), the particle ends left out; an end that cannot move is not
+    (``coloring.color_order``), the particle ends left out; an end that cannot move is not
     written. The same arithmetic as ``_sweep``, faster without its branches."""
     inv_h = 1.0 / h
     for kk in range(nc):
@@ -390,7 +357,7 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
     solve (from where the substep started), relax (to where it ends), after the frame's
     ``last`` substep restitution, then the position pass. Joints go first each time
     (``joints``: the joint table's arrays, see ``joint_sweep``). The first ``nb_rows``
-    contacts (the frame's between bodies) are taken in ``order`` (``color_order``)."""
+    contacts (the frame's between bodies) are taken in ``order`` (see ``rigid_find``)."""
     state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
     jpasses = JOINT_PASSES if joints[0] > 0 else 0  # a call passes ~20 arrays: skip none
     if jpasses:
