@@ -1,6 +1,9 @@
 """The goo bots: "builder" grows a truss of triangles toward the pipe; "random" drops anywhere.
 
-Both act through the game's input handlers (press, drag, release), one call per frame.
+Both take a crawling goo ball off the structure and act through the game's
+input handlers (press, drag, release), one call per frame. The builder stops
+once the pipe is open (the crawlers go in by themselves) or when one more ball
+would leave too few to collect.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import numpy as np
 from ecsgoo import World
 from ecsgoo.game import Stroke
 
-from .structure import attach_targets, balls, goal, rules_state
+from .structure import attach_targets, balls, goal, pipe_node, rules_state
 
 #: Preferred link length of the builder's triangles, as a fraction of build range.
 SIDE = 0.9
@@ -34,7 +37,7 @@ def truss_spot(world: World) -> tuple[float, float] | None:
     rules, g = rules_state(world), goal(world)
     side = SIDE * rules.build_range
     bs = balls(world)
-    mine = np.flatnonzero(bs.grounded & ~bs.free)
+    mine = np.flatnonzero(bs.structure)
     best, best_score = None, math.inf
     for i in mine:
         for j in mine:
@@ -73,7 +76,7 @@ def random_spot(world: World, rng: random.Random) -> tuple[float, float] | None:
     """A random spot at a random distance (up to build range) from a random structure ball."""
     bs = balls(world)
     mine = np.flatnonzero(bs.linked & ~bs.free)
-    if not len(mine):
+    if not len(mine) or not np.any(bs.usable):
         return None
     x, y = bs.pos[rng.choice(mine.tolist())]
     r = rules_state(world).build_range * rng.uniform(0.3, 1.0)
@@ -102,8 +105,11 @@ class Bot:
 
     def _plan(self, game: Any) -> None:
         world = game.world
+        if self.kind == "builder" and not worth_building(world):
+            self.wait = SETTLE
+            return
         spot = truss_spot(world) if self.kind == "builder" else random_spot(world, self.rng)
-        start = self._pick_up(world)
+        start = pick_up(world, spot)
         if spot is None or start is None:
             self.wait = SETTLE
             return
@@ -118,11 +124,24 @@ class Bot:
             return x, y
         return truss_spot(game.world) or (x, y)
 
-    def _pick_up(self, world: World) -> tuple[float, float] | None:
-        """Where to press: the supply pile if it has balls, else the first loose ball."""
-        rules = rules_state(world)
-        if rules.supply > 0:
-            return rules.supply_x, rules.supply_y
-        bs = balls(world)
-        loose = np.flatnonzero(bs.free)
-        return tuple(bs.pos[loose[0]]) if len(loose) else None
+
+def worth_building(world: World) -> bool:
+    """Whether the builder should place another ball: the pipe is still closed and, after
+    one more, enough free balls would be left to collect the required number."""
+    rules, bs = rules_state(world), balls(world)
+    left = rules.supply + int(np.sum(bs.usable)) + int(np.sum(bs.sucked))
+    return pipe_node(world, bs) < 0 and rules.collected + left - 1 >= rules.required
+
+
+def pick_up(world: World, spot: tuple[float, float] | None) -> tuple[float, float] | None:
+    """Where to press: the supply pile if the level has one, else the free ball nearest
+    ``spot`` (crawling or loose; the first one without a spot)."""
+    rules = rules_state(world)
+    if rules.supply > 0:
+        return rules.supply_x, rules.supply_y
+    bs = balls(world)
+    free = np.flatnonzero(bs.usable & (bs.entities != world.grabbed))
+    if not len(free):
+        return None
+    k = 0 if spot is None else int(np.argmin(np.hypot(*(bs.pos[free] - spot).T)))
+    return float(bs.pos[free[k], 0]), float(bs.pos[free[k], 1])
