@@ -37,7 +37,8 @@ class Network:
 
     ``ends``: spring entity → (a, b) ball entities; ``at``: ball entity →
     ``[(spring, other ball), …]`` by spring entity; ``row``: ball entity → particle row;
-    ``pos`` (px) and ``vel`` (px/s) of every particle row, as the frame found them.
+    ``pos`` (px) and ``vel`` (px/s) of every particle row, as the frame found them;
+    ``wind`` (px/s²) the level's.
     """
 
     ends: dict[int, tuple[int, int]]
@@ -45,6 +46,7 @@ class Network:
     row: dict[int, int]
     pos: np.ndarray
     vel: np.ndarray
+    wind: float
 
     @classmethod
     def of(cls, world: Any, bs: Balls) -> Network:
@@ -63,7 +65,8 @@ class Network:
             at.setdefault(eb, []).append((spring, ea))
         row = dict(zip(bs.entities.tolist(), bs.rows.tolist(), strict=True))
         p = world.particles
-        return cls(ends, {k: sorted(v) for k, v in at.items()}, row, p.pos.copy(), p.velocity)
+        return cls(ends, {k: sorted(v) for k, v in at.items()}, row, p.pos.copy(), p.velocity,
+                   rules_state(world).wind)
 
     def hops(self, target: int) -> dict[int, int]:
         """Links from each ball to ``target`` (breadth-first; unreachable balls are absent)."""
@@ -81,10 +84,11 @@ class Network:
 class GooCrawl(Stage):
     """Free goo balls crawl along the links; loose ones walk to the structure and climb on.
 
-    ``speed`` px/s along a link (and on the ground); ``load``: the fraction of a
-    crawler's weight its link's two ends carry (split by ``t``); a loose ball
-    resting on the ground walks toward the nearest structure ball within
-    ``sense`` px and climbs on within ``climb`` ball radii of it, else wanders
+    ``speed`` px/s along a link (and on the ground); ``load``: the fraction of
+    a crawler's weight (and of the wind on it) its link's two ends carry (split
+    by ``t``); a loose ball resting on the ground walks toward the nearest
+    structure ball within ``sense`` px and climbs on within ``climb`` ball
+    radii of it, else wanders
     (a slow sine of the frame, ``rate`` rad per frame, phase by entity). A held
     ball does not crawl.
     """
@@ -154,10 +158,10 @@ class GooCrawl(Stage):
         p.vx, p.vy = float(vx), float(vy)
         if self.load > 0.0:
             gx, gy = world.gravity
-            weight = self.load * p.mass
+            fx, fy = self.load * p.mass * (gx + net.wind), self.load * p.mass * gy
             for end, share in ((a, 1.0 - t), (b, t)):
                 if not world.particles.pinned[net.row[end]]:
-                    world.apply_force(end, weight * share * gx, weight * share * gy)
+                    world.apply_force(end, share * fx, share * fy)
 
     def _walk(self, world: Any, entity: int, bs: Balls, net: Network) -> None:
         """A loose ball on the ground: climb on a structure ball it touches, walk to one it
