@@ -24,12 +24,15 @@ OPEN_GLOW, OPEN_RANGE = (140, 255, 170, 130), (140, 255, 170, 150)
 OK_LINK, BAD, RANGE = (255, 255, 255, 210), (255, 80, 80), (255, 255, 255, 50)
 SNAP = (255, 90, 60)
 HINT = (255, 200, 120)
+COUNT = (255, 255, 255)
+WIND, WIND_TEXT = (220, 235, 255, 50), (220, 235, 255, 150)
 
 
 def draw_scene(game: Any, draw: Any) -> None:
     """Everything the goo game adds on top of the Render stage's picture."""
     world = game.world
     bs = balls(world)
+    _wind(world, draw)
     _pipe(world, bs, draw)
     _balls(world, bs, draw)
     _supply(world, draw)
@@ -51,14 +54,28 @@ def _pipe(world: Any, bs: Balls, draw: Any) -> None:
     draw.line(g.x, g.y, g.end_x, g.end_y, PIPE, width=g.radius * 1.0)
     draw.circle_outline(g.x, g.y, g.radius * 0.75, PIPE_RIM, width=8)
     draw.circle(g.x, g.y, g.radius * 0.55, (12, 12, 16))
-    # the count beside a standing or hanging pipe, above one lying on its side
-    if abs(g.end_x - g.x) < abs(g.end_y - g.y):
-        side = 1 if g.x < (world.bounds[0] + world.bounds[2]) / 2 else -1
-        tx, ty = _inside(world, g.x + side * (g.suck + 45), g.y - 7)
-    else:
-        tx, ty = _inside(world, g.x, g.y + g.suck + 10)
-    draw.text(tx, ty, f"{rules.collected} of {rules.required}", HINT, size=14,
-              anchor_x="center", bold=True)
+    # the count on the pipe's body, just past the mouth (nothing of the level is there)
+    length = math.hypot(g.end_x - g.x, g.end_y - g.y) or 1.0
+    along = min(length * 0.6, 1.7 * g.radius) / length
+    tx, ty = g.x + (g.end_x - g.x) * along, g.y + (g.end_y - g.y) * along - 7
+    draw.text(tx, ty, f"{rules.collected}/{rules.required}", COUNT, size=14, anchor_x="center",
+              bold=True)
+
+
+def _wind(world: Any, draw: Any) -> None:
+    """Faint streaks drifting with the level's wind (none in calm air)."""
+    wind = rules_state(world).wind
+    if wind == 0.0:
+        return
+    left, bottom, right, top = world.bounds
+    width, span = right - left, 60.0
+    drift = wind * 0.05 * world.frame  # px: the streaks move downwind
+    for k in range(9):
+        x = left + (k * 337.0 + drift) % (width - span)  # the streak spans x .. x + span
+        y = bottom + 80 + (k * 211.0) % (top - bottom - 140)
+        draw.line(x, y, x + span, y, WIND, width=2)
+    draw.text(right - 70, top - 30, "wind ←" if wind < 0 else "wind →", WIND_TEXT, size=13,
+              anchor_x="center")
 
 
 def _balls(world: Any, bs: Balls, draw: Any) -> None:
