@@ -121,7 +121,7 @@ def test_free_balls_crawl_along_the_links_from_node_to_node() -> None:
             links_seen[e].add(w.component(e, GooBall).link)
     moved = [np.hypot(w.component(e, Particle).x - start[e][1],
                       w.component(e, Particle).y - start[e][2]) for e in crawlers]
-    assert min(moved) > 5 or all(len(s) > 1 for s in links_seen.values())
+    assert min(moved) > 5  # px
     assert all(len(s) >= 2 for s in links_seen.values())  # each reached a node and went on
 
 

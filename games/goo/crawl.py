@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle
+from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import GooBall
@@ -105,7 +105,7 @@ class GooCrawl(Stage):
                 "sense": self.sense, "climb": self.climb}
 
     def process(self, world: Any) -> None:
-        bs = balls(world)
+        bs = balls(world, world.resource(systems.StructureReport))
         net = Network.of(world, bs)
         target = pipe_node(world, bs)
         hops = net.hops(target) if target >= 0 else None

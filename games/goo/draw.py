@@ -39,6 +39,7 @@ def draw_scene(game: Any, draw: Any) -> None:
     _snaps(game, draw)
     _drag(game, draw)
     _hint(game, draw)
+    _tutorial(game, draw)
     _banner(world, draw)
 
 
@@ -161,6 +162,19 @@ def _hint(game: Any, draw: Any) -> None:
         return
     text, x, y, _until = game.hint
     draw.text(*_inside(game.world, x, y + 25), text, BAD, size=14, anchor_x="center")
+
+
+def _tutorial(game: Any, draw: Any) -> None:
+    """Level 1 says how to play until the first ball is placed, then what the pipe does."""
+    rules = rules_state(game.world)
+    if game.level != 1 or rules.result != "running" or rules.collected:
+        return
+    lines = (("Press on a goo ball crawling on the structure,", "drag it up and let go:",
+              "it links to the two nearest balls.") if rules.placed == 0 else
+             ("Build up to the pipe: once the structure", "reaches it, the crawling balls",
+              f"are sucked in. Collect {rules.required}."))
+    for k, line in enumerate(lines):
+        draw.text(200, 330 - 22 * k, line, HINT, size=13, anchor_x="center")
 
 
 def _inside(world: Any, x: float, y: float) -> tuple[float, float]:

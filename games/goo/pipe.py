@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle
+from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import GooBall
@@ -41,7 +41,7 @@ class GooPipe(Stage):
         return {"speed": self.speed, "swallow": self.swallow}
 
     def process(self, world: Any) -> None:
-        bs = balls(world)
+        bs = balls(world, world.resource(systems.StructureReport))
         open_ = pipe_node(world, bs) >= 0
         inside = set(intake(world).inside)
         for entity in bs.entities[bs.free].tolist():
