@@ -127,7 +127,7 @@ def hanging() -> World:
     w.add_polygon([(0, 520), (800, 520), (800, 600), (0, 600)])
     w.add_polygon([(0, 0), (800, 0), (800, 30), (0, 30)])
     links = _base(w, (500, 510), (600, 510), (550, 423))
-    _crawlers(w, links, 13)
+    _crawlers(w, links, 14)
     return pipeline(w)
 
 
