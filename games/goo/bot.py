@@ -23,6 +23,8 @@ from .structure import attach_targets, balls, goal, pipe_node, rules_state
 SIDE = 0.9
 #: Frames the builder waits between balls, so the structure settles.
 SETTLE = 40
+#: The random bot's wait between balls (frames): it does not wait for anything to settle.
+HASTE = 20
 #: Frames a drag takes (the ball glides from where it was picked up to its spot).
 DRAG = 12
 
@@ -89,14 +91,15 @@ class Bot:
 
     def __init__(self, kind: str, rng: random.Random) -> None:
         self.kind, self.rng = kind, rng
-        self.wait = SETTLE // 2
+        self.pause = SETTLE if kind == "builder" else HASTE
+        self.wait = self.pause // 2
         self.stroke = Stroke()
 
     def act(self, game: Any) -> None:
         """One frame of the bot's plan."""
         if self.stroke.points:
             if self.stroke.advance(game, lambda x, y: self._still_good(game, x, y)):
-                self.wait = SETTLE
+                self.wait = self.pause
             return
         if self.wait > 0:
             self.wait -= 1
@@ -106,12 +109,12 @@ class Bot:
     def _plan(self, game: Any) -> None:
         world = game.world
         if self.kind == "builder" and not worth_building(world):
-            self.wait = SETTLE
+            self.wait = self.pause
             return
         spot = truss_spot(world) if self.kind == "builder" else random_spot(world, self.rng)
         start = pick_up(world, spot)
         if spot is None or start is None:
-            self.wait = SETTLE
+            self.wait = self.pause
             return
         path = [(start[0] + (spot[0] - start[0]) * k / DRAG,
                  start[1] + (spot[1] - start[1]) * k / DRAG) for k in range(1, DRAG + 1)]

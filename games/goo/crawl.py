@@ -38,7 +38,7 @@ class Network:
     ``ends``: spring entity → (a, b) ball entities; ``at``: ball entity →
     ``[(spring, other ball), …]`` by spring entity; ``row``: ball entity → particle row;
     ``pos`` (px) and ``vel`` (px/s) of every particle row, as the frame found them;
-    ``wind`` (px/s²) the level's.
+    ``wind`` (px/s²) the level's; ``pinned`` per row.
     """
 
     ends: dict[int, tuple[int, int]]
@@ -47,6 +47,7 @@ class Network:
     pos: np.ndarray
     vel: np.ndarray
     wind: float
+    pinned: np.ndarray
 
     @classmethod
     def of(cls, world: Any, bs: Balls) -> Network:
@@ -66,7 +67,7 @@ class Network:
         row = dict(zip(bs.entities.tolist(), bs.rows.tolist(), strict=True))
         p = world.particles
         return cls(ends, {k: sorted(v) for k, v in at.items()}, row, p.pos.copy(), p.velocity,
-                   rules_state(world).wind)
+                   rules_state(world).wind, p.pinned.copy())
 
     def hops(self, target: int) -> dict[int, int]:
         """Links from each ball to ``target`` (breadth-first; unreachable balls are absent)."""
@@ -109,18 +110,21 @@ class GooCrawl(Stage):
         net = Network.of(world, bs)
         target = pipe_node(world, bs)
         hops = net.hops(target) if target >= 0 else None
+        loads: dict[int, np.ndarray] = {}
         for entity in bs.entities[bs.usable].tolist():
             if entity == world.grabbed:
                 continue
             goo = world.component(entity, GooBall)
             if goo.link:
-                self._crawl(world, entity, goo, net, hops)
+                self._crawl(world, entity, goo, net, hops, loads)
             else:
                 self._walk(world, entity, bs, net)
-        _wind(world, bs, rules_state(world).wind)
+        _wind(world, bs, net.wind, loads)
+        for entity in sorted(loads):  # one force per ball: the crawlers on it and the wind
+            world.apply_force(entity, float(loads[entity][0]), float(loads[entity][1]))
 
     def _crawl(self, world: Any, entity: int, goo: GooBall, net: Network,
-               hops: dict[int, int] | None) -> None:
+               hops: dict[int, int] | None, loads: dict[int, np.ndarray]) -> None:
         """One frame along the link; at its end, on to the next one."""
         if goo.link not in net.ends:  # the link snapped, or its ball was taken back
             drop_off(world, entity)
@@ -133,7 +137,7 @@ class GooCrawl(Stage):
             node = b if goo.t >= 1.0 else a
             self._turn(world, entity, goo, node, net, hops)
             a, b = net.ends[goo.link]
-        self._ride(world, entity, goo, a, b, net)
+        self._ride(world, entity, goo, a, b, net, loads)
 
     def _turn(self, world: Any, entity: int, goo: GooBall, node: int, net: Network,
               hops: dict[int, int] | None) -> None:
@@ -146,9 +150,10 @@ class GooCrawl(Stage):
         at_a = net.ends[spring][0] == node
         goo.link, goo.t, goo.heading = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
 
-    def _ride(self, world: Any, entity: int, goo: GooBall, a: int, b: int,
-              net: Network) -> None:
-        """Sit at ``t`` on the link from ``a`` to ``b``, moving with it; weigh on its ends."""
+    def _ride(self, world: Any, entity: int, goo: GooBall, a: int, b: int, net: Network,
+              loads: dict[int, np.ndarray]) -> None:
+        """Sit at ``t`` on the link from ``a`` to ``b``, moving with it; weigh on its ends
+        (added to ``loads``: ball entity → force, mass·px/s²)."""
         pos, vel = net.pos, net.vel
         ra, rb, t = net.row[a], net.row[b], goo.t
         x, y = (1.0 - t) * pos[ra] + t * pos[rb]
@@ -160,8 +165,8 @@ class GooCrawl(Stage):
             gx, gy = world.gravity
             fx, fy = self.load * p.mass * (gx + net.wind), self.load * p.mass * gy
             for end, share in ((a, 1.0 - t), (b, t)):
-                if not world.particles.pinned[net.row[end]]:
-                    world.apply_force(end, share * fx, share * fy)
+                if not net.pinned[net.row[end]]:
+                    loads.setdefault(end, np.zeros(2))[:] += (share * fx, share * fy)
 
     def _walk(self, world: Any, entity: int, bs: Balls, net: Network) -> None:
         """A loose ball on the ground: climb on a structure ball it touches, walk to one it
@@ -184,11 +189,12 @@ class GooCrawl(Stage):
         p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)
 
 
-def _wind(world: Any, bs: Balls, wind: float) -> None:
-    """Push every unpinned goo ball ``wind`` px/s² to the side (a force of mass × wind)."""
+def _wind(world: Any, bs: Balls, wind: float, loads: dict[int, np.ndarray]) -> None:
+    """Push every unpinned goo ball ``wind`` px/s² to the side (a force of mass × wind,
+    added to ``loads``)."""
     if wind == 0.0:
         return
     pinned, mass = world.particles.pinned, world.particles.mass
     for entity, row in zip(bs.entities.tolist(), bs.rows.tolist(), strict=True):
         if not pinned[row] and entity != world.grabbed:
-            world.apply_force(entity, float(mass[row]) * wind, 0.0)
+            loads.setdefault(entity, np.zeros(2))[0] += float(mass[row]) * wind

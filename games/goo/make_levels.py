@@ -102,7 +102,7 @@ def tower() -> World:
 
 def bridge() -> World:
     """Level 2: a 300 px chasm; the pipe stands on the right cliff past a lone anchor."""
-    w = _world(GooRulesState(required=4), Goal(700, 380, 40, 800, 380, suck=70))
+    w = _world(GooRulesState(required=3), Goal(700, 380, 40, 800, 380, suck=70))
     w.add_polygon([(0, 0), (250, 0), (250, 300), (0, 300)])
     w.add_polygon([(550, 0), (800, 0), (800, 300), (550, 300)])
     links = _base(w, (150, 310), (240, 310), (195, 388))

@@ -84,7 +84,7 @@ def balls(world: World, report: Any = None) -> Balls:
     found = sorted(world.get_components(Particle, GooBall), key=lambda item: item[0])
     ents = np.array([e for e, _ in found], dtype=np.int64)
     p = world.particles
-    rows = p.rows(ents)
+    rows = _rows(p.entity, ents)
     pos = p.pos[rows].copy() if len(rows) else np.zeros((0, 2))
     free = np.array([g.free for _, (_, g) in found], dtype=bool)
     placed = np.array([g.placed for _, (_, g) in found], dtype=np.int64)
@@ -94,6 +94,13 @@ def balls(world: World, report: Any = None) -> Balls:
     linked = (degree[rows] > 0) | p.pinned[rows]
     return Balls(ents, rows, pos, free, placed, linked, grounded[rows] & linked, crawling,
                  sucked)
+
+
+def _rows(row_entities: np.ndarray, entities: np.ndarray) -> np.ndarray:
+    """The particle rows of ``entities`` (each has a Particle), given each row's entity:
+    one sort and a binary search, not a look-up per ball."""
+    order = np.argsort(row_entities, kind="stable")
+    return order[np.searchsorted(row_entities[order], entities)].astype(np.int64)
 
 
 def pipe_node(world: World, bs: Balls) -> int:
