@@ -77,7 +77,7 @@ def test_builder_bot_wins_every_level(level: int) -> None:
     status, rules = g.status(), rules_state(g.world)
     assert status.result == "won", (level, status)
     assert used < 1700 and rules.collected >= rules.required == status.extra["required"]
-    assert status.score == rules.collected and f"{rules.collected} of" in rules.reason
+    assert status.score == rules.collected and "collected enough" in rules.reason
     cx, cy = banner_place(g.world)  # the end banner leaves the structure and the pipe in view
     pos, pipe = balls(g.world).pos, goal(g.world)
     under = (abs(pos[:, 0] - cx) < 170) & (pos[:, 1] > cy - 40) & (pos[:, 1] < cy + 50)
@@ -87,7 +87,7 @@ def test_builder_bot_wins_every_level(level: int) -> None:
 @pytest.mark.parametrize("level", [2, 3, 4, 5])
 def test_random_bot_loses_the_levels_that_need_a_structure(level: int) -> None:
     g = GooGame(level=level, seed=0)
-    _run(g, "random", 2600)
+    _run(g, "random", 3000)
     g.world.check()
     rules = rules_state(g.world)
     assert rules.placed >= 3  # it played
@@ -99,7 +99,8 @@ def test_the_levels_start_with_balls_crawling_and_no_supply() -> None:
     for level in LEVELS:
         g = GooGame(level=level)
         rules = rules_state(g.world)
-        assert rules.supply == 0 and len(_crawlers(g)) >= rules.required + 6, level
+        assert rules.supply == 0 and len(_crawlers(g)) >= 6, level
+        assert _free(g) >= rules.required + 6, level  # crawling, or lying by the base
         assert rules.collected == 0 and rules.required >= 1
 
 
@@ -149,16 +150,16 @@ def test_a_crawler_on_a_link_that_snaps_drops_off_and_falls() -> None:
     assert w.component(ball, Particle).y < y0 - 5
 
 
-def test_a_loose_ball_walks_to_the_structure_and_climbs_on() -> None:
+def test_loose_balls_walk_to_the_structure_and_climb_on() -> None:
     g = GooGame(level=1)
     loose = [e for e, gb in g.world.get_component(GooBall) if gb.free and gb.link == 0]
-    assert len(loose) == 1  # level 1 has one lying on the ground, 150 px from the base
+    assert len(loose) == 3  # level 1 has three lying on the ground, 120 to 150 px away
     for _ in range(400):
         g.step()
-        if g.world.component(loose[0], GooBall).link:
+        if all(g.world.component(e, GooBall).link for e in loose):
             break
-    assert g.world.component(loose[0], GooBall).link != 0
-    assert g.world.component(loose[0], Particle).mask == 0  # crawlers push nothing
+    assert all(g.world.component(e, GooBall).link for e in loose)
+    assert all(g.world.component(e, Particle).mask == 0 for e in loose)  # crawlers push nothing
 
 
 def test_a_far_loose_ball_wanders_on_the_ground() -> None:

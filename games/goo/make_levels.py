@@ -58,16 +58,24 @@ def _links(world: World, pairs: list[tuple[int, int]]) -> list[int]:
 
 
 def _crawlers(world: World, links: list[int], count: int) -> None:
-    """``count`` free balls spread over ``links``, at spaced points along them, alternate
-    ones heading each way."""
+    """``count`` free balls on ``links``, evenly spaced along each, alternate ones heading
+    each way."""
     for k in range(count):
         spring = world.component(links[k % len(links)], Spring)
-        t = 0.2 + 0.6 * ((k // len(links)) * 0.37 % 1.0)
+        on = len(range(k % len(links), count, len(links)))  # balls on this link
+        t = (k // len(links) + 1) / (on + 1)
         a, b = world.component(spring.a, Particle), world.component(spring.b, Particle)
         x, y = a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)
         world.create_entity(Particle(x, y, mass=MASS, radius=RADIUS, mask=0),
                             GooBall(free=True, link=links[k % len(links)], t=t,
                                     heading=1 if k % 2 else -1))
+
+
+def _lying(world: World, xs: list[float], y: float) -> None:
+    """Free balls lying on the ground at ``xs`` (their centres at height ``y``): they walk
+    to the structure and climb on."""
+    for x in xs:
+        _ball(world, x, y, free=True)
 
 
 def _world(rules: GooRulesState, goal: Goal, stiffness: float = STIFFNESS) -> World:
@@ -95,8 +103,8 @@ def tower() -> World:
     w = _world(GooRulesState(required=4), Goal(520, 360, 40, 520, 600, suck=70))
     w.add_polygon([(0, 0), (800, 0), (800, 40), (0, 40)])
     links = _base(w, (450, 50), (550, 50), (500, 137))
-    _crawlers(w, links, 10)
-    _ball(w, 300, 50, free=True)
+    _crawlers(w, links, 8)
+    _lying(w, [300, 330, 680], 50)
     return pipeline(w)
 
 
@@ -107,7 +115,8 @@ def bridge() -> World:
     w.add_polygon([(550, 0), (800, 0), (800, 300), (550, 300)])
     links = _base(w, (150, 310), (240, 310), (195, 388))
     _ball(w, 560, 310, anchored=True)
-    _crawlers(w, links, 13)
+    _crawlers(w, links, 9)
+    _lying(w, [30, 60, 90, 120], 310)
     return pipeline(w)
 
 
@@ -117,7 +126,8 @@ def overhang() -> World:
     w.add_polygon([(0, 0), (230, 0), (230, 250), (0, 250)])
     w.add_polygon([(430, 520), (800, 520), (800, 600), (430, 600)])
     links = _base(w, (130, 260), (220, 260), (175, 338))
-    _crawlers(w, links, 14)
+    _crawlers(w, links, 10)
+    _lying(w, [20, 45, 70, 95], 260)
     return pipeline(w)
 
 
@@ -137,7 +147,8 @@ def windy() -> World:
                WINDY)
     w.add_polygon([(0, 0), (800, 0), (800, 40), (0, 40)])
     links = _base(w, (330, 50), (430, 50), (380, 137))
-    _crawlers(w, links, 16)
+    _crawlers(w, links, 10)
+    _lying(w, [180, 210, 240, 560, 590, 620], 50)
     return pipeline(w)
 
 

@@ -56,7 +56,7 @@ class GooRules(Stage):
 
     def _verdict(self, world: Any, bs: Balls, rules: Any) -> tuple[str, str] | None:
         if rules.collected >= rules.required:
-            return "won", f"{rules.collected} of {rules.required} collected"
+            return "won", "the pipe collected enough goo balls"  # it goes on sucking in extras
         if np.sum(bs.grounded) < self.collapse * np.sum(bs.linked):
             return "lost", "the structure collapsed"
         left = rules.supply + int(np.sum(bs.free))
