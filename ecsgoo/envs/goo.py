@@ -1,23 +1,24 @@
 """``ecsgoo/Goo-v0``: World of Goo, one ball placed per step.
 
 - **Action**: ``Box(0, 1, (2,))``, where to put the next ball, as fractions of
-  the 800 × 600 px world (x, y; y up). The ball is taken from the supply (or,
-  once it is empty, the first loose ball), dragged there over 12 frames, held
-  4 and released, through the game's pointer handlers, as the bundled bot
-  does; it attaches to the two nearest structure balls within reach, or is
-  refused (too close, out of reach, inside the rock) and stays where it was.
+  the 800 × 600 px world (x, y; y up). The free goo ball nearest that spot
+  (crawling on the structure, or loose) is taken, dragged there over 12
+  frames, held 4 and released, through the game's pointer handlers, as the
+  bundled bot does; it attaches to the two nearest structure balls within
+  reach, or is refused (too close, out of reach, inside the rock) and drops.
 - **Step**: the drag, then 40 frames for the structure to settle (56 frames),
   fewer if the level is won or lost.
 - **Observation** (a Dict): ``balls`` ``(32, 2)`` the goo balls' positions as
   fractions of the world, by entity; ``ball_state`` ``(32,)`` 0 no ball in that
   row, 1 loose (lying free), 2 linked but not connected to an anchor (debris),
   3 in the structure (connected to an anchor); ``supply`` the balls left to
-  drag in (up to 100); ``goal`` the pipe's mouth.
-- **Reward**: the game's score, gained when the level is won: the balls left
-  (supply and loose); 0 otherwise.
-- **End**: terminated when a structure ball reaches the pipe (won), when the
-  structure collapses or no balls are left (lost); truncated after 100 steps by
-  ``gymnasium.make``.
+  build with (free ones, and a supply pile if the level has one; up to 100);
+  ``goal`` the pipe's mouth.
+- **Reward**: the game's score, gained when the level is won: the balls the
+  pipe collected; 0 otherwise.
+- **End**: terminated when the pipe has collected the level's number of balls
+  (won), when the structure collapses or too few balls are left (lost);
+  truncated after 100 steps by ``gymnasium.make``.
 """
 
 from __future__ import annotations
@@ -28,15 +29,15 @@ import numpy as np
 from gymnasium import spaces
 
 from games.goo import GooGame
-from games.goo.bot import DRAG, SETTLE, random_spot, truss_spot
+from games.goo.bot import DRAG, SETTLE, pick_up, random_spot, truss_spot
 from games.goo.structure import balls, goal, rules_state
 
 from ..game import Stroke
 from .base import BotPolicy, GameEnv
 
-#: Rows of the ball observation (the bundled levels have at most 18 balls).
+#: Rows of the ball observation (the bundled levels have at most 24 balls).
 MAX_BALLS = 32
-#: Largest supply the observation shows (the bundled levels have 10 or 12).
+#: Most balls to build with the observation shows (the bundled levels have 11 to 16).
 MAX_SUPPLY = 100.0
 #: Frames the dragged ball is held at its spot before the release.
 HOLD = 4
@@ -56,7 +57,7 @@ class GooEnv(GameEnv):
 
     def _act(self, action: Any) -> None:
         spot = to_world(self.game, np.clip(np.asarray(action, np.float64).reshape(-1), 0, 1))
-        start = _pick_up(self.game)
+        start = pick_up(self.game.world, spot)
         if start is None:
             return
         path = [(start[0] + (spot[0] - start[0]) * k / DRAG,
@@ -80,7 +81,8 @@ class GooEnv(GameEnv):
         state[:n] = np.where(bs.free, 1, np.where(bs.grounded, 3, np.where(bs.linked, 2, 1)))[:n]
         g = goal(world)
         return {"balls": positions, "ball_state": state,
-                "supply": np.array([min(rules_state(world).supply, MAX_SUPPLY)], np.float32),
+                "supply": np.array([min(rules_state(world).supply + int(np.sum(bs.usable)),
+                                        MAX_SUPPLY)], np.float32),
                 "goal": np.clip(to_fraction(self.game, np.array([g.x, g.y])), 0, 1)
                 .astype(np.float32)}
 
@@ -96,16 +98,6 @@ def to_fraction(game: GooGame, points: np.ndarray) -> np.ndarray:
     """Points (px, ``(..., 2)``) as fractions of the world's bounds (inverse of ``to_world``)."""
     left, bottom, right, top = game.world.bounds
     return (np.asarray(points, np.float64) - (left, bottom)) / (right - left, top - bottom)
-
-
-def _pick_up(game: GooGame) -> tuple[float, float] | None:
-    """Where a drag starts: the supply pile if it has balls, else the first loose ball."""
-    rules = rules_state(game.world)
-    if rules.supply > 0:
-        return rules.supply_x, rules.supply_y
-    bs = balls(game.world)
-    loose = np.flatnonzero(bs.free)
-    return (float(bs.pos[loose[0], 0]), float(bs.pos[loose[0], 1])) if len(loose) else None
 
 
 class GooBot(BotPolicy):

@@ -1,6 +1,9 @@
 """The goo bots: "builder" grows a truss of triangles toward the pipe; "random" drops anywhere.
 
-Both act through the game's input handlers (press, drag, release), one call per frame.
+Both take a crawling goo ball off the structure and act through the game's
+input handlers (press, drag, release), one call per frame. The builder stops
+once the pipe is open (the crawlers go in by themselves) or when one more ball
+would leave too few to collect.
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ import numpy as np
 from ecsgoo import World
 from ecsgoo.game import Stroke
 
-from .structure import attach_targets, balls, goal, rules_state
+from .structure import attach_targets, balls, goal, pipe_node, rules_state
 
 #: Preferred link length of the builder's triangles, as a fraction of build range.
 SIDE = 0.9
 #: Frames the builder waits between balls, so the structure settles.
 SETTLE = 40
+#: The random bot's wait between balls (frames): it does not wait for anything to settle.
+HASTE = 20
 #: Frames a drag takes (the ball glides from where it was picked up to its spot).
 DRAG = 12
 
@@ -34,7 +39,7 @@ def truss_spot(world: World) -> tuple[float, float] | None:
     rules, g = rules_state(world), goal(world)
     side = SIDE * rules.build_range
     bs = balls(world)
-    mine = np.flatnonzero(bs.grounded & ~bs.free)
+    mine = np.flatnonzero(bs.structure)
     best, best_score = None, math.inf
     for i in mine:
         for j in mine:
@@ -73,7 +78,7 @@ def random_spot(world: World, rng: random.Random) -> tuple[float, float] | None:
     """A random spot at a random distance (up to build range) from a random structure ball."""
     bs = balls(world)
     mine = np.flatnonzero(bs.linked & ~bs.free)
-    if not len(mine):
+    if not len(mine) or not np.any(bs.usable):
         return None
     x, y = bs.pos[rng.choice(mine.tolist())]
     r = rules_state(world).build_range * rng.uniform(0.3, 1.0)
@@ -86,14 +91,15 @@ class Bot:
 
     def __init__(self, kind: str, rng: random.Random) -> None:
         self.kind, self.rng = kind, rng
-        self.wait = SETTLE // 2
+        self.pause = SETTLE if kind == "builder" else HASTE
+        self.wait = self.pause // 2
         self.stroke = Stroke()
 
     def act(self, game: Any) -> None:
         """One frame of the bot's plan."""
         if self.stroke.points:
             if self.stroke.advance(game, lambda x, y: self._still_good(game, x, y)):
-                self.wait = SETTLE
+                self.wait = self.pause
             return
         if self.wait > 0:
             self.wait -= 1
@@ -102,10 +108,13 @@ class Bot:
 
     def _plan(self, game: Any) -> None:
         world = game.world
+        if self.kind == "builder" and not worth_building(world):
+            self.wait = self.pause
+            return
         spot = truss_spot(world) if self.kind == "builder" else random_spot(world, self.rng)
-        start = self._pick_up(world)
+        start = pick_up(world, spot)
         if spot is None or start is None:
-            self.wait = SETTLE
+            self.wait = self.pause
             return
         path = [(start[0] + (spot[0] - start[0]) * k / DRAG,
                  start[1] + (spot[1] - start[1]) * k / DRAG) for k in range(1, DRAG + 1)]
@@ -118,11 +127,24 @@ class Bot:
             return x, y
         return truss_spot(game.world) or (x, y)
 
-    def _pick_up(self, world: World) -> tuple[float, float] | None:
-        """Where to press: the supply pile if it has balls, else the first loose ball."""
-        rules = rules_state(world)
-        if rules.supply > 0:
-            return rules.supply_x, rules.supply_y
-        bs = balls(world)
-        loose = np.flatnonzero(bs.free)
-        return tuple(bs.pos[loose[0]]) if len(loose) else None
+
+def worth_building(world: World) -> bool:
+    """Whether the builder should place another ball: the pipe is still closed and, after
+    one more, enough free balls would be left to collect the required number."""
+    rules, bs = rules_state(world), balls(world)
+    left = rules.supply + int(np.sum(bs.usable)) + int(np.sum(bs.sucked))
+    return pipe_node(world, bs) < 0 and rules.collected + left - 1 >= rules.required
+
+
+def pick_up(world: World, spot: tuple[float, float] | None) -> tuple[float, float] | None:
+    """Where to press: the supply pile if the level has one, else the free ball nearest
+    ``spot`` (crawling or loose; the first one without a spot)."""
+    rules = rules_state(world)
+    if rules.supply > 0:
+        return rules.supply_x, rules.supply_y
+    bs = balls(world)
+    free = np.flatnonzero(bs.usable & (bs.entities != world.grabbed))
+    if not len(free):
+        return None
+    k = 0 if spot is None else int(np.argmin(np.hypot(*(bs.pos[free] - spot).T)))
+    return float(bs.pos[free[k], 0]), float(bs.pos[free[k], 1])

@@ -16,21 +16,32 @@ class GooBall:
     """Marks a particle as a goo ball.
 
     ``placed``: the order in which the player attached it (1, 2, …; 0 for the
-    level's own balls), which is what undo takes back. ``free``: a loose ball
-    lying on the level that the player may drag (not part of the structure).
+    level's own balls), which is what undo takes back. ``free``: not part of the
+    structure: the player may pick it up and build with it.
+
+    A free ball crawls along the structure's links (``structure`` and
+    ``crawl``): ``link`` is the spring entity it is on (0: not on the
+    structure, it lies or falls loose), ``t`` where along it (0 at the spring's
+    ``a`` end, 1 at ``b``), ``heading`` +1 toward ``b``, -1 toward ``a``.
+    ``sucked``: the open pipe has caught it and it flies into the mouth.
     """
 
     placed: int = 0
     free: bool = False
+    link: int = 0
+    t: float = 0.0
+    heading: int = 1
+    sucked: bool = False
 
 
 @dataclass
 class Goal:
     """The pipe, drawn from the mouth ``(x, y)`` to ``(end_x, end_y)`` (px), ``radius`` px wide.
 
-    Its entity also holds the intake: a ``Sensor.circle`` at the mouth (the level
-    builder puts it there; ``structure.intake`` adds one to an old save without it).
-    A structure ball the intake senses wins.
+    Its entity also holds the intake: a ``Sensor.circle`` of radius ``suck``
+    (px) at the mouth (the level builder puts it there; ``structure.intake``
+    adds one to an old save without it). A structure ball the intake senses
+    opens the pipe; then it sucks in the free balls it senses.
     """
 
     x: float
@@ -38,6 +49,7 @@ class Goal:
     radius: float = 40.0
     end_x: float = 0.0
     end_y: float = 0.0
+    suck: float = 40.0
 
 
 @dataclass
@@ -50,7 +62,10 @@ class GooRulesState:
     ``ball_mass`` / ``ball_radius`` of new balls; ``supply_x, supply_y``: where
     the supply pile is drawn; ``placed``: balls attached so far; ``result``:
     ``running``, ``won`` or ``lost``, with ``reason``; ``idle``: frames spent
-    with no ball left to play (the lose test waits for the structure to settle).
+    with too few balls left to win (the lose test waits for the structure to settle).
+    ``required``: balls the pipe must suck in to win; ``collected``: sucked in
+    so far. ``wind`` (px/s², + to the right): pushes every goo ball that is
+    not pinned.
     """
 
     supply: int = 10
@@ -66,7 +81,9 @@ class GooRulesState:
     result: str = "running"
     reason: str = ""
     idle: int = 0
-
+    required: int = 1
+    collected: int = 0
+    wind: float = 0.0
 
 
 register_component(GooBall, name="goo_ball")

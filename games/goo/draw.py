@@ -9,54 +9,98 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .structure import Balls, balls, goal, rules_state
+import numpy as np
+
+from .structure import Balls, balls, goal, pipe_node, rules_state
 
 GOO = (26, 24, 30)
 DEBRIS = (92, 70, 70)
 LOOSE = (40, 36, 48)
+CRAWLER, CRAWLER_RIM = (34, 30, 40), (150, 230, 160, 140)
 EYE, PUPIL = (250, 250, 250), (10, 10, 10)
 PIPE, PIPE_RIM = (120, 128, 140), (70, 76, 88)
 GOAL_GLOW = (120, 255, 150, 60)
+OPEN_GLOW, OPEN_RANGE = (140, 255, 170, 130), (140, 255, 170, 150)
 OK_LINK, BAD, RANGE = (255, 255, 255, 210), (255, 80, 80), (255, 255, 255, 50)
 SNAP = (255, 90, 60)
 HINT = (255, 200, 120)
+COUNT = (255, 255, 255)
+WIND, WIND_TEXT = (220, 235, 255, 50), (220, 235, 255, 150)
 
 
 def draw_scene(game: Any, draw: Any) -> None:
     """Everything the goo game adds on top of the Render stage's picture."""
     world = game.world
-    _pipe(world, draw)
     bs = balls(world)
+    _wind(world, draw)
+    _pipe(world, bs, draw)
     _balls(world, bs, draw)
     _supply(world, draw)
     _snaps(game, draw)
     _drag(game, draw)
     _hint(game, draw)
+    _tutorial(game, draw)
     _banner(world, draw)
 
 
-def _pipe(world: Any, draw: Any) -> None:
-    g = goal(world)
+def _pipe(world: Any, bs: Balls, draw: Any) -> None:
+    """The pipe, its suction range (bright while open: the structure reached it) and the
+    count it has collected."""
+    g, rules = goal(world), rules_state(world)
     pulse = 0.5 + 0.5 * math.sin(world.frame * 0.1)
-    draw.circle(g.x, g.y, g.radius * (1.0 + 0.15 * pulse), GOAL_GLOW)
+    is_open = pipe_node(world, bs) >= 0
+    draw.circle(g.x, g.y, g.radius * (1.0 + 0.15 * pulse), OPEN_GLOW if is_open else GOAL_GLOW)
+    draw.circle_outline(g.x, g.y, g.suck, OPEN_RANGE if is_open else RANGE, width=2)
     draw.line(g.x, g.y, g.end_x, g.end_y, PIPE_RIM, width=g.radius * 1.3)
     draw.line(g.x, g.y, g.end_x, g.end_y, PIPE, width=g.radius * 1.0)
     draw.circle_outline(g.x, g.y, g.radius * 0.75, PIPE_RIM, width=8)
     draw.circle(g.x, g.y, g.radius * 0.55, (12, 12, 16))
+    # the count on the pipe's body, just past the mouth (nothing of the level is there)
+    length = math.hypot(g.end_x - g.x, g.end_y - g.y) or 1.0
+    along = min(length * 0.6, 1.7 * g.radius) / length
+    tx, ty = g.x + (g.end_x - g.x) * along, g.y + (g.end_y - g.y) * along - 7
+    draw.text(tx, ty, f"{rules.collected}/{rules.required}", COUNT, size=14, anchor_x="center",
+              bold=True)
+
+
+def _wind(world: Any, draw: Any) -> None:
+    """Faint streaks drifting with the level's wind (none in calm air)."""
+    wind = rules_state(world).wind
+    if wind == 0.0:
+        return
+    left, bottom, right, top = world.bounds
+    width, span = right - left, 60.0
+    drift = wind * 0.05 * world.frame  # px: the streaks move downwind
+    for k in range(9):
+        x = left + (k * 337.0 + drift) % (width - span)  # the streak spans x .. x + span
+        y = bottom + 80 + (k * 211.0) % (top - bottom - 140)
+        draw.line(x, y, x + span, y, WIND, width=2)
+    draw.text(right - 70, top - 30, "wind ←" if wind < 0 else "wind →", WIND_TEXT, size=13,
+              anchor_x="center")
 
 
 def _balls(world: Any, bs: Balls, draw: Any) -> None:
-    """Goo balls (not the anchors, which Render draws in steel), with eyes that watch the pipe."""
+    """Goo balls (not the anchors, which Render draws in steel), with eyes that watch the pipe.
+
+    Structure balls first, then the free ones over the links: a crawler has a pale
+    rim, and a ball flying into the pipe shrinks as it nears the mouth."""
     r = rules_state(world).ball_radius
     pinned = world.particles.pinned[bs.rows]
     g = goal(world)
-    for (x, y), free, grounded, pin in zip(bs.pos.tolist(), bs.free, bs.grounded, pinned,
-                                           strict=True):
-        if pin:
+    order = np.argsort(bs.free, kind="stable")
+    for k in order.tolist():
+        if pinned[k]:
             continue
-        color = LOOSE if free else (GOO if grounded else DEBRIS)
-        draw.circle(x, y, r, color, shade=True)
-        _eyes(draw, x, y, r, g.x - x, g.y - y)
+        x, y = bs.pos[k].tolist()
+        size = r
+        if bs.sucked[k]:
+            size = r * min(1.0, max(0.35, math.hypot(g.x - x, g.y - y) / g.suck))
+        if bs.crawling[k]:
+            draw.circle(x, y, size + 2.0, CRAWLER_RIM)
+        color = (CRAWLER if bs.crawling[k] else LOOSE) if bs.free[k] else \
+            (GOO if bs.grounded[k] else DEBRIS)
+        draw.circle(x, y, size, color, shade=True)
+        _eyes(draw, x, y, size, g.x - x, g.y - y)
 
 
 def _eyes(draw: Any, x: float, y: float, r: float, dx: float, dy: float) -> None:
@@ -69,7 +113,10 @@ def _eyes(draw: Any, x: float, y: float, r: float, dx: float, dy: float) -> None
 
 
 def _supply(world: Any, draw: Any) -> None:
+    """The supply pile, for a level that has one (the bundled levels have none)."""
     rules = rules_state(world)
+    if rules.supply <= 0:
+        return
     r = rules.ball_radius
     shown = min(rules.supply, 10)
     for k in range(shown):
@@ -115,6 +162,19 @@ def _hint(game: Any, draw: Any) -> None:
         return
     text, x, y, _until = game.hint
     draw.text(*_inside(game.world, x, y + 25), text, BAD, size=14, anchor_x="center")
+
+
+def _tutorial(game: Any, draw: Any) -> None:
+    """Level 1 says how to play until the first ball is placed, then what the pipe does."""
+    rules = rules_state(game.world)
+    if game.level != 1 or rules.result != "running" or rules.collected:
+        return
+    lines = (("Press on a goo ball crawling on the structure,", "drag it up and let go:",
+              "it links to the two nearest balls.") if rules.placed == 0 else
+             ("Build up to the pipe: once the structure", "reaches it, the crawling balls",
+              f"are sucked in. Collect {rules.required}."))
+    for k, line in enumerate(lines):
+        draw.text(200, 330 - 22 * k, line, HINT, size=13, anchor_x="center")
 
 
 def _inside(world: Any, x: float, y: float) -> tuple[float, float]:

@@ -1,20 +1,22 @@
 """World of Goo: build a wobbly truss of goo balls up, across or down to the pipe.
 
-Shows springs that sag, stress colours from green to red, the most critical
-links (whose loss would split the structure) outlined, links snapping after
-three frames past twice their rest length, and debris falling.
+Free goo balls crawl along the structure's links, node to node; shows springs
+that sag under them, stress colours from green to red, the most critical links
+(whose loss would split the structure) outlined, links snapping after three
+frames past twice their rest length, and debris falling.
 
-Controls: press anywhere and drag to take the next ball from the supply (or
-press on a loose ball lying on the level to pick it up); the would-be links
-show while you drag; release to attach it to the two nearest balls within
-reach. A red ghost and a hint say why a spot is refused. ``z`` or the Undo
-button takes the last ball back.
+Controls: press on a crawling (or loose) goo ball and drag it; the would-be
+links show while you drag; release to attach it to the two nearest balls
+within reach. A red ghost and a hint say why a spot is refused (the ball then
+drops, and climbs back on the structure when it meets it). ``z`` or the Undo
+button takes the last ball back: it crawls again.
 
-Win: a ball connected to an anchor reaches the pipe. Lose: the structure
-collapses (fewer than half its balls still connected to an anchor) or no balls
-are left.
+Win: once the structure reaches the pipe, the crawlers travel to it and are
+sucked in; the pipe must collect the level's number ("4 of 4 collected").
+Lose: the structure collapses (fewer than half its balls still connected to an
+anchor) or too few balls are left to collect enough.
 
-Run: ``ecsgoo play goo [--level 1|2|3]``; headless with the bot:
+Run: ``ecsgoo play goo [--level 1..5]``; headless with the bot:
 ``ecsgoo play goo --headless --frames 900 --bot --screenshot docs/goo.png``.
 """
 
@@ -30,9 +32,11 @@ from ecsgoo.game import Game, Status, Widget, register_game
 
 from .bot import Bot
 from .components import GooRulesState
+from .crawl import GooCrawl  # noqa: F401  (registers the goo stages the levels use)
 from .draw import draw_scene
-from .rules import GooRules  # noqa: F401  (registers the goo_rules stage levels use)
-from .structure import attach_targets, balls, place_ball, rules_state, undo
+from .pipe import GooPipe  # noqa: F401
+from .rules import GooRules  # noqa: F401
+from .structure import attach_targets, balls, drop_off, place_ball, rules_state, undo
 
 #: A press within this many ball radii of a loose ball picks that ball up.
 PICK_RADII = 2.5
@@ -51,11 +55,13 @@ class Drag:
 
 @register_game
 class GooGame(Game):
-    """World of Goo on ecsgoo: a tower, a bridge and a hanging structure."""
+    """World of Goo on ecsgoo: a tower, a bridge, an overhang, a hanging structure, a windy
+    tower."""
 
     name = "goo"
     title = "World of Goo"
-    levels = ("Going Up (tower)", "The Chasm (bridge)", "Hanging On (ceiling)")
+    levels = ("Going Up (tower)", "The Chasm (bridge)", "Overhang (cantilever)",
+              "Hanging On (ceiling)", "Windy Peak (tower in wind)")
     bots = ("builder", "random")
     hints = ("drag a ball to build", "Z undo")
     requires = (GooRulesState,)
@@ -93,17 +99,18 @@ class GooGame(Game):
     # -- status -----------------------------------------------------------------------
 
     def status(self) -> Status:
+        """Score when won: the balls collected (extra ones beyond ``required`` count)."""
         rules = rules_state(self.world)
-        loose = int(np.sum(balls(self.world).free))
-        left = rules.supply + loose
-        return Status(rules.result, left if rules.result == "won" else 0,
-                      {"placed": rules.placed, "balls_left": left, "reason": rules.reason})
+        left = rules.supply + int(np.sum(balls(self.world).usable))
+        return Status(rules.result, rules.collected if rules.result == "won" else 0,
+                      {"placed": rules.placed, "balls_left": left, "reason": rules.reason,
+                       "collected": rules.collected, "required": rules.required})
 
     def hud(self) -> list[str]:
         rules = rules_state(self.world)
-        loose = int(np.sum(balls(self.world).free))
-        lines = [f"{self.levels[self.level - 1]}: {rules.supply} in supply, {loose} loose, "
-                 f"{rules.placed} placed"]
+        free = int(np.sum(balls(self.world).usable)) + rules.supply
+        lines = [f"{self.levels[self.level - 1]}: {rules.collected} of {rules.required} "
+                 f"collected, {free} free, {rules.placed} placed"]
         if rules.result != "running":
             lines.append(rules.reason)
         return lines
@@ -120,10 +127,12 @@ class GooGame(Game):
         if not self._running():
             return
         ball = self._loose_ball_at(x, y)
-        if ball >= 0:
+        if ball >= 0:  # off its link: held, it passes through the structure
             self.world.grab(ball, x, y)
+            drop_off(self.world, ball)
+            self.world.component(ball, Particle).mask = 0
         elif rules_state(self.world).supply <= 0:
-            self._show_hint("no goo balls left in the supply", x, y)
+            self._show_hint("take a goo ball: press on one crawling on the structure", x, y)
             return
         self.drag = Drag(ball, x, y)
         self.sound("grab")
@@ -143,11 +152,15 @@ class GooGame(Game):
         if drag.ball >= 0:
             self.world.release()
         if not self._running():
+            if drag.ball >= 0:
+                drop_off(self.world, drag.ball)
             return
         px, py = self.drop_point(drag)
         spot = place_ball(self.world, px, py, drag.ball)
         self.sound("attach" if spot.ok else "grab")
         if not spot.ok:
+            if drag.ball >= 0:  # it falls where it was let go
+                drop_off(self.world, drag.ball)
             self._show_hint(spot.hint, px, py)
 
     def on_key(self, key: str) -> None:
@@ -175,7 +188,7 @@ class GooGame(Game):
 
     def _loose_ball_at(self, x: float, y: float) -> int:
         bs = balls(self.world)
-        loose = np.flatnonzero(bs.free)
+        loose = np.flatnonzero(bs.usable)
         if not len(loose):
             return -1
         dist = np.hypot(*(bs.pos[loose] - (x, y)).T)

@@ -1,9 +1,17 @@
-"""Build the three goo levels in code and save them as TOML (``python -m games.goo.make_levels``).
+"""Build the five goo levels in code and save them as TOML (``python -m games.goo.make_levels``).
 
-1 "Going Up": a tower from a base on the ground up to a pipe in the sky.
-2 "The Chasm": a bridge from the left cliff across to the right one, whose pipe
-  stands beyond a lone anchored ball.
-3 "Hanging On": a structure hanging from ceiling anchors down to a pipe near the floor.
+Every level starts with a small anchored structure and free goo balls
+crawling on its links; the player builds with them and the pipe must suck in
+``required`` of them.
+
+1 "Going Up" (tutorial): a short tower from the ground up to a pipe.
+2 "The Chasm": a bridge from the left cliff to a lone anchor on the right one;
+  the pipe stands beyond it. A sagging chain does not reach.
+3 "Overhang": out from a cliff over a pit to a pipe under a rock shelf: a
+  cantilever that must carry its own weight and its crawlers.
+4 "Hanging On": down from ceiling anchors to a pipe near the floor, every
+  crawler hanging on the links.
+5 "Windy Peak": a tall tower in a wind that pushes everything to the left.
 The saved files in ``games/goo/levels/`` are hand-editable.
 """
 
@@ -15,19 +23,27 @@ from ecsgoo import Anchor, Particle, Sensor, Spring, World, systems
 from ecsgoo.game import write_levels
 
 from .components import Goal, GooBall, GooRulesState
+from .crawl import GooCrawl
 from .game import GooGame
-from .rules import GooCrawl, GooRules
+from .pipe import GooPipe
+from .rules import GooRules
 
 #: Goo ball radius (px) and mass. Link stiffness 0.7 (XPBD compliance ≈ 4e-4 px per unit
 #: force): a truss sags and sways visibly, and a well-built one still stands.
 RADIUS, MASS = 10.0, 1.0
 STIFFNESS = 0.7
+#: The stiffer links of the overhang (1: as stiff as the solver allows): with 0.7 a
+#: one-triangle-deep arm droops out of the pipe's reach.
+STIFF = 1.0
+#: The windy tower's links: with 0.7 the builder's tower bends away from the pipe in the
+#: wind (it stands in calm air); 0.85 holds.
+WINDY = 0.85
 
 
 def pipeline(world: World) -> World:
-    """The goo pipeline: the solver, structural analysis, the game's rules, crawling balls."""
+    """The goo pipeline: the solver, structural analysis, the game's rules, the pipe, crawlers."""
     return world.use(systems.Integrate(), systems.Project(), systems.Collide(), systems.Break(),
-                     systems.Analyze(), GooRules(), GooCrawl())
+                     systems.Analyze(), GooRules(), GooPipe(), GooCrawl())
 
 
 def _ball(world: World, x: float, y: float, anchored: bool = False, free: bool = False) -> int:
@@ -35,63 +51,109 @@ def _ball(world: World, x: float, y: float, anchored: bool = False, free: bool =
     return world.create_entity(*comps, *([Anchor()] if anchored else []))
 
 
-def _links(world: World, pairs: list[tuple[int, int]]) -> None:
-    for a, b in pairs:
-        world.create_entity(Spring(a, b, stiffness=STIFFNESS, max_stretch=2.0))
+def _links(world: World, pairs: list[tuple[int, int]]) -> list[int]:
+    stiffness = world.get_component(GooRulesState)[0][1].stiffness
+    return [world.create_entity(Spring(a, b, stiffness=stiffness, max_stretch=2.0))
+            for a, b in pairs]
 
 
-def _world(rules: GooRulesState, goal: Goal) -> World:
+def _crawlers(world: World, links: list[int], count: int) -> None:
+    """``count`` free balls on ``links``, evenly spaced along each, alternate ones heading
+    each way."""
+    for k in range(count):
+        spring = world.component(links[k % len(links)], Spring)
+        on = len(range(k % len(links), count, len(links)))  # balls on this link
+        t = (k // len(links) + 1) / (on + 1)
+        a, b = world.component(spring.a, Particle), world.component(spring.b, Particle)
+        x, y = a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)
+        world.create_entity(Particle(x, y, mass=MASS, radius=RADIUS, mask=0),
+                            GooBall(free=True, link=links[k % len(links)], t=t,
+                                    heading=1 if k % 2 else -1))
+
+
+def _lying(world: World, xs: list[float], y: float) -> None:
+    """Free balls lying on the ground at ``xs`` (their centres at height ``y``): they walk
+    to the structure and climb on."""
+    for x in xs:
+        _ball(world, x, y, free=True)
+
+
+def _world(rules: GooRulesState, goal: Goal, stiffness: float = STIFFNESS) -> World:
+    """A level's world: its rules (no supply: every ball crawls on the level) and its pipe;
+    ``stiffness`` of every link (the base's and the player's)."""
     world = World(bounds=(0, 0, 800, 600))
-    rules.stiffness, rules.ball_mass, rules.ball_radius = STIFFNESS, MASS, RADIUS
+    rules.supply, rules.stiffness = 0, stiffness
+    rules.ball_mass, rules.ball_radius = MASS, RADIUS
     world.create_entity(rules)
-    # the pipe's intake: a ball's disc reaching into the mouth's circle
-    world.create_entity(goal, Sensor.circle(goal.x, goal.y, goal.radius))
+    # the pipe's intake: balls within ``suck`` of the mouth (discs reaching in)
+    world.create_entity(goal, Sensor.circle(goal.x, goal.y, goal.suck))
     return world
 
 
+def _base(world: World, a: tuple[float, float], b: tuple[float, float],
+          c: tuple[float, float]) -> list[int]:
+    """Anchors at ``a`` and ``b`` and a ball at ``c``, linked in a triangle: its links."""
+    ea, eb = _ball(world, *a, anchored=True), _ball(world, *b, anchored=True)
+    ec = _ball(world, *c)
+    return _links(world, [(ea, eb), (ea, ec), (eb, ec)])
+
+
 def tower() -> World:
-    """Level 1: two anchors on the ground and one ball; the pipe hangs from the sky."""
-    w = _world(GooRulesState(supply=10, supply_x=90, supply_y=90),
-               Goal(520, 490, 40, 520, 600))
+    """Level 1 (tutorial): two anchors on the ground, a triangle, a pipe not far above."""
+    w = _world(GooRulesState(required=4), Goal(520, 360, 40, 520, 600, suck=70))
     w.add_polygon([(0, 0), (800, 0), (800, 40), (0, 40)])
-    a, b = _ball(w, 450, 50, anchored=True), _ball(w, 550, 50, anchored=True)
-    top = _ball(w, 500, 137)
-    _links(w, [(a, b), (a, top), (b, top)])
-    for x in (230, 290, 720):
-        _ball(w, x, 50, free=True)
+    links = _base(w, (450, 50), (550, 50), (500, 137))
+    _crawlers(w, links, 8)
+    _lying(w, [300, 330, 680], 50)
     return pipeline(w)
 
 
 def bridge() -> World:
     """Level 2: a 300 px chasm; the pipe stands on the right cliff past a lone anchor."""
-    w = _world(GooRulesState(supply=12, supply_x=110, supply_y=400),
-               Goal(700, 380, 40, 800, 380))
+    w = _world(GooRulesState(required=3), Goal(700, 380, 40, 800, 380, suck=70))
     w.add_polygon([(0, 0), (250, 0), (250, 300), (0, 300)])
     w.add_polygon([(550, 0), (800, 0), (800, 300), (550, 300)])
-    a, b = _ball(w, 150, 310, anchored=True), _ball(w, 240, 310, anchored=True)
-    top = _ball(w, 195, 388)
-    _links(w, [(a, b), (a, top), (b, top)])
+    links = _base(w, (150, 310), (240, 310), (195, 388))
     _ball(w, 560, 310, anchored=True)
-    for x in (40, 80):
-        _ball(w, x, 310, free=True)
+    _crawlers(w, links, 9)
+    _lying(w, [30, 60, 90, 120], 310)
+    return pipeline(w)
+
+
+def overhang() -> World:
+    """Level 3: out from a cliff over a pit to a pipe hanging under a rock shelf."""
+    w = _world(GooRulesState(required=6), Goal(510, 440, 40, 510, 520, suck=70), STIFF)
+    w.add_polygon([(0, 0), (230, 0), (230, 250), (0, 250)])
+    w.add_polygon([(430, 520), (800, 520), (800, 600), (430, 600)])
+    links = _base(w, (130, 260), (220, 260), (175, 338))
+    _crawlers(w, links, 10)
+    _lying(w, [20, 45, 70, 95], 260)
     return pipeline(w)
 
 
 def hanging() -> World:
-    """Level 3: anchors under the ceiling; the pipe rises from the floor off to the right."""
-    w = _world(GooRulesState(supply=10, supply_x=730, supply_y=90),
-               Goal(380, 110, 40, 380, 0))
+    """Level 4: anchors under the ceiling; the pipe rises from the floor off to the side."""
+    w = _world(GooRulesState(required=5), Goal(380, 110, 40, 380, 0, suck=70))
     w.add_polygon([(0, 520), (800, 520), (800, 600), (0, 600)])
     w.add_polygon([(0, 0), (800, 0), (800, 30), (0, 30)])
-    a, b = _ball(w, 500, 510, anchored=True), _ball(w, 600, 510, anchored=True)
-    low = _ball(w, 550, 423)
-    _links(w, [(a, b), (a, low), (b, low)])
-    for x in (120, 180):
-        _ball(w, x, 40, free=True)
+    links = _base(w, (500, 510), (600, 510), (550, 423))
+    _crawlers(w, links, 14)
     return pipeline(w)
 
 
-BUILDERS: dict[int, Callable[[], World]] = {1: tower, 2: bridge, 3: hanging}
+def windy() -> World:
+    """Level 5: a tall tower to a pipe high up, in a wind that pushes to the left."""
+    w = _world(GooRulesState(required=6, wind=-350.0), Goal(420, 470, 40, 420, 600, suck=70),
+               WINDY)
+    w.add_polygon([(0, 0), (800, 0), (800, 40), (0, 40)])
+    links = _base(w, (330, 50), (430, 50), (380, 137))
+    _crawlers(w, links, 10)
+    _lying(w, [180, 210, 240, 560, 590, 620], 50)
+    return pipeline(w)
+
+
+BUILDERS: dict[int, Callable[[], World]] = {1: tower, 2: bridge, 3: overhang, 4: hanging,
+                                            5: windy}
 
 
 def build(number: int) -> World:

@@ -1,36 +1,34 @@
-"""GooRules and GooCrawl: World of Goo's per-frame rules (win, collapse, lose) and loose balls.
+"""GooRules: World of Goo's per-frame rules: win, collapse, too few balls left.
 
-Reads: goo balls (GooBall, Particle), the pipe's intake (the Sensor on the Goal's
-entity: what it held at the end of the last frame), the StructureReport of the
-Analyze stage (which balls are grounded), spring broken flags.
+Reads: goo balls (GooBall, Particle), the StructureReport of the Analyze stage
+(which balls are grounded), spring broken flags, GooRulesState.collected (what
+the pipe sucked in: ``pipe.GooPipe``).
 Writes: GooRulesState.result / reason / idle; GooBall.free (a ball that lost
-all its links becomes a loose ball the player can drag again).
+all its links becomes a loose ball the player can take again).
 Events: ``goo_won(world)``, ``goo_lost(world, reason)`` once, when decided.
-GooCrawl reads loose balls' velocity and writes their horizontal velocity.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle, systems
+from ecsgoo import systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import GooBall
-from .structure import Balls, balls, intake, rules_state
+from .structure import Balls, balls, rules_state
 
 
 @register_stage
 class GooRules(Stage):
-    """Win when the pipe's intake senses a ball connected to an anchor; lose on collapse or
-    no balls.
+    """Win when the pipe has sucked in ``required`` balls; lose on collapse or too few balls.
 
     Collapse: fewer than ``collapse`` (fraction) of the linked balls still
-    connected to an anchor. Out of balls: supply empty and no loose ball left
-    for ``grace`` frames (the structure may still sway into the pipe).
+    connected to an anchor. Too few balls: the collected ones, the free ones
+    (crawling, loose or flying in) and the supply together fall short of
+    ``required`` for ``grace`` frames (an undo could still give one back).
     """
 
     name = "goo_rules"
@@ -57,46 +55,24 @@ class GooRules(Stage):
             world.dispatch("goo_lost", world, rules.reason)
 
     def _verdict(self, world: Any, bs: Balls, rules: Any) -> tuple[str, str] | None:
-        touching = np.isin(bs.entities, intake(world).inside)
-        if np.any(touching & bs.grounded):
-            return "won", "reached the pipe"
+        if rules.collected >= rules.required:
+            return "won", "the pipe collected enough goo balls"  # it goes on sucking in extras
         if np.sum(bs.grounded) < self.collapse * np.sum(bs.linked):
             return "lost", "the structure collapsed"
-        if rules.supply > 0 or np.any(bs.free):
+        left = rules.supply + int(np.sum(bs.free))
+        if rules.collected + left >= rules.required:
             rules.idle = 0
             return None
         rules.idle += 1
-        return ("lost", "no goo balls left") if rules.idle >= self.grace else None
+        if rules.idle < self.grace:
+            return None
+        return "lost", "no goo balls left" if left == 0 else "too few goo balls left"
 
 
 def _free_orphans(world: Any, bs: Balls) -> None:
-    """A structure ball whose links all snapped falls loose: the player may use it again."""
+    """A structure ball whose links all snapped falls loose: the player may use it again
+    (and it climbs back on the structure when it meets it)."""
     loose = ~bs.linked & ~bs.free
     for entity in bs.entities[loose].tolist():
         world.component(entity, GooBall).free = True
     bs.free |= loose
-
-
-@register_stage
-class GooCrawl(Stage):
-    """Loose goo balls resting on the ground crawl slowly back and forth (they are alive).
-
-    Each resting loose ball walks at ``speed`` px/s times a slow sine of the
-    frame number (phase by entity id), so it wanders about ``speed / (60 ·
-    rate)`` px either way; no state to save. A ball being dragged or in the air
-    does not crawl.
-    """
-
-    name = "goo_crawl"
-
-    def __init__(self, speed: float = 45.0, rate: float = 0.013) -> None:
-        self.speed, self.rate = float(speed), float(rate)
-
-    def settings(self) -> dict[str, Any]:
-        return {"speed": self.speed, "rate": self.rate}
-
-    def process(self, world: Any) -> None:
-        for entity, (p, goo) in world.get_components(Particle, GooBall):
-            if not goo.free or entity == world.grabbed or abs(p.vy) > 15.0:
-                continue
-            p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle, Sensor, Spring, World
+from ecsgoo import ALL, Particle, Sensor, Spring, World
 from ecsgoo.analysis import connected_components
 from ecsgoo.geometry import point_in_polygon
 
@@ -23,7 +23,9 @@ class Balls:
     """The goo balls of a world, sorted by entity (arrays of the same length).
 
     ``pos`` (px) is a copy; ``linked``: the ball is anchored or has an unbroken
-    link (it belongs to the structure); ``grounded``: connected to an anchor.
+    link (it belongs to the structure); ``grounded``: connected to an anchor;
+    ``crawling``: a free ball on a link of the structure; ``sucked``: flying
+    into the open pipe (free, but no longer the player's).
     """
 
     entities: np.ndarray
@@ -33,6 +35,18 @@ class Balls:
     placed: np.ndarray
     linked: np.ndarray
     grounded: np.ndarray
+    crawling: np.ndarray
+    sucked: np.ndarray
+
+    @property
+    def structure(self) -> np.ndarray:
+        """Balls of the structure that reach an anchor (what new balls link to)."""
+        return self.grounded & ~self.free
+
+    @property
+    def usable(self) -> np.ndarray:
+        """Free balls the player may pick up and build with."""
+        return self.free & ~self.sucked
 
 
 def rules_state(world: World) -> GooRulesState:
@@ -49,12 +63,12 @@ def intake(world: World) -> Sensor:
     """The pipe's intake: the Sensor on the Goal's entity (what it senses reaches the pipe).
 
     A world saved before the pipe had one (an old quick save) gets it here: a circle
-    of the pipe's radius at its mouth, which is where the old rule looked by hand.
+    of the pipe's suction radius at its mouth.
     """
     entity, g = world.get_component(Goal)[0]
     sensor = world.try_component(entity, Sensor)
     if sensor is None:
-        sensor = Sensor.circle(g.x, g.y, g.radius)
+        sensor = Sensor.circle(g.x, g.y, g.suck)
         world.add_component(entity, sensor)
         sensor = world.component(entity, Sensor)
     return sensor
@@ -70,13 +84,34 @@ def balls(world: World, report: Any = None) -> Balls:
     found = sorted(world.get_components(Particle, GooBall), key=lambda item: item[0])
     ents = np.array([e for e, _ in found], dtype=np.int64)
     p = world.particles
-    rows = p.rows(ents)
+    rows = _rows(p.entity, ents)
     pos = p.pos[rows].copy() if len(rows) else np.zeros((0, 2))
     free = np.array([g.free for _, (_, g) in found], dtype=bool)
     placed = np.array([g.placed for _, (_, g) in found], dtype=np.int64)
+    crawling = np.array([g.free and g.link != 0 for _, (_, g) in found], dtype=bool)
+    sucked = np.array([g.sucked for _, (_, g) in found], dtype=bool)
     degree, grounded = _links(world, report)
     linked = (degree[rows] > 0) | p.pinned[rows]
-    return Balls(ents, rows, pos, free, placed, linked, grounded[rows] & linked)
+    return Balls(ents, rows, pos, free, placed, linked, grounded[rows] & linked, crawling,
+                 sucked)
+
+
+def _rows(row_entities: np.ndarray, entities: np.ndarray) -> np.ndarray:
+    """The particle rows of ``entities`` (each has a Particle), given each row's entity:
+    one sort and a binary search, not a look-up per ball."""
+    order = np.argsort(row_entities, kind="stable")
+    return order[np.searchsorted(row_entities[order], entities)].astype(np.int64)
+
+
+def pipe_node(world: World, bs: Balls) -> int:
+    """The structure ball the open pipe draws the crawlers to: of those its intake senses,
+    the nearest the mouth; ``-1`` while the pipe is closed (no structure ball reached it)."""
+    inside = np.isin(bs.entities, intake(world).inside) & bs.structure
+    if not inside.any():
+        return -1
+    g = goal(world)
+    dist = np.hypot(bs.pos[inside, 0] - g.x, bs.pos[inside, 1] - g.y)
+    return int(bs.entities[inside][np.argmin(dist)])
 
 
 def _links(world: World, report: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -114,17 +149,17 @@ def attach_targets(world: World, x: float, y: float, exclude: int = -1) -> Attac
 
     Structure balls are those connected to an anchor (falling debris does not count).
 
-    Refused when fewer than two balls are in range, when a ball is closer than
-    ``min_gap``, or when the spot is inside the level's rock. ``exclude`` is the
+    Refused when fewer than two balls are in range, when a structure ball is
+    closer than ``min_gap``, or when the spot is inside the level's rock. ``exclude`` is the
     ball being dragged (it does not link to itself).
     """
     rules = rules_state(world)
     bs = balls(world)
-    mine = bs.grounded & ~bs.free & (bs.entities != exclude)
+    mine = bs.structure & (bs.entities != exclude)
     if any(point_in_polygon((x, y), poly) for poly in world.level.polygons) or \
             _into_rock(world, x, y, rules.ball_radius):
         return Attach(x, y, [], "inside the rock")
-    others = bs.entities != exclude
+    others = ~bs.free & (bs.entities != exclude)  # crawlers pass by: they do not count
     gaps = np.hypot(*(bs.pos[others] - (x, y)).T)
     if len(gaps) and gaps.min() < rules.min_gap:
         return Attach(x, y, [], "too close")
@@ -152,7 +187,8 @@ def _into_rock(world: World, x: float, y: float, radius: float) -> bool:
 
 
 def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
-    """Attach a ball at ``(x, y)``: the dragged free ``ball``, or a new one from the supply.
+    """Attach a ball at ``(x, y)``: the dragged free ``ball`` (a crawler the player took off
+    the structure, or a loose one), or a new one from the supply (if the level has one).
 
     Returns the attach decision; nothing changes when it is refused.
     """
@@ -172,7 +208,8 @@ def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
         p = world.component(ball, Particle)
         p.x, p.y, p.vx, p.vy = x, y, 0.0, 0.0
         goo = world.component(ball, GooBall)
-        goo.placed, goo.free = rules.placed, False
+        goo.placed, goo.free, goo.link, goo.sucked = rules.placed, False, 0, False
+        p.mask = ALL
     for other in spot.targets:
         world.create_entity(Spring(ball, other, stiffness=rules.stiffness,
                                    max_stretch=rules.max_stretch))
@@ -180,14 +217,56 @@ def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
 
 
 def undo(world: World) -> bool:
-    """Take back the last ball the player attached (it returns to the supply)."""
+    """Take back the last ball the player attached: its links go, and it is a free ball
+    again, crawling from the structure ball it was linked to (the counts agree: one less
+    placed, one more free)."""
     bs = balls(world)
     mine = np.flatnonzero((bs.placed > 0) & ~bs.free)
     if not len(mine):
         return False
-    last = mine[np.argmax(bs.placed[mine])]
-    world.delete_entity(int(bs.entities[last]))
-    rules = rules_state(world)
-    rules.supply += 1
-    rules.placed -= 1  # the counts agree: one less attached, one more in the supply
+    ball = int(bs.entities[mine[np.argmax(bs.placed[mine])]])
+    ends = []
+    for spring, link in world.get_component(Spring):
+        if ball in (link.a, link.b):
+            ends.append(link.b if link.a == ball else link.a)
+            world.delete_entity(spring)
+    goo = world.component(ball, GooBall)
+    goo.placed, goo.free = 0, True
+    rules_state(world).placed -= 1
+    for node in sorted(ends):
+        if board(world, ball, node):
+            break
     return True
+
+
+def links_at(world: World, node: int) -> list[tuple[int, int]]:
+    """The unbroken links at structure ball ``node``: ``(spring entity, other end)``, by entity."""
+    out = []
+    for spring, link in world.get_component(Spring):
+        if not link.broken and node in (link.a, link.b):
+            out.append((spring, link.b if link.a == node else link.a))
+    return sorted(out)
+
+
+def board(world: World, ball: int, node: int) -> bool:
+    """Put free ``ball`` on the structure at ``node``: on its first unbroken link, heading
+    away from it; it stops colliding (a crawler must not push the structure). ``False``
+    (and nothing changes) when ``node`` has no link."""
+    found = links_at(world, node)
+    if not found:
+        return False
+    spring = found[0][0]
+    goo = world.component(ball, GooBall)
+    at_a = world.component(spring, Spring).a == node
+    goo.link, goo.t, goo.heading, goo.sucked = spring, 0.0 if at_a else 1.0, 1 if at_a else -1, \
+        False
+    world.component(ball, Particle).mask = 0
+    return True
+
+
+def drop_off(world: World, ball: int) -> None:
+    """Free ``ball`` leaves the structure (or the pipe's pull): it lies or falls loose and
+    collides again."""
+    goo = world.component(ball, GooBall)
+    goo.link, goo.sucked = 0, False
+    world.component(ball, Particle).mask = ALL

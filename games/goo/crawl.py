@@ -1,0 +1,200 @@
+"""GooCrawl: free goo balls crawl along the structure's links, loose ones climb back on.
+
+Reads: goo balls (GooBall, Particle), the structure's unbroken links (Spring),
+which balls are grounded, the open pipe (``structure.pipe_node``), the
+level's wind (GooRulesState.wind).
+Writes: a crawler's GooBall.link / t / heading and its Particle position and
+velocity (it rides its link: a point ``t`` of the way from the link's ``a`` to
+its ``b``); loose balls' horizontal velocity; forces on the link ends under a
+crawler (its weight) and on every unpinned ball (the wind).
+Events: none.
+
+A crawler walks ``speed`` px/s; at a node it takes another link: toward the
+pipe (fewest links away from the ball the open pipe draws to) once the pipe is
+open, else one picked by a hash of its entity and the frame (deterministic,
+nothing to save), never back the way it came when there is another.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ecsgoo import Particle, systems
+from ecsgoo.systems import Stage, register_stage
+
+from .components import GooBall
+from .structure import Balls, balls, board, drop_off, pipe_node, rules_state
+
+
+@dataclass
+class Network:
+    """The structure's unbroken links between grounded goo balls.
+
+    ``ends``: spring entity → (a, b) ball entities; ``at``: ball entity →
+    ``[(spring, other ball), …]`` by spring entity; ``row``: ball entity → particle row;
+    ``pos`` (px) and ``vel`` (px/s) of every particle row, as the frame found them;
+    ``wind`` (px/s²) the level's; ``pinned`` per row.
+    """
+
+    ends: dict[int, tuple[int, int]]
+    at: dict[int, list[tuple[int, int]]]
+    row: dict[int, int]
+    pos: np.ndarray
+    vel: np.ndarray
+    wind: float
+    pinned: np.ndarray
+
+    @classmethod
+    def of(cls, world: Any, bs: Balls) -> Network:
+        """The network of ``world`` now (O(V + E))."""
+        s, ent = world.springs, world.particles.entity
+        mine = set(bs.entities[bs.structure].tolist())
+        ends: dict[int, tuple[int, int]] = {}
+        at: dict[int, list[tuple[int, int]]] = {}
+        for spring, a, b, broken in zip(s.entity.tolist(), s.a.tolist(), s.b.tolist(),
+                                        s.broken.tolist(), strict=True):
+            ea, eb = int(ent[a]), int(ent[b])
+            if broken or ea not in mine or eb not in mine:
+                continue
+            ends[spring] = (ea, eb)
+            at.setdefault(ea, []).append((spring, eb))
+            at.setdefault(eb, []).append((spring, ea))
+        row = dict(zip(bs.entities.tolist(), bs.rows.tolist(), strict=True))
+        p = world.particles
+        return cls(ends, {k: sorted(v) for k, v in at.items()}, row, p.pos.copy(), p.velocity,
+                   rules_state(world).wind, p.pinned.copy())
+
+    def hops(self, target: int) -> dict[int, int]:
+        """Links from each ball to ``target`` (breadth-first; unreachable balls are absent)."""
+        out, todo = {target: 0}, deque([target])
+        while todo:
+            node = todo.popleft()
+            for _spring, other in self.at.get(node, []):
+                if other not in out:
+                    out[other] = out[node] + 1
+                    todo.append(other)
+        return out
+
+
+@register_stage
+class GooCrawl(Stage):
+    """Free goo balls crawl along the links; loose ones walk to the structure and climb on.
+
+    ``speed`` px/s along a link (and on the ground); ``load``: the fraction of
+    a crawler's weight (and of the wind on it) its link's two ends carry (split
+    by ``t``); a loose ball resting on the ground walks toward the nearest
+    structure ball within ``sense`` px and climbs on within ``climb`` ball
+    radii of it, else wanders
+    (a slow sine of the frame, ``rate`` rad per frame, phase by entity). A held
+    ball does not crawl.
+    """
+
+    name = "goo_crawl"
+
+    def __init__(self, speed: float = 45.0, rate: float = 0.013, load: float = 1.0,
+                 sense: float = 250.0, climb: float = 3.0) -> None:
+        self.speed, self.rate, self.load = float(speed), float(rate), float(load)
+        self.sense, self.climb = float(sense), float(climb)
+
+    def settings(self) -> dict[str, Any]:
+        return {"speed": self.speed, "rate": self.rate, "load": self.load,
+                "sense": self.sense, "climb": self.climb}
+
+    def process(self, world: Any) -> None:
+        bs = balls(world, world.resource(systems.StructureReport))
+        net = Network.of(world, bs)
+        target = pipe_node(world, bs)
+        hops = net.hops(target) if target >= 0 else None
+        loads: dict[int, np.ndarray] = {}
+        for entity in bs.entities[bs.usable].tolist():
+            if entity == world.grabbed:
+                continue
+            goo = world.component(entity, GooBall)
+            if goo.link:
+                self._crawl(world, entity, goo, net, hops, loads)
+            else:
+                self._walk(world, entity, bs, net)
+        _wind(world, bs, net.wind, loads)
+        for entity in sorted(loads):  # one force per ball: the crawlers on it and the wind
+            world.apply_force(entity, float(loads[entity][0]), float(loads[entity][1]))
+
+    def _crawl(self, world: Any, entity: int, goo: GooBall, net: Network,
+               hops: dict[int, int] | None, loads: dict[int, np.ndarray]) -> None:
+        """One frame along the link; at its end, on to the next one."""
+        if goo.link not in net.ends:  # the link snapped, or its ball was taken back
+            drop_off(world, entity)
+            return
+        pos = net.pos
+        a, b = net.ends[goo.link]
+        length = float(np.hypot(*(pos[net.row[b]] - pos[net.row[a]])))
+        goo.t += goo.heading * self.speed * world.dt / max(length, 1.0)
+        if not 0.0 < goo.t < 1.0:
+            node = b if goo.t >= 1.0 else a
+            self._turn(world, entity, goo, node, net, hops)
+            a, b = net.ends[goo.link]
+        self._ride(world, entity, goo, a, b, net, loads)
+
+    def _turn(self, world: Any, entity: int, goo: GooBall, node: int, net: Network,
+              hops: dict[int, int] | None) -> None:
+        """At ``node``: take the next link (toward the pipe, or picked by hash)."""
+        options = [o for o in net.at[node] if o[0] != goo.link] or net.at[node]
+        if hops is not None:
+            spring, _ = min(options, key=lambda o: (hops.get(o[1], 1 << 30), o[0]))
+        else:
+            spring, _ = options[(entity * 7919 + world.frame * 104729) % len(options)]
+        at_a = net.ends[spring][0] == node
+        goo.link, goo.t, goo.heading = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
+
+    def _ride(self, world: Any, entity: int, goo: GooBall, a: int, b: int, net: Network,
+              loads: dict[int, np.ndarray]) -> None:
+        """Sit at ``t`` on the link from ``a`` to ``b``, moving with it; weigh on its ends
+        (added to ``loads``: ball entity → force, mass·px/s²)."""
+        pos, vel = net.pos, net.vel
+        ra, rb, t = net.row[a], net.row[b], goo.t
+        x, y = (1.0 - t) * pos[ra] + t * pos[rb]
+        vx, vy = (1.0 - t) * vel[ra] + t * vel[rb]
+        p = world.component(entity, Particle)
+        p.x, p.y = float(x), float(y)
+        p.vx, p.vy = float(vx), float(vy)
+        if self.load > 0.0:
+            gx, gy = world.gravity
+            fx, fy = self.load * p.mass * (gx + net.wind), self.load * p.mass * gy
+            for end, share in ((a, 1.0 - t), (b, t)):
+                if not net.pinned[net.row[end]]:
+                    loads.setdefault(end, np.zeros(2))[:] += (share * fx, share * fy)
+
+    def _walk(self, world: Any, entity: int, bs: Balls, net: Network) -> None:
+        """A loose ball on the ground: climb on a structure ball it touches, walk to one it
+        sees, or wander."""
+        p = world.component(entity, Particle)
+        if abs(p.vy) > 15.0:  # in the air
+            return
+        near = [e for e in net.at if e != entity]
+        if near:
+            pos = net.pos
+            here = np.array([p.x, p.y])
+            dist = [float(np.hypot(*(pos[net.row[e]] - here))) for e in near]
+            k = int(np.argmin(dist))
+            if dist[k] <= self.climb * p.radius and board(world, entity, near[k]):
+                return
+            if dist[k] <= self.sense:
+                dx = pos[net.row[near[k]]][0] - p.x
+                p.vx = self.speed * float(np.sign(dx)) if abs(dx) > 1.0 else 0.0
+                return
+        p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)
+
+
+def _wind(world: Any, bs: Balls, wind: float, loads: dict[int, np.ndarray]) -> None:
+    """Push every unpinned goo ball ``wind`` px/s² to the side (a force of mass × wind,
+    added to ``loads``)."""
+    if wind == 0.0:
+        return
+    pinned, mass = world.particles.pinned, world.particles.mass
+    for entity, row in zip(bs.entities.tolist(), bs.rows.tolist(), strict=True):
+        if not pinned[row] and entity != world.grabbed:
+            loads.setdefault(entity, np.zeros(2))[0] += float(mass[row]) * wind

@@ -1,0 +1,68 @@
+"""GooPipe: the open pipe sucks in the free goo balls its intake senses, and counts them.
+
+Reads: the pipe (Goal) and its intake (the Sensor on its entity: what it held at
+the end of the last frame), goo balls (GooBall, Particle), which are grounded.
+Writes: GooBall.sucked (and the ball stops colliding); a sucked ball's Particle
+position and velocity (it flies to the mouth); GooRulesState.collected.
+Events: ``goo_collected(world, entity)`` as a ball goes in (then it is deleted).
+
+The pipe is open while its intake senses a ball of the structure (one
+connected to an anchor): the structure has reached it. Then every free ball
+the intake senses, crawling or loose, is caught, unless the player holds it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ecsgoo import Particle, systems
+from ecsgoo.systems import Stage, register_stage
+
+from .components import GooBall
+from .structure import balls, goal, intake, pipe_node, rules_state
+
+
+@register_stage
+class GooPipe(Stage):
+    """Catch the free balls in the open pipe's intake; fly them in at ``speed`` px/s.
+
+    A caught ball is collected (deleted, counted) once its centre is within
+    ``swallow`` (fraction of the pipe's radius) of the mouth.
+    """
+
+    name = "goo_pipe"
+
+    def __init__(self, speed: float = 240.0, swallow: float = 0.3) -> None:
+        self.speed, self.swallow = float(speed), float(swallow)
+
+    def settings(self) -> dict[str, Any]:
+        return {"speed": self.speed, "swallow": self.swallow}
+
+    def process(self, world: Any) -> None:
+        bs = balls(world, world.resource(systems.StructureReport))
+        open_ = pipe_node(world, bs) >= 0
+        inside = set(intake(world).inside)
+        for entity in bs.entities[bs.free].tolist():
+            goo = world.component(entity, GooBall)
+            if not goo.sucked:
+                if not open_ or entity not in inside or entity == world.grabbed:
+                    continue
+                goo.sucked, goo.link = True, 0
+                world.component(entity, Particle).mask = 0
+            self._fly(world, entity)
+
+    def _fly(self, world: Any, entity: int) -> None:
+        """One frame of a caught ball's flight to the mouth; in it goes when it arrives."""
+        g, p = goal(world), world.component(entity, Particle)
+        d = np.array([g.x - p.x, g.y - p.y])
+        dist = float(np.hypot(*d))
+        if dist <= max(self.swallow * g.radius, self.speed * world.dt):
+            world.delete_entity(entity)
+            rules_state(world).collected += 1
+            world.dispatch("goo_collected", world, entity)
+            return
+        v = d / dist * self.speed
+        p.x, p.y = float(p.x + v[0] * world.dt), float(p.y + v[1] * world.dt)
+        p.vx, p.vy = float(v[0]), float(v[1])
