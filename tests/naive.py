@@ -207,12 +207,12 @@ def area_naive(pos, w, ring, target, stiffness=1.0):
     return pos
 
 
-def shape_naive(pos, w, mass, members, rest, alpha):
+def shape_naive(pos, w, mass, members, rest, alpha, scale=1.0):
     """Mirrors ``kernels.shape.solve_shape`` for one group, by brute-force best angle.
 
     Instead of the closed form, it searches the angle that minimises
-    ``Σ m |q_i − R r_i|²`` on a fine grid and refines it, then moves each
-    movable particle ``alpha`` of the way to its goal.
+    ``Σ m |q_i − s R r_i|²`` (``s = scale``) on a fine grid and refines it, then
+    moves each movable particle ``alpha`` of the way to its goal ``c + s R r_i``.
     """
     pos = [list(p) for p in pos]
     msum = sum(mass[i] for i in members)
@@ -220,8 +220,8 @@ def shape_naive(pos, w, mass, members, rest, alpha):
 
     def cost(th):
         cs, sn = math.cos(th), math.sin(th)
-        return sum(mass[i] * ((pos[i][0] - c[0] - (cs * r[0] - sn * r[1])) ** 2
-                              + (pos[i][1] - c[1] - (sn * r[0] + cs * r[1])) ** 2)
+        return sum(mass[i] * ((pos[i][0] - c[0] - scale * (cs * r[0] - sn * r[1])) ** 2
+                              + (pos[i][1] - c[1] - scale * (sn * r[0] + cs * r[1])) ** 2)
                    for i, r in zip(members, rest, strict=True))
 
     best = min((2 * math.pi * k / 3600 for k in range(3600)), key=cost)
@@ -234,7 +234,7 @@ def shape_naive(pos, w, mass, members, rest, alpha):
     for i, r in zip(members, rest, strict=True):
         if w[i] == 0:
             continue
-        goal = (c[0] + cs * r[0] - sn * r[1], c[1] + sn * r[0] + cs * r[1])
+        goal = (c[0] + scale * (cs * r[0] - sn * r[1]), c[1] + scale * (sn * r[0] + cs * r[1]))
         for k in (0, 1):
             pos[i][k] += (goal[k] - pos[i][k]) * alpha
     return pos

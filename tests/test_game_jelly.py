@@ -1,5 +1,6 @@
 """jelly: the soft-body playground — the pyramid stands, bots cannot break it, sliders work."""
 
+import itertools
 import math
 
 import numpy as np
@@ -22,10 +23,10 @@ def widget(game, label):
 
 
 def shape_centres(world):
-    st = world.store
-    pos = st.particles.cols["pos"]
-    return np.array([pos[st.shape_idx[s:e]].mean(axis=0)
-                     for s, e in zip(st.shape_off[:-1], st.shape_off[1:], strict=True)])
+    """The centres of the shape-matched boxes (not the balls' memories), px."""
+    pos = world.particles.pos
+    return np.array([pos[world.shape_members(k)].mean(axis=0)
+                     for k in rules.box_shapes(world)])
 
 
 def inside_bounds(world):
@@ -119,11 +120,21 @@ def test_sliders_write_the_store_columns_for_every_body():
     assert np.allclose(s.cols["compliance"][: s.n], (1 / 0.25 - 1) * STIFFNESS_SCALE)
     assert widget(g, "stiffness").value == pytest.approx(0.25)
     widget(g, "pressure").on_change(1.8)
-    assert np.all(w.store.rings.cols["pressure"][: w.store.rings.n] == 1.8)
+    assert widget(g, "pressure").value == 1.8
+    assert np.all(w.rings.pressure == 1.0)  # the balls inflate over the next frames
+    g.step()
+    assert np.all(w.rings.pressure == rules.PRESSURE_RATE)
+    w.step(20)
+    assert np.all(w.rings.pressure == 1.8)
+    assert np.allclose(w.shapes.scale[rules.memories(w)[0]], math.sqrt(1.8))
     widget(g, "pressure").on_change(9.0)  # clamped to the slider's range
-    assert np.all(w.store.rings.cols["pressure"][: w.store.rings.n] == 2.2)
+    w.step(20)
+    assert np.all(w.rings.pressure == 2.2)
     widget(g, "shape alpha").on_change(0.3)
-    assert np.all(w.store.shapes.cols["alpha"][: w.store.shapes.n] == 0.3)
+    boxes, balls = rules.box_shapes(w), rules.memories(w)[0]
+    assert len(boxes) == 10 and len(balls) == 3
+    assert np.all(w.shapes.alpha[boxes] == 0.3)
+    assert np.all(w.shapes.alpha[balls] == rules.BALL_MEMORY)  # the balls' memories keep theirs
     widget(g, "gravity").on_change(500)
     assert w.gravity == (0.0, -500.0)
     widget(g, "damping").on_change(0.95)
@@ -187,10 +198,11 @@ def test_spawn_buttons_add_bodies_with_the_current_settings():
     rings, shapes, springs = w.store.rings.n, w.store.shapes.n, w.store.springs.n
     for label in ("+ ball", "+ box", "+ rope", "+ chain"):
         widget(g, label).on_change(True)
-    assert (w.store.rings.n, w.store.shapes.n) == (rings + 1, shapes + 1)
+    assert (w.store.rings.n, w.store.shapes.n) == (rings + 1, shapes + 2)  # a box, a memory
     assert w.store.springs.n == springs + 72 + 12 + 7
-    assert w.store.rings.cols["pressure"][w.store.rings.n - 1] == pytest.approx(1.4)
-    assert w.store.shapes.cols["alpha"][w.store.shapes.n - 1] == pytest.approx(0.5)
+    assert w.shapes.alpha[rules.box_shapes(w)[-1]] == pytest.approx(0.5)
+    w.step(10)
+    assert w.rings.pressure[-1] == pytest.approx(1.4)  # inflated to the slider's pressure
     assert np.allclose(w.store.springs.cols["compliance"][: w.store.springs.n],
                        (1 / 0.5 - 1) * STIFFNESS_SCALE)
     for _ in range(120):
@@ -209,7 +221,7 @@ def test_reset_button_rebuilds_the_level():
     g.on_press(*g.world.store.particles.cols["pos"][0], 1)
     assert g.world.grabbed >= 0
     widget(g, "reset").on_change(True)
-    assert g.world.store.shapes.n == 10
+    assert len(rules.box_shapes(g.world)) == 10
     assert g.world.grabbed == -1
 
 
@@ -371,7 +383,7 @@ def test_level_3_is_won_by_knocking_the_crate_pyramid_down():
     # the ball resting left of the pyramid: hurl it into the pyramid's upper rows
     for _ in range(30):
         g.step()
-    _fling(g, _ball(g), (700, 140), frames=3)
+    _fling(g, _ball(g), (700, 160), frames=3)
     for _ in range(240):
         g.step()
         if g.status().result != "running":
@@ -392,3 +404,59 @@ def test_level_3_is_lost_after_three_flings_that_miss():
         g.step()
     assert rules.stats(g.world).flings == 3
     assert g.status().result == "lost", g.hud()
+
+
+def _extremes_world():
+    """Two jelly balls (one to drop, one to fling) and a box: the playground's bodies, small."""
+    from games.jelly.build import ball, playground_world, shaped_box
+
+    w = playground_world()
+    ball(w, 300.0, 300.0, 40.0)  # dropped from 260 px
+    ball(w, 560.0, 42.0, 32.0)  # on the ground: flung at the left wall
+    shaped_box(w, 420.0, 24.0)
+    rules.set_stiffness(w, rules.STIFFNESS_DEFAULT)
+    return w
+
+
+SLIDERS = {"damping": rules.DAMPING, "gravity": rules.GRAVITY, "stiffness": rules.STIFFNESS,
+           "pressure": rules.PRESSURE, "shape alpha": rules.ALPHA}
+
+
+def folded_balls(world):
+    """Rings whose outline crosses or touches itself, or has turned inside out."""
+    out = []
+    for r in range(len(world.rings)):
+        ring = world.particles.pos[world.ring_members(r)]
+        if not geometry.is_simple(ring) or geometry.polygon_area(ring) <= 0:
+            out.append(r)
+    return out
+
+
+@pytest.mark.parametrize("values", list(itertools.product(*SLIDERS.values())),
+                         ids=lambda v: "-".join(f"{x:g}" for x in v))
+def test_no_slider_extremes_leave_a_ball_folded(values):
+    """Every slider at one end or the other (a click at the end of its track), one ball
+    dropped and one flung hard at a wall: after 3 s no ball's outline crosses itself.
+
+    Before the balls had a shape memory (``rules.BALL_MEMORY``) and eased into a new
+    pressure (``rules.PRESSURE_RATE``), 12 of these 32 ended with a ball folded for good:
+    a softest ball crumpled by its landing or by the wall, or thrown apart by its own
+    area constraint when the pressure jumped; nothing turned it the right way out.
+    """
+    g = JellyGame(level=1)
+    g.adopt(_extremes_world())
+    for label, value in zip(SLIDERS, values, strict=True):
+        widget(g, label).on_change(value)
+    w = g.world
+    for _ in range(20):
+        g.step()
+    flung = w.particles.pos[w.ring_members(1)].mean(axis=0)
+    _fling(g, tuple(flung), (flung[0] - 250.0, flung[1] + 200.0), frames=5)
+    for _ in range(155):
+        g.step()
+    folded = set()
+    for _ in range(20):  # the last third of a second, frame by frame
+        g.step()
+        folded.update(folded_balls(w))
+    assert not folded, f"balls {sorted(folded)} folded"
+    w.check()

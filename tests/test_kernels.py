@@ -78,7 +78,8 @@ def test_area_projection_reaches_target_area():
     assert area == pytest.approx(4500.0, rel=1e-6)
 
 
-def test_shape_matches_brute_force_rotation():
+@pytest.mark.parametrize("scale", [1.0, 1.4, 0.6])
+def test_shape_matches_brute_force_rotation(scale):
     rng = np.random.default_rng(4)
     k = 8
     rest = rng.uniform(-20, 20, (k, 2))
@@ -86,11 +87,12 @@ def test_shape_matches_brute_force_rotation():
     rest -= (mass[:, None] * rest).sum(0) / mass.sum()
     th = 0.7
     rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-    pos = rest @ rot.T + (100, 50) + rng.normal(0, 2, (k, 2))
+    pos = scale * rest @ rot.T + (100, 50) + rng.normal(0, 2, (k, 2))
     w = 1 / mass
     w[2] = 0.0
-    want = naive.shape_naive(pos, w, mass, list(range(k)), rest.tolist(), 0.6)
-    solve_shape(1, pos, w, mass, np.array([0, k]), np.arange(k), rest, np.array([0.6]))
+    want = naive.shape_naive(pos, w, mass, list(range(k)), rest.tolist(), 0.6, scale)
+    solve_shape(1, pos, w, mass, np.array([0, k]), np.arange(k), rest, np.array([0.6]),
+                np.array([scale]))
     np.testing.assert_allclose(pos, want, atol=1e-6)
 
 
