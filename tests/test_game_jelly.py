@@ -383,7 +383,7 @@ def test_level_3_is_won_by_knocking_the_crate_pyramid_down():
     # the ball resting left of the pyramid: hurl it into the pyramid's upper rows
     for _ in range(30):
         g.step()
-    _fling(g, _ball(g), (700, 160), frames=3)
+    _fling(g, _ball(g), (700, 140), frames=3)
     for _ in range(240):
         g.step()
         if g.status().result != "running":
