@@ -460,3 +460,63 @@ def test_no_slider_extremes_leave_a_ball_folded(values):
         folded.update(folded_balls(w))
     assert not folded, f"balls {sorted(folded)} folded"
     w.check()
+
+
+def _distance_to_outline(p, poly):
+    """Distance (px) from point ``p`` to the closed polygon ``poly``'s edges."""
+    a, b = poly, np.roll(poly, -1, axis=0)
+    ab = b - a
+    t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.einsum("ij,ij->i", ab, ab), 0.0, 1.0)
+    return float(np.hypot(*(p - (a + t[:, None] * ab)).T).min())
+
+
+def crate_sink(stiffness, pressure, mass, height, frames=150, mask=None):
+    """Drop a 50 px crate corner first from ``height`` px onto a settled 45 px jelly ball.
+
+    Returns the deepest (px, over the frames) that a ball particle's disc reached into
+    the crate, and that a crate corner reached into the ball's outline. ``mask``: the
+    crate's collision mask (0: it passes through the ball).
+    """
+    from ecsgoo import RigidBody
+    from ecsgoo.geometry import point_in_polygon
+    from games.jelly.build import ball, playground_world
+
+    w = playground_world()
+    body = ball(w, 400.0, 50.0, 45.0)
+    rules.set_stiffness(w, stiffness)
+    rules.set_pressure(w, pressure)
+    w.step(90)  # inflated or deflated, and settled
+    extra = {} if mask is None else {"mask": mask}
+    crate = w.create_entity(RigidBody.box(400.0, height, 50.0, 50.0, angle=math.pi / 4,
+                                          mass=mass, **extra))
+    rows = w.particles.rows(body.particles)
+    radius = w.particles.radius[rows]
+    into_crate = into_ball = 0.0
+    for _ in range(frames):
+        w.step()
+        corners = w.component(crate, RigidBody).outline()[0]
+        pos, ring = w.particles.pos[rows], w.particles.pos[w.ring_members(0)]
+        for p, r, inside in zip(pos, radius, point_in_polygon(pos, corners), strict=True):
+            d = _distance_to_outline(p, corners)
+            into_crate = max(into_crate, r + d if inside else r - d)
+        for c in corners:
+            if point_in_polygon(c, ring):
+                into_ball = max(into_ball, _distance_to_outline(c, ring))
+    return into_crate, into_ball
+
+
+@pytest.mark.parametrize("stiffness,pressure,mass,height", [
+    (rules.STIFFNESS_DEFAULT, 1.0, 1.0, 200.0),
+    (rules.STIFFNESS[0], rules.PRESSURE[0], 5.0, 500.0),  # softest, slumped, a heavy crate
+    (rules.STIFFNESS[1], rules.PRESSURE[1], 5.0, 500.0),
+])
+def test_a_crate_corner_does_not_sink_15_px_into_a_jelly_ball(stiffness, pressure, mass,
+                                                              height):
+    into_crate, into_ball = crate_sink(stiffness, pressure, mass, height)
+    assert into_crate > 0.0  # it did land on the ball (discs touching the crate)
+    assert into_crate < 15.0 and into_ball < 15.0, (into_crate, into_ball)
+
+
+def test_the_sink_measure_sees_a_crate_that_does_not_collide_with_the_ball():
+    into_crate, into_ball = crate_sink(rules.STIFFNESS_DEFAULT, 1.0, 1.0, 200.0, mask=0)
+    assert into_crate > 15.0 and into_ball > 15.0
