@@ -520,3 +520,72 @@ def test_a_crate_corner_does_not_sink_15_px_into_a_jelly_ball(stiffness, pressur
 def test_the_sink_measure_sees_a_crate_that_does_not_collide_with_the_ball():
     into_crate, into_ball = crate_sink(rules.STIFFNESS_DEFAULT, 1.0, 1.0, 200.0, mask=0)
     assert into_crate > 15.0 and into_ball > 15.0
+
+
+def _ball_centre(g: JellyGame, ring: int = 0) -> tuple[float, float]:
+    w = g.world
+    return tuple(float(v) for v in w.particles.pos[w.ring_members(ring)].mean(axis=0))
+
+
+def test_level_4_is_won_by_a_fling_that_lands_a_ball_in_the_basket():
+    from games.jelly import basket
+
+    g = JellyGame(level=4)
+    cup = basket.goal(g.world)
+    assert cup is not None and cup.flings == 3
+    assert g.status().result == "running" and "3 flings left" in g.hud()[0]
+    for _ in range(20):
+        g.step()
+    _fling(g, _ball_centre(g), (260, 320), frames=6)
+    thrown = g.world.frame
+    for _ in range(300):
+        g.step()
+        if g.status().result != "running":
+            break
+    assert g.status().result == "won", g.hud()
+    assert g.world.frame - thrown > basket.HOLD  # it flew, then sat in the basket HOLD frames
+    assert g.status().score == 3 and g.status().extra["in_basket"]  # two flings to spare
+    for _ in range(30):
+        g.step()
+    assert g.status().result == "won"
+
+
+def test_level_4_is_lost_by_doing_nothing_and_by_three_misses():
+    g = JellyGame(level=4)
+    for _ in range(2700):
+        g.step()
+    assert g.status().result == "running"
+    g.step()
+    assert g.status().result == "lost" and g.status().score == 0, g.hud()
+    g = JellyGame(level=4)
+    for _ in range(20):
+        g.step()
+    for _ in range(3):  # straight up: it falls back short of the basket
+        _fling(g, _ball_centre(g), (_ball_centre(g)[0], 330), frames=5)
+        for _ in range(100):
+            g.step()
+    assert rules.stats(g.world).flings == 3
+    for _ in range(200):
+        g.step()
+    assert g.status().result == "lost", g.hud()
+
+
+def test_level_4_a_ball_cannot_be_carried_into_the_basket():
+    from games.jelly import basket
+    from games.jelly.build import BASKET_LINE
+
+    g = JellyGame(level=4)
+    cup = basket.goal(g.world)
+    sensor = g.world.component(cup.sensor, ecsgoo.Sensor)
+    g.world.step(20)
+    start = _ball_centre(g)
+    g.on_press(*start)
+    for k in range(1, 61):  # a slow drag (no fling) to the middle of the basket
+        g.on_drag(start[0] + (sensor.x - start[0]) * k / 60,
+                  start[1] + (sensor.y - start[1]) * k / 60)
+        g.step()
+    assert _ball_centre(g)[0] < BASKET_LINE + 40  # held back at the line
+    g.on_release(sensor.x, sensor.y)
+    for _ in range(120):
+        g.step()
+    assert g.status().result == "running" and rules.stats(g.world).flings == 0

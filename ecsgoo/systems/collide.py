@@ -110,6 +110,7 @@ class Collide(Stage):
         # rigid bodies: contacts with each other, the level, the bounds and the particles
         rigid.contacts(world, self._contacts, h, grid, self.push_speed, self.bounce_speed)
         rigid.particles_on_static(world, grid, vmin, push, hold)
+        rigid.outlines_off_static(world, vmin, push, hold)  # a static corner in a jelly ball
         if since is not None:
             collide_segments(n, *args, segs, vmin, push, hold, since)
         if len(lvl.polygons):

@@ -13,6 +13,7 @@ from ecsgoo.bodies import Body, box, jelly_ball, rope
 from ecsgoo.look import CRATE
 from ecsgoo.render import Render
 
+from .basket import BasketWatch, basket
 from .challenge import Topple
 from .rules import (
     BALL_MEMORY,
@@ -47,11 +48,11 @@ SEESAW_GROUP = 10_000
 
 
 def playground_world() -> World:
-    """An empty playground: walls, the solver pipeline, the balls' inflater and the fling
-    tracker."""
+    """An empty playground: walls, the solver pipeline, the balls' inflater, the fling
+    tracker and the basket's watch (idle without a basket)."""
     w = World(bounds=(0.0, 0.0, WIDTH, HEIGHT))
     w.use(Inflate(), systems.Integrate(), systems.Project(), systems.Collide(),
-          systems.Break(), FlingTracker(), Render())
+          systems.Break(), FlingTracker(), BasketWatch(), Render())
     w.create_entity(PlaygroundStats())
     w.create_entity(Inflation())
     return w
@@ -112,6 +113,8 @@ def crate_pyramid(world: World, cx: float, base: int = 4, side: float = CRATE_SI
     return out
 
 
+#: Level 4's throwing line (x, px): a grabbed body is never pulled past it.
+BASKET_LINE = 340.0
 #: The seesaw plank's colour (RGB): a lighter wood than the crates.
 PLANK = (204, 160, 102)
 
@@ -158,9 +161,15 @@ def hammock(world: World, left: tuple[float, float], right: tuple[float, float],
 
 def build_level(level: int) -> World:
     """Level ``level`` (1: the pyramid playground, 2: the hammock, 3: crates and a
-    seesaw) built in code."""
+    seesaw, 4: the basket) built in code."""
     w = playground_world()
-    if level == 3:
+    if level == 4:
+        ball(w, 110.0, 45.0, 35.0)  # the ball to throw
+        ball(w, 250.0, 40.0, 30.0)  # and a spare
+        basket(w, 620.0, 330.0, line=BASKET_LINE)  # the goal (games/jelly/basket)
+        for k in range(4):  # a stack of boxes under the throw: in the way of a flat one
+            shaped_box(w, 430.0, BOX_SIDE / 2 + k * (BOX_SIDE + 0.5))
+    elif level == 3:
         ball(w, 130.0, 420.0, 34.0)  # falls onto the seesaw's left end
         ball(w, 480.0, 45.0, 35.0)
         hang_rope(w, 470.0, 200.0, 12)
