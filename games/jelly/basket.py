@@ -8,7 +8,8 @@ sensor and counts how long a ball's centre particle has stayed inside it
 (``BasketWatch``, a stage of every playground): ``HOLD`` frames in a row and the
 ball has *landed* — a ball that only bounces through does not count. The level
 is won once a ball has landed; it is lost once the last allowed fling's flight
-is over (``rules.FLIGHT_FRAMES``), or the time is up, with no ball in the basket.
+is over (``rules.FLIGHT_FRAMES``), at a fling too many, or when the time is up,
+with no ball in the basket.
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ class BasketWatch(Stage):
         if b is None or b.landed:
             return
         if rules.stats(world).flings > b.flings or result(world, b) == "lost":
-            return  # thrown once too often, or out of flings or time: it no longer counts
+            b.held = 0  # thrown once too often, or out of flings or time: nothing counts now
+            return
         inside = world.component(b.sensor, Sensor).inside
         b.held = b.held + 1 if _centres(world).intersection(inside) else 0
         if b.held >= HOLD:
@@ -122,7 +124,7 @@ def result(world: World, b: Basket) -> str:
     if b.landed:
         return "won"
     st = rules.stats(world)
-    spent = st.flings >= b.flings and world.frame > st.flung_until
+    spent = st.flings > b.flings or (st.flings == b.flings and world.frame > st.flung_until)
     if (spent or world.frame > b.frames) and b.held == 0:
         return "lost"
     return "running"
