@@ -589,3 +589,19 @@ def test_level_4_a_ball_cannot_be_carried_into_the_basket():
     for _ in range(120):
         g.step()
     assert g.status().result == "running" and rules.stats(g.world).flings == 0
+
+
+def test_a_save_while_the_balls_inflate_continues_identically():
+    g = JellyGame(level=1)
+    g.set_pressure(2.2)
+    for _ in range(10):  # half way there: pressure, spring rests and memory sizes in between
+        g.step()
+    assert 1.0 < g.world.rings.pressure[0] < 2.2
+    copy = ecsgoo.loads(ecsgoo.dumps(g.world))
+    assert rules.pressure(copy) == 2.2
+    assert np.array_equal(copy.shapes.scale, g.world.shapes.scale)
+    for _ in range(40):
+        g.step()
+        copy.step()
+    assert copy.state_hash() == g.world.state_hash()
+    assert np.all(copy.rings.pressure == 2.2)
