@@ -390,6 +390,37 @@ def outline_clearance_naive(p, ri, ring, radii):
     return d + ri + half if inside else ri + half - d
 
 
+def corner_push_naive(c, rc, ring, radii, w):
+    """Mirrors ``outlines.collide_corners`` for one immovable disc ``(c, rc)`` and one ring at
+    rest: the ring after its nearest edge (every edge's projection tried) is pushed off it.
+
+    The edge point moves the whole depth along the normal; its ends share it by
+    barycentric weight and inverse mass: ``lam = depth / ((1−t)² w_a + t² w_b)``.
+    """
+    ring = np.array(ring, float)
+    k = len(ring)
+    best = (math.inf, 0, 0.0)
+    for u in range(k):
+        a, b = ring[u], ring[(u + 1) % k]
+        s = min(1.0, max(0.0, float(np.dot(c - a, b - a) / np.dot(b - a, b - a))))
+        d = math.dist(c, a + s * (b - a))
+        if d < best[0]:
+            best = (d, u, s)
+    d, u, t = best
+    a, b = u, (u + 1) % k
+    q = ring[a] + t * (ring[b] - ring[a])
+    half = (1 - t) * radii[a] + t * radii[b]
+    inside = point_in_polygon_naive(c, ring)
+    n = (q - c) / d if inside else (c - q) / d  # the way the disc would leave
+    depth = d + rc + half if inside else rc + half - d
+    if depth <= 0:
+        return ring
+    lam = depth / ((1 - t) ** 2 * w[a] + t ** 2 * w[b])
+    ring[a] -= (1 - t) * w[a] * lam * n
+    ring[b] -= t * w[b] * lam * n
+    return ring
+
+
 def raycast_discs_naive(p, q, centres, radii):
     """Mirrors ``queries.ray_particles`` + ``ray_circle``: every disc the segment meets and
     the fraction, by solving the quadratic for each disc in turn (no grid)."""
