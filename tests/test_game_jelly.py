@@ -551,8 +551,13 @@ def test_level_4_is_won_by_a_fling_that_lands_a_ball_in_the_basket():
 
 
 def test_level_4_is_lost_by_doing_nothing_and_by_three_misses():
+    from games.jelly import basket
+
     g = JellyGame(level=4)
-    for _ in range(2700):
+    cup = basket.goal(g.world)
+    assert cup.frames == 2700 and "45 s" in g.hud()[0]  # the level gives 45 s
+    cup.frames = 240  # the same rule, sooner
+    for _ in range(240):
         g.step()
     assert g.status().result == "running"
     g.step()
@@ -605,3 +610,14 @@ def test_a_save_while_the_balls_inflate_continues_identically():
         copy.step()
     assert copy.state_hash() == g.world.state_hash()
     assert np.all(copy.rings.pressure == 2.2)
+
+
+def test_level_4_the_poker_bot_aims_at_the_basket_and_wins():
+    g = JellyGame(level=4, seed=2)
+    for _ in range(600):
+        g.bot_act("poker")
+        g.step()
+        if g.status().result != "running":
+            break
+    assert g.status().result == "won", g.hud()
+    assert rules.stats(g.world).flings <= 3

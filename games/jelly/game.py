@@ -24,7 +24,7 @@ from behind the dashed line (``basket``; the score: flings to spare + 1).
 
 Run: ``ecsgoo play jelly`` (``--level 2`` for the hammock, ``--level 3`` for the
 crates, ``--level 4`` for the basket; ``--headless --frames 600 --bot`` to watch
-the poker bot).
+the poker bot, which on level 4 aims for the basket).
 """
 
 from __future__ import annotations
