@@ -146,11 +146,12 @@ def hud(world: World, b: Basket) -> str:
 
 
 def draw(draw: Any, world: World, b: Basket) -> None:
-    """A faint glow over the basket's inside (greener once a ball is settling in it) and
+    """A faint frame round the basket's inside (green once a ball is settling in it) and
     the throwing line."""
     s = world.component(b.sensor, Sensor)
-    color = (120, 230, 140, 80) if b.held else (255, 255, 255, 30)
-    draw.rect(s.x - s.width / 2, s.y - s.height / 2, s.width, s.height, color)
+    color = (120, 230, 140, 200) if b.held else (255, 255, 255, 50)
+    x0, y0, x1, y1 = s.x - s.width / 2, s.y - s.height / 2, s.x + s.width / 2, s.y + s.height / 2
+    draw.polyline([(x0, y1), (x0, y0), (x1, y0), (x1, y1)], color, 2)
     top = world.bounds[3] if world.bounds is not None else s.y + 300.0
     ground = world.bounds[1] if world.bounds is not None else 0.0
     for y in range(int(ground) + 10, int(top), 30):  # a dashed line
