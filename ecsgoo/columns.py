@@ -125,6 +125,8 @@ RINGS = TableSpec("AreaConstraint", (
 #: Shape-matching groups; members and rest offsets are the store's shape CSR arrays.
 SHAPES = TableSpec("ShapeMatch", (
     _one("alpha", F8, "Fraction of the way to the goal shape per 1/60 s, [0, 1].", 1.0),
+    _one("scale", F8, "Size of the goal shape: rest offsets × scale (a body's shape "
+         "memory grows and shrinks with it), > 0.", 1.0),
 ))
 
 #: Rigid-body rows. Like particles they are Verlet: velocity = (pos − prev) / h and

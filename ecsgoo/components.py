@@ -416,20 +416,24 @@ class ShapeMatch(Component):
     ``alpha`` in [0, 1] is the fraction of the way to the goal shape per 1/60 s
     frame (1 ≈ rigid, 0.04 ≈ soft memory); it means the same whatever the
     substep and iteration counts. ``rest`` offsets (px) from the rest centroid
-    are measured when added unless given. With ``outline=True`` the particles
-    are listed around the body's outline, which then collides like a polygon.
-    Ranges: ``limits.FIELDS["ShapeMatch"]``.
+    are measured when added unless given; ``scale`` (> 0, 1: as measured)
+    sizes the goal shape, so a body's shape memory can grow and shrink with
+    it (a jelly ball inflated by its pressure). With ``outline=True`` the
+    particles are listed around the body's outline, which then collides like
+    a polygon. Ranges: ``limits.FIELDS["ShapeMatch"]``.
     """
 
-    _fields = ("particles", "alpha", "rest", "outline")
+    _fields = ("particles", "alpha", "rest", "outline", "scale")
 
     def __init__(self, particles: Sequence[int], alpha: float = SHAPES.default("alpha"),
-                 rest: Sequence[Sequence[float]] | None = None, outline: bool = True) -> None:
+                 rest: Sequence[Sequence[float]] | None = None, outline: bool = True,
+                 scale: float = SHAPES.default("scale")) -> None:
         super().__init__(particles=_entity_list("ShapeMatch", particles, 2), alpha=alpha,
-                         rest=rest, outline=outline)
+                         rest=rest, outline=outline, scale=scale)
 
     particles = AreaConstraint.particles
     alpha = _Field("alpha")
+    scale = _Field("scale")
     outline = property(lambda self: self._vals["outline"])
 
     @outline.setter

@@ -11,9 +11,11 @@ import numpy.typing as npt
 
 from ecsgoo.kernels.segments import crossed_segments
 from ecsgoo.kernels.segments import segments_intersect as _segments_intersect
+from ecsgoo.polygons import first_crossing
 
 __all__ = [
     "crossed",
+    "is_simple",
     "point_in_polygon",
     "polygon_area",
     "quadratic_bezier",
@@ -99,6 +101,17 @@ def polygon_area(xy: ArrayLike) -> float:
     x, y = ring[:, 0], ring[:, 1]
     x_next, y_next = np.roll(x, -1), np.roll(y, -1)
     return float(0.5 * np.sum(x * y_next - x_next * y))
+
+
+def is_simple(xy: ArrayLike) -> bool:
+    """Whether the polygon ring ``xy`` (px) is simple: no two non-adjacent edges meet.
+
+    Touching and collinear overlap count as meeting (a vertex pressed onto another
+    edge, an edge doubling back along itself). Either winding is simple; a folded
+    or knotted soft-body outline is not. All edge pairs, O(k²) in numpy.
+    """
+    ring = _points(xy, "xy")
+    return len(ring) >= 3 and first_crossing(ring) is None
 
 
 def point_in_polygon(pt: ArrayLike, xy: ArrayLike) -> bool | np.ndarray:

@@ -62,6 +62,8 @@ MAX_SUBSTEPS = MAX_ITERATIONS = 1000
 MIN_DT, MAX_DT = 1e-6, 1.0
 #: Largest area pressure (rest area × pressure is the target; 2.2 is a taut balloon).
 MAX_PRESSURE = 100.0
+#: Largest ShapeMatch scale (its goal shape's size over its rest shape's).
+MAX_SHAPE_SCALE = 100.0
 #: Largest Coulomb friction coefficient (real materials stay below ~2).
 MAX_FRICTION = 100.0
 #: Smallest and largest rigid-body size and outline coordinate, px (mass·size² stays
@@ -245,7 +247,8 @@ FIELDS: dict[str, dict[str, Range]] = {
     },
     "AreaConstraint": {"particles": ID, "pressure": Range(0.0, MAX_PRESSURE),
                        "stiffness": FRACTION, "rest_area": _within(MAX_AREA)},
-    "ShapeMatch": {"particles": ID, "alpha": UNIT, "rest": SPAN},
+    "ShapeMatch": {"particles": ID, "alpha": UNIT, "rest": SPAN,
+                   "scale": Range(0.0, MAX_SHAPE_SCALE, open_low=True)},
     "World": {
         "gravity": _within(MAX_ACCEL), "dt": Range(MIN_DT, MAX_DT),
         "substeps": _count(1, MAX_SUBSTEPS), "iterations": _count(1, MAX_ITERATIONS),

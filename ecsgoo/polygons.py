@@ -159,7 +159,7 @@ def _on_segment(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return ((lo <= c) & (c <= hi)).all(axis=-1)
 
 
-def _first_crossing(p: np.ndarray) -> tuple[int, int] | None:
+def first_crossing(p: np.ndarray) -> tuple[int, int] | None:
     """The first pair (i, j), i < j, of non-adjacent edges of ring ``p`` that share a point.
 
     Edge i runs from vertex i to vertex i + 1. Touching and collinear overlap count.
@@ -212,7 +212,7 @@ def outline(points: Sequence[Sequence[float]] | np.ndarray, who: str,
         raise WorldError(f"{who}: field {field} lies on one straight line (no area)")
     _check_no_revisit(p, idx, who, field)
     p, idx = _drop_flat(p, idx, who, field)
-    hit = _first_crossing(p)
+    hit = first_crossing(p)
     if hit is not None:
         i, j = hit
         k = len(p)

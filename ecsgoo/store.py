@@ -251,7 +251,7 @@ class Store(BodyRows):
         elif len(v["rest"]) != len(slots):
             raise WorldError(f"entity {entity} (ShapeMatch): field rest has {len(v['rest'])} "
                              f"offsets for {len(slots)} particles")
-        self.shapes.extend([c], {"alpha": v["alpha"]})
+        self.shapes.extend([c], {"alpha": v["alpha"], "scale": v["scale"]})
         c._rows = slots
         c._table = self.shapes
         c._entity = entity

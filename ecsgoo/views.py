@@ -26,7 +26,7 @@ WRITABLE = {
     "particles": ("prev", "radius", "group", "friction", "restitution"),
     "springs": ("rest", "compliance", "max_stretch"),
     "rings": ("pressure", "stiffness"),
-    "shapes": ("alpha",),
+    "shapes": ("alpha", "scale"),
     "bodies": ("prev", "prev_angle", "friction", "restitution", "group"),
     "joints": ("max_force",),
 }

@@ -207,12 +207,12 @@ def area_naive(pos, w, ring, target, stiffness=1.0):
     return pos
 
 
-def shape_naive(pos, w, mass, members, rest, alpha):
+def shape_naive(pos, w, mass, members, rest, alpha, scale=1.0):
     """Mirrors ``kernels.shape.solve_shape`` for one group, by brute-force best angle.
 
     Instead of the closed form, it searches the angle that minimises
-    ``Σ m |q_i − R r_i|²`` on a fine grid and refines it, then moves each
-    movable particle ``alpha`` of the way to its goal.
+    ``Σ m |q_i − s R r_i|²`` (``s = scale``) on a fine grid and refines it, then
+    moves each movable particle ``alpha`` of the way to its goal ``c + s R r_i``.
     """
     pos = [list(p) for p in pos]
     msum = sum(mass[i] for i in members)
@@ -220,8 +220,8 @@ def shape_naive(pos, w, mass, members, rest, alpha):
 
     def cost(th):
         cs, sn = math.cos(th), math.sin(th)
-        return sum(mass[i] * ((pos[i][0] - c[0] - (cs * r[0] - sn * r[1])) ** 2
-                              + (pos[i][1] - c[1] - (sn * r[0] + cs * r[1])) ** 2)
+        return sum(mass[i] * ((pos[i][0] - c[0] - scale * (cs * r[0] - sn * r[1])) ** 2
+                              + (pos[i][1] - c[1] - scale * (sn * r[0] + cs * r[1])) ** 2)
                    for i, r in zip(members, rest, strict=True))
 
     best = min((2 * math.pi * k / 3600 for k in range(3600)), key=cost)
@@ -234,7 +234,7 @@ def shape_naive(pos, w, mass, members, rest, alpha):
     for i, r in zip(members, rest, strict=True):
         if w[i] == 0:
             continue
-        goal = (c[0] + cs * r[0] - sn * r[1], c[1] + sn * r[0] + cs * r[1])
+        goal = (c[0] + scale * (cs * r[0] - sn * r[1]), c[1] + scale * (sn * r[0] + cs * r[1]))
         for k in (0, 1):
             pos[i][k] += (goal[k] - pos[i][k]) * alpha
     return pos
@@ -388,6 +388,37 @@ def outline_clearance_naive(p, ri, ring, radii):
     d, half, _ = best
     inside = point_in_polygon_naive(p, np.asarray(ring, float))
     return d + ri + half if inside else ri + half - d
+
+
+def corner_push_naive(c, rc, ring, radii, w):
+    """Mirrors ``outlines.collide_corners`` for one immovable disc ``(c, rc)`` and one ring at
+    rest: the ring after its nearest edge (every edge's projection tried) is pushed off it.
+
+    The edge point moves the whole depth along the normal; its ends share it by
+    barycentric weight and inverse mass: ``lam = depth / ((1−t)² w_a + t² w_b)``.
+    """
+    ring = np.array(ring, float)
+    k = len(ring)
+    best = (math.inf, 0, 0.0)
+    for u in range(k):
+        a, b = ring[u], ring[(u + 1) % k]
+        s = min(1.0, max(0.0, float(np.dot(c - a, b - a) / np.dot(b - a, b - a))))
+        d = math.dist(c, a + s * (b - a))
+        if d < best[0]:
+            best = (d, u, s)
+    d, u, t = best
+    a, b = u, (u + 1) % k
+    q = ring[a] + t * (ring[b] - ring[a])
+    half = (1 - t) * radii[a] + t * radii[b]
+    inside = point_in_polygon_naive(c, ring)
+    n = (q - c) / d if inside else (c - q) / d  # the way the disc would leave
+    depth = d + rc + half if inside else rc + half - d
+    if depth <= 0:
+        return ring
+    lam = depth / ((1 - t) ** 2 * w[a] + t ** 2 * w[b])
+    ring[a] -= (1 - t) * w[a] * lam * n
+    ring[b] -= t * w[b] * lam * n
+    return ring
 
 
 def raycast_discs_naive(p, q, centres, radii):

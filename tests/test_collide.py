@@ -287,3 +287,44 @@ def test_a_self_colliding_jelly_ball_slammed_by_a_heavy_crate_keeps_a_simple_out
             crossed[flag] += _crossed(w.particles.pos[rows])
     assert crossed[False] > 10  # slammed, a plain ring folds through itself...
     assert crossed[True] <= 2  # ...a self-colliding one (almost) never
+
+
+def _corner_depth(ring, corners):
+    """How deep (px) the deepest of ``corners`` is inside polygon ``ring`` (0: none inside)."""
+    from ecsgoo.geometry import point_in_polygon
+
+    a, b = ring, np.roll(ring, -1, axis=0)
+    deepest = 0.0
+    for c in corners:
+        if point_in_polygon(c, ring):
+            t = np.clip(np.einsum("ij,ij->i", c - a, b - a) / np.einsum("ij,ij->i", b - a, b - a),
+                        0.0, 1.0)
+            deepest = max(deepest, float(np.hypot(*(c - (a + t[:, None] * (b - a))).T).min()))
+    return deepest
+
+
+@pytest.mark.parametrize("width,x,vx,vy,stiffness", [
+    (6.0, 403.0, 0.0, 0.0, 0.3),  # dropped onto it: 7.2 px deep before
+    (12.0, 330.0, 600.0, -1500.0, 0.05),  # thrown at it, softer: 11.7 px deep before
+])
+def test_a_thin_static_post_does_not_pierce_a_jelly_ball(width, x, vx, vy, stiffness):
+    """A soft ball landing on a thin static post's top drapes over it: no corner of the
+    post gets inside the ring of its particles. Between two of the ring's discs a corner
+    slipped in (the depths above) until the outline was kept off static corners
+    (``outlines.collide_corners``)."""
+    from ecsgoo import Anchor, RigidBody
+
+    w = World(bounds=(0, 0, 800, 600)).use(*(s() for s in systems.SOLVER))
+    post = w.create_entity(RigidBody.box(400, 60, width, 120), Anchor())
+    ball = jelly_ball(w, x, 240, radius=35, vertices=24, stiffness=stiffness)
+    ball.set_velocity(vx, vy)
+    rows, deepest, touched = w.ring_members(0), 0.0, False
+    corners = w.component(post, RigidBody).outline()[0]
+    for _ in range(150):
+        w.step()
+        ring = w.particles.pos[rows]
+        deepest = max(deepest, _corner_depth(ring, corners))
+        touched |= bool(np.hypot(*(ring - corners[2]).T).min() < 10.0)
+    assert touched  # it met the post's top
+    assert deepest < 1.0, deepest
+    w.check()

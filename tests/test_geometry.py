@@ -280,3 +280,16 @@ def test_smooth_polyline_small_inputs():
     np.testing.assert_allclose(three, [[0, 0], [1, 0.5], [2, 0]])
     with pytest.raises(ValueError, match="samples"):
         geometry.smooth_polyline([(0, 0), (1, 1)], 0)
+
+
+def test_is_simple_knows_a_folded_ring_from_a_simple_one():
+    square = [(0, 0), (10, 0), (10, 10), (0, 10)]
+    assert geometry.is_simple(square) and geometry.is_simple(square[::-1])
+    assert not geometry.is_simple([(0, 0), (10, 10), (10, 0), (0, 10)])  # a bow tie
+    assert not geometry.is_simple([(0, 0), (10, 0), (5, 0), (5, 5)])  # doubles back
+    assert not geometry.is_simple([(0, 0), (10, 0), (10, 10), (5, 0), (0, 10)])  # touches
+    circle = [(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * math.pi, 24, False)]
+    assert geometry.is_simple(circle)
+    circle[3], circle[4] = circle[4], circle[3]  # two vertices swapped: the skin crosses
+    assert not geometry.is_simple(circle)
+    assert not geometry.is_simple([(0, 0), (1, 1)])

@@ -78,7 +78,8 @@ def test_area_projection_reaches_target_area():
     assert area == pytest.approx(4500.0, rel=1e-6)
 
 
-def test_shape_matches_brute_force_rotation():
+@pytest.mark.parametrize("scale", [1.0, 1.4, 0.6])
+def test_shape_matches_brute_force_rotation(scale):
     rng = np.random.default_rng(4)
     k = 8
     rest = rng.uniform(-20, 20, (k, 2))
@@ -86,11 +87,12 @@ def test_shape_matches_brute_force_rotation():
     rest -= (mass[:, None] * rest).sum(0) / mass.sum()
     th = 0.7
     rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-    pos = rest @ rot.T + (100, 50) + rng.normal(0, 2, (k, 2))
+    pos = scale * rest @ rot.T + (100, 50) + rng.normal(0, 2, (k, 2))
     w = 1 / mass
     w[2] = 0.0
-    want = naive.shape_naive(pos, w, mass, list(range(k)), rest.tolist(), 0.6)
-    solve_shape(1, pos, w, mass, np.array([0, k]), np.arange(k), rest, np.array([0.6]))
+    want = naive.shape_naive(pos, w, mass, list(range(k)), rest.tolist(), 0.6, scale)
+    solve_shape(1, pos, w, mass, np.array([0, k]), np.arange(k), rest, np.array([0.6]),
+                np.array([scale]))
     np.testing.assert_allclose(pos, want, atol=1e-6)
 
 
@@ -271,3 +273,25 @@ def test_outline_contact_matches_the_capsule_chain_reference():
         # the reference samples each edge every 1/2000 of its length
         assert depth == pytest.approx(naive.outline_clearance_naive(p, ri, ring, radii),
                                       abs=0.05)
+
+
+def test_collide_corners_pushes_the_nearest_edge_like_the_reference():
+    from ecsgoo.kernels.outlines import collide_corners
+
+    rng = np.random.default_rng(11)
+    pushed = 0
+    for _ in range(40):
+        k = int(rng.integers(4, 10))
+        angles = np.sort(rng.uniform(0, 2 * math.pi, k))
+        ring = np.column_stack([np.cos(angles), np.sin(angles)]) * rng.uniform(20, 40, (k, 1))
+        radii, w = rng.uniform(0.5, 4.0, k), rng.uniform(0.2, 5.0, k)
+        corner = np.array([[*rng.uniform(-30, 30, 2), rng.uniform(0.0, 3.0), 0.0, 0.0]])
+        want = naive.corner_push_naive(corner[0, :2], corner[0, 2], ring, radii, w)
+        pos, ints = ring.copy(), np.ones(k, np.int64)
+        collide_corners(1, corner, np.zeros(1, np.int64), np.ones(1, np.int64),
+                        np.ones(1, np.int64), 1, np.array([0, k]), np.arange(k), pos,
+                        pos.copy(), w, radii, ints * 0, ints, ints, np.zeros(k), np.zeros(k),
+                        1e9, 1e9, 0.0)
+        np.testing.assert_allclose(pos, want, atol=1e-9)
+        pushed += not np.array_equal(pos, ring)
+    assert pushed > 10  # most corners met the ring

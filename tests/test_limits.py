@@ -246,7 +246,7 @@ for _key in ("rest", "stiffness", "compliance", "max_stretch", "stretch", "over"
     CASES["Spring", _key] = _spring_field(_key)
 for _key in ("pressure", "stiffness", "rest_area"):
     CASES["AreaConstraint", _key] = _body(AreaConstraint, "area", "[1, 2, 3]", _key)
-for _key in ("alpha", "rest"):
+for _key in ("alpha", "rest", "scale"):
     CASES["ShapeMatch", _key] = _body(ShapeMatch, "shape", "[1, 2]", _key)
 for _key in ("x", "y"):
     CASES["Anchor", _key] = _rider(_key)

@@ -16,13 +16,19 @@ def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin, push, hold):
     The edge's share goes to its ends by barycentric weight (1 − t, t) and
     inverse mass: ``lam = d / (w_i + (1−t)² w_a + t² w_b)``, so momentum is kept.
     Velocity handling follows ``contacts`` (push, restitution, friction, hold).
+    ``i`` = -1 is an immovable point at rest (a static body's corner): the edge
+    alone moves, by ``d`` against ``n``.
     """
     ba, bb = 1.0 - t, t
-    denom = w[i] + ba * ba * w[a] + bb * bb * w[b]
+    wi = w[i] if i >= 0 else 0.0
+    denom = wi + ba * ba * w[a] + bb * bb * w[b]
     if denom == 0.0:
         return
-    rx = (pos[i, 0] - prev[i, 0]) - ba * (pos[a, 0] - prev[a, 0]) - bb * (pos[b, 0] - prev[b, 0])
-    ry = (pos[i, 1] - prev[i, 1]) - ba * (pos[a, 1] - prev[a, 1]) - bb * (pos[b, 1] - prev[b, 1])
+    rx = - ba * (pos[a, 0] - prev[a, 0]) - bb * (pos[b, 0] - prev[b, 0])
+    ry = - ba * (pos[a, 1] - prev[a, 1]) - bb * (pos[b, 1] - prev[b, 1])
+    if i >= 0:
+        rx += pos[i, 0] - prev[i, 0]
+        ry += pos[i, 1] - prev[i, 1]
     un0 = rx * nx + ry * ny
     quiet = d - min(d, push)
     gap = _restitution_gap(un0, un0 + d - quiet, e, vmin)
@@ -33,6 +39,8 @@ def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin, push, hold):
     if vt > 1e-15:
         tx, ty = tx / vt, ty / vt
     for k, c in ((i, 1.0), (a, -ba), (b, -bb)):
+        if k < 0:
+            continue
         f = c * w[k] / denom
         pos[k, 0] += f * d * nx - f * held * tx
         pos[k, 1] += f * d * ny - f * held * ty
@@ -197,3 +205,37 @@ def collide_self(rings, off, idx, flag, pos, prev, w, radius, friction, restitut
                 mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
                 resolve_edge(i, a, b, t, nx, ny, gap - dist, pos, prev, w, mu,
                              max(restitution[i], restitution[a]), vmin, push, hold)
+
+
+@njit(cache=True)
+def collide_corners(count, corners, cgroup, clayer, cmask, rings, off, idx, pos, prev, w,
+                    radius, group, layer, mask, friction, restitution, vmin, push, hold):
+    """Keep soft-body outlines off the corners of static bodies (immovable rounded points).
+
+    ``corners[c]`` is ``(x, y, radius, friction, restitution)`` px; ``cgroup``,
+    ``clayer``, ``cmask`` its body's collision filter. A corner is a disc
+    against each outline's capsule chain (``outline_contact``), and only the
+    outline moves (``resolve_edge`` with no point). Particles' discs keep out of
+    a static body on their own (``rigid.particles_on_static``); this keeps a
+    thin wall's corner from slipping between two of them into a jelly ball.
+    Broad phase: each outline's circumscribed circle.
+    """
+    for r in range(rings):
+        s, e = off[r], off[r + 1]
+        _, _, _, _, ccx, ccy, circ, rmax = _ring_box(pos, radius, idx, s, e)
+        g, ring_layer, ring_mask = group[idx[s]], layer[idx[s]], mask[idx[s]]
+        for c in range(count):
+            if (g != 0 and cgroup[c] == g) or (clayer[c] & ring_mask) == 0 \
+                    or (ring_layer & cmask[c]) == 0:
+                continue
+            px, py, rc = corners[c, 0], corners[c, 1], corners[c, 2]
+            reach = circ + rc + rmax
+            if (px - ccx) ** 2 + (py - ccy) ** 2 > reach * reach:
+                continue
+            edge, t, unx, uny, depth = outline_contact(px, py, rc, pos, radius, idx, s, e)
+            if depth <= 0.0:
+                continue
+            a, b = idx[s + edge], idx[s + (edge + 1) % (e - s)]
+            mu = math.sqrt(corners[c, 3] * 0.5 * (friction[a] + friction[b]))
+            resolve_edge(-1, a, b, t, unx, uny, depth, pos, prev, w, mu,
+                         max(corners[c, 4], restitution[a]), vmin, push, hold)

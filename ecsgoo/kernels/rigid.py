@@ -610,6 +610,30 @@ def static_edges(n, pos, angle, w, piece_off, vert_off, verts, out):
 
 
 @njit(cache=True)
+def static_corners(n, pos, angle, w, friction, restitution, piece_off, vert_off, verts, radius,
+                   out):
+    """The vertices of every static body's pieces now, as ``(x, y, radius, friction,
+    restitution)`` rows of ``out`` (a circle is its centre and radius), and each one's body
+    row in column 5: what soft-body outlines keep off (``outlines.collide_corners``).
+    Returns how many (writes up to ``len(out)``)."""
+    count = 0
+    for i in range(n):
+        if w[i] != 0.0:
+            continue
+        c, s = math.cos(angle[i]), math.sin(angle[i])
+        for q in range(piece_off[i], piece_off[i + 1]):
+            for v in range(vert_off[q], vert_off[q + 1]):
+                if count < len(out):
+                    out[count, 0] = pos[i, 0] + c * verts[v, 0] - s * verts[v, 1]
+                    out[count, 1] = pos[i, 1] + s * verts[v, 0] + c * verts[v, 1]
+                    out[count, 2] = radius[q]
+                    out[count, 3], out[count, 4] = friction[i], restitution[i]
+                    out[count, 5] = i
+                count += 1
+    return count
+
+
+@njit(cache=True)
 def pull_body(i, pos, angle, w, iw, lx, ly, tx, ty, pull):
     """Move body ``i``'s point ``(lx, ly)`` (body coordinates) ``pull`` of the way to
     ``(tx, ty)`` (px), by a positional impulse at that point: off-centre, it turns too."""

@@ -8,13 +8,13 @@ from numba import njit
 
 
 @njit(cache=True)
-def solve_shape(g, pos, w, mass, off, idx, rest, alpha):
+def solve_shape(g, pos, w, mass, off, idx, rest, alpha, scale):
     """Pull each of ``g`` groups toward its rest shape, rotated and moved to fit best.
 
     Centroid ``c = Σ m_i x_i / Σ m_i``, offsets ``q_i = x_i − c``, rest offsets
     ``r_i``; ``θ = atan2(Σ m (q_y r_x − q_x r_y), Σ m q·r)``; goal
-    ``g_i = c + R(θ) r_i``; ``x_i += (g_i − x_i)·alpha`` for movable particles.
-    ``alpha`` is per group, already converted to one application.
+    ``g_i = c + scale·R(θ) r_i``; ``x_i += (g_i − x_i)·alpha`` for movable particles.
+    ``alpha`` (already converted to one application) and ``scale`` are per group.
     """
     for grp in range(g):
         s, e = off[grp], off[grp + 1]
@@ -39,7 +39,7 @@ def solve_shape(g, pos, w, mass, off, idx, rest, alpha):
             i = idx[t]
             if w[i] == 0.0:
                 continue
-            gx = cx + c * rest[t, 0] - sn * rest[t, 1]
-            gy = cy + sn * rest[t, 0] + c * rest[t, 1]
+            gx = cx + scale[grp] * (c * rest[t, 0] - sn * rest[t, 1])
+            gy = cy + scale[grp] * (sn * rest[t, 0] + c * rest[t, 1])
             pos[i, 0] += (gx - pos[i, 0]) * alpha[grp]
             pos[i, 1] += (gy - pos[i, 1]) * alpha[grp]

@@ -60,7 +60,7 @@ def _fill(world: World, spec: Spec) -> None:
                                                 self_collide=v["self_collide"]))
     for e, v in spec.shapes:
         _attach(world, parts, e, ShapeMatch(v["particles"], alpha=v["alpha"], rest=v["rest"],
-                                            outline=v["outline"]))
+                                            outline=v["outline"], scale=v["scale"]))
     world._insert_entities([(e, parts[e]) for e in sorted(parts)])
     store.prepare()
     for seg in spec.segments:

@@ -502,13 +502,14 @@ def _area(value: Any, w: Where) -> dict[str, Any]:
 
 def _shape(value: Any, w: Where) -> dict[str, Any]:
     t = w.table(value)
-    w.keys(t, ("particles", "alpha", "rest", "outline"))
+    w.keys(t, ("particles", "alpha", "scale", "rest", "outline"))
     particles = w.entities(t, "particles", 2)
     rest = w.points(t, "rest", None, limit=FIELDS["ShapeMatch"]["rest"])
     if rest is not None and len(rest) != len(particles):
         w.fail(f"has {len(rest)} offsets for {len(particles)} particles", "rest")
     return {"particles": particles,
             "alpha": _field(t, "alpha", w, SHAPES, SHAPES.default("alpha")),
+            "scale": _field(t, "scale", w, SHAPES, SHAPES.default("scale")),
             "rest": rest, "outline": w.boolean(t, "outline", True)}
 
 

@@ -125,6 +125,7 @@ class Collide(Stage):
         args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
         lvl = world.level
         rigid.particles_on_static(world, grid, vmin, push, hold)
+        rigid.outlines_off_static(world, vmin, push, hold)  # a static corner in a jelly ball
         if self._since is not None:
             collide_segments(n, *args, self._segs, vmin, push, hold, self._since)
         if len(lvl.polygons):

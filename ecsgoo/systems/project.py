@@ -63,7 +63,7 @@ class Project(Stage):
                            rc["rest_area"], rc["pressure"], rc["stiffness"], st.scratch)
             if shapes.n:
                 solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
-                            st.shape_idx, st.shape_rest, alpha)
+                            st.shape_idx, st.shape_rest, alpha, shapes.cols["scale"])
             rigid.hold_joints(world, h)
         if rounds % 2:
             self._distance(st, backward, h)

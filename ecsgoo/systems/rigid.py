@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
+from ..kernels.outlines import collide_corners
 from ..kernels.rigid import (
     body_pairs,
     integrate_bodies,
     particle_contacts,
     pull_body,
     split_spinning,
+    static_corners,
     static_edges,
 )
 from ..kernels.rigid import (
@@ -433,6 +435,24 @@ def particles_on_static(world: World, grid: Any, vmin: float, push: float,
                          pc["pos"], pc["prev"], pc["w"], pc["radius"], pc["group"],
                          pc["layer"], pc["mask"], pc["friction"], pc["restitution"], *grid,
                          vmin, push, hold)
+
+
+def outlines_off_static(world: World, vmin: float, push: float, hold: float) -> None:
+    """Soft-body outlines off the static bodies' corners (``outlines.collide_corners``)."""
+    st = world.store
+    b = st.bodies
+    if not b.n or len(st.outline_off) < 2 or not b.pinned.any():
+        return
+    c, pc = b.cols, st.particles.cols
+    out = np.empty((max(8, len(st.piece_verts)), 6))  # room for every vertex of every piece
+    count = static_corners(b.n, c["pos"], c["angle"], c["w"], c["friction"], c["restitution"],
+                           st.body_piece_off, st.piece_vert_off, st.piece_verts,
+                           st.piece_radius, out)
+    rows = out[:count, 5].astype(np.int64)
+    collide_corners(count, out, c["group"][rows], c["layer"][rows], c["mask"][rows],
+                    len(st.outline_off) - 1, st.outline_off, st.outline_idx, pc["pos"],
+                    pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"], pc["mask"],
+                    pc["friction"], pc["restitution"], vmin, push, hold)
 
 
 def collide_contacts(world: World) -> Contacts | None:

@@ -6,21 +6,23 @@ the spawn buttons call ``spawn`` during play.
 
 from __future__ import annotations
 
-import math
 import random
 
-from ecsgoo import Anchor, Joint, Look, RigidBody, Spring, World, systems
+from ecsgoo import Anchor, Joint, Look, RigidBody, ShapeMatch, World, systems
 from ecsgoo.bodies import Body, box, jelly_ball, rope
 from ecsgoo.look import CRATE
 from ecsgoo.render import Render
 
+from .basket import BasketWatch, basket
 from .challenge import Topple
 from .rules import (
+    BALL_MEMORY,
     STIFFNESS_DEFAULT,
     FlingTracker,
+    Inflate,
+    Inflation,
     PlaygroundStats,
     alpha,
-    pressure,
     set_stiffness,
     stiffness,
 )
@@ -46,12 +48,28 @@ SEESAW_GROUP = 10_000
 
 
 def playground_world() -> World:
-    """An empty playground: walls, the solver pipeline and the fling tracker."""
+    """An empty playground: walls, the solver pipeline, the balls' inflater, the fling
+    tracker and the basket's watch (idle without a basket)."""
     w = World(bounds=(0.0, 0.0, WIDTH, HEIGHT))
-    w.use(systems.Integrate(), systems.Project(), systems.Collide(), systems.Break(),
-          FlingTracker(), Render())
+    w.use(Inflate(), systems.Integrate(), systems.Project(), systems.Collide(),
+          systems.Break(), FlingTracker(), BasketWatch(), Render())
     w.create_entity(PlaygroundStats())
+    w.create_entity(Inflation())
     return w
+
+
+def ball(world: World, x: float, y: float, radius: float) -> Body:
+    """A jelly ball centred at ``(x, y)``, ``radius`` px, with a soft shape memory.
+
+    ``bodies.jelly_ball`` plus a ``ShapeMatch`` (alpha ``rules.BALL_MEMORY``, on the
+    ball's ``AreaConstraint`` entity, not an outline of its own) over its ring and
+    centre: the springs go as soft as the stiffness slider asks, and the memory
+    still turns a crumpled or folded outline the right way out again.
+    """
+    body = jelly_ball(world, x, y, radius=radius)
+    world.add_component(body.constraint, ShapeMatch(body.particles, alpha=BALL_MEMORY,
+                                                    outline=False))
+    return body
 
 
 def shaped_box(world: World, x: float, y: float, side: float = BOX_SIDE,
@@ -95,6 +113,8 @@ def crate_pyramid(world: World, cx: float, base: int = 4, side: float = CRATE_SI
     return out
 
 
+#: Level 4's throwing line (x, px): a grabbed body is never pulled past it.
+BASKET_LINE = 340.0
 #: The seesaw plank's colour (RGB): a lighter wood than the crates.
 PLANK = (204, 160, 102)
 
@@ -141,11 +161,17 @@ def hammock(world: World, left: tuple[float, float], right: tuple[float, float],
 
 def build_level(level: int) -> World:
     """Level ``level`` (1: the pyramid playground, 2: the hammock, 3: crates and a
-    seesaw) built in code."""
+    seesaw, 4: the basket) built in code."""
     w = playground_world()
-    if level == 3:
-        jelly_ball(w, 130.0, 420.0, radius=34.0)  # falls onto the seesaw's left end
-        jelly_ball(w, 480.0, 45.0, radius=35.0)
+    if level == 4:
+        ball(w, 110.0, 45.0, 35.0)  # the ball to throw
+        ball(w, 250.0, 40.0, 30.0)  # and a spare
+        basket(w, 620.0, 330.0, line=BASKET_LINE)  # the goal (games/jelly/basket)
+        for k in range(4):  # a stack of boxes under the throw: in the way of a flat one
+            shaped_box(w, 430.0, BOX_SIDE / 2 + k * (BOX_SIDE + 0.5))
+    elif level == 3:
+        ball(w, 130.0, 420.0, 34.0)  # falls onto the seesaw's left end
+        ball(w, 480.0, 45.0, 35.0)
         hang_rope(w, 470.0, 200.0, 12)
         crates = crate_pyramid(w, 610.0)  # the goal: knock it down (games/jelly/challenge)
         w.create_entity(Topple(crates, [w.component(c, RigidBody).y for c in crates]))
@@ -155,13 +181,13 @@ def build_level(level: int) -> World:
     elif level == 1:
         pyramid(w, 590.0)
         for x, r in ((110.0, 45.0), (245.0, 38.0), (370.0, 30.0)):
-            jelly_ball(w, x, r + 10.0, radius=r)
+            ball(w, x, r + 10.0, r)
         hang_rope(w, 465.0, 230.0, 14)
         chain(w, (260.0, HEIGHT - 10.0), (260.0, HEIGHT - 270.0), 9)
     else:
         hammock(w, (120.0, 330.0), (560.0, 330.0), 14, 90.0)
         for x, r in ((200.0, 40.0), (330.0, 34.0), (460.0, 44.0)):
-            jelly_ball(w, x, 430.0, radius=r)
+            ball(w, x, 430.0, r)
         for k in range(3):
             shaped_box(w, 690.0, BOX_SIDE / 2 + k * (BOX_SIDE + 0.5))
         hang_rope(w, 520.0, 150.0, 10)
@@ -173,7 +199,8 @@ def build_level(level: int) -> World:
 def spawn(world: World, kind: str, rng: random.Random) -> Body | None:
     """Drop a new body of ``kind`` (see ``KINDS``) at a random place near the top.
 
-    It takes the current slider settings (stiffness, pressure, alpha). Returns
+    It takes the current slider settings (stiffness, alpha; a ball inflates to the
+    slider's pressure within a second). Returns
     ``None`` when the particle budget is spent, and for a crate (a rigid box of
     40–60 px, a little turned; none past ``MAX_BODIES``).
     """
@@ -189,14 +216,8 @@ def spawn(world: World, kind: str, rng: random.Random) -> Body | None:
     k = stiffness(world)
     x = rng.uniform(80.0, WIDTH - 80.0)
     top = HEIGHT - 10.0
-    if kind == "ball":
-        p = pressure(world)
-        body = jelly_ball(world, x, HEIGHT - 110.0, radius=rng.uniform(28.0, 46.0),
-                          pressure=p)
-        # inner springs at the size the pressure asks for (see rules.set_pressure)
-        vertices = len(body.particles) - 1
-        for inner in body.springs[vertices:]:
-            world.component(inner, Spring).rest *= math.sqrt(p)
+    if kind == "ball":  # born at pressure 1: ``Inflate`` takes it to the slider's
+        body = ball(world, x, HEIGHT - 110.0, rng.uniform(28.0, 46.0))
     elif kind == "box":
         body = shaped_box(world, x, HEIGHT - 80.0, alpha=alpha(world))
     elif kind == "rope":

@@ -7,19 +7,24 @@ other. Sliders change the physics live for every body at once: damping,
 gravity, spring stiffness, ball pressure (0.35 slumped … 2.2 taut) and box
 shape-match alpha (0.04 soft … 1 rigid); a wireframe toggle; buttons spawn a
 ball, a box, a rope, a chain or a rigid crate, and reset the level. Level 3
-has a pyramid of rigid crates and a hinged plank (a seesaw) to drop balls on.
+has a pyramid of rigid crates and a hinged plank (a seesaw) to drop balls on;
+level 4 a basket on a post across the room.
 
 Controls: press near anything (within 30 px of one of its particles) and drag
 to pull it; let go while moving to fling it. Keys: ``b`` ball, ``x`` box,
 ``o`` rope, ``c`` chain, ``k`` crate (and the player's ``r`` restart, ``tab`` wireframe,
 ``p`` pause, ``f5``/``f9`` quick save/load).
 
-There is no winning or losing: the status stays ``running``. The score counts
-flings (releases faster than 400 px/s); the summary also reports the highest a
-flung particle rose (``max_height``, px above the ground).
+Levels 1 and 2 have no winning or losing: the status stays ``running``. The
+score counts flings (releases faster than 400 px/s); the summary also reports
+the highest a flung particle rose (``max_height``, px above the ground).
+Level 3 is won by knocking 4 crates of the pyramid down with 3 flings
+(``challenge``), level 4 by landing a ball in the basket with 3 flings, thrown
+from behind the dashed line (``basket``; the score: flings to spare + 1).
 
 Run: ``ecsgoo play jelly`` (``--level 2`` for the hammock, ``--level 3`` for the
-crates; ``--headless --frames 600 --bot`` to watch the poker bot).
+crates, ``--level 4`` for the basket; ``--headless --frames 600 --bot`` to watch
+the poker bot, which on level 4 aims for the basket).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from ecsgoo.game import Game, Status, Widget, register_game
 from ecsgoo.geometry import point_in_polygon
 from ecsgoo.render import Render
 
-from . import bots, challenge, rules
+from . import basket, bots, challenge, rules
 from .build import KINDS, spawn
 
 #: Keys that spawn bodies (the player keeps R restart, Tab wireframe, P pause).
@@ -48,7 +53,7 @@ class JellyGame(Game):
 
     name = "jelly"
     title = "Jelly playground"
-    levels = ("pyramid playground", "hammock", "crates and seesaw")
+    levels = ("pyramid playground", "hammock", "crates and seesaw", "basket")
     bots = ("poker", "random")
     hints = ("drag to fling", "B ball", "X box", "O rope", "C chain", "K crate")
 
@@ -75,6 +80,10 @@ class JellyGame(Game):
     def status(self) -> Status:
         st = rules.stats(self.world)
         extra = {"max_height": round(st.max_height, 1)}
+        cup = basket.goal(self.world)
+        if cup is not None:
+            extra["in_basket"] = cup.landed
+            return Status(basket.result(self.world, cup), basket.score(cup), extra)
         goal = challenge.goal(self.world)
         if goal is None:
             return Status("running", st.flings, extra)
@@ -83,9 +92,13 @@ class JellyGame(Game):
 
     def hud(self) -> list[str]:
         st = rules.stats(self.world)
-        line = [f"flings {st.flings}   highest fling {st.max_height:.0f} px"]
+        cup = basket.goal(self.world)
+        if cup is not None:
+            return [basket.hud(self.world, cup)]
         goal = challenge.goal(self.world)
-        return line if goal is None else [challenge.hud(self.world, goal)]
+        if goal is None:
+            return [f"flings {st.flings}   highest fling {st.max_height:.0f} px"]
+        return [challenge.hud(self.world, goal)]
 
     # -- widgets ------------------------------------------------------------------
 
@@ -149,12 +162,14 @@ class JellyGame(Game):
             entity = next((e for e in self.world.query_point(x, y)
                            if self.world.has_component(e, RigidBody)
                            and bodies.w[bodies.row(e)] > 0), -1)
+        x, y = basket.clamp(self.world, x, y)  # level 4: nothing is carried past the line
         self._pointer = (x, y)
         if entity >= 0:
             self.world.grab(entity, x, y)
             self.sound("grab")
 
     def on_drag(self, x: float, y: float) -> None:
+        x, y = basket.clamp(self.world, x, y)
         self._pointer = (x, y)
         entity = self.world.grabbed
         if entity >= 0:  # a deleted particle releases the grab itself
@@ -210,6 +225,9 @@ class JellyGame(Game):
 
     def draw_overlay(self, draw: Any) -> None:
         w = self.world
+        cup = basket.goal(w)
+        if cup is not None:
+            basket.draw(draw, w, cup)
         if w.grabbed < 0 or self._pointer is None:
             return
         grabbed = w.component(w.grabbed, Particle)

@@ -1,7 +1,8 @@
-"""The playground's world data and its one rule stage: settings writers, fling score, tracker.
+"""The playground's world data and its rule stages: settings writers, inflater, fling score.
 
 Everything a quick save must keep lives in the world: the slider settings live
-in the world's rows (spring compliance, ring pressure, shape alpha) and in the world's
+in the world's rows (spring compliance, shape alpha), in an ``Inflation`` component
+(the pressure the balls ease toward, by the ``Inflate`` stage) and in the world's
 own settings (gravity, damping); the score lives in a ``PlaygroundStats``
 component on one entity, updated by the ``FlingTracker`` stage.
 """
@@ -25,7 +26,14 @@ STIFFNESS = (0.02, 0.9)
 #: The levels' spring stiffness: soft enough for pressure to shape the balls.
 STIFFNESS_DEFAULT = 0.6
 PRESSURE = (0.35, 2.2)
+#: Most a ball's pressure changes in one frame (a factor): the slider's whole range in
+#: ~0.8 s.
+PRESSURE_RATE = 1.04
 ALPHA = (0.04, 1.0)
+#: Shape-match alpha of a jelly ball's memory (fraction per 1/60 s): however soft its
+#: springs, a crumpled ball turns the right way out again within a second or two (weak
+#: enough that at the softest springs it still slumps and squashes like a water bag).
+BALL_MEMORY = 0.02
 #: A release faster than this (px/s) counts as a fling.
 FLING_SPEED = 400.0
 #: How long after a fling its height still counts (frames).
@@ -98,23 +106,91 @@ def stiffness(world: World) -> float:
 
 
 def set_pressure(world: World, value: float) -> None:
-    """Give every jelly ball the pressure ``value`` (target area = rest area × pressure).
+    """Ask every jelly ball for pressure ``value``; ``Inflate`` eases them there.
 
-    A ball's inner springs (spokes and skip-one links) follow: their rest
-    lengths scale with √pressure, the size the target area asks for. The skin
-    (the ring's edges) keeps its length above pressure 1, so at 2.2 it is
-    stretched taut; below 1 it contracts too (√pressure), so at 0.35 the ball
-    is a small slumped blob. Springs left at lengths the target area forbids
-    fight the area constraint every substep, and with stiff springs that
-    fight shows as a violent shiver (a skin of full length crinkling round a
-    0.35 area buckled at ~800 px/s).
+    The balls (and any spawned later) reach it within a second at most, a
+    factor ``PRESSURE_RATE`` per frame: a ring whose target area jumps at
+    once (a click at the slider's end) is thrown apart by its own area
+    constraint — soft springs let it fold inside out, stiff ones crinkle.
+    """
+    inflation(world).target = float(value)
+
+
+def apply_pressure(world: World, value: Any) -> None:
+    """Give the jelly balls pressure ``value`` now (one number, or one per ring).
+
+    Target area = rest area × pressure. A ball's inner springs (spokes and
+    skip-one links) follow: their rest lengths scale with √pressure, the size
+    the target area asks for. The skin (the ring's edges) keeps its length
+    above pressure 1, so at 2.2 it is stretched taut; below 1 it contracts
+    too (√pressure), so at 0.35 the ball is a small slumped blob. Springs left
+    at lengths the target area forbids fight the area constraint every
+    substep, and with stiff springs that fight shows as a violent shiver (a
+    skin of full length crinkling round a 0.35 area buckled at ~800 px/s).
     """
     if not len(world.rings):
         return
     old = world.rings.pressure.copy()
     world.rings.write("pressure", value)
-    skin = np.sqrt(np.minimum(value, 1.0) / np.minimum(old, 1.0))
-    scale_inner_springs(world, np.sqrt(value / old), skin)
+    new = world.rings.pressure
+    skin = np.sqrt(np.minimum(new, 1.0) / np.minimum(old, 1.0))
+    scale_inner_springs(world, np.sqrt(new / old), skin)
+    shapes, rings = memories(world)
+    world.shapes.write("scale", np.sqrt(new[rings]), shapes)
+
+
+def memories(world: World) -> tuple[np.ndarray, np.ndarray]:
+    """The shape rows that are a jelly ball's memory (a ShapeMatch on an AreaConstraint's
+    entity) and each one's ring row."""
+    ring_of = {int(e): k for k, e in enumerate(world.rings.entity)}
+    pairs = [(s, ring_of[int(e)]) for s, e in enumerate(world.shapes.entity) if int(e) in ring_of]
+    out = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    return out[:, 0], out[:, 1]
+
+
+def box_shapes(world: World) -> np.ndarray:
+    """The shape rows the alpha slider moves: every ShapeMatch but the balls' memories."""
+    return np.setdiff1d(np.arange(len(world.shapes)), memories(world)[0])
+
+
+@dataclass
+class Inflation:
+    """The pressure the slider asks of every jelly ball (``Inflate`` eases them to it)."""
+
+    target: float = 1.0
+
+
+register_component(Inflation, name="jelly_inflation")
+
+
+def inflation(world: World) -> Inflation:
+    """The world's ``Inflation`` (created, at pressure 1, if the world has none)."""
+    found = world.get_component(Inflation)
+    if found:
+        return found[0][1]
+    made = Inflation()
+    world.create_entity(made)
+    return made
+
+
+@register_stage
+class Inflate(Stage):
+    """Move every ring's pressure toward ``Inflation.target``, ``PRESSURE_RATE``× a frame at most.
+
+    Reads: ring pressure; ``Inflation``. Writes: ring pressure, ball spring rest lengths
+    (``apply_pressure``). Nothing to do, and no work, once every ring is there.
+    """
+
+    name = "jelly_inflate"
+
+    def process(self, world: Any) -> None:
+        if not len(world.rings):
+            return
+        target = inflation(world).target
+        now = world.rings.pressure
+        if np.all(now == target):
+            return
+        apply_pressure(world, np.clip(target, now / PRESSURE_RATE, now * PRESSURE_RATE))
 
 
 def ball_centre(world: World, ring: int) -> int:
@@ -163,18 +239,22 @@ def scale_inner_springs(world: World, factor: np.ndarray,
 
 
 def pressure(world: World) -> float:
-    """The mean pressure of the area constraints (1 if there are none)."""
-    return float(np.mean(world.rings.pressure)) if len(world.rings) else 1.0
+    """The pressure the slider asks for (``Inflation.target``; the balls ease toward it)."""
+    return inflation(world).target
 
 
 def set_alpha(world: World, value: float) -> None:
-    """Give every shape-matched body the alpha ``value`` (1 rigid … 0.04 soft memory)."""
-    world.shapes.write("alpha", value)
+    """Give every shape-matched box the alpha ``value`` (1 rigid … 0.04 soft memory).
+
+    The jelly balls' memories keep ``BALL_MEMORY``.
+    """
+    world.shapes.write("alpha", value, box_shapes(world))
 
 
 def alpha(world: World) -> float:
-    """The mean shape-match alpha (1 if there are no shapes)."""
-    return float(np.mean(world.shapes.alpha)) if len(world.shapes) else 1.0
+    """The mean shape-match alpha of the boxes (1 if there are none)."""
+    rows = box_shapes(world)
+    return float(np.mean(world.shapes.alpha[rows])) if len(rows) else 1.0
 
 
 def kinetic_energy(world: World) -> float:
