@@ -21,16 +21,19 @@ import numpy as np
 
 from . import fruit as _fruit
 from . import limits
-from .columns import PARTICLES, RINGS, SHAPES, SPRINGS
+from .columns import BODIES, JOINTS, PARTICLES, RINGS, SHAPES, SPRINGS, TETHERS, TableSpec
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _Rider
 from .errors import WorldError
 from .kernels.coloring import color_order
 from .kernels.distance import measure_rest
 from .rigid import Joint, RigidBody
-from .store_bodies import BodyRows
+from .store_bodies import BodyRows, _ints, given
 from .table import table_class
 
 F8, I8 = np.float64, np.int64
+#: Every table of a store: its attribute, by its column spec.
+TABLES = {PARTICLES: "particles", SPRINGS: "springs", RINGS: "rings", SHAPES: "shapes",
+          BODIES: "bodies", JOINTS: "joints", TETHERS: "tethers"}
 ParticleTable, SpringTable = table_class(PARTICLES), table_class(SPRINGS)
 RingTable, ShapeTable = table_class(RINGS), table_class(SHAPES)
 
@@ -74,6 +77,10 @@ class Store(BodyRows):
             now, then = table.cols[col][: table.n], table.cols[before][: table.n]
             then[:] = now - (now - then) * (h / self.h)
         self.h = h
+
+    def table(self, spec: TableSpec) -> Any:
+        """The table of column spec ``spec`` (``store.table(PARTICLES) is store.particles``)."""
+        return getattr(self, TABLES[spec])
 
     # -- adding rows in bulk (the API attaches one, the loader a whole file) -------
 
@@ -222,6 +229,24 @@ class Store(BodyRows):
         cols["prev"][s] = cols["pos"][s]  # pinned where it is now, at rest
         self.pin([s])
 
+    def add_rings(self, entities: Any, values: dict[str, Any],
+                  owners: list[AreaConstraint]) -> list[AreaConstraint]:
+        """Give rings ``owners`` of ``entities`` their rows, each column in ``values`` as given
+        (``rest_area`` NaN: measured); return the owners."""
+        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+            self._attach_ring(entity, comp)
+            given(self.rings, comp._slot, values, k)
+        return owners
+
+    def add_shapes(self, entities: Any, values: dict[str, Any],
+                   owners: list[ShapeMatch]) -> list[ShapeMatch]:
+        """Give shapes ``owners`` of ``entities`` their rows, each column in ``values`` as
+        given; return the owners."""
+        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+            self._attach_shape(entity, comp)
+            given(self.shapes, comp._slot, values, k)
+        return owners
+
     def _attach_ring(self, entity: int, c: AreaConstraint) -> None:
         v = c._vals
         slots = self._rows_of(entity, "AreaConstraint", "particles", v["particles"])
@@ -356,7 +381,7 @@ class Store(BodyRows):
         new.__dict__.update(self.__dict__)
         new.pslot, new.bslot = dict(self.pslot), dict(self.bslot)
         mapping: dict[int, Any] = {}
-        for name in ("particles", "springs", "rings", "shapes", "bodies", "joints", "tethers"):
+        for name in TABLES.values():
             old = getattr(self, name)
             table = old.copy()
             table.store = new

@@ -40,6 +40,16 @@ class BodyRows:
 
     # -- bodies -------------------------------------------------------------------------
 
+    def add_bodies(self, entities: Any, values: dict[str, Any], owners: list[Any]) -> list[Any]:
+        """Give bodies ``owners`` of ``entities`` their rows, every column in ``values`` as
+        given (a loaded file's: ``prev``, ``force``, ``asleep``…); return the owners."""
+        prev = values.get("prev")
+        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+            pose = None if prev is None else (*prev[k].tolist(), float(values["prev_angle"][k]))
+            self.add_body(entity, comp, prev=pose)
+            given(self.bodies, comp._slot, values, k)
+        return owners
+
     def add_body(self, entity: int, comp: Any, prev: tuple[float, float, float] | None = None,
                  ) -> None:
         """Give body ``comp`` of ``entity`` its row (``prev``: previous x, y, angle; else at
@@ -112,6 +122,17 @@ class BodyRows:
         raise WorldError(f"entity {joint} (Joint): field {name} refers to entity {entity}, "
                          "which is neither a RigidBody nor a Particle")
 
+    def add_joints(self, entities: Any, values: dict[str, Any], owners: list[Any]) -> list[Any]:
+        """Give joints ``owners`` their rows, each column in ``values`` as given; anchors and
+        rest angles that are NaN (or left out) are measured as ``add_joint`` does."""
+        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+            local = _pair(values, "la", "lb", k)
+            rest = values["rest_angle"][k] if "rest_angle" in values else math.nan
+            self.add_joint(entity, comp, local=local,
+                           rest_angle=None if math.isnan(rest) else float(rest))
+            given(self.joints, comp._slot, values, k)
+        return owners
+
     def add_joint(self, entity: int, comp: Any, local: tuple[Any, Any] | None = None,
                   rest_angle: float | None = None) -> None:
         """Give joint ``comp`` its row; anchors measured from ``x, y`` unless ``local`` given."""
@@ -158,6 +179,17 @@ class BodyRows:
         """Whether spring ``comp`` has an end on a rigid body (a tether)."""
         return comp._vals["a"] in self.bslot or comp._vals["b"] in self.bslot
 
+    def add_tethers(self, entities: Any, values: dict[str, Any],
+                    owners: list[Any]) -> list[Any]:
+        """Give tethers (springs ``owners`` with a body end) their rows, each column in
+        ``values`` as given (anchors left out: 0, the centre of mass; rest NaN: measured)."""
+        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+            row = {name: v[k] for name, v in values.items()}
+            row.setdefault("rest", math.nan)
+            local = _pair(values, "la", "lb", k) or ((0.0, 0.0), (0.0, 0.0))
+            self.add_tether(entity, comp, row, local=local)
+        return owners
+
     def add_tether(self, entity: int, comp: Any, values: dict[str, Any],
                    local: tuple[Any, Any] | None = None) -> None:
         """Give spring ``comp`` with a body end its row; ``values``: its spring columns.
@@ -196,3 +228,23 @@ class BodyRows:
             centre = b.pos[rows] if b.n else np.zeros((t.n, 2))
             out.append(np.where(on_body[:, None], centre + world, pts))
         return out[0], out[1]
+
+
+def given(table: Any, slot: int, values: dict[str, Any], k: int) -> None:
+    """Write row ``k`` of ``values`` (columns by name) into ``slot``; NaN: keep what is there
+    (a value the adder measured)."""
+    for name, v in values.items():
+        value = v[k]
+        if not (np.asarray(value).dtype.kind == "f" and np.isnan(value).any()):
+            table.cols[name][slot] = value
+
+
+def _pair(values: dict[str, Any], a: str, b: str, k: int) -> tuple[Any, Any] | None:
+    """Row ``k`` of two (n, 2) columns as a pair of points, or None if left out (NaN)."""
+    if a not in values or np.isnan(values[a][k]).any() or np.isnan(values[b][k]).any():
+        return None
+    return (tuple(values[a][k].tolist()), tuple(values[b][k].tolist()))
+
+
+def _ints(entities: Any) -> list[int]:
+    return np.asarray(entities, dtype=np.int64).reshape(-1).tolist()

@@ -1,0 +1,125 @@
+"""One row of any store table, read from its ``[[entity]]`` table through the column spec.
+
+Nothing here knows a component: the keys, their types, defaults and ranges, the
+alternatives a file may give (``vx`` for ``px``, ``stiffness`` for
+``compliance``) and the entity references all come from the table's
+``TableSpec`` (``columns``) and ``limits.FIELDS``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from .. import limits
+from ..columns import Column, TableSpec
+from .schema import REFUSED, REQUIRED, Where
+
+F8, I8, B1 = np.float64, np.int64, np.bool_
+
+
+@cache
+def file_keys(table: TableSpec) -> tuple[str, ...]:
+    """Every key a row of ``table`` may have in a file: fields, saved keys, alternatives."""
+    keys = [key for col in table.fields for key in col.saved]
+    for col in table.columns:
+        keys += [*col.saved, *col.rate] + ([col.alias[0]] if col.alias else [])
+    return tuple(keys)
+
+
+@cache
+def exclusive_pairs(table: TableSpec) -> tuple[tuple[str, str], ...]:
+    """Keys a row may not both give: a position and its velocity, an alias and its key."""
+    out = []
+    for col in table.columns:
+        out += list(zip(col.saved, col.rate, strict=False))
+        if col.alias:
+            out.append((col.alias[0], col.saved[0]))
+    return tuple(out)
+
+
+def exclusive(t: dict[str, Any], w: Where, pairs: Any) -> None:
+    """Refuse a table that gives both keys of a pair (``px`` and ``vx``, …)."""
+    for one, other in pairs:
+        if one in t and other in t:
+            w.fail(f"give either {one} or {other}, not both", other)
+
+
+def left_out(col: Column) -> Any:
+    """A column's value when a row leaves it out (REQUIRED: it may not; NaN: measured)."""
+    if col.measured:
+        return math.nan
+    return REQUIRED if col.default is None else col.default
+
+
+def value(t: dict[str, Any], key: str, w: Where, table: TableSpec, col: Column,
+          default: Any) -> Any:
+    """One key of a row: its type from the column, its range from ``limits.FIELDS``."""
+    limit = table.limit(key)
+    if col.width < 0:
+        return w.entities(t, key, col.least)
+    if col.dtype is B1:
+        return w.boolean(t, key, default)
+    if col.dtype is I8:
+        return w.integer(t, key, default, limit or limits.INT)
+    return w.number(t, key, default, limit)
+
+
+def _number(t: dict[str, Any], key: str, w: Where, table: TableSpec, default: Any) -> float:
+    return w.number(t, key, default, table.limit(key))
+
+
+def read_row(t: dict[str, Any], w: Where, table: TableSpec, h: float,
+             extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every field and saved key of one row, by key, checked (``extra``: a hook's keys).
+
+    A key left out takes its column default, or is measured (NaN), or follows
+    another column less a velocity × ``h`` (``px = x − vx·h``).
+    """
+    w.keys(t, (*extra, *file_keys(table)))
+    exclusive(t, w, exclusive_pairs(table))
+    out = {key: value(t, key, w, table, col, left_out(col))
+           for col in table.fields for key in col.saved}
+    for col in table.columns:
+        follows = table[col.follows].saved if col.follows else ()
+        for k, key in enumerate(col.saved):
+            if follows:
+                rate = _number(t, col.rate[k], w, table, 0.0) if col.rate else 0.0
+                out[key] = _number(t, key, w, table, out[follows[k]] - rate * h)
+            elif col.alias and col.alias[0] in t:
+                out[key] = col.alias[1](_number(t, col.alias[0], w, table, REQUIRED))
+            else:
+                out[key] = value(t, key, w, table, col, left_out(col))
+    if "a" in out and "b" in out and out["a"] == out["b"]:
+        w.fail(f"a and b are the same entity ({out['a']})", "b")
+    return out
+
+
+def references(table: TableSpec) -> tuple[Column, ...]:
+    """The fields and columns of ``table`` that hold entity ids in a file."""
+    return tuple(col for col in (*table.fields, *table.columns) if col.ref and col.saved)
+
+
+def make(cls: type, values: dict[str, Any], w: Where, **more: Any) -> Any:
+    """A ``cls`` component from a row's values (those its constructor takes; NaN: None)."""
+    kwargs = {name: None if isinstance(v, float) and math.isnan(v) else v
+              for name, v in values.items() if name in _params(cls)}
+    try:
+        return cls(**kwargs, **more)
+    except REFUSED as exc:
+        w.fail(str(exc))
+
+
+@cache
+def _params(cls: type) -> frozenset[str]:
+    return frozenset(inspect.signature(cls).parameters)
+
+
+#: A reader hook: ``(table, where, row values, h) -> component`` for a row the column
+#: spec alone cannot make (a body's shape); the default is ``make``.
+Hook = Callable[[dict[str, Any], Where, dict[str, Any], float], Any]
