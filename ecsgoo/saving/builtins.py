@@ -52,17 +52,19 @@ BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
 #: The built-ins with a store table, in attach order.
 TABLES: tuple[Builtin, ...] = tuple(b for b in BUILTINS if b.table is not None)
 #: Built-in component types by name, and (the first name of each type) by type.
-BUILTIN_NAMES: dict[str, type] = {b.name: b.cls for b in BUILTINS}
-BUILTIN_TYPES: dict[type, str] = {}
+_BY_TYPE: dict[type, tuple[Builtin, ...]] = {}
 for _b in BUILTINS:
-    BUILTIN_TYPES.setdefault(_b.cls, _b.name)
+    _BY_TYPE[_b.cls] = (*_BY_TYPE.get(_b.cls, ()), _b)
+_BY_TABLE = {b.table: b for b in TABLES}
+#: Built-in component types by name, and (the first name of each type) by type.
+BUILTIN_NAMES: dict[str, type] = {b.name: b.cls for b in BUILTINS}
+BUILTIN_TYPES: dict[type, str] = {cls: found[0].name for cls, found in _BY_TYPE.items()}
 
 
 def builtin_of(comp: Any) -> Builtin | None:
     """The built-in ``comp`` is saved as (a spring on a body: ``tether``), or None."""
-    found = [b for b in BUILTINS if b.cls is type(comp)]
-    if len(found) > 1:  # one class, several tables: the one holding its row
-        table = getattr(comp, "_table", None)
-        return next((b for b in found if table is not None and table.spec is b.table),
-                    found[0])
-    return found[0] if found else None
+    found = _BY_TYPE.get(type(comp))
+    if found is None or len(found) == 1:
+        return found[0] if found else None
+    table = getattr(comp, "_table", None)  # one class, several tables: the one of its row
+    return found[0] if table is None else _BY_TABLE.get(table.spec, found[0])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -57,21 +58,53 @@ def left_out(col: Column) -> Any:
     return REQUIRED if col.default is None else col.default
 
 
-def value(t: dict[str, Any], key: str, w: Where, table: TableSpec, col: Column,
-          default: Any) -> Any:
-    """One key of a row: its type from the column, its range from ``limits.FIELDS``."""
-    limit = table.limit(key)
+def _kind(col: Column) -> str:
     if col.width < 0:
-        return w.entities(t, key, col.least)
-    if col.dtype is B1:
-        return w.boolean(t, key, default)
-    if col.dtype is I8:
-        return w.integer(t, key, default, limit or limits.INT)
-    return w.number(t, key, default, limit)
+        return "entities"
+    return {B1: "bool", I8: "int"}.get(col.dtype, "float")
 
 
-def _number(t: dict[str, Any], key: str, w: Where, table: TableSpec, default: Any) -> float:
-    return w.number(t, key, default, table.limit(key))
+_READERS: dict[str, Callable[..., Any]] = {
+    "entities": lambda w, t, key, default, limit, col: w.entities(t, key, col.least),
+    "bool": lambda w, t, key, default, limit, col: w.boolean(t, key, default),
+    "int": lambda w, t, key, default, limit, col: w.integer(t, key, default,
+                                                            limit or limits.INT),
+    "float": lambda w, t, key, default, limit, col: w.number(t, key, default, limit),
+}
+
+
+@dataclass(frozen=True)
+class _Key:
+    """How one key of a row is read, worked out once per table."""
+
+    key: str
+    col: Column
+    read: Callable[..., Any]
+    limit: limits.Range | None
+    default: Any
+    follows: str = ""  # the key it defaults to (``x`` for ``px``) …
+    rate: str = ""  # … less this velocity × h
+    rate_limit: limits.Range | None = None
+
+
+@cache
+def _plan(table: TableSpec) -> tuple[_Key, ...]:
+    """Every key of a row of ``table``, in the order a file's row is read."""
+    out = [_Key(key, col, _READERS[_kind(col)], table.limit(key), left_out(col))
+           for col in table.fields for key in col.saved]
+    for col in table.columns:
+        follows = table[col.follows].saved if col.follows else ()
+        for k, key in enumerate(col.saved):
+            rate = col.rate[k] if col.rate else ""
+            out.append(_Key(key, col, _READERS[_kind(col)], table.limit(key), left_out(col),
+                            follows[k] if follows else "", rate,
+                            table.limit(rate) if rate else None))
+    return tuple(out)
+
+
+@cache
+def _allowed(table: TableSpec, extra: tuple[str, ...]) -> frozenset[str]:
+    return frozenset((*extra, *file_keys(table)))
 
 
 def read_row(t: dict[str, Any], w: Where, table: TableSpec, h: float,
@@ -81,20 +114,18 @@ def read_row(t: dict[str, Any], w: Where, table: TableSpec, h: float,
     A key left out takes its column default, or is measured (NaN), or follows
     another column less a velocity × ``h`` (``px = x − vx·h``).
     """
-    w.keys(t, (*extra, *file_keys(table)))
+    w.keys(t, _allowed(table, extra))
     exclusive(t, w, exclusive_pairs(table))
-    out = {key: value(t, key, w, table, col, left_out(col))
-           for col in table.fields for key in col.saved}
-    for col in table.columns:
-        follows = table[col.follows].saved if col.follows else ()
-        for k, key in enumerate(col.saved):
-            if follows:
-                rate = _number(t, col.rate[k], w, table, 0.0) if col.rate else 0.0
-                out[key] = _number(t, key, w, table, out[follows[k]] - rate * h)
-            elif col.alias and col.alias[0] in t:
-                out[key] = col.alias[1](_number(t, col.alias[0], w, table, REQUIRED))
-            else:
-                out[key] = value(t, key, w, table, col, left_out(col))
+    out: dict[str, Any] = {}
+    for k in _plan(table):
+        if k.follows:
+            rate = w.number(t, k.rate, 0.0, k.rate_limit) if k.rate else 0.0
+            out[k.key] = w.number(t, k.key, out[k.follows] - rate * h, k.limit)
+        elif k.col.alias and k.col.alias[0] in t:
+            alias = k.col.alias[0]
+            out[k.key] = k.col.alias[1](w.number(t, alias, REQUIRED, table.limit(alias)))
+        else:
+            out[k.key] = k.read(w, t, k.key, k.default, k.limit, k.col)
     if "a" in out and "b" in out and out["a"] == out["b"]:
         w.fail(f"a and b are the same entity ({out['a']})", "b")
     return out

@@ -21,7 +21,7 @@ from ..limits import FIELDS
 from ..rigid import RigidBody
 from ..systems.pipeline import STAGES
 from ..world import World
-from .builtins import BUILTINS, TABLES, Builtin, builtin_of
+from .builtins import BUILTINS, BY_NAME, TABLES, Builtin, builtin_of
 from .registry import _plain, component_codec, resource_codec
 from .schema import Where
 
@@ -207,9 +207,7 @@ def _order(item: tuple[str, Any]) -> tuple[int, str]:
 
 def _same(a: Any, b: Any) -> bool:
     """Equal to the bit (0.0 and -0.0 differ), for leaving out default values."""
-    if type(a) is float or type(b) is float:
-        return float(a).hex() == float(b).hex()
-    return a == b
+    return a == b and (a != 0 or math.copysign(1.0, a) == math.copysign(1.0, b))
 
 
 def _saved(table: TableSpec) -> list[tuple[str, tuple[str, ...], Any, str, str]]:
@@ -234,7 +232,7 @@ def _row(world: Any, table: TableSpec, cols: dict[str, np.ndarray], s: int,
     for name, keys, default, follows, ref in _SAVED[table]:
         default = cols[follows][s].tolist() if follows else defaults.get(name, default)
         if len(keys) == 1:
-            value = cols[name][s].item()
+            value = cols[name].item(s)
             if default is None or not _same(value, default):
                 out[keys[0]] = _entity_of(world, value) if ref else value
             continue
@@ -252,7 +250,7 @@ def _entity_of(world: Any, row: int) -> int:
 
 def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
     """A built-in component's table: its own fields, then its row's saved columns."""
-    b = BUILTINS_BY_NAME[name]
+    b = BY_NAME[name]
     if b.table is None:
         return RIDERS[name](world, comp)
     table = b.table
@@ -260,9 +258,6 @@ def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
     defaults = DEFAULTS[name](world, comp) if name in DEFAULTS else {}
     out.update(_row(world, table, world.store.table(table).cols, comp._slot, defaults))
     return HOOKS[name](comp, out) if name in HOOKS else out
-
-
-BUILTINS_BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
 
 
 def _particle_defaults(world: Any, comp: Any) -> dict[str, Any]:
