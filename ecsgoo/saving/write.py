@@ -234,7 +234,7 @@ def _row(world: Any, table: TableSpec, cols: dict[str, np.ndarray], s: int,
         if len(keys) == 1:
             value = cols[name].item(s)
             if default is None or not _same(value, default):
-                out[keys[0]] = _entity_of(world, value) if ref else value
+                out[keys[0]] = _entity_of(world, ref, value) if ref else value
             continue
         pair = cols[name][s].tolist()
         d0, d1 = default if isinstance(default, list) else (default, default)
@@ -243,9 +243,10 @@ def _row(world: Any, table: TableSpec, cols: dict[str, np.ndarray], s: int,
     return out
 
 
-def _entity_of(world: Any, row: int) -> int:
-    """The entity of particle ``row`` (springs hold rows, files entities)."""
-    return int(world.store.particles.cols["entity"][row])
+def _entity_of(world: Any, ref: str, row: Any) -> Any:
+    """The entity (entities) of ``row`` (rows) of built-in ``ref``'s table (a spring holds
+    particle rows, a file their entities)."""
+    return world.store.table(BY_NAME[ref].table).cols["entity"][row].tolist()
 
 
 def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
@@ -331,12 +332,11 @@ def _block(world: Any, b: Builtin) -> dict[str, Any]:
     """
     rows = world.store.table(b.table)
     defaults = _BLOCK_DEFAULTS[b.name](rows) if b.name in _BLOCK_DEFAULTS else {}
-    entity = world.store.particles.cols["entity"]
     out: dict[str, Any] = {"entity": _ids(rows.entity)}
     for col in b.table.columns:
         values = getattr(rows, col.name)
         if col.ref:
-            out[col.saved[0]] = entity[values].tolist()  # rows → entities
+            out[col.saved[0]] = _entity_of(world, col.ref, values)  # rows → entities
             continue
         default = getattr(rows, col.follows) if col.follows else \
             defaults.get(col.name, None if col.always else col.default)
