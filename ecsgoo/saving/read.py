@@ -2,7 +2,10 @@
 
 Every field of every table is checked before any World exists, so a bad file
 leaves nothing behind: each error names the file, the entity and the field (or
-the line and column of a TOML syntax error).
+the line and column of a TOML syntax error). A built-in component's row is read
+through its column spec (``fields.read_row``, ``columns.block``); what is left
+here per component is what a file says in its own way (``RIDERS``, ``HOOKS``,
+``CHECKS``).
 """
 
 from __future__ import annotations
@@ -76,9 +79,18 @@ class Rows:
             self.owners = [self.owners[k] for k in order]
 
 
+def _tables() -> dict[str, Rows]:
+    return {b.name: Rows(b, owners=None if b.columns else []) for b in TABLES}
+
+
 @dataclass
 class Spec:
-    """A world file, checked: what ``build`` turns into a World."""
+    """A world file, checked: what ``build`` turns into a World.
+
+    ``tables`` holds the rows of every built-in store table by its name
+    (``particle``, ``body``, …); ``anchors`` and ``fruits`` what rides on them;
+    ``entities`` every entity with its game components.
+    """
 
     source: str
     settings: dict[str, Any]
@@ -90,12 +102,9 @@ class Spec:
     stages: list[Any] = field(default_factory=list)
     resources: list[Any] = field(default_factory=list)
     entities: dict[int, list[Any]] = field(default_factory=dict)
-    tables: dict[str, Rows] = field(default_factory=dict)
+    tables: dict[str, Rows] = field(default_factory=_tables)
     anchors: dict[int, tuple[float, float] | None] = field(default_factory=dict)
     fruits: dict[int, int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.tables = {b.name: Rows(b, owners=None if b.columns else []) for b in TABLES}
 
     @property
     def h(self) -> float:

@@ -3,7 +3,10 @@
 Small worlds (levels) are written one ``[[entity]]`` table per entity, sorted
 by id, each component an inline table on its own line. Big worlds write their
 particles and springs as column arrays (``[particles]``, ``[springs]``), which
-load about twice as fast; their other components stay per entity.
+load about twice as fast; their other components stay per entity. A built-in
+component's table is its spec's fields and saved columns (a column equal to
+its default left out); what is left here per component is what a file says in
+its own way (``RIDERS``, ``DEFAULTS``, ``HOOKS``).
 """
 
 from __future__ import annotations
