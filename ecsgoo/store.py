@@ -212,6 +212,37 @@ class Store(BodyRows):
         elif isinstance(comp, Joint):
             self.add_joint(entity, comp)
 
+    def attach_all(self, entities: Sequence[int], comps: Sequence[Any]) -> None:
+        """``attach`` each of ``comps`` (in esper on ``entities``, in order) at once.
+
+        Runs of particles, and of springs between particles, get their rows in one
+        bulk call (``add_particles``, ``add_springs``): the same rows, the same bits
+        as attaching one by one, at a fraction of the cost (spawning a jelly ball).
+        """
+        k = 0
+        while k < len(comps):
+            kind = self._bulk_kind(comps[k])
+            j = k + 1
+            while kind is not None and j < len(comps) and self._bulk_kind(comps[j]) is kind:
+                j += 1
+            if kind is Particle:
+                self.add_particles(entities[k:j], _stack([_particle_values(c._vals, self.h)
+                                                          for c in comps[k:j]]), comps[k:j])
+            elif kind is Spring:
+                self.add_springs(entities[k:j], _stack([_spring_values(c._vals)
+                                                        for c in comps[k:j]]), comps[k:j])
+            else:
+                self.attach(entities[k], comps[k])
+            k = j
+
+    def _bulk_kind(self, comp: Any) -> type | None:
+        """Particle or Spring if ``comp`` may join a bulk run (a tether may not)."""
+        if isinstance(comp, Particle):
+            return Particle
+        if isinstance(comp, Spring) and not self.has_body_end(comp):
+            return Spring
+        return None
+
     def _attach_rider(self, entity: int, comp: _Rider) -> None:
         host = self.bind_rider(entity, comp)
         s = host._slot
@@ -433,6 +464,12 @@ def _spring_values(v: dict[str, Any]) -> dict[str, Any]:
             "compliance": v["compliance"], "max_stretch": math.inf if ms is None else ms,
             "stretch": v["stretch"], "broken": v["broken"], "buckled": v["buckled"],
             "over": v["over"]}
+
+
+def _stack(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """Per-component column values → one array per column (a list value: its one row)."""
+    return {key: np.array([r[key][0] if isinstance(r[key], list) else r[key] for r in rows])
+            for key in rows[0]}
 
 
 def _measured(ids: np.ndarray, kind: str, field: str, values: np.ndarray) -> None:
