@@ -151,6 +151,6 @@ def _params(cls: type) -> frozenset[str]:
     return frozenset(inspect.signature(cls).parameters)
 
 
-#: A reader hook: ``(table, where, row values, h) -> component`` for a row the column
-#: spec alone cannot make (a body's shape); the default is ``make``.
-Hook = Callable[[dict[str, Any], Where, dict[str, Any], float], Any]
+#: A reader hook: ``(table, where, row values) -> component`` for a row the column spec
+#: alone cannot make (a body's shape); the default is ``make``.
+Hook = Callable[[dict[str, Any], Where, dict[str, Any]], Any]

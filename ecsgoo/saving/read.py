@@ -315,7 +315,7 @@ def _row(rows: Rows, entity: int, value: Any, spec: Spec, w: Where) -> None:
     values = read_row(t, w, rows.builtin.table, spec.h, keys)
     rows.single.append((entity, values))
     if rows.owners is not None:
-        rows.owners.append(hook(t, w, values, spec.h) if hook else
+        rows.owners.append(hook(t, w, values) if hook else
                            make(rows.builtin.cls, values, w))
 
 
@@ -360,7 +360,7 @@ BODY_SIZES: dict[str, tuple[str, ...]] = {"box": ("width", "height"), "circle": 
 _BODY_COMMON = ("mass", "friction", "restitution", "group", "layer", "mask", "events")
 
 
-def _body(t: dict[str, Any], w: Where, v: dict[str, Any], h: float) -> RigidBody:
+def _body(t: dict[str, Any], w: Where, v: dict[str, Any]) -> RigidBody:
     """A body remade from ``shape`` and ``size``; its row is the file's (``v``).
 
     The pieces follow from ``size`` alone (a polygon's outline is relative to any
@@ -400,7 +400,7 @@ def _size(t: dict[str, Any], w: Where, shape: str) -> list[Any]:
             for v, name in zip(given, names, strict=True)]
 
 
-def _joint(t: dict[str, Any], w: Where, v: dict[str, Any], h: float) -> Any:
+def _joint(t: dict[str, Any], w: Where, v: dict[str, Any]) -> Any:
     """A joint: its anchors are all four given, or none (then measured from ``x, y``)."""
     keys = ("ax", "ay", "bx", "by")
     given = [key for key in keys if key in t]
@@ -411,7 +411,7 @@ def _joint(t: dict[str, Any], w: Where, v: dict[str, Any], h: float) -> Any:
     return make(BY_NAME["joint"].cls, v, w)
 
 
-def _shape(t: dict[str, Any], w: Where, v: dict[str, Any], h: float) -> Any:
+def _shape(t: dict[str, Any], w: Where, v: dict[str, Any]) -> Any:
     """A shape with its rest offsets (``rest``, measured if left out) and ``outline``."""
     rest = w.points(t, "rest", None, limit=FIELDS["ShapeMatch"]["rest"])
     if rest is not None and len(rest) != len(v["particles"]):
