@@ -264,18 +264,18 @@ class Store(BodyRows):
                   owners: list[AreaConstraint]) -> list[AreaConstraint]:
         """Give rings ``owners`` of ``entities`` their rows, each column in ``values`` as given
         (``rest_area`` NaN: measured); return the owners."""
-        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+        for entity, comp in zip(_ints(entities), owners, strict=True):
             self._attach_ring(entity, comp)
-            given(self.rings, comp._slot, values, k)
+        given(self.rings, [c._slot for c in owners], values)
         return owners
 
     def add_shapes(self, entities: Any, values: dict[str, Any],
                    owners: list[ShapeMatch]) -> list[ShapeMatch]:
         """Give shapes ``owners`` of ``entities`` their rows, each column in ``values`` as
         given; return the owners."""
-        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+        for entity, comp in zip(_ints(entities), owners, strict=True):
             self._attach_shape(entity, comp)
-            given(self.shapes, comp._slot, values, k)
+        given(self.shapes, [c._slot for c in owners], values)
         return owners
 
     def _attach_ring(self, entity: int, c: AreaConstraint) -> None:

@@ -47,7 +47,7 @@ class BodyRows:
         for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
             pose = None if prev is None else (*prev[k].tolist(), float(values["prev_angle"][k]))
             self.add_body(entity, comp, prev=pose)
-            given(self.bodies, comp._slot, values, k)
+        given(self.bodies, [c._slot for c in owners], values)
         return owners
 
     def add_body(self, entity: int, comp: Any, prev: tuple[float, float, float] | None = None,
@@ -130,7 +130,7 @@ class BodyRows:
             rest = values["rest_angle"][k] if "rest_angle" in values else math.nan
             self.add_joint(entity, comp, local=local,
                            rest_angle=None if math.isnan(rest) else float(rest))
-            given(self.joints, comp._slot, values, k)
+        given(self.joints, [c._slot for c in owners], values)
         return owners
 
     def add_joint(self, entity: int, comp: Any, local: tuple[Any, Any] | None = None,
@@ -230,13 +230,17 @@ class BodyRows:
         return out[0], out[1]
 
 
-def given(table: Any, slot: int, values: dict[str, Any], k: int) -> None:
-    """Write row ``k`` of ``values`` (columns by name) into ``slot``; NaN: keep what is there
-    (a value the adder measured)."""
+def given(table: Any, slots: list[int], values: dict[str, Any]) -> None:
+    """Write ``values`` (columns by name, a row each) into rows ``slots``; NaN: keep what is
+    there (a value the adder measured)."""
+    rows = np.asarray(slots, dtype=np.int64)
     for name, v in values.items():
-        value = v[k]
-        if not (np.asarray(value).dtype.kind == "f" and np.isnan(value).any()):
-            table.cols[name][slot] = value
+        v = np.asarray(v)
+        if v.dtype.kind == "f":
+            keep = ~np.isnan(v) if v.ndim == 1 else ~np.isnan(v).any(axis=1)
+            table.cols[name][rows[keep]] = v[keep]
+        else:
+            table.cols[name][rows] = v
 
 
 def _pair(values: dict[str, Any], a: str, b: str, k: int) -> tuple[Any, Any] | None:
