@@ -19,9 +19,10 @@ itself, not in a column (a joint's ends and point, a ring's members), and
 ``TableSpec.add`` names the store's bulk entry point that attaching and loading
 share.
 
-Adding a built-in component: its module (the component, a view on its row);
-its ``TableSpec`` here; a table in ``Store`` with the bulk entry point ``add``
-names; one line in ``saving.builtins.BUILTINS`` (its name in a world file).
+Adding a built-in component: its module (the component, a view on its row,
+its ranges in ``limits.FIELDS``); its ``TableSpec`` here; its entry in
+``store.TABLES`` with the bulk entry point ``add`` names (and its branch in
+``Store.attach``); one line in ``saving.builtins.BUILTINS`` (its name in a file).
 Only what a file says in its own way (a body's ``shape`` and ``size``) needs a
 hook in ``saving.read.HOOKS`` and ``saving.write.HOOKS``.
 """

@@ -28,14 +28,15 @@ from .kernels.coloring import color_order
 from .kernels.distance import measure_rest
 from .rigid import Joint, RigidBody
 from .store_bodies import BodyRows, _ints, given
-from .table import table_class
+from .table import Table, table_class
 
 F8, I8 = np.float64, np.int64
 #: Every table of a store: its attribute, by its column spec.
 TABLES = {PARTICLES: "particles", SPRINGS: "springs", RINGS: "rings", SHAPES: "shapes",
           BODIES: "bodies", JOINTS: "joints", TETHERS: "tethers"}
-ParticleTable, SpringTable = table_class(PARTICLES), table_class(SPRINGS)
-RingTable, ShapeTable = table_class(RINGS), table_class(SHAPES)
+#: Each table's class (one typed view per column) and first capacity, rows.
+_CLASSES = {spec: table_class(spec) for spec in TABLES}
+_CAPACITY = {PARTICLES: 64, SPRINGS: 64}
 
 
 class Store(BodyRows):
@@ -49,12 +50,15 @@ class Store(BodyRows):
     likewise ``shape_off``, ``shape_idx`` and ``shape_rest`` (rest offsets).
     """
 
+    particles: Table
+    springs: Table
+    rings: Table
+    shapes: Table
+
     def __init__(self, h: float) -> None:
         self.h = h
-        self.particles = ParticleTable(store=self)
-        self.springs = SpringTable(store=self)
-        self.rings = RingTable(8, store=self)
-        self.shapes = ShapeTable(8, store=self)
+        for spec, name in TABLES.items():
+            setattr(self, name, _CLASSES[spec](_CAPACITY.get(spec, 8), store=self))
         self.pslot: dict[int, int] = {}
         self._csr_dirty = True
         self._rows_stale = False

@@ -16,22 +16,20 @@ from typing import Any
 
 import numpy as np
 
-from .columns import BODIES, JOINTS, TETHERS
 from .errors import WorldError
-from .table import table_class
+from .table import Table
 
 F8, I8 = np.float64, np.int64
-BodyTable, JointTable = table_class(BODIES), table_class(JOINTS)
-TetherTable = table_class(TETHERS)
 
 
 class BodyRows:
     """Mixin of ``Store``: the body and joint tables and their packed shapes."""
 
+    bodies: Table
+    joints: Table
+    tethers: Table
+
     def _init_bodies(self) -> None:
-        self.bodies = BodyTable(8, store=self)
-        self.joints = JointTable(8, store=self)
-        self.tethers = TetherTable(8, store=self)
         self.bslot: dict[int, int] = {}
         #: How many bodies were ever removed (rows move then: contact memory is stale).
         self.removals = 0
