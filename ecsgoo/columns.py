@@ -77,6 +77,8 @@ class TableSpec:
     fields: tuple[Column, ...] = ()
     #: The ``Store`` method that adds rows of this table in bulk (attaching and loading).
     add: str = ""
+    #: The saved keys of its two ends, which must name two different entities (a link).
+    ends: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # a loader asks for these per field of every row: work them out once
@@ -166,7 +168,7 @@ SPRINGS = TableSpec("Spring", (
     _one("over", I8, "Consecutive frames over max_stretch (Break).", 0),
     _one("lam", F8, "XPBD multiplier; Project resets it every substep.", 0.0, False),
     _one("entity", I8, "The spring's entity.", None, False),
-), add="add_springs")
+), add="add_springs", ends=("a", "b"))
 
 #: Area constraints (rings); their members are the store's ring CSR arrays.
 RINGS = TableSpec("AreaConstraint", (
@@ -240,7 +242,8 @@ JOINTS = TableSpec("Joint", (
     _one("spin", F8, "A weld's accumulated angular impulse on b, mass·px²/s.", 0.0, True),
     _one("entity", I8, "The joint's entity.", None, False),
 ), fields=(*_ends(), _one("x", F8, "Where it was made, px (world x).", None),
-           _one("y", F8, "Where it was made, px (world y).", None)), add="add_joints")
+           _one("y", F8, "Where it was made, px (world y).", None)),
+    add="add_joints", ends=("a", "b"))
 
 #: Springs with an end on a rigid body ("tethers"): the Spring component's columns, with
 #: each end a body row (anchor in body coordinates, 0: its centre of mass when left out)
@@ -248,4 +251,4 @@ JOINTS = TableSpec("Joint", (
 TETHERS = TableSpec("Spring", (
     *(dataclasses.replace(c, measured=False) for c in JOINTS.columns[:6]),
     *(c for c in SPRINGS.columns if c.name not in ("a", "b")),
-), fields=_ends(), add="add_tethers")
+), fields=_ends(), add="add_tethers", ends=("a", "b"))

@@ -57,11 +57,12 @@ def block(table: TableSpec, value: Any, h: float,
         if key not in cols and col.default is None and not (col.measured or col.follows):
             what = "entity ids" if col.ref else "numbers"
             where.fail(f"missing (an array of {what})", key)
-    if "a" in cols and "b" in cols:
-        same = np.flatnonzero(cols["a"] == cols["b"])
+    if table.ends:
+        a, b = table.ends
+        same = np.flatnonzero(cols[a] == cols[b])
         if len(same):
             where.at(f"{where.place} entity {entity[same[0]]}").fail(
-                "a and b are the same entity", "b")
+                f"{a} and {b} are the same entity", b)
     for key in cols:
         _range(cols, key, entity, where, table.limit(key))
     for col in table.columns:

@@ -126,8 +126,9 @@ def read_row(t: dict[str, Any], w: Where, table: TableSpec, h: float,
             out[k.key] = k.col.alias[1](w.number(t, alias, REQUIRED, table.limit(alias)))
         else:
             out[k.key] = k.read(w, t, k.key, k.default, k.limit, k.col)
-    if "a" in out and "b" in out and out["a"] == out["b"]:
-        w.fail(f"a and b are the same entity ({out['a']})", "b")
+    if table.ends and out[table.ends[0]] == out[table.ends[1]]:
+        a, b = table.ends
+        w.fail(f"{a} and {b} are the same entity ({out[a]})", b)
     return out
 
 
