@@ -8,16 +8,17 @@ position is the position, a rest length is measured), its keys in a world file
 allocates its tables from these specs and generates their typed views
 (``store.particles.pos``); the components take their defaults from here.
 
-Saving reads every saved table through its spec alone (``saving.codec``): the
+Saving reads every saved table through its spec alone (``saving.fields``,
+``saving.columns``; ``saving.write`` writes them the same way): the
 keys, dtypes, defaults and ranges, and what the rest of a ``Column`` declares —
 ``ref`` (the file holds entity ids where the store holds rows), ``follows`` and
 ``rate`` (a left-out previous position is the position, or the position less a
 velocity × h), ``alias`` (``stiffness`` for ``compliance``), ``measured`` (left
 out of a file: measured when loaded) and ``always`` (written even when equal to
 its default). ``TableSpec.fields`` are the saved fields a component holds
-itself, not in a column (a joint's ends and point, a ring's members), and
-``TableSpec.add`` names the store's bulk entry point that attaching and loading
-share.
+itself, not in a column (a joint's ends and point, a ring's members),
+``TableSpec.ends`` the two ends a link may not have on one entity, and
+``TableSpec.add`` names the store's bulk entry point the loader uses.
 
 Adding a built-in component: its module (the component, a view on its row,
 its ranges in ``limits.FIELDS``); its ``TableSpec`` here; its entry in
