@@ -229,7 +229,8 @@ def _row(world: Any, table: TableSpec, cols: dict[str, np.ndarray], s: int,
 
     A column that follows another defaults to that one's value in the row;
     ``defaults`` overrides the column defaults; a pair such as ``x, y`` is
-    written whole or not at all; particle rows are written as their entities.
+    written whole or not at all; a column holding rows of another table (a spring's
+    ends: particle rows) is written as their entities.
     """
     out: dict[str, Any] = {}
     for name, keys, default, follows, ref in _SAVED[table]:
