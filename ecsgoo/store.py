@@ -8,7 +8,10 @@ shapes are rebuilt (lazily, before the next step) when a ring or shape is added
 or a particle row moves. Steady-state frames do no per-entity Python work.
 Rows are added through ``add_particles`` and ``add_springs`` (plus ``pin`` and
 ``set_kind`` for what rides on a particle): ``attach`` calls them with one
-component, the loader with a whole file's rows.
+component, ``attach_all`` with runs of them (``World.create_entities``), the
+loader with a whole file's rows. Each table is made from its column spec
+(``TABLES``); the loader reaches every table through the bulk entry point its
+spec names (``TableSpec.add``: ``add_bodies``, ``add_joints``, ``add_rings``…).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from .errors import WorldError
 from .kernels.coloring import color_order
 from .kernels.distance import measure_rest
 from .rigid import Joint, RigidBody
-from .store_bodies import BodyRows, _ints, given
+from .store_bodies import BodyRows, _given, _ints
 from .table import Table, table_class
 
 F8, I8 = np.float64, np.int64
@@ -270,7 +273,7 @@ class Store(BodyRows):
         (``rest_area`` NaN: measured); return the owners."""
         for entity, comp in zip(_ints(entities), owners, strict=True):
             self._attach_ring(entity, comp)
-        given(self.rings, [c._slot for c in owners], values)
+        _given(self.rings, [c._slot for c in owners], values)
         return owners
 
     def add_shapes(self, entities: Any, values: dict[str, Any],
@@ -279,7 +282,7 @@ class Store(BodyRows):
         given; return the owners."""
         for entity, comp in zip(_ints(entities), owners, strict=True):
             self._attach_shape(entity, comp)
-        given(self.shapes, [c._slot for c in owners], values)
+        _given(self.shapes, [c._slot for c in owners], values)
         return owners
 
     def _attach_ring(self, entity: int, c: AreaConstraint) -> None:

@@ -45,7 +45,7 @@ class BodyRows:
         for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
             pose = None if prev is None else (*prev[k].tolist(), float(values["prev_angle"][k]))
             self.add_body(entity, comp, prev=pose)
-        given(self.bodies, [c._slot for c in owners], values)
+        _given(self.bodies, [c._slot for c in owners], values)
         return owners
 
     def add_body(self, entity: int, comp: Any, prev: tuple[float, float, float] | None = None,
@@ -128,7 +128,7 @@ class BodyRows:
             rest = values["rest_angle"][k] if "rest_angle" in values else math.nan
             self.add_joint(entity, comp, local=local,
                            rest_angle=None if math.isnan(rest) else float(rest))
-        given(self.joints, [c._slot for c in owners], values)
+        _given(self.joints, [c._slot for c in owners], values)
         return owners
 
     def add_joint(self, entity: int, comp: Any, local: tuple[Any, Any] | None = None,
@@ -228,7 +228,7 @@ class BodyRows:
         return out[0], out[1]
 
 
-def given(table: Any, slots: list[int], values: dict[str, Any]) -> None:
+def _given(table: Any, slots: list[int], values: dict[str, Any]) -> None:
     """Write ``values`` (columns by name, a row each) into rows ``slots``; NaN: keep what is
     there (a value the adder measured)."""
     rows = np.asarray(slots, dtype=np.int64)
