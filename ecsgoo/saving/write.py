@@ -260,15 +260,11 @@ def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
         return RIDERS[name](world, comp)
     table = b.table
     out = {col.saved[0]: getattr(comp, col.name) for col in table.fields}
-    defaults = DEFAULTS[name](world, comp) if name in DEFAULTS else {}
-    out.update(_row(world, table, world.store.table(table).cols, comp._slot, defaults))
+    rows = world.store.table(table)
+    defaults = {k: v.item() for k, v in DEFAULTS[name](rows, comp._slot).items()} \
+        if name in DEFAULTS else {}
+    out.update(_row(world, table, rows.cols, comp._slot, defaults))
     return HOOKS[name](comp, out) if name in HOOKS else out
-
-
-def _particle_defaults(world: Any, comp: Any) -> dict[str, Any]:
-    """A particle's mass and radius default to its fruit kind's."""
-    kind = int(world.store.particles.cols["kind"][comp._slot])
-    return {k: v.item() for k, v in kind_defaults(kind).items()}
 
 
 def _body_shape(comp: Any, out: dict[str, Any]) -> dict[str, Any]:
@@ -301,8 +297,9 @@ def _anchor(world: Any, comp: Any) -> dict[str, Any]:
 
 #: Built-ins without a table of their own (they ride on their host's row).
 RIDERS = {"anchor": _anchor, "fruit": lambda world, comp: {"kind": comp.kind}}
-#: Per-row defaults a column spec cannot know (a fruit's size).
-DEFAULTS = {"particle": _particle_defaults}
+#: Per-row defaults a column spec cannot know (a fruit's size): ``(table, row or slice)``
+#: → ``{column: default}``.
+DEFAULTS = {"particle": lambda p, rows: kind_defaults(p.cols["kind"][rows])}
 #: What a file says in its own way, added to the spec's keys.
 HOOKS = {"body": _body_shape, "shape": _shape_rest}
 
@@ -335,7 +332,7 @@ def _block(world: Any, b: Builtin) -> dict[str, Any]:
     written as entities, always as arrays.
     """
     rows = world.store.table(b.table)
-    defaults = _BLOCK_DEFAULTS[b.name](rows) if b.name in _BLOCK_DEFAULTS else {}
+    defaults = DEFAULTS[b.name](rows, slice(0, rows.n)) if b.name in DEFAULTS else {}
     out: dict[str, Any] = {"entity": _ids(rows.entity)}
     for col in b.table.columns:
         values = getattr(rows, col.name)
@@ -356,10 +353,6 @@ def _block(world: Any, b: Builtin) -> dict[str, Any]:
             if value is not None:
                 out[key] = value
     return out
-
-
-#: Per-row defaults of a column block (a fruit's size).
-_BLOCK_DEFAULTS = {"particle": lambda p: kind_defaults(p.kind)}
 
 
 def _ids(entity: np.ndarray) -> Any:
