@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import ecsgoo
 from ecsgoo import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, World, systems
@@ -86,7 +87,8 @@ def _odd(col, values):
     return finite * 0.5 + 0.25
 
 
-def test_every_saved_column_of_every_table_round_trips_to_the_bit():
+@pytest.mark.parametrize("compact", [False, True])
+def test_every_saved_column_of_every_table_round_trips_to_the_bit(compact):
     w = _one_of_each()
     for b in TABLES:
         table = w.store.table(b.table)
@@ -94,7 +96,7 @@ def test_every_saved_column_of_every_table_round_trips_to_the_bit():
             if col.saved and not col.ref:
                 values = getattr(table, col.name)
                 values[:] = _odd(col, values.copy())
-    loaded = ecsgoo.loads(ecsgoo.dumps(w))
+    loaded = ecsgoo.loads(ecsgoo.dumps(w, compact=compact))
     for b in TABLES:
         old, new = w.store.table(b.table), loaded.store.table(b.table)
         assert old.n == new.n > 0, b.name
