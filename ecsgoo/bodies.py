@@ -95,19 +95,19 @@ def jelly_ball(world: World, x: float, y: float, radius: float = 40.0, vertices:
     """
     g = new_group(world) if group is None else group
     r_vertex = max(2.0, math.pi * radius / vertices)
-    ring = [world.create_entity(Particle(
+    *ring, centre = world.create_entities([*(Particle(
         x + radius * math.cos(2 * math.pi * k / vertices),
         y + radius * math.sin(2 * math.pi * k / vertices),
-        mass=mass, radius=r_vertex, group=g)) for k in range(vertices)]
-    centre = world.create_entity(Particle(x, y, mass=mass, radius=r_vertex, group=g))
+        mass=mass, radius=r_vertex, group=g) for k in range(vertices)),
+        Particle(x, y, mass=mass, radius=r_vertex, group=g)])
     opts = {"stiffness": stiffness, "max_stretch": max_stretch}
-    springs = [_link(world, ring[k], ring[(k + 1) % vertices], **opts) for k in range(vertices)]
-    springs += [_link(world, ring[k], ring[(k + 2) % vertices], **opts) for k in range(vertices)]
+    ends = [(ring[k], ring[(k + 1) % vertices]) for k in range(vertices)]
+    ends += [(ring[k], ring[(k + 2) % vertices]) for k in range(vertices)]
     # spokes in opposite pairs (0, n/2, 1, n/2+1, …): solved in ring order, their
     # Gauss–Seidel corrections drag the centre round and the ball spins up by itself
     half = (vertices + 1) // 2
-    spokes = [k for j in range(half) for k in (j, j + half) if k < vertices]
-    springs += [_link(world, ring[k], centre, **opts) for k in spokes]
+    ends += [(ring[k], centre) for j in range(half) for k in (j, j + half) if k < vertices]
+    springs = world.create_entities([Spring(a, b, **opts) for a, b in ends])
     con = world.create_entity(AreaConstraint(ring, pressure=pressure))
     return Body(ring + [centre], springs, con, g, centre, world)
 
@@ -134,8 +134,8 @@ def box(world: World, x: float, y: float, width: float = 40.0, height: float = 4
     r = min(BOX_DISC, min(width, height) / 10) if radius is None else radius
     hw, hh = width / 2 - r, height / 2 - r
     pts = [(-hw, -hh), (0, -hh), (hw, -hh), (hw, 0), (hw, hh), (0, hh), (-hw, hh), (-hw, 0)]
-    ids = [world.create_entity(Particle(x + px, y + py, mass=mass, radius=r, group=g))
-           for px, py in pts]
+    ids = world.create_entities([Particle(x + px, y + py, mass=mass, radius=r, group=g)
+                                 for px, py in pts])
     con = world.create_entity(ShapeMatch(ids, alpha=alpha))
     return Body(ids, [], con, g, None, world)
 

@@ -165,6 +165,8 @@ class Range:
 
     def check(self, value: Any, owner: str, name: str) -> Any:
         """``value`` cast to int or float if it is in range; else WorldError naming the field."""
+        if type(value) is (int if self.integer else float) and self.low < value <= self.high:
+            return value  # the common case (already its type, inside), checked fast
         out = self._cast(value, owner, name)
         if not self.integer and math.isinf(out) and not (self.inf or self.high == math.inf):
             raise WorldError(f"{owner}: field {name} must be finite, got {value!r}")

@@ -16,22 +16,20 @@ from typing import Any
 
 import numpy as np
 
-from .columns import BODIES, JOINTS, TETHERS
 from .errors import WorldError
-from .table import table_class
+from .table import Table
 
 F8, I8 = np.float64, np.int64
-BodyTable, JointTable = table_class(BODIES), table_class(JOINTS)
-TetherTable = table_class(TETHERS)
 
 
 class BodyRows:
     """Mixin of ``Store``: the body and joint tables and their packed shapes."""
 
+    bodies: Table
+    joints: Table
+    tethers: Table
+
     def _init_bodies(self) -> None:
-        self.bodies = BodyTable(8, store=self)
-        self.joints = JointTable(8, store=self)
-        self.tethers = TetherTable(8, store=self)
         self.bslot: dict[int, int] = {}
         #: How many bodies were ever removed (rows move then: contact memory is stale).
         self.removals = 0
@@ -39,6 +37,16 @@ class BodyRows:
         self._rebuild_pieces()
 
     # -- bodies -------------------------------------------------------------------------
+
+    def add_bodies(self, entities: Any, values: dict[str, Any], owners: list[Any]) -> list[Any]:
+        """Give bodies ``owners`` of ``entities`` their rows, every column in ``values`` as
+        given (a loaded file's: ``prev``, ``force``, ``asleep``…); return the owners."""
+        prev = values.get("prev")
+        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+            pose = None if prev is None else (*prev[k].tolist(), float(values["prev_angle"][k]))
+            self.add_body(entity, comp, prev=pose)
+        _given(self.bodies, [c._slot for c in owners], values)
+        return owners
 
     def add_body(self, entity: int, comp: Any, prev: tuple[float, float, float] | None = None,
                  ) -> None:
@@ -112,6 +120,17 @@ class BodyRows:
         raise WorldError(f"entity {joint} (Joint): field {name} refers to entity {entity}, "
                          "which is neither a RigidBody nor a Particle")
 
+    def add_joints(self, entities: Any, values: dict[str, Any], owners: list[Any]) -> list[Any]:
+        """Give joints ``owners`` their rows, each column in ``values`` as given; anchors and
+        rest angles that are NaN (or left out) are measured as ``add_joint`` does."""
+        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+            local = _pair(values, "la", "lb", k)
+            rest = values["rest_angle"][k] if "rest_angle" in values else math.nan
+            self.add_joint(entity, comp, local=local,
+                           rest_angle=None if math.isnan(rest) else float(rest))
+        _given(self.joints, [c._slot for c in owners], values)
+        return owners
+
     def add_joint(self, entity: int, comp: Any, local: tuple[Any, Any] | None = None,
                   rest_angle: float | None = None) -> None:
         """Give joint ``comp`` its row; anchors measured from ``x, y`` unless ``local`` given."""
@@ -158,6 +177,17 @@ class BodyRows:
         """Whether spring ``comp`` has an end on a rigid body (a tether)."""
         return comp._vals["a"] in self.bslot or comp._vals["b"] in self.bslot
 
+    def add_tethers(self, entities: Any, values: dict[str, Any],
+                    owners: list[Any]) -> list[Any]:
+        """Give tethers (springs ``owners`` with a body end) their rows, each column in
+        ``values`` as given (anchors left out: 0, the centre of mass; rest NaN: measured)."""
+        for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
+            row = {name: v[k] for name, v in values.items()}
+            row.setdefault("rest", math.nan)
+            local = _pair(values, "la", "lb", k) or ((0.0, 0.0), (0.0, 0.0))
+            self.add_tether(entity, comp, row, local=local)
+        return owners
+
     def add_tether(self, entity: int, comp: Any, values: dict[str, Any],
                    local: tuple[Any, Any] | None = None) -> None:
         """Give spring ``comp`` with a body end its row; ``values``: its spring columns.
@@ -196,3 +226,27 @@ class BodyRows:
             centre = b.pos[rows] if b.n else np.zeros((t.n, 2))
             out.append(np.where(on_body[:, None], centre + world, pts))
         return out[0], out[1]
+
+
+def _given(table: Any, slots: list[int], values: dict[str, Any]) -> None:
+    """Write ``values`` (columns by name, a row each) into rows ``slots``; NaN: keep what is
+    there (a value the adder measured)."""
+    rows = np.asarray(slots, dtype=np.int64)
+    for name, v in values.items():
+        v = np.asarray(v)
+        if v.dtype.kind == "f":
+            keep = ~np.isnan(v) if v.ndim == 1 else ~np.isnan(v).any(axis=1)
+            table.cols[name][rows[keep]] = v[keep]
+        else:
+            table.cols[name][rows] = v
+
+
+def _pair(values: dict[str, Any], a: str, b: str, k: int) -> tuple[Any, Any] | None:
+    """Row ``k`` of two (n, 2) columns as a pair of points, or None if left out (NaN)."""
+    if a not in values or np.isnan(values[a][k]).any() or np.isnan(values[b][k]).any():
+        return None
+    return (tuple(values[a][k].tolist()), tuple(values[b][k].tolist()))
+
+
+def _ints(entities: Any) -> list[int]:
+    return np.asarray(entities, dtype=np.int64).reshape(-1).tolist()

@@ -8,7 +8,7 @@ import itertools
 import math
 import operator
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -212,16 +212,39 @@ class World:
             raise
         return entity
 
+    def create_entities(self, components: Sequence[Any]) -> list[int]:
+        """Create one entity per component, in order; return their ids.
+
+        The same ids, rows and bits as ``[create_entity(c) for c in components]``,
+        but runs of particles and springs get their store rows in one bulk call
+        (``Store.attach_all``): spawning a body costs a fraction. If one fails,
+        none is created.
+        """
+        if self._next_id + len(components) - 1 > MAX_ENTITY_ID:
+            raise WorldError(f"World: no more entity ids (at most {MAX_ENTITY_ID})")
+        for comp in components:
+            self._unbound(comp)
+        if len({id(c) for c in components}) != len(components):
+            raise WorldError("World.create_entities: a component is listed twice")
+        with self._context():
+            ids = [esper.create_entity(comp) for comp in components]
+        if ids:
+            self._next_id = ids[-1] + 1
+        try:
+            self.store.attach_all(ids, components)
+        except BaseException:
+            for entity in reversed(ids):
+                self.delete_entity(entity)
+            raise
+        return ids
+
     def add_component(self, entity: int, component: Any) -> None:
         """Add (or replace) a component on ``entity``."""
         self._require(entity)
         self._add(entity, component)
 
     def _add(self, entity: int, comp: Any) -> None:
-        if isinstance(comp, Component) and (comp._table is not None or
-                                            getattr(comp, "_host", None) is not None):
-            raise WorldError(f"entity {entity} ({type(comp).__name__}): this component "
-                             "already belongs to a world; create a new one")
+        self._unbound(comp, entity)
         with self._context():
             if esper.has_component(entity, type(comp)):
                 self.remove_component(entity, type(comp))
@@ -232,6 +255,15 @@ class World:
             with self._context():
                 esper.remove_component(entity, type(comp))
             raise
+
+    @staticmethod
+    def _unbound(comp: Any, entity: int | None = None) -> None:
+        """Refuse a built-in component that already belongs to a world."""
+        if isinstance(comp, Component) and (comp._table is not None or
+                                            getattr(comp, "_host", None) is not None):
+            who = "" if entity is None else f"entity {entity} "
+            raise WorldError(f"{who}({type(comp).__name__}): this component already belongs "
+                             "to a world; create a new one")
 
     def remove_component(self, entity: int, component_type: type[T]) -> T:
         """Remove and return the component of ``component_type`` from ``entity``."""

@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from ecsgoo import Anchor, Fruit, Particle, Spring, World, WorldError, fruit, systems
+from ecsgoo.rigid import RigidBody
 from scenes import solver
 
 
@@ -221,3 +222,33 @@ def test_two_worlds_in_two_threads_step_as_they_would_alone():
     finally:
         sys.setswitchinterval(old)
     assert out == {0: alone[0], 1: alone[0]}
+
+
+def _chain(w: World, bulk: bool) -> list[int]:
+    make = w.create_entities if bulk else (lambda cs: [w.create_entity(c) for c in cs])
+    crate = w.create_entity(RigidBody.box(200, 300, 20, 20))
+    ids = make([Particle(100 + 10 * k, 300 - k, mass=0.5 + k, vx=3.0 * k) for k in range(6)])
+    ids += make([Spring(a, b, stiffness=0.9) for a, b in zip(ids, ids[1:], strict=False)]
+                + [Spring(ids[-1], crate), Spring(ids[0], ids[2], rest=15.0)])
+    return ids
+
+
+def test_create_entities_gives_the_same_ids_rows_and_bits_as_one_by_one():
+    one, bulk = solver(World()), solver(World())
+    assert _chain(one, False) == _chain(bulk, True)
+    assert bulk.store.tethers.n == 1 and bulk.store.springs.n == 6
+    one.step(20)
+    bulk.step(20)
+    assert one.state_hash() == bulk.state_hash()
+
+
+def test_create_entities_creates_none_if_one_fails():
+    w = World()
+    p = w.create_entity(Particle(0, 0))
+    with pytest.raises(WorldError, match="which is not a particle"):
+        w.create_entities([Particle(5, 5), Spring(p, 99)])
+    assert w.entities() == [p] and w.store.particles.n == 1
+    q = Particle(1, 1)
+    with pytest.raises(WorldError, match="listed twice"):
+        w.create_entities([q, q])
+    assert w.entities() == [p]

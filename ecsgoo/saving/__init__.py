@@ -26,15 +26,9 @@ from ..look import Look
 from ..sensors import Sensor
 from ..world import World
 from .build import build
+from .builtins import BUILTIN_NAMES, BUILTIN_TYPES
 from .read import parse, read
-from .registry import (
-    BUILTIN_NAMES,
-    BUILTIN_TYPES,
-    COMPONENTS,
-    component_codec,
-    register_component,
-    register_resource,
-)
+from .registry import COMPONENTS, component_codec, register_component, register_resource
 from .write import COMPACT_ABOVE, FORMAT_VERSION, document, text
 
 __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",

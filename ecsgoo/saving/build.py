@@ -1,26 +1,25 @@
 """A checked ``Spec`` → a World, with the store's rows in the saved order.
 
-Entities keep their ids (``World._insert_entities``); particles and springs get
-their rows through the store's bulk entry points (``Store.add_particles``,
-``add_springs``: the ones ``World.add_component`` uses one at a time) with
-every saved column as it was, so every bit of the hot state is the saved one;
-anchors pin their rows (or make their bodies static), bodies, joints, rings and
-shapes are attached in row order. If
-anything fails the half-built World is removed from esper.
+Entities keep their ids (``World._insert_entities``); every built-in table gets
+its rows through the store's bulk entry point its column spec names
+(``TableSpec.add``: ``Store.add_particles``, ``add_springs``, ``add_bodies``…,
+the ones attaching uses too) with every saved column as it was, so every bit
+of the hot state is the saved one; anchors pin their rows (or make their bodies
+static). If anything fails the half-built World is removed from esper.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from ..columns import PARTICLES, SPRINGS, TableSpec
-from ..components import Anchor, AreaConstraint, Fruit, ShapeMatch, Spring
+from ..columns import TableSpec
+from ..components import Anchor, Fruit
 from ..errors import WorldFileError
 from ..world import World
-from .read import Spec
+from .builtins import BUILTINS
+from .read import Rows, Spec
 from .schema import REFUSED
 
 
@@ -46,23 +45,13 @@ def build(spec: Spec) -> World:
 
 def _fill(world: World, spec: Spec) -> None:
     parts = {e: list(comps) for e, comps in spec.entities.items()}
-    store, p, s = world.store, spec.particles, spec.springs
-    _put(parts, p["entity"], store.add_particles(p["entity"], _columns(PARTICLES, p)))
-    _bodies(world, spec, parts)
-    _riders(world, spec, parts)
-    _put(parts, s["entity"], store.add_springs(s["entity"], _columns(SPRINGS, s)))
-    _joints(world, spec, parts)
-    _tethers(world, spec, parts)
-    for e, v in spec.areas:
-        _attach(world, parts, e, AreaConstraint(v["particles"], pressure=v["pressure"],
-                                                stiffness=v["stiffness"],
-                                                rest_area=v["rest_area"],
-                                                self_collide=v["self_collide"]))
-    for e, v in spec.shapes:
-        _attach(world, parts, e, ShapeMatch(v["particles"], alpha=v["alpha"], rest=v["rest"],
-                                            outline=v["outline"], scale=v["scale"]))
+    for b in BUILTINS:  # in attach order: riders once their hosts have rows
+        if b.name in spec.tables:
+            _add(world, spec.tables[b.name], parts)
+        elif b.name == "anchor":
+            _riders(world, spec, parts)
     world._insert_entities([(e, parts[e]) for e in sorted(parts)])
-    store.prepare()
+    world.store.prepare()
     for seg in spec.segments:
         world.add_segment(seg[:2], seg[2:])
     for poly in spec.polygons:
@@ -77,6 +66,18 @@ def _fill(world: World, spec: Spec) -> None:
         world.next_entity = spec.next_entity
 
 
+def _add(world: World, rows: Rows, parts: dict[int, list[Any]]) -> None:
+    """One table's rows, through the store's bulk entry point (``TableSpec.add``)."""
+    table = rows.builtin.table
+    entities = rows.arrays["entity"]
+    if not len(entities):
+        return
+    add = getattr(world.store, table.add)
+    comps = add(entities, _columns(table, rows.arrays), rows.owners)
+    for e, comp in zip(entities.tolist(), comps, strict=True):
+        parts[e].append(comp)
+
+
 def _columns(table: TableSpec, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """A file's arrays by saved key → the store's columns (``x``, ``y`` → ``pos``)."""
     out = {}
@@ -87,54 +88,6 @@ def _columns(table: TableSpec, arrays: dict[str, np.ndarray]) -> dict[str, np.nd
     if "kind" in arrays:
         out["kind"] = arrays["kind"]
     return out
-
-
-def _put(parts: dict[int, list[Any]], entities: np.ndarray, comps: list[Any]) -> None:
-    for e, comp in zip(entities.tolist(), comps, strict=True):
-        parts[e].append(comp)
-
-
-def _attach(world: World, parts: dict[int, list[Any]], entity: int, comp: Any) -> None:
-    world.store.attach(entity, comp)
-    parts[entity].append(comp)
-
-
-def _bodies(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
-    """Bodies in row order, each row the file's: centre of mass, previous pose, force."""
-    store = world.store
-    for e, v in spec.bodies:
-        comp = v["comp"]
-        store.add_body(e, comp, prev=v["prev"])
-        cols = store.bodies.cols
-        cols["force"][comp._slot] = v["force"]
-        cols["asleep"][comp._slot], cols["still"][comp._slot] = v["asleep"], v["still"]
-        parts[e].append(comp)
-
-
-def _joints(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
-    """Joints in row order, with the saved anchors and rest angle (measured if left out)."""
-    store = world.store
-    for e, v in spec.joints:
-        comp = v["comp"]
-        store.add_joint(e, comp, local=v["local"], rest_angle=v["rest_angle"])
-        cols = store.joints.cols
-        cols["broken"][comp._slot], cols["force"][comp._slot] = v["broken"], v["force"]
-        cols["impulse"][comp._slot], cols["spin"][comp._slot] = v["impulse"], v["spin"]
-        parts[e].append(comp)
-
-
-def _tethers(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
-    """Springs with an end on a body, at their saved anchors."""
-    store = world.store
-    for e, v in spec.tethers:
-        comp = Spring(v["a"], v["b"], rest=v["rest"], compliance=v["compliance"],
-                      max_stretch=None if math.isinf(v["max_stretch"]) else v["max_stretch"])
-        values = {"rest": math.nan if v["rest"] is None else v["rest"],
-                  "compliance": v["compliance"], "max_stretch": v["max_stretch"],
-                  "stretch": v["stretch"], "broken": v["broken"], "buckled": v["buckled"],
-                  "over": v["over"]}
-        store.add_tether(e, comp, values, local=((v["ax"], v["ay"]), (v["bx"], v["by"])))
-        parts[e].append(comp)
 
 
 def _riders(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:

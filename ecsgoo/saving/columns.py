@@ -1,97 +1,84 @@
 """The column form of big worlds: ``[particles]`` and ``[springs]`` blocks, checked.
 
 Each key is a component field: an array with one value per entity, or one
-value for every row. Errors name the block, the entity and the field.
+value for every row. Errors name the block, the entity and the field. The keys,
+their types, ranges and alternatives come from the table's column spec alone.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from .. import limits
-from ..columns import PARTICLES, SPRINGS, TableSpec
-from .schema import MAX_ID, REQUIRED, Where, show, toml_type
-
-#: The keys a particle or spring table may hold: the store's saved keys, and the TOML
-#: form's alternatives (``vx``/``vy`` for ``px``/``py``, ``stiffness`` for ``compliance``).
-PARTICLE_KEYS = (*PARTICLES.keys(), "vx", "vy")
-SPRING_KEYS = (*SPRINGS.keys(), "stiffness")
-#: Keys a row may leave out to mean "ask someone else": mass and radius follow the
-#: fruit kind (NaN until ``kind_defaults`` resolves them), a rest length is measured.
-_LEFT_OUT = {"mass": np.nan, "radius": np.nan, "rest": np.nan}
+from ..columns import Column, TableSpec
+from .fields import exclusive, exclusive_pairs, file_keys, left_out
+from .schema import MAX_ID, Where, show, toml_type
 
 
-def file_columns(spec: TableSpec) -> dict[str, tuple[Any, Any]]:
-    """``{key: (dtype, value of a row that leaves it out)}`` for every saved key of ``spec``.
+def file_columns(table: TableSpec) -> dict[str, tuple[Any, Any]]:
+    """``{key: (dtype, value of a row that leaves it out)}`` for every saved key of ``table``.
 
     Keys the store cannot default (``x``, ``a``; ``px`` is TOML's: from ``vx``)
-    are ``REQUIRED``.
+    are ``REQUIRED``; measured ones (a rest length) NaN.
     """
-    out = {}
-    for key, (col, _) in spec.keys().items():
-        default = _LEFT_OUT.get(key, col.default)
-        out[key] = (col.dtype, REQUIRED if default is None else default)
-    return out
+    return {key: (col.dtype, left_out(col)) for key, (col, _) in table.keys().items()}
 
 
-#: dtype of every column key (the others, ``vx``, ``stiffness``…, are floats).
-_DTYPES = {key: col.dtype for spec in (PARTICLES, SPRINGS)
-           for key, (col, _) in spec.keys().items()}
-#: Keys whose range holds +inf (an immovable mass, an unbreakable spring).
-_MAY_BE_INF = {key for spec in (PARTICLES, SPRINGS) for key in spec.keys()
-               if getattr(spec.limit(key), "inf", False)}
+@cache
+def _dtypes(table: TableSpec) -> dict[str, Any]:
+    """dtype of every key of ``table`` (the alternatives, ``vx``, ``stiffness``…: floats)."""
+    return {key: col.dtype for key, (col, _) in table.keys().items()}
 
 
-def exclusive(t: dict[str, Any], w: Where, *pairs: tuple[str, str]) -> None:
-    """Refuse a table that gives both fields of a pair (``px`` and ``vx``, …)."""
-    for one, other in pairs:
-        if one in t and other in t:
-            w.fail(f"give either {one} or {other}, not both", other)
+@cache
+def _may_be_inf(table: TableSpec) -> frozenset[str]:
+    """Keys whose range holds +inf (an immovable mass, an unbreakable spring)."""
+    return frozenset(key for key in file_keys(table)
+                     if getattr(table.limit(key), "inf", False))
 
 
-def particle_block(table: Any, h: float, where: Where) -> tuple[np.ndarray, dict[str, Any]]:
-    """``[particles]``: entity ids and checked columns (``px``/``py`` from ``vx``/``vy``).
+def block(table: TableSpec, value: Any, h: float,
+          where: Where) -> tuple[np.ndarray, dict[str, Any]]:
+    """``[particles]``, ``[springs]``…: entity ids and checked columns, by saved key.
 
-    ``h`` is the substep time, s: a velocity ``vx`` (px/s) becomes ``px = x − vx·h``.
+    ``h`` is the substep time, s: a velocity ``vx`` (px/s) becomes ``px = x − vx·h``;
+    an alias (``stiffness``) becomes its column's key (``compliance``).
     """
-    t = where.table(table)
-    where.keys(t, ("entity", *PARTICLE_KEYS))
-    exclusive(t, where, ("px", "vx"), ("py", "vy"))
+    t = where.table(value)
+    keys = file_keys(table)
+    where.keys(t, ("entity", *keys))
+    exclusive(t, where, exclusive_pairs(table))
     entity = _ids(t, where)
-    cols = {key: _col(t[key], key, entity, where) for key in PARTICLE_KEYS if key in t}
-    for key in ("x", "y"):
-        if key not in cols:
-            where.fail("missing (an array of numbers)", key)
+    cols = {key: _col(t[key], key, entity, where, table) for key in keys if key in t}
+    for key, (col, _) in table.keys().items():
+        if key not in cols and col.default is None and not (col.measured or col.follows):
+            what = "entity ids" if col.ref else "numbers"
+            where.fail(f"missing (an array of {what})", key)
+    if table.ends:
+        a, b = table.ends
+        same = np.flatnonzero(cols[a] == cols[b])
+        if len(same):
+            where.at(f"{where.place} entity {entity[same[0]]}").fail(
+                f"{a} and {b} are the same entity", b)
     for key in cols:
-        _range(cols, key, entity, where, limits.FIELDS["Particle"].get(key))
-    for key, vkey, pos in (("px", "vx", cols["x"]), ("py", "vy", cols["y"])):
-        velocity = cols.pop(vkey, None)
+        _range(cols, key, entity, where, table.limit(key))
+    for col in table.columns:
+        _alternatives(col, table, cols, h)
+    return entity, cols
+
+
+def _alternatives(col: Column, table: TableSpec, cols: dict[str, Any], h: float) -> None:
+    """Put what a block gave instead (a velocity, an alias) under the column's keys."""
+    if col.alias and col.alias[0] in cols:  # MIN_STIFFNESS keeps it in the column's range
+        cols[col.saved[0]] = col.alias[1](cols.pop(col.alias[0]))
+    for k, key in enumerate(col.saved if col.follows else ()):
+        velocity = cols.pop(col.rate[k], None) if col.rate else None
         if key not in cols:
+            pos = cols[table[col.follows].saved[k]]
             cols[key] = pos - (0.0 if velocity is None else velocity) * h
-    return entity, cols
-
-
-def spring_block(table: Any, where: Where) -> tuple[np.ndarray, dict[str, Any]]:
-    """``[springs]``: entity ids and checked columns (``stiffness`` as ``compliance``)."""
-    t = where.table(table)
-    where.keys(t, ("entity", *SPRING_KEYS))
-    exclusive(t, where, ("stiffness", "compliance"))
-    entity = _ids(t, where)
-    cols = {key: _col(t[key], key, entity, where) for key in SPRING_KEYS if key in t}
-    for key in ("a", "b"):
-        if key not in cols:
-            where.fail("missing (an array of entity ids)", key)
-    same = np.flatnonzero(cols["a"] == cols["b"])
-    if len(same):
-        where.at(f"{where.place} entity {entity[same[0]]}").fail(
-            "a and b are the same entity", "b")
-    for key in cols:
-        _range(cols, key, entity, where, limits.FIELDS["Spring"].get(key))
-    if "stiffness" in cols:  # MIN_STIFFNESS keeps the compliance within its range
-        cols["compliance"] = limits.compliance_of(cols.pop("stiffness"))
-    return entity, cols
 
 
 def _ids(t: dict[str, Any], where: Where) -> np.ndarray:
@@ -118,17 +105,18 @@ def _ids(t: dict[str, Any], where: Where) -> np.ndarray:
     return out
 
 
-def _col(value: Any, key: str, entity: np.ndarray, where: Where) -> np.ndarray:
+def _col(value: Any, key: str, entity: np.ndarray, where: Where,
+         table: TableSpec) -> np.ndarray:
     """One column: an array as long as ``entity``, or one value for every row."""
     items = value if type(value) is list else None
     if items is not None and len(items) != len(entity):
         where.fail(f"has {len(items)} values for {len(entity)} entities", key)
     values = items if items is not None else [value]
-    dtype = _DTYPES.get(key, np.float64)
+    dtype = _dtypes(table).get(key, np.float64)
     bad = next((k for k, v in enumerate(values) if not _is(v, dtype)), None)
     if bad is None:
         col = np.array(values, dtype=dtype)
-        finite = np.isfinite(col) | ((col == np.inf) & (key in _MAY_BE_INF)) \
+        finite = np.isfinite(col) | ((col == np.inf) & (key in _may_be_inf(table))) \
             if dtype is np.float64 else np.ones(len(col), np.bool_)
         bad = None if finite.all() else int(np.flatnonzero(~finite)[0])
     if bad is not None:

@@ -2,13 +2,15 @@
 
 Every field of every table is checked before any World exists, so a bad file
 leaves nothing behind: each error names the file, the entity and the field (or
-the line and column of a TOML syntax error).
+the line and column of a TOML syntax error). A built-in component's row is read
+through its column spec (``fields.read_row``, ``columns.block``); what is left
+here per component is what a file says in its own way (``RIDERS``, ``HOOKS``,
+``CHECKS``).
 """
 
 from __future__ import annotations
 
 import inspect
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -17,59 +19,78 @@ from typing import Any
 import numpy as np
 
 from .. import limits
-from ..columns import BODIES, JOINTS, PARTICLES, RINGS, SHAPES, SPRINGS, TETHERS, TableSpec
 from ..errors import WorldFileError
 from ..limits import FIELDS
-from ..rigid import Joint, RigidBody
+from ..rigid import RigidBody
 from ..systems.pipeline import STAGES
 from ..world import World
-from .columns import (
-    PARTICLE_KEYS,
-    SPRING_KEYS,
-    exclusive,
-    file_columns,
-    particle_block,
-    spring_block,
-)
-from .registry import BUILTIN_NAMES, COMPONENTS, RESOURCES, component_codec
-from .schema import REFUSED, REQUIRED, Where, show, suggest
+from .builtins import BUILTINS, BY_NAME, TABLES, Builtin
+from .columns import block, file_columns
+from .fields import Hook, make, read_row, references
+from .registry import COMPONENTS, RESOURCES, component_codec
+from .schema import REFUSED, Where, show, suggest
 from .write import FORMAT_VERSION, kind_defaults
 
-TOP_KEYS = ("format_version", "world", "level", "pipeline", "resources", "rows", "particles",
-            "springs", "entity")
+#: The column-form tables (``[particles]``, ``[springs]``), by their key.
+BLOCKS = {b.rows: b for b in BUILTINS if b.columns}
+TOP_KEYS = ("format_version", "world", "level", "pipeline", "resources", "rows", *BLOCKS,
+            "entity")
 WORLD_DEFAULTS = {k: p.default for k, p in inspect.signature(World).parameters.items()}
 _VERSION = limits.Range(1, limits.MAX_INT, integer=True)
 
 
 @dataclass
 class Rows:
-    """The rows of one store table read so far: column blocks, then per-entity rows."""
+    """The rows of one store table: column blocks, then per-entity rows (with components).
 
-    columns: dict[str, tuple[Any, Any]]
+    ``finish`` puts them together: ``arrays`` (``entity`` and every saved key, one
+    value per row) and ``owners`` (the components of per-entity rows; None for the
+    column-form tables, whose components the store makes).
+    """
+
+    builtin: Builtin
     blocks: list[tuple[np.ndarray, dict[str, np.ndarray]]] = field(default_factory=list)
     single: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    owners: list[Any] | None = None
+    arrays: dict[str, np.ndarray] = field(default_factory=dict)
 
     def entities(self) -> list[int]:
         """Entity ids of every row, in row order."""
         out = [e for ids, _ in self.blocks for e in ids.tolist()]
         return out + [e for e, _ in self.single]
 
-    def arrays(self) -> dict[str, np.ndarray]:
-        """``entity`` and every column as one array (a column a block left out: its default)."""
+    def finish(self) -> None:
+        """``entity`` and every saved key as one array (a key a block left out: its default)."""
         ids = [ids for ids, _ in self.blocks] + [np.array([e for e, _ in self.single],
                                                           dtype=np.int64)]
         out = {"entity": np.concatenate(ids).astype(np.int64)}
-        for key, (dtype, default) in self.columns.items():
+        for key, (dtype, default) in _FILE[self.builtin.name].items():
             parts = [cols[key] if key in cols else np.full(len(ids), default, dtype=dtype)
                      for ids, cols in self.blocks]
             parts.append(np.array([row[key] for _, row in self.single], dtype=dtype))
             out[key] = np.concatenate(parts).astype(dtype)
-        return out
+        self.arrays = out
+
+    def reorder(self, order: list[int]) -> None:
+        """Put the rows in ``order`` (indices into the current order)."""
+        for key, values in self.arrays.items():
+            self.arrays[key] = values[order]
+        if self.owners is not None:
+            self.owners = [self.owners[k] for k in order]
+
+
+def _tables() -> dict[str, Rows]:
+    return {b.name: Rows(b, owners=None if b.columns else []) for b in TABLES}
 
 
 @dataclass
 class Spec:
-    """A world file, checked: what ``build`` turns into a World."""
+    """A world file, checked: what ``build`` turns into a World.
+
+    ``tables`` holds the rows of every built-in store table by its name
+    (``particle``, ``body``, …); ``anchors`` and ``fruits`` what rides on them;
+    ``entities`` every entity with its game components.
+    """
 
     source: str
     settings: dict[str, Any]
@@ -81,15 +102,9 @@ class Spec:
     stages: list[Any] = field(default_factory=list)
     resources: list[Any] = field(default_factory=list)
     entities: dict[int, list[Any]] = field(default_factory=dict)
-    particles: dict[str, np.ndarray] = field(default_factory=dict)
-    springs: dict[str, np.ndarray] = field(default_factory=dict)
+    tables: dict[str, Rows] = field(default_factory=_tables)
     anchors: dict[int, tuple[float, float] | None] = field(default_factory=dict)
     fruits: dict[int, int] = field(default_factory=dict)
-    areas: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    bodies: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    joints: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    tethers: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    shapes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def h(self) -> float:
@@ -149,19 +164,19 @@ def read(doc: dict[str, Any], source: str) -> Spec:
     _level(doc.get("level", {}), spec, top.at("[level]"))
     _pipeline(doc.get("pipeline", []), spec, top.at("[[pipeline]]"))
     _resources(doc.get("resources", {}), spec, top.at("[resources]"))
-    particles, springs = Rows(_FILE[PARTICLES]), Rows(_FILE[SPRINGS])
-    if "particles" in doc:
-        particles.blocks.append(particle_block(doc["particles"], spec.h, top.at("[particles]")))
-    if "springs" in doc:
-        springs.blocks.append(spring_block(doc["springs"], top.at("[springs]")))
+    for key, b in BLOCKS.items():
+        if key in doc:
+            spec.tables[b.name].blocks.append(block(b.table, doc[key], spec.h,
+                                                    top.at(f"[{key}]")))
     entities = doc.get("entity", [])
     if not isinstance(entities, list):
         top.fail("must be an array of tables: write each entity as [[entity]]", "entity")
     for k, table in enumerate(entities):
-        _entity(table, k, spec, particles, springs, top)
-    _declare_blocks(spec, particles, springs, top)
-    spec.particles = _resolved_particles(particles, spec)
-    spec.springs = springs.arrays()
+        _entity(table, k, spec, top)
+    _declare_blocks(spec, top)
+    for rows in spec.tables.values():
+        rows.finish()
+    _resolve_kinds(spec)
     _order(doc.get("rows", {}), spec, top.at("[rows]"))
     _check_references(spec, top)
     return spec
@@ -272,8 +287,7 @@ def _resources(table: Any, spec: Spec, where: Where) -> None:
 
 # -- entities ---------------------------------------------------------------------------------
 
-def _entity(table: Any, k: int, spec: Spec, particles: Rows, springs: Rows,
-            top: Where) -> None:
+def _entity(table: Any, k: int, spec: Spec, top: Where) -> None:
     where = top.at(f"entity table {k + 1}")
     t = where.table(table)
     entity = where.integer(t, "id", limit=limits.ENTITY)
@@ -286,38 +300,29 @@ def _entity(table: Any, k: int, spec: Spec, particles: Rows, springs: Rows,
         if name == "id":
             continue
         w = top.at(f"entity {entity} ({name})")
-        if name == "particle":
-            particles.single.append((entity, _particle(value, spec, w)))
-        elif name == "spring":
-            springs.single.append((entity, _spring(value, w)))
-        elif name == "body":
-            spec.bodies.append((entity, _body(value, spec, w)))
-        elif name == "joint":
-            spec.joints.append((entity, _joint(value, w)))
-        elif name == "tether":
-            spec.tethers.append((entity, _tether(value, w)))
-        elif name == "anchor":
-            a = w.table(value)
-            w.keys(a, ("x", "y"))
-            L = FIELDS["Anchor"]
-            spec.anchors[entity] = ((w.number(a, "x", limit=L["x"]),
-                                     w.number(a, "y", limit=L["y"])) if a else None)
-        elif name == "fruit":
-            f = w.table(value)
-            w.keys(f, ("kind",))
-            spec.fruits[entity] = w.integer(f, "kind", limit=FIELDS["Fruit"]["kind"])
-        elif name == "area":
-            spec.areas.append((entity, _area(value, w)))
-        elif name == "shape":
-            spec.shapes.append((entity, _shape(value, w)))
+        if name in spec.tables:
+            _row(spec.tables[name], entity, value, spec, w)
+        elif name in RIDERS:
+            RIDERS[name](entity, value, spec, w)
         else:
             comps.append(_custom(name, value, w, where))
+
+
+def _row(rows: Rows, entity: int, value: Any, spec: Spec, w: Where) -> None:
+    """One built-in's table: its row's values, and its component unless the store makes it."""
+    t = w.table(value)
+    keys, hook = HOOKS.get(rows.builtin.name, ((), None))
+    values = read_row(t, w, rows.builtin.table, spec.h, keys)
+    rows.single.append((entity, values))
+    if rows.owners is not None:
+        rows.owners.append(hook(t, w, values) if hook else
+                           make(rows.builtin.cls, values, w))
 
 
 def _custom(name: str, value: Any, w: Where, where: Where) -> Any:
     codec = COMPONENTS.get(name)
     if codec is None:
-        known = [*BUILTIN_NAMES, *COMPONENTS]
+        known = [*BY_NAME, *COMPONENTS]
         where.fail(f"unknown component {name!r}{suggest(name, known)}; a game's own "
                    "components must be registered with ecsgoo.register_component before "
                    "loading")
@@ -326,231 +331,132 @@ def _custom(name: str, value: Any, w: Where, where: Where) -> Any:
     return codec.decode(value, w)
 
 
-def _readers(table: TableSpec) -> dict[str, tuple[Any, limits.Range | None]]:
-    """Each key's type (the column's dtype; alternatives such as ``vx`` are floats) and range."""
-    out = {key: (col.dtype, table.limit(key)) for key, (col, _) in table.keys().items()}
-    for key, rng in FIELDS[table.component].items():
-        out.setdefault(key, (np.float64, rng))
-    return out
+#: Worked out once: every row of a table is put together through them.
+_FILE = {b.name: file_columns(b.table) for b in TABLES}
 
 
-#: Worked out once: a loader reads every field of every row through them.
-_READ = {table: _readers(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES, BODIES,
-                                               JOINTS, TETHERS)}
-_FILE = {table: file_columns(table) for table in (PARTICLES, SPRINGS)}
+# -- what riders and hooks read (a file's own ways of saying things) --------------------------
+
+def _anchor(entity: int, value: Any, spec: Spec, w: Where) -> None:
+    a = w.table(value)
+    w.keys(a, ("x", "y"))
+    L = FIELDS["Anchor"]
+    spec.anchors[entity] = ((w.number(a, "x", limit=L["x"]),
+                             w.number(a, "y", limit=L["y"])) if a else None)
 
 
-def _field(t: dict[str, Any], key: str, w: Where, table: TableSpec, default: Any) -> Any:
-    """One key of a store table's row: its type from the column spec, its range from limits."""
-    kind, limit = _READ[table][key]
-    if kind is np.bool_:
-        return w.boolean(t, key, default)
-    if kind is np.int64:
-        return w.integer(t, key, default, limit)
-    return w.number(t, key, default, limit)
+def _fruit(entity: int, value: Any, spec: Spec, w: Where) -> None:
+    f = w.table(value)
+    w.keys(f, ("kind",))
+    spec.fruits[entity] = w.integer(f, "kind", limit=FIELDS["Fruit"]["kind"])
 
 
-def _particle(value: Any, spec: Spec, w: Where) -> dict[str, Any]:
-    """Every column of one particle row; mass and radius NaN when left out (see fruit)."""
-    t = w.table(value)
-    w.keys(t, PARTICLE_KEYS)
-    exclusive(t, w, ("px", "vx"), ("py", "vy"))
-    h = spec.h
-    out = {key: _field(t, key, w, PARTICLES, default)
-           for key, (_, default) in _FILE[PARTICLES].items()
-           if key not in ("px", "py")}
-    vx, vy = (_field(t, key, w, PARTICLES, 0.0) for key in ("vx", "vy"))
-    out["px"] = _field(t, "px", w, PARTICLES, out["x"] - vx * h)
-    out["py"] = _field(t, "py", w, PARTICLES, out["y"] - vy * h)
-    return out
+#: Built-ins without a table of their own: they hold columns of their host's row.
+RIDERS = {"anchor": _anchor, "fruit": _fruit}
 
-
-def _spring(value: Any, w: Where) -> dict[str, Any]:
-    t = w.table(value)
-    w.keys(t, SPRING_KEYS)
-    exclusive(t, w, ("stiffness", "compliance"))
-    out = {key: _field(t, key, w, SPRINGS, default)
-           for key, (_, default) in _FILE[SPRINGS].items()}
-    if out["a"] == out["b"]:
-        w.fail(f"a and b are the same entity ({out['a']})", "b")
-    if "stiffness" in t:
-        out["compliance"] = limits.compliance_of(_field(t, "stiffness", w, SPRINGS, None))
-    return out
-
-
-#: The keys of a body table: its shape, the store's saved keys, the velocity alternatives.
-BODY_KEYS = ("shape", "size", *BODIES.keys(), "vx", "vy", "omega")
-#: What ``size`` holds for each shape (a polygon: its outline's points).
+#: What a body's ``size`` holds for each shape (a polygon: its outline's points).
 BODY_SIZES: dict[str, tuple[str, ...]] = {"box": ("width", "height"), "circle": ("radius",),
                                           "polygon": ()}
-#: The keys of a joint table: its component's fields and the store's saved keys.
-JOINT_KEYS = ("a", "b", "x", "y", *JOINTS.keys())
 _BODY_COMMON = ("mass", "friction", "restitution", "group", "layer", "mask", "events")
 
 
-def _body(value: Any, spec: Spec, w: Where) -> dict[str, Any]:
-    """A body: the component remade from ``shape`` and ``size``, its row's state as saved.
+def _body(t: dict[str, Any], w: Where, v: dict[str, Any]) -> RigidBody:
+    """A body remade from ``shape`` and ``size``; its row is the file's (``v``).
 
     The pieces follow from ``size`` alone (a polygon's outline is relative to any
     reference point), so the component is made at the origin and its ``x, y``
     (the centre of mass) and angle are then the file's, put into the row as they are.
     """
-    t = w.table(value)
-    w.keys(t, BODY_KEYS)
-    exclusive(t, w, ("px", "vx"), ("py", "vy"), ("pangle", "omega"))
     shape = w.string(t, "shape")
     if shape not in BODY_SIZES:
         w.fail(f"unknown shape {shape!r}{suggest(shape, BODY_SIZES)}", "shape")
-    L = FIELDS["RigidBody"]
-    if shape == "polygon":  # errors say which part of size: "field size (points)"
-        size: list[Any] = w.array(t, "size")
-        for row in size:
-            if type(row) is not list or len(row) != 2:
-                w.fail(f"each point must be an array of 2 numbers, got {show(row)}", "size")
-        size = [[w.as_number(v, "size (points)", L["points"]) for v in row] for row in size]
-    else:
-        names = BODY_SIZES[shape]
-        given = w.array(t, "size")
-        if len(given) != len(names):
-            w.fail(f"a {shape} needs [{', '.join(names)}], got {show(given)}", "size")
-        size = [w.as_number(v, f"size ({name})", L[name])
-                for v, name in zip(given, names, strict=True)]
-    v = {key: _field(t, key, w, BODIES, REQUIRED if col.default is None else col.default)
-         for key, (col, _) in BODIES.keys().items() if key not in ("px", "py", "pangle")}
-    h = spec.h
-    velocity = {key: _field(t, key, w, BODIES, 0.0) for key in ("vx", "vy", "omega")}
-    prev = (_field(t, "px", w, BODIES, v["x"] - velocity["vx"] * h),
-            _field(t, "py", w, BODIES, v["y"] - velocity["vy"] * h),
-            _field(t, "pangle", w, BODIES, v["angle"] - velocity["omega"] * h))
+    size = _size(t, w, shape)
     common = {key: v[key] for key in _BODY_COMMON}
     try:
-        make = getattr(RigidBody, shape)
-        comp = make(0.0, 0.0, size, **common) if shape == "polygon" else \
-            make(0.0, 0.0, *size, **common)
+        make_body = getattr(RigidBody, shape)
+        comp = make_body(0.0, 0.0, size, **common) if shape == "polygon" else \
+            make_body(0.0, 0.0, *size, **common)
     except REFUSED as exc:
         w.fail(str(exc), "size")
     # the row is the file's: the centre of mass as saved, not recomputed from a reference
     comp._vals.update(x=v["x"], y=v["y"], angle=v["angle"])
-    return {"comp": comp, "prev": prev, "force": (v["fx"], v["fy"]), "asleep": v["asleep"],
-            "still": v["still"]}
+    return comp
 
 
-def _joint(value: Any, w: Where) -> dict[str, Any]:
-    """A joint: the component, and its exact anchors (measured at load if all left out)."""
-    t = w.table(value)
-    w.keys(t, JOINT_KEYS)
-    L = FIELDS["Joint"]
-    a, b = (w.integer(t, key, limit=L[key]) for key in ("a", "b"))
-    if a == b:
-        w.fail(f"a and b are the same entity ({a})", "b")
-    x, y = (w.number(t, key, limit=L[key]) for key in ("x", "y"))
-    weld = w.boolean(t, "weld", False)
-    max_force = w.number(t, "max_force", math.inf, L["max_force"])
+def _size(t: dict[str, Any], w: Where, shape: str) -> list[Any]:
+    """A body's ``size``; errors say which part of it: ``field size (points)``."""
+    L = FIELDS["RigidBody"]
+    if shape == "polygon":
+        size: list[Any] = w.array(t, "size")
+        for row in size:
+            if type(row) is not list or len(row) != 2:
+                w.fail(f"each point must be an array of 2 numbers, got {show(row)}", "size")
+        return [[w.as_number(v, "size (points)", L["points"]) for v in row] for row in size]
+    names = BODY_SIZES[shape]
+    given = w.array(t, "size")
+    if len(given) != len(names):
+        w.fail(f"a {shape} needs [{', '.join(names)}], got {show(given)}", "size")
+    return [w.as_number(v, f"size ({name})", L[name])
+            for v, name in zip(given, names, strict=True)]
+
+
+def _joint(t: dict[str, Any], w: Where, v: dict[str, Any]) -> Any:
+    """A joint: its anchors are all four given, or none (then measured from ``x, y``)."""
     keys = ("ax", "ay", "bx", "by")
     given = [key for key in keys if key in t]
     if given and len(given) < len(keys):
         missing = next(key for key in keys if key not in t)
         w.fail("missing (give all of ax, ay, bx, by, or none: then they are measured from "
                "x, y)", missing)
-    ax, ay, bx, by = (w.number(t, key, 0.0, L[key]) for key in keys)
-    try:
-        comp = Joint(a, b, x, y, weld=weld, max_force=max_force)
-    except REFUSED as exc:
-        w.fail(str(exc))
-    return {"comp": comp, "local": ((ax, ay), (bx, by)) if given else None,
-            "rest_angle": w.number(t, "rest_angle", None, L["rest_angle"]),
-            "broken": w.boolean(t, "broken", False),
-            "force": w.number(t, "force", 0.0, L["force"]),
-            "impulse": (w.number(t, "ix", 0.0, L["ix"]), w.number(t, "iy", 0.0, L["iy"])),
-            "spin": w.number(t, "spin", 0.0, L["spin"])}
+    return make(BY_NAME["joint"].cls, v, w)
 
 
-#: The keys of a tether table (a spring with an end on a body): its ends, the exact
-#: anchors and the spring's saved values.
-TETHER_KEYS = ("a", "b", *(k for k in TETHERS.keys() if k not in ("a", "b")), "stiffness")
-
-
-def _tether(value: Any, w: Where) -> dict[str, Any]:
-    """A spring with an end on a body: its ends, anchors (body coordinates) and values."""
-    t = w.table(value)
-    w.keys(t, TETHER_KEYS)
-    exclusive(t, w, ("stiffness", "compliance"))
-    L = FIELDS["Spring"]
-    a, b = (w.integer(t, key, limit=L[key]) for key in ("a", "b"))
-    if a == b:
-        w.fail(f"a and b are the same entity ({a})", "b")
-    out = {"a": a, "b": b}
-    for key, default in (("ax", 0.0), ("ay", 0.0), ("bx", 0.0), ("by", 0.0),
-                         ("rest", None), ("compliance", 0.0),
-                         ("max_stretch", TETHERS.default("max_stretch")),
-                         ("stretch", 1.0), ("over", 0)):
-        out[key] = _field(t, key, w, TETHERS, default)
-    if "stiffness" in t:
-        out["compliance"] = limits.compliance_of(w.number(t, "stiffness", None,
-                                                          L["stiffness"]))
-    out["broken"], out["buckled"] = w.boolean(t, "broken", False), w.boolean(t, "buckled",
-                                                                               False)
-    return out
-
-
-def _area(value: Any, w: Where) -> dict[str, Any]:
-    t = w.table(value)
-    w.keys(t, ("particles", *RINGS.keys()))
-    out = {key: _field(t, key, w, RINGS, RINGS.default(key)) for key in RINGS.keys()}
-    return {"particles": w.entities(t, "particles", 3), **out}
-
-
-def _shape(value: Any, w: Where) -> dict[str, Any]:
-    t = w.table(value)
-    w.keys(t, ("particles", "alpha", "scale", "rest", "outline"))
-    particles = w.entities(t, "particles", 2)
+def _shape(t: dict[str, Any], w: Where, v: dict[str, Any]) -> Any:
+    """A shape with its rest offsets (``rest``, measured if left out) and ``outline``."""
     rest = w.points(t, "rest", None, limit=FIELDS["ShapeMatch"]["rest"])
-    if rest is not None and len(rest) != len(particles):
-        w.fail(f"has {len(rest)} offsets for {len(particles)} particles", "rest")
-    return {"particles": particles,
-            "alpha": _field(t, "alpha", w, SHAPES, SHAPES.default("alpha")),
-            "scale": _field(t, "scale", w, SHAPES, SHAPES.default("scale")),
-            "rest": rest, "outline": w.boolean(t, "outline", True)}
+    if rest is not None and len(rest) != len(v["particles"]):
+        w.fail(f"has {len(rest)} offsets for {len(v['particles'])} particles", "rest")
+    return make(BY_NAME["shape"].cls, v, w, rest=rest, outline=w.boolean(t, "outline", True))
+
+
+#: Per built-in: the keys a file gives beyond its column spec, and the hook that makes its
+#: component (``fields.make`` when there is none).
+HOOKS: dict[str, tuple[tuple[str, ...], Hook]] = {
+    "body": (("shape", "size"), _body), "joint": ((), _joint),
+    "shape": (("rest", "outline"), _shape)}
 
 
 # -- putting rows together --------------------------------------------------------------------
 
-def _declare_blocks(spec: Spec, particles: Rows, springs: Rows, top: Where) -> None:
+def _declare_blocks(spec: Spec, top: Where) -> None:
     """Entities of column blocks exist too; one entity has one particle and one spring."""
-    for rows, name in ((particles, "particle"), (springs, "spring")):
+    for b in BLOCKS.values():
         seen: set[int] = set()
-        for e in rows.entities():
+        for e in spec.tables[b.name].entities():
             if e in seen:
-                top.at(f"entity {e}").fail(f"has two {name} tables (in [{name}s] and in its "
-                                           "[[entity]] table)")
+                top.at(f"entity {e}").fail(f"has two {b.name} tables (in [{b.rows}] and in "
+                                           "its [[entity]] table)")
             seen.add(e)
             spec.entities.setdefault(e, [])
 
 
-def _resolved_particles(rows: Rows, spec: Spec) -> dict[str, np.ndarray]:
-    """The particle columns, mass and radius left out taken from the fruit kind or defaults."""
-    out = rows.arrays()
+def _resolve_kinds(spec: Spec) -> None:
+    """Particle mass and radius left out (NaN) come from the fruit kind, or the defaults."""
+    out = spec.tables["particle"].arrays
     kind = np.array([spec.fruits.get(e, -1) for e in out["entity"].tolist()], dtype=np.int64)
     for key, default in kind_defaults(kind).items():
         out[key] = np.where(np.isnan(out[key]), default, out[key])
     out["kind"] = kind
-    return out
 
 
 def _order(table: Any, spec: Spec, where: Where) -> None:
     """Apply ``[rows]``: the store's row order when it differs from the file's."""
     t = where.table(table)
-    where.keys(t, ("particles", "springs", "bodies", "joints", "areas", "shapes"))
-    for key, cols in (("particles", spec.particles), ("springs", spec.springs)):
-        if key in t:
-            order = _permutation(t, key, cols["entity"].tolist(), where)
-            for name in cols:
-                cols[name] = cols[name][order]
-    for key, items in (("bodies", spec.bodies), ("joints", spec.joints),
-                       ("areas", spec.areas), ("shapes", spec.shapes)):
-        if key in t:
-            order = _permutation(t, key, [e for e, _ in items], where)
-            items[:] = [items[k] for k in order]
+    where.keys(t, [b.rows for b in TABLES])
+    for b in TABLES:
+        if b.rows in t:
+            rows = spec.tables[b.name]
+            rows.reorder(_permutation(t, b.rows, rows.arrays["entity"].tolist(), where))
 
 
 def _permutation(t: dict[str, Any], key: str, have: list[int], where: Where) -> list[int]:
@@ -573,9 +479,9 @@ def _permutation(t: dict[str, Any], key: str, have: list[int], where: Where) -> 
 # -- references -------------------------------------------------------------------------------
 
 def _check_references(spec: Spec, top: Where) -> None:
-    """Springs, bodies, riders and game fields must point at entities that exist."""
-    has_particle = set(spec.particles["entity"].tolist())
-    has_body = {e for e, _ in spec.bodies}
+    """Springs, joints, members, riders and game fields must point at entities that exist."""
+    has_particle = set(spec.tables["particle"].arrays["entity"].tolist())
+    has_body = set(spec.tables["body"].arrays["entity"].tolist())
     for e in spec.anchors:
         if e not in has_particle and e not in has_body:
             top.at(f"entity {e} (anchor)").fail("needs a particle or a body on the same "
@@ -583,48 +489,74 @@ def _check_references(spec: Spec, top: Where) -> None:
     for e in spec.fruits:
         if e not in has_particle:
             top.at(f"entity {e} (fruit)").fail("needs a particle on the same entity")
-    for entity, values in spec.tethers:
-        for key in ("a", "b"):
-            end = values[key]
-            if end not in has_particle and end not in has_body:
-                top.at(f"entity {entity} (tether)").fail(
-                    f"refers to entity {end}, which is neither a body nor a particle", key)
-        if values["a"] not in has_body and values["b"] not in has_body:
-            top.at(f"entity {entity} (tether)").fail(
-                "has no end on a body (a spring between particles is a spring)", "a")
-    for entity, values in spec.joints:
-        _joint_ends(spec, top.at(f"entity {entity} (joint)"), values["comp"], has_particle,
-                    has_body)
-    s = spec.springs
-    for key in ("a", "b"):
-        bad = ~np.isin(s[key], spec.particles["entity"])
-        if bad.any():
-            k = int(np.flatnonzero(bad)[0])
-            _no_particle(spec, top.at(f"entity {s['entity'][k]} (spring)"), key,
-                         int(s[key][k]))
-    for items, name in ((spec.areas, "area"), (spec.shapes, "shape")):
-        for entity, values in items:
-            for member in values["particles"]:
-                if member not in has_particle:
-                    _no_particle(spec, top.at(f"entity {entity} ({name})"), "particles", member)
+    kinds = {ref: _entities_of(spec, ref) for ref in _REFS}
+    for rows in spec.tables.values():
+        _table_references(spec, top, rows, kinds)
+        check = CHECKS.get(rows.builtin.name)
+        if check is not None:
+            check(spec, top, rows, has_body)
     if (spec.grab is not None and spec.grab["entity"] not in has_particle
             and spec.grab["entity"] not in has_body):
         _no_particle(spec, top.at("[world] grab"), "entity", spec.grab["entity"])
     _check_custom_refs(spec, top)
 
 
-def _joint_ends(spec: Spec, where: Where, joint: Joint, has_particle: set[int],
-                has_body: set[int]) -> None:
-    """A joint's ends must be bodies or particles (a weld's: bodies)."""
-    for key in ("a", "b"):
-        target = getattr(joint, key)
-        if target not in spec.entities:
-            where.fail(f"refers to entity {target}, which does not exist", key)
-        if target not in has_body and target not in has_particle:
-            where.fail(f"refers to entity {target}, which is neither a body nor a particle",
-                       key)
-    if joint.weld and not (joint.a in has_body and joint.b in has_body):
-        where.fail("needs two bodies (a particle has no angle to keep)", "weld")
+#: The kinds of entity a reference may name: ``particle``, ``body or particle``, …
+_REFS = sorted({col.ref for b in TABLES for col in references(b.table)})
+
+
+def _entities_of(spec: Spec, ref: str) -> tuple[set[int], np.ndarray]:
+    """The entities that hold a table of kind ``ref`` (``body or particle``: either)."""
+    ids = np.concatenate([spec.tables[name].arrays["entity"] for name in ref.split(" or ")])
+    return set(ids.tolist()), ids
+
+
+def _table_references(spec: Spec, top: Where, rows: Rows,
+                      kinds: dict[str, tuple[set[int], np.ndarray]]) -> None:
+    """Every entity id a table's rows hold names an entity of the kind its column says."""
+    table = rows.builtin.table
+    for col in references(table):
+        key = col.saved[0]
+        if col in table.fields:  # a component's own field: per row
+            pairs = [(e, target) for e, values in rows.single
+                     for target in (values[key] if col.width < 0 else [values[key]])]
+        else:  # a column: all rows at once (30,000 springs)
+            ok = np.isin(rows.arrays[key], kinds[col.ref][1])
+            bad = np.flatnonzero(~ok)[:1]
+            pairs = [(int(rows.arrays["entity"][k]), int(rows.arrays[key][k])) for k in bad]
+        for entity, target in pairs:
+            if target not in kinds[col.ref][0]:
+                _not_a(spec, top.at(f"entity {entity} ({rows.builtin.name})"), key, target,
+                       col.ref)
+
+
+def _not_a(spec: Spec, where: Where, key: str, target: int, kind: str) -> None:
+    if kind == "particle":
+        _no_particle(spec, where, key, target)
+    if target not in spec.entities:
+        where.fail(f"refers to entity {target}, which does not exist", key)
+    where.fail(f"refers to entity {target}, which is neither a {kind.replace(' or ', ' nor a ')}",
+               key)
+
+
+def _welds(spec: Spec, top: Where, rows: Rows, has_body: set[int]) -> None:
+    """A weld's ends must be bodies (a particle has no angle to keep)."""
+    for (entity, _), joint in zip(rows.single, rows.owners, strict=True):
+        if joint.weld and not (joint.a in has_body and joint.b in has_body):
+            top.at(f"entity {entity} (joint)").fail(
+                "needs two bodies (a particle has no angle to keep)", "weld")
+
+
+def _tethers(spec: Spec, top: Where, rows: Rows, has_body: set[int]) -> None:
+    """A tether has an end on a body (between particles, it is a spring)."""
+    for entity, values in rows.single:
+        if values["a"] not in has_body and values["b"] not in has_body:
+            top.at(f"entity {entity} (tether)").fail(
+                "has no end on a body (a spring between particles is a spring)", "a")
+
+
+#: Rules of one built-in beyond what its column spec says.
+CHECKS = {"joint": _welds, "tether": _tethers}
 
 
 def _no_particle(spec: Spec, where: Where, key: str, target: int) -> None:

@@ -1,7 +1,8 @@
 """Which component and resource types a world file holds, by name, and how dataclasses convert.
 
-Built-in components have fixed names (``particle``, ``body``, ``anchor``,
-``fruit``, ``spring``, ``joint``, ``area``, ``shape``) and their own readers and writers. A game's
+Built-in components have fixed names (``builtins.BUILTINS``: ``particle``,
+``body``, ``anchor``, ``fruit``, ``spring``, ``joint``, ``area``, ``shape``,
+``tether``), read and written through their column specs. A game's
 dataclass components and resources are registered with ``register_component``
 and ``register_resource``; their fields may be ints, floats, bools, strings,
 entity ids, and lists (or tuples) of those.
@@ -19,16 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ..components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
-from ..rigid import Joint, RigidBody
+from .builtins import BUILTIN_NAMES
 from .schema import REFUSED, REQUIRED, Where, show, toml_type
 
-#: Built-in component types by their name in a world file, in attach order.
-BUILTIN_NAMES: dict[str, type] = {"particle": Particle, "body": RigidBody, "anchor": Anchor,
-                                  "fruit": Fruit, "spring": Spring, "joint": Joint,
-                                  "area": AreaConstraint, "shape": ShapeMatch}
-#: The same, by type: the name a built-in component has in a world file.
-BUILTIN_TYPES: dict[type, str] = {cls: name for name, cls in BUILTIN_NAMES.items()}
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 

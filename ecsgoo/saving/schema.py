@@ -74,7 +74,8 @@ class Where:
 
     def keys(self, table: dict[str, Any], allowed: Iterable[str]) -> None:
         """Refuse keys outside ``allowed``, suggesting the nearest one."""
-        allowed = set(allowed)
+        if not isinstance(allowed, set | frozenset):
+            allowed = set(allowed)
         for key in table:
             if key not in allowed:
                 self.fail(f"unknown field {key!r}{suggest(key, allowed)}")

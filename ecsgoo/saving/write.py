@@ -3,7 +3,10 @@
 Small worlds (levels) are written one ``[[entity]]`` table per entity, sorted
 by id, each component an inline table on its own line. Big worlds write their
 particles and springs as column arrays (``[particles]``, ``[springs]``), which
-load about twice as fast; their other components stay per entity.
+load about twice as fast; their other components stay per entity. A built-in
+component's table is its spec's fields and saved columns (a column equal to
+its default left out); what is left here per component is what a file says in
+its own way (``RIDERS``, ``DEFAULTS``, ``HOOKS``).
 """
 
 from __future__ import annotations
@@ -16,12 +19,13 @@ import numpy as np
 import tomli_w
 
 from .. import fruit as _fruit
-from ..columns import BODIES, JOINTS, PARTICLES, RINGS, SHAPES, SPRINGS, TETHERS, TableSpec
+from ..columns import PARTICLES, TableSpec
 from ..limits import FIELDS
 from ..rigid import RigidBody
 from ..systems.pipeline import STAGES
 from ..world import World
-from .registry import BUILTIN_TYPES, _plain, component_codec, resource_codec
+from .builtins import BUILTINS, BY_NAME, TABLES, Builtin, builtin_of
+from .registry import _plain, component_codec, resource_codec
 from .schema import Where
 
 #: The version this ecsgoo writes (and the newest it reads).
@@ -62,9 +66,8 @@ def document(world: World, compact: bool | None = None, source: str = "save") ->
                        for k, stage in enumerate(world.pipeline)]
     doc["resources"] = _resources(world, where)
     doc["rows"] = _rows(world, compact)
-    if compact:
-        doc["particles"] = _particle_columns(world)
-        doc["springs"] = _spring_columns(world)
+    for b in _BLOCKS if compact else ():
+        doc[b.rows] = _block(world, b)
     doc["entity"] = _entities(world, comps, compact, where)
     return {key: value for key, value in doc.items() if value != {} and value != []}
 
@@ -72,7 +75,7 @@ def document(world: World, compact: bool | None = None, source: str = "save") ->
 def text(doc: dict[str, Any]) -> str:
     """The TOML text of a ``document``: one line per key, entity components inline."""
     parts = [f"format_version = {doc['format_version']}\n"]
-    for key in ("world", "level", "resources", "rows", "particles", "springs"):
+    for key in ("world", "level", "resources", "rows", *(b.rows for b in _BLOCKS)):
         if key in doc:
             parts.append(_table(key, doc[key]))
         if key == "level":  # the pipeline stands between the level and the resources
@@ -160,16 +163,12 @@ def _resources(world: Any, where: Where) -> dict[str, Any]:
 def _rows(world: Any, compact: bool) -> dict[str, list[int]]:
     """Row orders that differ from the file order (rows matter to Gauss–Seidel bits)."""
     st, out = world.store, {}
-    tables = [("bodies", [c._entity for c in st.bodies.owner]),
-              ("joints", [c._entity for c in st.joints.owner]),
-              ("areas", [c._entity for c in st.rings.owner]),
-              ("shapes", [c._entity for c in st.shapes.owner])]
-    if not compact:
-        tables = [("particles", st.particles.entity.tolist()),
-                  ("springs", st.springs.entity.tolist())] + tables
-    for name, order in tables:
+    for b in [*(() if compact else _BLOCKS), *(b for b in TABLES if not b.columns)]:
+        table = st.table(b.table)
+        order = (table.entity.tolist() if "entity" in table.cols
+                 else [c._entity for c in table.owner])
         if order != sorted(order):
-            out[name] = order
+            out[b.rows] = order
     return out
 
 
@@ -181,8 +180,8 @@ def _components(world: Any, where: Where) -> dict[int, list[tuple[str, Any]]]:
     for entity in world.entities():
         named = []
         for comp in world.components_for_entity(entity):
-            name = BUILTIN_TYPES.get(type(comp))
-            if name is None:
+            b = builtin_of(comp)
+            if b is None:
                 codec = component_codec(type(comp))
                 if codec is None:
                     where.at(f"entity {entity}").fail(
@@ -191,15 +190,18 @@ def _components(world: Any, where: Where) -> dict[int, list[tuple[str, Any]]]:
                         "a transient one)")
                 if not codec.saved:
                     continue
-                name = codec.name
-            if name == "spring" and comp._table is world.store.tethers:
-                name = "tether"  # a spring with an end on a body: anchors, not rows
-            named.append((name, comp))
+                named.append((codec.name, comp))
+            else:
+                named.append((b.name, comp))
         out[entity] = sorted(named, key=_order)
     return out
 
 
-_ORDER = {name: k for k, name in enumerate(BUILTIN_TYPES.values())}
+#: The column-form tables (``[particles]``, ``[springs]``).
+_BLOCKS = tuple(b for b in BUILTINS if b.columns)
+#: Built-ins come first in an entity's table, in their order; a tether sorts by name among
+#: a game's components, as it always has (files keep their bytes).
+_ORDER = {b.name: k for k, b in enumerate(BUILTINS) if b.name != "tether"}
 
 
 def _order(item: tuple[str, Any]) -> tuple[int, str]:
@@ -208,34 +210,35 @@ def _order(item: tuple[str, Any]) -> tuple[int, str]:
 
 def _same(a: Any, b: Any) -> bool:
     """Equal to the bit (0.0 and -0.0 differ), for leaving out default values."""
-    if type(a) is float or type(b) is float:
-        return float(a).hex() == float(b).hex()
-    return a == b
+    return a == b and (a != 0 or math.copysign(1.0, a) == math.copysign(1.0, b))
 
 
-def _saved(table: TableSpec) -> list[tuple[str, tuple[str, ...], Any]]:
-    return [(c.name, c.saved, c.default) for c in table.columns if c.saved]
+def _saved(table: TableSpec) -> list[tuple[str, tuple[str, ...], Any, str, str]]:
+    """Each saved column: name, keys, default (None: always written), followed column, ref."""
+    return [(c.name, c.saved, None if c.always else c.default, c.follows, c.ref)
+            for c in table.columns if c.saved]
 
 
 #: Each table's saved columns, worked out once (a save writes every row through them).
-_SAVED = {table: _saved(table) for table in (PARTICLES, SPRINGS, RINGS, SHAPES, BODIES,
-                                              JOINTS, TETHERS)}
+_SAVED = {b.table: _saved(b.table) for b in TABLES}
 
 
-def _row(table: TableSpec, cols: dict[str, np.ndarray], s: int,
+def _row(world: Any, table: TableSpec, cols: dict[str, np.ndarray], s: int,
          defaults: dict[str, Any]) -> dict[str, Any]:
     """The saved keys of row ``s``: a column equal to its default (to the bit) left out.
 
-    ``defaults`` overrides the column defaults (None: always written); a pair
-    such as ``x, y`` is written whole or not at all.
+    A column that follows another defaults to that one's value in the row;
+    ``defaults`` overrides the column defaults; a pair such as ``x, y`` is
+    written whole or not at all; a column holding rows of another table (a spring's
+    ends: particle rows) is written as their entities.
     """
     out: dict[str, Any] = {}
-    for name, keys, default in _SAVED[table]:
-        default = defaults.get(name, default)
+    for name, keys, default, follows, ref in _SAVED[table]:
+        default = cols[follows][s].tolist() if follows else defaults.get(name, default)
         if len(keys) == 1:
-            value = cols[name][s].item()
+            value = cols[name].item(s)
             if default is None or not _same(value, default):
-                out[keys[0]] = value
+                out[keys[0]] = _entity_of(world, ref, value) if ref else value
             continue
         pair = cols[name][s].tolist()
         d0, d1 = default if isinstance(default, list) else (default, default)
@@ -244,85 +247,71 @@ def _row(table: TableSpec, cols: dict[str, np.ndarray], s: int,
     return out
 
 
-def _particle_table(cols: dict[str, np.ndarray], s: int) -> dict[str, Any]:
-    by_kind = kind_defaults(int(cols["kind"][s]))
-    return _row(PARTICLES, cols, s, {"prev": cols["pos"][s].tolist(),
-                                     **{k: v.item() for k, v in by_kind.items()}})
+def _entity_of(world: Any, ref: str, row: Any) -> Any:
+    """The entity (entities) of ``row`` (rows) of built-in ``ref``'s table (a spring holds
+    particle rows, a file their entities)."""
+    return world.store.table(BY_NAME[ref].table).cols["entity"][row].tolist()
 
 
-def _spring_table(world: Any, s: int) -> dict[str, Any]:
-    out = _row(SPRINGS, world.store.springs.cols, s, {})
-    entity = world.store.particles.cols["entity"]
-    out["a"], out["b"] = int(entity[out["a"]]), int(entity[out["b"]])  # rows → entities
-    return out
+def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
+    """A built-in component's table: its own fields, then its row's saved columns."""
+    b = BY_NAME[name]
+    if b.table is None:
+        return RIDERS[name](world, comp)
+    table = b.table
+    out = {col.saved[0]: getattr(comp, col.name) for col in table.fields}
+    rows = world.store.table(table)
+    defaults = {k: v.item() for k, v in DEFAULTS[name](rows, comp._slot).items()} \
+        if name in DEFAULTS else {}
+    out.update(_row(world, table, rows.cols, comp._slot, defaults))
+    return HOOKS[name](comp, out) if name in HOOKS else out
 
 
-def _body_table(st: Any, comp: Any) -> dict[str, Any]:
-    """A body's shape (``size`` as it made it) and its row, straight from the store."""
-    cols, s = st.bodies.cols, comp._slot
+def _body_shape(comp: Any, out: dict[str, Any]) -> dict[str, Any]:
+    """A body's shape (``size`` as it made it) before its row."""
     if comp.shape == "polygon":
         size: list[Any] = [[float(x), float(y)] for x, y in comp.size]
     else:
         size = [float(v) for v in comp.size]
-    return {"shape": comp.shape, "size": size,
-            **_row(BODIES, cols, s, {"prev": cols["pos"][s].tolist(),
-                                     "prev_angle": cols["angle"][s].item()})}
+    return {"shape": comp.shape, "size": size, **out}
 
 
-def _joint_table(st: Any, comp: Any) -> dict[str, Any]:
-    """A joint's ends (entities), where it was made, and its row: the exact anchors."""
-    v = comp._vals
-    out = {"a": v["a"], "b": v["b"], "x": v["x"], "y": v["y"]}
-    # the anchors and the rest angle are always written: left out, the loader measures them
-    return {**out, **_row(JOINTS, st.joints.cols, comp._slot,
-                          {"la": None, "lb": None, "rest_angle": None})}
-
-
-def _tether_table(st: Any, comp: Any) -> dict[str, Any]:
-    """A spring with an end on a body: its ends (entities), the exact anchors (in the
-    bodies' coordinates), and its spring values."""
-    v = comp._vals
-    return {"a": v["a"], "b": v["b"],
-            **_row(TETHERS, st.tethers.cols, comp._slot, {"la": None, "lb": None})}
-
-
-def _builtin_table(world: Any, name: str, comp: Any) -> dict[str, Any]:
-    st = world.store
-    if name == "particle":
-        return _particle_table(st.particles.cols, comp._slot)
-    if name == "spring":
-        return _spring_table(world, comp._slot)
-    if name == "body":
-        return _body_table(st, comp)
-    if name == "joint":
-        return _joint_table(st, comp)
-    if name == "tether":
-        return _tether_table(st, comp)
-    if name == "anchor" and isinstance(comp._host, RigidBody):
-        return {}  # a static body stays where its row says (an Anchor at x, y moved it)
-    if name == "anchor":
-        cols, s = st.particles.cols, comp._host._slot
-        pin, pos = cols["pin"][s].tolist(), cols["pos"][s].tolist()
-        same = all(_same(a, b) for a, b in zip(pin, pos, strict=True))
-        return {} if same else {"x": pin[0], "y": pin[1]}
-    if name == "fruit":
-        return {"kind": comp.kind}
-    if name == "area":
-        return {"particles": comp.particles, **_row(RINGS, st.rings.cols, comp._slot, {})}
-    out = {"particles": comp.particles, "rest": [[float(x), float(y)] for x, y in comp.rest],
-           **_row(SHAPES, st.shapes.cols, comp._slot, {})}
+def _shape_rest(comp: Any, out: dict[str, Any]) -> dict[str, Any]:
+    """A shape's rest offsets after its members, ``outline`` last (only when false)."""
+    out = {"particles": out.pop("particles"),
+           "rest": [[float(x), float(y)] for x, y in comp.rest], **out}
     if not comp.outline:
         out["outline"] = False
     return out
 
 
+def _anchor(world: Any, comp: Any) -> dict[str, Any]:
+    """An anchor's pin, when it is not where its particle is."""
+    if isinstance(comp._host, RigidBody):
+        return {}  # a static body stays where its row says (an Anchor at x, y moved it)
+    cols, s = world.store.particles.cols, comp._host._slot
+    pin, pos = cols["pin"][s].tolist(), cols["pos"][s].tolist()
+    same = all(_same(a, b) for a, b in zip(pin, pos, strict=True))
+    return {} if same else {"x": pin[0], "y": pin[1]}
+
+
+#: Built-ins without a table of their own (they ride on their host's row).
+RIDERS = {"anchor": _anchor, "fruit": lambda world, comp: {"kind": comp.kind}}
+#: Per-row defaults a column spec cannot know (a fruit's size): ``(table, row or slice)``
+#: → ``{column: default}``.
+DEFAULTS = {"particle": lambda p, rows: kind_defaults(p.cols["kind"][rows])}
+#: What a file says in its own way, added to the spec's keys.
+HOOKS = {"body": _body_shape, "shape": _shape_rest}
+
+
 def _entities(world: Any, comps: dict[int, list[tuple[str, Any]]], compact: bool,
               where: Where) -> list[dict[str, Any]]:
     out = []
+    blocks = {b.name for b in _BLOCKS} if compact else set()
     for entity, named in comps.items():
         table: dict[str, Any] = {}
         for name, comp in named:
-            if compact and name in ("particle", "spring"):
+            if name in blocks:
                 continue
             codec = component_codec(type(comp))
             table[name] = (codec.encode(comp, where.at(f"entity {entity} ({name})"))
@@ -336,16 +325,22 @@ def _entities(world: Any, comps: dict[int, list[tuple[str, Any]]], compact: bool
 
 # -- columns -----------------------------------------------------------------------------
 
-def _columns(table: TableSpec, rows: Any, defaults: dict[str, Any]) -> dict[str, Any]:
+def _block(world: Any, b: Builtin) -> dict[str, Any]:
     """The column form of a store table: each saved key's values, left out if all default.
 
-    ``defaults`` overrides the column defaults (an array: one default per row;
-    None: always written).
+    Columns that follow another default to it row by row; entity references are
+    written as entities, always as arrays.
     """
-    out: dict[str, Any] = {}
-    for col in table.columns:
+    rows = world.store.table(b.table)
+    defaults = DEFAULTS[b.name](rows, slice(0, rows.n)) if b.name in DEFAULTS else {}
+    out: dict[str, Any] = {"entity": _ids(rows.entity)}
+    for col in b.table.columns:
         values = getattr(rows, col.name)
-        default = defaults.get(col.name, col.default)
+        if col.ref:
+            out[col.saved[0]] = _entity_of(world, col.ref, values)  # rows → entities
+            continue
+        default = getattr(rows, col.follows) if col.follows else \
+            defaults.get(col.name, None if col.always else col.default)
         for k, key in enumerate(col.saved):
             v = values[:, k] if col.width else values
             if default is None:
@@ -357,19 +352,6 @@ def _columns(table: TableSpec, rows: Any, defaults: dict[str, Any]) -> dict[str,
             value = _column(v, d)
             if value is not None:
                 out[key] = value
-    return out
-
-
-def _particle_columns(world: Any) -> dict[str, Any]:
-    p = world.store.particles
-    return {"entity": _ids(p.entity),
-            **_columns(PARTICLES, p, {"prev": p.pos, **kind_defaults(p.kind)})}
-
-
-def _spring_columns(world: Any) -> dict[str, Any]:
-    s, entity = world.store.springs, world.store.particles.cols["entity"]
-    out = {"entity": _ids(s.entity), **_columns(SPRINGS, s, {})}
-    out["a"], out["b"] = entity[s.a].tolist(), entity[s.b].tolist()  # rows → entities
     return out
 
 
