@@ -44,6 +44,8 @@ def update(world: World) -> None:
     if n + m == 0:
         world.resting = False
         return
+    if world.resting and world.__dict__.get("_resting_rows") == (n, m):
+        return  # all asleep, nothing woke (``wake``) and nothing joined: nothing changed
     h = st.h
     speed = np.hypot(*(p.pos - p.prev).T) / h
     bspeed = (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
@@ -68,6 +70,7 @@ def update(world: World) -> None:
     asleep = movable & ~restless[labels]
     _set(world, asleep[:n], asleep[n:])
     world.resting = bool(asleep[movable].all()) if movable.any() else False
+    world._resting_rows = (n, m)
 
 
 def islands(world: World) -> np.ndarray:
