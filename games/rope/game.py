@@ -59,15 +59,14 @@ class RopeGame(Game):
         self.trail: deque[tuple[float, float, int, int]] = deque(maxlen=64)
         self.strokes = 0  # swipes so far: the blade joins only points of one stroke
         self.pointer: tuple[float, float] | None = None
-        self.preview = np.zeros((0, 2))
-        self.preview_feeds = False  # the previewed flight ends in Om Nom's mouth
+        self._flight: tuple[np.ndarray, bool] = (np.zeros((0, 2)), False)
+        self._flight_stale = True  # predicted again when next asked for (drawn, read)
         self._bots: dict[str, Any] = {}
 
     def build(self) -> World:
         """Load ``levels/<n>.toml`` (written by ``make_levels.py``)."""
         world = self.load_level()
         self._reset_view()
-        self._refresh_preview(world)
         return world
 
     def adopt(self, world: World) -> None:
@@ -155,20 +154,41 @@ class RopeGame(Game):
         return [(x, y, 1.0 - (now - t) / TRAIL_FRAMES, k) for x, y, t, k in self.trail
                 if now - t < TRAIL_FRAMES]
 
-    def _refresh_preview(self, world: World | None = None) -> None:
-        """Predict the candy's flight if every rope holding it were cut now (``world``:
-        the game's world unless given, as while building it)."""
-        world = self.world if world is None else world
+    @property
+    def preview(self) -> np.ndarray:
+        """The candy's flight (px, a row a frame) if every rope holding it were cut now;
+        empty when nothing holds it or the level is over."""
+        return self._predicted()[0]
+
+    @property
+    def preview_feeds(self) -> bool:
+        """Whether the previewed flight ends in Om Nom's mouth."""
+        return self._predicted()[1]
+
+    def _refresh_preview(self) -> None:
+        """The world changed (a step, a cut, a load): the preview is predicted again when
+        it is next drawn or read — never stale, and free in a headless run nobody watches
+        (flying a copy 80 frames is most of a frame's cost)."""
+        self._flight_stale = True
+
+    def _predicted(self) -> tuple[np.ndarray, bool]:
+        if self._flight_stale:
+            self._flight, self._flight_stale = self._predict(self.world), False
+        return self._flight
+
+    @staticmethod
+    def _predict(world: World) -> tuple[np.ndarray, bool]:
+        """Fly a copy of ``world`` with the candy's ropes cut: its path and whether Om Nom
+        eats it on the way."""
         ropes = holding(world)
         candy = candy_of(world)
-        self.preview, self.preview_feeds = np.zeros((0, 2)), False
         if not ropes or candy is None or board_of(world).result != "running":
-            return
+            return np.zeros((0, 2)), False
         copy = world.clone()
         cut_ropes(copy, ropes)
         path = simulate(copy, candy, PREVIEW_FRAMES)
         end = _first_nan(path)  # only Om Nom makes the candy vanish
-        self.preview, self.preview_feeds = path[:end], end < len(path)
+        return path[:end], end < len(path)
 
 
 def _first_nan(path: np.ndarray) -> int:
