@@ -39,6 +39,8 @@ import numpy as np
 from . import limits
 
 F8, I8, B1 = np.float64, np.int64, np.bool_
+#: A joint limit this far (rad) is none: ``Joint(lower=None)`` is ``-NO_LIMIT``.
+NO_LIMIT = 1e12
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,16 @@ JOINTS = TableSpec("Joint", (
     Column("impulse", F8, "Accumulated impulse on b, mass·px/s (warm starting; Collide).",
            0.0, 2, ("ix", "iy")),
     _one("spin", F8, "A weld's accumulated angular impulse on b, mass·px²/s.", 0.0, True),
+    _one("lower", F8, "Least joint angle (b's angle − a's − rest_angle), rad; "
+         "-NO_LIMIT: none.", -NO_LIMIT),
+    _one("upper", F8, "Greatest joint angle, rad; NO_LIMIT: none.", NO_LIMIT),
+    _one("motor_speed", F8, "Joint angle speed the motor drives at, rad/s.", 0.0),
+    _one("motor_torque", F8, "Most torque the motor gives, mass·px²/s² (0: no motor).", 0.0),
+    _one("motor_impulse", F8, "The motor's accumulated angular impulse, mass·px²/s.", 0.0),
+    _one("lower_impulse", F8, "The lower limit's accumulated angular impulse, mass·px²/s.",
+         0.0),
+    _one("upper_impulse", F8, "The upper limit's accumulated angular impulse, mass·px²/s.",
+         0.0),
     _one("entity", I8, "The joint's entity.", None, False),
 ), fields=(*_ends(), _one("x", F8, "Where it was made, px (world x).", None),
            _one("y", F8, "Where it was made, px (world y).", None)),

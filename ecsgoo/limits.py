@@ -30,6 +30,8 @@ MAX_COORD = 1e9
 MAX_SPEED = MAX_ACCEL = 1e9
 #: Largest pending force, mass·px/s².
 MAX_FORCE = 1e9
+#: Fastest a joint's motor may drive, rad/s (a thousand turns a second and more).
+MAX_MOTOR_SPEED = 1e4
 #: Longest distance, px: two points within ±MAX_COORD are at most 2√2·1e9 apart. Rest
 #: lengths, shape offsets and previous positions (a particle at the edge moving at
 #: MAX_SPEED for the longest step) stay within it.
@@ -237,7 +239,13 @@ FIELDS: dict[str, dict[str, Range]] = {
               "bx": SPAN, "by": SPAN, "rest_angle": ANGLE,
               "max_force": Range(0.0, math.inf, open_low=True, inf=True),
               "force": Range(0.0, math.inf, inf=True), "ix": _within(MAX_FORCE),
-              "iy": _within(MAX_FORCE), "spin": _within(MAX_FORCE * MAX_SHAPE)},
+              "iy": _within(MAX_FORCE), "spin": _within(MAX_FORCE * MAX_SHAPE),
+              "lower": _within(1e12), "upper": _within(1e12),
+              "motor_speed": _within(MAX_MOTOR_SPEED),
+              "motor_torque": Range(0.0, math.inf, inf=True),
+              "motor_impulse": _within(MAX_FORCE * MAX_SHAPE),
+              "lower_impulse": Range(0.0, MAX_FORCE * MAX_SHAPE),
+              "upper_impulse": Range(0.0, MAX_FORCE * MAX_SHAPE)},
     "Anchor": {"x": COORD, "y": COORD},
     "Fruit": {"kind": _count(0, _fruit.LARGEST)},
     "Spring": {

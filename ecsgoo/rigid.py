@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import limits
-from .columns import BODIES
+from .columns import BODIES, NO_LIMIT
 from .components import Component, _Field
 from .errors import WorldError
 
@@ -234,28 +234,82 @@ class Joint(Component):
     also keeps their relative angle (both ends must then be bodies).
     ``max_force`` (mass·px/s²; a hanging mass m pulls m·g) breaks it in the
     Break stage, which dispatches ``joint_broke(world, joint_entity)``.
-    Live view: ``force`` (what it held in the last substep), ``broken``.
+
+    A hinge with a body end may have angle limits and a motor (Box2D's revolute
+    joint): the joint angle is b's angle − a's (a particle's: 0) less what it was
+    when the joint was made (``rest_angle``), rad, counter-clockwise. ``lower``
+    / ``upper`` (rad, None: no limit) keep it within; the motor drives its speed
+    to ``motor_speed`` (rad/s) with at most ``motor_torque`` (mass·px²/s²; 0: no
+    motor, ``inf``: whatever it takes); a weld keeps its angle and ignores them.
+    Live view: ``force`` (what it held in the last substep), ``broken``, and
+    ``motor_speed`` / ``motor_torque`` writable.
     """
 
-    _fields = ("a", "b", "x", "y", "weld", "max_force")
+    _fields = ("a", "b", "x", "y", "weld", "max_force", "lower", "upper", "motor_speed",
+               "motor_torque")
 
     def __init__(self, a: int, b: int, x: float, y: float, weld: bool = False,
-                 max_force: float | None = None) -> None:
+                 max_force: float | None = None, lower: float | None = None,
+                 upper: float | None = None, motor_speed: float = 0.0,
+                 motor_torque: float = 0.0) -> None:
         self._entity = -1
         for name, end in (("a", a), ("b", b)):
             limits.check("Joint", name, end)
         if a == b:
             raise WorldError("Joint: fields a and b are the same entity")
         mf = math.inf if max_force is None else limits.check("Joint", "max_force", max_force)
+        low = -NO_LIMIT if lower is None else limits.check("Joint", "lower", lower)
+        high = NO_LIMIT if upper is None else limits.check("Joint", "upper", upper)
+        if low > high:
+            raise WorldError(f"Joint: field lower ({low}) is above upper ({high})")
+        motor = limits.check("Joint", "motor_torque", motor_torque)
         self._table, self._slot = None, -1
         self._vals = {"a": int(a), "b": int(b), "x": limits.check("Joint", "x", x),
-                      "y": limits.check("Joint", "y", y), "weld": bool(weld), "max_force": mf}
+                      "y": limits.check("Joint", "y", y), "weld": bool(weld), "max_force": mf,
+                      "lower": low, "upper": high,
+                      "motor_speed": limits.check("Joint", "motor_speed", motor_speed),
+                      "motor_torque": motor}
 
     a = property(lambda self: self._vals["a"], doc="Entity of end a.")
     b = property(lambda self: self._vals["b"], doc="Entity of end b.")
     x = property(lambda self: self._vals["x"], doc="Where it was made, px (world x).")
     y = property(lambda self: self._vals["y"], doc="Where it was made, px (world y).")
     weld = property(lambda self: self._vals["weld"], doc="Keeps the relative angle too.")
+    lower = property(lambda self: self._live("lower"),
+                     doc="Least joint angle, rad (-NO_LIMIT: none).")
+    upper = property(lambda self: self._live("upper"),
+                     doc="Greatest joint angle, rad (NO_LIMIT: none).")
+
+    def _live(self, name: str) -> float:
+        if self._table is None:
+            return self._vals[name]
+        return float(self._table.cols[name][self._slot])
+
+    def _write(self, name: str, value: Any) -> None:
+        value = limits.check("Joint", name, value)
+        if self._table is None:
+            self._vals[name] = value
+        else:
+            self._table.cols[name][self._slot] = value
+            self._table.store.woken(self._entity)  # a sleeping machine starts again
+
+    @property
+    def motor_speed(self) -> float:
+        """Joint angle speed the motor drives at, rad/s (counter-clockwise, b against a)."""
+        return self._live("motor_speed")
+
+    @motor_speed.setter
+    def motor_speed(self, value: float) -> None:
+        self._write("motor_speed", value)
+
+    @property
+    def motor_torque(self) -> float:
+        """Most torque the motor gives, mass·px²/s² (0: no motor)."""
+        return self._live("motor_torque")
+
+    @motor_torque.setter
+    def motor_torque(self, value: float) -> None:
+        self._write("motor_torque", value)
 
     @property
     def max_force(self) -> float:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .columns import NO_LIMIT
 from .errors import WorldError
 from .table import Table
 
@@ -139,15 +140,23 @@ class BodyRows:
         if v["weld"] and (ab < 0 or bb < 0):
             raise WorldError(f"entity {entity} (Joint): field weld needs two rigid bodies "
                              "(a particle has no angle to keep)")
+        turns = v["lower"] > -NO_LIMIT or v["upper"] < NO_LIMIT or v["motor_torque"] > 0.0
+        if turns and ab < 0 and bb < 0:
+            raise WorldError(f"entity {entity} (Joint): fields lower, upper and motor_torque "
+                             "need a rigid body at one end (particles have no angle)")
         c = self.bodies.cols
         if local is None:
             local = (self._local(ab, v["x"], v["y"]), self._local(bb, v["x"], v["y"]))
-        if rest_angle is None:
-            rest_angle = float(c["angle"][bb] - c["angle"][ab]) if v["weld"] else 0.0
+        if rest_angle is None:  # the joint angle's zero: the ends' relative angle now
+            rest_angle = ((float(c["angle"][bb]) if bb >= 0 else 0.0)
+                          - (float(c["angle"][ab]) if ab >= 0 else 0.0)) if (
+                v["weld"] or turns) else 0.0
         self.joints.extend([comp], {"a_body": ab, "a_part": ap, "b_body": bb, "b_part": bp,
                                     "la": local[0], "lb": local[1], "weld": v["weld"],
                                     "rest_angle": rest_angle, "max_force": v["max_force"],
-                                    "entity": entity})
+                                    "lower": v["lower"], "upper": v["upper"],
+                                    "motor_speed": v["motor_speed"],
+                                    "motor_torque": v["motor_torque"], "entity": entity})
         comp._table = self.joints
         comp._entity = entity
 

@@ -208,6 +208,22 @@ def _joint_field(key: str):
     return api, [entity]
 
 
+def _turning_joint_field(key: str):
+    """A hinge between particle 1 and a rigid body (entity 4): limits and a motor need one."""
+    def api(v: Any) -> World:
+        w = _world()
+        w.create_entity(RigidBody.box(30.0, 10.0, 10.0, 10.0))
+        w.create_entity(Joint(1, 4, 10.0, 10.0, **{key: v}))
+        return w
+
+    def entity(v: str) -> str:
+        return _file(extra='[[entity]]\nid = 4\nbody = { shape = "box", x = 30.0, y = 10.0, '
+                           'size = [10.0, 10.0] }\n[[entity]]\nid = 5\njoint = { a = 1, b = 4, '
+                           f"x = 10.0, y = 10.0, {key} = {v} }}")
+
+    return api, [entity]
+
+
 def _setting(key: str):
     def api(v: Any) -> World:
         if key == "grab":
@@ -255,6 +271,8 @@ for _key in FIELDS["RigidBody"]:
         CASES["RigidBody", _key] = _rigid_field(_key)
 for _key in ("x", "y", "max_force"):
     CASES["Joint", _key] = _joint_field(_key)
+for _key in ("lower", "upper", "motor_speed", "motor_torque"):
+    CASES["Joint", _key] = _turning_joint_field(_key)
 CASES["Fruit", "kind"] = _rider("kind")
 for _key in ("gravity", "dt", "substeps", "iterations", "damping", "bounds", "contact_slop",
              "grab"):
@@ -273,7 +291,8 @@ FILE_ONLY = {("Particle", "px"), ("Particle", "py"), ("Spring", "a"), ("Spring",
              ("Joint", "a"), ("Joint", "b"), ("Joint", "ax"), ("Joint", "ay"), ("Joint", "bx"),
              ("Joint", "by"), ("Joint", "rest_angle"), ("Joint", "force"),
              ("Spring", "ax"), ("Spring", "ay"), ("Spring", "bx"), ("Spring", "by"),
-             ("Joint", "ix"), ("Joint", "iy"), ("Joint", "spin"), ("Particle", "still"),
+             ("Joint", "ix"), ("Joint", "iy"), ("Joint", "spin"), ("Joint", "motor_impulse"),
+             ("Joint", "lower_impulse"), ("Joint", "upper_impulse"), ("Particle", "still"),
              ("RigidBody", "still")}
 
 

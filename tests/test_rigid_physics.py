@@ -302,3 +302,106 @@ def test_a_fast_particle_does_not_pass_a_thin_static_box():
         w.component(p, Particle).vy = -20000.0
         w.step(10)
         assert w.component(p, Particle).y > 5.0  # above the box, never below it
+
+
+# --- joint motors and limits (Box2D's revolute joint) -------------------------------------
+
+
+def _wheel_on_a_pin(**joint) -> tuple[World, RigidBody]:
+    """A disc of mass 2 on a hinge at its centre to a static box, no gravity, no damping."""
+    w = _world(gravity=(0.0, 0.0))
+    base = w.create_entity(RigidBody.box(0, 0, 20, 20), Anchor())
+    wheel = w.create_entity(RigidBody.circle(0, 0, 10, mass=2.0))
+    w.create_entity(Joint(base, wheel, 0, 0, **joint))
+    return w, w.component(wheel, RigidBody)
+
+
+def test_a_strong_motor_turns_its_wheel_at_the_motor_speed():
+    w, wheel = _wheel_on_a_pin(motor_speed=3.0, motor_torque=1e6)
+    w.step(30)
+    assert wheel.omega == pytest.approx(3.0, abs=1e-9)
+    assert math.hypot(wheel.x, wheel.y) < 1e-9  # and the hinge holds its centre
+
+
+def test_a_weak_motor_spins_its_wheel_up_at_torque_over_inertia():
+    torque = 50.0
+    w, wheel = _wheel_on_a_pin(motor_speed=100.0, motor_torque=torque)
+    w.step(30)  # half a second, far from the motor's speed
+    assert wheel.omega == pytest.approx(torque / wheel.inertia * 0.5, rel=1e-6)
+
+
+def test_a_motor_holds_a_horizontal_rod_only_with_more_torque_than_its_weight_makes():
+    def rod_after(torque: float) -> float:
+        w = _world(gravity=(0.0, -G))
+        pin = w.create_entity(RigidBody.box(0, 0, 10, 10), Anchor())
+        rod = w.create_entity(RigidBody.box(50, 0, 100, 6, mass=1.0))
+        w.create_entity(Joint(pin, rod, 0, 0, motor_speed=0.0, motor_torque=torque))
+        w.step(60)
+        return w.component(rod, RigidBody).angle
+
+    needed = 1.0 * G * 50.0  # m·g at half the rod's length
+    assert abs(rod_after(1.05 * needed)) < 1e-3
+    assert rod_after(0.95 * needed) < -0.05  # it sags: the motor cannot hold it
+
+
+def test_angle_limits_stop_a_swinging_rod_at_them():
+    w = _world(gravity=(0.0, -G))
+    pin = w.create_entity(RigidBody.box(0, 0, 10, 10), Anchor())
+    rod = w.create_entity(RigidBody.box(50, 0, 100, 6))
+    w.create_entity(Joint(pin, rod, 0, 0, lower=-0.5, upper=0.3))
+    angles = []
+    for _ in range(120):
+        w.step()
+        angles.append(w.component(rod, RigidBody).angle)
+    assert min(angles) > -0.5 - 0.01  # never past the lower limit...
+    assert angles[-1] == pytest.approx(-0.5, abs=0.01)  # ...and it rests on it
+    flip = _world(gravity=(0.0, G))  # gravity up: now it swings into the upper limit
+    pin = flip.create_entity(RigidBody.box(0, 0, 10, 10), Anchor())
+    rod = flip.create_entity(RigidBody.box(50, 0, 100, 6))
+    flip.create_entity(Joint(pin, rod, 0, 0, lower=-0.5, upper=0.3))
+    flip.step(120)
+    assert flip.component(rod, RigidBody).angle == pytest.approx(0.3, abs=0.01)
+
+
+def test_limits_count_from_the_angle_the_joint_was_made_at():
+    w = _world(gravity=(0.0, -G))
+    pin = w.create_entity(RigidBody.box(0, 0, 10, 10), Anchor())
+    tilt = 0.3  # the rod made already turned up by 0.3 rad: that is its joint angle 0
+    rod = w.create_entity(RigidBody.box(50 * math.cos(tilt), 50 * math.sin(tilt), 100, 6,
+                                        angle=tilt))
+    j = w.create_entity(Joint(pin, rod, 0, 0, lower=-0.2, upper=0.2))
+    assert w.joints.rest_angle[w.joints.row(j)] == pytest.approx(tilt)
+    w.step(120)
+    assert w.component(rod, RigidBody).angle == pytest.approx(tilt - 0.2, abs=0.01)
+
+
+def test_a_motor_and_limits_save_and_continue_bit_for_bit():
+    from ecsgoo import dumps, loads
+
+    w, wheel = _wheel_on_a_pin(motor_speed=3.0, motor_torque=1e4, lower=-1.0, upper=2.0)
+    w.step(20)  # 1 rad turned at 3 rad/s
+    text = dumps(w)
+    assert "motor_torque = 10000.0" in text and "upper = 2.0" in text
+    twin = loads(text)
+    w.step(60)
+    twin.step(60)
+    assert twin.state_hash() == w.state_hash()
+    assert wheel.angle == pytest.approx(2.0, abs=0.01)  # driven up to the upper limit
+
+
+def test_a_motor_is_driven_live_and_bad_limits_are_refused():
+    from ecsgoo import WorldError
+
+    w, wheel = _wheel_on_a_pin(motor_speed=1.0, motor_torque=1e6)
+    j = w.component(w.joints.entity[0], Joint)
+    w.step(10)
+    j.motor_speed = -2.0
+    w.step(10)
+    assert wheel.omega == pytest.approx(-2.0, abs=1e-9) and j.motor_speed == -2.0
+    with pytest.raises(WorldError, match="lower"):
+        Joint(1, 2, 0, 0, lower=0.5, upper=-0.5)
+    with pytest.raises(WorldError, match="motor_torque"):
+        Joint(1, 2, 0, 0, motor_torque=-1.0)
+    p, q = w.create_entity(Particle(0, 50)), w.create_entity(Particle(0, 60))
+    with pytest.raises(WorldError, match="rigid body"):
+        w.create_entity(Joint(p, q, 0, 55, upper=1.0))

@@ -14,16 +14,22 @@ import math
 
 from numba import njit
 
+from ..columns import NO_LIMIT
+
 
 @njit(cache=True)
 def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, broken, impulse,
-                spin, force, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
-                mode):
+                spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
+                lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
+                pprev, pw, h, mode):
     """One pass over the joints: 0 warm start, 1 solve (moves), 2 relax (velocities
-    only), 3 position pass (the anchors' gap and a weld's angle taken out, in position
-    and previous position: no velocity). Hard point constraints with a 2×2 effective
-    mass (Box2D's revolute joint), accumulated and warm-started across frames — so a
-    chain of 1:1000 masses hangs — and ``force`` = the impulse / h (mass·px/s²)."""
+    only), 3 position pass (the anchors' gap, a weld's angle and a limit's overshoot
+    taken out, in position and previous position: no velocity). Hard point
+    constraints with a 2×2 effective mass (Box2D's revolute joint), accumulated and
+    warm-started across frames — so a chain of 1:1000 masses hangs — and ``force`` =
+    the impulse / h (mass·px/s²). Before the point, as in Box2D: the motor (its
+    impulse clamped to ``motor_torque`` × h) and the angle limits (one-sided,
+    speculative: a gap to a limit may close this substep, no more)."""
     inv_h = 1.0 / h
     for k in range(nj):
         if broken[k]:
@@ -45,13 +51,22 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
         if det <= 0.0:
             continue
         jx, jy, jw = 0.0, 0.0, 0.0
+        turns = iwa + iwb > 0.0 and not weld[k]
         if mode == 0:
             jx, jy, jw = impulse[k, 0], impulse[k, 1], spin[k]
+            if turns:
+                jw += motor_impulse[k] + lower_impulse[k] - upper_impulse[k]
         elif mode <= 2:
             if weld[k] and iwa + iwb > 0.0:  # the angle first, then the point
                 jw = -(omb - oma) / (iwa + iwb)
                 oma, omb = oma - iwa * jw, omb + iwb * jw
                 spin[k] += jw
+            elif turns:  # the motor and the limits, then the point
+                theta = _joint_angle(ab, bb, mode == 1, bangle, bprev_angle) - rest_angle[k]
+                jw = _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower, upper,
+                                       motor_speed, motor_torque, motor_impulse,
+                                       lower_impulse, upper_impulse)
+                oma, omb = oma - iwa * jw, omb + iwb * jw
             cvx = vbx - omb * rby - (vax - oma * ray)
             cvy = vby + omb * rbx - (vay + oma * rax)
             jx = -(k22 * cvx - k12 * cvy) / det
@@ -60,8 +75,7 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
             impulse[k, 1] += jy
             # what it holds: the accumulated impulse over a substep
             force[k] = math.sqrt(impulse[k, 0] ** 2 + impulse[k, 1] ** 2) * inv_h
-            if weld[k]:
-                oma, omb = oma + iwa * jw, omb - iwb * jw  # applied below with the point
+            oma, omb = oma + iwa * jw, omb - iwb * jw  # the angular part: applied below
         else:
             ex, ey = pbx - pax, pby - pay  # the gap, taken out in position only
             dx = -(k22 * ex - k12 * ey) / det
@@ -69,6 +83,10 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
             dw = 0.0
             if weld[k] and ab >= 0 and bb >= 0 and iwa + iwb > 0.0:
                 dw = -(bangle[bb] - bangle[ab] - rest_angle[k]) / (iwa + iwb)
+            elif turns:  # past a limit: back to it
+                theta = _joint_angle(ab, bb, False, bangle, bprev_angle) - rest_angle[k]
+                over = min(theta - lower[k], 0.0) + max(theta - upper[k], 0.0)
+                dw = -over / (iwa + iwb)
             _shift_ends(ab, ap, bb, bp, dx, dy, dw, rax, ray, rbx, rby, wa, iwa, wb, iwb,
                         bpos, bprev, bangle, bprev_angle, ppos, pprev)
             continue
@@ -83,6 +101,46 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
         else:
             _kick_end(ab, ap, dva[0] * h, dva[1] * h, dwa * h, bpos, bangle, ppos)
             _kick_end(bb, bp, dvb[0] * h, dvb[1] * h, dwb * h, bpos, bangle, ppos)
+
+
+@njit(cache=True, inline="always")
+def _joint_angle(ab, bb, use_prev, bangle, bprev_angle):
+    """b's angle less a's (a particle end: 0), rad, where the substep started or now."""
+    angles = bprev_angle if use_prev else bangle
+    return (angles[bb] if bb >= 0 else 0.0) - (angles[ab] if ab >= 0 else 0.0)
+
+
+@njit(cache=True, inline="always")
+def _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower, upper, motor_speed,
+                      motor_torque, motor_impulse, lower_impulse, upper_impulse):
+    """Joint ``k``'s motor and limit impulses this pass (angular, on b; −that on a) at
+    joint angle ``theta`` (rad) and angular velocities ``oma``, ``omb`` (rad/s):
+    accumulated and clamped as in Box2D's revolute joint. Returns their sum."""
+    mass = 1.0 / (iwa + iwb)
+    total = 0.0
+    if motor_torque[k] > 0.0:
+        most = motor_torque[k] * h
+        old = motor_impulse[k]
+        new = min(max(old - mass * (omb - oma - motor_speed[k]), -most), most)
+        motor_impulse[k] = new
+        total += new - old
+        oma, omb = oma - iwa * (new - old), omb + iwb * (new - old)
+    if lower[k] > -NO_LIMIT:
+        gap = theta - lower[k]  # > 0: short of the limit; may close this substep
+        bias = gap * inv_h if gap > 0.0 else 0.0
+        old = lower_impulse[k]
+        new = max(old - mass * (omb - oma + bias), 0.0)
+        lower_impulse[k] = new
+        total += new - old
+        oma, omb = oma - iwa * (new - old), omb + iwb * (new - old)
+    if upper[k] < NO_LIMIT:
+        gap = upper[k] - theta
+        bias = gap * inv_h if gap > 0.0 else 0.0
+        old = upper_impulse[k]
+        new = max(old - mass * (oma - omb + bias), 0.0)
+        upper_impulse[k] = new
+        total -= new - old
+    return total
 
 
 @njit(cache=True, inline="always")
