@@ -369,11 +369,9 @@ class AreaConstraint(Component):
     ring is also the body's outline for particle-vs-body collisions: give the
     body's particles one non-zero ``group`` so it does not collide with itself.
     ``self_collide``: its outline does collide with itself all the same (each
-    particle kept off the ring's other edges, from the inside), so a squashed
-    ball cannot fold through itself. Its thickness is the discs' radii: a ring
-    whose discs overlap their neighbours' (a deflated ball, pressure well below
-    1) buckles with it, so leave it off there. Ranges:
-    ``limits.FIELDS["AreaConstraint"]``.
+    particle kept its disc's radius plus the edge's off the ring's other edges, on
+    the side it is on), so a squashed or deflated ball wrinkles instead of
+    folding through itself. Ranges: ``limits.FIELDS["AreaConstraint"]``.
     """
 
     _fields = ("particles", "pressure", "stiffness", "rest_area", "self_collide")

@@ -159,14 +159,18 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, 
 @njit(cache=True)
 def collide_self(rings, off, idx, flag, pos, prev, w, radius, friction, restitution, vmin,
                  push, hold):
-    """Keep each flagged ring's particles off its own other edges, from the inside.
+    """Keep each flagged ring's particles off its own other edges (as capsules).
 
-    A ring's interior is left of its edges when it winds counter-clockwise
-    (right when clockwise: the sign of its area now). Each particle must stay
-    its radius plus the edge's inside every edge but the two on either side
-    of it (neighbours touch by design): nearer, or across, it is pushed back in
-    along the edge's inward normal, the edge's ends taking the reaction
-    (``resolve_edge``) — so a squashed ring cannot fold through itself.
+    Each particle must stay its radius plus the edge's away from every edge but
+    the two on either side of it and the next ones (neighbours touch by
+    design); nearer, it is pushed away from the edge's nearest point, on the
+    side it is on, the edge's ends taking the reaction (``resolve_edge``) — so
+    a squashed ring wrinkles and cannot fold through itself. The side it is on,
+    not the ring's inside: in a crumpled (concave) ring a fold faces another
+    across the notch, outside the ring, and pushing it "in" made it cross (the
+    first version did, and deflated balls folded more with it than without).
+    A particle exactly on an edge goes inward (the ring's winding says which
+    way that is).
     """
     for r in range(rings):
         if not flag[r]:
@@ -196,14 +200,19 @@ def collide_self(rings, off, idx, flag, pos, prev, w, radius, friction, restitut
                 if ln < 1e-12:
                     continue
                 qx, qy, t = closest_on_segment(pos[i, 0], pos[i, 1], ax, ay, bx, by)
-                nx, ny = -side * ey / ln, side * ex / ln  # inward
                 gap = radius[i] + (1.0 - t) * radius[a] + t * radius[b]
-                dist = (pos[i, 0] - qx) * nx + (pos[i, 1] - qy) * ny
-                along = math.sqrt((pos[i, 0] - qx) ** 2 + (pos[i, 1] - qy) ** 2)
-                if dist >= gap or along >= gap:  # inside and clear, or far from this edge
+                ux, uy = pos[i, 0] - qx, pos[i, 1] - qy
+                along = math.sqrt(ux * ux + uy * uy)
+                if along >= gap:  # clear of this edge
                     continue
+                # away from the edge on the side the particle is on: a crumpled outline's
+                # fold faces the outside across its notch (pushing it "in" would cross)
+                if along > 1e-9 * gap:
+                    nx, ny = ux / along, uy / along
+                else:  # on the edge itself: inwards
+                    nx, ny = -side * ey / ln, side * ex / ln
                 mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
-                resolve_edge(i, a, b, t, nx, ny, gap - dist, pos, prev, w, mu,
+                resolve_edge(i, a, b, t, nx, ny, gap - along, pos, prev, w, mu,
                              max(restitution[i], restitution[a]), vmin, push, hold)
 
 

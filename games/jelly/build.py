@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ecsgoo import Anchor, Joint, Look, RigidBody, ShapeMatch, World, systems
+from ecsgoo import Anchor, AreaConstraint, Joint, Look, RigidBody, ShapeMatch, World, systems
 from ecsgoo.bodies import Body, box, jelly_ball, rope
 from ecsgoo.look import CRATE
 from ecsgoo.render import Render
@@ -64,11 +64,15 @@ def ball(world: World, x: float, y: float, radius: float) -> Body:
     ``bodies.jelly_ball`` plus a ``ShapeMatch`` (alpha ``rules.BALL_MEMORY``, on the
     ball's ``AreaConstraint`` entity, not an outline of its own) over its ring and
     centre: the springs go as soft as the stiffness slider asks, and the memory
-    still turns a crumpled or folded outline the right way out again.
+    still turns a crumpled outline the right way out again. Its outline collides with
+    itself (``AreaConstraint.self_collide``): slammed or deflated, it wrinkles
+    instead of folding through itself.
     """
     body = jelly_ball(world, x, y, radius=radius)
     world.add_component(body.constraint, ShapeMatch(body.particles, alpha=BALL_MEMORY,
                                                     outline=False))
+    # its skin keeps off its own other edges: a crumpled ball wrinkles, it does not fold
+    world.component(body.constraint, AreaConstraint).self_collide = True
     return body
 
 

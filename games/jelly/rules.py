@@ -33,7 +33,7 @@ ALPHA = (0.04, 1.0)
 #: Shape-match alpha of a jelly ball's memory (fraction per 1/60 s): however soft its
 #: springs, a crumpled ball turns the right way out again within a second or two (weak
 #: enough that at the softest springs it still slumps and squashes like a water bag).
-BALL_MEMORY = 0.02
+BALL_MEMORY = 0.035
 #: A release faster than this (px/s) counts as a fling.
 FLING_SPEED = 400.0
 #: How long after a fling its height still counts (frames).
