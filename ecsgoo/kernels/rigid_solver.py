@@ -98,6 +98,32 @@ def _rel(vax, vay, oma, rax, ray, vbx, vby, omb, rbx, rby):
 
 
 @njit(cache=True, inline="always")
+def _normal_then_friction(k, cf, s, inv_h, vax, vay, oma, vbx, vby, omb, jax, jay, jbx, jby,
+                          wa, iwa, wb, iwb):
+    """Contact ``k``'s solve at separation ``s`` (px): the hard normal impulse, applied to
+    the ends' velocities before friction sees them, then Coulomb friction (at most μ ×
+    the normal impulse); both accumulated in ``cf``. Returns the ends' velocities, the
+    normal impulse applied (on b) and the friction impulse still to apply (along the
+    tangent ``(ny, −nx)``)."""
+    nx, ny = cf[k, NX], cf[k, NY]
+    ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
+    old = cf[k, LN]
+    new = _hard_impulse(old, cf[k, MN], ux * nx + uy * ny, s, inv_h)
+    dn = new - old
+    cf[k, LN] = new
+    cf[k, LMAX] = max(cf[k, LMAX], dn)
+    jx, jy = dn * nx, dn * ny
+    vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
+    vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
+    ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
+    limit = cf[k, MU] * new
+    old = cf[k, LT]
+    new = min(max(old - cf[k, MT] * (ux * ny - uy * nx), -limit), limit)
+    cf[k, LT] = new
+    return vax, vay, oma, vbx, vby, omb, jx, jy, new - old
+
+
+@njit(cache=True, inline="always")
 def _particles_get(ci, cf, k, dx, dy, target, pw):
     """Particle end b of contact ``k`` (or its outline edge's two ends, by ``t``) gets the
     move ``(dx, dy)`` × its inverse mass (``target``: positions or previous positions)."""
@@ -175,24 +201,10 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
             else:
                 pbx, pby = cf[k, RBX], cf[k, RBY]
             s = (pbx - pax) * nx + (pby - pay) * ny
-            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
-            old = cf[k, LN]
-            new = _hard_impulse(old, cf[k, MN], ux * nx + uy * ny, s, inv_h)
-            dn = new - old
-            cf[k, LN] = new
-            cf[k, LMAX] = max(cf[k, LMAX], dn)
-            # apply the normal impulse before friction sees the velocities
-            jx, jy = dn * nx, dn * ny
-            vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
-            vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
-            jbx_sum, jby_sum = jx, jy
+            vax, vay, oma, vbx, vby, omb, jbx_sum, jby_sum, dt = _normal_then_friction(
+                k, cf, s, inv_h, vax, vay, oma, vbx, vby, omb, jax, jay, jbx, jby, wa, iwa,
+                wb, iwb)
             dn = 0.0
-            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
-            limit = cf[k, MU] * new  # Coulomb: friction at most μ × the normal impulse
-            old = cf[k, LT]
-            new = min(max(old - cf[k, MT] * (ux * ny - uy * nx), -limit), limit)
-            dt = new - old
-            cf[k, LT] = new
         jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
         vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
         vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
@@ -252,21 +264,9 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
             else:
                 pbx, pby = cf[k, RBX], cf[k, RBY]
             s = (pbx - pax) * nx + (pby - pay) * ny
-            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
-            old = cf[k, LN]
-            new = _hard_impulse(old, cf[k, MN], ux * nx + uy * ny, s, inv_h)
-            dn = new - old
-            cf[k, LN] = new
-            cf[k, LMAX] = max(cf[k, LMAX], dn)
-            jx, jy = dn * nx, dn * ny
-            vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
-            vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
-            ux, uy = _rel(vax, vay, oma, jax, jay, vbx, vby, omb, jbx, jby)
-            limit = cf[k, MU] * new
-            old = cf[k, LT]
-            new = min(max(old - cf[k, MT] * (ux * ny - uy * nx), -limit), limit)
-            dt = new - old
-            cf[k, LT] = new
+            vax, vay, oma, vbx, vby, omb, _, _, dt = _normal_then_friction(
+                k, cf, s, inv_h, vax, vay, oma, vbx, vby, omb, jax, jay, jbx, jby, wa, iwa,
+                wb, iwb)
             jx, jy = dt * ny, -dt * nx
         vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
         vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
