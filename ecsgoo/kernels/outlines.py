@@ -162,10 +162,12 @@ def collide_self(rings, off, idx, flag, pos, prev, w, radius, friction, restitut
     """Keep each flagged ring's particles off its own other edges (as capsules).
 
     Each particle must stay its radius plus the edge's away from every edge but
-    the two on either side of it and the next ones (neighbours touch by
-    design); nearer, it is pushed away from the edge's nearest point, on the
-    side it is on, the edge's ends taking the reaction (``resolve_edge``) — so
-    a squashed ring wrinkles and cannot fold through itself. The side it is on,
+    its own two — from the next edges on only half that, as its neighbour's
+    disc touches it by design (without them a neighbour slipped past its
+    neighbour and kinked the outline); nearer, it is pushed away from the
+    edge's nearest point, on the side it is on, the edge's ends taking the
+    reaction (``resolve_edge``) — so a squashed ring wrinkles and cannot fold
+    through itself. The side it is on,
     not the ring's inside: in a crumpled (concave) ring a fold faces another
     across the notch, outside the ring, and pushing it "in" made it cross (the
     first version did, and deflated balls folded more with it than without).
@@ -191,8 +193,11 @@ def collide_self(rings, off, idx, flag, pos, prev, w, radius, friction, restitut
             for u in range(k):
                 # edge u runs from vertex u to u + 1: skip those within 2 of v
                 du = (u - v) % k
-                if du <= 1 or du >= k - 2:
-                    continue
+                if du == 0 or du == k - 1:
+                    continue  # its own two edges
+                # the next edges on: the neighbour's disc touches by design, so only half
+                # the gap (a neighbour passing its neighbour would kink the outline)
+                near = du == 1 or du == k - 2
                 a, b = idx[s + u], idx[s + (u + 1) % k]
                 ax, ay, bx, by = pos[a, 0], pos[a, 1], pos[b, 0], pos[b, 1]
                 ex, ey = bx - ax, by - ay
@@ -201,6 +206,8 @@ def collide_self(rings, off, idx, flag, pos, prev, w, radius, friction, restitut
                     continue
                 qx, qy, t = closest_on_segment(pos[i, 0], pos[i, 1], ax, ay, bx, by)
                 gap = radius[i] + (1.0 - t) * radius[a] + t * radius[b]
+                if near:
+                    gap *= 0.5
                 ux, uy = pos[i, 0] - qx, pos[i, 1] - qy
                 along = math.sqrt(ux * ux + uy * uy)
                 if along >= gap:  # clear of this edge
