@@ -638,3 +638,24 @@ def test_level_4_the_poker_bot_aims_at_the_basket_and_wins():
             break
     assert g.status().result == "won", g.hud()
     assert rules.stats(g.world).flings <= 3
+
+
+def test_a_save_from_before_the_pressure_eased_gets_its_inflate_stage():
+    import ecsgoo
+
+    g = JellyGame(level=1)
+    rules.apply_pressure(g.world, 1.5)  # a ball at 1.5, as an old save left it
+    w = g.world
+    w.use(*(s for s in w.pipeline if not isinstance(s, rules.Inflate)))  # no Inflate...
+    for e, _ in w.get_component(rules.Inflation):  # ...and no Inflation
+        w.delete_entity(e)
+    old = ecsgoo.loads(ecsgoo.dumps(w))
+    g.adopt(old)
+    assert any(isinstance(s, rules.Inflate) for s in old.pipeline)
+    for _ in range(10):
+        g.step()
+    assert np.all(old.rings.pressure == 1.5)  # it keeps the pressure it had
+    widget(g, "pressure").on_change(2.0)
+    for _ in range(30):
+        g.step()
+    assert np.all(old.rings.pressure == 2.0)  # and the slider works again

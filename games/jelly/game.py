@@ -72,6 +72,12 @@ class JellyGame(Game):
         self._pointer = None
 
     def adopt(self, world: World) -> None:
+        """Continue ``world`` (a quick load); a save from before the balls eased into a
+        new pressure gets its ``Inflate`` stage, aiming at the pressure it has."""
+        if not any(isinstance(stage, rules.Inflate) for stage in world.pipeline):
+            world.use(rules.Inflate(), *world.pipeline)
+        if not world.get_component(rules.Inflation) and len(world.rings):
+            world.create_entity(rules.Inflation(float(world.rings.pressure[0])))
         super().adopt(world)
         self._pointer = None
 
