@@ -66,6 +66,34 @@ def _clip(px, py, dx, dy, xmin, ymin, xmax, ymax):
 
 
 @njit(cache=True)
+def _cells_along(px, py, dx, dy, x0, y0, cell, nx, ny):
+    """The grid cells a ray walk looks in, in order: along the segment ``p → p + d``
+    (the part over the grid grown by a cell, sampled every half cell), each sample's
+    cell with its eight neighbours (a cell may come more than once: the callers keep
+    what they have seen)."""
+    t0, t1 = _clip(px, py, dx, dy, x0 - cell, y0 - cell, x0 + (nx + 1) * cell,
+                   y0 + (ny + 1) * cell)
+    if t0 > t1:
+        return np.zeros(0, dtype=np.int64)
+    length = (t1 - t0) * math.sqrt(dx * dx + dy * dy)
+    steps = int(length / (0.5 * cell)) + 1
+    out = np.empty(9 * (steps + 1), dtype=np.int64)
+    count, last = 0, -1
+    for s in range(steps + 1):
+        f = t0 + (t1 - t0) * s / steps
+        cx = int(math.floor((px + f * dx - x0) / cell))
+        cy = int(math.floor((py + f * dy - y0) / cell))
+        if cx + cy * 131071 == last:
+            continue
+        last = cx + cy * 131071
+        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
+            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
+                out[count] = gx + gy * nx
+                count += 1
+    return out[:count]
+
+
+@njit(cache=True)
 def ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, start, items,
                   out_row, out_t, first=False, entity=None):
     """Every particle disc the segment ``p → p + d`` meets: rows and fractions, unsorted
@@ -76,39 +104,22 @@ def ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, st
     count written into ``out_row``/``out_t`` (each at least as long as the rows).
     """
     seen = np.zeros(len(radius), dtype=np.bool_)
-    # only the part of the segment over the grid (grown by a cell) needs walking
-    t0, t1 = _clip(px, py, dx, dy, x0 - cell, y0 - cell, x0 + (nx + 1) * cell,
-                   y0 + (ny + 1) * cell)
     count = 0
-    if t0 > t1:
-        return count
-    length = (t1 - t0) * math.sqrt(dx * dx + dy * dy)
-    steps = int(length / (0.5 * cell)) + 1
-    last = -1
-    for s in range(steps + 1):
-        f = t0 + (t1 - t0) * s / steps
-        cx = int(math.floor((px + f * dx - x0) / cell))
-        cy = int(math.floor((py + f * dy - y0) / cell))
-        if cx + cy * 131071 == last:
-            continue
-        last = cx + cy * 131071
-        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
-            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
-                c = gx + gy * nx
-                for u in range(start[c], start[c + 1]):
-                    i = items[u]
-                    if seen[i] or not mask_ok[i]:
-                        continue
-                    seen[i] = True
-                    t = ray_circle(px, py, dx, dy, pos[i, 0], pos[i, 1], radius[i])
-                    if t < 0.0:
-                        continue
-                    if first and count:
-                        if t < out_t[0] or (t == out_t[0] and entity[i] < entity[out_row[0]]):
-                            out_row[0], out_t[0] = i, t
-                        continue
-                    out_row[count], out_t[count] = i, t
-                    count += 1
+    for c in _cells_along(px, py, dx, dy, x0, y0, cell, nx, ny):
+        for u in range(start[c], start[c + 1]):
+            i = items[u]
+            if seen[i] or not mask_ok[i]:
+                continue
+            seen[i] = True
+            t = ray_circle(px, py, dx, dy, pos[i, 0], pos[i, 1], radius[i])
+            if t < 0.0:
+                continue
+            if first and count:
+                if t < out_t[0] or (t == out_t[0] and entity[i] < entity[out_row[0]]):
+                    out_row[0], out_t[0] = i, t
+                continue
+            out_row[count], out_t[count] = i, t
+            count += 1
     return count
 
 
@@ -292,23 +303,8 @@ def bodies_along(px, py, dx, dy, n, x0, y0, cell, nx, ny, start, items, big, out
         seen[i] = True
         out[count] = i
         count += 1
-    t0, t1 = _clip(px, py, dx, dy, x0 - cell, y0 - cell, x0 + (nx + 1) * cell,
-                   y0 + (ny + 1) * cell)
-    if t0 > t1:
-        return count
-    length = (t1 - t0) * math.sqrt(dx * dx + dy * dy)
-    steps = int(length / (0.5 * cell)) + 1
-    last = -1
-    for s in range(steps + 1):
-        f = t0 + (t1 - t0) * s / steps
-        cx = int(math.floor((px + f * dx - x0) / cell))
-        cy = int(math.floor((py + f * dy - y0) / cell))
-        if cx + cy * 131071 == last:
-            continue
-        last = cx + cy * 131071
-        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
-            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
-                count = _take(gx + gy * nx, start, items, seen, out, count)
+    for c in _cells_along(px, py, dx, dy, x0, y0, cell, nx, ny):
+        count = _take(c, start, items, seen, out, count)
     return count
 
 
