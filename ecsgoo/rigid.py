@@ -281,6 +281,7 @@ class Joint(Component):
                      doc="Greatest joint angle, rad (NO_LIMIT: none).")
 
     def _live(self, name: str) -> float:
+        """Field ``name``: as given before the joint is in a world, then its row's."""
         if self._table is None:
             return self._vals[name]
         return float(self._table.cols[name][self._slot])
@@ -314,9 +315,7 @@ class Joint(Component):
     @property
     def max_force(self) -> float:
         """Breaking force, mass·px/s² (``inf``: unbreakable)."""
-        if self._table is None:
-            return self._vals["max_force"]
-        return float(self._table.cols["max_force"][self._slot])
+        return self._live("max_force")
 
     @max_force.setter
     def max_force(self, value: float | None) -> None:

@@ -148,9 +148,10 @@ class BodyRows:
         if local is None:
             local = (self._local(ab, v["x"], v["y"]), self._local(bb, v["x"], v["y"]))
         if rest_angle is None:  # the joint angle's zero: the ends' relative angle now
-            rest_angle = ((float(c["angle"][bb]) if bb >= 0 else 0.0)
-                          - (float(c["angle"][ab]) if ab >= 0 else 0.0)) if (
-                v["weld"] or turns) else 0.0
+            rest_angle = 0.0
+            if v["weld"] or turns:  # a particle end has no angle: 0
+                rest_angle = ((float(c["angle"][bb]) if bb >= 0 else 0.0)
+                              - (float(c["angle"][ab]) if ab >= 0 else 0.0))
         self.joints.extend([comp], {"a_body": ab, "a_part": ap, "b_body": bb, "b_part": bp,
                                     "la": local[0], "lb": local[1], "weld": v["weld"],
                                     "rest_angle": rest_angle, "max_force": v["max_force"],

@@ -76,11 +76,16 @@ class Collide(Stage):
 
     def substep(self, world: World, h: float) -> None:
         n = world.store.particles.n
+        # the level's segments and, for particles to meet, the static bodies' edges; where
+        # each particle was before this substep's contacts: nothing may cross a segment
+        # of the level on its way from there (see collide_segments)
+        segs = rigid.level_segments(world) if n else None
+        since = world.store.particles.cols["prev"][:n].copy() if n and len(segs) else None
         grid = self._among_particles(world, h) if n else None
         # rigid bodies: contacts with each other, the level, the bounds and the particles
         rigid.contacts(world, self._contacts, h, grid, self.bounce_speed)
         if n:
-            self._with_the_level(world, h, grid)
+            self._with_the_level(world, h, grid, segs, since)
 
     def _among_particles(self, world: World, h: float) -> Any:
         """Circle pairs, outlines and rings' own outlines; returns the particles' grid
@@ -90,11 +95,6 @@ class Collide(Stage):
         c = p.cols
         n, vmin, push = p.n, self.bounce_speed * h, self.push_speed * h
         hold = max(0.0, self.hold_speed) * h
-        # the level's segments and, for particles to meet, the static bodies' edges; where
-        # each particle was before this substep's contacts: nothing may cross a segment
-        # of the level on its way from there (see collide_segments)
-        self._segs = rigid.level_segments(world)
-        self._since = c["prev"][:n].copy() if len(self._segs) else None
         if not (self.particles or self.outlines or st.bodies.n):
             return None
         grid = build_grid(n, c["pos"], c["radius"], world.contact_slop)
@@ -117,8 +117,10 @@ class Collide(Stage):
                          c["restitution"], vmin, push, hold)
         return grid
 
-    def _with_the_level(self, world: World, h: float, grid: Any) -> None:
-        """Particles out of static bodies, the level's segments and polygons, the bounds."""
+    def _with_the_level(self, world: World, h: float, grid: Any, segs: Any,
+                        since: Any) -> None:
+        """Particles out of static bodies, the level's segments (``segs``, swept from
+        ``since``) and polygons, the bounds."""
         c = world.store.particles.cols
         n, vmin, push = world.store.particles.n, self.bounce_speed * h, self.push_speed * h
         hold = max(0.0, self.hold_speed) * h
@@ -126,8 +128,8 @@ class Collide(Stage):
         lvl = world.level
         rigid.particles_on_static(world, grid, vmin, push, hold)
         rigid.outlines_off_static(world, vmin, push, hold)  # a static corner in a jelly ball
-        if self._since is not None:
-            collide_segments(n, *args, self._segs, vmin, push, hold, self._since)
+        if since is not None:
+            collide_segments(n, *args, segs, vmin, push, hold, since)
         if len(lvl.polygons):
             collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
                              hold)

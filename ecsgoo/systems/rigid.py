@@ -291,7 +291,6 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
         body_pairs(*pair_args, found.pairs)
     if len(found.fast) < n:
         found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
-        found.sorted_pairs = np.zeros_like(found.pairs)
     if len(found.sorted_pairs) < npairs:
         found.sorted_pairs = np.zeros_like(found.pairs)
     slow, found.nfast = split_spinning(n, c["angle"], c["prev_angle"], c["extent"], frames,
