@@ -67,7 +67,10 @@ class Store(BodyRows):
         self._rows_stale = False
         self._rebuild_csr()
         self._order_version = -1
-        self.spring_order = self.spring_order_reversed = np.zeros(0, dtype=I8)
+        self.spring_order = np.zeros(0, dtype=I8)
+        #: Room for Project's packed copy of the springs in ``spring_order`` (see
+        #: ``kernels.distance.pack_springs``), kept: a substep then allocates nothing.
+        self.spring_pack = (np.zeros((0, 2), dtype=I8), np.zeros((0, 3)))
         self._init_bodies()
         #: Called with an entity whose row a component's setter changed (the World
         #: wakes its island; a bare store does nothing).
@@ -390,7 +393,8 @@ class Store(BodyRows):
         if self._order_version != self.springs.version:
             c = self.springs.cols
             self.spring_order = color_order(self.springs.n, c["a"], c["b"], self.particles.n)
-            self.spring_order_reversed = self.spring_order[::-1].copy()
+            m = len(self.spring_order)
+            self.spring_pack = (np.zeros((m, 2), dtype=I8), np.zeros((m, 3)))
             self._order_version = self.springs.version
 
     def _rebuild_csr(self) -> None:

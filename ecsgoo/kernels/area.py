@@ -9,10 +9,9 @@ from numba import njit
 def ring_area(pos, idx, start, end):
     """Signed shoelace area ``½ Σ (x_i y_{i+1} − x_{i+1} y_i)`` of ring ``idx[start:end]``."""
     area = 0.0
-    k = end - start
-    for t in range(k):
-        i = idx[start + t]
-        j = idx[start + (t + 1) % k]
+    for t in range(start, end):
+        i = idx[t]
+        j = idx[t + 1] if t + 1 < end else idx[start]  # no modulo: a third of the pass
         area += pos[i, 0] * pos[j, 1] - pos[j, 0] * pos[i, 1]
     return 0.5 * area
 
@@ -31,7 +30,9 @@ def solve_area(r, pos, w, off, idx, rest_area, pressure, stiffness, grad):
         C = ring_area(pos, idx, s, e) - rest_area[ring] * pressure[ring]
         denom = 0.0
         for t in range(k):
-            i, nxt, prv = idx[s + t], idx[s + (t + 1) % k], idx[s + (t - 1) % k]
+            i = idx[s + t]
+            nxt = idx[s + t + 1] if t + 1 < k else idx[s]
+            prv = idx[s + t - 1] if t > 0 else idx[e - 1]
             grad[s + t, 0] = 0.5 * (pos[nxt, 1] - pos[prv, 1])
             grad[s + t, 1] = 0.5 * (pos[prv, 0] - pos[nxt, 0])
             denom += w[i] * (grad[s + t, 0] ** 2 + grad[s + t, 1] ** 2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from .contacts import _restitution_gap, closest_on_segment
@@ -38,14 +39,19 @@ def resolve_edge(i, a, b, t, nx, ny, d, pos, prev, w, mu, e, vmin, push, hold):
     held = min(jt, hold)
     if vt > 1e-15:
         tx, ty = tx / vt, ty / vt
-    for k, c in ((i, 1.0), (a, -ba), (b, -bb)):
-        if k < 0:
-            continue
-        f = c * w[k] / denom
-        pos[k, 0] += f * d * nx - f * held * tx
-        pos[k, 1] += f * d * ny - f * held * ty
-        prev[k, 0] += f * ((quiet - gap) * nx + (jt - held) * tx)
-        prev[k, 1] += f * ((quiet - gap) * ny + (jt - held) * ty)
+    if i >= 0:
+        _share(i, wi / denom, d, held, quiet - gap, jt - held, nx, ny, tx, ty, pos, prev)
+    _share(a, -ba * w[a] / denom, d, held, quiet - gap, jt - held, nx, ny, tx, ty, pos, prev)
+    _share(b, -bb * w[b] / denom, d, held, quiet - gap, jt - held, nx, ny, tx, ty, pos, prev)
+
+
+@njit(cache=True, inline="always")
+def _share(k, f, d, held, follow, rub, nx, ny, tx, ty, pos, prev):
+    """Particle ``k``'s share ``f`` of an edge contact's move (see ``resolve_edge``)."""
+    pos[k, 0] += f * d * nx - f * held * tx
+    pos[k, 1] += f * d * ny - f * held * ty
+    prev[k, 0] += f * (follow * nx + rub * tx)
+    prev[k, 1] += f * (follow * ny + rub * ty)
 
 
 @njit(cache=True)
@@ -56,24 +62,133 @@ def _is_member(i, idx, s, e):
     return False
 
 
+#: Edges per chunk of a gathered ring: a point far from a chunk's box skips its edges.
+CHUNK = 4
+
+
 @njit(cache=True)
-def _ring_box(pos, radius, idx, s, e):
-    """Ring ``idx[s:e]``'s vertex bounding box, centroid, circumradius about it, largest disc."""
+def _ring_buffers(k):
+    """Room to gather a ring of ``k`` vertices: points and radii (``k + 1``: the first
+    again at the end) and its chunks' boxes."""
+    return np.empty((k + 1, 2)), np.empty(k + 1), np.empty(((k + CHUNK - 1) // CHUNK, 4))
+
+
+@njit(cache=True)
+def _gather_ring(pos, radius, idx, s, e, xy, rr, boxes):
+    """Ring ``idx[s:e]`` into the buffers of ``_ring_buffers``: edge ``u`` runs from
+    ``xy[u]`` to ``xy[u + 1]`` (no wrap-around to compute), ``boxes`` holds each
+    ``CHUNK`` edges' bounding box. Returns the ring's vertex bounding box, centroid,
+    circumradius about it and largest disc."""
+    k = e - s
     minx = miny = math.inf
     maxx = maxy = -math.inf
     rmax = cx = cy = 0.0
-    for t in range(s, e):
-        x, y = pos[idx[t], 0], pos[idx[t], 1]
+    for u in range(k):
+        i = idx[s + u]
+        x, y = pos[i, 0], pos[i, 1]
+        xy[u, 0], xy[u, 1], rr[u] = x, y, radius[i]
         minx, maxx, miny, maxy = min(minx, x), max(maxx, x), min(miny, y), max(maxy, y)
         cx += x
         cy += y
-        rmax = max(rmax, radius[idx[t]])
-    cx, cy = cx / (e - s), cy / (e - s)
+        rmax = max(rmax, radius[i])
+    xy[k, 0], xy[k, 1], rr[k] = xy[0, 0], xy[0, 1], rr[0]
+    for c in range((k + CHUNK - 1) // CHUNK):
+        _chunk_box(xy, k, c, boxes)
+    cx, cy = cx / k, cy / k
     r2 = 0.0
-    for t in range(s, e):
-        dx, dy = pos[idx[t], 0] - cx, pos[idx[t], 1] - cy
+    for u in range(k):
+        dx, dy = xy[u, 0] - cx, xy[u, 1] - cy
         r2 = max(r2, dx * dx + dy * dy)
     return minx, miny, maxx, maxy, cx, cy, math.sqrt(r2), rmax
+
+
+@njit(cache=True)
+def _chunk_box(xy, k, c, boxes):
+    """Chunk ``c``'s box: the vertices of its edges ``c·CHUNK …`` (both ends of each)."""
+    u0, u1 = c * CHUNK, min(k, (c + 1) * CHUNK)
+    x0 = x1 = xy[u0, 0]
+    y0 = y1 = xy[u0, 1]
+    for u in range(u0 + 1, u1 + 1):
+        x0, x1 = min(x0, xy[u, 0]), max(x1, xy[u, 0])
+        y0, y1 = min(y0, xy[u, 1]), max(y1, xy[u, 1])
+    boxes[c, 0], boxes[c, 1], boxes[c, 2], boxes[c, 3] = x0, y0, x1, y1
+
+
+@njit(cache=True)
+def _refresh_edge(pos, idx, s, e, edge, xy, boxes):
+    """After edge ``edge``'s ends moved: their new positions into the gathered ring, and
+    the boxes of the chunks holding an edge they end grown to hold them (a box may
+    then be a little large, never too small)."""
+    k = e - s
+    for u in (edge, edge + 1):
+        v = u % k
+        i = idx[s + v]
+        x, y = pos[i, 0], pos[i, 1]
+        xy[v, 0], xy[v, 1] = x, y
+        for c in ((v + k - 1) % k // CHUNK, v // CHUNK):  # vertex v ends edges v − 1, v
+            boxes[c, 0], boxes[c, 1] = min(boxes[c, 0], x), min(boxes[c, 1], y)
+            boxes[c, 2], boxes[c, 3] = max(boxes[c, 2], x), max(boxes[c, 3], y)
+    xy[k, 0], xy[k, 1] = xy[0, 0], xy[0, 1]
+
+
+@njit(cache=True)
+def _nearest_edge(px, py, xy, k, boxes, reach):
+    """The edge of a gathered ring nearest ``(px, py)`` among those whose box grown by
+    ``reach`` holds it (every edge when ``reach`` is inf), and whether the point is
+    inside the ring (ray crossings, counted in the same pass).
+
+    Returns ``(inside, edge, t, qx, qy, d²)``; ``edge`` is -1 when no box holds it.
+    An edge outside its grown box is further than ``reach``, so this is the
+    nearest edge whenever that one is within reach. A chunk of edges is skipped
+    whole when the point is outside its grown box and none of its edges can
+    cross the ray (which runs from the point along +x: none when the chunk is
+    below, above or, with a pixel to spare for rounding, left of the point).
+    """
+    inside = False
+    best, bt, bqx, bqy, bd2 = -1, 0.0, 0.0, 0.0, math.inf
+    for c in range((k + CHUNK - 1) // CHUNK):
+        bx0, by0, bx1, by1 = boxes[c, 0], boxes[c, 1], boxes[c, 2], boxes[c, 3]
+        if (py < by0 or py >= by1 or px > bx1 + 1.0) and (
+                px < bx0 - reach or px > bx1 + reach or py < by0 - reach or py > by1 + reach):
+            continue
+        for u in range(c * CHUNK, min(k, (c + 1) * CHUNK)):
+            ax, ay, bx, by = xy[u, 0], xy[u, 1], xy[u + 1, 0], xy[u + 1, 1]
+            if (ay > py) != (by > py) and px < ax + (py - ay) * (bx - ax) / (by - ay):
+                inside = not inside
+            if px < min(ax, bx) - reach or px > max(ax, bx) + reach \
+                    or py < min(ay, by) - reach or py > max(ay, by) + reach:
+                continue
+            qx, qy, t = closest_on_segment(px, py, ax, ay, bx, by)
+            d2 = (px - qx) * (px - qx) + (py - qy) * (py - qy)
+            if d2 < bd2:
+                best, bt, bqx, bqy, bd2 = u, t, qx, qy, d2
+    return inside, best, bt, bqx, bqy, bd2
+
+
+@njit(cache=True)
+def _ring_contact(px, py, ri, xy, rr, k, boxes, reach):
+    """``outline_contact`` on a gathered ring (``_gather_ring``), looking only at edges
+    within ``reach`` of the point unless it is inside (depth 0 if none is).
+
+    No edge is thicker than ``ri + rmax`` (``rmax`` the ring's largest disc), so
+    with that reach a point outside the ring meets only edges within it: the
+    first pass measures those alone (box tests skip the rest) and counts the ray
+    crossings (point in polygon, which holds for a crumpled, self-crossing ring
+    too); only a point inside looks at every edge. ``reach`` inf: the nearest
+    edge whatever its distance (the clearance, negative, of a point far off).
+    """
+    inside, best, bt, bqx, bqy, bd2 = _nearest_edge(px, py, xy, k, boxes, reach)
+    if inside:
+        inside, best, bt, bqx, bqy, bd2 = _nearest_edge(px, py, xy, k, boxes, math.inf)
+    if best < 0:
+        return 0, 0.0, 0.0, 0.0, 0.0
+    d = math.sqrt(bd2)
+    gap = ri + (1.0 - bt) * rr[best] + bt * rr[best + 1]
+    if d < 1e-12:
+        return best, bt, 0.0, 0.0, 0.0
+    if inside:
+        return best, bt, (bqx - px) / d, (bqy - py) / d, d + gap
+    return best, bt, (px - bqx) / d, (py - bqy) / d, gap - d
 
 
 @njit(cache=True)
@@ -84,29 +199,20 @@ def outline_contact(px, py, ri, pos, radius, idx, s, e):
     (``t`` along it) its half-width is ``(1 − t)·r_a + t·r_b``. Returns ``(edge,
     t, nx, ny, depth)``: push the particle ``depth`` px along ``n``; ``depth``
     ≤ 0 means no contact. A centre inside the ring goes out through its nearest
-    edge, to the same clearance. One pass finds the nearest edge and counts the
-    ray crossings (point in polygon) together.
+    edge, to the same clearance. The sweeps gather a ring once and call
+    ``_ring_contact`` for each particle near it.
     """
-    k = e - s
-    inside = False
-    best, bt, bqx, bqy, bd2 = 0, 0.0, 0.0, 0.0, math.inf
-    for u in range(k):
-        a, b = idx[s + u], idx[s + (u + 1) % k]
-        ax, ay, bx, by = pos[a, 0], pos[a, 1], pos[b, 0], pos[b, 1]
-        if (ay > py) != (by > py) and px < ax + (py - ay) * (bx - ax) / (by - ay):
-            inside = not inside
-        qx, qy, t = closest_on_segment(px, py, ax, ay, bx, by)
-        d2 = (px - qx) * (px - qx) + (py - qy) * (py - qy)
-        if d2 < bd2:
-            best, bt, bqx, bqy, bd2 = u, t, qx, qy, d2
-    d = math.sqrt(bd2)
-    a, b = idx[s + best], idx[s + (best + 1) % k]
-    gap = ri + (1.0 - bt) * radius[a] + bt * radius[b]
-    if d < 1e-12:
-        return best, bt, 0.0, 0.0, 0.0
-    if inside:
-        return best, bt, (bqx - px) / d, (bqy - py) / d, d + gap
-    return best, bt, (px - bqx) / d, (py - bqy) / d, gap - d
+    xy, rr, boxes = _ring_buffers(e - s)
+    _gather_ring(pos, radius, idx, s, e, xy, rr, boxes)
+    return _ring_contact(px, py, ri, xy, rr, e - s, boxes, math.inf)
+
+
+@njit(cache=True)
+def _longest_ring(off):
+    k = 0
+    for r in range(off.shape[0] - 1):
+        k = max(k, off[r + 1] - off[r])
+    return k
 
 
 @njit(cache=True)
@@ -122,9 +228,12 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, 
     non-zero group and particles whose layers do not meet its first vertex's
     are skipped.
     """
+    k = _longest_ring(off[: rings + 1])
+    xy, rr, boxes = _ring_buffers(k)
     for r in range(rings):
         s, e = off[r], off[r + 1]
-        minx, miny, maxx, maxy, ccx, ccy, circ, rmax = _ring_box(pos, radius, idx, s, e)
+        minx, miny, maxx, maxy, ccx, ccy, circ, rmax = _gather_ring(pos, radius, idx, s, e,
+                                                                    xy, rr, boxes)
         g, ring_layer, ring_mask = group[idx[s]], layer[idx[s]], mask[idx[s]]
         grow = rmax + 0.5 * cell
         cx0 = max(0, int((minx - grow - x0) / cell))
@@ -146,14 +255,15 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, 
                     # members share a non-zero group, already skipped: look only when 0
                     if dx * dx + dy * dy > reach * reach or (g == 0 and _is_member(i, idx, s, e)):
                         continue
-                    edge, t, unx, uny, depth = outline_contact(px, py, radius[i], pos, radius,
-                                                               idx, s, e)
+                    edge, t, unx, uny, depth = _ring_contact(px, py, radius[i], xy, rr,
+                                                             e - s, boxes, radius[i] + rmax)
                     if depth <= 0.0:
                         continue
                     a, b = idx[s + edge], idx[s + (edge + 1) % (e - s)]
                     mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
                     resolve_edge(i, a, b, t, unx, uny, depth, pos, prev, w,
                                  mu, max(restitution[i], restitution[a]), vmin, push, hold)
+                    _refresh_edge(pos, idx, s, e, edge, xy, boxes)
 
 
 @njit(cache=True)
@@ -236,9 +346,11 @@ def collide_corners(count, corners, cgroup, clayer, cmask, rings, off, idx, pos,
     thin wall's corner from slipping between two of them into a jelly ball.
     Broad phase: each outline's circumscribed circle.
     """
+    k = _longest_ring(off[: rings + 1])
+    xy, rr, boxes = _ring_buffers(k)
     for r in range(rings):
         s, e = off[r], off[r + 1]
-        _, _, _, _, ccx, ccy, circ, rmax = _ring_box(pos, radius, idx, s, e)
+        _, _, _, _, ccx, ccy, circ, rmax = _gather_ring(pos, radius, idx, s, e, xy, rr, boxes)
         g, ring_layer, ring_mask = group[idx[s]], layer[idx[s]], mask[idx[s]]
         for c in range(count):
             if (g != 0 and cgroup[c] == g) or (clayer[c] & ring_mask) == 0 \
@@ -248,10 +360,11 @@ def collide_corners(count, corners, cgroup, clayer, cmask, rings, off, idx, pos,
             reach = circ + rc + rmax
             if (px - ccx) ** 2 + (py - ccy) ** 2 > reach * reach:
                 continue
-            edge, t, unx, uny, depth = outline_contact(px, py, rc, pos, radius, idx, s, e)
+            edge, t, unx, uny, depth = _ring_contact(px, py, rc, xy, rr, e - s, boxes, rc + rmax)
             if depth <= 0.0:
                 continue
             a, b = idx[s + edge], idx[s + (edge + 1) % (e - s)]
             mu = math.sqrt(corners[c, 3] * 0.5 * (friction[a] + friction[b]))
             resolve_edge(-1, a, b, t, unx, uny, depth, pos, prev, w, mu,
                          max(corners[c, 4], restitution[a]), vmin, push, hold)
+            _refresh_edge(pos, idx, s, e, edge, xy, boxes)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import limits
 from ..kernels.area import solve_area
-from ..kernels.distance import solve_distance
+from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
 from ..kernels.shape import solve_shape
 from . import rigid
 from .pipeline import Stage, register_stage
@@ -51,12 +51,14 @@ class Project(Stage):
         st.tethers.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
-        order, backward = st.spring_order, st.spring_order_reversed
+        sc, order, (ends, vals) = st.springs.cols, st.spring_order, st.spring_pack
+        pack_springs(order, sc["a"], sc["b"], sc["rest"], sc["compliance"], sc["broken"],
+                     sc["lam"], ends, vals)
         for r in range(rounds):
             # alternate the sweep direction and end on a backward sweep: a symmetric
             # Gauss–Seidel pass (a one-way sweep feeds energy into high-valence nodes,
             # e.g. a jelly ball's centre with 24 spokes, until it explodes)
-            self._distance(st, order if r % 2 == 0 else backward, h)
+            sweep_springs(ends, vals, pc["pos"], pc["w"], h, r % 2 == 1)
             if rings.n:
                 rc = rings.cols
                 solve_area(rings.n, pc["pos"], pc["w"], st.ring_off, st.ring_idx,
@@ -66,10 +68,5 @@ class Project(Stage):
                             st.shape_idx, st.shape_rest, alpha, shapes.cols["scale"])
             rigid.hold_joints(world, h)
         if rounds % 2:
-            self._distance(st, backward, h)
-
-    @staticmethod
-    def _distance(st: Any, order: Any, h: float) -> None:
-        pc, sc = st.particles.cols, st.springs.cols
-        solve_distance(order, pc["pos"], pc["w"], sc["a"], sc["b"], sc["rest"],
-                       sc["compliance"], sc["broken"], sc["lam"], h)
+            sweep_springs(ends, vals, pc["pos"], pc["w"], h, True)
+        unpack_lam(order, vals, sc["lam"])
