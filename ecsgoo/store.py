@@ -71,6 +71,7 @@ class Store(BodyRows):
         #: Room for Project's packed copy of the springs in ``spring_order`` (see
         #: ``kernels.distance.pack_springs``), kept: a substep then allocates nothing.
         self.spring_pack = (np.zeros((0, 2), dtype=I8), np.zeros((0, 3)))
+        self.spring_pack_key: Any = None  # what the packed copy is of (Project's)
         self._init_bodies()
         #: Called with an entity whose row a component's setter changed (the World
         #: wakes its island; a bare store does nothing).
@@ -436,6 +437,8 @@ class Store(BodyRows):
             setattr(new, name, table)
         new._csr_dirty = new._rows_stale = True
         new._rebuild_csr()
+        new.spring_pack = tuple(a.copy() for a in self.spring_pack)  # its own, not shared
+        new.spring_pack_key = None
         return new, mapping
 
 

@@ -132,3 +132,21 @@ def test_pressurised_jelly_ball_does_not_spin_up_by_itself():
     assert abs(omega) < 1e-2  # rad/s: it started at rest, nothing turns it
     assert np.abs(vr).max() < 1.0  # px/s: no shiver either
     assert _ring_area(w, body) > 1.3 * w.component(body.constraint, AreaConstraint).rest_area
+
+
+def test_a_spring_changed_between_frames_acts_at_once_and_a_clone_keeps_its_own():
+    """Project packs the springs at a frame's first substep: a rest length written between
+    frames holds from the next frame on, and a world and its clone stepped in turn do
+    not share the packed copy (the clone's change stays the clone's)."""
+    w = solver(World(bounds=None, gravity=(0.0, 0.0)))
+    a, b = w.create_entity(Particle(100, 100)), w.create_entity(Particle(150, 100))
+    s = w.create_entity(Spring(a, b))
+    w.step()
+    twin = w.clone()
+    twin.component(s, Spring).rest = 80.0
+    for _ in range(30):
+        w.step()
+        twin.step()
+    gap = lambda world: world.component(b, Particle).x - world.component(a, Particle).x  # noqa: E731
+    assert gap(w) == pytest.approx(50.0, abs=1e-6)
+    assert gap(twin) == pytest.approx(80.0, abs=1e-3)

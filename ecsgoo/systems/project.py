@@ -24,7 +24,13 @@ if TYPE_CHECKING:
 
 @register_stage
 class Project(Stage):
-    """``iterations`` rounds per substep (``None``: the world's setting)."""
+    """``iterations`` rounds per substep (``None``: the world's setting).
+
+    The springs are read once a frame, at its first substep (packed in sweep
+    order, see ``_packed``): a spring's rest, compliance or broken flag written
+    between frames or by a per-frame stage acts from the next frame's first
+    substep; written by a per-substep stage of a game's own, from the next frame.
+    """
 
     name = "project"
     per_substep = True
@@ -47,13 +53,10 @@ class Project(Stage):
                 for _ in range(rounds):
                     rigid.hold_joints(world, h)
             return
-        st.springs.lam[:] = 0.0
         st.tethers.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
-        sc, order, (ends, vals) = st.springs.cols, st.spring_order, st.spring_pack
-        pack_springs(order, sc["a"], sc["b"], sc["rest"], sc["compliance"], sc["broken"],
-                     sc["lam"], ends, vals)
+        sc, order, (ends, vals) = st.springs.cols, st.spring_order, self._packed(world)
         for r in range(rounds):
             # alternate the sweep direction and end on a backward sweep: a symmetric
             # Gauss–Seidel pass (a one-way sweep feeds energy into high-valence nodes,
@@ -70,3 +73,23 @@ class Project(Stage):
         if rounds % 2:
             sweep_springs(ends, vals, pc["pos"], pc["w"], h, True)
         unpack_lam(order, vals, sc["lam"])
+
+    @staticmethod
+    def _packed(world: World) -> tuple[Any, Any]:
+        """The springs packed in sweep order with ``lam`` 0 (``pack_springs``): packed at
+        a frame's first substep and kept for the others (a tenth of the jelly scene's
+        Project), as nothing but a per-substep stage of the game's own could change a
+        spring's ends, rest, compliance or broken flag between a frame's substeps
+        (such a change counts from the next frame)."""
+        st = world.store
+        ends, vals = st.spring_pack
+        key = (world.frame, st.springs.version, id(st.spring_order))
+        if st.spring_pack_key != key:
+            sc = st.springs.cols
+            sc["lam"][:] = 0.0
+            pack_springs(st.spring_order, sc["a"], sc["b"], sc["rest"], sc["compliance"],
+                         sc["broken"], sc["lam"], ends, vals)
+            st.spring_pack_key = key
+        else:
+            vals[:, 2] = 0.0
+        return ends, vals
