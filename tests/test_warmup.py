@@ -83,7 +83,7 @@ def _python(code: str, **env: str) -> dict:
 
 def test_physics_kernels_are_every_kernel_numba_compiles_alone():
     names = {k.__qualname__ for k in warmup.physics_kernels()}
-    assert {"integrate", "solve_distance", "collide_pairs", "bridge_mask", "merge_pairs",
+    assert {"integrate", "sweep_springs", "collide_pairs", "bridge_mask", "merge_pairs",
             "crossed_segments"} <= names
     assert "resolve_pair" not in names  # inline="always": part of collide_pairs
 

@@ -6,17 +6,6 @@ from numba import njit
 
 
 @njit(cache=True)
-def ring_area(pos, idx, start, end):
-    """Signed shoelace area ``½ Σ (x_i y_{i+1} − x_{i+1} y_i)`` of ring ``idx[start:end]``."""
-    area = 0.0
-    for t in range(start, end):
-        i = idx[t]
-        j = idx[t + 1] if t + 1 < end else idx[start]  # no modulo: a third of the pass
-        area += pos[i, 0] * pos[j, 1] - pos[j, 0] * pos[i, 1]
-    return 0.5 * area
-
-
-@njit(cache=True)
 def solve_area(r, pos, w, off, idx, rest_area, pressure, stiffness, grad):
     """Project each of ``r`` rings toward area ``rest_area × pressure``.
 
@@ -27,15 +16,17 @@ def solve_area(r, pos, w, off, idx, rest_area, pressure, stiffness, grad):
     for ring in range(r):
         s, e = off[ring], off[ring + 1]
         k = e - s
-        C = ring_area(pos, idx, s, e) - rest_area[ring] * pressure[ring]
-        denom = 0.0
+        # one pass: the shoelace area ½ Σ (x_i y_{i+1} − x_{i+1} y_i) and the gradients
+        area = denom = 0.0
         for t in range(k):
             i = idx[s + t]
             nxt = idx[s + t + 1] if t + 1 < k else idx[s]
             prv = idx[s + t - 1] if t > 0 else idx[e - 1]
+            area += pos[i, 0] * pos[nxt, 1] - pos[nxt, 0] * pos[i, 1]
             grad[s + t, 0] = 0.5 * (pos[nxt, 1] - pos[prv, 1])
             grad[s + t, 1] = 0.5 * (pos[prv, 0] - pos[nxt, 0])
             denom += w[i] * (grad[s + t, 0] ** 2 + grad[s + t, 1] ** 2)
+        C = 0.5 * area - rest_area[ring] * pressure[ring]
         if denom < 1e-12:
             continue
         lam = -C / denom * stiffness[ring]

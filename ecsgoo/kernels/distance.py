@@ -8,7 +8,6 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
 def solve_distance(order, pos, w, a, b, rest, compliance, broken, lam, h):
     """One Gauss–Seidel pass over the springs in ``order`` (Macklin et al. 2016).
 
@@ -17,8 +16,9 @@ def solve_distance(order, pos, w, a, b, rest, compliance, broken, lam, h):
     ``x_a −= w_a·Δlam·n``, ``x_b += w_b·Δlam·n``. Broken springs are skipped.
     ``lam`` accumulates over the iterations of one substep. ``order`` (see
     ``coloring``) keeps consecutive springs independent, which is faster.
-    Project packs once a substep and sweeps several times (``pack_springs``,
-    ``sweep_springs``, ``unpack_lam``); this is the three in one.
+    Project packs once a frame and sweeps several times (``pack_springs``,
+    ``sweep_springs``, ``unpack_lam``, the kernels); this is the three in one, for
+    a single pass (tests, tools).
     """
     ends, vals = np.empty((order.shape[0], 2), dtype=np.int64), np.empty((order.shape[0], 3))
     pack_springs(order, a, b, rest, compliance, broken, lam, ends, vals)

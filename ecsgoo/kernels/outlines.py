@@ -191,7 +191,6 @@ def _ring_contact(px, py, ri, xy, rr, k, boxes, reach):
     return best, bt, (px - bqx) / d, (py - bqy) / d, gap - d
 
 
-@njit(cache=True)
 def outline_contact(px, py, ri, pos, radius, idx, s, e):
     """How particle ``(px, py)`` of radius ``ri`` meets ring ``idx[s:e]``, edges as capsules.
 
@@ -199,8 +198,9 @@ def outline_contact(px, py, ri, pos, radius, idx, s, e):
     (``t`` along it) its half-width is ``(1 − t)·r_a + t·r_b``. Returns ``(edge,
     t, nx, ny, depth)``: push the particle ``depth`` px along ``n``; ``depth``
     ≤ 0 means no contact. A centre inside the ring goes out through its nearest
-    edge, to the same clearance. The sweeps gather a ring once and call
-    ``_ring_contact`` for each particle near it.
+    edge, to the same clearance. The sweeps (kernels) gather a ring once and
+    call ``_ring_contact`` for each particle near it; this gathers it for one
+    point (tests, tools).
     """
     xy, rr, boxes = _ring_buffers(e - s)
     _gather_ring(pos, radius, idx, s, e, xy, rr, boxes)
@@ -241,29 +241,28 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, 
         cy0 = max(0, int((miny - grow - y0) / cell))
         cy1 = min(ny - 1, int((maxy + grow - y0) / cell))
         for cy in range(cy0, cy1 + 1):
-            for cx in range(cx0, cx1 + 1):
-                c = cx + cy * nx
-                for u in range(start[c], start[c + 1]):
-                    i = items[u]
-                    if w[i] == 0.0 or (g != 0 and group[i] == g):
-                        continue
-                    if (layer[i] & ring_mask) == 0 or (ring_layer & mask[i]) == 0:
-                        continue
-                    px, py = pos[i, 0], pos[i, 1]
-                    reach = circ + radius[i] + rmax
-                    dx, dy = px - ccx, py - ccy
-                    # members share a non-zero group, already skipped: look only when 0
-                    if dx * dx + dy * dy > reach * reach or (g == 0 and _is_member(i, idx, s, e)):
-                        continue
-                    edge, t, unx, uny, depth = _ring_contact(px, py, radius[i], xy, rr,
-                                                             e - s, boxes, radius[i] + rmax)
-                    if depth <= 0.0:
-                        continue
-                    a, b = idx[s + edge], idx[s + (edge + 1) % (e - s)]
-                    mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
-                    resolve_edge(i, a, b, t, unx, uny, depth, pos, prev, w,
-                                 mu, max(restitution[i], restitution[a]), vmin, push, hold)
-                    _refresh_edge(pos, idx, s, e, edge, xy, boxes)
+            # a row's cells cx0…cx1 are one run of items (cells are packed in order)
+            for u in range(start[cx0 + cy * nx], start[cx1 + 1 + cy * nx]):
+                i = items[u]
+                if w[i] == 0.0 or (g != 0 and group[i] == g):
+                    continue
+                if (layer[i] & ring_mask) == 0 or (ring_layer & mask[i]) == 0:
+                    continue
+                px, py = pos[i, 0], pos[i, 1]
+                reach = circ + radius[i] + rmax
+                dx, dy = px - ccx, py - ccy
+                # members share a non-zero group, already skipped: look only when 0
+                if dx * dx + dy * dy > reach * reach or (g == 0 and _is_member(i, idx, s, e)):
+                    continue
+                edge, t, unx, uny, depth = _ring_contact(px, py, radius[i], xy, rr,
+                                                         e - s, boxes, radius[i] + rmax)
+                if depth <= 0.0:
+                    continue
+                a, b = idx[s + edge], idx[s + (edge + 1) % (e - s)]
+                mu = math.sqrt(friction[i] * 0.5 * (friction[a] + friction[b]))
+                resolve_edge(i, a, b, t, unx, uny, depth, pos, prev, w,
+                             mu, max(restitution[i], restitution[a]), vmin, push, hold)
+                _refresh_edge(pos, idx, s, e, edge, xy, boxes)
 
 
 @njit(cache=True)
