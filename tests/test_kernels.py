@@ -35,15 +35,20 @@ def test_integrate_matches_reference():
     np.testing.assert_allclose(prev, want[1], rtol=0, atol=1e-12)
 
 
-def test_distance_matches_reference():
-    rng = np.random.default_rng(2)
-    n, m = 20, 40
+def _springs(rng, n, m):
+    """``n`` random particles (some pinned, some heavy) and ``m`` random springs among
+    them: pos, w, a, b, rest, compliance."""
     pos = _points(rng, n)
     w = rng.choice([0.0, 1.0, 0.5], size=n)
     a = rng.integers(0, n, m)
     b = (a + rng.integers(1, n, m)) % n
-    rest = rng.uniform(5, 50, m)
-    comp = rng.choice([0.0, 1e-4, 1e-2], size=m)
+    return pos, w, a, b, rng.uniform(5, 50, m), rng.choice([0.0, 1e-4, 1e-2], size=m)
+
+
+def test_distance_matches_reference():
+    rng = np.random.default_rng(2)
+    n, m = 20, 40
+    pos, w, a, b, rest, comp = _springs(rng, n, m)
     springs = [{"a": int(a[s]), "b": int(b[s]), "rest": rest[s], "compliance": comp[s],
                 "lam": 0.0} for s in range(m)]
     lam = np.zeros(m)
@@ -298,17 +303,13 @@ def test_collide_corners_pushes_the_nearest_edge_like_the_reference():
 
 
 def test_packed_spring_sweeps_match_sweeping_through_the_order_both_ways():
-    """Project packs the springs once a substep and sweeps them forward and backward;
+    """Project packs the springs once a frame and sweeps them forward and backward;
     that is the same, bit for bit, as solving through the order and its reverse."""
     from ecsgoo.kernels.distance import pack_springs, sweep_springs, unpack_lam
 
     rng = np.random.default_rng(11)
-    n, m = 30, 60
-    pos = _points(rng, n)
-    w = rng.choice([0.0, 1.0, 0.5], size=n)
-    a = rng.integers(0, n, m)
-    b = (a + rng.integers(1, n, m)) % n
-    rest, comp = rng.uniform(5, 50, m), rng.choice([0.0, 1e-4, 1e-2], size=m)
+    m = 60
+    pos, w, a, b, rest, comp = _springs(rng, 30, m)
     broken = rng.random(m) < 0.2
     order = rng.permutation(m)
     want, lam_want = pos.copy(), np.zeros(m)
