@@ -1,21 +1,26 @@
 """Sleeping (``World(sleep=True)``): what has stayed slow for half a second stops costing.
 
 At the end of every frame (``World.end_frame``) each particle and rigid body
-that moved slower than ``SLEEP_SPEED`` px/s counts one more still frame
-(``still``), else its count starts again. Things that touch or are linked —
-springs, area and shape constraints, joints, springs on bodies, particles
-within ``r1 + r2 + contact_slop``, rigid-body contacts — form an *island*; an
-island whose every member has been still for ``SLEEP_FRAMES`` falls asleep
-together: velocities zero, inverse masses 0 (the solver's kernels skip what
-cannot move), ``asleep`` set. It wakes together as soon as one member is not
-still: something awake and moving touches it (it joins the island), or the
-game writes a position or velocity, applies a force, grabs, deletes or breaks
-something of it (``wake``). When everything is asleep the solver's substeps are
-skipped altogether (``World.resting``).
+that moved slower than ``sleep_speed`` over the frame counts one more still
+frame (``still``), else its count starts again. What it moved is measured from
+where the frame began (``begin_frame``), not from its last substep: in a pile
+``pos − prev`` holds the contacts' pushes (±20 px/s in a 500-disc pile that moves
+a tenth of a pixel a second), so it could never count as still.
+
+Things that touch or are linked — springs, area and shape constraints, joints,
+springs on bodies, particles within ``r1 + r2 + contact_slop``, rigid-body
+contacts — form an *island*; an island whose every member has been still for
+``SLEEP_FRAMES`` falls asleep together: velocities zero, inverse masses 0 (the
+solver's kernels skip what cannot move), ``asleep`` set. It wakes together as
+soon as one member is not still: something awake and moving touches it (it joins
+the island), or the game writes a position or velocity, applies a force, grabs,
+deletes or breaks something of it (``wake``). When everything is asleep the
+solver's substeps are skipped altogether (``World.resting``).
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +32,7 @@ from .kernels.queries import touching_pairs
 if TYPE_CHECKING:
     from .world import World
 
-#: Slower than this (px/s, for a body also its rim's turning speed) counts as still.
+#: The least speed (px/s) that counts as moving; see ``sleep_speed``.
 SLEEP_SPEED = 2.0
 #: Frames an island must stay still before it sleeps (half a second at 60 Hz).
 SLEEP_FRAMES = 30
@@ -46,12 +51,11 @@ def update(world: World) -> None:
         return
     if world.resting and world.__dict__.get("_resting_rows") == (n, m):
         return  # all asleep, nothing woke (``wake``) and nothing joined: nothing changed
-    h = st.h
-    speed = np.hypot(*(p.pos - p.prev).T) / h
-    bspeed = (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
+    speed, bspeed = _frame_speeds(world)
+    slow = sleep_speed(world)
     for table, fast in ((p, speed), (b, bspeed)):
         still = table.still
-        still[:] = np.where(table.asleep, still, np.where(fast < SLEEP_SPEED, still + 1, 0))
+        still[:] = np.where(table.asleep, still, np.where(fast < slow, still + 1, 0))
     grabbed_p = st.pslot.get(world.grabbed, -1)
     grabbed_b = st.bslot.get(world.grabbed, -1)
     if grabbed_p >= 0:
@@ -71,6 +75,46 @@ def update(world: World) -> None:
     _set(world, asleep[:n], asleep[n:])
     world.resting = bool(asleep[movable].all()) if movable.any() else False
     world._resting_rows = (n, m)
+
+
+def sleep_speed(world: World) -> float:
+    """Slower than this (px/s, for a body with its rim's turning speed) counts as still:
+    the speed gravity gives in one frame, ``|g|·dt`` (16 px/s at 980 px/s² and
+    60 Hz; pymunk's default idle speed), and at least ``SLEEP_SPEED``.
+
+    A settled pile's particles jitter by up to 8 px/s from frame to frame (a
+    tenth of a pixel a frame) for many seconds before the contacts find an exact
+    rest, so a threshold of a few px/s kept the 500-disc pile awake (0 % asleep
+    after 10 s); at ``|g|·dt`` it sleeps after 7–9 s (three seeds). Something
+    slower than that for half a second moves less than 8 px in it, and wakes
+    the moment it is pushed, pulled, written or touched.
+    """
+    return max(SLEEP_SPEED, math.hypot(*world.gravity) * world.dt)
+
+
+def begin_frame(world: World) -> None:
+    """Where the particles and bodies are as the frame begins (``World.begin_frame``)."""
+    p, b = world.store.particles, world.store.bodies
+    world._frame_start = (p.pos.copy(), b.pos.copy(), b.angle.copy())
+
+
+def _frame_speeds(world: World) -> tuple[np.ndarray, np.ndarray]:
+    """Each particle's and body's speed over the frame (px/s): from where it began, or
+    (rows added during the frame, or no start taken) from its last substep."""
+    st = world.store
+    p, b, h = st.particles, st.bodies, st.h
+    speed = np.hypot(*(p.pos - p.prev).T) / h
+    bspeed = (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
+    start = world.__dict__.pop("_frame_start", None)
+    if start is not None:
+        pos0, bpos0, angle0 = start
+        # a row that now holds another entity (a deletion moved it) seems to have jumped:
+        # it counts as moving, which only keeps it awake a frame longer
+        k, kb = min(len(pos0), p.n), min(len(bpos0), b.n)
+        speed[:k] = np.hypot(*(p.pos[:k] - pos0[:k]).T) / world.dt
+        bspeed[:kb] = (np.hypot(*(b.pos[:kb] - bpos0[:kb]).T)
+                       + np.abs(b.angle[:kb] - angle0[:kb]) * b.extent[:kb]) / world.dt
+    return speed, bspeed
 
 
 def islands(world: World) -> np.ndarray:

@@ -422,6 +422,8 @@ class World:
         what is applied from now on waits for the next one.
         """
         self.store.prepare()
+        if self.sleep and not self.resting:
+            sleeping.begin_frame(self)  # what moved this frame is measured from here
         for table, now in ((self.store.particles, self.frame_force),
                            (self.store.bodies, self.body_force)):
             pending = table.cols["force"][: table.n]
