@@ -183,6 +183,16 @@ def _body_contact_pairs(world: World) -> np.ndarray:
     return np.concatenate(rows) if rows else np.zeros((0, 2), dtype=np.int64)
 
 
+def wake_all(world: World) -> None:
+    """Wake everything (a bulk write through a table view, new gravity)."""
+    p, b = world.store.particles, world.store.bodies
+    if p.asleep.any() or b.asleep.any() or world.resting:
+        _set(world, np.zeros(p.n, dtype=bool), np.zeros(b.n, dtype=bool))
+        p.still[:] = 0
+        b.still[:] = 0
+        world.resting = False
+
+
 def _set(world: World, particles: np.ndarray, bodies: np.ndarray) -> None:
     """Make the flagged rows asleep (held: no velocity, inverse mass 0), the rest awake."""
     st = world.store

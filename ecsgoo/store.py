@@ -76,6 +76,8 @@ class Store(BodyRows):
         #: Called with an entity whose row a component's setter changed (the World
         #: wakes its island; a bare store does nothing).
         self.woken = _nothing
+        #: Called after a bulk write through a table view (the World wakes everything).
+        self.woken_all = _nothing_at_all
 
     def retime(self, h: float) -> None:
         """Use substep time ``h`` (s) from now on; every particle keeps its velocity.
@@ -444,6 +446,10 @@ class Store(BodyRows):
 
 def _nothing(entity: int) -> None:
     """The store's ``woken`` hook before a World sets its own."""
+
+
+def _nothing_at_all() -> None:
+    """The store's ``woken_all`` hook before a World sets its own."""
 
 
 def _unbound(cls: type, count: int, ends: Any = None) -> list[Any]:

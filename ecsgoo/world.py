@@ -51,6 +51,8 @@ def _setting(name: str, doc: str) -> property:
 
     def set_checked(world: World, value: Any) -> None:
         setattr(world, attr, _checked_setting(name, value))
+        if name == "gravity" and "store" in world.__dict__:
+            world.wake_all()  # what slept under the old gravity must fall under the new
 
     return property(operator.attrgetter(attr), set_checked, doc=doc)
 
@@ -117,7 +119,7 @@ class World:
         self.island: np.ndarray | None = None  # sleeping's island per row (last frame)
         self.resting = False  # everything movable asleep: the solver's substeps are skipped
         self.store = Store(self.h)
-        self.store.woken = self.wake
+        self.store.woken, self.store.woken_all = self.wake, self.wake_all
         with self._context():
             pass
 
@@ -489,6 +491,12 @@ class World:
             return bool(st.bodies.asleep[st.bslot[entity]])
         return bool(st.particles.asleep[self._slot(entity)])
 
+    def wake_all(self) -> None:
+        """Wake everything asleep (bulk writes through a table view and new gravity do this
+        themselves)."""
+        if self.sleep:
+            sleeping.wake_all(self)
+
     def wake(self, entity: int) -> None:
         """Wake ``entity``'s island (writes, forces and grabs do this themselves)."""
         if self.sleep:
@@ -692,7 +700,7 @@ class World:
         new = World(**self.settings())
         new.frame, new.level = self.frame, self.level.copy()
         new.store, mapping = self.store.copy()
-        new.store.woken = new.wake  # the copy's writes wake the copy
+        new.store.woken, new.store.woken_all = new.wake, new.wake_all  # the copy's writes
         new.island = None if self.island is None else self.island.copy()
         new.resting = self.resting
         new.resources = copy.deepcopy(self.resources)

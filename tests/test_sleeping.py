@@ -106,3 +106,18 @@ def test_what_moves_faster_than_gravity_gives_in_a_frame_does_not_sleep():
     w.step(120)
     assert not w.is_sleeping(fast) and w.is_sleeping(slow)
     assert sleeping.sleep_speed(World(gravity=(0.0, 0.0), sleep=True)) == sleeping.SLEEP_SPEED
+
+
+def test_a_bulk_write_or_new_gravity_wakes_a_sleeping_world():
+    """What the game changes in bulk (``w.particles.write``) or turning gravity around
+    must move what slept, as a write through one component does."""
+    for change in (lambda w: w.particles.write("radius", 8.0),
+                   lambda w: setattr(w, "gravity", (0.0, 980.0))):
+        w = World(bounds=(0, 0, 400, 300), sleep=True).use(*(s() for s in systems.SOLVER))
+        dots = [w.create_entity(Particle(100 + 30 * k, 5, radius=5)) for k in range(4)]
+        w.step(90)
+        assert all(w.is_sleeping(d) for d in dots) and w.resting
+        change(w)
+        assert not any(w.is_sleeping(d) for d in dots) and not w.resting
+        w.step(10)
+        assert w.component(dots[0], Particle).y > 5.5  # grown, or falling up: it moved

@@ -50,7 +50,9 @@ SEESAW_GROUP = 10_000
 def playground_world() -> World:
     """An empty playground: walls, the solver pipeline, the balls' inflater, the fling
     tracker and the basket's watch (idle without a basket)."""
-    w = World(bounds=(0.0, 0.0, WIDTH, HEIGHT))
+    # what has come to rest sleeps; a throw, a spawn landing on it, or any slider (its
+    # bulk writes, new gravity) wakes it
+    w = World(bounds=(0.0, 0.0, WIDTH, HEIGHT), sleep=True)
     w.use(Inflate(), systems.Integrate(), systems.Project(), systems.Collide(),
           systems.Break(), FlingTracker(), BasketWatch(), Render())
     w.create_entity(PlaygroundStats())
