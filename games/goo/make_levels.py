@@ -81,7 +81,8 @@ def _lying(world: World, xs: list[float], y: float) -> None:
 def _world(rules: GooRulesState, goal: Goal, stiffness: float = STIFFNESS) -> World:
     """A level's world: its rules (no supply: every ball crawls on the level) and its pipe;
     ``stiffness`` of every link (the base's and the player's)."""
-    world = World(bounds=(0, 0, 800, 600))
+    # a finished structure sleeps; crawlers, new balls, wind and drags keep it awake
+    world = World(bounds=(0, 0, 800, 600), sleep=True)
     rules.supply, rules.stiffness = 0, stiffness
     rules.ball_mass, rules.ball_radius = MASS, RADIUS
     world.create_entity(rules)
