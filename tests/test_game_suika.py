@@ -477,3 +477,26 @@ def test_an_old_save_without_the_line_sensor_still_loads_and_loses() -> None:
     assert state(old).over
     assert rules.line_sensor(old).bounds() == (state(old).left, rules.LINE_Y, state(old).right,
                                                rules.HEIGHT)
+
+
+def test_a_dropped_fruit_thuds_once_when_it_lands_on_another_then_stops_reporting() -> None:
+    """Dropped fruits watch their contacts (``events=True``): the first contact with a
+    fruit plays ``land`` (a bigger fruit lower), and the fruit stops reporting. The
+    first fruit lands on the floor, which is no entity: no thud."""
+    g = Suika(seed=1)
+    heard: list[tuple[str, float]] = []
+    g.world.set_handler("sound", lambda world, name, pitch: heard.append((name, pitch)))
+    st = state(g.world)
+    kinds = []
+    for _ in range(2):
+        while not rules.can_drop(g.world):
+            g.step()
+        kinds.append(st.current)
+        _click(g, st.left + 150)
+        for _ in range(90):
+            g.step()
+    landed = [pitch for name, pitch in heard if name == "land"]
+    assert landed == [rules.landing_pitch(kinds[1])]
+    # the first stopped reporting on the floor, the second on the first: none is watched
+    assert not any(p.events for _, (p, _f) in g.world.get_components(Particle, Fruit))
+    assert rules.landing_pitch(0) == 1.0 and rules.landing_pitch(4) == 0.5

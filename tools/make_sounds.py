@@ -66,6 +66,8 @@ def effects() -> dict[str, np.ndarray]:
         "lose": seq(tone(392, 0.2, decay=7, glide=-30), tone(294, 0.4, decay=4, glide=-60)),
         "grab": tone(520, 0.05, decay=60, harmonics=(1.0,)),
         "fling": noise(0.14, decay=18, seed=3) * 0.5 + 0.5 * tone(260, 0.14, decay=20, glide=500),
+        "land": tone(150, 0.14, decay=30, glide=-60, harmonics=(1.0, 0.5, 0.2))
+        + 0.3 * noise(0.14, decay=45, seed=4),
     }
 
 

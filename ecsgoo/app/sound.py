@@ -17,7 +17,7 @@ from typing import Any
 SOUND_DIR = Path(__file__).with_name("sounds")
 #: The effects shipped (``sounds/<name>.wav``).
 SOUNDS = ("attach", "snap", "cut", "star", "eat", "drop", "merge", "win", "lose", "grab",
-          "fling")
+          "fling", "land")
 #: World events that make a sound by themselves: event name → sound name.
 EVENTS = {"spring_broke": "snap", "spring_cut": "cut", "star_collected": "star",
           "candy_eaten": "eat", "fruits_merged": "merge"}

@@ -11,9 +11,12 @@ sensor holds has *settled*.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from ecsgoo import (
     Fruit,
@@ -136,7 +139,8 @@ class SuikaRules(Stage):
     It runs just before Merge and adds each merge's points to the score.
     Reads: the line sensor's ``inside``; fruit positions; ``SuikaState``;
     ``fruits_merged`` events.
-    Writes: ``SuikaState.watch_*``, ``over`` and ``score``. Events: ``suika_over(world)``.
+    Writes: ``SuikaState.watch_*``, ``over`` and ``score``. Events: ``suika_over(world)``;
+    a dropped fruit's first contact with another fruit, ``sound(world, "land", pitch)``.
     """
 
     name = "suika_rules"
@@ -154,7 +158,9 @@ class SuikaRules(Stage):
             # handlers are neither saved nor cloned: every world running this stage
             # (a loaded quick save, an AI's look-ahead copy) scores through it
             world.set_handler("fruits_merged", on_merge)
+            world.set_handler("contact_began", functools.partial(on_landing, world))
             self._wired = id(world)
+        _landed_on_the_floor(world)
         st = state(world)
         if st.over:
             return
@@ -179,6 +185,44 @@ class SuikaRules(Stage):
         st.watch_since = [r[3] for r in rows]
         if st.over:
             world.dispatch("suika_over", world)
+
+
+def on_landing(world: World, a: int, b: int, x: float, y: float, nx: float,
+               ny: float) -> None:
+    """``contact_began`` handler: a dropped fruit has landed on another fruit.
+
+    One thud a landing (the ``sound`` event the player plays), pitched by the
+    faster of the two (the one that fell: lower for a bigger fruit), and both stop
+    reporting contacts, so a full box watches none of its fruits.
+    """
+    falling = []
+    for e in (a, b):
+        body, kind = world.try_component(e, Particle), world.try_component(e, Fruit)
+        if body is not None and kind is not None and body.events:
+            falling.append((math.hypot(body.vx, body.vy), kind.kind, body))
+    if falling:
+        world.dispatch("sound", world, "land", landing_pitch(max(falling, key=_speed)[1]))
+        for _, _, body in falling:
+            body.events = False
+
+
+def _landed_on_the_floor(world: World) -> None:
+    """A dropped fruit that reached the floor (no entity: no contact event) stops
+    reporting contacts too; it lands silently, as the first fruit of a game does."""
+    p = world.particles
+    watched = np.flatnonzero(p.events)
+    floor = world.bounds[1] if world.bounds is not None else -math.inf
+    for row in watched[p.pos[watched, 1] - p.radius[watched] <= floor + 0.5]:
+        world.component(int(p.entity[row]), Particle).events = False
+
+
+def _speed(entry: tuple[float, int, Any]) -> float:
+    return entry[0]
+
+
+def landing_pitch(kind: int) -> float:
+    """Playback speed of a fruit of ``kind`` landing: an octave lower over the drop kinds."""
+    return 2.0 ** (-int(kind) / max(DROP_KINDS - 1, 1))
 
 
 def on_merge(world: World, event: Any) -> None:
@@ -240,8 +284,9 @@ def drop(world: World, x: float, upcoming: int, jitter: float = 0.0) -> int:
     kind = st.current
     st.aim = clamp_aim(world, x, kind)
     at = clamp_aim(world, st.aim + jitter, kind)
-    e = world.create_entity(Particle(at, DROP_Y, friction=FRICTION, restitution=RESTITUTION),
-                            Fruit(kind))
+    # it reports its first contact (``on_landing``: the thud), then stops reporting
+    e = world.create_entity(Particle(at, DROP_Y, friction=FRICTION, restitution=RESTITUTION,
+                                     events=True), Fruit(kind))
     st.current, st.next = st.next, upcoming
     st.ready_at = world.frame + round(COOLDOWN / world.dt)
     st.drops += 1
