@@ -37,13 +37,19 @@ EPS = 1e-9  # px: shorter edges count as points, closer centres as coincident
 TOL = 1e-10  # px: what counts as a tie between separations (rounding, not geometry)
 
 
+@njit(cache=True, inline="always")
+def to_world_point(x, y, c, s, v, i):
+    """World coordinates (px) of local vertex ``v[i]`` of a body at ``(x, y)`` turned by
+    ``(c, s)``, the cosine and sine of its angle."""
+    return x + c * v[i, 0] - s * v[i, 1], y + s * v[i, 0] + c * v[i, 1]
+
+
 @njit(cache=True)
 def _to_world(v, k, x, y, c, s):
     """World coordinates of the first ``k`` local vertices."""
     w = np.empty((k, 2))
     for i in range(k):
-        w[i, 0] = x + c * v[i, 0] - s * v[i, 1]
-        w[i, 1] = y + s * v[i, 0] + c * v[i, 1]
+        w[i, 0], w[i, 1] = to_world_point(x, y, c, s, v, i)
     return w
 
 

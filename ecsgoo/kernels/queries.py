@@ -13,6 +13,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .manifold import to_world_point
+
 
 @njit(cache=True)
 def ray_circle(px, py, dx, dy, cx, cy, r):
@@ -213,11 +215,8 @@ def _ray_polygon(px, py, dx, dy, verts, v0, v1, x, y, c, s):
     t_in, t_out, nx_in, ny_in = 0.0, 1.0, 0.0, 0.0
     k = v1 - v0
     for e in range(k):
-        ax = x + c * verts[v0 + e, 0] - s * verts[v0 + e, 1]
-        ay = y + s * verts[v0 + e, 0] + c * verts[v0 + e, 1]
-        f = v0 + (e + 1) % k
-        bx = x + c * verts[f, 0] - s * verts[f, 1]
-        by = y + s * verts[f, 0] + c * verts[f, 1]
+        ax, ay = to_world_point(x, y, c, s, verts, v0 + e)
+        bx, by = to_world_point(x, y, c, s, verts, v0 + (e + 1) % k)
         ex, ey = bx - ax, by - ay
         ln = math.sqrt(ex * ex + ey * ey)
         if ln == 0.0:
@@ -257,8 +256,7 @@ def ray_bodies(px, py, dx, dy, rows, m, pos, angle, extent, mask_ok, piece_off, 
         for q in range(piece_off[i], piece_off[i + 1]):
             v0, v1 = vert_off[q], vert_off[q + 1]
             if v1 - v0 == 1:  # a circle
-                cx = pos[i, 0] + c * verts[v0, 0] - s * verts[v0, 1]
-                cy = pos[i, 1] + s * verts[v0, 0] + c * verts[v0, 1]
+                cx, cy = to_world_point(pos[i, 0], pos[i, 1], c, s, verts, v0)
                 t = ray_circle(px, py, dx, dy, cx, cy, radius[q])
                 if 0.0 <= t < best:
                     best = t

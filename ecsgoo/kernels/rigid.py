@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from .contacts import resolve_static
-from .manifold import collide_convex, halfplane_convex
+from .manifold import collide_convex, halfplane_convex, to_world_point
 from .rigid_solver import (
     JAX,
     JAY,
@@ -305,8 +305,7 @@ def body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, out, tri
         for q in range(piece_off[i], piece_off[i + 1]):
             r = radius[q]
             for v in range(vert_off[q], vert_off[q + 1]):
-                x = prev[i, 0] + c * verts[v, 0] - s * verts[v, 1]
-                y = prev[i, 1] + s * verts[v, 0] + c * verts[v, 1]
+                x, y = to_world_point(prev[i, 0], prev[i, 1], c, s, verts, v)
                 x0, x1 = min(x0, x - r), max(x1, x + r)
                 y0, y1 = min(y0, y - r), max(y1, y + r)
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = x0, y0, x1, y1
@@ -592,7 +591,7 @@ def static_edges(n, pos, angle, w, piece_off, vert_off, verts, out):
     for i in range(n):
         if w[i] != 0.0:
             continue
-        c, s = math.cos(angle[i]), math.sin(angle[i])
+        x, y, c, s = pos[i, 0], pos[i, 1], math.cos(angle[i]), math.sin(angle[i])
         for q in range(piece_off[i], piece_off[i + 1]):
             v0, v1 = vert_off[q], vert_off[q + 1]
             k = v1 - v0
@@ -601,10 +600,8 @@ def static_edges(n, pos, angle, w, piece_off, vert_off, verts, out):
             for e in range(k):
                 f = v0 + (e + 1) % k
                 if count < len(out):
-                    out[count, 0] = pos[i, 0] + c * verts[v0 + e, 0] - s * verts[v0 + e, 1]
-                    out[count, 1] = pos[i, 1] + s * verts[v0 + e, 0] + c * verts[v0 + e, 1]
-                    out[count, 2] = pos[i, 0] + c * verts[f, 0] - s * verts[f, 1]
-                    out[count, 3] = pos[i, 1] + s * verts[f, 0] + c * verts[f, 1]
+                    out[count, 0], out[count, 1] = to_world_point(x, y, c, s, verts, v0 + e)
+                    out[count, 2], out[count, 3] = to_world_point(x, y, c, s, verts, f)
                 count += 1
     return count
 
@@ -620,12 +617,11 @@ def static_corners(n, pos, angle, w, friction, restitution, piece_off, vert_off,
     for i in range(n):
         if w[i] != 0.0:
             continue
-        c, s = math.cos(angle[i]), math.sin(angle[i])
+        x, y, c, s = pos[i, 0], pos[i, 1], math.cos(angle[i]), math.sin(angle[i])
         for q in range(piece_off[i], piece_off[i + 1]):
             for v in range(vert_off[q], vert_off[q + 1]):
                 if count < len(out):
-                    out[count, 0] = pos[i, 0] + c * verts[v, 0] - s * verts[v, 1]
-                    out[count, 1] = pos[i, 1] + s * verts[v, 0] + c * verts[v, 1]
+                    out[count, 0], out[count, 1] = to_world_point(x, y, c, s, verts, v)
                     out[count, 2] = radius[q]
                     out[count, 3], out[count, 4] = friction[i], restitution[i]
                     out[count, 5] = i
