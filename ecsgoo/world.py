@@ -42,8 +42,10 @@ MAX_ENTITY_ID = limits.MAX_ENTITY_ID
 BUILTIN = (Particle, RigidBody, Anchor, Fruit, Spring, Joint, AreaConstraint, ShapeMatch)
 
 
-def _setting(name: str, doc: str) -> property:
-    """A World setting, checked against ``limits.FIELDS["World"]`` whenever it is set.
+def _setting(name: str, doc: str, wakes: bool = False) -> property:
+    """A World setting, checked against ``limits.FIELDS["World"]`` whenever it is set;
+    setting one that ``wakes`` wakes a sleeping world (what slept under the old gravity
+    must fall under the new).
 
     Read every substep, so the getter is C (``attrgetter``), as cheap as an attribute.
     """
@@ -51,8 +53,8 @@ def _setting(name: str, doc: str) -> property:
 
     def set_checked(world: World, value: Any) -> None:
         setattr(world, attr, _checked_setting(name, value))
-        if name == "gravity" and "store" in world.__dict__:
-            world.wake_all()  # what slept under the old gravity must fall under the new
+        if wakes and "store" in world.__dict__:  # not while __init__ sets it
+            world.wake_all()
 
     return property(operator.attrgetter(attr), set_checked, doc=doc)
 
@@ -125,7 +127,7 @@ class World:
 
     # -- settings (each checked against limits.FIELDS["World"] when set) --------
 
-    gravity = _setting("gravity", "Gravity ``(gx, gy)``, px/s² (y up).")
+    gravity = _setting("gravity", "Gravity ``(gx, gy)``, px/s² (y up).", wakes=True)
     iterations = _setting("iterations", "Constraint projection rounds per substep.")
     damping = _setting("damping", "Fraction of velocity kept per 1/60 s, whatever the substeps.")
     bounds = _setting("bounds", "Walls ``(left, bottom, right, top)``, px, or ``None``.")
