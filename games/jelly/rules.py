@@ -62,10 +62,15 @@ register_component(PlaygroundStats, name="jelly_stats")
 
 def stats(world: World) -> PlaygroundStats:
     """The world's ``PlaygroundStats`` (created if the world has none)."""
-    found = world.get_component(PlaygroundStats)
+    return _the_one(world, PlaygroundStats)
+
+
+def _the_one(world: World, kind: type) -> Any:
+    """The world's one component of ``kind``, made (with its defaults) if it has none."""
+    found = world.get_component(kind)
     if found:
         return found[0][1]
-    made = PlaygroundStats()
+    made = kind()
     world.create_entity(made)
     return made
 
@@ -165,12 +170,7 @@ register_component(Inflation, name="jelly_inflation")
 
 def inflation(world: World) -> Inflation:
     """The world's ``Inflation`` (created, at pressure 1, if the world has none)."""
-    found = world.get_component(Inflation)
-    if found:
-        return found[0][1]
-    made = Inflation()
-    world.create_entity(made)
-    return made
+    return _the_one(world, Inflation)
 
 
 @register_stage
