@@ -17,6 +17,7 @@ from typing import Any
 
 from . import limits
 from .columns import PARTICLES, RINGS, SHAPES, SPRINGS
+from .derived import inverse_masses
 from .errors import WorldError
 from .limits import STIFFNESS_SCALE  # noqa: F401  (kept importable from here for games)
 
@@ -57,10 +58,12 @@ class _Field:
         table = obj._table
         if table is None:
             obj._vals[self.name] = value
-        elif self.k is None:
+            return
+        if self.k is None:
             table.cols[self.col][obj._slot] = value
         else:
             table.cols[self.col][obj._slot, self.k] = value
+        table.store.woken(obj._entity)  # a sleeping thing feels what changed
 
 
 class _Measured(_Field):
@@ -196,7 +199,7 @@ class Particle(Component):
         self._table.store.woken(self._entity)
         cols, s = self._table.cols, self._slot
         cols["mass"][s] = value
-        cols["w"][s] = 0.0 if cols["pinned"][s] or cols["asleep"][s] else 1.0 / value
+        inverse_masses(self._table, s)
 
     @property
     def entity(self) -> int:

@@ -22,6 +22,7 @@ import numpy as np
 from . import limits
 from .columns import BODIES, NO_LIMIT
 from .components import Component, _Field
+from .derived import inverse_masses
 from .errors import WorldError
 
 _B = {c.name: c.default for c in BODIES.columns}
@@ -196,8 +197,7 @@ class RigidBody(Component):
         cols, s = self._table.cols, self._slot
         cols["mass"][s] = value
         cols["inertia"][s] = value * self._unit_inertia
-        if not cols["pinned"][s] and not cols["asleep"][s]:
-            cols["w"][s], cols["iw"][s] = 1.0 / value, 1.0 / cols["inertia"][s]
+        inverse_masses(self._table, s)
 
     @property
     def inertia(self) -> float:

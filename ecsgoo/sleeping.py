@@ -10,21 +10,30 @@ a tenth of a pixel a second), so it could never count as still.
 Things that touch or are linked — springs, area and shape constraints, joints,
 springs on bodies, particles within ``r1 + r2 + contact_slop``, rigid-body
 contacts — form an *island*; an island whose every member has been still for
-``SLEEP_FRAMES`` falls asleep together: velocities zero, inverse masses 0 (the
-solver's kernels skip what cannot move), ``asleep`` set. It wakes together as
-soon as one member is not still: something awake and moving touches it (it joins
-the island), or the game writes a position or velocity, applies a force, grabs,
-deletes or breaks something of it (``wake``). When everything is asleep the
-solver's substeps are skipped altogether (``World.resting``).
+``SLEEP_FRAMES`` falls asleep together: velocities zero, ``asleep`` set. When
+everything that can move is asleep the solver's substeps are skipped altogether
+(``World.resting``): a sleeping world costs nothing.
+
+Sleeping never changes what happens. A sleeping thing keeps its inverse mass
+(``derived.inverse_masses``), so while anything is awake the solver pushes it
+as it would push it awake: a ball rolled into a sleeping crate knocks it. After
+the frame (``update``) a sleeping row that was moved faster than ``sleep_speed``
+wakes its island; the others are put back exactly where they fell asleep, at
+rest, so a sleeping pile does not creep. What a push cannot reveal in one frame
+wakes explicitly (``wake``): a write of a position, velocity, mass, friction or
+motor, a force, a grab, a component added or removed, a spring or joint made to
+it; removing something static, changing the bounds or the level wakes
+everything (``wake_all``).
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import derived
 from .kernels.graph import component_labels
 from .kernels.grid import build_grid
 from .kernels.queries import touching_pairs
@@ -41,6 +50,40 @@ SLEEP_FRAMES = 30
 LOOK_EVERY = 10
 
 
+class SleepState:
+    """What sleeping keeps between calls (``World.sleep_state``): the islands of the last
+    look and the structure they are of, the frame's start, the rows of a resting world."""
+
+    def __init__(self) -> None:
+        self.island: np.ndarray | None = None
+        self.key: tuple[int, ...] | None = None
+        self.start: FrameStart | None = None
+        self.resting_rows: tuple[int, int] | None = None
+
+    def copy(self) -> SleepState:
+        """An independent copy (``World.clone``)."""
+        twin = SleepState()
+        twin.island = None if self.island is None else self.island.copy()
+        twin.key, twin.resting_rows = self.key, self.resting_rows
+        return twin
+
+
+def _structure(world: World) -> tuple[int, ...]:
+    """The versions of every table an island reads (a changed one: the islands are stale)."""
+    st = world.store
+    return tuple(t.version for t in (st.particles, st.bodies, st.springs, st.joints,
+                                     st.tethers, st.rings, st.shapes))
+
+
+def labels(world: World) -> np.ndarray:
+    """The island label of every particle row, then body row: the last look's, or looked for
+    again if anything came or went since."""
+    state = world.sleep_state
+    if state.island is None or state.key != _structure(world):
+        state.island, state.key = islands(world), _structure(world)
+    return state.island
+
+
 def update(world: World) -> None:
     """Count still frames, find the islands, put still ones to sleep, wake mixed ones."""
     st = world.store
@@ -49,10 +92,13 @@ def update(world: World) -> None:
     if n + m == 0:
         world.resting = False
         return
-    if world.resting and world.__dict__.get("_resting_rows") == (n, m):
+    state = world.sleep_state
+    if world.resting and state.resting_rows == (n, m):
         return  # all asleep, nothing woke (``wake``) and nothing joined: nothing changed
-    speed, bspeed = _frame_speeds(world)
+    start, state.start = state.start, None
+    speed, bspeed = _frame_speeds(world, start)
     slow = sleep_speed(world)
+    _hold(world, start, speed >= slow, bspeed >= slow)
     for table, fast in ((p, speed), (b, bspeed)):
         still = table.still
         still[:] = np.where(table.asleep, still, np.where(fast < slow, still + 1, 0))
@@ -64,17 +110,17 @@ def update(world: World) -> None:
         b.still[grabbed_b] = 0
     if not (p.asleep.any() or b.asleep.any()) and world.frame % LOOK_EVERY:
         return  # nothing to wake: look for islands to put to sleep only now and then
-    labels = islands(world)
-    world.island = labels
+    state.island, state.key = islands(world), _structure(world)
+    labels = state.island
     # an island sleeps when all its members are still long enough; else all are awake
     still = np.concatenate([p.still, b.still]) >= SLEEP_FRAMES
-    movable = np.concatenate([~p.pinned & (p.mass < np.inf), ~b.pinned])
+    movable = derived.movable(world)
     restless = np.zeros(labels.max() + 1, dtype=bool)
     np.logical_or.at(restless, labels, movable & ~still)
     asleep = movable & ~restless[labels]
     _set(world, asleep[:n], asleep[n:])
-    world.resting = bool(asleep[movable].all()) if movable.any() else False
-    world._resting_rows = (n, m)
+    world.resting = derived.resting(world)
+    state.resting_rows = (n, m)
 
 
 def sleep_speed(world: World) -> float:
@@ -95,25 +141,72 @@ def sleep_speed(world: World) -> float:
 def begin_frame(world: World) -> None:
     """Where the particles and bodies are as the frame begins (``World.begin_frame``)."""
     p, b = world.store.particles, world.store.bodies
-    world._frame_start = (p.pos.copy(), b.pos.copy(), b.angle.copy())
+    world.sleep_state.start = FrameStart(p.entity.copy(), p.pos.copy(), p.version, b.entity.copy(),
+                                    np.column_stack([b.pos, b.angle]), b.version)
 
 
-def _frame_speeds(world: World) -> tuple[np.ndarray, np.ndarray]:
+class FrameStart:
+    """Each particle's and body's pose as the frame began, by entity (rows may move)."""
+
+    def __init__(self, entity: np.ndarray, pos: np.ndarray, version: int,
+                 bentity: np.ndarray, bpose: np.ndarray, bversion: int) -> None:
+        self.entity, self.pos, self.version = entity, pos, version
+        self.bentity, self.bpose, self.bversion = bentity, bpose, bversion
+
+    def poses(self, table: Any, body: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Per row of ``table`` now: its pose as the frame began (x, y[, angle]) and whether
+        it had one (rows added during the frame had none)."""
+        entity, pose, version = ((self.bentity, self.bpose, self.bversion) if body
+                                 else (self.entity, self.pos, self.version))
+        if version == table.version:  # no row came or went: the same rows
+            return pose, np.ones(table.n, dtype=bool)
+        order = np.argsort(entity, kind="stable")
+        at = np.minimum(np.searchsorted(entity[order], table.entity), max(len(order) - 1, 0))
+        found = (entity[order][at] == table.entity) if len(order) else np.zeros(table.n, bool)
+        out = np.zeros((table.n, pose.shape[1]))
+        out[found] = pose[order[at[found]]]
+        return out, found
+
+
+def _hold(world: World, start: FrameStart | None, moved: np.ndarray,
+          bmoved: np.ndarray) -> None:
+    """Sleeping rows the frame moved (``moved``, ``bmoved``) wake their islands; the others
+    go back to where the frame began, at rest (nothing that sleeps creeps). No start: the
+    solver did not run (the world rested), so nothing sleeping moved."""
+    p, b = world.store.particles, world.store.bodies
+    if start is None or not (p.asleep.any() or b.asleep.any()):
+        return
+    hit = np.concatenate([p.asleep & moved, b.asleep & bmoved])
+    if hit.any():
+        island = labels(world)
+        woke = np.isin(island, island[hit])
+        _set(world, p.asleep & ~woke[: p.n], b.asleep & ~woke[p.n:])
+        p.still[woke[: p.n]] = 0
+        b.still[woke[p.n:]] = 0
+    for table, body in ((p, False), (b, True)):
+        if not table.asleep.any():
+            continue
+        then, known = start.poses(table, body)
+        rows = np.flatnonzero(table.asleep & known)
+        c = table.cols
+        c["pos"][rows] = c["prev"][rows] = then[rows, :2]
+        if body:
+            c["angle"][rows] = c["prev_angle"][rows] = then[rows, 2]
+
+
+def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, np.ndarray]:
     """Each particle's and body's speed over the frame (px/s): from where it began, or
     (rows added during the frame, or no start taken) from its last substep."""
     st = world.store
     p, b, h = st.particles, st.bodies, st.h
     speed = np.hypot(*(p.pos - p.prev).T) / h
     bspeed = (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
-    start = world.__dict__.pop("_frame_start", None)
     if start is not None:
-        pos0, bpos0, angle0 = start
-        # a row that now holds another entity (a deletion moved it) seems to have jumped:
-        # it counts as moving, which only keeps it awake a frame longer
-        k, kb = min(len(pos0), p.n), min(len(bpos0), b.n)
-        speed[:k] = np.hypot(*(p.pos[:k] - pos0[:k]).T) / world.dt
-        bspeed[:kb] = (np.hypot(*(b.pos[:kb] - bpos0[:kb]).T)
-                       + np.abs(b.angle[:kb] - angle0[:kb]) * b.extent[:kb]) / world.dt
+        then, known = start.poses(p, False)
+        speed[known] = np.hypot(*(p.pos[known] - then[known]).T) / world.dt
+        then, known = start.poses(b, True)
+        turn = np.abs(b.angle[known] - then[known, 2]) * b.extent[known]
+        bspeed[known] = (np.hypot(*(b.pos[known] - then[known, :2]).T) + turn) / world.dt
     return speed, bspeed
 
 
@@ -158,7 +251,7 @@ def islands(world: World) -> np.ndarray:
     ua = np.concatenate(a_list).astype(np.int64) if a_list else np.zeros(0, dtype=np.int64)
     ub = np.concatenate(b_list).astype(np.int64) if b_list else np.zeros(0, dtype=np.int64)
     # static things (pinned, immovable) carry no island: two piles on one floor are two
-    fixed = np.concatenate([p.pinned | ~(p.mass < np.inf), b.pinned])
+    fixed = ~derived.movable(world)
     keep = ~(fixed[ua] | fixed[ub])
     return component_labels(n + m, ua[keep], ub[keep])
 
@@ -194,45 +287,31 @@ def wake_all(world: World) -> None:
 
 
 def _set(world: World, particles: np.ndarray, bodies: np.ndarray) -> None:
-    """Make the flagged rows asleep (held: no velocity, inverse mass 0), the rest awake."""
+    """Make the flagged rows asleep (at rest where they are), the rest awake."""
     st = world.store
     p, b = st.particles, st.bodies
     fall = particles & ~p.asleep
-    rise = ~particles & p.asleep
     p.prev[fall] = p.pos[fall]
-    p.w[fall] = 0.0
-    p.w[rise] = np.where(p.pinned[rise], 0.0, 1.0 / p.mass[rise])
     p.asleep[:] = particles
     fall = bodies & ~b.asleep
-    rise = ~bodies & b.asleep
     b.prev[fall], b.prev_angle[fall] = b.pos[fall], b.angle[fall]
-    b.w[fall] = b.iw[fall] = 0.0
-    b.w[rise] = np.where(b.pinned[rise], 0.0, 1.0 / b.mass[rise])
-    b.iw[rise] = np.where(b.pinned[rise], 0.0, 1.0 / b.inertia[rise])
     b.asleep[:] = bodies
 
 
 def wake(world: World, entity: int) -> None:
-    """Wake ``entity``'s island now (a write, a force, a grab, a deletion, a break)."""
+    """Wake ``entity``'s island now (a write, a force, a grab, a deletion, a break); its
+    still count starts again (with nothing asleep, only its own)."""
     st = world.store
     p, b = st.particles, st.bodies
-    row = st.pslot.get(entity, -1)
-    label_row = row
-    if row < 0:
-        body = st.bslot.get(entity, -1)
-        if body < 0:
-            return
-        label_row = p.n + body
-    labels = world.island
-    if labels is None or label_row >= len(labels) or len(labels) != p.n + b.n:
-        woke = np.ones(p.n + b.n, dtype=bool)  # the islands are stale: wake everything
-    else:
-        woke = labels == labels[label_row]
-    if not (np.concatenate([p.asleep, b.asleep]) & woke).any() and row >= 0:
-        p.still[row] = 0
-        world.resting = False
+    world.resting = False
+    row, body = st.pslot.get(entity, -1), st.bslot.get(entity, -1)
+    if row < 0 and body < 0:
+        return  # not a particle or body: whatever it changed, the next frame looks
+    if not (p.asleep.any() or b.asleep.any()):
+        (p.still if row >= 0 else b.still)[row if row >= 0 else body] = 0
         return
+    island = labels(world)
+    woke = island == island[row if row >= 0 else p.n + body]
     _set(world, p.asleep & ~woke[: p.n], b.asleep & ~woke[p.n:])
     p.still[woke[: p.n]] = 0
     b.still[woke[p.n:]] = 0
-    world.resting = False

@@ -26,6 +26,7 @@ from . import fruit as _fruit
 from . import limits
 from .columns import BODIES, JOINTS, PARTICLES, RINGS, SHAPES, SPRINGS, TETHERS, TableSpec
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _Rider
+from .derived import inverse_masses
 from .errors import WorldError
 from .kernels.coloring import color_order
 from .kernels.distance import measure_rest
@@ -114,11 +115,9 @@ class Store(BodyRows):
         cols = dict(values)
         cols.setdefault("prev", cols["pos"])
         cols["pin"] = cols["pos"]
-        mass = cols.get("mass", PARTICLES.default("mass"))
-        # an infinite mass has inverse mass 0 (a float for one row: numpy costs more there)
-        cols["w"] = 1.0 / (mass if isinstance(mass, float) else np.asarray(mass, dtype=F8))
         cols["entity"] = ids
         first = self.particles.extend(owners, cols)
+        inverse_masses(self.particles, slice(first, first + len(ids)))
         for comp, entity in zip(owners, ids.tolist(), strict=True):
             comp._table = self.particles
             comp._entity = entity
@@ -180,7 +179,7 @@ class Store(BodyRows):
         c = self.particles.cols
         c["pinned"][rows] = True
         c["pin"][rows] = c["pos"][rows] if at is None else at
-        c["w"][rows] = 0.0
+        inverse_masses(self.particles, rows)
 
     def set_kind(self, row: int, kind: int) -> None:
         """Make particle ``row`` a fruit of ``kind``: its radius and mass follow the kind."""
@@ -188,7 +187,7 @@ class Store(BodyRows):
         c["kind"][row] = kind
         c["radius"][row] = _fruit.RADII[kind]
         c["mass"][row] = _fruit.mass(kind)
-        c["w"][row] = 0.0 if c["pinned"][row] else 1.0 / c["mass"][row]
+        inverse_masses(self.particles, row)
 
     def bind_rider(self, entity: int, comp: _Rider) -> Particle:
         """Put ``comp`` (an Anchor or a Fruit) on the particle of ``entity``; return that."""
@@ -363,7 +362,7 @@ class Store(BodyRows):
             self.free_body(s)
         elif isinstance(comp, Anchor):
             cols["pinned"][s] = False
-            cols["w"][s] = 1.0 / cols["mass"][s]
+            inverse_masses(self.particles, s)
         else:
             cols["kind"][s] = -1
         comp._host = None

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .columns import NO_LIMIT
+from .derived import inverse_masses
 from .errors import WorldError
 from .table import Table
 
@@ -60,10 +61,11 @@ class BodyRows:
         extent = max(float(np.sqrt((verts**2).sum(1)).max()) + r for verts, r in comp.pieces)
         values = {"pos": (v["x"], v["y"]), "prev": prev[:2], "angle": v["angle"],
                   "prev_angle": prev[2], "mass": mass, "inertia": inertia,
-                  "w": 1.0 / mass, "iw": 1.0 / inertia, "extent": extent, "entity": entity}
+                  "extent": extent, "entity": entity}
         for name in ("friction", "restitution", "group", "layer", "mask", "events"):
             values[name] = v[name]
         self.bodies.extend([comp], values)
+        inverse_masses(self.bodies, comp._slot)
         comp._table = self.bodies
         comp._entity = entity
         self.bslot[entity] = comp._slot
@@ -73,7 +75,7 @@ class BodyRows:
         """Make body row ``slot`` static where it is (inverse mass and inertia 0, at rest)."""
         c = self.bodies.cols
         c["pinned"][slot] = True
-        c["w"][slot] = c["iw"][slot] = 0.0
+        inverse_masses(self.bodies, slot)
         c["prev"][slot] = c["pos"][slot]
         c["prev_angle"][slot] = c["angle"][slot]
 
@@ -81,8 +83,7 @@ class BodyRows:
         """Undo ``anchor_body``: the body moves again (from rest)."""
         c = self.bodies.cols
         c["pinned"][slot] = False
-        c["w"][slot] = 1.0 / c["mass"][slot]
-        c["iw"][slot] = 1.0 / c["inertia"][slot]
+        inverse_masses(self.bodies, slot)
 
     def remove_body(self, comp: Any) -> None:
         """Free the row of body ``comp`` (joints on it are removed by the World first)."""

@@ -118,7 +118,7 @@ class World:
         self.iterations, self.damping, self.bounds = iterations, damping, bounds
         self.contact_slop = contact_slop
         self.sleep = bool(sleep)  # see ecsgoo.sleeping
-        self.island: np.ndarray | None = None  # sleeping's island per row (last frame)
+        self.sleep_state = sleeping.SleepState()  # islands, the frame's start (sleeping)
         self.resting = False  # everything movable asleep: the solver's substeps are skipped
         self.store = Store(self.h)
         self.store.woken, self.store.woken_all = self.wake, self.wake_all
@@ -130,7 +130,8 @@ class World:
     gravity = _setting("gravity", "Gravity ``(gx, gy)``, px/s² (y up).", wakes=True)
     iterations = _setting("iterations", "Constraint projection rounds per substep.")
     damping = _setting("damping", "Fraction of velocity kept per 1/60 s, whatever the substeps.")
-    bounds = _setting("bounds", "Walls ``(left, bottom, right, top)``, px, or ``None``.")
+    bounds = _setting("bounds", "Walls ``(left, bottom, right, top)``, px, or ``None``.",
+                      wakes=True)
     contact_slop = _setting("contact_slop", "Particles this close (px) count as touching "
                             "(see Merge).")
 
@@ -259,6 +260,10 @@ class World:
             with self._context():
                 esper.remove_component(entity, type(comp))
             raise
+        if self.sleep:  # what it rides on or links feels it: awake (a new body is awake)
+            self.resting = False
+            if not isinstance(comp, (Particle, RigidBody)):
+                self.wake(entity)
 
     @staticmethod
     def _unbound(comp: Any, entity: int | None = None) -> None:
@@ -272,7 +277,7 @@ class World:
     def remove_component(self, entity: int, component_type: type[T]) -> T:
         """Remove and return the component of ``component_type`` from ``entity``."""
         self._require(entity)
-        if self.sleep and component_type in (Particle, RigidBody, Spring, Joint, Anchor):
+        if self.sleep and component_type in BUILTIN:
             self._wake_around(entity, component_type)
         with self._context():
             comp = esper.component_for_entity(entity, component_type)
@@ -310,13 +315,25 @@ class World:
                 self.delete_entity(owner)
 
     def _wake_around(self, entity: int, kind: type) -> None:
-        """What rested on or hung from a removed thing wakes (its island, or its ends')."""
+        """What rested on or hung from a removed thing wakes (its island, or its ends');
+        removing something that cannot move (a static body, a pinned or immovable
+        particle, an anchor) wakes everything: it carries no island, and whatever leaned
+        on it must fall."""
         comp = self.try_component(entity, kind)
         if comp is None:
             return
+        st = self.store
+        if kind is Anchor or (kind is Particle and not (comp.mass < math.inf)):
+            self.wake_all()
+            return
+        if kind in (Particle, RigidBody):
+            table, slot = (st.particles, st.pslot) if kind is Particle else (st.bodies, st.bslot)
+            if table.pinned[slot[entity]]:
+                self.wake_all()
+                return
         ends = [comp._vals["a"], comp._vals["b"]] if kind in (Spring, Joint) else [entity]
         for end in ends:
-            if end in self.store.pslot or end in self.store.bslot:
+            if end in st.pslot or end in st.bslot:
                 self.wake(end)
 
     def _drop_joints(self, entity: int) -> None:
@@ -400,10 +417,12 @@ class World:
     def add_segment(self, p: tuple[float, float], q: tuple[float, float]) -> None:
         """Add a static segment (px) that particles collide with."""
         self.level.add_segment(p, q)
+        self.wake_all()
 
     def add_polygon(self, points: list[tuple[float, float]]) -> None:
         """Add a static polygon (px) that particles collide with."""
         self.level.add_polygon(points)
+        self.wake_all()
 
     # -- pipeline and stepping ------------------------------------------------------
 
@@ -500,11 +519,30 @@ class World:
             sleeping.wake_all(self)
 
     def wake(self, entity: int) -> None:
-        """Wake ``entity``'s island (writes, forces and grabs do this themselves)."""
-        if self.sleep:
-            if self.island is None:
-                self.island = sleeping.islands(self)
+        """Wake ``entity``'s island (writes, forces and grabs do this themselves); a spring's,
+        joint's or constraint's entity wakes what it links."""
+        if not self.sleep:
+            return
+        st = self.store
+        if entity in st.pslot or entity in st.bslot:
             sleeping.wake(self, entity)
+            return
+        self.resting = False  # whatever it changed, the next frame looks
+        for end in self._linked(entity):
+            if end in st.pslot or end in st.bslot:
+                self.wake(end)
+
+    def _linked(self, entity: int) -> list[int]:
+        """The particles and bodies that ``entity``'s springs, joints and constraints link."""
+        if not self.entity_exists(entity):
+            return []
+        out: list[int] = []
+        for comp in self.components_for_entity(entity):
+            if isinstance(comp, (Spring, Joint)):
+                out += [comp._vals["a"], comp._vals["b"]]
+            elif isinstance(comp, (AreaConstraint, ShapeMatch)):
+                out += list(comp._vals["particles"])
+        return out
 
     def grab(self, entity: int, x: float, y: float) -> None:
         """Pull particle (or rigid body) ``entity`` toward the pointer ``(x, y)`` every substep.
@@ -703,7 +741,7 @@ class World:
         new.frame, new.level = self.frame, self.level.copy()
         new.store, mapping = self.store.copy()
         new.store.woken, new.store.woken_all = new.wake, new.wake_all  # the copy's writes
-        new.island = None if self.island is None else self.island.copy()
+        new.sleep_state = self.sleep_state.copy()
         new.resting = self.resting
         new.resources = copy.deepcopy(self.resources)
         with self._context():

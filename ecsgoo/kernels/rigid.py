@@ -208,13 +208,15 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
         # where b is in a's coordinates (what a kept contact must still match)
         rx, ry, rth = ca * gx + sa * gy, -sa * gx + ca * gy, ab - aa
         first = count
+        mu, e = _mix(friction[a], friction[b], restitution[a], restitution[b])
         if still > 0.0:
             count = _keep(a, b, rx, ry, rth, still / max(extent[a], extent[b], 1e-9), still,
                           pos, prev, angle, prev_angle, angle0, h, ci, cf, count, oci, ocf,
                           otable, ca, sa, cb, sb)
             if count > first:
+                for k in range(first, min(count, len(ci))):  # friction written since: now
+                    cf[k, MU], cf[k, E] = mu, e
                 continue
-        mu, e = _mix(friction[a], friction[b], restitution[a], restitution[b])
         for pa in range(piece_off[a], piece_off[a + 1]):
             va = verts[vert_off[pa]: vert_off[pa + 1]]
             for pb in range(piece_off[b], piece_off[b + 1]):

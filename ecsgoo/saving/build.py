@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import derived
 from ..columns import TableSpec
 from ..components import Anchor, Fruit
 from ..errors import WorldFileError
@@ -119,14 +120,8 @@ def _riders(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
 
 
 def _asleep(world: World) -> None:
-    """What was asleep is held again (inverse mass 0), and the world rests if all does."""
-    st = world.store
-    st.particles.w[st.particles.asleep] = 0.0
-    b = st.bodies
-    b.w[b.asleep] = b.iw[b.asleep] = 0.0
-    movable = np.concatenate([~st.particles.pinned & (st.particles.mass < np.inf), ~b.pinned])
-    asleep = np.concatenate([st.particles.asleep, b.asleep])
-    world.resting = bool(world.sleep and movable.any() and asleep[movable].all())
+    """The world rests if everything that can move was saved asleep."""
+    world.resting = derived.resting(world)
 
 
 def _grab(world: World, spec: Spec) -> None:

@@ -19,6 +19,7 @@ from . import rigid
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
+    from ..physics import StepContext
     from ..world import World
 
 
@@ -74,7 +75,8 @@ class Collide(Stage):
         """Restore what ``save_state`` wrote."""
         self._contacts.load(state)
 
-    def substep(self, world: World, h: float) -> None:
+    def solve(self, world: World, ctx: StepContext) -> None:
+        h = ctx.h
         n = world.store.particles.n
         # the level's segments and, for particles to meet, the static bodies' edges; where
         # each particle was before this substep's contacts: nothing may cross a segment
@@ -83,7 +85,7 @@ class Collide(Stage):
         since = world.store.particles.cols["prev"][:n].copy() if n and len(segs) else None
         grid = self._among_particles(world, h) if n else None
         # rigid bodies: contacts with each other, the level, the bounds and the particles
-        rigid.contacts(world, self._contacts, h, grid, self.bounce_speed)
+        rigid.contacts(world, self._contacts, ctx, grid, self.bounce_speed)
         if n:
             self._with_the_level(world, h, grid, segs, since)
 

@@ -15,6 +15,7 @@ from . import rigid
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
+    from ..physics import StepContext
     from ..world import World
 
 #: How far the grabbed particle moves toward the pointer per substep (SPEC §2).
@@ -28,14 +29,15 @@ class Integrate(Stage):
     name = "integrate"
     per_substep = True
 
-    def substep(self, world: World, h: float) -> None:
+    def solve(self, world: World, ctx: StepContext) -> None:
+        h = ctx.h
         p = world.store.particles
         c = p.cols
         damp = world.damping ** (h * 60.0)
         gx, gy = world.gravity
         # the pointer moves once a frame: spread its move over the substeps so the
         # grabbed particle follows smoothly and is flung with the pointer's velocity
-        t = (world.substep_index + 1) / world.substeps
+        t = (ctx.substep + 1) / ctx.substeps
         (fx, fy), (gx_, gy_) = world.grab_from, world.grab_target
         tx, ty = fx + (gx_ - fx) * t, fy + (gy_ - fy) * t
         if p.n:

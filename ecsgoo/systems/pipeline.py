@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
+from ..physics.step import StepContext, substeps
+
 if TYPE_CHECKING:
     from ..world import World
 
@@ -39,6 +41,11 @@ class Stage(esper.Processor):
     def substep(self, world: World, h: float) -> None:
         """Run once per substep (solver stages)."""
 
+    def solve(self, world: World, ctx: StepContext) -> None:
+        """One substep with its context (``physics.StepContext``); calls ``substep(world,
+        ctx.h)`` unless a stage needs the context itself (the built-in solver stages)."""
+        self.substep(world, ctx.h)
+
     def settings(self) -> dict[str, Any]:
         """Constructor keyword arguments that recreate this stage."""
         return {}
@@ -50,6 +57,17 @@ class Stage(esper.Processor):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.settings().items())
         return f"{type(self).__name__}({args})"
+
+
+def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
+    """``run(*args)``, its seconds added to ``world.profile[stage.name]`` if profiling."""
+    prof = world.profile
+    if prof is None:
+        run(*args)
+        return
+    t0 = perf_counter()
+    run(*args)
+    prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
 
 
 def living_particles(world: World, entities: np.ndarray) -> np.ndarray:
@@ -88,26 +106,16 @@ class Pipeline(Sequence[Stage]):
 
     def step(self, world: World) -> None:
         """One frame of ``world.dt`` seconds; adds each stage's seconds to ``world.profile``."""
-        prof, h = world.profile, world.h
         world.begin_frame()  # packed rows catch up with structure changes; forces due now
         for per_substep, stages in self.groups:
-            if per_substep and world.resting:  # everything asleep: nothing can move
-                continue
-            if per_substep:  # the solver: integrate → project → collide, substeps times
-                for k in range(world.substeps):
-                    world.substep_index = k
-                    for stage in stages:
-                        t0 = perf_counter()
-                        stage.substep(world, h)
-                        if prof is not None:
-                            prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
-            else:  # once a frame: break → analyze → merge → render → the game's rules
+            if not per_substep:  # once a frame: break → analyze → merge → the game's rules
                 for stage in stages:
-                    t0 = perf_counter()
-                    stage.process(world)
-                    if prof is not None:
-                        prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
-        world.end_frame()  # the frame counter, the pointer, this frame's forces spent
+                    _timed(world, stage, stage.process, world)
+            elif not world.resting:  # the solver (skipped while everything sleeps)
+                for ctx in substeps(world):  # integrate → project → collide, each substep
+                    for stage in stages:
+                        _timed(world, stage, stage.solve, world, ctx)
+        world.end_frame()  # events, sleeping, the frame counter, the pointer
 
     def __getitem__(self, index: Any) -> Any:
         return self.stages[index]

@@ -19,6 +19,7 @@ from . import rigid
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
+    from ..physics import StepContext
     from ..world import World
 
 
@@ -42,7 +43,8 @@ class Project(Stage):
     def settings(self) -> dict[str, Any]:
         return {"iterations": self.iterations}
 
-    def substep(self, world: World, h: float) -> None:
+    def solve(self, world: World, ctx: StepContext) -> None:
+        h = ctx.h
         st = world.store
         rings, shapes = st.rings, st.shapes
         pc = st.particles.cols  # kernels take whole columns and loop over the first n rows

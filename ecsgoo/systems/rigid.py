@@ -57,6 +57,7 @@ from ..kernels.rigid_solver import (
 from ..kernels.tethers import solve_tethers
 
 if TYPE_CHECKING:
+    from ..physics import StepContext
     from ..world import World
 
 #: Friction of the level's segments and the bounds with a body (mixed with the body's).
@@ -105,6 +106,7 @@ class Contacts:
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
         # rows of the memory are valid while no body was removed since (rows move then)
         self.removals = self._store_removals = 0
+        self.shape: tuple[int, int] = (-1, -1)  # the tables' versions the frame's rows are of
 
     def grow(self, need: int) -> None:
         """Room for ``need`` rows (the first ``bodies`` kept)."""
@@ -242,7 +244,8 @@ def hold_joints(world: World, h: float) -> None:
                       bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
 
 
-def contacts(world: World, found: Contacts, h: float, grid: Any, bounce: float) -> None:
+def contacts(world: World, found: Contacts, ctx: StepContext, grid: Any,
+             bounce: float) -> None:
     """One substep of the bodies' contacts (see the module docstring).
 
     ``grid``: the particles' contact grid, or None; ``bounce`` (px/s): slower
@@ -250,21 +253,26 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, bounce: float) 
     (``rigid_solver.separate``), never pushed out with speed.
     """
     st = world.store
+    h = ctx.h
     if found.pending is not None:
         found.resolve(world)
     if not st.bodies.n:
         found.n = found.bodies = found.old_n = found.sub_n = 0
         if not st.joints.n:
             return
-    if world.substep_index == 0 and st.bodies.n:
+    # the frame's contacts, found at its first substep; again if bodies or joints came or
+    # went since (a game's per-substep stage), for the substeps left
+    shape = (st.bodies.version, st.joints.version)
+    if (ctx.first or found.shape != shape) and st.bodies.n:
         if found.removals != st.removals:  # rows moved: last frame's contacts are stale
             found.old_n = found.sub_n = 0
         found._store_removals = st.removals
-        _frame_contacts(world, found, h)
+        found.shape = shape
+        _frame_contacts(world, found, h, ctx.left)
     if st.bodies.n:
         _substep_contacts(world, found, h, grid)
     c, pc = st.bodies.cols, st.particles.cols
-    last = world.substep_index == world.substeps - 1
+    last = ctx.last
     contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h,
                     st.bodies.n, found.angle0, found.pose, last, bounce,
@@ -274,7 +282,7 @@ def contacts(world: World, found: Contacts, h: float, grid: Any, bounce: float) 
     found.keep_substep()
 
 
-def _frame_contacts(world: World, found: Contacts, h: float) -> None:
+def _frame_contacts(world: World, found: Contacts, h: float, frames: int) -> None:
     """The frame's body pairs; the contacts of the slow ones for the whole frame.
 
     A body that turns fast (its farthest point sweeps more than ``SPIN_PX`` over
@@ -282,7 +290,7 @@ def _frame_contacts(world: World, found: Contacts, h: float) -> None:
     would miss the corner that turns in.
     """
     st = world.store
-    c, slop, frames, n = st.bodies.cols, world.contact_slop, world.substeps, st.bodies.n
+    c, slop, n = st.bodies.cols, world.contact_slop, st.bodies.n
     pair_args = (n, c["pos"], c["prev"], c["extent"], c["w"], c["group"], c["layer"],
                  c["mask"], slop, frames)
     npairs = body_pairs(*pair_args, found.pairs)

@@ -1,0 +1,52 @@
+"""Derived columns and flags: each computed by one function from its inputs.
+
+A particle's or body's inverse mass (``w``, and a body's ``iw``) follows from its
+mass (inertia), whether it is pinned (anchored, static) and nothing else:
+sleeping does not change it (a sleeping thing is held by ``sleeping``, not by an
+inverse mass of 0, so what touches it pushes it and wakes it). Every writer of
+``mass``, ``inertia`` or ``pinned`` calls ``inverse_masses`` on the rows it
+wrote; nothing else writes ``w`` or ``iw``. Whether a world is ``resting`` (the
+solver's substeps skipped) is ``resting``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .world import World
+
+Rows = Any  # a row, an array of rows, a boolean mask or a slice
+
+
+def inverse_mass(mass: Any, pinned: Any) -> Any:
+    """``0`` where pinned, else ``1 / mass`` (``0`` for an infinite mass)."""
+    return np.where(pinned, 0.0, 1.0 / np.asarray(mass, dtype=np.float64))
+
+
+def inverse_masses(table: Any, rows: Rows = slice(None)) -> None:
+    """Write ``w`` (and, for bodies, ``iw``) of ``table``'s ``rows`` from their inputs."""
+    c = table.cols
+    pinned = c["pinned"][rows]
+    c["w"][rows] = inverse_mass(c["mass"][rows], pinned)
+    if "iw" in c:
+        c["iw"][rows] = inverse_mass(c["inertia"][rows], pinned)
+
+
+def movable(world: World) -> np.ndarray:
+    """Per particle row, then per body row: whether it can move (not pinned, finite mass)."""
+    p, b = world.store.particles, world.store.bodies
+    return np.concatenate([~p.pinned & (p.mass < np.inf), ~b.pinned])
+
+
+def resting(world: World) -> bool:
+    """Whether everything that can move is asleep (``World(sleep=True)``): the frame's
+    substeps can be skipped."""
+    if not world.sleep:
+        return False
+    p, b = world.store.particles, world.store.bodies
+    can = movable(world)
+    asleep = np.concatenate([p.asleep, b.asleep])
+    return bool(can.any() and asleep[can].all())
