@@ -111,6 +111,33 @@ def test_pressing_inside_a_jelly_ball_grabs_its_centre():
     assert np.hypot(*(pos[grabbed] - (cx, cy))) < 5.0
 
 
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_balls_asleep_for_10_s_can_be_grabbed_and_flung(level):
+    """The playground's worlds sleep; a player still grabs and flings what rests."""
+    g = JellyGame(level=level)
+    w = g.world
+    for _ in range(600):
+        g.step()
+    p = w.particles
+    asleep = [e for e in p.entity.tolist() if w.is_sleeping(e)]
+    assert len(asleep) > 0.9 * len(p)
+    row = p.row(asleep[len(asleep) // 2])
+    x, y = (float(v) for v in p.pos[row])
+    g.on_press(x, y, 1)
+    entity = w.grabbed
+    assert entity >= 0 and not w.is_sleeping(entity)
+    grabbed = p.row(entity)
+    start = p.pos[grabbed].copy()
+    for k in range(1, 7):
+        g.on_drag(x + 25 * k, y + 25 * k)
+        g.step()
+    assert np.hypot(*(p.pos[p.row(entity)] - start)) > 60  # it followed the pointer
+    g.on_release(x + 150, y + 150, 1)
+    moving = w.component(entity, ecsgoo.Particle) if w.has_component(entity, ecsgoo.Particle) \
+        else w.component(entity, ecsgoo.RigidBody)
+    assert math.hypot(moving.vx, moving.vy) > rules.FLING_SPEED  # a fling
+
 def test_sliders_write_the_store_columns_for_every_body():
     g = JellyGame(level=1)
     w = g.world

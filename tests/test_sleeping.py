@@ -4,7 +4,19 @@ import numpy as np
 import pytest
 
 import scenes
-from ecsgoo import Anchor, Particle, RigidBody, World, dumps, loads, sleeping, systems
+from ecsgoo import (
+    Anchor,
+    Fruit,
+    Joint,
+    Particle,
+    RigidBody,
+    Spring,
+    World,
+    dumps,
+    loads,
+    sleeping,
+    systems,
+)
 
 
 def _stack(sleep: bool = True) -> tuple[World, list[int]]:
@@ -121,3 +133,133 @@ def test_a_bulk_write_or_new_gravity_wakes_a_sleeping_world():
         assert not any(w.is_sleeping(d) for d in dots) and not w.resting
         w.step(10)
         assert w.component(dots[0], Particle).y > 5.5  # grown, or falling up: it moved
+
+
+# -- sleeping never changes what happens: the same scene with sleep on and off -------------
+
+def _solver(sleep: bool) -> World:
+    return World(bounds=(0, 0, 1000, 600), sleep=sleep).use(*(s() for s in systems.SOLVER))
+
+
+def _ball_and_crate(sleep: bool) -> tuple[float, bool]:
+    """A ball that slept is woken by a velocity write and rolled into a sleeping crate:
+    where the crate ends up, and whether it slept before."""
+    w = _solver(sleep)
+    crate = w.create_entity(RigidBody.box(600, 20, 40, 40))
+    ball = w.create_entity(RigidBody.circle(400, 20, 15, mass=6))
+    w.step(120)
+    slept = w.is_sleeping(crate) and w.is_sleeping(ball)
+    w.component(ball, RigidBody).vx = 800
+    w.step(40)
+    return w.component(crate, RigidBody).x, slept
+
+
+def test_a_woken_ball_knocks_a_sleeping_crate_as_far_as_an_awake_one():
+    awake, _ = _ball_and_crate(False)
+    asleep, slept = _ball_and_crate(True)
+    assert slept
+    assert awake - 602 > 100  # knocked well away
+    assert asleep - 602 == pytest.approx(awake - 602, rel=0.10)
+
+
+def _crate_on_a_platform(sleep: bool, change: str) -> tuple[tuple[float, float, float], bool]:
+    """A crate asleep on a static platform, then one change a game makes; the crate's pose
+    a second later, and whether it slept when the change came."""
+    w = _solver(sleep)
+    platform = w.create_entity(RigidBody.box(500, 200, 300, 20), Anchor())
+    crate = w.create_entity(RigidBody.box(500, 231, 40, 40, friction=2.0))
+    hub = w.create_entity(RigidBody.box(200, 400, 10, 10), Anchor())
+    wheel = w.create_entity(RigidBody.circle(200, 400, 30))
+    hinge = w.create_entity(Joint(hub, wheel, 200, 400))
+    if change == "friction":
+        w.gravity = (300.0, -980.0)  # it holds at friction 2 (tan θ = 0.31)
+    w.step(100)
+    slept = w.is_sleeping(crate) and w.is_sleeping(wheel)
+    if change == "delete the platform":
+        w.delete_entity(platform)
+    elif change == "no bounds":
+        w.delete_entity(platform)
+        w.step(150)  # it falls to the floor of the bounds, and sleeps there
+        slept = w.is_sleeping(crate)
+        w.bounds = None
+    elif change == "friction":
+        w.component(crate, RigidBody).friction = 0.0
+    elif change == "motor":
+        joint = w.component(hinge, Joint)
+        joint.motor_torque, joint.motor_speed = 1e7, 5.0
+        crate = wheel
+    elif change == "spring":
+        pin = w.create_entity(Particle(800, 400), Anchor())
+        w.create_entity(Spring(pin, crate, at_b=(500, 231), rest=100.0))
+    w.step(60)
+    b = w.component(crate, RigidBody)
+    return (b.x, b.y, b.omega), slept
+
+
+@pytest.mark.parametrize("change", ["delete the platform", "no bounds", "friction", "motor",
+                                    "spring"])
+def test_a_change_to_what_a_sleeping_thing_feels_acts_as_if_it_were_awake(change):
+    awake, _ = _crate_on_a_platform(False, change)
+    asleep, slept = _crate_on_a_platform(True, change)
+    assert slept
+    moved = {"delete the platform": 1, "no bounds": 1, "friction": 0, "motor": 2, "spring": 0}
+    k = moved[change]
+    start = (500.0, 230.0, 0.0)[k]
+    assert abs(awake[k] - start) > 20 or (k == 2 and abs(awake[2]) > 4)  # it did act
+    assert asleep[k] - start == pytest.approx(awake[k] - start, rel=0.05)
+
+
+def test_a_fruit_on_a_sleeping_particle_wakes_it():
+    w = _solver(True)
+    e = w.create_entity(Particle(500, 10, radius=10))
+    w.step(60)
+    assert w.is_sleeping(e)
+    w.add_component(e, Fruit(3))
+    assert not w.is_sleeping(e)
+    assert w.particles.w[w.particles.row(e)] == pytest.approx(1.0 / w.component(e, Particle).mass)
+    w.step(30)
+    assert w.component(e, Particle).radius == w.particles.radius[w.particles.row(e)]
+
+
+def test_sleeping_particles_can_be_found_grabbed_and_flung():
+    w = _solver(True)
+    e = w.create_entity(Particle(500, 10, radius=10))
+    w.step(60)
+    assert w.is_sleeping(e)
+    assert w.nearest_particle(500, 10, movable=True) == e
+    w.grab(e, 500, 10)
+    assert not w.is_sleeping(e)
+    for k in range(1, 6):
+        w.grab(e, 500 + 40 * k, 10 + 40 * k)
+        w.step()
+    w.release()
+    p = w.component(e, Particle)
+    assert p.vx > 500 and p.vy > 500  # flung with the pointer's speed
+
+
+def test_deleting_entities_of_a_sleeping_world_mid_frame_keeps_the_rest_where_it_slept():
+    """A stage after the solver deletes a body of a half-asleep world: rows move, and the
+    sleeping ones are still put back where they slept (by entity, not by row)."""
+    class Delete(systems.Stage):
+        name = "delete_test"
+
+        def __init__(self) -> None:
+            self.doomed: list[int] = []
+
+        def process(self, world):
+            while self.doomed:
+                world.delete_entity(self.doomed.pop())
+
+    stage = Delete()
+    w = World(bounds=(0, 0, 1000, 600), sleep=True).use(*(s() for s in systems.SOLVER), stage)
+    boxes = [w.create_entity(RigidBody.box(100 + 60 * k, 20, 40, 40)) for k in range(6)]
+    w.step(90)
+    assert all(w.is_sleeping(b) for b in boxes)
+    poses = {b: (w.component(b, RigidBody).x, w.component(b, RigidBody).y) for b in boxes}
+    faller = w.create_entity(RigidBody.circle(900, 300, 10))  # keeps the solver running
+    stage.doomed = [boxes[0]]
+    w.step(3)
+    for b in boxes[1:]:
+        assert (w.component(b, RigidBody).x, w.component(b, RigidBody).y) == poses[b]
+        assert w.is_sleeping(b)
+    assert not w.is_sleeping(faller)

@@ -1,7 +1,8 @@
 """Joints: hinges and welds between rigid bodies and particles.
 
-Solved with the contacts (``rigid_solver.contact_substep`` calls ``joint_sweep``
-first in each pass): hard point constraints with a 2×2 effective mass (Box2D's
+Solved in Project, before the contacts (``joint_substep``: warm start, solve,
+relax, position pass, as ``rigid_solver.contact_substep`` does for contacts): hard
+point constraints with a 2×2 effective mass (Box2D's
 revolute joint), a weld's angle as a 1×1 one, impulses accumulated and
 warm-started across frames (a chain of 1:1000 masses hangs; XPBD joints, the
 first try, stretched 25 px there), then a position pass that closes the gaps
@@ -15,6 +16,27 @@ import math
 from numba import njit
 
 from ..columns import NO_LIMIT
+
+#: Passes over the joints per solve, relax and position pass (joints are few; a chain
+#: of unequal masses needs several to converge).
+JOINT_PASSES = 8
+
+
+@njit(cache=True)
+def joint_substep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, broken,
+                  impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
+                  lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw,
+                  ppos, pprev, pw, h):
+    """One substep of the joints: warm start, then ``JOINT_PASSES`` of solve, of relax and
+    of the position pass (``joint_sweep``'s modes 0–3)."""
+    joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, broken, impulse,
+              spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
+              lower_impulse, upper_impulse)
+    state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
+    joint_sweep(*joints, *state, 0)
+    for mode in (1, 2, 3):
+        for _ in range(JOINT_PASSES):
+            joint_sweep(*joints, *state, mode)
 
 
 @njit(cache=True)

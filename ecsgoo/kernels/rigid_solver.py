@@ -43,8 +43,6 @@ import math
 import numpy as np
 from numba import njit
 
-from .joints import joint_sweep
-
 # cf columns: normal (a → b); where the anchors are (see ``poses``); the arms the
 # impulses act through (world, as found) and the effective masses along the normal and
 # the tangent; friction, restitution; normal and tangent impulses (accumulated,
@@ -55,9 +53,6 @@ MU, E, LN, LT, UN0, LMAX, T = range(12, 19)
 #: Overlap a contact may keep, px, and the fraction of the rest ``separate`` takes back
 #: per substep (Box2D v2's linear slop and Baumgarte factor).
 SLOP_PX, SEPARATE = 0.5, 0.2
-#: Passes over the joints per solve, relax and position pass (joints are few; a chain
-#: of unequal masses needs several to converge).
-JOINT_PASSES = 8
 # a body pair's contact as found, in a's coordinates: anchors on a and b (b's own), the
 # normal, and where b was relative to a (x, y, angle) — to reuse it while that holds
 LAX, LAY, LBX, LBY, LNX, LNY, RPX, RPY, RPA = range(19, 28)
@@ -352,33 +347,23 @@ def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, ppr
 
 @njit(cache=True)
 def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
-                    h, n, angle0, pose, last, threshold, joints, nb_rows, order):
-    """One substep over joints and contacts ``0..nc`` (bodies ``0..n``): warm start,
-    solve (from where the substep started), relax (to where it ends), after the frame's
-    ``last`` substep restitution, then the position pass. Joints go first each time
-    (``joints``: the joint table's arrays, see ``joint_sweep``). The first ``nb_rows``
-    contacts (the frame's between bodies) are taken in ``order`` (see ``rigid_find``)."""
-    state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
-    jpasses = JOINT_PASSES if joints[0] > 0 else 0  # a call passes ~20 arrays: skip none
-    if jpasses:
-        joint_sweep(*joints, *state, 0)
+                    h, n, angle0, pose, last, threshold, nb_rows, order):
+    """One substep over the contacts ``0..nc`` (bodies ``0..n``): warm start, solve (from
+    where the substep started), relax (to where it ends), after the frame's ``last``
+    substep restitution, then the position pass. The first ``nb_rows`` contacts (the
+    frame's between bodies) are taken in ``order`` (see ``rigid_find``). The joints were
+    solved before, in Project (``joint_substep``)."""
     warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                nb_rows, order)
-    for _ in range(jpasses):  # joints are few: several passes converge a chain
-        joint_sweep(*joints, *state, 1)
     poses(n, bprev, bprev_angle, angle0, pose)
     solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, True,
           pose, pprev, nb_rows, order)
-    for _ in range(jpasses):
-        joint_sweep(*joints, *state, 2)
     poses(n, bpos, bangle, angle0, pose)
     solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, False,
           pose, ppos, nb_rows, order)
     if last:
         restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                     threshold)
-    for _ in range(jpasses):  # a chain's gaps close over several passes
-        joint_sweep(*joints, *state, 3)
     separate(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, n, angle0,
              pose)
 

@@ -2,11 +2,11 @@
 
 Box2D v3 passes a ``b2StepContext`` (dt, substep time, the substep counts) to
 each solver stage; here ``StepContext`` is what every solver stage's
-``solve(world, ctx)`` gets. ``substeps(world)`` yields one per substep, and
-before each one catches the store up with whatever changed the structure
-since (a stage before the solver, an event handler, a per-substep stage of a
-game's own that created or deleted an entity): the packed rows, the CSR
-arrays and the spring order are always whole when a kernel reads them.
+``solve(world, ctx)`` gets. ``substeps(world)`` yields one per substep; before
+every stage the pipeline catches the store up with whatever changed the
+structure since (a stage before the solver, an event handler, a per-substep
+stage of a game's own that created or deleted an entity): the packed rows, the
+CSR arrays and the spring order are always whole when a kernel reads them.
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ class StepContext:
 
 
 def substeps(world: World) -> Iterator[StepContext]:
-    """The frame's substeps, each after the prepare phase (the store made whole)."""
+    """The frame's substeps. Before each stage of each one the pipeline makes the store
+    whole (``Store.prepare``)."""
     dt, count = world.dt, world.substeps
     h = dt / count
     for k in range(count):
-        world.store.prepare()
         world.substep_index = k  # for a game's own per-substep stage (read-only)
         yield StepContext(dt, h, k, count)

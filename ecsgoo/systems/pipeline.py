@@ -60,7 +60,9 @@ class Stage(esper.Processor):
 
 
 def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
-    """``run(*args)``, its seconds added to ``world.profile[stage.name]`` if profiling."""
+    """``run(*args)`` once the store is whole again (``Store.prepare``: the stage before may
+    have made or deleted anything), its seconds added to ``world.profile[stage.name]``."""
+    world.store.prepare()
     prof = world.profile
     if prof is None:
         run(*args)

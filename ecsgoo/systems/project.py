@@ -1,9 +1,15 @@
-"""Project: XPBD distance, area (pressure), shape-matching and joint constraints, Gauss–Seidel.
+"""Project: every constraint — springs, areas (pressure), shape matching, tethers, joints.
 
-Reads: particle pos, w, mass; spring a, b, rest, compliance, broken; ring and
-shape CSR arrays, pressure, stiffness, alpha.
-joints (``systems.rigid.hold_joints``).
-Writes: particle pos; body pos, angle; spring lam and joint force (reset every substep).
+Springs, areas, shapes and tethers (springs with an end on a body) are XPBD,
+Gauss–Seidel, ``iterations`` rounds a substep; then the joints (hinges, welds,
+limits, motors) as hard impulses, warm-started across frames
+(``kernels.joints.joint_substep``).
+
+Reads: particle pos, prev, w, mass; spring a, b, rest, compliance, broken; ring and
+shape CSR arrays, pressure, stiffness, alpha; tether and joint rows; body pos,
+prev, angle, prev_angle, w, iw.
+Writes: particle pos (prev: a joint's position pass); body pos, prev, angle,
+prev_angle; spring and tether lam (reset every substep); joint impulses and force.
 Events: none.
 """
 
@@ -53,7 +59,8 @@ class Project(Stage):
             if st.tethers.n:
                 st.tethers.lam[:] = 0.0
                 for _ in range(rounds):
-                    rigid.hold_joints(world, h)
+                    rigid.solve_tethers_once(world, h)
+            rigid.solve_joints(world, h)
             return
         st.tethers.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
@@ -71,10 +78,11 @@ class Project(Stage):
             if shapes.n:
                 solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
                             st.shape_idx, st.shape_rest, alpha, shapes.cols["scale"])
-            rigid.hold_joints(world, h)
+            rigid.solve_tethers_once(world, h)
         if rounds % 2:
             sweep_springs(ends, vals, pc["pos"], pc["w"], h, True)
         unpack_lam(order, vals, sc["lam"])
+        rigid.solve_joints(world, h)
 
     @staticmethod
     def _packed(world: World) -> tuple[Any, Any]:

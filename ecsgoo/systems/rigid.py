@@ -1,8 +1,9 @@
 """The rigid-body part of the solver stages (not a stage: Integrate, Project and
 Collide call these, so ``systems.SOLVER`` simulates bodies with nothing to add).
 
-Per substep: Integrate advances the bodies (``integrate``); Project holds the
-joints (``hold_joints``); Collide runs the contacts (``contacts``): at the first
+Per substep: Integrate advances the bodies (``integrate``); Project solves the
+tethers (``solve_tethers_once``) and the joints (``solve_joints``); Collide runs the
+contacts (``contacts``): at the first
 substep of a frame it finds the bodies' contacts with each other, the level and
 the bounds for the whole frame (speculative, warm-started from last frame's),
 every substep it adds the contacts with particles, then warm start, solve,
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
+from ..kernels.joints import joint_substep
 from ..kernels.outlines import collide_corners
 from ..kernels.rigid import (
     body_pairs,
@@ -231,9 +233,17 @@ def integrate(world: World, h: float, damp: float, target: tuple[float, float],
                       pull)
 
 
-def hold_joints(world: World, h: float) -> None:
-    """One XPBD pass over the springs on bodies (the joints are solved with the contacts,
-    in Collide: see ``rigid_solver.joint_sweep``)."""
+def solve_joints(world: World, h: float) -> None:
+    """One substep of the joints (``kernels.joints.joint_substep``), in Project."""
+    st = world.store
+    if st.joints.n:
+        c, pc = st.bodies.cols, st.particles.cols
+        joint_substep(*_joint_arrays(st), c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                      c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h)
+
+
+def solve_tethers_once(world: World, h: float) -> None:
+    """One XPBD pass over the tethers (springs with an end on a body), in Project."""
     st = world.store
     t = st.tethers
     bc, pc = st.bodies.cols, st.particles.cols
@@ -275,8 +285,8 @@ def contacts(world: World, found: Contacts, ctx: StepContext, grid: Any,
     last = ctx.last
     contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h,
-                    st.bodies.n, found.angle0, found.pose, last, bounce,
-                    _joint_arrays(st), found.bodies, found.order)
+                    st.bodies.n, found.angle0, found.pose, last, bounce, found.bodies,
+                    found.order)
     if last:
         found.keep()
     found.keep_substep()
@@ -362,7 +372,7 @@ def _substep_contacts(world: World, found: Contacts, h: float, grid: Any) -> Non
 
 
 def _joint_arrays(st: Any) -> tuple[Any, ...]:
-    """The joint table's arrays in the order ``rigid_solver.joint_sweep`` takes them."""
+    """The joint table's arrays in the order ``joints.joint_substep`` takes them."""
     jc = st.joints.cols
     return (st.joints.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
             jc["lb"], jc["weld"], jc["rest_angle"], jc["broken"], jc["impulse"], jc["spin"],
