@@ -25,6 +25,7 @@ import numpy as np
 
 from .kernels.grid import build_grid
 from .kernels.queries import touching_pairs
+from .physics.contacts import touching_bodies
 
 if TYPE_CHECKING:
     from .world import World
@@ -59,13 +60,11 @@ def _touching(world: World) -> list[tuple[int, int]]:
 
 def update(world: World) -> None:
     """Dispatch the contacts that began and ended since the last frame."""
-    from .systems import rigid  # bodies' contacts: the Collide stage's
-
     state = world.resource(Contacts)
     st = world.store
     if state is None and not (st.particles.events.any() or st.bodies.events.any()):
         return  # nothing watched, nothing was touching: the usual case costs nothing
-    bodies = rigid.touching(world)
+    bodies = touching_bodies(world)
     now = sorted(set(_touching(world)) | set(bodies))
     if state is None:
         if not now:

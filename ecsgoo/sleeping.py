@@ -37,6 +37,7 @@ from . import derived
 from .kernels.graph import component_labels
 from .kernels.grid import build_grid
 from .kernels.queries import touching_pairs
+from .physics.contacts import island_pairs
 
 if TYPE_CHECKING:
     from .world import World
@@ -244,7 +245,7 @@ def islands(world: World) -> np.ndarray:
         eb = np.where(table.b_body >= 0, n + table.b_body, table.b_part)[live]
         a_list.append(ea)
         b_list.append(eb)
-    pairs = _body_contact_pairs(world)
+    pairs = island_pairs(world)
     if len(pairs):
         a_list.append(pairs[:, 0])
         b_list.append(pairs[:, 1])
@@ -254,26 +255,6 @@ def islands(world: World) -> np.ndarray:
     fixed = ~derived.movable(world)
     keep = ~(fixed[ua] | fixed[ub])
     return component_labels(n + m, ua[keep], ub[keep])
-
-
-def _body_contact_pairs(world: World) -> np.ndarray:
-    """The rigid bodies' contacts of the last substep as label pairs (a body row is
-    ``n + row``, a particle its row)."""
-    from .systems.rigid import collide_contacts
-
-    found = collide_contacts(world)
-    st = world.store
-    n, m = st.particles.n, st.bodies.n
-    if found is None or not m:
-        return np.zeros((0, 2), dtype=np.int64)
-    rows = []
-    for ci, k in ((found.old_ci, found.old_n), (found.sub_ci, found.sub_n)):
-        c = ci[:k]
-        ok = (c[:, 0] < m) & ((c[:, 1] >= 0) | (c[:, 2] >= 0)) & (c[:, 1] < m) & (c[:, 2] < n)
-        c = c[ok]
-        rows.append(np.stack([n + c[:, 0], np.where(c[:, 1] >= 0, n + c[:, 1], c[:, 2])],
-                             axis=1))
-    return np.concatenate(rows) if rows else np.zeros((0, 2), dtype=np.int64)
 
 
 def wake_all(world: World) -> None:

@@ -28,6 +28,7 @@ from .components import (
 )
 from .errors import WorldError
 from .level import Level
+from .physics.contacts import ContactGraph
 from .rigid import Joint, RigidBody
 from .store import Store
 from .systems.pipeline import Pipeline
@@ -119,6 +120,7 @@ class World:
         self.contact_slop = contact_slop
         self.sleep = bool(sleep)  # see ecsgoo.sleeping
         self.sleep_state = sleeping.SleepState()  # islands, the frame's start (sleeping)
+        self.contacts = ContactGraph()  # the rigid bodies' contacts (physics.contacts)
         self.resting = False  # everything movable asleep: the solver's substeps are skipped
         self.store = Store(self.h)
         self.store.woken, self.store.woken_all = self.wake, self.wake_all
@@ -742,6 +744,7 @@ class World:
         new.store, mapping = self.store.copy()
         new.store.woken, new.store.woken_all = new.wake, new.wake_all  # the copy's writes
         new.sleep_state = self.sleep_state.copy()
+        new.contacts = self.contacts.copy()  # a cloned world warm-starts the same
         new.resting = self.resting
         new.resources = copy.deepcopy(self.resources)
         with self._context():

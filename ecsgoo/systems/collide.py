@@ -15,6 +15,7 @@ from ..kernels.contacts import collide_bounds, collide_polygons, collide_segment
 from ..kernels.grid import build_grid
 from ..kernels.outlines import collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
+from ..physics.contacts import ContactGraph
 from . import rigid
 from .pipeline import Stage, register_stage
 
@@ -54,7 +55,7 @@ class Collide(Stage):
         self.hold_speed = limits.check("Collide", "hold_speed", hold_speed)
         self.particles, self.outlines = bool(particles), bool(outlines)
         self.along_gravity = bool(along_gravity)
-        self._contacts = rigid.Contacts()
+        self._loaded: dict[str, Any] | None = None  # a file's contact memory, not yet given
 
     def settings(self) -> dict[str, Any]:
         return {"particles": self.particles, "outlines": self.outlines,
@@ -62,18 +63,24 @@ class Collide(Stage):
                 "hold_speed": self.hold_speed, "along_gravity": self.along_gravity}
 
     def clone(self) -> Collide:
-        """A copy that remembers the contacts, so a cloned world warm-starts the same."""
+        """A copy (the world's contacts are copied with the world: ``World.clone``)."""
         twin = Collide(**self.settings())
-        twin._contacts = self._contacts.copy()
+        twin._loaded = None if self._loaded is None else dict(self._loaded)
         return twin
 
     def save_state(self, world: World) -> dict[str, Any]:
-        """The rigid bodies' contacts of the last frame (warm starting: bit-exact loads)."""
-        return self._contacts.save(world) if world.store.bodies.n else {}
+        """The rigid bodies' contacts of the last frame (``World.contacts``: warm starting,
+        so a loaded world continues bit for bit). Saved with this stage, where files
+        have always kept them."""
+        if self._loaded is not None:  # loaded and not stepped since: as it was loaded
+            return dict(self._loaded)
+        return world.contacts.save(world) if world.store.bodies.n else {}
 
     def load_state(self, state: dict[str, Any]) -> None:
-        """Restore what ``save_state`` wrote."""
-        self._contacts.load(state)
+        """Take what ``save_state`` wrote (checked now); the world gets it at the first
+        substep."""
+        ContactGraph.check(state)
+        self._loaded = state
 
     def solve(self, world: World, ctx: StepContext) -> None:
         h = ctx.h
@@ -85,7 +92,10 @@ class Collide(Stage):
         since = world.store.particles.cols["prev"][:n].copy() if n and len(segs) else None
         grid = self._among_particles(world, h) if n else None
         # rigid bodies: contacts with each other, the level, the bounds and the particles
-        rigid.contacts(world, self._contacts, ctx, grid, self.bounce_speed)
+        if self._loaded is not None:
+            world.contacts.load(self._loaded)
+            self._loaded = None
+        rigid.contacts(world, ctx, grid, self.bounce_speed)
         if n:
             self._with_the_level(world, h, grid, segs, since)
 

@@ -12,12 +12,10 @@ relax — and restitution after the last substep. See ``kernels.rigid_solver``.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import limits
 from ..kernels.joints import joint_substep
 from ..kernels.outlines import collide_corners
 from ..kernels.rigid import (
@@ -34,24 +32,6 @@ from ..kernels.rigid import (
 )
 from ..kernels.rigid_find import find_contacts
 from ..kernels.rigid_solver import (
-    CF,
-    LAX,
-    LAY,
-    LBX,
-    LBY,
-    LN,
-    LNX,
-    LNY,
-    LT,
-    MU,
-    NX,
-    NY,
-    RAX,
-    RAY,
-    RPA,
-    RPX,
-    RPY,
-    E,
     carry_impulses,
     contact_substep,
     prepare_contacts,
@@ -60,6 +40,7 @@ from ..kernels.tethers import solve_tethers
 
 if TYPE_CHECKING:
     from ..physics import StepContext
+    from ..physics.contacts import ContactGraph
     from ..world import World
 
 #: Friction of the level's segments and the bounds with a body (mixed with the body's).
@@ -73,148 +54,7 @@ SPIN_PX = 2.0
 #: A body pair whose relative pose moved less than this (px, at its farthest point)
 #: since its contacts were found keeps them (no narrow phase).
 STILL_PX = 0.05
-#: The contact columns the next frame reads (warm starting and kept contacts), by their
-#: saved names.
 _NONE = np.zeros(0, dtype=np.int64)  # no keys (nothing linked)
-_SAVED = {"rx": RAX, "ry": RAY, "ln": LN, "lt": LT, "mu": MU, "e": E, "lax": LAX, "lay": LAY,
-          "lbx": LBX, "lby": LBY, "lnx": LNX, "lny": LNY, "rpx": RPX, "rpy": RPY, "rpa": RPA}
-
-
-class Contacts:
-    """The current substep's contact rows (grown as needed), kept by Collide."""
-
-    def __init__(self) -> None:
-        self.pairs = np.zeros((64, 2), dtype=np.int64)
-        self.ci = np.zeros((256, 4), dtype=np.int64)
-        self.cf = np.zeros((256, CF))
-        self.n = 0
-        self.bodies = 0  # rows 0..bodies: this frame's body contacts (the rest: particles')
-        self.old_ci, self.old_cf, self.old_n = self.ci.copy(), self.cf.copy(), 0
-        self.angle0 = np.zeros(0)  # each body's angle when the frame's contacts were found
-        self.pose = np.zeros((0, 4))
-        self.fast = np.zeros(0, dtype=bool)  # bodies whose contacts are found every substep
-        self.nfast = 0
-        self.sorted_pairs = np.zeros((64, 2), dtype=np.int64)  # slow pairs, then fast ones
-        self.slow_pairs = self.fast_pairs = np.zeros((0, 2), dtype=np.int64)
-        self.linked = np.zeros(0, dtype=np.int64)  # body pairs a joint links
-        self.plinked = np.zeros(0, dtype=np.int64)  # body–particle pairs a joint links
-        self.onext, self.onext_key = np.zeros(0, dtype=np.int64), None
-        self.sub_ci, self.sub_cf, self.sub_n = self.ci.copy(), self.cf.copy(), 0
-        # scratch of ``find_contacts``: last frame's contacts by body, boxes, cos/sin
-        self.otable = np.zeros((0, 3), dtype=np.int64)
-        self.order = np.zeros(0, dtype=np.int64)  # the solver's order of the frame's rows
-        self.boxes, self.trig = np.zeros((0, 4)), np.zeros((0, 2))
-        self.walls, self.walls_of = np.zeros(4), None
-        self.pending: dict[str, Any] | None = None  # loaded memory, by entity
-        # rows of the memory are valid while no body was removed since (rows move then)
-        self.removals = self._store_removals = 0
-        self.shape: tuple[int, int] = (-1, -1)  # the tables' versions the frame's rows are of
-
-    def grow(self, need: int) -> None:
-        """Room for ``need`` rows (the first ``bodies`` kept)."""
-        ci, cf = np.zeros((2 * need, 4), dtype=np.int64), np.zeros((2 * need, CF))
-        ci[: self.bodies], cf[: self.bodies] = self.ci[: self.bodies], self.cf[: self.bodies]
-        self.ci, self.cf = ci, cf
-        order = np.zeros(2 * need, dtype=np.int64)
-        order[: self.bodies] = self.order[: self.bodies]
-        self.order = order
-
-    def keep(self) -> None:
-        """Remember this frame's body contacts for the next frame's warm start."""
-        n = self.bodies
-        if len(self.old_ci) < n:
-            self.old_ci, self.old_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
-        self.old_ci[:n], self.old_cf[:n], self.old_n = self.ci[:n], self.cf[:n], n
-        self.removals = self._store_removals
-
-    # -- memory: what warm-starts the next frame (cloned and saved with the world) ----
-
-    def copy(self) -> Contacts:
-        """An independent copy (a cloned world warm-starts the same)."""
-        twin = Contacts()
-        for name, value in self.__dict__.items():
-            setattr(twin, name, value.copy() if isinstance(value, np.ndarray) else value)
-        return twin
-
-    def save(self, world: World) -> dict[str, Any]:
-        """Last frame's and last substep's body contacts, by entity: what the next frame
-        reads (warm starting, kept contacts) to continue bit for bit. Flat lists, keyed
-        ``frame_a``, ``frame_rx``, ``substep_a``…"""
-        if self.pending is not None:  # loaded and not stepped since: as it was loaded
-            return dict(self.pending)
-        entity = world.store.bodies.entity
-        out: dict[str, Any] = {}
-        for key, ci, cf, n in (("frame", self.old_ci, self.old_cf, self.old_n),
-                               ("substep", self.sub_ci, self.sub_cf, self.sub_n)):
-            rows = np.flatnonzero(ci[:n, 2] < 0)  # particles' contacts are never carried
-            a, b = ci[rows, 0], ci[rows, 1]
-            out[f"{key}_a"] = entity[a].tolist()
-            out[f"{key}_b"] = np.where(b >= 0, entity[np.maximum(b, 0)], -1).tolist()
-            for name, col in _SAVED.items():
-                out[f"{key}_{name}"] = cf[rows, col].tolist()
-        return out
-
-    def load(self, state: dict[str, Any]) -> None:
-        """Take what ``save`` wrote (checked); its entities become rows at the next step."""
-        names = ("a", "b", *_SAVED)
-        known = {f"{key}_{name}" for key in ("frame", "substep") for name in names}
-        if set(state) - known:
-            raise ValueError(f"unknown state keys: {', '.join(sorted(set(state) - known))}")
-        for key in ("frame", "substep"):
-            length = len(state.get(f"{key}_a", ()))
-            for name in names:
-                values = state.get(f"{key}_{name}", [])
-                if not isinstance(values, list) or len(values) != length:
-                    raise ValueError(f"{key}_{name} must be a list of {length} values")
-                if name in ("a", "b"):
-                    ok = all(type(v) is int and -1 <= v <= limits.MAX_ENTITY_ID for v in values)
-                    if not ok:
-                        raise ValueError(f"{key}_{name} must hold entity ids (or -1)")
-                elif not all(type(v) in (int, float) and math.isfinite(v) for v in values):
-                    raise ValueError(f"{key}_{name} must hold finite numbers")
-        self.pending = state
-
-    def resolve(self, world: World) -> None:
-        """Turn loaded entities into rows (before the first step after loading)."""
-        state, self.pending = self.pending, None
-        slot = world.store.bslot
-        for key in ("frame", "substep"):
-            a = np.array([slot.get(int(e), -1) for e in state.get(f"{key}_a", ())],
-                         dtype=np.int64)
-            b = np.array([slot.get(int(e), -1) if e >= 0 else -1
-                          for e in state.get(f"{key}_b", ())], dtype=np.int64)
-            keep = a >= 0
-            ci = np.full((max(len(a), 1), 4), -1, dtype=np.int64)
-            cf = np.zeros((max(len(a), 1), CF))
-            n = int(keep.sum())
-            ci[:n, 0], ci[:n, 1] = a[keep], b[keep]
-            for name, col in _SAVED.items():
-                cf[:n, col] = np.asarray(state[f"{key}_{name}"], dtype=np.float64)[keep]
-            if key == "frame":
-                self.old_ci, self.old_cf, self.old_n = ci, cf, n
-            else:
-                self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
-
-    def room(self, bodies: int) -> None:
-        """Scratch rows for ``bodies`` bodies and last frame's contacts (``find_contacts``)."""
-        if len(self.order) < len(self.ci):
-            self.order = np.zeros(len(self.ci), dtype=np.int64)
-        if len(self.boxes) < bodies:
-            self.boxes, self.trig = np.zeros((2 * bodies, 4)), np.zeros((2 * bodies, 2))
-        size = 1 << (2 * self.old_n + 2).bit_length()  # a power of two above 2 × the rows
-        if len(self.otable) < size:
-            self.otable = np.zeros((size, 3), dtype=np.int64)
-
-    def keep_substep(self) -> None:
-        """Remember this substep's own contacts (after the frame's) for the next one's."""
-        first, n = self.bodies, self.n - self.bodies
-        if n == 0:
-            self.sub_n = 0
-            return
-        if len(self.sub_ci) < n:
-            self.sub_ci, self.sub_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
-        self.sub_ci[:n], self.sub_cf[:n] = self.ci[first: self.n], self.cf[first: self.n]
-        self.sub_n = n
 
 
 def integrate(world: World, h: float, damp: float, target: tuple[float, float],
@@ -254,15 +94,14 @@ def solve_tethers_once(world: World, h: float) -> None:
                       bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
 
 
-def contacts(world: World, found: Contacts, ctx: StepContext, grid: Any,
-             bounce: float) -> None:
+def contacts(world: World, ctx: StepContext, grid: Any, bounce: float) -> None:
     """One substep of the bodies' contacts (see the module docstring).
 
     ``grid``: the particles' contact grid, or None; ``bounce`` (px/s): slower
     impacts do not bounce. Contacts are hard: overlaps are taken out in position
     (``rigid_solver.separate``), never pushed out with speed.
     """
-    st = world.store
+    st, found = world.store, world.contacts
     h = ctx.h
     if found.pending is not None:
         found.resolve(world)
@@ -292,7 +131,7 @@ def contacts(world: World, found: Contacts, ctx: StepContext, grid: Any,
     found.keep_substep()
 
 
-def _frame_contacts(world: World, found: Contacts, h: float, frames: int) -> None:
+def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) -> None:
     """The frame's body pairs; the contacts of the slow ones for the whole frame.
 
     A body that turns fast (its farthest point sweeps more than ``SPIN_PX`` over
@@ -325,7 +164,7 @@ def _frame_contacts(world: World, found: Contacts, h: float, frames: int) -> Non
     found.bodies = _find(world, found, h, 0, found.slow_pairs, False, frames)
 
 
-def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray,
+def _find(world: World, found: ContactGraph, h: float, first: int, pairs: np.ndarray,
           fast: bool, frames: int) -> int:
     """Contacts of ``pairs`` and of the ``fast`` bodies (or the others) with the level and
     bounds, from row ``first`` on, with the speculative margin of ``frames`` substeps;
@@ -357,7 +196,7 @@ def _find(world: World, found: Contacts, h: float, first: int, pairs: np.ndarray
     raise AssertionError("contact rows grew and were still too few")  # pragma: no cover
 
 
-def _substep_contacts(world: World, found: Contacts, h: float, grid: Any) -> None:
+def _substep_contacts(world: World, found: ContactGraph, h: float, grid: Any) -> None:
     """This substep's contacts after the frame's: the fast bodies', then the particles'
     (warm-started from the last substep's)."""
     n = found.bodies
@@ -392,7 +231,7 @@ def _linked(st: Any) -> np.ndarray:
     return np.unique(lo * 4294967296 + hi)
 
 
-def _outline_next(st: Any, found: Contacts) -> np.ndarray:
+def _outline_next(st: Any, found: ContactGraph) -> np.ndarray:
     """Per particle row: the next particle along its soft body's outline, else -1 (kept
     until the outlines are rebuilt)."""
     key = (id(st.outline_idx), st.particles.cols["pos"].shape[0])
@@ -419,7 +258,8 @@ def _linked_particles(st: Any) -> np.ndarray:
     return np.unique(keys[keys >= 0])
 
 
-def _particle_contacts(world: World, found: Contacts, h: float, grid: Any, first: int) -> int:
+def _particle_contacts(world: World, found: ContactGraph, h: float, grid: Any,
+                       first: int) -> int:
     """Contacts of bodies with particles, from row ``first`` on; returns the end row."""
     st = world.store
     c, pc = st.bodies.cols, st.particles.cols
@@ -471,45 +311,6 @@ def outlines_off_static(world: World, vmin: float, push: float, hold: float) -> 
                     len(st.outline_off) - 1, st.outline_off, st.outline_idx, pc["pos"],
                     pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"], pc["mask"],
                     pc["friction"], pc["restitution"], vmin, push, hold)
-
-
-def collide_contacts(world: World) -> Contacts | None:
-    """The pipeline's Collide stage's contact memory (None: no such stage)."""
-    return next((s._contacts for s in world.pipeline
-                 if isinstance(getattr(s, "_contacts", None), Contacts)), None)
-
-
-def touching(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:
-    """Entity pairs ``(a, b)`` (``a < b``) a rigid body touches at the end of the frame —
-    a contact that pushed in the last substep — where either has ``events``: the contact
-    point on ``a`` and the normal from ``a`` to ``b`` (px)."""
-    st = world.store
-    b = st.bodies
-    found = collide_contacts(world)
-    if found is None or not b.n or not (b.events.any() or st.particles.events.any()):
-        return {}
-    out: dict[tuple[int, int], tuple[float, float, float, float]] = {}
-    rows = [(found.old_ci[: found.old_n], found.old_cf[: found.old_n]),
-            (found.sub_ci[: found.sub_n], found.sub_cf[: found.sub_n])]
-    for ci, cf in rows:
-        for k in np.flatnonzero(cf[:, LN] > 0.0).tolist():
-            i, j, p = (int(v) for v in ci[k, :3])
-            if i >= b.n or j >= b.n or p >= st.particles.n or (j < 0 and p < 0):
-                continue  # the level or a stale row
-            ea = int(b.entity[i])
-            eb = int(b.entity[j]) if j >= 0 else int(st.particles.entity[p])
-            watched = b.events[i] or (b.events[j] if j >= 0 else st.particles.events[p])
-            if not watched:
-                continue
-            turn = b.angle[i] - found.angle0[i] if i < len(found.angle0) else 0.0
-            c, s = math.cos(turn), math.sin(turn)
-            x = b.pos[i, 0] + c * cf[k, RAX] - s * cf[k, RAY]
-            y = b.pos[i, 1] + s * cf[k, RAX] + c * cf[k, RAY]
-            nx, ny = float(cf[k, NX]), float(cf[k, NY])
-            key = (ea, eb) if ea < eb else (eb, ea)
-            out.setdefault(key, (float(x), float(y), nx, ny) if ea < eb else
-                           (float(x), float(y), -nx, -ny))
-    return out
 
 
 def level_segments(world: World) -> np.ndarray:
