@@ -152,6 +152,7 @@ class Particle(Component):
             self._vals[name] = value
             return
         self._table.store.woken(self._entity)
+        self._table.store.moved()
         cols, s = self._table.cols, self._slot
         delta = value - cols["pos"][s, k]
         cols["pos"][s, k] = value

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .kernels.grid import build_grid
 from .kernels.queries import touching_pairs
 from .physics.contacts import touching_bodies
 
@@ -45,7 +44,7 @@ def _touching(world: World) -> list[tuple[int, int]]:
     watched = st.cols["events"][:n]
     if n == 0 or not watched.any():
         return []
-    grid = build_grid(n, st.cols["pos"], st.cols["radius"], world.contact_slop)
+    grid = world.broadphase.particles(world)
     out = np.zeros((16 * int(watched.sum()) + 16, 2), dtype=np.int64)
     while True:
         count = touching_pairs(n, st.cols["pos"], st.cols["radius"], watched,

@@ -17,7 +17,6 @@ does; level geometry is always hit.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,7 +24,6 @@ import numpy as np
 
 from .errors import WorldError
 from .geometry import point_in_polygon, segments_intersect
-from .kernels.grid import build_body_grid, build_grid
 from .kernels.queries import (
     bodies_along,
     bodies_in_box,
@@ -64,33 +62,13 @@ def _point(p: tuple[float, float], what: str) -> tuple[float, float]:
 
 
 def _grid(world: World) -> tuple:
-    """The particles' grid (``build_grid``) as they are now."""
-    p = world.store.particles
-    return _kept(world, "_particle_grid", p.n, (p.cols["pos"], p.cols["radius"]),
-                 lambda: build_grid(p.n, p.cols["pos"], p.cols["radius"], world.contact_slop))
+    """The particles' grid as they are now (``World.broadphase``)."""
+    return world.broadphase.particles(world)
 
 
 def _body_grid(world: World) -> tuple:
-    """The rigid bodies' grid (``build_body_grid``) as they are now."""
-    b = world.store.bodies
-    return _kept(world, "_body_grid", b.n, (b.cols["pos"], b.cols["extent"]),
-                 lambda: build_body_grid(b.n, b.cols["pos"], b.cols["extent"]))
-
-
-def _kept(world: World, name: str, n: int, columns: tuple[np.ndarray, ...],
-          build: Callable[[], tuple]) -> tuple:
-    """A grid kept on the world as attribute ``name`` while the ``n`` rows of the
-    ``columns`` it was built from are bit for bit the same (a step, a write or a new
-    row makes it again; the check is a memory compare, the grid a counting sort)."""
-    kept = world.__dict__.get(name)
-    if kept is not None:
-        rows, snapshot, grid = kept
-        if rows == n and all(np.array_equal(old, col[:n]) for old, col in
-                             zip(snapshot, columns, strict=True)):
-            return grid
-    grid = build()
-    setattr(world, name, (n, tuple(col[:n].copy() for col in columns), grid))
-    return grid
+    """The rigid bodies' grid as they are now (``World.broadphase``)."""
+    return world.broadphase.bodies(world)
 
 
 def _layer_ok(world: World, mask: int) -> np.ndarray:

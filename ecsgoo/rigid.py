@@ -147,6 +147,7 @@ class RigidBody(Component):
     def _move(self, col: str, prev: str, k: int | None, value: float, name: str) -> None:
         value, where = self._write(k, value, name)
         if where is not None:
+            self._table.store.moved()
             cols, _, index = where
             delta = value - cols[col][index]
             cols[col][index] = value

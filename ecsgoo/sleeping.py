@@ -35,7 +35,6 @@ import numpy as np
 
 from . import derived
 from .kernels.graph import component_labels
-from .kernels.grid import build_grid
 from .kernels.queries import touching_pairs
 from .physics.contacts import island_pairs
 
@@ -193,6 +192,7 @@ def _hold(world: World, start: FrameStart | None, moved: np.ndarray,
         c["pos"][rows] = c["prev"][rows] = then[rows, :2]
         if body:
             c["angle"][rows] = c["prev_angle"][rows] = then[rows, 2]
+    world.store.moved()
 
 
 def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, np.ndarray]:
@@ -228,7 +228,7 @@ def islands(world: World) -> np.ndarray:
             a_list.append(idx[:-1][same])
             b_list.append(idx[1:][same])
     if n:
-        grid = build_grid(n, p.cols["pos"], p.cols["radius"], world.contact_slop)
+        grid = world.broadphase.particles(world)
         out = np.zeros((8 * n + 16, 2), dtype=np.int64)
         watched = np.ones(n, dtype=np.bool_)
         while True:

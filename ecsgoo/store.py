@@ -61,6 +61,8 @@ class Store(BodyRows):
 
     def __init__(self, h: float) -> None:
         self.h = h
+        #: Bumped whenever something may have moved (``moved``): the broad phase's version.
+        self.poses = 0
         for spec, name in TABLES.items():
             setattr(self, name, _CLASSES[spec](_CAPACITY.get(spec, 8), store=self))
         self.pslot: dict[int, int] = {}
@@ -80,6 +82,11 @@ class Store(BodyRows):
         #: Called after a bulk write through a table view (the World wakes everything).
         self.woken_all = _nothing_at_all
 
+    def moved(self) -> None:
+        """Something may have moved (a stage ran, a position was written): the broad
+        phase's kept grids are stale (``physics.broadphase``)."""
+        self.poses += 1
+
     def retime(self, h: float) -> None:
         """Use substep time ``h`` (s) from now on; every particle keeps its velocity.
 
@@ -91,6 +98,7 @@ class Store(BodyRows):
             now, then = table.cols[col][: table.n], table.cols[before][: table.n]
             then[:] = now - (now - then) * (h / self.h)
         self.h = h
+        self.moved()
 
     def table(self, spec: TableSpec) -> Any:
         """The table of column spec ``spec`` (``store.table(PARTICLES) is store.particles``)."""
@@ -258,6 +266,7 @@ class Store(BodyRows):
     def _attach_rider(self, entity: int, comp: _Rider) -> None:
         host = self.bind_rider(entity, comp)
         s = host._slot
+        self.moved()
         if isinstance(host, RigidBody):
             if comp.at is not None:
                 self.bodies.cols["pos"][s] = comp.at

@@ -105,6 +105,7 @@ class Rows:
                 raise WorldError(f"{spec.component}: field {key} must be "
                                  f"{spec.limit(key).describe()}, got {bad!r}")
         target[index] = new
+        table.store.moved()
         table.store.woken_all()  # a sleeping world feels what the game changed
 
     def __repr__(self) -> str:

@@ -28,6 +28,7 @@ from .components import (
 )
 from .errors import WorldError
 from .level import Level
+from .physics.broadphase import BroadPhase
 from .physics.contacts import ContactGraph
 from .rigid import Joint, RigidBody
 from .store import Store
@@ -121,6 +122,7 @@ class World:
         self.sleep = bool(sleep)  # see ecsgoo.sleeping
         self.sleep_state = sleeping.SleepState()  # islands, the frame's start (sleeping)
         self.contacts = ContactGraph()  # the rigid bodies' contacts (physics.contacts)
+        self.broadphase = BroadPhase()  # the grids of the world as it is now
         self.resting = False  # everything movable asleep: the solver's substeps are skipped
         self.store = Store(self.h)
         self.store.woken, self.store.woken_all = self.wake, self.wake_all

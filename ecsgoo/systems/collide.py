@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from .. import limits
 from ..kernels.contacts import collide_bounds, collide_polygons, collide_segments
-from ..kernels.grid import build_grid
 from ..kernels.outlines import collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
 from ..physics.contacts import ContactGraph
@@ -105,11 +104,11 @@ class Collide(Stage):
         st = world.store
         p = st.particles
         c = p.cols
-        n, vmin, push = p.n, self.bounce_speed * h, self.push_speed * h
+        vmin, push = self.bounce_speed * h, self.push_speed * h
         hold = max(0.0, self.hold_speed) * h
         if not (self.particles or self.outlines or st.bodies.n):
             return None
-        grid = build_grid(n, c["pos"], c["radius"], world.contact_slop)
+        grid = world.broadphase.particles(world)
         x0, y0, cell, nx, ny, start, items = grid
         if self.particles:
             # the grid's rows run up the y axis: sweep them downward when gravity pulls down

@@ -64,12 +64,11 @@ def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
     have made or deleted anything), its seconds added to ``world.profile[stage.name]``."""
     world.store.prepare()
     prof = world.profile
-    if prof is None:
-        run(*args)
-        return
-    t0 = perf_counter()
+    t0 = perf_counter() if prof is not None else 0.0
     run(*args)
-    prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
+    world.store.moved()  # what it moved, the kept grids no longer hold (physics.broadphase)
+    if prof is not None:
+        prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
 
 
 def living_particles(world: World, entities: np.ndarray) -> np.ndarray:

@@ -1,0 +1,46 @@
+"""The broad phase: the grids of the world as it is now, each made once per pose.
+
+Collide, contact events, sleeping, sensors and the queries all ask here
+(``World.broadphase``) instead of building grids of their own. A grid is kept
+until something could have moved what it holds: every stage run, a position
+write through a component, a bulk write, a sleeping row put back — each bumps
+``Store.poses`` (a counter: no array comparisons) — or a row added or removed
+(the table's ``version``). So the frame's end builds the particles' grid once for
+events, sleeping and queries together, and a substep's Collide builds its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..kernels.grid import build_body_grid, build_grid
+
+if TYPE_CHECKING:
+    from ..world import World
+
+
+class BroadPhase:
+    """The particles' and the bodies' grids (``kernels.grid``), kept while they hold."""
+
+    def __init__(self) -> None:
+        self._particles: tuple[Any, Any] | None = None
+        self._bodies: tuple[Any, Any] | None = None
+
+    def particles(self, world: World) -> tuple:
+        """The particles' grid (``build_grid``, cells sized for ``World.contact_slop``)."""
+        st = world.store
+        p = st.particles
+        key = (st.poses, p.version, p.n, world.contact_slop)
+        if self._particles is None or self._particles[0] != key:
+            grid = build_grid(p.n, p.cols["pos"], p.cols["radius"], world.contact_slop)
+            self._particles = (key, grid)
+        return self._particles[1]
+
+    def bodies(self, world: World) -> tuple:
+        """The rigid bodies' grid (``build_body_grid``: bounding circles)."""
+        st = world.store
+        b = st.bodies
+        key = (st.poses, b.version, b.n)
+        if self._bodies is None or self._bodies[0] != key:
+            self._bodies = (key, build_body_grid(b.n, b.cols["pos"], b.cols["extent"]))
+        return self._bodies[1]
