@@ -236,6 +236,8 @@ JOINTS = TableSpec("Joint", (
     Column("lb", F8, "Anchor on body b in its own coordinates, px.", 0.0, 2, ("bx", "by"),
            always=True, measured=True),
     _one("weld", B1, "Also keeps the relative angle.", False),
+    Column("axis", F8, "A slider's axis in a's own coordinates (unit); (0, 0): a hinge.",
+           0.0, 2, ("ux", "uy")),
     _one("rest_angle", F8, "Angle of b minus angle of a that a weld keeps, rad.", 0.0,
          always=True, measured=True),
     _one("max_force", F8, "Force that breaks it, mass·px/s² (inf: unbreakable).", np.inf),

@@ -29,11 +29,13 @@ class _Field:
     """A component field that lives in column ``col`` (element ``k``) of the bound table.
 
     Writes are checked against the field's range in ``limits.FIELDS`` (by the
-    name of the class that declares it); fields without one (flags) are cast.
+    name of the class that declares it); fields without one (flags) are cast. A write
+    to a bound component wakes its entity (``wakes``): a sleeping thing feels it.
     """
 
-    def __init__(self, col: str, k: int | None = None, cast: Any = float) -> None:
-        self.col, self.k, self.cast = col, k, cast
+    def __init__(self, col: str, k: int | None = None, cast: Any = float,
+                 wakes: bool = True) -> None:
+        self.col, self.k, self.cast, self.wakes = col, k, cast, wakes
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -63,7 +65,8 @@ class _Field:
             table.cols[self.col][obj._slot] = value
         else:
             table.cols[self.col][obj._slot, self.k] = value
-        table.store.woken(obj._entity)  # a sleeping thing feels what changed
+        if self.wakes:
+            table.store.woken(obj._entity)  # a sleeping thing feels what changed
 
 
 class _Measured(_Field):
@@ -136,7 +139,7 @@ class Particle(Component):
     group = _Field("group", cast=int)
     layer = _Field("layer", cast=int)
     mask = _Field("mask", cast=int)
-    events = _Field("events", cast=bool)
+    events = _Field("events", cast=bool, wakes=False)  # what it reports, not what it feels
     friction = _Field("friction")
     restitution = _Field("restitution")
 

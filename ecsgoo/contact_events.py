@@ -1,18 +1,29 @@
-"""Contact events: ``contact_began`` and ``contact_ended`` for particles and rigid bodies made
-with ``events=True``.
+"""Contact events: ``contact_began`` and ``contact_ended`` when either side asks (``events``).
 
-At the end of every frame (``World.end_frame``) the World finds the pairs of
-particles that touch — centres at most ``r1 + r2 + World.contact_slop`` apart,
-the same test Merge uses — where at least one of the two has ``events``; a pair
-new since the last frame dispatches ``contact_began(a, b, x, y, nx, ny)`` (``a <
-b``, the contact point on ``a``'s disc and the normal from ``a`` to ``b``, px), a
-pair gone dispatches ``contact_ended(a, b)``. The slop is what keeps a resting
-contact from flickering. The pairs are kept in the ``Contacts`` resource (saved
-with the world, so a loaded world dispatches the same events); deleting an
-entity ends its contacts at once. No particle with ``events``: nothing is done
-beyond one look at the flag column. A rigid body's contacts (with bodies and
-particles) are the Collide stage's that pushed in the frame's last substep
-(``systems.rigid.touching``): the point is on ``a``, the normal from ``a`` to ``b``.
+At the end of every frame (``World.end_frame``) the World finds what touches a
+particle or rigid body made with ``events=True``: other particles (centres at
+most ``r1 + r2 + World.contact_slop`` apart, the test Merge uses), rigid bodies
+(a particle's disc within the slop of a body's shape, static bodies too:
+``kernels.touching``; bodies with each other: the contact graph's rows that
+pushed in the frame, ``physics.contacts.touching_bodies``) and the level (its
+segments, polygons and the bounds; the other end is ``-1``). A pair new since
+the last frame dispatches::
+
+    contact_began(a, b, x, y, nx, ny, impulse, speed)
+
+``a < b`` (or ``b == -1``: the level), the contact point on ``a`` and the unit
+normal from ``a`` to ``b`` (px), the normal ``impulse`` of the hit (mass·px/s: the
+momentum the contact took out of the moving end(s) along the normal over the
+frame, gravity and forces aside) and ``speed``, how fast the two closed along the
+normal as the frame began (px/s) — a game decides "was that hard?" from them.
+A pair still closing faster than ``CLOSING_SPEED`` at the frame's end has not hit
+yet (it came within the slop on its way in): it begins next frame, with the hit's
+impulse. A pair gone dispatches ``contact_ended(a, b)``. Handlers written for the
+six arguments of old get six (``World.set_handler``).
+
+The pairs are kept in the ``Touching`` resource (saved with the world, so a loaded
+world dispatches the same events); deleting an entity ends its contacts at once.
+With nothing watched nothing is done beyond one look at the flag columns.
 """
 
 from __future__ import annotations
@@ -24,62 +35,142 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .kernels.queries import touching_pairs
+from .kernels.touching import discs_on_bodies, discs_on_level
 from .physics.contacts import touching_bodies
 
 if TYPE_CHECKING:
     from .world import World
 
+#: A pair closing faster than this (px/s) at the frame's end has not hit yet.
+CLOSING_SPEED = 20.0
+Where = tuple[float, float, float, float]
+
 
 @dataclass
-class Contacts:
-    """The touching pairs ``[a, b]`` (entities, ``a < b``) at the end of the last frame."""
+class Touching:
+    """The touching pairs ``[a, b]`` (entities, ``a < b``; ``b = -1``: the level) at the end
+    of the last frame, and those that came within the slop still closing fast (``arriving``,
+    with their point and normal ``[x, y, nx, ny]`` in ``arriving_at``), whose hit comes next
+    frame."""
 
     pairs: list[list[int]] = field(default_factory=list)
+    arriving: list[list[int]] = field(default_factory=list)
+    arriving_at: list[list[float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for name, size, kinds in (("pairs", 2, (int,)), ("arriving", 2, (int,)),
+                                  ("arriving_at", 4, (int, float))):
+            for row in getattr(self, name):
+                ok = isinstance(row, list) and len(row) == size and all(
+                    type(v) in kinds and math.isfinite(v) for v in row)
+                if not ok:
+                    raise ValueError(f"{name} must hold rows of {size} "
+                                     f"{'entity ids' if size == 2 else 'numbers'}, got {row!r}")
+        if len(self.arriving) != len(self.arriving_at):
+            raise ValueError("arriving and arriving_at must have a row each for every pair")
 
 
-def _touching(world: World) -> list[tuple[int, int]]:
-    """The entity pairs touching now with at least one watched particle, ascending."""
-    st = world.store.particles
-    n = st.n
-    watched = st.cols["events"][:n]
+#: The old name (``Touching`` is what it holds; the solver's contacts are ``World.contacts``).
+Contacts = Touching
+
+
+class FrameVelocities:
+    """Every particle's and body's velocity as the frame began (px/s), found by entity
+    (rows may move during the frame)."""
+
+    def __init__(self, world: World) -> None:
+        st = world.store
+        p, b, h = st.particles, st.bodies, st.h
+        self.entity, self.v = p.entity.copy(), (p.pos - p.prev) / h
+        self.bentity, self.bv = b.entity.copy(), (b.pos - b.prev) / h
+
+    def of(self, entity: int, body: bool) -> np.ndarray | None:
+        """``entity``'s velocity as the frame began, or None (made during the frame)."""
+        ids, v = (self.bentity, self.bv) if body else (self.entity, self.v)
+        rows = np.flatnonzero(ids == entity)
+        return v[rows[0]] if len(rows) else None
+
+
+def begin_frame(world: World) -> None:
+    """Keep the velocities the frame begins with, if anything is watched."""
+    st = world.store
+    watched = st.particles.events.any() or st.bodies.events.any()
+    world.event_start = FrameVelocities(world) if watched else None
+
+
+def update(world: World) -> None:
+    """Dispatch the contacts that began and ended since the last frame."""
+    state = world.resource(Touching)
+    st = world.store
+    if state is None and not (st.particles.events.any() or st.bodies.events.any()):
+        return  # nothing watched, nothing was touching: the usual case costs nothing
+    found = _touching(world)
+    if state is None:
+        if not found:
+            return
+        state = world.add_resource(Touching())
+    before = {tuple(p) for p in state.pairs}
+    slots = (st.pslot, st.bslot)
+    arrived = {(a, b): tuple(at) for (a, b), at in zip(state.arriving, state.arriving_at,
+                                                         strict=True)
+               if all(e < 0 or any(e in slot for slot in slots) for e in (a, b))}
+    start = world.event_start
+    began, arriving, bounced = [], [], []
+    for pair, where in sorted(found.items()):
+        if pair in before:
+            continue
+        impulse, speed, closing = _strength(world, start, pair, where)
+        if closing > CLOSING_SPEED and pair not in arrived:
+            found.pop(pair)  # still on its way in: it hits next frame
+            arriving.append((list(pair), list(where)))
+            continue
+        began.append((pair, where, impulse, speed))
+    for pair, where in sorted(arrived.items()):  # hit and gone within the frame
+        if pair not in found and pair not in before:
+            impulse, speed, _ = _strength(world, start, pair, where)
+            bounced.append((pair, where, impulse, speed))
+    state.pairs = [list(p) for p in sorted(found)]
+    state.arriving = [pair for pair, _ in arriving]
+    state.arriving_at = [where for _, where in arriving]
+    for (a, b), where, impulse, speed in began + bounced:
+        world.dispatch("contact_began", a, b, *where, impulse, speed)
+    for a, b in sorted(before - set(found)) + [pair for pair, *_ in bounced]:
+        world.dispatch("contact_ended", a, b)
+
+
+def _touching(world: World) -> dict[tuple[int, int], Where]:
+    """Every touching pair with a watched end: its point on ``a`` and normal ``a → b``."""
+    out: dict[tuple[int, int], Where] = {}
+    for pair, where in _particle_pairs(world):
+        out.setdefault(pair, where)
+    for pair, where in touching_bodies(world).items():
+        out.setdefault(pair, where)
+    for pair, where in _particles_on_things(world):
+        out.setdefault(pair, where)
+    return out
+
+
+def _particle_pairs(world: World) -> list[tuple[tuple[int, int], Where]]:
+    """Touching particle pairs with at least one watched particle."""
+    p = world.store.particles
+    n = p.n
+    watched = p.cols["events"][:n]
     if n == 0 or not watched.any():
         return []
     grid = world.broadphase.particles(world)
     out = np.zeros((16 * int(watched.sum()) + 16, 2), dtype=np.int64)
     while True:
-        count = touching_pairs(n, st.cols["pos"], st.cols["radius"], watched,
+        count = touching_pairs(n, p.cols["pos"], p.cols["radius"], watched,
                                world.contact_slop, *grid, out)
         if count < len(out):
             break
         out = np.zeros((2 * len(out), 2), dtype=np.int64)  # full: look again with room
-    entity = st.cols["entity"]
+    entity = p.cols["entity"]
     pairs = {tuple(sorted((int(entity[i]), int(entity[j])))) for i, j in out[:count]}
-    return sorted(pairs)
+    return [(pair, _between_discs(world, *pair)) for pair in sorted(pairs)]
 
 
-def update(world: World) -> None:
-    """Dispatch the contacts that began and ended since the last frame."""
-    state = world.resource(Contacts)
-    st = world.store
-    if state is None and not (st.particles.events.any() or st.bodies.events.any()):
-        return  # nothing watched, nothing was touching: the usual case costs nothing
-    bodies = touching_bodies(world)
-    now = sorted(set(_touching(world)) | set(bodies))
-    if state is None:
-        if not now:
-            return
-        state = world.add_resource(Contacts())
-    before = {tuple(p) for p in state.pairs}
-    state.pairs = [list(p) for p in now]
-    for a, b in now:
-        if (a, b) not in before:
-            where = bodies.get((a, b)) or _where(world, a, b)
-            world.dispatch("contact_began", a, b, *where)
-    for a, b in sorted(before - set(now)):
-        world.dispatch("contact_ended", a, b)
-
-
-def _where(world: World, a: int, b: int) -> tuple[float, float, float, float]:
+def _between_discs(world: World, a: int, b: int) -> Where:
     """The contact point on ``a``'s disc and the unit normal from ``a`` to ``b``."""
     p = world.particles
     ra, rb = p.row(a), p.row(b)
@@ -90,13 +181,115 @@ def _where(world: World, a: int, b: int) -> tuple[float, float, float, float]:
     return float(ax + nx * r), float(ay + ny * r), float(nx), float(ny)
 
 
+def _particles_on_things(world: World) -> list[tuple[tuple[int, int], Where]]:
+    """Watched particles touching a rigid body or the level (``kernels.touching``)."""
+    st = world.store
+    p, b = st.particles, st.bodies
+    rows = np.flatnonzero(p.events)
+    if not len(rows):
+        return []
+    st.prepare()  # the bodies' pieces as they are now
+    c, bc, slop = p.cols, b.cols, world.contact_slop
+    hits = np.zeros((len(rows) + 8, 6))
+    if b.n:
+        while True:
+            count = discs_on_bodies(rows, c["pos"], c["radius"], c["group"], c["layer"],
+                                    c["mask"], slop, b.n, bc["pos"], bc["angle"],
+                                    bc["extent"], bc["group"], bc["layer"], bc["mask"],
+                                    st.body_piece_off, st.piece_vert_off, st.piece_verts,
+                                    st.piece_radius, hits)
+            if count <= len(hits):
+                break
+            hits = np.zeros((2 * count, 6))
+        on_bodies = hits[:count].copy()
+    else:
+        on_bodies = np.zeros((0, 6))
+    lvl, walls = world.level, world.bounds
+    level = np.zeros((len(rows), 6))
+    k = discs_on_level(rows, c["pos"], c["radius"], slop, lvl.segments, lvl.poly_off,
+                       lvl.poly_xy, lvl.poly_idx, np.array(walls or (0.0,) * 4, dtype=float),
+                       walls is not None, level)
+    out = []
+    for row, other, x, y, nx, ny in np.concatenate([on_bodies, level[:k]]).tolist():
+        a = int(p.entity[int(row)])
+        if other < 0:
+            out.append(((a, -1), (x, y, nx, ny)))
+            continue
+        e = int(b.entity[int(other)])
+        out.append(((a, e), (x, y, nx, ny)) if a < e else ((e, a), (x, y, -nx, -ny)))
+    return out
+
+
+def _strength(world: World, start: FrameVelocities | None, pair: tuple[int, int],
+              where: Where) -> tuple[float, float, float]:
+    """The hit's normal impulse (mass·px/s), how fast the ends closed as the frame began
+    and how fast they close now (px/s)."""
+    n = np.array(where[2:])
+    ends = [_end(world, start, e) for e in pair]
+    (ma, va0, va1), (mb, vb0, vb1) = ends
+    speed = float((va0 - vb0) @ n)
+    closing = float((va1 - vb1) @ n)
+    # the momentum the contact gave along n: into b (+n), out of a (-n), measured on one
+    # end that moves: a watched one if it can, the lighter (the other may lean on more)
+    movable = [(not _watched(world, e), m, sign, v0, v1, e)
+               for sign, (m, v0, v1), e in ((-1.0, ends[0], pair[0]), (1.0, ends[1], pair[1]))
+               if m < math.inf]
+    impulse = 0.0
+    if movable:
+        _, m, sign, v0, v1, e = min(movable, key=lambda t: t[:2])
+        impulse = max(0.0, sign * m * float((v1 - _expected(world, e, v0)) @ n))
+    return impulse, max(speed, 0.0), closing
+
+
+def _watched(world: World, entity: int) -> bool:
+    """Whether ``entity`` (a particle or body) has ``events``."""
+    st = world.store
+    if entity in st.pslot:
+        return bool(st.particles.events[st.pslot[entity]])
+    return bool(st.bodies.events[st.bslot[entity]])
+
+
+def _end(world: World, start: FrameVelocities | None,
+         entity: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """An end's mass (inf: it cannot move), velocity as the frame began and now (px/s)."""
+    st = world.store
+    zero = np.zeros(2)
+    if entity < 0:
+        return math.inf, zero, zero
+    body = entity not in st.pslot
+    row, table = (st.bslot[entity], st.bodies) if body else (st.pslot[entity], st.particles)
+    now = (table.pos[row] - table.prev[row]) / st.h
+    then = None if start is None else start.of(entity, body)
+    mass = math.inf if table.pinned[row] else float(table.mass[row])
+    return mass, now if then is None else then, now
+
+
+def _expected(world: World, entity: int, v0: np.ndarray) -> np.ndarray:
+    """Where ``entity``'s velocity would be after the frame with no contact: damped, plus
+    gravity and the frame's force."""
+    if entity < 0:
+        return np.zeros(2)
+    st = world.store
+    kept = world.damping ** (world.dt * 60.0)
+    if entity in st.pslot:
+        row, mass, force = st.pslot[entity], st.particles.mass, world.frame_force
+    else:
+        row, mass, force = st.bslot[entity], st.bodies.mass, world.body_force
+    push = force[row] / mass[row] if row < len(force) else np.zeros(2)
+    return v0 * kept + (np.array(world.gravity) + push) * world.dt
+
+
 def forget(world: World, entity: int) -> None:
     """``entity`` was deleted: its contacts end now (``contact_ended``)."""
-    state = world.resource(Contacts)
-    if state is None or not state.pairs:
+    state = world.resource(Touching)
+    if state is None:
         return
+    keep = [k for k, pair in enumerate(state.arriving) if entity not in pair]
+    state.arriving = [state.arriving[k] for k in keep]
+    state.arriving_at = [state.arriving_at[k] for k in keep]
     gone = [p for p in state.pairs if entity in p]
     if gone:
         state.pairs = [p for p in state.pairs if entity not in p]
         for a, b in gone:
             world.dispatch("contact_ended", a, b)
+

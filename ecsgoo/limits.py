@@ -243,6 +243,8 @@ FIELDS: dict[str, dict[str, Range]] = {
               "lower": _within(1e12), "upper": _within(1e12),
               "motor_speed": _within(MAX_MOTOR_SPEED),
               "motor_torque": Range(0.0, math.inf, inf=True),
+              "motor_force": Range(0.0, math.inf, inf=True),
+              "axis": _within(MAX_SHAPE), "ux": _within(1.0), "uy": _within(1.0),
               "motor_impulse": _within(MAX_FORCE * MAX_SHAPE),
               "lower_impulse": Range(0.0, MAX_FORCE * MAX_SHAPE),
               "upper_impulse": Range(0.0, MAX_FORCE * MAX_SHAPE)},

@@ -125,7 +125,7 @@ class RigidBody(Component):
     group = _Field("group", cast=int)
     layer = _Field("layer", cast=int)
     mask = _Field("mask", cast=int)
-    events = _Field("events", cast=bool)
+    events = _Field("events", cast=bool, wakes=False)  # what it reports, not what it feels
 
     def _h(self) -> float:
         return self._table.store.h
@@ -242,17 +242,24 @@ class Joint(Component):
     / ``upper`` (rad, None: no limit) keep it within; the motor drives its speed
     to ``motor_speed`` (rad/s) with at most ``motor_torque`` (mass·px²/s²; 0: no
     motor, ``inf``: whatever it takes); a weld keeps its angle and ignores them.
+    With ``axis`` (a world direction when made; it turns with a, which must be a
+    body) it is a slider (Box2D's prismatic joint): b's anchor moves only along the
+    axis through a's, and the two keep their relative angle. Its ``lower`` / ``upper``
+    are then translations along the axis (px, from where it was made), its motor
+    drives that translation's speed to ``motor_speed`` (px/s) with at most
+    ``motor_force`` (mass·px/s²; kept in ``motor_torque``).
     Live view: ``force`` (what it held in the last substep), ``broken``, and
     ``motor_speed`` / ``motor_torque`` writable.
     """
 
     _fields = ("a", "b", "x", "y", "weld", "max_force", "lower", "upper", "motor_speed",
-               "motor_torque")
+               "motor_torque", "axis")
 
     def __init__(self, a: int, b: int, x: float, y: float, weld: bool = False,
                  max_force: float | None = None, lower: float | None = None,
                  upper: float | None = None, motor_speed: float = 0.0,
-                 motor_torque: float = 0.0) -> None:
+                 motor_torque: float = 0.0, axis: Sequence[float] | None = None,
+                 motor_force: float | None = None) -> None:
         self._entity = -1
         for name, end in (("a", a), ("b", b)):
             limits.check("Joint", name, end)
@@ -264,18 +271,37 @@ class Joint(Component):
         if low > high:
             raise WorldError(f"Joint: field lower ({low}) is above upper ({high})")
         motor = limits.check("Joint", "motor_torque", motor_torque)
+        if motor_force is not None:
+            motor = limits.check("Joint", "motor_force", motor_force)
+        unit = None if axis is None else _unit_axis(axis)
+        if unit is not None and weld:
+            raise WorldError("Joint: fields axis and weld do not go together (a slider "
+                             "already keeps the angle)")
         self._table, self._slot = None, -1
         self._vals = {"a": int(a), "b": int(b), "x": limits.check("Joint", "x", x),
                       "y": limits.check("Joint", "y", y), "weld": bool(weld), "max_force": mf,
                       "lower": low, "upper": high,
                       "motor_speed": limits.check("Joint", "motor_speed", motor_speed),
-                      "motor_torque": motor}
+                      "motor_torque": motor, "axis": unit}
 
     a = property(lambda self: self._vals["a"], doc="Entity of end a.")
     b = property(lambda self: self._vals["b"], doc="Entity of end b.")
     x = property(lambda self: self._vals["x"], doc="Where it was made, px (world x).")
     y = property(lambda self: self._vals["y"], doc="Where it was made, px (world y).")
     weld = property(lambda self: self._vals["weld"], doc="Keeps the relative angle too.")
+
+    @property
+    def axis(self) -> tuple[float, float] | None:
+        """A slider's direction (world, unit: as made, then as a turns), or None: a hinge."""
+        if self._table is None:
+            return self._vals["axis"]
+        store, s = self._table.store, self._slot
+        ux, uy = (float(v) for v in self._table.cols["axis"][s])
+        if ux == 0.0 and uy == 0.0:
+            return None
+        a = float(store.bodies.cols["angle"][self._table.cols["a_body"][s]])
+        c, si = math.cos(a), math.sin(a)
+        return (c * ux - si * uy, si * ux + c * uy)
     lower = property(lambda self: self._live("lower"),
                      doc="Least joint angle, rad (-NO_LIMIT: none).")
     upper = property(lambda self: self._live("upper"),
@@ -340,3 +366,15 @@ class Joint(Component):
     def entity(self) -> int:
         """The joint's entity (-1 before it is added to a world)."""
         return self._entity
+
+
+def _unit_axis(axis: Sequence[float]) -> tuple[float, float]:
+    """A slider's axis as a unit vector (WorldError unless two finite numbers, not both 0)."""
+    try:
+        ux, uy = (limits.check("Joint", "axis", float(v)) for v in axis)
+    except (TypeError, ValueError):
+        raise WorldError(f"Joint: field axis must be two numbers, got {axis!r}") from None
+    size = math.hypot(ux, uy)
+    if not size > 0.0:
+        raise WorldError(f"Joint: field axis must not be (0, 0), got {axis!r}")
+    return (ux / size, uy / size)

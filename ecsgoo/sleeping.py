@@ -214,6 +214,7 @@ def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, n
 def islands(world: World) -> np.ndarray:
     """An island label per particle row, then per body row (``n + m`` labels)."""
     st = world.store
+    st.prepare()  # the members' rows as they are now (a deletion may have moved them)
     p, b = st.particles, st.bodies
     n, m = p.n, b.n
     a_list, b_list = [], []

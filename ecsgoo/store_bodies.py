@@ -141,6 +141,10 @@ class BodyRows:
         if v["weld"] and (ab < 0 or bb < 0):
             raise WorldError(f"entity {entity} (Joint): field weld needs two rigid bodies "
                              "(a particle has no angle to keep)")
+        axis = v.get("axis")
+        if axis is not None and ab < 0:
+            raise WorldError(f"entity {entity} (Joint): field axis needs a rigid body at end "
+                             "a (the axis turns with it)")
         turns = v["lower"] > -NO_LIMIT or v["upper"] < NO_LIMIT or v["motor_torque"] > 0.0
         if turns and ab < 0 and bb < 0:
             raise WorldError(f"entity {entity} (Joint): fields lower, upper and motor_torque "
@@ -150,7 +154,7 @@ class BodyRows:
             local = (self._local(ab, v["x"], v["y"]), self._local(bb, v["x"], v["y"]))
         if rest_angle is None:  # the joint angle's zero: the ends' relative angle now
             rest_angle = 0.0
-            if v["weld"] or turns:  # a particle end has no angle: 0
+            if v["weld"] or turns or axis is not None:  # a particle end has no angle: 0
                 rest_angle = ((float(c["angle"][bb]) if bb >= 0 else 0.0)
                               - (float(c["angle"][ab]) if ab >= 0 else 0.0))
         self.joints.extend([comp], {"a_body": ab, "a_part": ap, "b_body": bb, "b_part": bp,
@@ -158,9 +162,17 @@ class BodyRows:
                                     "rest_angle": rest_angle, "max_force": v["max_force"],
                                     "lower": v["lower"], "upper": v["upper"],
                                     "motor_speed": v["motor_speed"],
-                                    "motor_torque": v["motor_torque"], "entity": entity})
+                                    "motor_torque": v["motor_torque"], "entity": entity,
+                                    "axis": (0.0, 0.0) if axis is None else
+                                    self._local_direction(ab, axis)})
         comp._table = self.joints
         comp._entity = entity
+
+    def _local_direction(self, body: int, d: tuple[float, float]) -> tuple[float, float]:
+        """World direction ``d`` in body row ``body``'s coordinates."""
+        a = self.bodies.cols["angle"][body]
+        co, si = math.cos(a), math.sin(a)
+        return (co * d[0] + si * d[1], -si * d[0] + co * d[1])
 
     def _local(self, body: int, x: float, y: float) -> tuple[float, float]:
         """World point ``(x, y)`` in body row ``body``'s coordinates ((0, 0) for a particle)."""

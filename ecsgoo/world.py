@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import inspect
 import itertools
 import math
 import operator
@@ -104,6 +105,7 @@ class World:
                  contact_slop: float = 1.0, sleep: bool = False) -> None:
         self.name = f"ecsgoo-world-{next(_names)}"
         self._handlers: dict[str, list[Callable[..., Any]]] = {}
+        self._takes: dict[str, list[int | None]] = {}  # positional arguments each handler takes
         self.resources: dict[type, Any] = {}
         self.frame = 0
         self.level = Level()
@@ -123,6 +125,7 @@ class World:
         self.sleep_state = sleeping.SleepState()  # islands, the frame's start (sleeping)
         self.contacts = ContactGraph()  # the rigid bodies' contacts (physics.contacts)
         self.broadphase = BroadPhase()  # the grids of the world as it is now
+        self.event_start: Any = None  # velocities as the frame began (contact events)
         self.resting = False  # everything movable asleep: the solver's substeps are skipped
         self.store = Store(self.h)
         self.store.woken, self.store.woken_all = self.wake, self.wake_all
@@ -286,6 +289,8 @@ class World:
         with self._context():
             comp = esper.component_for_entity(entity, component_type)
             if isinstance(comp, RigidBody):
+                if entity == self.grabbed:  # no stale grab of a body that is gone
+                    self.release()
                 self._drop_joints(entity)
                 for rider in [c for c in esper.components_for_entity(entity)
                               if isinstance(c, _Rider)]:
@@ -451,6 +456,7 @@ class World:
         self.store.prepare()
         if self.sleep and not self.resting:
             sleeping.begin_frame(self)  # what moved this frame is measured from here
+        contact_events.begin_frame(self)  # what a hit changed is measured from here
         for table, now in ((self.store.particles, self.frame_force),
                            (self.store.bodies, self.body_force)):
             pending = table.cols["force"][: table.n]
@@ -460,10 +466,12 @@ class World:
     def end_frame(self) -> None:
         """End a frame (``Pipeline.step`` calls it): contact and sensor events, the frame
         counts, and the pointer arrives."""
-        contact_events.update(self)
-        sensors.update(self)
-        if self.sleep:
-            sleeping.update(self)
+        # each after the store is made whole: a stage or a handler may have made or
+        # deleted anything
+        for service in (contact_events.update, sensors.update, sleeping.update):
+            self.store.prepare()
+            if service is not sleeping.update or self.sleep:
+                service(self)
         self.frame += 1
         self.grab_from = self.grab_target
 
@@ -690,20 +698,25 @@ class World:
 
         Handlers run in the order they were set. The world keeps them itself:
         esper's registry holds weak references (a lambda would silently vanish)
-        in a set (an order that changes from run to run).
+        in a set (an order that changes from run to run). A handler that takes fewer
+        arguments than an event now carries gets the first ones (``contact_began``
+        grew ``impulse`` and ``speed``: a handler of six still works).
         """
         self._handlers.setdefault(name, []).append(func)
+        self._takes.setdefault(name, []).append(_positional(func))
 
     def remove_handler(self, name: str, func: Callable[..., Any]) -> None:
         """Stop calling ``func`` for event ``name``."""
         handlers = self._handlers.get(name, [])
         if func in handlers:
+            del self._takes[name][handlers.index(func)]
             handlers.remove(func)
 
     def dispatch(self, name: str, *args: Any) -> None:
         """Dispatch event ``name`` to its handlers, in the order they were set."""
-        for func in list(self._handlers.get(name, ())):
-            func(*args)
+        handlers = self._handlers.get(name, ())
+        for func, take in list(zip(handlers, self._takes.get(name, ()), strict=True)):
+            func(*(args if take is None or take >= len(args) else args[:take]))
 
     # -- inspection ----------------------------------------------------------------------
 
@@ -794,6 +807,19 @@ class World:
                 self._skip_to(entity)
                 esper.create_entity(*comps)
                 self._next_id = entity + 1
+
+
+def _positional(func: Callable[..., Any]) -> int | None:
+    """How many positional arguments ``func`` takes (None: any number, or unknown)."""
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    kinds = [p.kind for p in params]
+    if inspect.Parameter.VAR_POSITIONAL in kinds:
+        return None
+    return sum(k in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+               for k in kinds)
 
 
 def _copy_component(comp: Any, mapping: dict[int, Any]) -> Any:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from ecsgoo import Particle, World, dumps, loads, systems
+from ecsgoo import Anchor, Particle, RigidBody, World, dumps, loads, systems
 from ecsgoo.contact_events import Contacts
 from events import continued, record
 
@@ -24,7 +26,7 @@ def test_a_ball_landing_on_another_begins_once_and_resting_does_not_flicker():
     w.step(240)  # it falls, bounces a little, settles
     began = [e for e in log if e[0] == "began"]
     assert began and began[0][1:3] == (floor, ball)
-    a, b, x, y, nx, ny = began[0][1:]
+    a, b, x, y, nx, ny = began[0][1:7]
     assert (x, y) == pytest.approx((400, 40), abs=1.5) and (nx, ny) == pytest.approx((0, 1))
     settled = len(log)
     w.step(120)
@@ -76,7 +78,7 @@ def test_rigid_bodies_with_events_say_when_contacts_begin_and_end():
     w.step(120)
     began = [e for e in log if e[0] == "began"]
     assert [e[1:3] for e in began] == [(ground, crate)]
-    _, _, _, x, y, nx, ny = began[0]
+    _, _, _, x, y, nx, ny = began[0][:7]
     assert y == pytest.approx(20.0, abs=0.5) and (nx, ny) == pytest.approx((0.0, 1.0))
     assert 385 - 1e-6 <= x <= 415 + 1e-6
     assert quiet not in {e for entry in log for e in entry[1:3]}
@@ -86,3 +88,73 @@ def test_rigid_bodies_with_events_say_when_contacts_begin_and_end():
     n = len(log)
     w.step(180)  # landed again: one more began, no flicker while resting
     assert [e[0] for e in log[n:]] == ["began"]
+
+
+def _landing(target: str, mass: float = 2.0) -> tuple[list, int, int]:
+    """A watched particle dropped from 200 px above a floor of the given kind."""
+    w = World(bounds=(0, 0, 800, 600), damping=1.0).use(*(s() for s in systems.SOLVER))
+    if target == "static body":
+        floor = w.create_entity(RigidBody.box(400, 90, 300, 20), Anchor())
+        top = 100
+    elif target == "dynamic body":
+        floor = w.create_entity(RigidBody.box(400, 90, 300, 20, mass=1e6))
+        w.create_entity(RigidBody.box(400, 40, 400, 80), Anchor())
+        top = 100
+    elif target == "segment":
+        w.add_segment((100, 100), (700, 100))
+        floor, top = -1, 100
+    else:  # the bounds
+        floor, top = -1, 0
+    ball = w.create_entity(Particle(400, top + 210, radius=10, mass=mass, events=True))
+    log = record(w, **EVENTS)
+    w.velocities = []  # the ball's vy at each frame's end, to check the impulse against
+    for _ in range(60):
+        w.step()
+        w.velocities.append((len(log), w.component(ball, Particle).vy))
+    return log, floor, ball, w.velocities
+
+
+@pytest.mark.parametrize("target", ["static body", "dynamic body", "segment", "bounds"])
+def test_a_watched_particle_reports_landing_with_the_hit_s_impulse_and_speed(target):
+    log, floor, ball, vy = _landing(target)
+    began = [e for e in log if e[0] == "began"]
+    a, b, x, y, nx, ny, impulse, speed = began[0][1:]
+    if floor < 0:
+        assert (a, b) == (ball, -1) and (nx, ny) == pytest.approx((0, -1), abs=1e-6)
+    else:
+        assert {a, b} == {ball, floor}
+        assert (nx, ny) == pytest.approx((0, -1) if a == ball else (0, 1), abs=1e-3)
+    # it fell 200 px: it hits at v = sqrt(2 g h)
+    assert speed == pytest.approx(math.sqrt(2 * 980 * 200), rel=0.10)
+    # the impulse is m·Δv over the frame of the hit (gravity aside)
+    frame = next(k for k, (logged, _) in enumerate(vy) if logged >= log.index(began[0]) + 1)
+    dv = vy[frame][1] - vy[frame - 1][1] + 980 / 60
+    assert impulse == pytest.approx(2.0 * dv, rel=0.10)
+
+
+def test_a_heavier_particle_hits_harder():
+    light = [e for e in _landing("static body", 1.0)[0] if e[0] == "began"][0]
+    heavy = [e for e in _landing("static body", 5.0)[0] if e[0] == "began"][0]
+    assert light[8] == pytest.approx(heavy[8])  # as fast
+    assert heavy[7] == pytest.approx(5 * light[7], rel=0.10)
+
+
+def test_a_handler_of_six_arguments_still_gets_its_six():
+    w = World(bounds=(0, 0, 800, 600)).use(*(s() for s in systems.SOLVER))
+    got = []
+
+    def old_style(a, b, x, y, nx, ny):
+        got.append((a, b))
+
+    w.set_handler("contact_began", old_style)
+    ball = w.create_entity(Particle(400, 100, radius=10, events=True))
+    w.step(60)
+    assert got == [(ball, -1)]
+
+
+def test_a_watched_body_reports_the_level_and_a_watched_particle_the_bodies_it_rests_on():
+    w = World(bounds=(0, 0, 800, 600)).use(*(s() for s in systems.SOLVER))
+    log = record(w, **EVENTS)
+    crate = w.create_entity(RigidBody.box(400, 100, 40, 40, events=True))
+    w.step(60)
+    assert [e[1:3] for e in log if e[0] == "began"] == [(crate, -1)]

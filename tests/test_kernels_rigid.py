@@ -58,7 +58,8 @@ def test_a_hinge_position_pass_matches_the_jacobian_solve():
     bprev, bprev_angle = bpos.copy(), bangle.copy()
     one = np.array([-1])
     joint_sweep(1, np.array([0]), one, np.array([1]), one, la, lb, np.array([False]),
-                np.zeros(1), np.array([False]), np.zeros((1, 2)), np.zeros(1), np.zeros(1),
+                np.zeros((1, 2)), np.zeros(1), np.array([False]), np.zeros((1, 2)),
+                np.zeros(1), np.zeros(1),
                 np.array([-1e12]), np.array([1e12]), *(np.zeros(1) for _ in range(5)),
                 bpos, bprev, bangle, bprev_angle, bw, biw, np.zeros((1, 2)), np.zeros((1, 2)),
                 np.zeros(1), 1 / 360, 3)

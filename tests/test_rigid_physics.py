@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from ecsgoo import Anchor, Joint, Particle, RigidBody, Spring, World, systems
+from ecsgoo import Anchor, Joint, Particle, RigidBody, Spring, World, dumps, loads, systems
 
 G = 980.0
 
@@ -405,3 +405,54 @@ def test_a_motor_is_driven_live_and_bad_limits_are_refused():
     p, q = w.create_entity(Particle(0, 50)), w.create_entity(Particle(0, 60))
     with pytest.raises(WorldError, match="rigid body"):
         w.create_entity(Joint(p, q, 0, 55, upper=1.0))
+
+
+# -- sliders (prismatic joints): closed forms --------------------------------------------------
+
+def _slider(angle_deg: float = 30.0, **joint) -> tuple[World, int, int]:
+    """A static hub and a 20 px box that slides on an axis at ``angle_deg`` through it."""
+    w = World(bounds=None, damping=1.0).use(*(s() for s in systems.SOLVER))
+    hub = w.create_entity(RigidBody.box(0, 0, 10, 10, group=1), Anchor())
+    cart = w.create_entity(RigidBody.box(0, 0, 20, 20, group=1))
+    a = math.radians(angle_deg)
+    j = w.create_entity(Joint(hub, cart, 0, 0, axis=(math.cos(a), math.sin(a)), **joint))
+    return w, cart, j
+
+
+def test_a_slider_is_a_frictionless_incline():
+    """Along an axis at 30° a body slides down at g·sin 30°, and nowhere else."""
+    w, cart, _ = _slider(30.0)
+    w.step(60)
+    b = w.component(cart, RigidBody)
+    along = -(b.x * math.cos(math.radians(30)) + b.y * math.sin(math.radians(30)))
+    assert along == pytest.approx(0.5 * 980 * math.sin(math.radians(30)) * 1.0**2, rel=0.02)
+    off = -b.x * math.sin(math.radians(30)) + b.y * math.cos(math.radians(30))
+    assert abs(off) < 0.05 and abs(b.angle) < 1e-6  # on the axis, not turned
+
+
+def test_a_slider_s_motor_drives_it_at_its_speed_and_its_limits_stop_it():
+    w, cart, j = _slider(0.0, motor_speed=120.0, motor_force=1e6, upper=100.0)
+    w.step(30)
+    b = w.component(cart, RigidBody)
+    assert b.vx == pytest.approx(120.0, rel=1e-3) and abs(b.y) < 0.05
+    w.step(90)  # 1.5 s at 120 px/s would be 180 px: the limit holds it at 100
+    assert b.x == pytest.approx(100.0, abs=0.5) and abs(b.vx) < 1.0
+
+
+def test_a_slider_too_weak_to_lift_its_load_slips_down():
+    """A vertical slider's motor pushing up with less than m·g loses: a = F/m − g."""
+    w, cart, _ = _slider(90.0, motor_speed=500.0, motor_force=0.5 * 980 * 4.0)
+    w.step(30)
+    mass = w.component(cart, RigidBody).mass
+    expected = 0.5 * (0.5 * 980 * 4.0 / mass - 980) * 0.5**2
+    assert w.component(cart, RigidBody).y == pytest.approx(expected, rel=0.03)
+
+
+def test_a_slider_saves_and_continues_bit_for_bit():
+    w, cart, j = _slider(45.0, motor_speed=-50.0, motor_force=2e3, lower=-80.0)
+    w.step(20)
+    twin = loads(dumps(w))
+    w.step(40)
+    twin.step(40)
+    assert twin.state_hash() == w.state_hash()
+    assert twin.component(j, Joint).axis == pytest.approx(w.component(j, Joint).axis)

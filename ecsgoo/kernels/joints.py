@@ -3,7 +3,8 @@
 Solved in Project, before the contacts (``joint_substep``: warm start, solve,
 relax, position pass, as ``rigid_solver.contact_substep`` does for contacts): hard
 point constraints with a 2×2 effective mass (Box2D's
-revolute joint), a weld's angle as a 1×1 one, impulses accumulated and
+revolute joint), a weld's angle as a 1×1 one, a slider (prismatic joint) as three
+1×1 ones (``_slider``), impulses accumulated and
 warm-started across frames (a chain of 1:1000 masses hangs; XPBD joints, the
 first try, stretched 25 px there), then a position pass that closes the gaps
 without making velocity. ``force`` (impulse / h, mass·px/s²) is what Break reads.
@@ -23,13 +24,13 @@ JOINT_PASSES = 8
 
 
 @njit(cache=True)
-def joint_substep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, broken,
+def joint_substep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
                   impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                   lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw,
                   ppos, pprev, pw, h):
     """One substep of the joints: warm start, then ``JOINT_PASSES`` of solve, of relax and
     of the position pass (``joint_sweep``'s modes 0–3)."""
-    joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, broken, impulse,
+    joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken, impulse,
               spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
     state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
@@ -40,8 +41,8 @@ def joint_substep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, 
 
 
 @njit(cache=True)
-def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, broken, impulse,
-                spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
+def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
+                impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                 lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
                 pprev, pw, h, mode):
     """One pass over the joints: 0 warm start, 1 solve (moves), 2 relax (velocities
@@ -66,6 +67,13 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
         pbx, pby, rbx, rby, vbx, vby, omb, wb, iwb = _end(
             bb, bp, lb[k, 0], lb[k, 1], use_prev, bpos, bprev, bangle, bprev_angle, bw, biw,
             ppos, pprev, pw, inv_h)
+        if axis[k, 0] != 0.0 or axis[k, 1] != 0.0:  # a slider: a unit of its own
+            _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa,
+                    pbx, pby, rbx, rby, vbx, vby, omb, wb, iwb, axis, rest_angle, impulse, spin,
+                    force, lower, upper, motor_speed, motor_torque, motor_impulse,
+                    lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, ppos,
+                    pprev, h, inv_h)
+            continue
         k11 = wa + wb + iwa * ray * ray + iwb * rby * rby
         k12 = -iwa * rax * ray - iwb * rbx * rby
         k22 = wa + wb + iwa * rax * rax + iwb * rbx * rbx
@@ -123,6 +131,93 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, rest_angle, br
         else:
             _kick_end(ab, ap, dva[0] * h, dva[1] * h, dwa * h, bpos, bangle, ppos)
             _kick_end(bb, bp, dvb[0] * h, dvb[1] * h, dwb * h, bpos, bangle, ppos)
+
+
+@njit(cache=True)
+def _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa, pbx, pby,
+            rbx, rby, vbx, vby, omb, wb, iwb, axis, rest_angle, impulse, spin, force, lower,
+            upper, motor_speed, motor_torque, motor_impulse, lower_impulse, upper_impulse,
+            bpos, bprev, bangle, bprev_angle, ppos, pprev, h, inv_h):
+    """One pass of slider ``k`` (Box2D's prismatic joint), the same modes as
+    ``joint_sweep``. Its axis ``u`` turns with a; ``p`` is ``u`` turned a quarter.
+    Three 1-D constraints, taken in turn: the relative angle (b's − a's = rest), the
+    motor and limits along ``u`` (translation ``t = u·d``, ``d`` from a's anchor to
+    b's), and no motion along ``p``. Each pushes b at its anchor and a at the same
+    point (a's arm reaches to b's anchor), so for a direction ``n`` the effective mass
+    is ``1 / (wa + wb + iwa (ra' × n)² + iwb (rb × n)²)``. Impulses: ``impulse[k, 0]``
+    (along p), ``spin`` (angle), ``motor_impulse``, ``lower_impulse``,
+    ``upper_impulse`` (along u), accumulated and warm-started."""
+    ang = bprev_angle[ab] if mode == 1 else bangle[ab]
+    c, s = math.cos(ang), math.sin(ang)
+    ux, uy = c * axis[k, 0] - s * axis[k, 1], s * axis[k, 0] + c * axis[k, 1]
+    px, py = -uy, ux
+    dx, dy = pbx - pax, pby - pay
+    sx, sy = rax + dx, ray + dy  # a's arm to b's anchor
+    su_a, su_b = sx * uy - sy * ux, rbx * uy - rby * ux
+    sp_a, sp_b = sx * py - sy * px, rbx * py - rby * px
+    ku = wa + wb + iwa * su_a * su_a + iwb * su_b * su_b
+    kp = wa + wb + iwa * sp_a * sp_a + iwb * sp_b * sp_b
+    kw = iwa + iwb
+    theta = _joint_angle(ab, bb, mode == 1, bangle, bprev_angle) - rest_angle[k]
+    t = ux * dx + uy * dy
+    if mode == 3:  # position pass: the angle, the offset along p, a limit's overshoot
+        dw = -theta / kw if kw > 0.0 and bb >= 0 else 0.0
+        over = min(t - lower[k], 0.0) + max(t - upper[k], 0.0)
+        lu = -over / ku if ku > 0.0 else 0.0
+        lp = -(px * dx + py * dy) / kp if kp > 0.0 else 0.0
+        _shift_ends(ab, ap, bb, bp, lu * ux + lp * px, lu * uy + lp * py, dw, sx, sy, rbx,
+                    rby, wa, iwa, wb, iwb, bpos, bprev, bangle, bprev_angle, ppos, pprev)
+        return
+    ju, jp, jw = 0.0, 0.0, 0.0
+    if mode == 0:
+        ju = motor_impulse[k] + lower_impulse[k] - upper_impulse[k]
+        jp, jw = impulse[k, 0], spin[k]
+    else:
+        if kw > 0.0 and bb >= 0:  # the angle first
+            jw = -(omb - oma) / kw
+            oma, omb = oma - iwa * jw, omb + iwb * jw
+            spin[k] += jw
+        if ku > 0.0:  # along u: the motor, then the limits (speculative, as a hinge's)
+            vu = (vbx - omb * rby - vax + oma * sy) * ux + (vby + omb * rbx - vay - oma * sx) * uy
+            if motor_torque[k] > 0.0:
+                most = motor_torque[k] * h
+                old = motor_impulse[k]
+                new = min(max(old - (vu - motor_speed[k]) / ku, -most), most)
+                motor_impulse[k] = new
+                ju += new - old
+                vu += (new - old) * ku
+            if lower[k] > -NO_LIMIT:
+                gap = t - lower[k]
+                bias = gap * inv_h if gap > 0.0 else 0.0
+                old = lower_impulse[k]
+                new = max(old - (vu + bias) / ku, 0.0)
+                lower_impulse[k] = new
+                ju += new - old
+                vu += (new - old) * ku
+            if upper[k] < NO_LIMIT:
+                gap = upper[k] - t
+                bias = gap * inv_h if gap > 0.0 else 0.0
+                old = upper_impulse[k]
+                new = max(old - (-vu + bias) / ku, 0.0)
+                upper_impulse[k] = new
+                ju -= new - old
+        # along p: no motion, after what u gave (it moved b's anchor and turned the ends)
+        oma2, omb2 = oma - iwa * ju * su_a, omb + iwb * ju * su_b
+        vp = ((vbx + wb * ju * ux - omb2 * rby - vax + wa * ju * ux + oma2 * sy) * px
+              + (vby + wb * ju * uy + omb2 * rbx - vay + wa * ju * uy - oma2 * sx) * py)
+        if kp > 0.0:
+            jp = -vp / kp
+            impulse[k, 0] += jp
+        force[k] = abs(impulse[k, 0]) * inv_h
+    jx, jy = ju * ux + jp * px, ju * uy + jp * py
+    dwa = -iwa * (sx * jy - sy * jx + jw)
+    dwb = iwb * (rbx * jy - rby * jx + jw)
+    if mode == 2:  # relax: the velocity only
+        _kick_end(ab, ap, jx * wa * h, jy * wa * h, -dwa * h, bprev, bprev_angle, pprev)
+        _kick_end(bb, bp, -jx * wb * h, -jy * wb * h, -dwb * h, bprev, bprev_angle, pprev)
+    else:
+        _kick_end(ab, ap, -jx * wa * h, -jy * wa * h, dwa * h, bpos, bangle, ppos)
+        _kick_end(bb, bp, jx * wb * h, jy * wb * h, dwb * h, bpos, bangle, ppos)
 
 
 @njit(cache=True, inline="always")

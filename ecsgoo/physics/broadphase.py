@@ -29,6 +29,7 @@ class BroadPhase:
     def particles(self, world: World) -> tuple:
         """The particles' grid (``build_grid``, cells sized for ``World.contact_slop``)."""
         st = world.store
+        st.prepare()  # and the rest of the store whole, for what reads it beside the grid
         p = st.particles
         key = (st.poses, p.version, p.n, world.contact_slop)
         if self._particles is None or self._particles[0] != key:
@@ -39,6 +40,7 @@ class BroadPhase:
     def bodies(self, world: World) -> tuple:
         """The rigid bodies' grid (``build_body_grid``: bounding circles)."""
         st = world.store
+        st.prepare()  # the bodies' pieces too: what is looked up in the grid reads them
         b = st.bodies
         key = (st.poses, b.version, b.n)
         if self._bodies is None or self._bodies[0] != key:

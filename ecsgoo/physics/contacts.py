@@ -114,10 +114,13 @@ class ContactGraph:
         ``frame_a``, ``frame_rx``, ``substep_a``…"""
         if self.pending is not None:  # loaded and not stepped since: as it was loaded
             return dict(self.pending)
-        entity = world.store.bodies.entity
+        st = world.store
+        entity = st.bodies.entity
+        stale = self._store_removals != st.removals  # the next step drops them: so do we
         out: dict[str, Any] = {}
         for key, ci, cf, n in (("frame", self.old_ci, self.old_cf, self.old_n),
                                ("substep", self.sub_ci, self.sub_cf, self.sub_n)):
+            n = 0 if stale else n
             rows = np.flatnonzero(ci[:n, 2] < 0)  # particles' contacts are never carried
             a, b = ci[rows, 0], ci[rows, 1]
             out[f"{key}_a"] = entity[a].tolist()
@@ -195,9 +198,9 @@ class ContactGraph:
 
 
 def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:
-    """Entity pairs ``(a, b)`` (``a < b``) a rigid body touches at the end of the frame —
-    a contact that pushed in the last substep — where either has ``events``: the contact
-    point on ``a`` and the normal from ``a`` to ``b`` (px)."""
+    """Entity pairs ``(a, b)`` (``a < b``; ``(a, -1)``: a body and the level) a rigid body
+    touches at the end of the frame — a contact that pushed in the last substep — where
+    either has ``events``: the contact point on ``a`` and the normal from ``a`` to ``b``."""
     st = world.store
     b = st.bodies
     found = world.contacts
@@ -209,22 +212,31 @@ def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, f
     for ci, cf in rows:
         for k in np.flatnonzero(cf[:, LN] > 0.0).tolist():
             i, j, p = (int(v) for v in ci[k, :3])
-            if i >= b.n or j >= b.n or p >= st.particles.n or (j < 0 and p < 0):
-                continue  # the level or a stale row
+            if i >= b.n or j >= b.n or p >= st.particles.n:
+                continue  # a stale row
             ea = int(b.entity[i])
+            if j < 0 and p < 0:  # the level or the bounds
+                if b.events[i]:
+                    out.setdefault((ea, -1), _point(b, found, cf, k, i))
+                continue
             eb = int(b.entity[j]) if j >= 0 else int(st.particles.entity[p])
             watched = b.events[i] or (b.events[j] if j >= 0 else st.particles.events[p])
             if not watched:
                 continue
-            turn = b.angle[i] - found.angle0[i] if i < len(found.angle0) else 0.0
-            c, s = math.cos(turn), math.sin(turn)
-            x = b.pos[i, 0] + c * cf[k, RAX] - s * cf[k, RAY]
-            y = b.pos[i, 1] + s * cf[k, RAX] + c * cf[k, RAY]
-            nx, ny = float(cf[k, NX]), float(cf[k, NY])
+            x, y, nx, ny = _point(b, found, cf, k, i)
             key = (ea, eb) if ea < eb else (eb, ea)
-            out.setdefault(key, (float(x), float(y), nx, ny) if ea < eb else
-                           (float(x), float(y), -nx, -ny))
+            out.setdefault(key, (x, y, nx, ny) if ea < eb else (x, y, -nx, -ny))
     return out
+
+
+def _point(b: Any, found: ContactGraph, cf: np.ndarray, k: int,
+           i: int) -> tuple[float, float, float, float]:
+    """Contact row ``k``'s point on body row ``i`` now, and its normal (px)."""
+    turn = b.angle[i] - found.angle0[i] if i < len(found.angle0) else 0.0
+    c, s = math.cos(turn), math.sin(turn)
+    x = b.pos[i, 0] + c * cf[k, RAX] - s * cf[k, RAY]
+    y = b.pos[i, 1] + s * cf[k, RAX] + c * cf[k, RAY]
+    return float(x), float(y), float(cf[k, NX]), float(cf[k, NY])
 
 
 def island_pairs(world: World) -> np.ndarray:

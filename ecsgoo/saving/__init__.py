@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from .. import limits, systems
-from ..contact_events import Contacts
+from ..contact_events import Touching
 from ..errors import WorldFileError
 from ..look import Look
 from ..sensors import Sensor
@@ -37,7 +37,7 @@ __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",
 register_resource(systems.Score, "score")
 register_component(Look, "look")
 register_component(Sensor, "sensor", refs=("inside",))
-register_resource(Contacts, "contacts")
+register_resource(Touching, "contacts")
 
 
 def dumps(world: World, compact: bool | None = None) -> str:

@@ -54,9 +54,9 @@ def _fill(world: World, spec: Spec) -> None:
     world._insert_entities([(e, parts[e]) for e in sorted(parts)])
     world.store.prepare()
     for seg in spec.segments:
-        world.add_segment(seg[:2], seg[2:])
+        world.level.add_segment(seg[:2], seg[2:])  # as saved: nothing wakes
     for poly in spec.polygons:
-        world.add_polygon(poly)
+        world.level.add_polygon(poly)
     world.frame = spec.frame
     world.use(*spec.stages)
     for resource in spec.resources:

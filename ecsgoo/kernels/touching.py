@@ -1,0 +1,96 @@
+"""What watched particles touch at the end of a frame: rigid bodies and the level.
+
+Contact events (``ecsgoo.contact_events``) ask for each particle with ``events``:
+the rigid bodies whose shape comes within ``radius + slop`` of its centre (a
+static body too: the solver keeps particles out of those in position, so no
+contact row records it), the level's segments and polygons, and the bounds. Each
+hit is one row of ``out``: ``(particle row, other, x, y, nx, ny)`` — ``other`` a
+body row (``discs_on_bodies``) or -1 (the level), the point on the particle's
+disc and the unit normal from the particle to the other thing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .contacts import closest_on_segment, inside_ring, nearest_edge
+from .manifold import collide_convex
+from .rigid import _filters
+
+
+@njit(cache=True)
+def discs_on_bodies(rows, pos, radius, group, layer, mask, slop, nb, bpos, bangle, extent,
+                    bgroup, blayer, bmask, piece_off, vert_off, verts, pradius, out):
+    """Rows ``(particle row, body row, x, y, nx, ny)`` of the particles ``rows`` that touch
+    a body (within ``slop`` px, filters as the solver's); returns the count (may pass
+    ``len(out)``: grow and call again)."""
+    disc = np.zeros((1, 2))
+    hit = np.empty((2, 7))
+    count = 0
+    for i in rows:
+        px, py, r = pos[i, 0], pos[i, 1], radius[i]
+        for j in range(nb):
+            dx, dy = bpos[j, 0] - px, bpos[j, 1] - py
+            far = r + extent[j] + slop
+            if dx * dx + dy * dy > far * far:
+                continue
+            if not _filters(group[i], layer[i], mask[i], bgroup[j], blayer[j], bmask[j]):
+                continue
+            c, s = math.cos(bangle[j]), math.sin(bangle[j])
+            best = math.inf
+            for q in range(piece_off[j], piece_off[j + 1]):
+                v = verts[vert_off[q]: vert_off[q + 1]]
+                m = collide_convex(disc, 1, r, px, py, 1.0, 0.0, v, len(v), pradius[q],
+                                   bpos[j, 0], bpos[j, 1], c, s, slop, hit)
+                for k in range(m):
+                    if hit[k, 6] < best:
+                        best = hit[k, 6]
+                        nx, ny, x, y = hit[k, 0], hit[k, 1], hit[k, 2], hit[k, 3]
+            if best <= slop:
+                if count < len(out):
+                    out[count, 0], out[count, 1] = i, j
+                    out[count, 2], out[count, 3], out[count, 4], out[count, 5] = x, y, nx, ny
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def discs_on_level(rows, pos, radius, slop, segs, poly_off, poly_xy, poly_idx, walls,
+                   use_bounds, out):
+    """Rows ``(particle row, -1, x, y, nx, ny)`` of the particles ``rows`` that touch the
+    level (a segment, a polygon, a wall of the bounds if ``use_bounds``) within ``slop``
+    px: the nearest such place of each; returns the count (at most ``len(rows)``)."""
+    count = 0
+    for i in rows:
+        px, py, r = pos[i, 0], pos[i, 1], radius[i]
+        best, nx, ny = math.inf, 0.0, 0.0
+        for k in range(len(segs)):
+            qx, qy, _ = closest_on_segment(px, py, segs[k, 0], segs[k, 1], segs[k, 2],
+                                           segs[k, 3])
+            d = math.hypot(qx - px, qy - py)
+            if d - r < best and d > 1e-12:
+                best, nx, ny = d - r, (qx - px) / d, (qy - py) / d
+        for p in range(len(poly_off) - 1):
+            s, e = poly_off[p], poly_off[p + 1]
+            _, qx, qy, _, d = nearest_edge(px, py, poly_xy, poly_idx, s, e)
+            if d <= 1e-12:
+                continue
+            if inside_ring(px, py, poly_xy, poly_idx, s, e):  # deep in: the way out is back
+                if -d - r < best:
+                    best, nx, ny = -d - r, -(qx - px) / d, -(qy - py) / d
+            elif d - r < best:
+                best, nx, ny = d - r, (qx - px) / d, (qy - py) / d
+        if use_bounds:
+            for gap, wx, wy in ((px - walls[0], -1.0, 0.0), (py - walls[1], 0.0, -1.0),
+                                (walls[2] - px, 1.0, 0.0), (walls[3] - py, 0.0, 1.0)):
+                if gap - r < best:
+                    best, nx, ny = gap - r, wx, wy
+        if best <= slop:
+            out[count, 0], out[count, 1] = i, -1
+            out[count, 2], out[count, 3] = px + nx * r, py + ny * r
+            out[count, 4], out[count, 5] = nx, ny
+            count += 1
+    return count
