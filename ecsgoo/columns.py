@@ -196,8 +196,8 @@ SHAPES = TableSpec("ShapeMatch", (
 BODIES = TableSpec("RigidBody", (
     Column("pos", F8, "Centre of mass, px; Integrate, Project and Collide write it.", None, 2,
            ("x", "y")),
-    Column("prev", F8, "Centre of mass one substep ago, px; Integrate and Collide write it.",
-           None, 2, ("px", "py"), follows="pos", rate=("vx", "vy")),
+    Column("prev", F8, "Centre of mass one substep ago, px; Integrate, Project and Collide "
+           "write it.", None, 2, ("px", "py"), follows="pos", rate=("vx", "vy")),
     _one("angle", F8, "Rotation, rad counter-clockwise; Integrate, Project and Collide "
          "write it.", 0.0),
     Column("prev_angle", F8, "Rotation one substep ago, rad.", None, 0, ("pangle",),
@@ -241,10 +241,10 @@ JOINTS = TableSpec("Joint", (
     _one("rest_angle", F8, "Angle of b minus angle of a that a weld keeps, rad.", 0.0,
          always=True, measured=True),
     _one("max_force", F8, "Force that breaks it, mass·px/s² (inf: unbreakable).", np.inf),
-    _one("force", F8, "Force it held in the last substep, mass·px/s² (Collide writes it).",
+    _one("force", F8, "Force it held in the last substep, mass·px/s² (Project writes it).",
          0.0),
-    _one("broken", B1, "Broken (Break); Collide skips it.", False),
-    Column("impulse", F8, "Accumulated impulse on b, mass·px/s (warm starting; Collide).",
+    _one("broken", B1, "Broken (Break); Project skips it.", False),
+    Column("impulse", F8, "Accumulated impulse on b, mass·px/s (warm starting; Project).",
            0.0, 2, ("ix", "iy")),
     _one("spin", F8, "A weld's accumulated angular impulse on b, mass·px²/s.", 0.0, True),
     _one("lower", F8, "Least joint angle (b's angle − a's − rest_angle), rad; "

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -89,7 +89,7 @@ def _outlines(world: World, mask: int = ALL) -> tuple[np.ndarray, np.ndarray, li
     st.prepare()
     owners = [c._entity for c in st.rings.owner[: st.rings.n]]
     owners += [c._entity for c in st.shapes.owner[: st.shapes.n] if c._vals["outline"]]
-    layer = world.particles.layer
+    layer = world.store.particles.layer
     off, idx = st.outline_off, st.outline_idx
     owners = [o if layer[idx[off[k]]] & int(mask) else -1 for k, o in enumerate(owners)]
     return off, idx, owners
@@ -233,7 +233,7 @@ def query_box(world: World, x0: float, y0: float, x1: float, y1: float,
     """
     (x0, y0), (x1, y1) = _point((x0, y0), "query_box"), _point((x1, y1), "query_box")
     box = min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
-    found = set(world.particles.entity[box_rows(world, box, mask)].tolist())
+    found = set(world.store.particles.entity[box_rows(world, box, mask)].tolist())
     found.update(owner for owner, _ in box_outlines(world, box, mask))
     found.update(entity for entity, _ in box_bodies(world, box, mask)
                  if _shape_meets_box(world, entity, box))
@@ -253,19 +253,25 @@ def box_bodies(world: World, box: tuple[float, float, float, float],
     pos, ext, layer = b.pos[rows], b.extent[rows], b.layer[rows]
     near = ((pos[:, 0] + ext >= x0) & (pos[:, 0] - ext <= x1) & (pos[:, 1] + ext >= y0)
             & (pos[:, 1] - ext <= y1) & ((layer & int(mask)) != 0))
+    return [(int(b.entity[row]), _pieces(world.store, row)) for row in rows[near].tolist()]
+
+
+def _pieces(st: Any, row: int) -> list[tuple[np.ndarray, float]]:
+    """Body row ``row``'s pieces now: world vertices (px; a circle: its centre), radius."""
+    b = st.bodies
+    c, s = math.cos(b.angle[row]), math.sin(b.angle[row])
+    turn = np.array([[c, s], [-s, c]])
     out = []
-    for row in rows[near].tolist():
-        comp = b.owner[row]
-        pieces = [(xy, r) for xy, (_, r) in zip(comp.outline(), comp.pieces, strict=True)]
-        out.append((int(b.entity[row]), pieces))
+    for q in range(st.body_piece_off[row], st.body_piece_off[row + 1]):
+        verts = st.piece_verts[st.piece_vert_off[q]: st.piece_vert_off[q + 1]]
+        out.append((verts @ turn + b.pos[row], float(st.piece_radius[q])))
     return out
 
 
 def _shape_meets_box(world: World, entity: int, box: tuple[float, float, float, float]) -> bool:
     """Whether rigid body ``entity``'s shape overlaps ``box`` exactly."""
     x0, y0, x1, y1 = box
-    comp = world.store.bodies.owner[world.store.bslot[entity]]
-    for xy, (_, r) in zip(comp.outline(), comp.pieces, strict=True):
+    for xy, r in _pieces(world.store, world.store.bslot[entity]):
         if len(xy) == 1:  # a circle: its centre's distance to the box
             cx, cy = xy[0]
             if math.hypot(cx - min(max(cx, x0), x1), cy - min(max(cy, y0), y1)) <= r:
@@ -278,7 +284,7 @@ def _shape_meets_box(world: World, entity: int, box: tuple[float, float, float, 
 def box_rows(world: World, box: tuple[float, float, float, float],
              mask: int = ALL) -> np.ndarray:
     """The particle rows whose disc overlaps ``box`` = ``(x0, y0, x1, y1)`` (px, ordered)."""
-    n = len(world.particles)
+    n = world.store.particles.n
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     rows = np.zeros(n, dtype=np.int64)

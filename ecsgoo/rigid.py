@@ -272,7 +272,9 @@ class Joint(Component):
             raise WorldError(f"Joint: field lower ({low}) is above upper ({high})")
         motor = limits.check("Joint", "motor_torque", motor_torque)
         if motor_force is not None:
-            motor = limits.check("Joint", "motor_force", motor_force)
+            # kept in the motor_torque column, whose range it shares
+            motor = limits.FIELDS["Joint"]["motor_torque"].check(motor_force, "Joint",
+                                                                  "motor_force")
         unit = None if axis is None else _unit_axis(axis)
         if unit is not None and weld:
             raise WorldError("Joint: fields axis and weld do not go together (a slider "
@@ -371,10 +373,11 @@ class Joint(Component):
 def _unit_axis(axis: Sequence[float]) -> tuple[float, float]:
     """A slider's axis as a unit vector (WorldError unless two finite numbers, not both 0)."""
     try:
-        ux, uy = (limits.check("Joint", "axis", float(v)) for v in axis)
+        ux, uy = (float(v) for v in axis)
     except (TypeError, ValueError):
         raise WorldError(f"Joint: field axis must be two numbers, got {axis!r}") from None
     size = math.hypot(ux, uy)
-    if not size > 0.0:
-        raise WorldError(f"Joint: field axis must not be (0, 0), got {axis!r}")
+    if not (size > 0.0 and math.isfinite(size)):
+        raise WorldError(f"Joint: field axis must be a finite direction, not (0, 0), got "
+                         f"{axis!r}")
     return (ux / size, uy / size)

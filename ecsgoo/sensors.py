@@ -22,6 +22,7 @@ import numpy as np
 
 from . import geometry, queries
 from .errors import WorldError
+from .kernels.contacts import inside_ring
 
 if TYPE_CHECKING:
     from .world import World
@@ -103,9 +104,7 @@ def _finite(where: str, **values: float) -> None:
 def _discs_in_polygon(xy: np.ndarray, px: np.ndarray, py: np.ndarray,
                       r: np.ndarray) -> np.ndarray:
     """Discs whose centre is inside the polygon or whose edge distance is at most r."""
-    inside = np.array([geometry.point_in_polygon((x, y), xy) for x, y in zip(px, py,
-                                                                              strict=True)],
-                      dtype=bool)
+    inside = np.asarray(geometry.point_in_polygon(np.column_stack([px, py]), xy), dtype=bool)
     a, b = xy, np.roll(xy, -1, axis=0)
     e = b - a
     t = ((px[:, None] - a[None, :, 0]) * e[None, :, 0] + (py[:, None] - a[None, :, 1])
@@ -120,7 +119,7 @@ def sense(world: World, sensor: Sensor) -> list[int]:
     """The entities overlapping ``sensor`` now, ascending (see the module docstring)."""
     # discs and outlines near its bounds, on the layers it senses, then its exact shape
     box = sensor.bounds()
-    p = world.particles
+    p = world.store.particles
     rows = queries.box_rows(world, box, sensor.mask)
     found = set(p.entity[rows[sensor.overlaps(p.pos[rows, 0], p.pos[rows, 1],
                                               p.radius[rows])]].tolist())
@@ -149,8 +148,8 @@ def _piece_overlaps(sensor: Sensor, xy: np.ndarray, r: float) -> bool:
                           for k in range(len(xy))])
     if sensor.overlaps(pts[:, 0], pts[:, 1], np.zeros(len(pts))).any():
         return True
-    probe = (sensor.x, sensor.y) if sensor.kind != "polygon" else tuple(sensor.points[0])
-    return geometry.point_in_polygon(probe, xy)
+    px, py = (sensor.x, sensor.y) if sensor.kind != "polygon" else tuple(sensor.points[0])
+    return bool(inside_ring(px, py, xy, np.arange(len(xy)), 0, len(xy)))
 
 
 def update(world: World) -> None:

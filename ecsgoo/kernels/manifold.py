@@ -5,7 +5,8 @@ grown by a radius ``r ≥ 0``: k = 1 is a circle, k = 2 a capsule (or, with r = 
 thin segment), k ≥ 3 a polygon. A pose ``(x, y, c, s)`` maps local to world as
 ``(x, y) + R · local`` with ``R = [[c, -s], [s, c]]``.
 
-The solver is XPBD, so a contact is only geometry: up to two points, each
+A contact here is only geometry (the solver, ``rigid_solver``, adds the impulses): up
+to two points, each
 ``out[j] = (nx, ny, pax, pay, pbx, pby, sep)`` with the unit normal ``n`` from A to B
 (the same for both points), ``pa`` on A's rounded surface, ``pb`` on B's, and
 ``sep = (pb − pa)·n``: negative is depth, positive a gap. Only points with

@@ -1,25 +1,19 @@
-"""Rigid bodies: integration, contacts and joints, XPBD-style (Müller et al. 2020).
+"""Rigid bodies: integration, the broad and narrow phase of their contacts, and the
+particles' positional contacts with static bodies.
 
 DESIGN. Bodies are Verlet like the particles (velocity = last substep's move),
-so every constraint — contact or joint, between two bodies, a body and a
-particle, or a body and the level — is one positional correction split by
-*generalised* inverse masses ``w + iw·(r × n)²``, and the particles' solver and
-the bodies' solver are the same solver. Why XPBD and not Box2D v3's soft step
-(a velocity solver with warm starting and relaxation): the particles here are
-already position based; a velocity solver for bodies would need a second
-coupling scheme for every body–particle, body–outline and body–spring contact.
-What Avian left XPBD contacts for — explosive deep overlaps, jitter, weak
-friction — is handled here as follows: each substep resolves at most ``push``
-px of an overlap (deep overlaps part quietly over several substeps), then a
-velocity pass takes away the separating speed the correction created (but no
-more), restores ``e ×`` the approach speed of real impacts and applies Coulomb
-friction from the normal correction; static friction is positional (the
-contact point's slip this substep is taken back while it is inside the
-friction cone), which holds stacks and slopes exactly. Contact geometry is
-found each substep from the poses at the start of the substep, with a
-speculative margin of the distance the bodies can close in one substep, and
-the constraint is evaluated at the moved poses — so a fast body meets a thin
-segment instead of passing it (continuous collision without a time of impact).
+so a body, a particle and a soft body's outline meet in one set of contact rows.
+Those rows are solved by ``rigid_solver`` the way Box2D v3 solves contacts —
+warm-started normal and friction impulses, a solve from where the substep
+began, a relax to where it ends, restitution after the frame's last substep,
+then a position pass (``separate``) that takes overlaps out without making
+velocity — and the joints by ``joints`` in Project, before the contacts.
+Particles that meet a *static* body are pushed out of it in position, exactly,
+as out of a level polygon (``particles_on_static``). Contact geometry is found
+from the poses at the start of the substep (or, for slow pairs, once a frame),
+with a speculative margin of the distance the bodies can close — so a fast body
+meets a thin segment instead of passing it (continuous collision without a time
+of impact) — and a resting pair keeps last frame's contacts (``_keep``).
 
 Contacts are rows of ``ci`` (int: body a, body b or -1, particle b or -1;
 both -1: the static world) and ``cf`` (float, ``CF`` columns below). The

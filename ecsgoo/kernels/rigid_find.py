@@ -3,7 +3,7 @@ frame's contacts kept), the level and the walls, effective masses and warm start
 
 One kernel rather than six: each call from Python passes a score of arrays, and
 the six calls and the glue between them cost as much as finding the contacts of
-a resting pyramid (see ``systems.rigid._find``).
+a resting pyramid (see ``physics.contacts._find``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
-"""The physics step: its context, its phases and the state it owns.
+"""The physics step: its context and the state it owns.
 
-``step.substeps`` runs the prepare phase and hands each substep its
-``StepContext``; the solver stages (``systems.Integrate``, ``Project``,
-``Collide``) are the phases, each owning what its name says for particles and
-bodies alike. Derived columns (inverse masses, ``resting``) are computed by
-``ecsgoo.derived``; sleeping is ``ecsgoo.sleeping``.
+``Pipeline.step`` (``systems.pipeline``) runs the frame and hands each substep's
+solver stages a ``StepContext``; the solver stages (``systems.Integrate``,
+``Project``, ``Collide``) are its phases, each owning what its name says for
+particles and bodies alike. The world data they share: the broad phase
+(``broadphase.BroadPhase``, ``World.broadphase``) and the contact graph
+(``contacts.ContactGraph``, ``World.contacts``). Derived columns (inverse masses,
+``resting``) are ``ecsgoo.derived``; sleeping is ``ecsgoo.sleeping``.
 """
 
-from .step import StepContext, substeps
+from .step import StepContext
 
-__all__ = ["StepContext", "substeps"]
+__all__ = ["StepContext"]

@@ -1,7 +1,7 @@
 """The contact graph: the rigid bodies' contacts, world data (``World.contacts``).
 
 Box2D keeps its contacts in the world's arrays and Avian in a ``ContactGraph``
-resource; here the narrow phase (Collide, ``systems.rigid.contacts``) writes the
+resource; here the narrow phase (``find``, which Collide calls) writes the
 rows, the contact solver reads and updates their impulses, and contact events
 (``touching_bodies``), sleeping (``island_pairs``) and saving (``save``/``load``,
 through the Collide stage's state) read them. Nothing finds it by looking for a
@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
+from ..kernels.rigid import body_pairs, particle_contacts, split_spinning
+from ..kernels.rigid_find import find_contacts
 from ..kernels.rigid_solver import (
     CF,
     LAX,
@@ -35,10 +37,13 @@ from ..kernels.rigid_solver import (
     RPX,
     RPY,
     E,
+    carry_impulses,
+    prepare_contacts,
 )
 
 if TYPE_CHECKING:
     from ..world import World
+    from .step import StepContext
 
 #: The contact columns the next frame reads (warm starting and kept contacts), by their
 #: saved names.
@@ -48,7 +53,7 @@ _SAVED = {"rx": RAX, "ry": RAY, "ln": LN, "lt": LT, "mu": MU, "e": E, "lax": LAX
 
 class ContactGraph:
     """The rigid bodies' contact rows (grown as needed): written by Collide's narrow phase
-    (``systems.rigid.contacts``), solved there, read by contact events, sleeping and
+    (``find``), solved by Collide, read by contact events, sleeping and
     saving (``World.contacts``).
 
     ``ci``/``cf`` rows ``0..n``: this substep's contacts (``0..bodies`` the frame's
@@ -195,6 +200,182 @@ class ContactGraph:
             self.sub_ci, self.sub_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
         self.sub_ci[:n], self.sub_cf[:n] = self.ci[first: self.n], self.cf[first: self.n]
         self.sub_n = n
+
+
+def find(world: World, ctx: StepContext, grid: Any) -> bool:
+    """This substep's contact rows (the narrow phase): at the frame's first substep the
+    bodies' contacts with each other, the level and the bounds for the whole frame
+    (speculative, warm-started from last frame's; again if bodies or joints came or went
+    since, for the substeps left), then every substep the fast bodies' and the
+    particles' (``grid``: the particles' grid, or None). False: no bodies."""
+    st, found = world.store, world.contacts
+    h = ctx.h
+    if found.pending is not None:
+        found.resolve(world)
+    if not st.bodies.n:
+        found.n = found.bodies = found.old_n = found.sub_n = 0
+        return False
+    shape = (st.bodies.version, st.joints.version)
+    if ctx.first or found.shape != shape:
+        if found.removals != st.removals:  # rows moved: last frame's contacts are stale
+            found.old_n = found.sub_n = 0
+        found._store_removals = st.removals
+        found.shape = shape
+        _frame_contacts(world, found, h, ctx.substeps - ctx.substep)  # the substeps left
+    _substep_contacts(world, found, h, grid)
+    return True
+
+
+#: Friction of the level's segments and the bounds with a body (mixed with the body's).
+LEVEL_FRICTION = 0.6
+#: How far (px) a contact's anchor may have moved since last frame and still be the
+#: same contact (its impulses carry over: warm starting).
+MATCH_PX = 2.0
+#: A body whose farthest point sweeps more than this (px) in a frame by turning has its
+#: contacts found every substep.
+SPIN_PX = 2.0
+#: A body pair whose relative pose moved less than this (px, at its farthest point)
+#: since its contacts were found keeps them (no narrow phase).
+STILL_PX = 0.05
+_NONE = np.zeros(0, dtype=np.int64)  # no keys (nothing linked)
+def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) -> None:
+    """The frame's body pairs; the contacts of the slow ones for the whole frame.
+
+    A body that turns fast (its farthest point sweeps more than ``SPIN_PX`` over
+    the frame) has its contacts found again every substep: anchors found once
+    would miss the corner that turns in.
+    """
+    st = world.store
+    c, slop, n = st.bodies.cols, world.contact_slop, st.bodies.n
+    pair_args = (n, c["pos"], c["prev"], c["extent"], c["w"], c["group"], c["layer"],
+                 c["mask"], slop, frames)
+    npairs = body_pairs(*pair_args, found.pairs)
+    if npairs > len(found.pairs):
+        found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
+        body_pairs(*pair_args, found.pairs)
+    if len(found.fast) < n:
+        found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
+    if len(found.sorted_pairs) < npairs:
+        found.sorted_pairs = np.zeros_like(found.pairs)
+    slow, found.nfast = split_spinning(n, c["angle"], c["prev_angle"], c["extent"], frames,
+                                       SPIN_PX, found.pairs, npairs, found.fast,
+                                       found.sorted_pairs)
+    found.slow_pairs = found.sorted_pairs[:slow]
+    found.fast_pairs = found.sorted_pairs[slow:npairs]
+    found.linked = _linked(st)  # joints change only between frames: looked up once
+    found.plinked = _linked_particles(st)
+    found.angle0 = c["prev_angle"][:n].copy()
+    if len(found.pose) < n:
+        found.pose = np.zeros((c["pos"].shape[0], 4))
+    found.bodies = 0
+    found.bodies = _find(world, found, h, 0, found.slow_pairs, False, frames)
+
+
+def _find(world: World, found: ContactGraph, h: float, first: int, pairs: np.ndarray,
+          fast: bool, frames: int) -> int:
+    """Contacts of ``pairs`` and of the ``fast`` bodies (or the others) with the level and
+    bounds, from row ``first`` on, with the speculative margin of ``frames`` substeps;
+    returns the end row. At the frame's first look (``frames`` > 1) a resting pair
+    keeps last frame's contacts, and the others take their impulses."""
+    st = world.store
+    c, n = st.bodies.cols, st.bodies.n
+    bounds = world.bounds
+    if bounds != found.walls_of:  # the walls as an array, made again only when they change
+        found.walls_of = bounds
+        found.walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
+    frame = frames > 1
+    still = STILL_PX if frame and found.removals == st.removals else 0.0
+    found.room(n)
+    for _ in range(2):  # a second round only when the rows had to grow
+        count = find_contacts(pairs, n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                              c["w"], c["iw"], c["extent"], c["friction"], c["restitution"],
+                              st.body_piece_off, st.piece_vert_off, st.piece_verts,
+                              st.piece_radius, world.level.segments, LEVEL_FRICTION,
+                              found.walls, bounds is not None, world.contact_slop, h, frames,
+                              found.linked, found.angle0, found.ci, found.cf, first,
+                              found.old_ci, found.old_cf, found.old_n, found.otable, still,
+                              found.boxes, found.trig, found.fast, fast,
+                              st.particles.cols["w"], MATCH_PX if frame else 0.0,
+                              found.order)
+        if count <= len(found.ci):
+            return count
+        found.grow(count)
+    raise AssertionError("contact rows grew and were still too few")  # pragma: no cover
+
+
+def _substep_contacts(world: World, found: ContactGraph, h: float, grid: Any) -> None:
+    """This substep's contacts after the frame's: the fast bodies', then the particles'
+    (warm-started from the last substep's)."""
+    n = found.bodies
+    if found.nfast:
+        n = _find(world, found, h, n, found.fast_pairs, True, 1)
+    if grid is not None:
+        n = _particle_contacts(world, found, h, grid, n)
+    found.n = n
+    if n > found.bodies:
+        carry_impulses(n - found.bodies, found.ci[found.bodies:], found.cf[found.bodies:],
+                       found.sub_n, found.sub_ci, found.sub_cf, MATCH_PX)
+
+
+def _linked(st: Any) -> np.ndarray:
+    """Sorted keys ``a · 2³² + b`` (a < b) of the body pairs a joint links: they do not
+    collide (Box2D's default)."""
+    j = st.joints
+    if not j.n:
+        return _NONE
+    both = (j.a_body >= 0) & (j.b_body >= 0) & ~j.broken
+    lo = np.minimum(j.a_body[both], j.b_body[both])
+    hi = np.maximum(j.a_body[both], j.b_body[both])
+    return np.unique(lo * 4294967296 + hi)
+
+
+def _outline_next(st: Any, found: ContactGraph) -> np.ndarray:
+    """Per particle row: the next particle along its soft body's outline, else -1 (kept
+    until the outlines are rebuilt)."""
+    key = (id(st.outline_idx), st.particles.cols["pos"].shape[0])
+    if found.onext_key != key:
+        nxt = np.full(key[1], -1, dtype=np.int64)
+        off, idx = st.outline_off, st.outline_idx
+        if len(idx):
+            after = np.arange(1, len(idx) + 1)
+            after[off[1:] - 1] = off[:-1]  # each outline closes on itself
+            nxt[idx] = idx[after]
+        found.onext, found.onext_key = nxt, key
+    return found.onext
+
+
+def _linked_particles(st: Any) -> np.ndarray:
+    """Sorted keys ``body · 2³² + particle`` of bodies and particles a joint links."""
+    j = st.joints
+    if not j.n:
+        return _NONE
+    ok = ~j.broken
+    keys = [j.a_body[ok & (j.b_part >= 0)] * 4294967296 + j.b_part[ok & (j.b_part >= 0)],
+            j.b_body[ok & (j.a_part >= 0)] * 4294967296 + j.a_part[ok & (j.a_part >= 0)]]
+    keys = np.concatenate(keys)
+    return np.unique(keys[keys >= 0])
+
+
+def _particle_contacts(world: World, found: ContactGraph, h: float, grid: Any,
+                       first: int) -> int:
+    """Contacts of bodies with particles, from row ``first`` on; returns the end row."""
+    st = world.store
+    c, pc = st.bodies.cols, st.particles.cols
+    shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
+    for _ in range(2):
+        count = particle_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                                  c["w"], c["extent"], c["group"], c["layer"], c["mask"],
+                                  c["friction"], c["restitution"], *shape, pc["pos"],
+                                  pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"],
+                                  pc["mask"], pc["friction"], pc["restitution"],
+                                  _outline_next(st, found), *grid,
+                                  world.contact_slop, h, found.angle0,
+                                  found.plinked, found.ci, found.cf, first)
+        if count <= len(found.ci):
+            break
+        found.grow(count)
+    prepare_contacts(first, count, found.ci, found.cf, c["w"], c["iw"], pc["w"])
+    return count
 
 
 def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:

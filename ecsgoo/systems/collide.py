@@ -1,21 +1,27 @@
-"""Collide: bounds, static level geometry, circle pairs and soft-body outlines.
+"""Collide: every contact — circle pairs, soft-body outlines, rigid bodies, static level
+geometry and the bounds — for particles and bodies alike.
 
-Reads: particle pos, prev, w, radius, group, friction, restitution; the world's
-bounds and level; the outline CSR arrays.
-Writes: particle pos, prev (positions separated, velocities given impulses).
-Events: none.
+Reads: particle pos, prev, w, radius, group, layer, mask, friction, restitution; body
+rows and shapes; the world's bounds and level; the outline CSR arrays; the broad
+phase's grid (``World.broadphase``); the contact graph's memory (``World.contacts``).
+Writes: particle pos, prev; body pos, prev, angle, prev_angle (positions separated,
+velocities given impulses); the contact graph (rows, impulses, last frame's memory).
+Events: none (contact events read the graph at the frame's end).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import limits
 from ..kernels.contacts import collide_bounds, collide_polygons, collide_segments
-from ..kernels.outlines import collide_outlines, collide_self
+from ..kernels.outlines import collide_corners, collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
-from ..physics.contacts import ContactGraph
-from . import rigid
+from ..kernels.rigid import particles_on_static, static_corners, static_edges
+from ..kernels.rigid_solver import contact_substep
+from ..physics.contacts import ContactGraph, find
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
@@ -87,14 +93,14 @@ class Collide(Stage):
         # the level's segments and, for particles to meet, the static bodies' edges; where
         # each particle was before this substep's contacts: nothing may cross a segment
         # of the level on its way from there (see collide_segments)
-        segs = rigid.level_segments(world) if n else None
+        segs = _level_segments(world) if n else None
         since = world.store.particles.cols["prev"][:n].copy() if n and len(segs) else None
         grid = self._among_particles(world, h) if n else None
         # rigid bodies: contacts with each other, the level, the bounds and the particles
         if self._loaded is not None:
             world.contacts.load(self._loaded)
             self._loaded = None
-        rigid.contacts(world, ctx, grid, self.bounce_speed)
+        _bodies(world, ctx, grid, self.bounce_speed)
         if n:
             self._with_the_level(world, h, grid, segs, since)
 
@@ -137,8 +143,8 @@ class Collide(Stage):
         hold = max(0.0, self.hold_speed) * h
         args = (c["pos"], c["prev"], c["w"], c["radius"], c["friction"], c["restitution"])
         lvl = world.level
-        rigid.particles_on_static(world, grid, vmin, push, hold)
-        rigid.outlines_off_static(world, vmin, push, hold)  # a static corner in a jelly ball
+        _off_static_bodies(world, grid, vmin, push, hold)
+        _outlines_off_static(world, vmin, push, hold)  # a static corner in a jelly ball
         if since is not None:
             collide_segments(n, *args, segs, vmin, push, hold, since)
         if len(lvl.polygons):
@@ -146,3 +152,73 @@ class Collide(Stage):
                              hold)
         if world.bounds is not None:
             collide_bounds(n, *args, *world.bounds, vmin, push, hold)
+
+
+def _bodies(world: World, ctx: StepContext, grid: Any, bounce: float) -> None:
+    """One substep of the rigid bodies' contacts: found (``physics.contacts.find``), then
+    warm start, solve, relax, restitution after the frame's last substep, and the
+    position pass (``kernels.rigid_solver.contact_substep``).
+
+    ``grid``: the particles' grid, or None; ``bounce`` (px/s): slower impacts do not
+    bounce. Contacts are hard: overlaps are taken out in position
+    (``rigid_solver.separate``), never pushed out with speed.
+    """
+    if not find(world, ctx, grid):
+        return
+    st, found = world.store, world.contacts
+    c, pc = st.bodies.cols, st.particles.cols
+    contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
+                    c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], ctx.h,
+                    st.bodies.n, found.angle0, found.pose, ctx.last, bounce, found.bodies,
+                    found.order)
+    if ctx.last:
+        found.keep()
+    found.keep_substep()
+
+
+def _off_static_bodies(world: World, grid: Any, vmin: float, push: float,
+                        hold: float) -> None:
+    """Particles out of static bodies, exactly (as out of level polygons)."""
+    st = world.store
+    if grid is None or not st.bodies.n:
+        return
+    c, pc = st.bodies.cols, st.particles.cols
+    shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
+    particles_on_static(st.bodies.n, c["pos"], c["angle"], c["w"], c["extent"], c["group"],
+                         c["layer"], c["mask"], c["friction"], c["restitution"], *shape,
+                         pc["pos"], pc["prev"], pc["w"], pc["radius"], pc["group"],
+                         pc["layer"], pc["mask"], pc["friction"], pc["restitution"], *grid,
+                         vmin, push, hold)
+
+
+def _outlines_off_static(world: World, vmin: float, push: float, hold: float) -> None:
+    """Soft-body outlines off the static bodies' corners (``outlines.collide_corners``)."""
+    st = world.store
+    b = st.bodies
+    if not b.n or len(st.outline_off) < 2 or not b.pinned.any():
+        return
+    c, pc = b.cols, st.particles.cols
+    out = np.empty((max(8, len(st.piece_verts)), 6))  # room for every vertex of every piece
+    count = static_corners(b.n, c["pos"], c["angle"], c["w"], c["friction"], c["restitution"],
+                           st.body_piece_off, st.piece_vert_off, st.piece_verts,
+                           st.piece_radius, out)
+    rows = out[:count, 5].astype(np.int64)
+    collide_corners(count, out, c["group"][rows], c["layer"][rows], c["mask"][rows],
+                    len(st.outline_off) - 1, st.outline_off, st.outline_idx, pc["pos"],
+                    pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"], pc["mask"],
+                    pc["friction"], pc["restitution"], vmin, push, hold)
+
+
+def _level_segments(world: World) -> np.ndarray:
+    """The level's segments and the edges of the static bodies now ((k, 4) px): what
+    fast particles are swept against (``contacts.collide_segments``)."""
+    segs = world.level.segments
+    st = world.store
+    b = st.bodies
+    if not b.n or not b.pinned.any():
+        return segs
+    c = b.cols
+    out = np.empty((max(8, 2 * len(st.piece_verts)), 4))
+    count = static_edges(b.n, c["pos"], c["angle"], c["w"], st.body_piece_off,
+                         st.piece_vert_off, st.piece_verts, out)
+    return np.vstack([segs, out[: min(count, len(out))]]) if count else segs

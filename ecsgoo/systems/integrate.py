@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..kernels.integrate import integrate
-from . import rigid
+from ..kernels.rigid import integrate_bodies, pull_body
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
     from ..physics import StepContext
     from ..world import World
 
-#: How far the grabbed particle moves toward the pointer per substep (SPEC §2).
+#: How far the grabbed particle moves toward the pointer per substep (a fraction).
 GRAB_PULL = 0.55
 
 
@@ -44,4 +44,20 @@ class Integrate(Stage):
             integrate(p.n, c["pos"], c["prev"], world.frame_force, c["w"], c["pinned"],
                       c["pin"], gx, gy, damp, h, world.store.pslot.get(world.grabbed, -1), tx,
                       ty, GRAB_PULL)
-        rigid.integrate(world, h, damp, (tx, ty), GRAB_PULL)
+        _integrate_bodies(world, h, damp, (tx, ty), GRAB_PULL)
+
+
+def _integrate_bodies(world: World, h: float, damp: float, target: tuple[float, float],
+              pull: float) -> None:
+    """Advance every moving body one substep (Verlet, like the particles); a grabbed body's
+    held point moves ``pull`` of the way to the pointer's ``target`` (px) this substep."""
+    b = world.store.bodies
+    if b.n:
+        c = b.cols
+        gx, gy = world.gravity
+        integrate_bodies(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                         world.body_force, c["w"], gx, gy, damp, h)
+        row = world.store.bslot.get(world.grabbed, -1)
+        if row >= 0:
+            pull_body(row, c["pos"], c["angle"], c["w"], c["iw"], *world.grab_local, *target,
+                      pull)

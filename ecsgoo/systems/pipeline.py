@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
-from ..physics.step import StepContext, substeps
+from ..physics.step import StepContext
 
 if TYPE_CHECKING:
     from ..world import World
@@ -62,11 +62,12 @@ class Stage(esper.Processor):
 def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
     """``run(*args)`` once the store is whole again (``Store.prepare``: the stage before may
     have made or deleted anything), its seconds added to ``world.profile[stage.name]``."""
-    world.store.prepare()
+    store = world.store
+    store.prepare()
     prof = world.profile
     t0 = perf_counter() if prof is not None else 0.0
     run(*args)
-    world.store.moved()  # what it moved, the kept grids no longer hold (physics.broadphase)
+    store.poses += 1  # what it moved, the kept grids no longer hold (physics.broadphase)
     if prof is not None:
         prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
 
@@ -113,7 +114,10 @@ class Pipeline(Sequence[Stage]):
                 for stage in stages:
                     _timed(world, stage, stage.process, world)
             elif not world.resting:  # the solver (skipped while everything sleeps)
-                for ctx in substeps(world):  # integrate → project → collide, each substep
+                dt, count = world.dt, world.substeps
+                for k in range(count):  # integrate → project → collide, each substep
+                    ctx = StepContext(dt, dt / count, k, count, k == 0, k == count - 1)
+                    world.substep_index = k  # for a game's own per-substep stage (read-only)
                     for stage in stages:
                         _timed(world, stage, stage.solve, world, ctx)
         world.end_frame()  # events, sleeping, the frame counter, the pointer

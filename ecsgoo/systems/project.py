@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 from .. import limits
 from ..kernels.area import solve_area
 from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
+from ..kernels.joints import joint_substep
 from ..kernels.shape import solve_shape
-from . import rigid
+from ..kernels.tethers import solve_tethers
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ class Project(Stage):
             if st.tethers.n:
                 st.tethers.lam[:] = 0.0
                 for _ in range(rounds):
-                    rigid.solve_tethers_once(world, h)
-            rigid.solve_joints(world, h)
+                    _solve_tethers_once(world, h)
+            _solve_joints(world, h)
             return
         st.tethers.lam[:] = 0.0
         # alpha means "fraction per 1/60 s frame"; spread it over every application
@@ -78,11 +79,11 @@ class Project(Stage):
             if shapes.n:
                 solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
                             st.shape_idx, st.shape_rest, alpha, shapes.cols["scale"])
-            rigid.solve_tethers_once(world, h)
+            _solve_tethers_once(world, h)
         if rounds % 2:
             sweep_springs(ends, vals, pc["pos"], pc["w"], h, True)
         unpack_lam(order, vals, sc["lam"])
-        rigid.solve_joints(world, h)
+        _solve_joints(world, h)
 
     @staticmethod
     def _packed(world: World) -> tuple[Any, Any]:
@@ -103,3 +104,34 @@ class Project(Stage):
         else:
             vals[:, 2] = 0.0
         return ends, vals
+
+
+def _solve_joints(world: World, h: float) -> None:
+    """One substep of the joints (``kernels.joints.joint_substep``), in Project."""
+    st = world.store
+    if st.joints.n:
+        c, pc = st.bodies.cols, st.particles.cols
+        joint_substep(*_joint_arrays(st), c["pos"], c["prev"], c["angle"], c["prev_angle"],
+                      c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h)
+
+
+def _solve_tethers_once(world: World, h: float) -> None:
+    """One XPBD pass over the tethers (springs with an end on a body), in Project."""
+    st = world.store
+    t = st.tethers
+    bc, pc = st.bodies.cols, st.particles.cols
+    if t.n:
+        tc = t.cols
+        solve_tethers(t.n, tc["a_body"], tc["a_part"], tc["b_body"], tc["b_part"], tc["la"],
+                      tc["lb"], tc["rest"], tc["compliance"], tc["broken"], tc["lam"],
+                      bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
+
+
+def _joint_arrays(st: Any) -> tuple[Any, ...]:
+    """The joint table's arrays in the order ``joints.joint_substep`` takes them."""
+    jc = st.joints.cols
+    return (st.joints.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
+            jc["lb"], jc["weld"], jc["axis"], jc["rest_angle"], jc["broken"], jc["impulse"],
+            jc["spin"],
+            jc["force"], jc["lower"], jc["upper"], jc["motor_speed"], jc["motor_torque"],
+            jc["motor_impulse"], jc["lower_impulse"], jc["upper_impulse"])

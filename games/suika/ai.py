@@ -1,7 +1,7 @@
 """Suika players: where to drop the held fruit.
 
 - ``greedy`` scores every candidate x (every 5 px across the box) with the
-  SPEC §3 weights::
+  game design's weights::
 
       value = −landing height + 50 · same-kind neighbours within 4 radii
               − 0.1 · |x − box centre| + 10 · flatness
@@ -33,7 +33,7 @@ from . import rules
 STEP, SURFACE_STEP = 5.0, 10.0
 #: Least distance between the drops the look-ahead tries, px.
 SPREAD = 30.0
-#: SPEC §3 weights.
+#: The weights of the value above.
 W_NEIGHBOUR, W_CENTRE, W_FLAT = 50.0, 0.1, 10.0
 
 
