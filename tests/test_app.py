@@ -358,3 +358,33 @@ def test_toasts_never_print_full_file_paths():
                              ".toml' and games/rope/levels/1.toml, stars 1/3"))
     assert said == "quicksave-goo-1.toml: line 3 bad; see 'a.toml' and " \
         "games/rope/levels/1.toml, stars 1/3"
+
+
+def test_f5_says_which_file_it_wrote(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    player = Player(Toy())
+    player.key("f5")
+    path = player.save_path()
+    assert path.is_file() and str(path) in player.message() and "F9" in player.message()
+    assert str(path) in capsys.readouterr().err
+
+
+def test_the_hud_row_never_overlaps_after_restart_then_pause():
+    from ecsgoo.app.draw import Draw
+    from ecsgoo.app.headless import offscreen_window
+    from ecsgoo.app.overlay import hud_row
+    from games.jelly import JellyGame
+
+    offscreen_window((800, 600))  # text is measured in a GL context
+    draw = Draw()
+    player = Player(JellyGame())
+    player.key("r")
+    player.key("p")
+    row = hud_row(draw, player)
+    texts = [text for _x, text, *_ in row]
+    assert any(t.startswith("PAUSED") for t in texts)
+    assert not any(t.lower() == "paused" for t in texts), "said once, not twice"
+    player.say("a long message the player shows for a while, next to the pause note")
+    row = hud_row(draw, player)
+    for (x, text, _c, size, bold), (nx, *_rest) in zip(row, row[1:], strict=False):
+        assert x + draw.text_width(text, size, bold) < nx, (text, row)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -195,7 +196,8 @@ class Player:
             self.game.on_key(name)
         elif name in ("p", "space"):
             self.paused = not self.paused
-            self.say("paused" if self.paused else "running")
+            # the HUD says PAUSED as long as it lasts; an older toast would only repeat it
+            self.say("" if self.paused else "running")
         elif name in ("n", "period"):
             self.paused = True
             self.step()
@@ -299,7 +301,9 @@ class Player:
             game = self.game
             self.world.add_resource(SavedGame(game.name, game.level, game.seed))
             saving.save(self.world, path)
-            self.say("saved (F9 loads it)")
+            self.say(f"saved {_home(path)} (F9 loads it)", seconds=6.0)
+            print(f"ecsgoo: quick save written to {path} (continue it later with "
+                  f"`ecsgoo play {path}`)", file=sys.stderr)
         except (OSError, ValueError, TypeError) as exc:
             self.say(f"save failed: {_short(exc)}")
 
@@ -378,6 +382,14 @@ def _draw_for(window: Any, space: str) -> Draw:
 
 def _overrides(game: Game, method: str) -> bool:
     return getattr(type(game), method) is not getattr(Game, method)
+
+
+def _home(path: Path) -> str:
+    """``path`` as a toast says it: the home folder written ``~``."""
+    try:
+        return "~" + os.sep + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
 
 
 def _short(exc: BaseException) -> str:
