@@ -19,7 +19,7 @@ import platformdirs
 
 from .. import saving
 from ..errors import WorldError
-from ..game import Game, SavedGame
+from ..game import Game, SavedGame, new_seed
 from ..render import Fit, Render, fit
 from .buttons import Button, draw_result, hit, result_buttons
 from .clock import Accumulator
@@ -83,6 +83,7 @@ class Player:
         self.on_menu: Any = None
         self.result = "running"
         self.pointer: tuple[float, float] | None = None
+        self._left: Any = None
         self._sync_widgets()
 
     @property
@@ -134,8 +135,21 @@ class Player:
             if progress is not None and progress.problem:
                 self.say(progress.problem)
 
+    def leave(self) -> None:
+        """The player leaves the game at hand (Esc, a restart, the next level, closing):
+        a game that ``counts_unfinished`` and is still running records its score."""
+        if self.result != "running" or self.bot is not None or self._left is self.world:
+            return
+        self._left = self.world  # once per game (Esc, then closing the window, is one leave)
+        self.game.on_leave()
+        if self.game.counts_unfinished and not self.headless:
+            progress = record_finished(self.game, self.bot, unfinished=True)
+            if progress is not None and progress.problem:
+                self.say(progress.problem)
+
     def restart(self) -> None:
         """Start the level again (R), running (a pause does not survive a restart)."""
+        self.leave()
         self.game.restart()
         self.paused = False
         self._world_replaced()
@@ -143,7 +157,9 @@ class Player:
 
     def play_level(self, level: int) -> None:
         """Switch to ``level`` of the same game (the win screen's *next level*)."""
-        self.game = type(self.game)(level=level, seed=self.game.seed)
+        self.leave()
+        cls = type(self.game)
+        self.game = cls(level=level, seed=new_seed() if cls.fresh_seeds else self.game.seed)
         self.paused = False
         self._world_replaced()
 
