@@ -659,3 +659,91 @@ def test_a_save_from_before_the_pressure_eased_gets_its_inflate_stage():
     for _ in range(30):
         g.step()
     assert np.all(old.rings.pressure == 2.0)  # and the slider works again
+
+
+def test_a_fling_at_a_low_frame_rate_counts_from_the_pointers_path():
+    """At 10 fps the pointer jumps 60 px a frame, five physics steps apart (the player's
+    accumulator); the grabbed ball catches up and stops between jumps, so its own
+    velocity at the release says nothing: the pointer's path over game time does."""
+    from ecsgoo.app import Player
+
+    g = JellyGame(level=1)
+    player = Player(g)
+    for _ in range(5):
+        player.update(0.1)
+    w = g.world
+    centre = int(w.particles.entity[rules.ball_centre(w, 0)])
+    c = w.component(centre, ecsgoo.Particle)
+    fit = player.fit()
+    x, y = c.x, c.y
+    player.press(*fit.to_screen(x, y))
+    assert w.grabbed == centre
+    for k in range(1, 4):
+        player.drag(*fit.to_screen(x, y + 60 * k))
+        player.update(0.1)
+    speed = math.hypot(c.vx, c.vy)
+    assert speed < rules.FLING_SPEED, "the ball has caught up with the pointer"
+    player.release(*fit.to_screen(x, y + 240))
+    vx, vy = g.pointer_velocity()
+    assert vy > rules.FLING_SPEED and abs(vx) < 1.0
+    assert g.status().score == 1, "counted as a fling"
+    player.update(1 / 60)
+    assert c.vy > 0.8 * rules.FLING_SPEED, "and thrown at the pointer's speed"
+
+
+def test_a_slow_release_at_a_low_frame_rate_is_no_fling():
+    from ecsgoo.app import Player
+
+    g = JellyGame(level=1)
+    player = Player(g)
+    w = g.world
+    centre = int(w.particles.entity[rules.ball_centre(w, 0)])
+    c = w.component(centre, ecsgoo.Particle)
+    fit = player.fit()
+    x, y = c.x, c.y
+    player.press(*fit.to_screen(x, y))
+    for k in range(1, 4):
+        player.drag(*fit.to_screen(x, y + 5 * k))
+        player.update(0.1)
+    player.release(*fit.to_screen(x, y + 20))
+    assert g.status().score == 0
+
+
+class _Texts:
+    """A stand-in for the player's Draw that keeps the texts drawn and counts the discs."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.discs: list[tuple] = []
+
+    def text(self, x, y, text, *args, **kwargs) -> None:
+        self.texts.append(str(text))
+
+    def circle(self, x, y, r, color, shade=False) -> None:
+        self.discs.append(tuple(color))
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+@pytest.mark.parametrize("level, goal", [(3, "knock 4 crates down"),
+                                         (4, "a ball in the basket")])
+def test_a_challenge_shows_its_goal_and_flings_left_over_the_level(level, goal):
+    from games.jelly import card
+
+    g = JellyGame(level=level)
+    d = _Texts()
+    g.draw_overlay(d)
+    assert f"GOAL: {goal}" in d.texts and "3 left" in d.texts
+    assert d.discs.count(card.THROW) == 3
+    rules.stats(g.world).flings = 1  # one thrown
+    d = _Texts()
+    g.draw_overlay(d)
+    assert "2 left" in d.texts and d.discs.count(card.THROW) == 2
+    assert d.discs.count(card.SPENT) == 1
+
+
+def test_a_playground_level_has_no_goal_card():
+    d = _Texts()
+    JellyGame(level=1).draw_overlay(d)
+    assert not any(t.startswith("GOAL") for t in d.texts)

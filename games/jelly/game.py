@@ -29,6 +29,7 @@ the poker bot, which on level 4 aims for the basket).
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 import numpy as np
@@ -38,13 +39,16 @@ from ecsgoo.game import Game, Status, Widget, register_game
 from ecsgoo.geometry import point_in_polygon
 from ecsgoo.render import Render
 
-from . import basket, bots, challenge, rules
+from . import basket, bots, card, challenge, rules
 from .build import KINDS, spawn
 
 #: Keys that spawn bodies (the player keeps R restart, Tab wireframe, P pause).
 SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain", "k": "crate"}
 #: How far from a particle a press still grabs it (px).
 GRAB_RADIUS = 30.0
+#: The pointer's last stretch of path a fling's speed is measured over (s of game time),
+#: and the fastest throw it gives (px/s).
+FLING_WINDOW, MAX_THROW = 0.1, 2500.0
 
 
 @register_game
@@ -60,6 +64,7 @@ class JellyGame(Game):
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         self._gesture = bots.Gesture()
         self._pointer: tuple[float, float] | None = None
+        self._path: deque[tuple[float, float, float]] = deque(maxlen=32)
         super().__init__(level, seed)
 
     def build(self) -> World:
@@ -70,6 +75,7 @@ class JellyGame(Game):
         super().restart()
         self._gesture = bots.Gesture()
         self._pointer = None
+        self._path.clear()
 
     def adopt(self, world: World) -> None:
         """Continue ``world`` (a quick load); a save from before the balls eased into a
@@ -170,6 +176,8 @@ class JellyGame(Game):
                            and bodies.w[bodies.row(e)] > 0), -1)
         x, y = basket.clamp(self.world, x, y)  # level 4: nothing is carried past the line
         self._pointer = (x, y)
+        self._path.clear()
+        self._trace(x, y)
         if entity >= 0:
             self.world.grab(entity, x, y)
             self.sound("grab")
@@ -177,24 +185,76 @@ class JellyGame(Game):
     def on_drag(self, x: float, y: float) -> None:
         x, y = basket.clamp(self.world, x, y)
         self._pointer = (x, y)
+        self._trace(x, y)
         entity = self.world.grabbed
         if entity >= 0:  # a deleted particle releases the grab itself
             self.world.grab(entity, x, y)
 
     def on_release(self, x: float, y: float, button: int = 1) -> None:
+        """Let go: a fling if the body, or the pointer over its last ``FLING_WINDOW`` s of game
+        time, moved faster than ``rules.FLING_SPEED``.
+
+        At a low frame rate the pointer moves in big jumps a few physics steps apart and
+        the body catches up and stops between them: the pointer's path then says how fast
+        the throw was, and the body is given that velocity.
+        """
         self._pointer = None
         w = self.world
         entity = w.grabbed
+        self._trace(*basket.clamp(w, x, y))
         w.release()
         if entity < 0:
             return
         p = w.try_component(entity, Particle) or w.component(entity, RigidBody)
         speed = float(np.hypot(p.vx, p.vy))
+        vx, vy = self.pointer_velocity()
+        if speed <= rules.FLING_SPEED < np.hypot(vx, vy):
+            speed = self._throw(entity, vx, vy)
         if speed > rules.FLING_SPEED:
             self.sound("fling")
             st = rules.stats(w)
             st.flings += 1
             st.flung, st.flung_until = entity, w.frame + rules.FLIGHT_FRAMES
+
+    def _trace(self, x: float, y: float) -> None:
+        """Keep the pointer's place with the game time now (s): its path for a fling."""
+        self._path.append((self.world.frame * self.world.dt, float(x), float(y)))
+
+    def pointer_velocity(self) -> tuple[float, float]:
+        """The pointer's velocity (px/s) over its last ``FLING_WINDOW`` s of game time: from
+        the oldest point in that window (or the last one before it, when the pointer moved
+        once in a longer time) to the newest. (0, 0) if no game time went by (paused)."""
+        if len(self._path) < 2:
+            return 0.0, 0.0
+        t1, x1, y1 = self._path[-1]
+        start = self._path[-2]
+        for point in reversed(self._path):
+            if point[0] < t1:
+                start = point
+                if t1 - point[0] >= FLING_WINDOW:
+                    break
+        t0, x0, y0 = start
+        if t1 <= t0:
+            return 0.0, 0.0
+        scale = min(1.0, MAX_THROW / max(np.hypot(x1 - x0, y1 - y0) / (t1 - t0), 1e-9))
+        return (x1 - x0) / (t1 - t0) * scale, (y1 - y0) / (t1 - t0) * scale
+
+    def _throw(self, entity: int, vx: float, vy: float) -> float:
+        """Give ``entity``'s body (a jelly ball, box, rope, chain: its collision group; a
+        crate) velocity ``(vx, vy)`` px/s; returns its speed."""
+        w = self.world
+        body = w.try_component(entity, RigidBody)
+        if body is not None:
+            body.vx, body.vy = float(vx), float(vy)
+            return float(np.hypot(vx, vy))
+        group = w.component(entity, Particle).group
+        parts = w.particles
+        members = [entity] if group == 0 else \
+            parts.entity[(parts.group == group) & (parts.w > 0)].tolist()
+        for member in members:
+            q = w.component(int(member), Particle)
+            q.vx, q.vy = float(vx), float(vy)
+        return float(np.hypot(vx, vy))
 
     def on_key(self, key: str) -> None:
         kind = SPAWN_KEYS.get(key)
@@ -234,6 +294,7 @@ class JellyGame(Game):
         cup = basket.goal(w)
         if cup is not None:
             basket.draw(draw, w, cup)
+        card.draw(draw, w)
         if w.grabbed < 0 or self._pointer is None:
             return
         grabbed = w.component(w.grabbed, Particle)
