@@ -223,8 +223,10 @@ def banner_place(world: Any) -> tuple[float, float]:
         x, y, w, h = banner_box(world, place)
         x0, x1, y0, y1 = x - 15, x + w + 15, y - 15, y + h + 15
         inside = (pos[:, 0] > x0) & (pos[:, 0] < x1) & (pos[:, 1] > y0) & (pos[:, 1] < y1)
-        pipe = x0 - g.radius < g.x < x1 + g.radius and y0 - g.radius < g.y < y1 + g.radius
-        return int(inside.sum()) + 100 * int(pipe)
+        mouth = x0 - g.radius < g.x < x1 + g.radius and y0 - g.radius < g.y < y1 + g.radius
+        tube = sum(x0 < g.x + (g.end_x - g.x) * t < x1 and y0 < g.y + (g.end_y - g.y) * t < y1
+                   for t in np.linspace(0.0, 1.0, 9))
+        return int(inside.sum()) + 100 * int(mouth) + 10 * int(tube)
 
     return min(((x, y) for y in ys for x in xs), key=covered)
 
