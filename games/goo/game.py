@@ -114,7 +114,7 @@ class GooGame(Game):
         lines = [f"{self.levels[self.level - 1]}: {rules.collected} of {rules.required} "
                  f"collected, {free} free, {rules.placed} placed"]
         if rules.result == "running":
-            lines.append("stars: " + ", ".join(g.lstrip("★ ") for g in goals(rules)[1:]))
+            lines.append(", ".join(goals(rules)[1:]))
         else:
             lines.append(rules.reason)
         return lines

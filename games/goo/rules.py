@@ -106,10 +106,10 @@ def goals(rules: Any) -> list[str]:
     out = [f"★ collect {rules.required}"]
     if rules.more > 0:
         mark = " ✓" if rules.collected >= rules.more else ""
-        out.append(f"★ collect {rules.more} ({rules.collected}){mark}")
-    if rules.most > 0:
-        mark = " ✓" if rules.placed <= rules.most else ""
-        out.append(f"★ place at most {rules.most} ({rules.placed}){mark}")
+        out.append(f"★★ collect {rules.more} ({rules.collected}){mark}")
+    if rules.most > 0:  # met only once the level is won: until then more may be placed
+        mark = " ✓" if rules.result == "won" and rules.placed <= rules.most else ""
+        out.append(f"★★★ place at most {rules.most} ({rules.placed}){mark}")
     return out
 
 
