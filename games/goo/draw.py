@@ -178,7 +178,7 @@ def _tutorial(game: Any, draw: Any) -> None:
     if game.level not in (1, 5) or rules.result != "running" or rules.collected:
         return
     if game.level == 5:
-        lines, x, y = WIND_TIP, 640, 330
+        lines, x, y = WIND_TIP, 170, 470  # upwind of the tower, under the wind's streaks
     else:
         lines = (("Press on a goo ball crawling on the structure,", "drag it up and let go:",
                   "it links to the two nearest balls.") if rules.placed == 0 else

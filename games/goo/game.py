@@ -166,7 +166,9 @@ class GooGame(Game):
         px, py = self.drop_point(drag)
         spot = place_ball(self.world, px, py, drag.ball)
         self.sound("attach" if spot.ok else "grab")
-        if not spot.ok:
+        if spot.ok:
+            self.hint = None  # an old refusal says nothing of this ball (paused, it would stay)
+        else:
             if drag.ball >= 0:  # it falls where it was let go
                 drop_off(self.world, drag.ball)
             self._show_hint(spot.hint, px, py)
