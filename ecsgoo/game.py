@@ -112,6 +112,12 @@ class Game:
     #: and component types at least one entity holds. ``check_world`` refuses the rest.
     requires: tuple[type, ...] = ()
 
+    #: When the pointer event being handled happened (s, wall clock): a window's player
+    #: sets it before each press, drag and release; ``None`` when a bot or a test calls the
+    #: handlers (a game that times the pointer then uses its world's time, which the fixed
+    #: steps keep in step with the wall clock in a window).
+    pointer_time: float | None = None
+
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         if not 1 <= level <= len(self.levels):
             raise ValueError(f"{self.name}: level must be 1..{len(self.levels)}, got {level}")

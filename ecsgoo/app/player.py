@@ -84,6 +84,9 @@ class Player:
         self.result = "running"
         self.pointer: tuple[float, float] | None = None
         self._left: Any = None
+        #: The wall clock pointer events are stamped with (``Game.pointer_time``); headless
+        #: runs stamp none. A test may put a clock of its own here.
+        self.wall_clock: Any = time.monotonic
         self._sync_widgets()
 
     @property
@@ -262,6 +265,7 @@ class Player:
             return
         if self.widgets.press(sx, sy):
             return
+        self._stamp()
         x, y = self.fit().to_world(sx, sy)
         self.game.on_press(x, y, button)
         if not _overrides(self.game, "on_press"):
@@ -271,6 +275,7 @@ class Player:
         """Pointer moved while pressed."""
         if self.widgets.drag(sx, sy):
             return
+        self._stamp()
         x, y = self.fit().to_world(sx, sy)
         self.game.on_drag(x, y)
         if self.grabbed is not None:
@@ -288,12 +293,17 @@ class Player:
         """Pointer released: ends a slider drag, or flings what the default grab held."""
         if self.widgets.release(sx, sy):
             return
+        self._stamp()
         x, y = self.fit().to_world(sx, sy)
         self.game.on_release(x, y, button)
         if self.grabbed is not None:
             self.world.release()
             self.grabbed = None
             self.sounds.play("fling")
+
+    def _stamp(self) -> None:
+        """Tell the game when this pointer event happened (wall clock; none headless)."""
+        self.game.pointer_time = None if self.headless else float(self.wall_clock())
 
     def _grab(self, x: float, y: float) -> None:
         """The default grab-and-fling: the nearest free particle under the pointer."""

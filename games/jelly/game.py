@@ -46,9 +46,9 @@ from .build import KINDS, spawn
 SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain", "k": "crate"}
 #: How far from a particle a press still grabs it (px).
 GRAB_RADIUS = 30.0
-#: The pointer's last stretch of path a fling's speed is measured over (s of game time),
-#: and the fastest throw it gives (px/s).
-FLING_WINDOW, MAX_THROW = 0.1, 2500.0
+#: How recent (s) a pointer move must be to count for a fling's speed, the fastest throw
+#: it gives (px/s), and how far apart in time (s) pointer events must be to be two samples.
+FLING_WINDOW, MAX_THROW, MIN_GAP = 0.1, 2500.0, 1 / 120
 
 
 @register_game
@@ -191,8 +191,8 @@ class JellyGame(Game):
             self.world.grab(entity, x, y)
 
     def on_release(self, x: float, y: float, button: int = 1) -> None:
-        """Let go: a fling if the body, or the pointer over its last ``FLING_WINDOW`` s of game
-        time, moved faster than ``rules.FLING_SPEED``.
+        """Let go: a fling if the body, or the pointer in its last ``FLING_WINDOW`` s
+        (``pointer_velocity``), moved faster than ``rules.FLING_SPEED``.
 
         At a low frame rate the pointer moves in big jumps a few physics steps apart and
         the body catches up and stops between them: the pointer's path then says how fast
@@ -217,27 +217,37 @@ class JellyGame(Game):
             st.flung, st.flung_until = entity, w.frame + rules.FLIGHT_FRAMES
 
     def _trace(self, x: float, y: float) -> None:
-        """Keep the pointer's place with the game time now (s): its path for a fling."""
-        self._path.append((self.world.frame * self.world.dt, float(x), float(y)))
+        """Keep the pointer's place and when it was there: the wall clock of the event when
+        a window's player says it (``pointer_time``), else the game time (bots, tests).
+        Events closer than ``MIN_GAP`` s (a burst a slow frame delivers at once) are one
+        sample: the first one's time, the last one's place."""
+        t = self.pointer_time if self.pointer_time is not None else \
+            self.world.frame * self.world.dt
+        if self._path and t - self._path[-1][0] < MIN_GAP:
+            self._path[-1] = (self._path[-1][0], float(x), float(y))
+        else:
+            self._path.append((float(t), float(x), float(y)))
 
     def pointer_velocity(self) -> tuple[float, float]:
-        """The pointer's velocity (px/s) over its last ``FLING_WINDOW`` s of game time: from
-        the oldest point in that window (or the last one before it, when the pointer moved
-        once in a longer time) to the newest. (0, 0) if no game time went by (paused)."""
+        """The pointer's velocity (px/s) when let go: the fastest of its moves (from one
+        sample to the next) that ended within ``FLING_WINDOW`` s of the last sample, at
+        most ``MAX_THROW``; (0, 0) if it did not move in that time (held still, or paused).
+
+        A hold then a quick throw is fast (the throw's own moves); a pointer that stopped
+        before letting go is not."""
         if len(self._path) < 2:
             return 0.0, 0.0
-        t1, x1, y1 = self._path[-1]
-        start = self._path[-2]
-        for point in reversed(self._path):
-            if point[0] < t1:
-                start = point
-                if t1 - point[0] >= FLING_WINDOW:
-                    break
-        t0, x0, y0 = start
-        if t1 <= t0:
-            return 0.0, 0.0
-        scale = min(1.0, MAX_THROW / max(np.hypot(x1 - x0, y1 - y0) / (t1 - t0), 1e-9))
-        return (x1 - x0) / (t1 - t0) * scale, (y1 - y0) / (t1 - t0) * scale
+        t1 = self._path[-1][0]
+        best, fastest = (0.0, 0.0), 0.0
+        points = list(self._path)
+        for (ta, xa, ya), (tb, xb, yb) in zip(points, points[1:], strict=False):
+            if tb < t1 - FLING_WINDOW or tb <= ta:
+                continue
+            vx, vy = (xb - xa) / (tb - ta), (yb - ya) / (tb - ta)
+            if np.hypot(vx, vy) > fastest:
+                best, fastest = (vx, vy), float(np.hypot(vx, vy))
+        scale = min(1.0, MAX_THROW / fastest) if fastest > 0 else 1.0
+        return best[0] * scale, best[1] * scale
 
     def _throw(self, entity: int, vx: float, vy: float) -> float:
         """Give ``entity``'s body (a jelly ball, box, rope, chain: its collision group; a
