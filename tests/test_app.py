@@ -365,7 +365,8 @@ def test_f5_says_which_file_it_wrote(tmp_path, monkeypatch, capsys):
     player = Player(Toy())
     player.key("f5")
     path = player.save_path()
-    assert path.is_file() and str(path) in player.message() and "F9" in player.message()
+    said = player.message()
+    assert path.is_file() and path.name in said and str(path.parent) in said and "F9" in said
     assert str(path) in capsys.readouterr().err
 
 
@@ -388,3 +389,6 @@ def test_the_hud_row_never_overlaps_after_restart_then_pause():
     row = hud_row(draw, player)
     for (x, text, _c, size, bold), (nx, *_rest) in zip(row, row[1:], strict=False):
         assert x + draw.text_width(text, size, bold) < nx, (text, row)
+    limit = row[-1][0] + 80.0  # the stats on the right begin 80 px into the message
+    x, text, _c, size, bold = hud_row(draw, player, limit)[-1]
+    assert text.endswith("…") and x + draw.text_width(text, size, bold) <= limit

@@ -327,7 +327,8 @@ class Player:
             game = self.game
             self.world.add_resource(SavedGame(game.name, game.level, game.seed))
             saving.save(self.world, path)
-            self.say(f"saved {_home(path)} (F9 loads it)", seconds=6.0)
+            # the name first: a narrow HUD cuts the folder short, not the file's name
+            self.say(f"saved {path.name} (F9 loads it) in {_home(path.parent)}", seconds=6.0)
             print(f"ecsgoo: quick save written to {path} (continue it later with "
                   f"`ecsgoo play {path}`)", file=sys.stderr)
         except (OSError, ValueError, TypeError) as exc:
