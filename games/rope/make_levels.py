@@ -4,8 +4,10 @@
   end of the swing and it drops past two stars into Om Nom. A star sits on the swing.
 2 "Two Pins": the candy hangs in a V over nothing; cut one rope to swing it under
   the other pin, then let it fly back over the stars to Om Nom on the left.
-3 "Cat's Cradle": three ropes, one pulling down from below; cut the right two
-  (or one and then another) to swing high to the right, then drop it.
+3 "Cat's Cradle": three ropes, one pulling down from below; cut the left and the
+  bottom one (or one and then the other) to swing high to the right on the right pin,
+  then drop it. The side pins stand in from the edges: no swing takes the candy off
+  screen.
 4 "The Hook": one swinging rope; let go at the right moment and the candy flies
   into the hook's dashed ring, which ties it with a new rope; cut that one over Om Nom.
 5 "Relay": two hooks in a row between the swing and Om Nom, high on the right:
