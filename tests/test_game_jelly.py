@@ -738,6 +738,24 @@ def test_a_hold_then_a_quick_throw_is_a_fling():
     assert vx > 1000 and g.status().score == 1
 
 
+def test_a_throw_a_slow_frame_delivers_at_once_after_a_hold_is_a_fling():
+    """At 10 fps a flick of the wrist after a hold arrives as one burst of events with the
+    release: it moved 100 px within that one frame."""
+    g = JellyGame(level=1)
+    win = _Window(g, fps=10)
+    centre, c = _centre(g)
+    x, y = c.x, c.y
+    win.press(x, y)
+    win.drag(x - 40, y + 100)
+    for _ in range(5):  # held still for half a second
+        win.tick()
+    win.drag(x - 10, y + 150)  # the flick and the release, in one frame
+    win.drag(x + 20, y + 180)
+    win.release(x + 30, y + 190)
+    vx, vy = g.pointer_velocity()
+    assert math.hypot(vx, vy) > 600 and g.status().score == 1
+
+
 def test_a_slow_release_at_a_low_frame_rate_is_no_fling():
     g = JellyGame(level=1)
     win = _Window(g, fps=10)

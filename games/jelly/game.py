@@ -47,8 +47,9 @@ SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain", "k": "crate"}
 #: How far from a particle a press still grabs it (px).
 GRAB_RADIUS = 30.0
 #: How recent (s) a pointer move must be to count for a fling's speed, the fastest throw
-#: it gives (px/s), and how far apart in time (s) pointer events must be to be two samples.
-FLING_WINDOW, MAX_THROW, MIN_GAP = 0.1, 2500.0, 1 / 120
+#: it gives (px/s), how far apart in time (s) pointer events must be to be two samples, and
+#: the longest a move between two samples is taken to have lasted (a frame at 9 fps).
+FLING_WINDOW, MAX_THROW, MIN_GAP, MAX_GAP = 0.1, 2500.0, 1 / 120, 1 / 9
 
 
 @register_game
@@ -230,11 +231,12 @@ class JellyGame(Game):
 
     def pointer_velocity(self) -> tuple[float, float]:
         """The pointer's velocity (px/s) when let go: the fastest of its moves (from one
-        sample to the next) that ended within ``FLING_WINDOW`` s of the last sample, at
-        most ``MAX_THROW``; (0, 0) if it did not move in that time (held still, or paused).
+        sample to the next, over at most ``MAX_GAP`` s) that ended within ``FLING_WINDOW`` s
+        of the last sample, at most ``MAX_THROW``; (0, 0) if it did not move in that time
+        (held still, or paused).
 
-        A hold then a quick throw is fast (the throw's own moves); a pointer that stopped
-        before letting go is not."""
+        A hold then a quick throw is fast (the throw's own moves, even when a slow frame
+        delivers them all at once); a pointer that stopped before letting go is not."""
         if len(self._path) < 2:
             return 0.0, 0.0
         t1 = self._path[-1][0]
@@ -243,7 +245,10 @@ class JellyGame(Game):
         for (ta, xa, ya), (tb, xb, yb) in zip(points, points[1:], strict=False):
             if tb < t1 - FLING_WINDOW or tb <= ta:
                 continue
-            vx, vy = (xb - xa) / (tb - ta), (yb - ya) / (tb - ta)
+            # a still pointer sends no events: a move after a pause happened within the
+            # last frame, which at the slowest rate played (MAX_GAP) is no longer than this
+            gap = min(tb - ta, MAX_GAP)
+            vx, vy = (xb - xa) / gap, (yb - ya) / gap
             if np.hypot(vx, vy) > fastest:
                 best, fastest = (vx, vy), float(np.hypot(vx, vy))
         scale = min(1.0, MAX_THROW / fastest) if fastest > 0 else 1.0
