@@ -24,8 +24,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-#: Frames a `play` without a display runs headless (10 s of game time).
-FALLBACK_FRAMES = 600
+#: Most frames a `play` without a display runs headless (3 min of game time): the run ends a
+#: second after the level is won or lost, so the GIF shows how it ends (a bot wins any
+#: bundled level well within it).
+FALLBACK_FRAMES = 10800
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -200,8 +202,8 @@ def _announce_fallback(game: Any, bot: str | None, why: str) -> tuple[str | None
     out = data_dir() / "recordings" / f"{game.name}-level{game.level}.gif"
     out.parent.mkdir(parents=True, exist_ok=True)
     who = f" with bot {bot!r}" if bot else ""
-    print(f"ecsgoo: {why}; running {game.name} headless for {FALLBACK_FRAMES} frames{who}, "
-          f"recording to {out}", file=sys.stderr)
+    print(f"ecsgoo: {why}; running {game.name} headless{who} until the level is decided "
+          f"(at most {FALLBACK_FRAMES} frames), recording to {out}", file=sys.stderr)
     return bot, out
 
 
@@ -387,11 +389,12 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     commands["play"] = play = sub.add_parser(
         "play", help="play a game in a window, or headless (--headless)",
         description="Play GAME in a window (mouse and keys; P pause, N step, R restart, "
-                    "Tab wireframe, F5/F9 quick save/load, Esc quit). With --headless, or "
-                    "--frames/--screenshot/--record, run it without a window and print a JSON "
-                    "summary as the last line; a headless run ends one second after the game "
-                    "is won or lost. Without a display, play falls back to a headless "
-                    f"{FALLBACK_FRAMES}-frame run that records a GIF in the data folder.")
+                    "Tab wireframe, F5/F9 quick save/load, Esc back to the launcher). With "
+                    "--headless, or --frames/--screenshot/--record, run it without a window and "
+                    "print a JSON summary as the last line; a headless run ends one second "
+                    "after the game is won or lost. Without a display, play falls back to a "
+                    f"headless run (until the level is decided, at most {FALLBACK_FRAMES} "
+                    "frames) that records a GIF in the data folder.")
     play.add_argument("game", metavar="GAME", nargs="?", help="none: the launcher; a game "
                       "name (see `ecsgoo list`), a path to a .py file that registers a Game, "
                       "or a saved world (.toml) to continue")

@@ -103,9 +103,20 @@ class Game:
     keys: tuple[str, ...] = ()
     #: The game's own keys and gestures as the footer says them (``"Z undo"``, ``"B ball"``).
     hints: tuple[str, ...] = ()
+    #: Each new game gets a new seed (the launcher's pick and every restart: suika's fruit
+    #: sequence), which the game shows so that ``--seed N`` replays it.
+    fresh_seeds: bool = False
+    #: A game left mid-way (Esc, a restart) still counts: the player records its score then.
+    counts_unfinished: bool = False
     #: What every level and saved world of this game holds: registered resource types,
     #: and component types at least one entity holds. ``check_world`` refuses the rest.
     requires: tuple[type, ...] = ()
+
+    #: When the pointer event being handled happened (s, wall clock): a window's player
+    #: sets it before each press, drag and release; ``None`` when a bot or a test calls the
+    #: handlers (a game that times the pointer then uses its world's time, which the fixed
+    #: steps keep in step with the wall clock in a window).
+    pointer_time: float | None = None
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         if not 1 <= level <= len(self.levels):
@@ -157,9 +168,14 @@ class Game:
         return world
 
     def restart(self) -> None:
-        """Start the level again."""
+        """Start the level again (with a new seed if the game has ``fresh_seeds``)."""
+        if self.fresh_seeds:
+            self.seed = new_seed()
         self.rng = random.Random(self.seed)
         self.world = self.build()
+
+    def on_leave(self) -> None:
+        """The player leaves this game before it ends (Esc, a restart, closing the window)."""
 
     def adopt(self, world: World) -> None:
         """Continue from ``world`` (the player's quick load, F9).
@@ -225,6 +241,11 @@ class Game:
         player plays (muted with M, silent headless); look-ahead copies stay quiet.
         """
         self.world.dispatch("sound", self.world, name, pitch)
+
+
+def new_seed() -> int:
+    """A seed for a new game, from the system's entropy (``1 .. 999999``: easy to type)."""
+    return random.SystemRandom().randrange(1, 1_000_000)
 
 
 class Stroke:

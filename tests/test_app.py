@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -358,3 +359,67 @@ def test_toasts_never_print_full_file_paths():
                              ".toml' and games/rope/levels/1.toml, stars 1/3"))
     assert said == "quicksave-goo-1.toml: line 3 bad; see 'a.toml' and " \
         "games/rope/levels/1.toml, stars 1/3"
+
+
+def test_f5_says_which_file_it_wrote(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    player = Player(Toy())
+    player.key("f5")
+    path = player.save_path()
+    said = player.message()
+    assert path.is_file() and path.name in said and str(path.parent) in said and "F9" in said
+    assert str(path) in capsys.readouterr().err
+
+
+def test_the_hud_row_never_overlaps_after_restart_then_pause():
+    from ecsgoo.app.draw import Draw
+    from ecsgoo.app.headless import offscreen_window
+    from ecsgoo.app.overlay import hud_row
+    from games.jelly import JellyGame
+
+    offscreen_window((800, 600))  # text is measured in a GL context
+    draw = Draw()
+    player = Player(JellyGame())
+    player.key("r")
+    player.key("p")
+    row = hud_row(draw, player)
+    texts = [text for _x, text, *_ in row]
+    assert any(t.startswith("PAUSED") for t in texts)
+    assert not any(t.lower() == "paused" for t in texts), "said once, not twice"
+    player.say("a long message the player shows for a while, next to the pause note")
+    row = hud_row(draw, player)
+    for (x, text, _c, size, bold), (nx, *_rest) in zip(row, row[1:], strict=False):
+        assert x + draw.text_width(text, size, bold) < nx, (text, row)
+    limit = row[-1][0] + 80.0  # the stats on the right begin 80 px into the message
+    x, text, _c, size, bold = hud_row(draw, player, limit)[-1]
+    assert text.endswith("…") and x + draw.text_width(text, size, bold) <= limit
+
+
+def test_the_window_gives_suika_a_new_seed_and_esc_records_a_game_left_mid_way(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "window.py"
+    script.write_text("""
+import arcade
+from ecsgoo.app.progress import Progress
+from ecsgoo.app.window import PlayerWindow
+from games.suika.rules import state
+w = PlayerWindow()  # the launcher
+w.start("suika", 1)
+first = w.player.game.seed
+w.on_update(0.05)
+w.on_mouse_press(300, 300, 1, 0)
+assert w.player.game.pointer_time is not None  # a window stamps pointer events
+state(w.player.game.world).score = 42  # as if two fruits had merged
+w.on_key_press(arcade.key.ESCAPE, 0)  # back to the level select, mid-game
+assert w.player is None and w.launcher.screen == "suika"
+assert Progress.load().best("suika", 1).best_score == 42
+w.start("suika", 1)
+assert w.player.game.seed != first
+print("ok", first)
+""")
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=str(Path(__file__).parent.parent))
+    assert proc.stdout.strip().startswith("ok"), proc.stderr

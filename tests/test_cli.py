@@ -302,3 +302,32 @@ def test_play_without_a_game_draws_the_launcher_headless(tmp_path):
     image = np.asarray(Image.open(png).convert("RGB"), float)
     assert image.std() > 10, "a picture, not a blank"
     assert cli.main(["play", "--headless"]) == 1, "headless, the launcher needs --screenshot"
+
+
+def test_the_first_command_without_a_display_plays_goo_until_the_bot_wins(tmp_path, monkeypatch,
+                                                                          capsys):
+    from PIL import Image
+
+    from ecsgoo.app.headless import AFTER_RESULT, GIF_FRAMES
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("ARCADE_HEADLESS", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert cli.main(["play", "goo"]) == 0  # the README's first command, as it runs there
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out.strip().splitlines()[-1])
+    assert summary["result"] == "won" and summary["frames"] < cli.FALLBACK_FRAMES
+    assert "until the level is decided" in captured.err
+    gif = Image.open(tmp_path / "data" / "ecsgoo" / "recordings" / "goo-level1.gif")
+    assert 1 < gif.n_frames <= GIF_FRAMES + 1
+    # a true-speed GIF: its frames span the run (the last second after the win included)
+    assert gif.n_frames * gif.info["duration"] >= 1000 * (summary["frames"] - AFTER_RESULT) / 60
+
+
+def test_play_help_says_esc_goes_back(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Esc back to the launcher" in out and "Esc quit" not in out

@@ -686,3 +686,166 @@ def test_a_save_from_before_the_pressure_eased_gets_its_inflate_stage():
     for _ in range(30):
         g.step()
     assert np.all(old.rings.pressure == 2.0)  # and the slider works again
+
+
+class _Window:
+    """A player as a window at ``fps`` drives it: pointer events stamped by a wall clock
+    that this fake advances, frame by frame (no real time passes in the test)."""
+
+    def __init__(self, game: JellyGame, fps: float) -> None:
+        from ecsgoo.app import Player
+
+        self.now, self.frame = 0.0, 1.0 / fps
+        self.player = Player(game)
+        self.player.wall_clock = lambda: self.now
+        self.fit = self.player.fit()
+
+    def tick(self) -> None:
+        self.now += self.frame
+        self.player.update(self.frame)
+
+    def press(self, x, y):
+        self.player.press(*self.fit.to_screen(x, y))
+
+    def drag(self, x, y):
+        self.player.drag(*self.fit.to_screen(x, y))
+
+    def release(self, x, y):
+        self.player.release(*self.fit.to_screen(x, y))
+
+
+def _centre(g: JellyGame):
+    w = g.world
+    centre = int(w.particles.entity[rules.ball_centre(w, 0)])
+    return centre, w.component(centre, ecsgoo.Particle)
+
+
+def test_a_fling_at_a_low_frame_rate_counts_from_the_pointers_path():
+    """At 10 fps the pointer jumps 60 px a frame, five physics steps apart (the player's
+    accumulator); the grabbed ball catches up and stops between jumps, so its own
+    velocity at the release says nothing: the pointer's path over real time does."""
+    g = JellyGame(level=1)
+    win = _Window(g, fps=10)
+    for _ in range(3):
+        win.tick()
+    centre, c = _centre(g)
+    x, y = c.x, c.y
+    win.press(x, y)
+    assert g.world.grabbed == centre
+    for k in range(1, 4):
+        win.drag(x, y + 60 * k)
+        win.tick()
+    assert math.hypot(c.vx, c.vy) < rules.FLING_SPEED, "the ball has caught up with the pointer"
+    win.release(x, y + 240)
+    vx, vy = g.pointer_velocity()
+    assert vy == pytest.approx(600.0) and abs(vx) < 1e-9  # 60 px in each 0.1 s
+    assert g.status().score == 1, "counted as a fling"
+    win.player.update(1 / 60)
+    assert c.vy > 0.8 * rules.FLING_SPEED, "and thrown at the pointer's speed"
+
+
+def test_a_hold_then_a_quick_throw_is_a_fling():
+    """Pulled into place, held still for half a second, then thrown in two frames: the
+    throw's own moves give the speed, not the time held."""
+    g = JellyGame(level=1)
+    win = _Window(g, fps=30)
+    centre, c = _centre(g)
+    x, y = c.x, c.y
+    win.press(x, y)
+    for k in range(1, 6):
+        win.drag(x - 20 * k, y + 30 * k)
+        win.tick()
+    for _ in range(15):  # held still: no events, as a still mouse sends none
+        win.tick()
+    win.drag(x - 50, y + 170)
+    win.tick()
+    win.drag(x, y + 190)
+    win.release(x + 30, y + 200)
+    vx, vy = g.pointer_velocity()
+    assert vx > 1000 and g.status().score == 1
+
+
+def test_a_throw_a_slow_frame_delivers_at_once_after_a_hold_is_a_fling():
+    """At 10 fps a flick of the wrist after a hold arrives as one burst of events with the
+    release: it moved 100 px within that one frame."""
+    g = JellyGame(level=1)
+    win = _Window(g, fps=10)
+    centre, c = _centre(g)
+    x, y = c.x, c.y
+    win.press(x, y)
+    win.drag(x - 40, y + 100)
+    for _ in range(5):  # held still for half a second
+        win.tick()
+    win.drag(x - 10, y + 150)  # the flick and the release, in one frame
+    win.drag(x + 20, y + 180)
+    win.release(x + 30, y + 190)
+    vx, vy = g.pointer_velocity()
+    assert math.hypot(vx, vy) > 600 and g.status().score == 1
+
+
+def test_a_slow_release_at_a_low_frame_rate_is_no_fling():
+    g = JellyGame(level=1)
+    win = _Window(g, fps=10)
+    centre, c = _centre(g)
+    x, y = c.x, c.y
+    win.press(x, y)
+    for k in range(1, 4):
+        win.drag(x, y + 5 * k)
+        win.tick()
+    win.release(x, y + 20)
+    assert g.status().score == 0
+
+
+def test_a_fast_drag_that_stopped_before_the_release_is_no_fling():
+    g = JellyGame(level=1)
+    win = _Window(g, fps=30)
+    centre, c = _centre(g)
+    x, y = c.x, c.y
+    win.press(x, y)
+    for k in range(1, 4):
+        win.drag(x + 60 * k, y + 40)
+        win.tick()
+    for _ in range(20):  # still, for two thirds of a second
+        win.tick()
+    win.release(x + 180, y + 40)
+    assert g.pointer_velocity() == (0.0, 0.0) and g.status().score == 0
+
+
+class _Texts:
+    """A stand-in for the player's Draw that keeps the texts drawn and counts the discs."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.discs: list[tuple] = []
+
+    def text(self, x, y, text, *args, **kwargs) -> None:
+        self.texts.append(str(text))
+
+    def circle(self, x, y, r, color, shade=False) -> None:
+        self.discs.append(tuple(color))
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+@pytest.mark.parametrize("level, goal", [(3, "knock 4 crates down"),
+                                         (4, "a ball in the basket")])
+def test_a_challenge_shows_its_goal_and_flings_left_over_the_level(level, goal):
+    from games.jelly import card
+
+    g = JellyGame(level=level)
+    d = _Texts()
+    g.draw_overlay(d)
+    assert f"GOAL: {goal}" in d.texts and "3 left" in d.texts
+    assert d.discs.count(card.THROW) == 3
+    rules.stats(g.world).flings = 1  # one thrown
+    d = _Texts()
+    g.draw_overlay(d)
+    assert "2 left" in d.texts and d.discs.count(card.THROW) == 2
+    assert d.discs.count(card.SPENT) == 1
+
+
+def test_a_playground_level_has_no_goal_card():
+    d = _Texts()
+    JellyGame(level=1).draw_overlay(d)
+    assert not any(t.startswith("GOAL") for t in d.texts)

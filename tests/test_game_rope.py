@@ -336,3 +336,134 @@ def test_an_old_save_without_sensors_still_loads_and_plays():
     play(game, "cutter", 300)
     assert game.status().result == "won"
     assert len(old.get_component(ecsgoo.Sensor)) == 4  # the mouth and the stars, put back
+
+
+# -- second round: hints, hooks caught on overlap, stubs, fair levels ----------------------------
+
+
+class _Dots:
+    """A stand-in for the player's Draw that counts the dots drawn (the flight preview)."""
+
+    def __init__(self) -> None:
+        self.dots_drawn = 0
+
+    def dots(self, points, radius, color) -> None:
+        self.dots_drawn += len(points)
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def _dots(game: RopeGame) -> int:
+    d = _Dots()
+    game.draw_overlay(d)
+    return d.dots_drawn
+
+
+def test_the_flight_is_a_limited_hint_off_by_default_that_costs_a_star():
+    from games.rope.game import HINT_FRAMES
+
+    game = RopeGame(level=1)
+    assert len(game.preview) > 0 and _dots(game) == 0, "no preview unless asked for"
+    assert "T: hint (3 left" in " ".join(game.hud())
+    game.on_key("t")
+    assert game.hint_shown and _dots(game) > 0
+    game.on_key("t")  # one at a time: the second press while it shows is not spent
+    assert game.status().extra["hints_used"] == 1
+    for _ in range(HINT_FRAMES):
+        game.step()
+    assert not game.hint_shown and _dots(game) == 0
+    for _ in range(2):
+        game.on_key("t")
+        for _ in range(HINT_FRAMES):
+            game.step()
+    game.on_key("t")
+    assert game.status().extra["hints_used"] == 3 and not game.hint_shown  # none left
+    assert "no hints left" in " ".join(game.hud())
+    play(game, "cutter", 300)
+    status = game.status()
+    collected = sum(s.collected for _, s in game.world.get_component(Star))
+    assert status.result == "won" and collected == 3
+    assert status.extra["stars"] == 0 and status.score == 1000, "three hints cost three stars"
+
+
+def test_a_hint_survives_a_quick_save():
+    game = RopeGame(level=1)
+    game.on_key("t")
+    loaded = ecsgoo.loads(ecsgoo.dumps(game.world))
+    assert board_of(loaded).hints_used == 1 and board_of(loaded).hint_until > 0
+
+
+@pytest.mark.parametrize("miss, tied", [(-2.0, True), (+2.0, False)])
+def test_a_hook_catches_the_candy_whose_disc_touches_its_ring(miss, tied):
+    """The candy falls straight past the hook, its disc ``miss`` px off the ring drawn."""
+    reach, r = 40.0, 14.0
+    x = 100.0 + reach + r + miss  # the candy's centre, beside the hook at x = 100
+    world = build({"candy": (x, 400), "pins": [(x, 500)], "stars": [],
+                   "hooks": [(100, 250, reach)], "monster": (600, 100)})
+    cut_ropes(world, holding(world))
+    world.step(60)
+    (_, hook), = world.get_component(Hook)
+    assert (hook.tied_at > 0) == tied
+
+
+def test_level_5s_first_hook_is_reachable_on_later_swings_too():
+    world = RopeGame(level=5).world
+    first = min(world.get_component(Hook), key=lambda eh: eh[1].x)[0]
+    hooked_at = []
+    for frame in range(0, 420, 3):
+        w = world.clone()
+        w.step(frame)
+        cut_ropes(w, holding(w))
+        for _ in range(120):
+            w.step()
+            if w.component(first, Hook).tied_at >= 0:
+                hooked_at.append(frame)
+                break
+    swings = {frame // 150 for frame in hooked_at}  # a swing takes about 2.5 s
+    assert {0, 1, 2} <= swings, hooked_at
+    assert all(len([f for f in hooked_at if f // 150 == k]) >= 5 for k in (0, 1, 2)), hooked_at
+
+
+def test_a_cut_stub_hangs_straight_down_from_its_pin():
+    game = RopeGame(level=2)
+    rope_entity = holding(game.world)[0]
+    rope = game.world.component(rope_entity, Rope)
+    p, q = swipe_across(game.world, rope_entity)
+    game.on_press(*p, 1)
+    game.on_release(*q, 1)
+    for _ in range(90):
+        game.step()
+    pin = game.world.component(rope.pin, Particle)
+    stub = [game.world.component(n, Particle) for n in rope.nodes[1:len(rope.nodes) // 2]]
+    assert stub and all(abs(n.x - pin.x) < 6.0 and n.y < pin.y for n in stub)
+    assert max(abs(n.vx) + abs(n.vy) for n in stub) < 20.0  # px/s: at rest, not curling
+
+
+def test_on_level_3_the_candy_stays_on_screen_whatever_is_cut_when():
+    import itertools
+
+    world = RopeGame(level=3).world
+    left, bottom, right, top = board_of(world).view
+    ropes = holding(world)
+    for k in (1, 2):
+        for cut_set in itertools.combinations(ropes, k):
+            for frame in (0, 40, 80):
+                w = world.clone()
+                w.step(frame)
+                cut_ropes(w, list(cut_set))
+                for _ in range(300):
+                    w.step()
+                    candy = candy_of(w)
+                    if candy is None:
+                        break
+                    c = w.component(candy, Particle)
+                    assert left <= c.x - c.radius and c.x + c.radius <= right, (cut_set, frame)
+
+
+@pytest.mark.parametrize("level", [3, 4, 5])
+def test_the_random_slasher_loses_the_harder_levels(level):
+    for seed in range(3):
+        game = RopeGame(level=level, seed=seed)
+        play(game, "random", 900)
+        assert game.status().result != "won", (level, seed)

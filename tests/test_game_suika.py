@@ -11,6 +11,7 @@ import pytest
 import ecsgoo
 from ecsgoo import Fruit, Particle, fruit
 from games.suika import Suika, ai, best, pop, rules
+from games.suika.game import OVER_HOLD
 from games.suika.rules import DROP_Y, state
 
 
@@ -210,9 +211,70 @@ def test_click_after_game_over_restarts_and_keeps_the_best_score() -> None:
     g.step()
     state(g.world).over = True
     assert g.status().result == "lost" and g.best == 40
+    seed = g.seed
+    _click(g, 500)  # at once: the game-over screen is seen first, the click is held
+    assert state(g.world).over and g.seed == seed
+    for _ in range(OVER_HOLD - 1):
+        g.step()
+    _click(g, 500)
+    assert state(g.world).over, "still within the hold"
+    g.step()
     _click(g, 500)
     assert not state(g.world).over and state(g.world).score == 0
     assert g.best == 40 and g.status().extra["best"] == 40
+    assert g.seed != seed and g.status().extra["seed"] == g.seed, "a new game, a new seed"
+
+
+def test_every_new_game_has_a_new_seed_that_replays_it() -> None:
+    from ecsgoo.app import Player
+
+    player = Player(Suika(seed=5))
+    seen = {player.game.seed}
+    for _ in range(3):
+        player.key("r")
+        st = state(player.game.world)
+        seed, dealt = player.game.seed, (st.current, st.next)
+        assert seed not in seen
+        seen.add(seed)
+        again = Suika(seed=seed)  # `ecsgoo play suika --seed N` deals the same fruits
+        assert (state(again.world).current, state(again.world).next) == dealt
+    player.choose("next")  # the next level: a new game too
+    assert player.game.level == 2 and player.game.seed not in seen
+
+
+def _score_by_hand(player) -> int:
+    """Drop fruits in the middle, as a player clicks, until two merge (a score)."""
+    game = player.game
+    for _ in range(40):
+        game.on_move(300.0, 0.0)
+        game.on_release(300.0, 0.0, 1)
+        for _ in range(40):
+            player.step()
+        if state(game.world).score > 0:
+            return state(game.world).score
+    raise AssertionError("no merge in 40 drops")
+
+
+@pytest.mark.parametrize("how", ["leave", "r"])
+def test_a_game_left_mid_way_records_its_score(how, tmp_path, monkeypatch) -> None:
+    """``leave`` is what the window does on Esc (and the end screen's menu) and on closing."""
+    from ecsgoo.app import Player
+    from ecsgoo.app.progress import Progress
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    player = Player(Suika(seed=3))
+    score = _score_by_hand(player)
+    assert player.result == "running"
+    if how == "r":
+        player.key("r")
+    else:
+        player.leave()
+    record = Progress.load().best("suika", 1)
+    assert record.best_score == score and record.best_stars == 0
+    assert Progress.load().top["suika"][0]["score"] == score
+    assert Suika(seed=1).best == score, "the best on the panel too"
+    player.leave()  # leaving twice (Esc, then closing) records it once
+    assert len(Progress.load().top["suika"]) == 1
 
 
 # -- bots -----------------------------------------------------------------------------------

@@ -67,3 +67,18 @@ def test_every_bundled_game_has_its_picture():
 
     for name in ("goo", "jelly", "rope", "suika"):
         assert (THUMB_DIR / f"{name}.png").is_file(), f"run tools/make_thumbnails.py ({name})"
+
+
+def test_every_level_title_ends_before_its_stars():
+    from ecsgoo.app.draw import Draw
+    from ecsgoo.app.games import discover
+    from ecsgoo.app.launcher import LEVEL_W, STARS_AT, title_size
+
+    offscreen_window(SIZE)
+    draw = Draw()
+    for name, cls in discover()[0].items():
+        for n, title in enumerate(cls.levels, 1):
+            text = f"{n}. {title}"
+            size = title_size(draw, text)
+            assert 16 + draw.text_width(text, size) < LEVEL_W - STARS_AT, (name, text, size)
+            assert size >= 11, (name, text, size)  # shrunk a little at most: still readable

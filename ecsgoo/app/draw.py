@@ -102,6 +102,12 @@ class Draw:
         label.position = (float(x), float(y))
         label.draw()
 
+    def text_width(self, text: str, size: float = 14, bold: bool = False) -> float:
+        """How wide ``text`` is drawn at ``size`` (px of the space drawn in; needs a GL
+        context, as drawing does)."""
+        return float(self._label(str(text), (255, 255, 255), float(size), "left", "baseline",
+                                 bold).content_width)
+
     # -- batching -----------------------------------------------------------------------
 
     def _triangles(self, xy: np.ndarray, color: Any) -> None:

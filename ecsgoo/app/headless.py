@@ -8,7 +8,6 @@ is first imported, which ``ecsgoo.cli`` does). Physics runs the same fixed
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from pathlib import Path
@@ -65,12 +64,18 @@ def progress_bar(total: int, label: str, stream: TextIO | None = None,
 
 
 class Recorder:
-    """Collects every ``every``-th frame as a small palette image and writes an animated GIF."""
+    """Collects every ``every``-th frame as a small palette image and writes an animated GIF.
 
-    def __init__(self, path: str | os.PathLike, frames: int, every: int | None = None) -> None:
+    Without ``every`` it starts at every 3rd frame (GIF delays are whole centiseconds:
+    multiples of 3 frames, 50 ms, play at true speed) and, whenever it holds more than
+    ``GIF_FRAMES``, keeps every other image and records half as often: a run of any
+    length, however early it ends, gives a true-speed GIF of at most ``GIF_FRAMES`` frames.
+    """
+
+    def __init__(self, path: str | os.PathLike, every: int | None = None) -> None:
         self.path = Path(path)
-        # GIF delays are whole centiseconds: multiples of 3 frames (50 ms) play at true speed
-        self.every = every or 3 * math.ceil(max(frames / GIF_FRAMES, 1) / 3)
+        self.fixed = every is not None
+        self.every = every or 3
         self.images: list[Any] = []
 
     def wants(self, frame: int) -> bool:
@@ -85,6 +90,9 @@ class Recorder:
             size = (GIF_WIDTH, round(image.height * GIF_WIDTH / image.width))
             image = image.resize(size, Image.Resampling.BILINEAR)
         self.images.append(image.quantize(colors=255, method=Image.Quantize.MEDIANCUT))
+        if not self.fixed and len(self.images) > GIF_FRAMES:
+            self.images = self.images[::2]
+            self.every *= 2
 
     def save(self) -> None:
         """Write the GIF (looping, at the run's speed)."""
@@ -152,7 +160,7 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
     player.headless = True
     player.sounds.silent = True  # the names are kept (tests read them); no driver is touched
     window = offscreen_window(player.size) if screenshot_path or record_path else None
-    recorder = Recorder(record_path, frames) if record_path else None
+    recorder = Recorder(record_path) if record_path else None
     bar = progress_bar(frames, f"{game.name} level {game.level}") if progress else None
     ran, end = 0, frames
     while ran < end:

@@ -28,6 +28,18 @@ _TITLE = (255, 236, 170)
 _TEXT = (230, 234, 246)
 _DIM = (160, 168, 192)
 _STAR, _NO_STAR = (255, 210, 80), (90, 96, 120)
+#: A level button's width, and where its stars start (px from its right edge): the title
+#: has the rest, less a gap.
+LEVEL_W, STARS_AT, TITLE_GAP = 520.0, 200.0, 14.0
+
+
+def title_size(draw: Any, name: str, size: float = 14.0) -> float:
+    """The text size a level's name is drawn at: ``size``, or smaller until it ends before
+    the stars."""
+    room = LEVEL_W - STARS_AT - 16 - TITLE_GAP
+    while size > 9 and draw.text_width(name, size) > room:
+        size -= 0.5
+    return size
 
 
 class Launcher:
@@ -58,7 +70,8 @@ class Launcher:
         """The current game's levels (action ``"level:<n>"``) and a back button."""
         cls = self.games[self.screen]
         w, h = self.size
-        out = [Button(f"{n}. {title}", f"level:{n}", w / 2 - 230, h - 170 - 62 * (n - 1), 460, 50)
+        out = [Button(f"{n}. {title}", f"level:{n}", w / 2 - LEVEL_W / 2, h - 170 - 62 * (n - 1),
+                      LEVEL_W, 50)
                for n, title in enumerate(cls.levels, 1)]
         out.append(Button("back", "back", 30, 24, 120, 36, "Esc"))
         return out
@@ -141,11 +154,12 @@ class Launcher:
                      self.pointer)
         draw_buttons(draw, buttons[-1:], self.pointer)
         for b, row in zip(buttons, self.levels(self.screen), strict=False):
-            draw.text(b.x + 16, b.y + b.h / 2, f"{row['level']}. {row['title']}", _TEXT, 14,
+            name = f"{row['level']}. {row['title']}"
+            draw.text(b.x + 16, b.y + b.h / 2, name, _TEXT, title_size(draw, name),
                       anchor_y="center")
             stars = row["best_stars"]
             for k in range(3):
-                draw.text(b.x + b.w - 200 + 22 * k, b.y + b.h / 2, "★",
+                draw.text(b.x + b.w - STARS_AT + 22 * k, b.y + b.h / 2, "★",
                           _STAR if k < stars else _NO_STAR, 18, anchor_y="center")
             best = f"best {row['best_score']}" if row["best_score"] else "not played"
             draw.text(b.x + b.w - 14, b.y + b.h / 2, best, _DIM, 11, anchor_x="right",

@@ -46,31 +46,48 @@ def footer_keys(game: Any) -> str:
     return " · ".join([*game.hints, *PLAYER_KEYS])
 
 
+def hud_row(draw: Any, player: Any, limit: float = float("inf")
+            ) -> list[tuple[float, str, Any, float, bool]]:
+    """Row 1's left side, laid out by measured width so nothing overlaps: ``(x, text, color,
+    size, bold)`` per piece: title and level, result, pause state, toast. A piece that would
+    run past ``limit`` (px: where the stats on the right begin) is cut short with "…"."""
+    game = player.game
+    status = game.status()
+    pieces = [(f"{game.title} — level {game.level}", _TITLE, 13, True)]
+    if status.result != "running":
+        pieces.append((status.result.upper(), _WON if status.result == "won" else _LOST, 13,
+                       True))
+    if player.paused:
+        pieces.append(("PAUSED (N step, P resume)", (255, 220, 120), 12, False))
+    message = player.message()
+    if message:
+        pieces.append((message, _TOAST, 12, False))
+    out, x = [], 10.0
+    for text, color, size, bold in pieces:
+        shown = text
+        while shown and x + draw.text_width(shown, size, bold) > limit:
+            shown = shown[:-2] + "…" if len(shown) > 2 else ""
+        if not shown:
+            break
+        out.append((x, shown, color, size, bold))
+        x += draw.text_width(shown, size, bold) + 16
+    return out
+
+
 def draw_hud(draw: Any, player: Any, width: int, height: int) -> None:
     """Draw the overlay bands for ``player`` with a screen-space ``Draw`` (window pixels)."""
     game, world = player.game, player.game.world
-    status = game.status()
     draw.rect(0, height - HUD_BAND, width, HUD_BAND, _BAND)
     draw.rect(0, 0, width, FOOTER_BAND, _BAND)
     row1, row2 = height - 19, height - 37
-    title = f"{game.title} — level {game.level}"
-    draw.text(10, row1, title, _TITLE, 13, bold=True)
-    x = 10 + 10.5 * len(title) + 16
-    if status.result != "running":
-        color = _WON if status.result == "won" else _LOST
-        draw.text(x, row1, status.result.upper(), color, 13, bold=True)
-        x += 14 * len(status.result) + 18
-    if player.paused:
-        draw.text(x, row1, "PAUSED (N step, P resume)", (255, 220, 120), 12)
-        x += 7.5 * 25 + 16
-    message = player.message()
-    if message:
-        draw.text(x, row1, message, _TOAST, 12)
     store = world.store
     fps = "" if player.headless or not player.fps else f"{player.fps:3.0f} fps · "
     bot = f" · bot: {player.bot}" if player.bot else ""
     stats = (f"{fps}physics {player.physics_ms:4.1f} ms · {store.particles.n} particles · "
              f"{store.springs.n} springs{bot}")
     draw.text(width - 10, row1, stats, _DIM, 9, anchor_x="right")
+    limit = width - 10 - draw.text_width(stats, 9) - 16
+    for x, text, color, size, bold in hud_row(draw, player, limit):
+        draw.text(x, row1, text, color, size, bold=bold)
     draw.text(10, row2, "   ·   ".join(str(t) for t in game.hud()), _TEXT, 11)
     draw.text(width / 2, 7, footer_keys(game), _DIM, 10, anchor_x="center")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import platformdirs
 
 from .. import saving
 from ..errors import WorldError
-from ..game import Game, SavedGame
+from ..game import Game, SavedGame, new_seed
 from ..render import Fit, Render, fit
 from .buttons import Button, draw_result, hit, result_buttons
 from .clock import Accumulator
@@ -82,6 +83,10 @@ class Player:
         self.on_menu: Any = None
         self.result = "running"
         self.pointer: tuple[float, float] | None = None
+        self._left: Any = None
+        #: The wall clock pointer events are stamped with (``Game.pointer_time``); headless
+        #: runs stamp none. A test may put a clock of its own here.
+        self.wall_clock: Any = time.monotonic
         self._sync_widgets()
 
     @property
@@ -133,8 +138,21 @@ class Player:
             if progress is not None and progress.problem:
                 self.say(progress.problem)
 
+    def leave(self) -> None:
+        """The player leaves the game at hand (Esc, a restart, the next level, closing):
+        a game that ``counts_unfinished`` and is still running records its score."""
+        if self.result != "running" or self.bot is not None or self._left is self.world:
+            return
+        self._left = self.world  # once per game (Esc, then closing the window, is one leave)
+        self.game.on_leave()
+        if self.game.counts_unfinished and not self.headless:
+            progress = record_finished(self.game, self.bot, unfinished=True)
+            if progress is not None and progress.problem:
+                self.say(progress.problem)
+
     def restart(self) -> None:
         """Start the level again (R), running (a pause does not survive a restart)."""
+        self.leave()
         self.game.restart()
         self.paused = False
         self._world_replaced()
@@ -142,7 +160,9 @@ class Player:
 
     def play_level(self, level: int) -> None:
         """Switch to ``level`` of the same game (the win screen's *next level*)."""
-        self.game = type(self.game)(level=level, seed=self.game.seed)
+        self.leave()
+        cls = type(self.game)
+        self.game = cls(level=level, seed=new_seed() if cls.fresh_seeds else self.game.seed)
         self.paused = False
         self._world_replaced()
 
@@ -195,7 +215,8 @@ class Player:
             self.game.on_key(name)
         elif name in ("p", "space"):
             self.paused = not self.paused
-            self.say("paused" if self.paused else "running")
+            # the HUD says PAUSED as long as it lasts; an older toast would only repeat it
+            self.say("" if self.paused else "running")
         elif name in ("n", "period"):
             self.paused = True
             self.step()
@@ -244,6 +265,7 @@ class Player:
             return
         if self.widgets.press(sx, sy):
             return
+        self._stamp()
         x, y = self.fit().to_world(sx, sy)
         self.game.on_press(x, y, button)
         if not _overrides(self.game, "on_press"):
@@ -253,6 +275,7 @@ class Player:
         """Pointer moved while pressed."""
         if self.widgets.drag(sx, sy):
             return
+        self._stamp()
         x, y = self.fit().to_world(sx, sy)
         self.game.on_drag(x, y)
         if self.grabbed is not None:
@@ -270,12 +293,17 @@ class Player:
         """Pointer released: ends a slider drag, or flings what the default grab held."""
         if self.widgets.release(sx, sy):
             return
+        self._stamp()
         x, y = self.fit().to_world(sx, sy)
         self.game.on_release(x, y, button)
         if self.grabbed is not None:
             self.world.release()
             self.grabbed = None
             self.sounds.play("fling")
+
+    def _stamp(self) -> None:
+        """Tell the game when this pointer event happened (wall clock; none headless)."""
+        self.game.pointer_time = None if self.headless else float(self.wall_clock())
 
     def _grab(self, x: float, y: float) -> None:
         """The default grab-and-fling: the nearest free particle under the pointer."""
@@ -299,7 +327,10 @@ class Player:
             game = self.game
             self.world.add_resource(SavedGame(game.name, game.level, game.seed))
             saving.save(self.world, path)
-            self.say("saved (F9 loads it)")
+            # the name first: a narrow HUD cuts the folder short, not the file's name
+            self.say(f"saved {path.name} (F9 loads it) in {_home(path.parent)}", seconds=6.0)
+            print(f"ecsgoo: quick save written to {path} (continue it later with "
+                  f"`ecsgoo play {path}`)", file=sys.stderr)
         except (OSError, ValueError, TypeError) as exc:
             self.say(f"save failed: {_short(exc)}")
 
@@ -378,6 +409,14 @@ def _draw_for(window: Any, space: str) -> Draw:
 
 def _overrides(game: Game, method: str) -> bool:
     return getattr(type(game), method) is not getattr(Game, method)
+
+
+def _home(path: Path) -> str:
+    """``path`` as a toast says it: the home folder written ``~``."""
+    try:
+        return "~" + os.sep + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
 
 
 def _short(exc: BaseException) -> str:

@@ -9,7 +9,8 @@ One small JSON file, ``<data dir>/progress.json`` (``ecsgoo.app.data_dir()``)::
 Written atomically (a temporary file in the same folder, then ``os.replace``).
 A file that cannot be read or parsed is reported in one line (``Progress.problem``,
 which the launcher and ``ecsgoo list`` show) and replaced on the next save:
-never a crash. Only finished games are recorded (won, or lost with a score);
+never a crash. Only finished games are recorded (won, or lost with a score; a suika game left
+mid-way counts as ended with its score);
 bot runs are demos and never count (the player and headless runs skip them);
 a game without stars of its own earns one star for a win.
 """
@@ -126,12 +127,17 @@ class Progress:
                 Path(tmp).unlink(missing_ok=True)
 
 
-def record_finished(game: Any, bot: str | None = None) -> Progress | None:
+def record_finished(game: Any, bot: str | None = None, unfinished: bool = False
+                    ) -> Progress | None:
     """Record ``game``'s finished status in the progress file (not for bots: they are demos).
 
+    ``unfinished``: the player left a running game whose score counts anyway
+    (``Game.counts_unfinished``): it is recorded as ended, if it scored.
     Returns the saved progress, or None when nothing was recorded.
     """
     status = game.status()
+    if unfinished and status.result == "running" and status.score > 0:
+        status = type(status)("lost", status.score, status.extra)
     if bot is not None or status.result not in ("won", "lost"):
         return None
     progress = Progress.load()

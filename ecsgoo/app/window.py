@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import Game
+from ..game import Game, new_seed
 from .audio import quiet_audio
 from .loading import LoadingScreen
 from .player import Player, window_size
@@ -53,7 +53,8 @@ class PlayerWindow(arcade.Window):
 
     def start(self, name: str, level: int) -> None:
         """Play ``name``'s ``level`` (picked in the launcher)."""
-        game = self.launcher.games[name](level=level)
+        cls = self.launcher.games[name]
+        game = cls(level=level, seed=new_seed()) if cls.fresh_seeds else cls(level=level)
         self.player = Player(game, None, size=window_size(game))
         self.player.on_menu = self.menu
         self.set_caption(f"ecsgoo — {game.title}")
@@ -66,6 +67,7 @@ class PlayerWindow(arcade.Window):
         from .progress import Progress
 
         name = self.player.game.name
+        self.player.leave()
         self.player = None
         if self.launcher is None:
             self.launcher = Launcher(discover()[0])
@@ -124,6 +126,11 @@ class PlayerWindow(arcade.Window):
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         if self.player is not None:
             self.player.release(x, y, button)
+
+    def on_close(self) -> None:
+        if self.player is not None:
+            self.player.leave()  # a suika game closed mid-way keeps its score
+        super().on_close()
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)

@@ -66,6 +66,12 @@ class GooRulesState:
     ``required``: balls the pipe must suck in to win; ``collected``: sucked in
     so far. ``wind`` (px/s², + to the right): pushes every goo ball that is
     not pinned.
+
+    Stars (World of Goo's "OCD" goals): a win earns one; ``more`` collected
+    balls (0: no such goal) a second; ``most`` balls placed at the most (0: no
+    such goal) a third. The win is decided once the pipe has collected
+    ``required`` and finished sucking in (nothing in flight), so the score
+    shown and the score recorded are one number.
     """
 
     supply: int = 10
@@ -84,6 +90,8 @@ class GooRulesState:
     required: int = 1
     collected: int = 0
     wind: float = 0.0
+    more: int = 0
+    most: int = 0
 
 
 register_component(GooBall, name="goo_ball")

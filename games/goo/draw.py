@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .rules import goals, stars
 from .structure import Balls, balls, goal, pipe_node, rules_state
 
 GOO = (26, 24, 30)
@@ -25,6 +26,7 @@ OK_LINK, BAD, RANGE = (255, 255, 255, 210), (255, 80, 80), (255, 255, 255, 50)
 SNAP = (255, 90, 60)
 HINT = (255, 200, 120)
 COUNT = (255, 255, 255)
+STAR = (255, 210, 80)
 WIND, WIND_TEXT = (220, 235, 255, 50), (220, 235, 255, 150)
 
 
@@ -164,17 +166,27 @@ def _hint(game: Any, draw: Any) -> None:
     draw.text(*_inside(game.world, x, y + 25), text, BAD, size=14, anchor_x="center")
 
 
+#: Level 5's tip, shown until the pipe collects its first ball: what holds in the wind.
+WIND_TIP = ("Wind! A tower one triangle wide folds", "when the goo balls climb it: build",
+            "two triangles side by side, then go up.")
+
+
 def _tutorial(game: Any, draw: Any) -> None:
-    """Level 1 says how to play until the first ball is placed, then what the pipe does."""
+    """Level 1 says how to play until the first ball is placed, then what the pipe does;
+    level 5 says what stands in the wind."""
     rules = rules_state(game.world)
-    if game.level != 1 or rules.result != "running" or rules.collected:
+    if game.level not in (1, 5) or rules.result != "running" or rules.collected:
         return
-    lines = (("Press on a goo ball crawling on the structure,", "drag it up and let go:",
-              "it links to the two nearest balls.") if rules.placed == 0 else
-             ("Build up to the pipe: once the structure", "reaches it, the crawling balls",
-              f"are sucked in. Collect {rules.required}."))
+    if game.level == 5:
+        lines, x, y = WIND_TIP, 170, 470  # upwind of the tower, under the wind's streaks
+    else:
+        lines = (("Press on a goo ball crawling on the structure,", "drag it up and let go:",
+                  "it links to the two nearest balls.") if rules.placed == 0 else
+                 ("Build up to the pipe: once the structure", "reaches it, the crawling balls",
+                  f"are sucked in. Collect {rules.required}."))
+        x, y = 200, 330
     for k, line in enumerate(lines):
-        draw.text(200, 330 - 22 * k, line, HINT, size=13, anchor_x="center")
+        draw.text(x, y - 22 * k, line, HINT, size=13, anchor_x="center")
 
 
 def _inside(world: Any, x: float, y: float) -> tuple[float, float]:
@@ -183,34 +195,63 @@ def _inside(world: Any, x: float, y: float) -> tuple[float, float]:
     return min(max(x, left + 130), right - 130), min(max(y, bottom + 20), top - 20)
 
 
+#: The end banner, px: its width and how far it reaches below and above its middle.
+BANNER_W, BANNER_BELOW, BANNER_ABOVE = 310.0, 96.0, 48.0
+
+
+def banner_box(world: Any, place: tuple[float, float] | None = None
+               ) -> tuple[float, float, float, float]:
+    """The end banner's rectangle ``(x, y, w, h)`` (px) around ``place`` (default
+    ``banner_place``): always inside the level's bounds, text included."""
+    cx, cy = place if place is not None else banner_place(world)
+    return cx - BANNER_W / 2, cy - BANNER_BELOW, BANNER_W, BANNER_BELOW + BANNER_ABOVE
+
+
 def banner_place(world: Any) -> tuple[float, float]:
     """The end banner's middle ``(x, y)``: of places near the top, the middle and the bottom,
-    centred or to a side, the first with the fewest goo balls and the pipe under it, so the
-    finished structure stays in view."""
+    centred or to a side (the whole banner inside the bounds), the first with the fewest balls
+    of the structure and the pipe under it, so the finished structure stays in view."""
     left, bottom, right, top = world.bounds
-    pos, g = balls(world).pos, goal(world)
-    xs = ((left + right) / 2, right - 180, left + 180)
-    ys = (top - 70, (bottom + top) / 2, bottom + 60)
+    bs, g = balls(world), goal(world)
+    pos = bs.pos[~bs.free]  # the structure: balls left lying about may go under it
+    margin = 8.0
+    side = BANNER_W / 2 + margin
+    xs = ((left + right) / 2, right - side, left + side)
+    ys = (top - BANNER_ABOVE - margin, (bottom + top) / 2, bottom + BANNER_BELOW + margin)
 
     def covered(place: tuple[float, float]) -> int:
-        cx, cy = place
-        x0, x1, y0, y1 = cx - 170 - 15, cx + 170 + 15, cy - 40 - 15, cy + 50 + 15
+        x, y, w, h = banner_box(world, place)
+        x0, x1, y0, y1 = x - 15, x + w + 15, y - 15, y + h + 15
         inside = (pos[:, 0] > x0) & (pos[:, 0] < x1) & (pos[:, 1] > y0) & (pos[:, 1] < y1)
-        pipe = x0 - g.radius < g.x < x1 + g.radius and y0 - g.radius < g.y < y1 + g.radius
-        return int(inside.sum()) + 100 * int(pipe)
+        mouth = x0 - g.radius < g.x < x1 + g.radius and y0 - g.radius < g.y < y1 + g.radius
+        tube = sum(x0 < g.x + (g.end_x - g.x) * t < x1 and y0 < g.y + (g.end_y - g.y) * t < y1
+                   for t in np.linspace(0.0, 1.0, 9))
+        return int(inside.sum()) + 100 * int(mouth) + 10 * int(tube)
 
     return min(((x, y) for y in ys for x in xs), key=covered)
+
+
+def banner_lines(world: Any) -> list[str]:
+    """What the end banner says under its title: the stars and score and the star goals
+    when won, the reason when lost."""
+    rules = rules_state(world)
+    if rules.result != "won":
+        return [rules.reason]
+    got = stars(rules)
+    return [f"{'★' * got}{'☆' * (3 - got)}   score {rules.collected}", *goals(rules)]
 
 
 def _banner(world: Any, draw: Any) -> None:
     rules = rules_state(world)
     if rules.result == "running":
         return
-    left, bottom, right, top = world.bounds
     cx, cy = banner_place(world)
+    x, y, w, h = banner_box(world, (cx, cy))
     won = rules.result == "won"
-    draw.rect(cx - 170, cy - 40, 340, 90, (0, 0, 0, 150))
-    draw.text(cx, cy + 10, "LEVEL COMPLETE!" if won else "THE GOO IS LOST",
+    draw.rect(x, y, w, h, (0, 0, 0, 160))
+    draw.text(cx, cy + 16, "LEVEL COMPLETE!" if won else "THE GOO IS LOST",
               (140, 255, 160) if won else BAD, size=22, anchor_x="center", bold=True)
-    draw.text(cx, cy - 25, rules.reason, HINT, size=16, anchor_x="center")
-
+    for k, line in enumerate(banner_lines(world)):
+        star = won and k == 0
+        draw.text(cx, cy - 18 - 20 * k - 6 * int(k > 0), line, STAR if star else HINT,
+                  size=17 if star else 12, anchor_x="center")

@@ -35,7 +35,7 @@ from .components import GooRulesState
 from .crawl import GooCrawl  # noqa: F401  (registers the goo stages the levels use)
 from .draw import draw_scene
 from .pipe import GooPipe  # noqa: F401
-from .rules import GooRules  # noqa: F401
+from .rules import GooRules, goals, stars  # noqa: F401  (GooRules: registers its stage)
 from .structure import attach_targets, balls, drop_off, place_ball, rules_state, undo
 
 #: A press within this many ball radii of a loose ball picks that ball up.
@@ -99,19 +99,23 @@ class GooGame(Game):
     # -- status -----------------------------------------------------------------------
 
     def status(self) -> Status:
-        """Score when won: the balls collected (extra ones beyond ``required`` count)."""
+        """Score when won: the balls collected (extra ones beyond ``required`` count);
+        ``stars`` 1–3 by the level's goals (``rules.goals`` says them)."""
         rules = rules_state(self.world)
         left = rules.supply + int(np.sum(balls(self.world).usable))
         return Status(rules.result, rules.collected if rules.result == "won" else 0,
                       {"placed": rules.placed, "balls_left": left, "reason": rules.reason,
-                       "collected": rules.collected, "required": rules.required})
+                       "collected": rules.collected, "required": rules.required,
+                       "stars": stars(rules), "stars_total": 3})
 
     def hud(self) -> list[str]:
         rules = rules_state(self.world)
         free = int(np.sum(balls(self.world).usable)) + rules.supply
         lines = [f"{self.levels[self.level - 1]}: {rules.collected} of {rules.required} "
                  f"collected, {free} free, {rules.placed} placed"]
-        if rules.result != "running":
+        if rules.result == "running":
+            lines.append(", ".join(goals(rules)[1:]))
+        else:
             lines.append(rules.reason)
         return lines
 
@@ -138,10 +142,14 @@ class GooGame(Game):
         self.sound("grab")
 
     def on_drag(self, x: float, y: float) -> None:
+        """The held ball goes where the pointer is, at once (paused too: the preview and the
+        "too close" test judge the spot under the pointer), and stays still there."""
         if self.drag is None:
             return
         self.drag.x, self.drag.y = x, y
         if self.drag.ball >= 0:
+            p = self.world.component(self.drag.ball, Particle)
+            p.x, p.y, p.vx, p.vy = float(x), float(y), 0.0, 0.0
             self.world.grab(self.drag.ball, x, y)
 
     def on_release(self, x: float, y: float, button: int = 1) -> None:
@@ -158,7 +166,9 @@ class GooGame(Game):
         px, py = self.drop_point(drag)
         spot = place_ball(self.world, px, py, drag.ball)
         self.sound("attach" if spot.ok else "grab")
-        if not spot.ok:
+        if spot.ok:
+            self.hint = None  # an old refusal says nothing of this ball (paused, it would stay)
+        else:
             if drag.ball >= 0:  # it falls where it was let go
                 drop_off(self.world, drag.ball)
             self._show_hint(spot.hint, px, py)

@@ -12,6 +12,10 @@ crawling on its links; the player builds with them and the pipe must suck in
 4 "Hanging On": down from ceiling anchors to a pipe near the floor, every
   crawler hanging on the links.
 5 "Windy Peak": a tall tower in a wind that pushes everything to the left.
+Each level's stars: one for the win, one for collecting ``more``, one for
+placing at most ``most`` balls (World of Goo's "OCD" goals). A ball placed is one
+the pipe cannot collect, so ``more`` is kept below the free balls less ``most``:
+the second star asks for a thrifty build, the third for a lean one.
 The saved files in ``games/goo/levels/`` are hand-editable.
 """
 
@@ -38,6 +42,10 @@ STIFF = 1.0
 #: The windy tower's links: with 0.7 the builder's tower bends away from the pipe in the
 #: wind (it stands in calm air); 0.85 holds.
 WINDY = 0.85
+#: Level 5's wind (px/s², to the left): at -350 a tower one triangle wide folds as the
+#: crawlers climb it, which players could not see coming; at -280 it sways, and the
+#: level's tip says what holds (two triangles side by side at the bottom).
+WIND = -280.0
 
 
 def pipeline(world: World) -> World:
@@ -101,7 +109,7 @@ def _base(world: World, a: tuple[float, float], b: tuple[float, float],
 
 def tower() -> World:
     """Level 1 (tutorial): two anchors on the ground, a triangle, a pipe not far above."""
-    w = _world(GooRulesState(required=4), Goal(520, 360, 40, 520, 600, suck=70))
+    w = _world(GooRulesState(required=4, more=6, most=4), Goal(520, 360, 40, 520, 600, suck=70))
     w.add_polygon([(0, 0), (800, 0), (800, 40), (0, 40)])
     links = _base(w, (450, 50), (550, 50), (500, 137))
     _crawlers(w, links, 8)
@@ -111,7 +119,7 @@ def tower() -> World:
 
 def bridge() -> World:
     """Level 2: a 300 px chasm; the pipe stands on the right cliff past a lone anchor."""
-    w = _world(GooRulesState(required=3), Goal(700, 380, 40, 800, 380, suck=70))
+    w = _world(GooRulesState(required=3, more=5, most=7), Goal(700, 380, 40, 800, 380, suck=70))
     w.add_polygon([(0, 0), (250, 0), (250, 300), (0, 300)])
     w.add_polygon([(550, 0), (800, 0), (800, 300), (550, 300)])
     links = _base(w, (150, 310), (240, 310), (195, 388))
@@ -123,7 +131,8 @@ def bridge() -> World:
 
 def overhang() -> World:
     """Level 3: out from a cliff over a pit to a pipe hanging under a rock shelf."""
-    w = _world(GooRulesState(required=6), Goal(510, 440, 40, 510, 520, suck=70), STIFF)
+    w = _world(GooRulesState(required=6, more=7, most=6), Goal(510, 440, 40, 510, 520, suck=70),
+               STIFF)
     w.add_polygon([(0, 0), (230, 0), (230, 250), (0, 250)])
     w.add_polygon([(430, 520), (800, 520), (800, 600), (430, 600)])
     links = _base(w, (130, 260), (220, 260), (175, 338))
@@ -134,7 +143,7 @@ def overhang() -> World:
 
 def hanging() -> World:
     """Level 4: anchors under the ceiling; the pipe rises from the floor off to the side."""
-    w = _world(GooRulesState(required=5), Goal(380, 110, 40, 380, 0, suck=70))
+    w = _world(GooRulesState(required=5, more=7, most=6), Goal(380, 110, 40, 380, 0, suck=70))
     w.add_polygon([(0, 520), (800, 520), (800, 600), (0, 600)])
     w.add_polygon([(0, 0), (800, 0), (800, 30), (0, 30)])
     links = _base(w, (500, 510), (600, 510), (550, 423))
@@ -144,8 +153,8 @@ def hanging() -> World:
 
 def windy() -> World:
     """Level 5: a tall tower to a pipe high up, in a wind that pushes to the left."""
-    w = _world(GooRulesState(required=6, wind=-350.0), Goal(420, 470, 40, 420, 600, suck=70),
-               WINDY)
+    w = _world(GooRulesState(required=6, wind=WIND, more=7, most=8),
+               Goal(420, 470, 40, 420, 600, suck=70), WINDY)
     w.add_polygon([(0, 0), (800, 0), (800, 40), (0, 40)])
     links = _base(w, (330, 50), (430, 50), (380, 137))
     _crawlers(w, links, 10)

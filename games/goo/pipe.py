@@ -9,6 +9,7 @@ Events: ``goo_collected(world, entity)`` as a ball goes in (then it is deleted).
 The pipe is open while its intake senses a ball of the structure (one
 connected to an anchor): the structure has reached it. Then every free ball
 the intake senses, crawling or loose, is caught, unless the player holds it.
+Once the level is won or lost the pipe closes.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class GooPipe(Stage):
         return {"speed": self.speed, "swallow": self.swallow}
 
     def process(self, world: Any) -> None:
+        if rules_state(world).result != "running":
+            return  # closed once the level is decided: the score stays what was shown
         bs = balls(world, world.resource(systems.StructureReport))
         open_ = pipe_node(world, bs) >= 0
         inside = set(intake(world).inside)

@@ -6,6 +6,9 @@ the pipe sucked in: ``pipe.GooPipe``).
 Writes: GooRulesState.result / reason / idle; GooBall.free (a ball that lost
 all its links becomes a loose ball the player can take again).
 Events: ``goo_won(world)``, ``goo_lost(world, reason)`` once, when decided.
+
+Stars (``stars``, ``goals``): one for the win, one for collecting
+``GooRulesState.more``, one for placing at most ``GooRulesState.most`` balls.
 """
 
 from __future__ import annotations
@@ -29,15 +32,24 @@ class GooRules(Stage):
     connected to an anchor. Too few balls: the collected ones, the free ones
     (crawling, loose or flying in) and the supply together fall short of
     ``required`` for ``grace`` frames (an undo could still give one back).
+
+    Won: once ``required`` are collected, the pipe goes on sucking in the balls
+    that come; the win is decided when no ball has been in flight to the mouth
+    for ``settle`` frames and none crawls on the structure any more, or for
+    ``linger`` frames whatever still crawls (then the pipe closes: the score
+    stays what the win screen shows).
     """
 
     name = "goo_rules"
 
-    def __init__(self, collapse: float = 0.5, grace: int = 180) -> None:
+    def __init__(self, collapse: float = 0.5, grace: int = 180, settle: int = 30,
+                 linger: int = 150) -> None:
         self.collapse, self.grace = float(collapse), int(grace)
+        self.settle, self.linger = int(settle), int(linger)
 
     def settings(self) -> dict[str, Any]:
-        return {"collapse": self.collapse, "grace": self.grace}
+        return {"collapse": self.collapse, "grace": self.grace, "settle": self.settle,
+                "linger": self.linger}
 
     def process(self, world: Any) -> None:
         rules = rules_state(world)
@@ -56,7 +68,7 @@ class GooRules(Stage):
 
     def _verdict(self, world: Any, bs: Balls, rules: Any) -> tuple[str, str] | None:
         if rules.collected >= rules.required:
-            return "won", "the pipe collected enough goo balls"  # it goes on sucking in extras
+            return self._sucked_in(bs, rules)
         if np.sum(bs.grounded) < self.collapse * np.sum(bs.linked):
             return "lost", "the structure collapsed"
         left = rules.supply + int(np.sum(bs.free))
@@ -67,6 +79,38 @@ class GooRules(Stage):
         if rules.idle < self.grace:
             return None
         return "lost", "no goo balls left" if left == 0 else "too few goo balls left"
+
+
+    def _sucked_in(self, bs: Balls, rules: Any) -> tuple[str, str] | None:
+        """Won once the pipe has nothing left to suck in (``idle`` counts the quiet frames)."""
+        if np.any(bs.sucked):
+            rules.idle = 0
+            return None
+        rules.idle += 1
+        crawling = bool(np.any(bs.crawling & bs.free))
+        if rules.idle < (self.linger if crawling else self.settle):
+            return None
+        return "won", "the pipe collected enough goo balls"
+
+
+def stars(rules: Any) -> int:
+    """Stars a won level earns (0 before): the win, ``more`` collected, ``most`` placed."""
+    if rules.result != "won":
+        return 0
+    return (1 + int(rules.more > 0 and rules.collected >= rules.more)
+            + int(rules.most > 0 and rules.placed <= rules.most))
+
+
+def goals(rules: Any) -> list[str]:
+    """The star goals in words, each with where the player stands (✓ once met)."""
+    out = [f"★ collect {rules.required}"]
+    if rules.more > 0:
+        mark = " ✓" if rules.collected >= rules.more else ""
+        out.append(f"★★ collect {rules.more} ({rules.collected}){mark}")
+    if rules.most > 0:  # met only once the level is won: until then more may be placed
+        mark = " ✓" if rules.result == "won" and rules.placed <= rules.most else ""
+        out.append(f"★★★ place at most {rules.most} ({rules.placed}){mark}")
+    return out
 
 
 def _free_orphans(world: Any, bs: Balls) -> None:

@@ -29,6 +29,7 @@ the poker bot, which on level 4 aims for the basket).
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 import numpy as np
@@ -38,13 +39,17 @@ from ecsgoo.game import Game, Status, Widget, register_game
 from ecsgoo.geometry import point_in_polygon
 from ecsgoo.render import Render
 
-from . import basket, bots, challenge, rules
+from . import basket, bots, card, challenge, rules
 from .build import KINDS, spawn
 
 #: Keys that spawn bodies (the player keeps R restart, Tab wireframe, P pause).
 SPAWN_KEYS = {"b": "ball", "x": "box", "o": "rope", "c": "chain", "k": "crate"}
 #: How far from a particle a press still grabs it (px).
 GRAB_RADIUS = 30.0
+#: How recent (s) a pointer move must be to count for a fling's speed, the fastest throw
+#: it gives (px/s), how far apart in time (s) pointer events must be to be two samples, and
+#: the longest a move between two samples is taken to have lasted (a frame at 9 fps).
+FLING_WINDOW, MAX_THROW, MIN_GAP, MAX_GAP = 0.1, 2500.0, 1 / 120, 1 / 9
 
 
 @register_game
@@ -60,6 +65,7 @@ class JellyGame(Game):
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         self._gesture = bots.Gesture()
         self._pointer: tuple[float, float] | None = None
+        self._path: deque[tuple[float, float, float]] = deque(maxlen=32)
         super().__init__(level, seed)
 
     def build(self) -> World:
@@ -70,6 +76,7 @@ class JellyGame(Game):
         super().restart()
         self._gesture = bots.Gesture()
         self._pointer = None
+        self._path.clear()
 
     def adopt(self, world: World) -> None:
         """Continue ``world`` (a quick load); a save from before the balls eased into a
@@ -170,6 +177,8 @@ class JellyGame(Game):
                            and bodies.w[bodies.row(e)] > 0), -1)
         x, y = basket.clamp(self.world, x, y)  # level 4: nothing is carried past the line
         self._pointer = (x, y)
+        self._path.clear()
+        self._trace(x, y)
         if entity >= 0:
             self.world.grab(entity, x, y)
             self.sound("grab")
@@ -177,24 +186,90 @@ class JellyGame(Game):
     def on_drag(self, x: float, y: float) -> None:
         x, y = basket.clamp(self.world, x, y)
         self._pointer = (x, y)
+        self._trace(x, y)
         entity = self.world.grabbed
         if entity >= 0:  # a deleted particle releases the grab itself
             self.world.grab(entity, x, y)
 
     def on_release(self, x: float, y: float, button: int = 1) -> None:
+        """Let go: a fling if the body, or the pointer in its last ``FLING_WINDOW`` s
+        (``pointer_velocity``), moved faster than ``rules.FLING_SPEED``.
+
+        At a low frame rate the pointer moves in big jumps a few physics steps apart and
+        the body catches up and stops between them: the pointer's path then says how fast
+        the throw was, and the body is given that velocity.
+        """
         self._pointer = None
         w = self.world
         entity = w.grabbed
+        self._trace(*basket.clamp(w, x, y))
         w.release()
         if entity < 0:
             return
         p = w.try_component(entity, Particle) or w.component(entity, RigidBody)
         speed = float(np.hypot(p.vx, p.vy))
+        vx, vy = self.pointer_velocity()
+        if speed <= rules.FLING_SPEED < np.hypot(vx, vy):
+            speed = self._throw(entity, vx, vy)
         if speed > rules.FLING_SPEED:
             self.sound("fling")
             st = rules.stats(w)
             st.flings += 1
             st.flung, st.flung_until = entity, w.frame + rules.FLIGHT_FRAMES
+
+    def _trace(self, x: float, y: float) -> None:
+        """Keep the pointer's place and when it was there: the wall clock of the event when
+        a window's player says it (``pointer_time``), else the game time (bots, tests).
+        Events closer than ``MIN_GAP`` s (a burst a slow frame delivers at once) are one
+        sample: the first one's time, the last one's place."""
+        t = self.pointer_time if self.pointer_time is not None else \
+            self.world.frame * self.world.dt
+        if self._path and t - self._path[-1][0] < MIN_GAP:
+            self._path[-1] = (self._path[-1][0], float(x), float(y))
+        else:
+            self._path.append((float(t), float(x), float(y)))
+
+    def pointer_velocity(self) -> tuple[float, float]:
+        """The pointer's velocity (px/s) when let go: the fastest of its moves (from one
+        sample to the next, over at most ``MAX_GAP`` s) that ended within ``FLING_WINDOW`` s
+        of the last sample, at most ``MAX_THROW``; (0, 0) if it did not move in that time
+        (held still, or paused).
+
+        A hold then a quick throw is fast (the throw's own moves, even when a slow frame
+        delivers them all at once); a pointer that stopped before letting go is not."""
+        if len(self._path) < 2:
+            return 0.0, 0.0
+        t1 = self._path[-1][0]
+        best, fastest = (0.0, 0.0), 0.0
+        points = list(self._path)
+        for (ta, xa, ya), (tb, xb, yb) in zip(points, points[1:], strict=False):
+            if tb < t1 - FLING_WINDOW or tb <= ta:
+                continue
+            # a still pointer sends no events: a move after a pause happened within the
+            # last frame, which at the slowest rate played (MAX_GAP) is no longer than this
+            gap = min(tb - ta, MAX_GAP)
+            vx, vy = (xb - xa) / gap, (yb - ya) / gap
+            if np.hypot(vx, vy) > fastest:
+                best, fastest = (vx, vy), float(np.hypot(vx, vy))
+        scale = min(1.0, MAX_THROW / fastest) if fastest > 0 else 1.0
+        return best[0] * scale, best[1] * scale
+
+    def _throw(self, entity: int, vx: float, vy: float) -> float:
+        """Give ``entity``'s body (a jelly ball, box, rope, chain: its collision group; a
+        crate) velocity ``(vx, vy)`` px/s; returns its speed."""
+        w = self.world
+        body = w.try_component(entity, RigidBody)
+        if body is not None:
+            body.vx, body.vy = float(vx), float(vy)
+            return float(np.hypot(vx, vy))
+        group = w.component(entity, Particle).group
+        parts = w.particles
+        members = [entity] if group == 0 else \
+            parts.entity[(parts.group == group) & (parts.w > 0)].tolist()
+        for member in members:
+            q = w.component(int(member), Particle)
+            q.vx, q.vy = float(vx), float(vy)
+        return float(np.hypot(vx, vy))
 
     def on_key(self, key: str) -> None:
         kind = SPAWN_KEYS.get(key)
@@ -234,6 +309,7 @@ class JellyGame(Game):
         cup = basket.goal(w)
         if cup is not None:
             basket.draw(draw, w, cup)
+        card.draw(draw, w)
         if w.grabbed < 0 or self._pointer is None:
             return
         grabbed = w.component(w.grabbed, Particle)

@@ -53,8 +53,9 @@ class Star:
 
 @dataclass
 class Hook:
-    """A hook at ``(x, y)`` (px): the first time the candy's centre comes within
-    ``reach`` px, a new taut rope ties it to the hook (Cut the Rope's rope pin).
+    """A hook at ``(x, y)`` (px) with a dashed ring ``reach`` px round: the first time the
+    candy's disc overlaps the ring (its centre within ``reach`` + its radius), a new taut
+    rope ties it to the hook (Cut the Rope's rope pin).
 
     ``tied_at`` is the world frame that happened (-1: not yet); the rules stage
     writes it.
@@ -81,11 +82,16 @@ class Monster:
 class Board:
     """Level-wide state: ``result`` (``running``/``won``/``lost``, written by the rules
     stage) and the visible screen ``view`` (left, bottom, right, top; px) the candy
-    must not leave.
+    must not leave. Hints (the candy's flight shown for a moment, T): ``hints`` a level
+    has, ``hints_used`` so far (each costs a star), ``hint_until`` the world frame the
+    one showing ends (-1: none yet).
     """
 
     result: str = "running"
     view: list[float] = field(default_factory=lambda: [0.0, 0.0, 800.0, 600.0])
+    hints: int = 3
+    hints_used: int = 0
+    hint_until: int = -1
 
 
 register_component(Candy, name="rope_candy")

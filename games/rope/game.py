@@ -7,13 +7,15 @@ world (``ecsgoo.trajectory.simulate``) after every step and every cut, so it
 is never stale: green when that flight ends in Om Nom's mouth, and cutting
 every rope at that frame then feeds him. Stars are collected when the candy
 touches them; a hook (a knob in a dashed ring) ties a new rope to the candy
-the first time it flies into the ring; the level is won when the candy
-reaches Om Nom and lost when it leaves the screen; 0–3 stars at the end
-(score 1000 + 500 per star for a win).
+the first time its disc touches the ring; the level is won when the candy
+reaches Om Nom and lost when it leaves the screen; 0–3 stars at the end, the
+stars collected less the hints used (score 1000 + 500 per star for a win).
 
 Controls: press, drag across a rope and release to cut it (every segment of
 the pointer's path cuts what it crosses; a fading blade trail follows the
-pointer). ``r`` restarts the level.
+pointer). ``t``: a hint, the flight shown for two seconds (three a level, each
+costs one of the stars earned; Cut the Rope shows none, so neither does this
+unless asked). ``r`` restarts the level.
 
 Run: ``ecsgoo play rope [--level 1..5]``; headless with the bot:
 ``ecsgoo play rope --headless --frames 300 --bot`` (``--bot random`` slashes at
@@ -42,6 +44,8 @@ from .swipe import cut_ropes
 PREVIEW_FRAMES = 80
 #: How many frames a blade trail point stays visible.
 TRAIL_FRAMES = 10
+#: How long a hint (T) shows the candy's flight, frames.
+HINT_FRAMES = 120
 
 
 @register_game
@@ -53,7 +57,7 @@ class RopeGame(Game):
     title = "Cut the Rope"
     levels = ("First Swing", "Two Pins", "Cat's Cradle", "The Hook", "Relay")
     bots = ("cutter", "random")
-    hints = ("swipe across a rope to cut it",)
+    hints = ("swipe across a rope to cut it", "T hint")
 
     def _reset_view(self) -> None:
         self.trail: deque[tuple[float, float, int, int]] = deque(maxlen=64)
@@ -88,21 +92,48 @@ class RopeGame(Game):
         return sum(s.collected for s in stars), len(stars)
 
     def status(self) -> Status:
-        """``won``/``lost``/``running``; feeding Om Nom scores 1000 + 500 per star."""
+        """``won``/``lost``/``running``; ``stars``: those collected less the hints used;
+        feeding Om Nom scores 1000 + 500 per star."""
         board = board_of(self.world)
         result = board.result if board is not None else "running"
-        got, total = self.stars()
+        collected, total = self.stars()
+        used = board.hints_used if board is not None else 0
+        got = max(collected - used, 0)
         score = 1000 + 500 * got if result == "won" else 0
-        return Status(result, score, {"stars": got, "stars_total": total})
+        return Status(result, score, {"stars": got, "stars_total": total,
+                                      "hints_used": used})
 
     def hud(self) -> list[str]:
-        """The level and the stars, then the score once it ends (the footer says the keys)."""
+        """The level and the stars, the hints left, then the score once it ends."""
         s = self.status()
         got, total = s.extra["stars"], s.extra["stars_total"]
         lines = [f"{self.levels[self.level - 1]} · stars {got}/{total}"]
+        board = board_of(self.world)
+        if s.result == "running" and board is not None:
+            left = board.hints - board.hints_used
+            lines.append(f"T: hint ({left} left, each costs a star)" if left else "no hints left")
         if s.result != "running":
             lines.append(f"score {s.score} · R: play again")
         return lines
+
+    # -- the hint ----------------------------------------------------------------
+
+    def hint(self) -> bool:
+        """Show the candy's flight for ``HINT_FRAMES`` (T); False if none are left, one is
+        showing or nothing holds the candy."""
+        board = board_of(self.world)
+        if (board is None or board.result != "running" or self.hint_shown
+                or board.hints_used >= board.hints or not holding(self.world)):
+            return False
+        board.hints_used += 1
+        board.hint_until = self.world.frame + HINT_FRAMES
+        return True
+
+    @property
+    def hint_shown(self) -> bool:
+        """Whether a hint is on screen now (the flight is drawn only then)."""
+        board = board_of(self.world)
+        return board is not None and self.world.frame < board.hint_until
 
     # -- input -----------------------------------------------------------------
 
@@ -129,8 +160,11 @@ class RopeGame(Game):
         self.pointer = None
 
     def on_key(self, key: str) -> None:
-        """``r`` restarts the level."""
-        if key == "r":
+        """``t`` shows a hint; ``r`` restarts the level."""
+        if key == "t":
+            if not self.hint():
+                self.sound("grab", 0.6)  # none left (or one on screen): a dull click
+        elif key == "r":
             self.restart()
 
     # -- bots and drawing --------------------------------------------------------
@@ -143,8 +177,9 @@ class RopeGame(Game):
 
     def draw_overlay(self, d: Any) -> None:
         """Stars, Om Nom, the candy, the predicted path and the blade trail."""
-        draw.scene(d, self.world, self.preview, self.preview_feeds, self._trail_points(),
-                   self.status())
+        shown = self.hint_shown
+        draw.scene(d, self.world, self.preview if shown else np.zeros((0, 2)),
+                   shown and self.preview_feeds, self._trail_points(), self.status())
 
     # -- helpers -----------------------------------------------------------------
 

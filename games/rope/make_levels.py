@@ -4,8 +4,10 @@
   end of the swing and it drops past two stars into Om Nom. A star sits on the swing.
 2 "Two Pins": the candy hangs in a V over nothing; cut one rope to swing it under
   the other pin, then let it fly back over the stars to Om Nom on the left.
-3 "Cat's Cradle": three ropes, one pulling down from below; cut the right two
-  (or one and then another) to swing high to the right, then drop it.
+3 "Cat's Cradle": three ropes, one pulling down from below; cut the left and the
+  bottom one (or one and then the other) to swing high to the right on the right pin,
+  then drop it. The side pins stand in from the edges: no swing takes the candy off
+  screen.
 4 "The Hook": one swinging rope; let go at the right moment and the candy flies
   into the hook's dashed ring, which ties it with a new rope; cut that one over Om Nom.
 5 "Relay": two hooks in a row between the swing and Om Nom, high on the right:
@@ -32,13 +34,13 @@ SPECS: dict[int, dict[str, Any]] = {
         "stars": [(400, 322), (602, 372), (645, 240)], "monster": (650, 100)},
     2: {"candy": (355, 360), "pins": [(150, 480), (560, 480)], "damping": 0.9995,
         "stars": [(560, 222), (740, 385), (430, 200)], "monster": (270, 100)},
-    3: {"candy": (400, 350), "pins": [(200, 490), (600, 490), (400, 170)], "damping": 0.9995,
+    3: {"candy": (400, 350), "pins": [(240, 490), (560, 490), (400, 170)], "damping": 0.9995,
         "stars": [(500, 268), (740, 342), (735, 240)], "monster": (720, 100)},
     4: {"candy": (110, 460), "pins": [(260, 500)], "damping": 0.9995, "swing": True,
         "hooks": [(520, 360, 80)], "stars": [(260, 345), (430, 430), (600, 290)],
         "monster": (650, 100)},
     5: {"candy": (170, 470), "pins": [(300, 520)], "damping": 0.9995, "swing": True,
-        "hooks": [(520, 420, 60), (660, 320, 60)], "stars": [(300, 390), (590, 400), (700, 240)],
+        "hooks": [(520, 420, 70), (660, 320, 60)], "stars": [(300, 390), (590, 400), (700, 240)],
         "monster": (730, 150)},
 }
 

@@ -5,7 +5,7 @@ Reads: candy particle position and radius; the Sensors on the stars' and Om Nom'
 (what they held at the end of the last frame: the candy touching a star, reaching his
 mouth); Star, Hook, Monster, Board, Rope components.
 Writes: Star.taken_at, Hook.tied_at, Board.result; creates a hook's rope; deletes the eaten
-candy and the rope ends hanging on it.
+candy and the rope ends hanging on it; the previous positions of cut ropes' nodes (drag).
 Events: ``star_collected(world, star_entity)``, ``candy_hooked(world, hook_entity)``,
 ``candy_eaten(world, candy_entity)``, ``candy_lost(world, candy_entity)``.
 """
@@ -25,6 +25,8 @@ from .tie import add_rope
 #: counts as lost; above the top it may fly higher, it will fall back.
 LOST_MARGIN = 40.0
 LOST_ABOVE = 600.0
+#: Of a cut rope node's velocity, the part kept each frame (the rest is air drag).
+CUT_DRAG = 0.93
 
 
 @register_stage
@@ -34,13 +36,14 @@ class RopeRules(Stage):
     name = "rope_rules"
 
     def process(self, world: Any) -> None:
+        _drag_cut_ropes(world)
         board = board_of(world)
         if board is None or board.result != "running":
             return
         for entity, (_, p) in list(world.get_components(Candy, Particle)):
             x, y, r = p.x, p.y, p.radius
             _collect_stars(world, entity)
-            _tie_hooks(world, entity, x, y)
+            _tie_hooks(world, entity, x, y, r)
             if _reaches_monster(world, entity):
                 board.result = "won"
                 _eat(world, entity)
@@ -48,6 +51,27 @@ class RopeRules(Stage):
             elif _off_screen(board.view, x, y, r):
                 board.result = "lost"
                 world.dispatch("candy_lost", world, entity)
+
+
+def _drag_cut_ropes(world: Any) -> None:
+    """Air drag on the stubs cut ropes leave on their pins: a light chain with nothing
+    pulling it taut would swing and curl for seconds (the level's damping is low, for the
+    candy's swing); with ``CUT_DRAG`` of its velocity kept a frame it hangs straight within
+    a second, as in Cut the Rope. The candy's flight is not touched."""
+    nodes = []
+    for _, rope in world.get_component(Rope):
+        springs = [world.try_component(s, Spring) for s in rope.springs]
+        cut_at = next((k for k, s in enumerate(springs) if s is None or s.broken), None)
+        if cut_at is None:
+            continue  # whole: it holds the candy, taut
+        # the stub on the pin: nodes 1..cut_at (the part on the candy flies with it, as is)
+        nodes += [n for n in rope.nodes[1:cut_at + 1] if world.entity_exists(n)]
+    if not nodes:
+        return
+    parts = world.particles
+    rows = parts.rows(nodes)
+    pos, prev = parts.pos[rows], parts.prev[rows]
+    parts.write("prev", pos - (pos - prev) * CUT_DRAG, rows)
 
 
 def board_of(world: Any) -> Board | None:
@@ -81,9 +105,10 @@ def _collect_stars(world: Any, candy: int) -> None:
             world.dispatch("star_collected", world, entity)
 
 
-def _tie_hooks(world: Any, candy: int, x: float, y: float) -> None:
+def _tie_hooks(world: Any, candy: int, x: float, y: float, r: float) -> None:
+    """Tie the candy to every hook whose dashed ring its disc touches (as drawn)."""
     for entity, hook in list(world.get_component(Hook)):
-        if hook.tied_at < 0 and math.hypot(x - hook.x, y - hook.y) <= hook.reach:
+        if hook.tied_at < 0 and math.hypot(x - hook.x, y - hook.y) <= hook.reach + r:
             hook.tied_at = world.frame
             add_rope(world, (hook.x, hook.y), candy)
             world.dispatch("candy_hooked", world, entity)

@@ -8,7 +8,10 @@ either way the score is what counts.
 
 Controls: move the pointer to aim the held fruit along the top, click to drop
 it (one drop every 0.5 s); Left/Right arrows aim, Down or Enter drops; after a
-game over, click to play again (R restarts any time). The next fruit, the
+game over, click to play again (after a second: the game-over screen is seen
+first; R restarts any time). Every new game has a new seed (its fruit
+sequence), shown under the panel: ``ecsgoo play suika --seed N`` replays it. A
+game left mid-way (Esc, R) keeps its score in the progress and the best. The next fruit, the
 score and the best are on the right (a player's best final score per level is
 kept between launches, see ``best.py``; a bot's games are not kept); the merge
 ladder (cherry up to watermelon) on the left.
@@ -34,6 +37,9 @@ from .rules import DROP_Y, HEIGHT, WIDTH, state
 
 #: Aim step of the arrow keys, px.
 KEY_STEP = 10.0
+#: Frames after game over before a click or a drop key starts the next game (the
+#: game-over screen is seen first, whatever the click was meant for).
+OVER_HOLD = 60
 #: Keys that drop the held fruit (space is declared in ``Suika.keys``, so it drops
 #: instead of pausing; P still pauses).
 DROP_KEYS = ("space", "down", "return", "enter")
@@ -49,6 +55,8 @@ class Suika(Game):
     bots = ("greedy", "lookahead", "random")
     keys = ("space",)
     hints = ("click or Space drops",)
+    fresh_seeds = True  # every game a new fruit sequence; its seed is shown to replay it
+    counts_unfinished = True  # a game left mid-way keeps its score
     requires = (rules.SuikaState,)
     size = (int(WIDTH), int(HEIGHT))
 
@@ -63,6 +71,7 @@ class Suika(Game):
         self.bot_rng = random.Random(f"suika-bot-{self.seed}")
         self.bot_played = False  # a bot's game does not count for the kept best
         self._kept = False  # this game's end was offered to the best-score file
+        self.over_frames = 0  # steps since game over (a click starts anew after OVER_HOLD)
         world = self.load_level()
         st = state(world)
         st.current, st.next = self._draw_kind(), self._draw_kind()
@@ -77,14 +86,25 @@ class Suika(Game):
             self.world.step()
         st = state(self.world)
         self.best = max(self.best, st.score)
+        if st.over:
+            self.over_frames += 1
         if st.over and not self._kept:
-            self._kept = True
             self._keep_best(st.score)
 
+    def on_leave(self) -> None:
+        """Left mid-way (Esc, R, closing): the score so far is offered to the best file."""
+        self._keep_best(state(self.world).score)
+
+    def _ready_again(self) -> bool:
+        """Game over, and shown long enough for a click to mean "play again"."""
+        return state(self.world).over and self.over_frames >= OVER_HOLD
+
     def _keep_best(self, score: int) -> None:
-        """Offer a player's final ``score`` to the best-score file (a bot's is not kept)."""
-        if self.bot_played:
+        """Offer a player's final ``score`` to the best-score file (a bot's is not kept),
+        once per game."""
+        if self.bot_played or self._kept:
             return
+        self._kept = True
         try:
             best_file.save(self.level, score)
         except OSError as exc:  # a read-only data folder must not end the game
@@ -95,7 +115,7 @@ class Suika(Game):
         result = ("won" if st.melons else "lost") if st.over else "running"
         return Status(result, st.score, {"best": self.best, "drops": st.drops,
                                          "watermelons": st.melons,
-                                         "next": fruit.NAMES[st.next]})
+                                         "next": fruit.NAMES[st.next], "seed": self.seed})
 
     def hud(self) -> list[str]:
         st = state(self.world)
@@ -128,7 +148,8 @@ class Suika(Game):
 
     def on_release(self, x: float, y: float, button: int) -> None:
         if state(self.world).over:
-            self.restart()
+            if self._ready_again():
+                self.restart()
             return
         self._aim(x)
         self._drop()
@@ -137,7 +158,8 @@ class Suika(Game):
         st = state(self.world)
         if key in DROP_KEYS:
             if st.over:
-                self.restart()
+                if self._ready_again():
+                    self.restart()
             else:
                 self._drop()
         elif key in ("left", "right"):
@@ -189,18 +211,21 @@ class Suika(Game):
         draw.text(cx, HEIGHT - 315, str(st.score), (250, 220, 90), 32, anchor_x="center",
                   bold=True)
         draw.text(cx, HEIGHT - 345, f"best {self.best}", (200, 200, 200), 14, anchor_x="center")
+        draw.text(cx, 40.0, f"seed {self.seed}", (170, 170, 190), 12, anchor_x="center")
         if st.melons:
             draw.text(cx, HEIGHT - 375, f"watermelons {st.melons}", fruit.COLORS[-1], 14,
                       anchor_x="center")
         self._draw_ladder(draw, left)
         if st.over:
             cy = HEIGHT / 2
-            draw.rect(left, cy - 50, right - left, 100, (0, 0, 0, 170))
-            draw.text((left + right) / 2, cy + 5, "GAME OVER", (255, 90, 90),
-                      min(34.0, (right - left) / 10),
+            mid = (left + right) / 2
+            draw.rect(left, cy - 72, right - left, 122, (0, 0, 0, 170))
+            draw.text(mid, cy + 5, "GAME OVER", (255, 90, 90), min(34.0, (right - left) / 10),
                       anchor_x="center", bold=True)
-            draw.text((left + right) / 2, cy - 30, "click or R to play again",
-                      (230, 230, 230), 14, anchor_x="center")
+            again = "click or R: a new game" if self._ready_again() else "…"
+            draw.text(mid, cy - 30, again, (230, 230, 230), 14, anchor_x="center")
+            draw.text(mid, cy - 56, f"this game: --seed {self.seed}", (190, 190, 205), 12,
+                      anchor_x="center")
 
     def _draw_warnings(self, draw: Any) -> None:
         """A red ring, thicker as the grace time runs out, on each fruit resting above the line."""
