@@ -13,6 +13,7 @@ draws new seeds (and more of them) to hunt for cases.
 from __future__ import annotations
 
 import math
+import os
 import random
 
 import numpy as np
@@ -36,8 +37,10 @@ from ecsgoo import (
     systems,
 )
 
-#: Operations per example; with the CI profile's 200 examples: 5,000 operations.
+#: Operations per example; with the CI profile's 200 examples: 5,000 operations (2,000
+#: examples under HYPOTHESIS_PROFILE=explore).
 OPERATIONS = 25
+EXAMPLES = 2000 if os.environ.get("HYPOTHESIS_PROFILE") == "explore" else 200
 PLACES = ("between", "before", "after", "handler")
 
 
@@ -202,7 +205,7 @@ def _continues(w: World, places: dict) -> None:
     assert twin.state_hash() == w.state_hash()
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_game_operations_never_break_the_step(seed):
     rng = random.Random(seed)
