@@ -2,6 +2,14 @@
 
 Glossary: ``h`` substep time, ``w`` inverse mass, ``C`` constraint error,
 ``alpha`` = compliance / h², ``lam`` Lagrange multiplier, ``n`` rows in use.
+
+Why the kernels take their arrays one by one and not as a few named bundles: numba
+types every argument at each call from Python, and a container costs more there
+than its members. Measured here (numba 0.68, 30 float arrays, an empty kernel):
+30 arrays 1.42 µs a call, one tuple of them 1.78 µs, one ``NamedTuple`` 2.83 µs. A
+frame makes ~200 kernel calls, so bundles at the boundary would add ~0.3 ms a frame —
+as much as a small scene costs. Inside a kernel a bundle is free: kernels that
+call kernels may pass tuples (``joints.joint_substep`` does).
 """
 
 import os as _os
