@@ -32,6 +32,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from ..evaluate import FRAMES
 from ..game import Game
 
 #: Game seeds drawn when ``reset`` is called without one: ``0 .. SEEDS - 1``.
@@ -69,7 +70,8 @@ class GameEnv(gym.Env):
     (``render()`` returns the frame as an ``(height, width, 3)`` uint8 array,
     drawn offscreen) or ``"human"`` (a window, redrawn every frame at 60 Hz; with
     no display, a warning and no window). ``max_frames`` truncates an episode
-    once that many frames ran since the reset (``ecsgoo eval --frames``).
+    once that many frames ran since the reset (default 20,000, as ``ecsgoo eval
+    --frames``; ``None``: no cap but ``gymnasium.make``'s step limit).
     ``info`` holds the game's status (``result``, ``score`` and its extras),
     ``seed`` and ``frame`` (fixed steps since the reset).
     ``metadata["render_fps"]`` is the step rate: one ``render()`` a step plays
@@ -82,7 +84,7 @@ class GameEnv(gym.Env):
     frames_per_decision = 1
 
     def __init__(self, level: int = 1, render_mode: str | None = None,
-                 max_frames: int | None = None) -> None:
+                 max_frames: int | None = FRAMES) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} "
                              f"or None, got {render_mode!r}")

@@ -37,6 +37,7 @@ from games.rope.rules import board_of, candy_of, holding
 from games.rope.swipe import swipe_across
 
 from ..components import Particle
+from ..evaluate import FRAMES
 from .base import BotPolicy, GameEnv
 
 #: Rope and star rows of the observation (the bundled levels have up to three of each).
@@ -60,7 +61,7 @@ class RopeEnv(GameEnv):
     })
 
     def __init__(self, level: int = 1, render_mode: str | None = None,
-                 frames_per_step: int = 3, max_frames: int | None = None) -> None:
+                 frames_per_step: int = 3, max_frames: int | None = FRAMES) -> None:
         if frames_per_step < 1:
             raise ValueError(f"frames_per_step must be >= 1, got {frames_per_step}")
         self.frames_per_step = frames_per_step
