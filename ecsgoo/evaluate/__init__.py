@@ -217,14 +217,14 @@ def check(target: str, level: int, players: Sequence[Player], seeds: int | Itera
     return _seed_list(seeds)
 
 
-def evaluate(target: str, players: Player | Sequence[Player], seeds: int | Iterable[int],
+def evaluate(game: str, players: Player | Sequence[Player], seeds: int | Iterable[int],
              level: int = 1, frames: int = FRAMES, workers: int = 1, engine: str = "local",
              address: str | None = None,
              progress: Callable[[], None] | None = None) -> dict[str, list[dict[str, Any]]]:
     """Play ``seeds`` (a count N: 0..N-1, or the seeds themselves) with each of ``players``;
     ``{player name: [episode, ...]}`` in seed order.
 
-    ``target`` is a game name, an environment id (``"ecsgoo/Rope-v0"``) or a game's
+    ``game`` is a game name, an environment id (``"ecsgoo/Rope-v0"``) or a game's
     ``.py`` path; a player is a bot's name, a policy ``"module:function"`` or a
     callable ``policy(observation) -> action`` (one player may be given alone).
     ``frames`` caps each episode. ``engine`` is ``"local"`` (a process pool of
@@ -237,8 +237,8 @@ def evaluate(target: str, players: Player | Sequence[Player], seeds: int | Itera
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     group = [players] if isinstance(players, str) or callable(players) else list(players)
-    seed_list = check(target, level, group, seeds, frames)
-    jobs: list[Job] = [(target, level, p, s, frames) for p in group for s in seed_list]
+    seed_list = check(game, level, group, seeds, frames)
+    jobs: list[Job] = [(game, level, p, s, frames) for p in group for s in seed_list]
     done = ENGINES[engine](_episode, jobs, workers, address, progress or (lambda: None))
     n = len(seed_list)
     return {player_name(p): done[k * n:(k + 1) * n] for k, p in enumerate(group)}
