@@ -86,20 +86,28 @@ class SuikaEnv(GameEnv):
 
 def drop_x(game: Suika, action: float) -> float:
     """Where action ``action`` in [0, 1] drops the held fruit (px): left to right in the box."""
-    return ai.from_action(game.world, action)
+    st = rules.state(game.world)
+    low, high = _reach(st.left, st.right, st.current)
+    return low + action * (high - low)
 
 
 def action_for(game: Suika, x: float) -> np.ndarray:
     """The action that drops the held fruit at ``x`` px (the inverse of ``drop_x``)."""
-    return np.array([ai.as_action(game.world, x)], np.float32)
+    st = rules.state(game.world)
+    low, high = _reach(st.left, st.right, st.current)
+    return np.array([np.clip((x - low) / (high - low), 0.0, 1.0)], np.float32)
+
+
+def _reach(left: float, right: float, kind: int) -> tuple[float, float]:
+    r = fruit.RADII[kind]
+    return left + r, right - r
 
 
 class SuikaBot(BotPolicy):
     """A bundled suika bot as a policy of this environment: ``policy(observation) -> action``.
 
     ``name`` is ``greedy``, ``lookahead`` or ``random`` (the game's own bots:
-    the same drops as ``ecsgoo play suika --bot NAME``, which drops on the action's
-    float32 grid too, so a seed scores the same here and there).
+    the same drop as ``ecsgoo play suika --bot NAME``, up to the action's float32).
     """
 
     names = ("greedy", "lookahead", "random")

@@ -135,31 +135,6 @@ def _spread_best(xs: np.ndarray, values: np.ndarray, count: int) -> list[int]:
     return chosen
 
 
-def reach(world: World) -> tuple[float, float]:
-    """The held fruit's possible drop centres, px: ``[left + r, right − r]`` of the box."""
-    st = rules.state(world)
-    r = fruit.RADII[st.current]
-    return st.left + r, st.right - r
-
-
-def as_action(world: World, x: float) -> np.float32:
-    """Drop ``x`` (px) as the Suika-v0 action: its place across ``reach``, 0..1, float32."""
-    low, high = reach(world)
-    return np.float32(np.clip((x - low) / (high - low), 0.0, 1.0))
-
-
-def from_action(world: World, action: float) -> float:
-    """The drop x (px) of action ``action`` in [0, 1] (the inverse of ``as_action``)."""
-    low, high = reach(world)
-    return low + float(action) * (high - low)
-
-
-def on_action_grid(world: World, x: float) -> float:
-    """``x`` rounded to where a Suika-v0 action can drop: the bots drop there, so a bot
-    plays the same game here and through the environment."""
-    return from_action(world, as_action(world, x))
-
-
 def random_drop(world: World, rng: random.Random) -> float:
     """A uniformly random drop x (px) inside the box for the held fruit."""
     st = rules.state(world)

@@ -160,7 +160,6 @@ class Suika(Game):
             x = ai.greedy(self.world)
         else:
             raise ValueError(f"suika: unknown bot {name!r}; choose from {', '.join(self.bots)}")
-        x = ai.on_action_grid(self.world, x)  # as Suika-v0's float32 action drops it
         self.on_move(x, DROP_Y)
         self.on_press(x, DROP_Y, 1)
         self.on_release(x, DROP_Y, 1)
