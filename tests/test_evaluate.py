@@ -10,8 +10,16 @@ import statistics
 import numpy as np
 import pytest
 
-from ecsgoo.evaluate import (FRAMES, GAME_ENVS, evaluate, interval95, parse_seeds, play,
-                             summarize, t_quantile)
+from ecsgoo.evaluate import (
+    FRAMES,
+    GAME_ENVS,
+    evaluate,
+    interval95,
+    parse_seeds,
+    play,
+    summarize,
+    t_quantile,
+)
 from ecsgoo.evaluate.report import plot, write_csv
 
 #: Short suika games (20 drops of the random bot): cheap, and their scores differ by seed.
