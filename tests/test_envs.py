@@ -316,3 +316,45 @@ def test_environments_touch_no_file_of_the_player(tmp_path, monkeypatch):
         other = gym.make(env_id)
         envs.episode_return(other, envs.bot_policy(other, envs.bot_names(other)[0]), seed=0)
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_pixel_observations_are_small_pictures_of_the_game(env_id):
+    grey = gym.make(env_id, obs="pixels")
+    rgb = gym.make(env_id, obs="pixels_rgb")
+    assert grey.observation_space.shape == (84, 84, 1)
+    assert rgb.observation_space.shape == (84, 84, 3)
+    check_env(grey.unwrapped, skip_render_check=True)
+    pictures = []
+    for env in (grey, rgb):
+        policy = envs.bot_policy(env, envs.bot_names(env)[0])
+        obs, _ = env.reset(seed=0)
+        first = obs
+        for _ in range(4):
+            obs = env.step(policy(obs))[0]
+        assert env.observation_space.contains(obs) and not np.array_equal(obs, first)
+        pictures.append(obs)
+    assert np.count_nonzero(pictures[1].any(axis=2)) > 40, "the picture shows the world"
+    from ecsgoo.envs.pixels import grey as to_grey
+
+    assert np.array_equal(to_grey(pictures[1]), pictures[0]), "the same picture, in grey"
+    with pytest.raises(ValueError, match="obs must be one of dict, pixels, pixels_rgb"):
+        gym.make(env_id, obs="atari")
+
+
+def test_pixels_draw_discs_and_lines_where_the_world_has_them():
+    from ecsgoo import Particle, Spring, World
+    from ecsgoo.envs import pixels
+
+    world = World(gravity=(0, 0), bounds=(0, 0, 84, 84))
+    a = world.create_entity(Particle(10.5, 10.5, radius=3))
+    b = world.create_entity(Particle(70.5, 10.5, radius=0.2))
+    world.create_entity(Spring(a, b))
+    world.add_segment((0, 80.5), (84, 80.5))
+    picture = pixels.draw(world, world.bounds)
+    row = lambda y: 83 - int(y)  # noqa: E731 - picture rows count down from the top
+    assert tuple(picture[row(10.5), 10]) == pixels.PARTICLE and picture[row(10.5), 13].any()
+    assert not picture[row(16), 10].any(), "a disc of radius 3 ends there"
+    assert tuple(picture[row(10.5), 40]) == pixels.SPRING
+    assert tuple(picture[row(80.5), 42]) == pixels.LEVEL
+    assert np.count_nonzero(picture.any(axis=2)) < 84 * 4, "nothing else is drawn"

@@ -34,11 +34,14 @@ import numpy as np
 
 from ..evaluate import FRAMES
 from ..game import Game
+from . import pixels
 
 #: Game seeds drawn when ``reset`` is called without one: ``0 .. SEEDS - 1``.
 SEEDS = 2**31
 #: Frames a second of the game's fixed step.
 GAME_FPS = 60
+#: The observations an environment offers: its Dict, or a small picture (grey or RGB).
+OBSERVATIONS = ("dict", "pixels", "pixels_rgb")
 #: What is never copied with an environment: the window and the drawing player.
 _NOT_COPIED = ("_player", "_window")
 
@@ -72,6 +75,9 @@ class GameEnv(gym.Env):
     no display, a warning and no window). ``max_frames`` truncates an episode
     once that many frames ran since the reset (default 20,000, as ``ecsgoo eval
     --frames``; ``None``: no cap but ``gymnasium.make``'s step limit).
+    ``obs`` is ``"dict"`` (the Dict each module documents), ``"pixels"`` (an
+    84 × 84 × 1 uint8 grey picture of the world, without the HUD, drawn in numpy:
+    ``pixels.py``) or ``"pixels_rgb"`` (the same, 84 × 84 × 3).
     ``info`` holds the game's status (``result``, ``score`` and its extras),
     ``seed`` and ``frame`` (fixed steps since the reset).
     ``metadata["render_fps"]`` is the step rate: one ``render()`` a step plays
@@ -84,7 +90,14 @@ class GameEnv(gym.Env):
     frames_per_decision = 1
 
     def __init__(self, level: int = 1, render_mode: str | None = None,
-                 max_frames: int | None = FRAMES) -> None:
+                 max_frames: int | None = FRAMES, obs: str = "dict") -> None:
+        if obs not in OBSERVATIONS:
+            raise ValueError(f"obs must be one of {', '.join(OBSERVATIONS)}, got {obs!r}")
+        self.obs = obs
+        if obs != "dict":
+            channels = 1 if obs == "pixels" else 3
+            self.observation_space = gym.spaces.Box(0, 255, (pixels.SIZE, pixels.SIZE, channels),
+                                                    np.uint8)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} "
                              f"or None, got {render_mode!r}")
@@ -129,6 +142,14 @@ class GameEnv(gym.Env):
         """Whether the game is won or lost (cheaper than ``status()``: asked every frame)."""
         return self.game.status().result != "running"
 
+    def _view(self) -> tuple[float, float, float, float]:
+        """What a pixel observation shows: left, bottom, right, top (px)."""
+        return self.game.world.bounds
+
+    def _marks(self) -> list[pixels.Mark]:
+        """The game's own things a pixel observation draws as discs (not particles)."""
+        return []
+
     # -- the Gymnasium API ---------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None,
@@ -145,7 +166,7 @@ class GameEnv(gym.Env):
         self._score, self._start = 0, self.game.world.frame
         self._player = None
         self._show()
-        return self._observe(), self._info(self.game.status())
+        return self._observation(), self._info(self.game.status())
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Act, then run the game to the next decision. Reward: score gained meanwhile.
@@ -161,7 +182,7 @@ class GameEnv(gym.Env):
         reward, self._score = float(status.score - self._score), status.score
         terminated = status.result != "running"
         truncated = not terminated and self._capped()
-        return self._observe(), reward, terminated, truncated, self._info(status)
+        return self._observation(), reward, terminated, truncated, self._info(status)
 
     def render(self) -> np.ndarray | None:
         """``rgb_array``: the current frame, ``(height, width, 3)`` uint8; otherwise ``None``."""
@@ -255,6 +276,13 @@ class GameEnv(gym.Env):
                 space.dtype)):
             raise ValueError(f"{name}: action must be an element of {space}, got {action!r}")
         return value.astype(space.dtype)
+
+    def _observation(self) -> Any:
+        """The observation of ``obs``: the Dict, or the picture of ``pixels.draw``."""
+        if self.obs == "dict":
+            return self._observe()
+        picture = pixels.draw(self.game.world, self._view(), self._marks())
+        return pixels.grey(picture) if self.obs == "pixels" else picture
 
     def _capped(self) -> bool:
         return self.max_frames is not None and self.game.world.frame - self._start >= \

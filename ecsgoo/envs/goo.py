@@ -40,6 +40,7 @@ from games.goo.structure import balls, goal, rules_state
 from ..components import Anchor, Particle
 from ..game import Stroke
 from .base import BotPolicy, GameEnv
+from .pixels import Mark
 
 #: Rows of the ball observation (the bundled levels have at most 24 balls).
 MAX_BALLS = 32
@@ -49,6 +50,8 @@ MAX_SUPPLY = 100.0
 HOLD = 4
 #: Reset noise: each free-to-move ball's starting velocity per axis, ±px/s.
 NOISE = 20.0
+#: The pipe's colour in a pixel observation.
+PIPE = (90, 140, 230)
 #: The action that places nothing this step.
 WAIT = np.zeros(3, np.float32)
 
@@ -68,6 +71,10 @@ class GooEnv(GameEnv):
 
     def _over(self) -> bool:
         return rules_state(self.game.world).result != "running"
+
+    def _marks(self) -> list[Mark]:
+        g = goal(self.game.world)
+        return [(g.x, g.y, g.radius, PIPE)]
 
     def _perturb(self, rng: np.random.Generator) -> None:
         world = self.game.world

@@ -39,11 +39,14 @@ from games.rope.swipe import swipe_across
 from ..components import Particle
 from ..evaluate import FRAMES
 from .base import BotPolicy, GameEnv
+from .pixels import Mark
 
 #: Rope and star rows of the observation (the bundled levels have up to three of each).
 MAX_ROPES, MAX_STARS = 3, 3
 #: The candy's observed position (screens) and velocity (screens/s) are clipped to ± this.
 CANDY_LIMIT = 10.0
+#: Colours of the stars and Om Nom in a pixel observation.
+STAR, MONSTER = (250, 210, 40), (70, 190, 70)
 #: Reset noise: the candy's starting velocity per axis, ±px/s.
 NOISE = 30.0
 
@@ -61,11 +64,12 @@ class RopeEnv(GameEnv):
     })
 
     def __init__(self, level: int = 1, render_mode: str | None = None,
-                 frames_per_step: int = 3, max_frames: int | None = FRAMES) -> None:
+                 frames_per_step: int = 3, max_frames: int | None = FRAMES,
+                 obs: str = "dict") -> None:
         if frames_per_step < 1:
             raise ValueError(f"frames_per_step must be >= 1, got {frames_per_step}")
         self.frames_per_step = frames_per_step
-        super().__init__(level, render_mode, max_frames)
+        super().__init__(level, render_mode, max_frames, obs)
 
     @property
     def frames_per_decision(self) -> int:  # type: ignore[override]
@@ -78,6 +82,16 @@ class RopeEnv(GameEnv):
     def _over(self) -> bool:
         board = board_of(self.game.world)
         return board is not None and board.result != "running"
+
+    def _view(self) -> tuple[float, float, float, float]:
+        return board_of(self.game.world).view
+
+    def _marks(self) -> list[Mark]:
+        world = self.game.world
+        stars = [(s.x, s.y, s.radius, STAR) for _, s in world.get_component(Star)
+                 if not s.collected]
+        monster = world.get_component(Monster)[0][1]
+        return [*stars, (monster.x, monster.y, monster.radius, MONSTER)]
 
     def _perturb(self, rng: np.random.Generator) -> None:
         kick = rng.uniform(-NOISE, NOISE, 2)

@@ -103,7 +103,8 @@ def player_name(player: Player) -> str:
     """How a player is named in the results: the bot's name or ``"module:function"``."""
     if isinstance(player, str):
         return player
-    return f"{getattr(player, '__module__', '?')}:{getattr(player, '__qualname__', '?')}"
+    kind = player if hasattr(player, "__qualname__") else type(player)
+    return f"{kind.__module__}:{kind.__qualname__}"
 
 
 def is_policy(player: Player) -> bool:
