@@ -174,6 +174,22 @@ def _frame_ms(env_id: str, frames: int = 20) -> float:
     return 1000 * spent / frames
 
 
+def _pixels_ms(env_id: str, frames: int = 200) -> float:
+    """CPU ms of one ``obs="pixels"`` observation (the numpy picture), a few steps in."""
+    import gymnasium as gym
+
+    env = gym.make(env_id, obs="pixels")
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    for _ in range(5):
+        env.step(env.action_space.sample())
+    start = time.process_time()
+    for _ in range(frames):
+        env.unwrapped._observation()
+    env.close()
+    return 1000 * (time.process_time() - start) / frames
+
+
 def bench_env_speed(budget: float = 10.0) -> list[tuple[str, str, str]]:
     """Steps per CPU-second of each environment, Gymnasium's beside ecsgoo's, one run."""
     rows = []
@@ -187,6 +203,8 @@ def bench_env_speed(budget: float = 10.0) -> list[tuple[str, str, str]]:
             frame = f"{_frame_ms(env_id):.1f} CPU-ms"
         except Exception as exc:  # CartPole's and LunarLander's pictures need pygame
             frame = f"not measured ({type(exc).__name__})"
+        if env_id.startswith("ecsgoo/"):
+            frame += f"; an obs=\"pixels\" picture {_pixels_ms(env_id):.2f} CPU-ms"
         rows.append((f"{env_id}, random actions, whole episodes",
                      f"{rate:,.0f} steps per CPU-second",
                      f"{steps:,} steps in {episodes} episodes; an rgb_array frame "
