@@ -358,3 +358,19 @@ def test_pixels_draw_discs_and_lines_where_the_world_has_them():
     assert tuple(picture[row(10.5), 40]) == pixels.SPRING
     assert tuple(picture[row(80.5), 42]) == pixels.LEVEL
     assert np.count_nonzero(picture.any(axis=2)) < 84 * 4, "nothing else is drawn"
+
+
+def test_async_vector_environments_with_spawn():
+    import functools
+
+    make = functools.partial(gym.make, "ecsgoo.envs:ecsgoo/Rope-v0")
+    vec = gym.vector.AsyncVectorEnv([make, make], context="spawn")
+    try:
+        obs, _ = vec.reset(seed=[0, 1])
+        assert not np.array_equal(obs["candy"][0], obs["candy"][1]), "two seeds, two games"
+        alone, _ = gym.make("ecsgoo/Rope-v0").reset(seed=1)
+        assert np.array_equal(obs["candy"][1], alone["candy"])
+        _, rewards, terminated, _, _ = vec.step(np.zeros((2, 3), np.int8))
+        assert rewards.shape == (2,) and not terminated.any()
+    finally:
+        vec.close()
