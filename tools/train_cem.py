@@ -2,7 +2,8 @@
 
     python tools/train_cem.py rope  [--generations 12] [--population 16]
     python tools/train_cem.py suika [--generations 8]  [--population 10]
-    python tools/train_cem.py both --plot docs/training.png --json docs/training.json
+    python tools/train_cem.py both --plot docs/training.png --json docs/training.json --readme
+    python tools/train_cem.py --table docs/training.json     # the README table of that run
 
 Each policy is a linear function of features of the observation alone (it never
 looks at the game behind the environment, unlike the bundled bots):
@@ -203,7 +204,36 @@ def plot(results: list[dict[str, Any]], path: str) -> None:
     plt.close(fig)
 
 
+def table(results: list[dict[str, Any]]) -> str:
+    """The README's training table: per environment the CPU time and the held-out means."""
+    lines = ["| environment | CEM | training | trained policy, 20 held-out seeds | random bot, "
+             "the same seeds |", "|---|---|---|---|---|"]
+    for r in results:
+        trained, rand = r["held_out"]["trained"], r["held_out"]["random"]
+        cap = f", episodes of {r['training_drops']} drops" if r["training_drops"] else ""
+        lines.append(
+            f"| `{r['env']}` | {r['generations']} generations × {r['population']} policies × "
+            f"{len(r['training_seeds'])} seeds{cap} | {r['training_cpu_s'] / 60:.1f} CPU-min "
+            f"({r['total_cpu_s'] / 60:.1f} with the held-out games) | **{trained['mean']:.0f}** "
+            f"± {trained['ci95']:.0f}, {trained['won']} won | {rand['mean']:.0f} ± "
+            f"{rand['ci95']:.0f}, {rand['won']} won |")
+    return "\n".join(lines)
+
+
+def write_readme(results: list[dict[str, Any]]) -> None:
+    """Put ``table(results)`` into README.md between its ``table:training`` markers."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from readme_tables import replace
+
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    readme.write_text(replace(readme.read_text(encoding="utf-8"), "training", table(results)),
+                      encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--table"]:  # --table RESULTS.json: the README table of a finished run
+        write_readme(json.loads(Path(argv[1]).read_text()))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("task", choices=[*TASKS, "both"])
     parser.add_argument("--generations", type=int, help="default: rope 12, suika 8")
@@ -212,6 +242,7 @@ def main(argv: list[str]) -> int:
                         "episode (default 150)")
     parser.add_argument("--plot", metavar="PNG", help="draw the training curves")
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    parser.add_argument("--readme", action="store_true", help="write the README's table")
     args = parser.parse_args(argv)
     defaults = {"rope": (12, 16), "suika": (8, 10)}
     results = []
@@ -227,6 +258,8 @@ def main(argv: list[str]) -> int:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
     if args.plot:
         plot(results, args.plot)
+    if args.readme:
+        write_readme(results)
     return 0
 
 
