@@ -3,7 +3,7 @@
     python tools/train_cem.py rope  [--generations 12] [--population 16]
     python tools/train_cem.py suika [--generations 8]  [--population 10]
     python tools/train_cem.py both --plot docs/training.png --json docs/training.json --readme
-    python tools/train_cem.py --table docs/training.json     # the README table of that run
+    python tools/train_cem.py --table docs/training.json docs/training.png  # again, from the JSON
 
 Each policy is a linear function of features of the observation alone (it never
 looks at the game behind the environment, unlike the bundled bots):
@@ -194,10 +194,13 @@ def plot(results: list[dict[str, Any]], path: str) -> None:
         for name, colour in (("trained", "#2a9d4a"), ("random", "#d05020")):
             held = result["held_out"][name]
             ax.axhline(held["mean"], color=colour, alpha=0.6,
-                       label=f"{name}, held-out seeds: {held['mean']:.0f} ± {held['ci95']:.0f}")
+                       label=f"{name}, 20 held-out whole games: {held['mean']:.0f} ± "
+                                         f"{held['ci95']:.0f}")
         ax.set_title(f"{result['env']}: CEM, {result['training_cpu_s'] / 60:.1f} CPU-min")
         ax.set_xlabel("generation")
-        ax.set_ylabel("return (score)")
+        what = ("score + closest-approach shaping" if result["task"] == "rope" else
+                f"score of {result['training_drops']}-drop episodes")
+        ax.set_ylabel(f"training fitness ({what})", fontsize=8)
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -231,8 +234,11 @@ def write_readme(results: list[dict[str, Any]]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["--table"]:  # --table RESULTS.json: the README table of a finished run
-        write_readme(json.loads(Path(argv[1]).read_text()))
+    if argv[:1] == ["--table"]:  # --table RESULTS.json [PNG]: README table (and plot) of a run
+        results = json.loads(Path(argv[1]).read_text())
+        write_readme(results)
+        if len(argv) > 2:
+            plot(results, argv[2])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("task", choices=[*TASKS, "both"])
