@@ -8,7 +8,8 @@ sequence, the random bots' choices… of ``ecsgoo eval`` seed ``s``) and applies
 the environment's reset noise drawn from ``s``; the reward is the game's score
 gained during the step; the episode terminates when the game is won or lost and
 is truncated after ``max_frames`` frames (if given); ``render()`` draws the
-game's own picture, headless when there is no display.
+game's own picture, headless when there is no display (in a helper process if
+arcade was imported for a window system first: ``_Painter``).
 
 Copies: ``copy.deepcopy(env)`` copies the world with ``World.clone()``;
 ``pickle`` and ``cloudpickle`` carry it as the world's own saved text
@@ -24,6 +25,8 @@ from __future__ import annotations
 
 import copy
 import os
+import pickle
+import subprocess
 import sys
 import time
 import warnings
@@ -43,7 +46,7 @@ GAME_FPS = 60
 #: The observations an environment offers: its Dict, or a small picture (grey or RGB).
 OBSERVATIONS = ("dict", "pixels", "pixels_rgb")
 #: What is never copied with an environment: the window and the drawing player.
-_NOT_COPIED = ("_player", "_window")
+_NOT_COPIED = ("_player", "_window", "_painter")
 
 
 def no_display() -> bool:
@@ -115,6 +118,7 @@ class GameEnv(gym.Env):
         self._score, self._start = 0, 0
         self._player: Any = None
         self._window: Any = None
+        self._painter: _Painter | None = None
         self._shown_at = 0.0
 
     # -- the hooks a game's environment fills in -------------------------------------
@@ -190,7 +194,10 @@ class GameEnv(gym.Env):
             return None
         from ..app.headless import offscreen_window, screenshot
 
-        _check_gl_possible()
+        if not _gl_possible():  # arcade was imported before us, for a display there is not
+            if self._painter is None:
+                self._painter = _Painter()
+            return self._painter.paint(self)
         player = self._player_now()
         return np.asarray(screenshot(player, offscreen_window(player.size)), dtype=np.uint8)
 
@@ -199,6 +206,9 @@ class GameEnv(gym.Env):
         if self._window:
             self._window.close()
         self._window = None
+        if self._painter is not None:
+            self._painter.close()
+            self._painter = None
         self.game.world.close()
 
     # -- copies and snapshots ------------------------------------------------------------
@@ -344,12 +354,78 @@ class GameEnv(gym.Env):
         self._shown_at = time.perf_counter()
 
 
-def _check_gl_possible() -> None:
-    """Refuse, in one line, to draw where arcade cannot make a GL context."""
-    if "arcade" in sys.modules and not os.environ.get("ARCADE_HEADLESS") and no_display():
-        raise RuntimeError("rgb_array needs a display or arcade's headless mode, and arcade was "
-                           "imported before ecsgoo.envs without a display: import ecsgoo.envs "
-                           "first, or set ARCADE_HEADLESS=1 before importing arcade")
+def _gl_possible() -> bool:
+    """Whether arcade can make a GL context in this process: not when it was imported
+    for a window system (not headless) and there is no display."""
+    pyglet = sys.modules.get("pyglet")
+    if "arcade" not in sys.modules or pyglet is None or pyglet.options.get("headless"):
+        return True
+    return not no_display()
+
+
+class _Painter:
+    """Draws ``rgb_array`` frames in a helper process with arcade's headless GL.
+
+    For a process that imported arcade for a window system before ``ecsgoo.envs``
+    and has no display: arcade cannot switch to headless once imported, so the
+    environment is pickled (its world as saved text) to a child interpreter started
+    with ``ARCADE_HEADLESS=1``, which draws it and sends the pixels back. Slower than
+    drawing here (the child loads the world every frame), but the picture is the same.
+    """
+
+    def __init__(self) -> None:
+        path = os.pathsep.join(p for p in sys.path if p)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from ecsgoo.envs.base import _paint_forever; "
+             "_paint_forever()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            env={**os.environ, "ARCADE_HEADLESS": "1", "PYTHONPATH": path})
+
+    def paint(self, env: GameEnv) -> np.ndarray:
+        """The frame of ``env`` as it is now, drawn in the child."""
+        _send(self.process.stdin, env)
+        answer = _receive(self.process.stdout)
+        if isinstance(answer, BaseException):
+            raise RuntimeError(f"rgb_array: the headless drawing process failed: {answer!r}")
+        return answer
+
+    def close(self) -> None:
+        """End the child (it exits when its input closes)."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def _send(stream: Any, value: Any) -> None:
+    data = pickle.dumps(value)
+    stream.write(len(data).to_bytes(8, "little") + data)
+    stream.flush()
+
+
+def _receive(stream: Any) -> Any:
+    size = stream.read(8)
+    if len(size) < 8:
+        raise RuntimeError("rgb_array: the headless drawing process ended")
+    return pickle.loads(stream.read(int.from_bytes(size, "little")))
+
+
+def _paint_forever() -> None:
+    """The child of ``_Painter``: read pickled environments, answer with their frames."""
+    source, answer = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing else may write into the answers
+    while True:
+        try:
+            env = _receive(source)
+        except RuntimeError:
+            return
+        try:
+            frame: Any = env.render()
+        except Exception as exc:  # sent back, raised in the parent
+            frame = exc
+        _send(answer, frame)
+        env.game.world.close()
 
 
 class BotPolicy:
