@@ -21,15 +21,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
 from games.suika import Suika, ai, rules
+from games.suika.pop import Pops
 
 from .. import fruit
 from ..components import Fruit, Particle
+from ..game import Game
 from .base import BotPolicy, GameEnv
 
 #: Rows of the fruit observation (the highest fruits when there are more).
@@ -67,7 +70,7 @@ class SuikaEnv(GameEnv):
         return rules.state(self.game.world).over
 
     def _new_game(self, seed: int) -> Suika:
-        return Suika(level=self.level, seed=seed, keep_best=False)
+        return EnvSuika(level=self.level, seed=seed)
 
     def _observe(self) -> dict[str, Any]:
         world = self.game.world
@@ -82,6 +85,27 @@ class SuikaEnv(GameEnv):
         return {"fruits": np.clip(positions, 0.0, 1.0), "kinds": kinds,
                 "current": int(st.current), "next": int(st.next),
                 "box": np.array([st.left, st.right], np.float32) / np.float32(rules.WIDTH)}
+
+
+class EnvSuika(Suika):
+    """Suika as the environment plays it: the same game, without the player's best score.
+
+    ``Suika.__init__`` reads the best-score file and ``_keep_best`` writes it; an
+    environment's game does neither (``best`` counts from 0, this game only).
+    """
+
+    def __init__(self, level: int = 1, seed: int = 0) -> None:
+        self.best = 0
+        self.pops = Pops()
+        Game.__init__(self, level, seed)
+
+    def _keep_best(self, score: int) -> None:
+        """Keeps nothing: environment episodes are not the player's games."""
+
+    @classmethod
+    def level_file(cls, level: int) -> Path:
+        """Suika's own level files (beside ``games/suika``, not this module)."""
+        return Suika.level_file(level)
 
 
 def drop_x(game: Suika, action: float) -> float:

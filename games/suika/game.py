@@ -52,10 +52,8 @@ class Suika(Game):
     requires = (rules.SuikaState,)
     size = (int(WIDTH), int(HEIGHT))
 
-    def __init__(self, level: int = 1, seed: int = 0, keep_best: bool = True) -> None:
-        #: Read and offer scores to the player's best-score file (environments: no).
-        self.keep_best = keep_best
-        self.best = best_file.load(level) if keep_best else 0
+    def __init__(self, level: int = 1, seed: int = 0) -> None:
+        self.best = best_file.load(level)
         self.pops = Pops()
         super().__init__(level, seed)
 
@@ -85,7 +83,7 @@ class Suika(Game):
 
     def _keep_best(self, score: int) -> None:
         """Offer a player's final ``score`` to the best-score file (a bot's is not kept)."""
-        if self.bot_played or not self.keep_best:
+        if self.bot_played:
             return
         try:
             best_file.save(self.level, score)
