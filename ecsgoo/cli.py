@@ -253,29 +253,29 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    """Play seeds 0..N-1 with each bot; a progress bar, then one JSON line per bot."""
+    """Play the seeds with each bot or policy; a progress bar, then one JSON line each."""
     from tqdm import tqdm
 
     from .evaluate import check, evaluate, summarize
     from .evaluate.report import plot, write_csv
 
-    bots = args.bot
     try:
         for kind, path in (("csv", args.csv), ("plot", args.plot)):
             if path:
                 _check_output(path, kind)
-        check(args.game, args.level, bots, args.seeds, args.frames)
+        players = [*(args.bot or ()), *(args.policy or ())] or _default_bot(args.game)
+        seeds = check(args.game, args.level, players, args.seeds, args.frames)
     except (LookupError, ValueError) as exc:
         return _fail(" ".join(str(exc).split()))
-    total = len(bots) * args.seeds
+    total = len(players) * len(seeds)
     with tqdm(total=total, desc=f"{args.game} eval", unit="episode", file=sys.stderr,
               dynamic_ncols=True) as bar:
         try:
-            runs = evaluate(args.game, bots, args.seeds, args.level, args.frames,
+            runs = evaluate(args.game, players, seeds, args.level, args.frames,
                             args.workers, args.engine, args.address, progress=bar.update)
         except KeyboardInterrupt:
             return 130
-        except Exception as exc:  # a game's own code failed (or the engine did)
+        except Exception as exc:  # a game's own code failed (or the engine, or a policy)
             return _fail_with_frames(exc)
     if args.csv:
         write_csv(args.csv, runs)
@@ -287,8 +287,27 @@ def _eval(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         print(f"plot: {args.plot}", file=sys.stderr)
     for episodes in runs.values():
-        print(json.dumps(summarize(episodes), default=_plain))
+        print(json.dumps(summarize(episodes, args.frames), default=_plain))
     return 0
+
+
+def _default_bot(target: str) -> list[str]:
+    """Neither --bot nor --policy: the game's default bot (its first), or LookupError."""
+    from .evaluate import _game_class
+
+    cls = _game_class(target)
+    if not cls.bots:
+        raise LookupError(f"{cls.name} has no bot: give --policy module:function")
+    return [cls.bots[0]]
+
+
+def _seeds(text: str) -> list[int]:
+    from .evaluate import parse_seeds
+
+    try:
+        return parse_seeds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _bench(rest: list[str]) -> int:
@@ -417,18 +436,28 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     from .evaluate import FRAMES
 
     commands["eval"] = ev = sub.add_parser(
-        "eval", help="play seeds 0..N-1 with bots and print their scores (JSON)",
-        description="Play GAME on seeds 0..N-1 with each --bot (every bot gets the same games: "
-                    "the seed fixes every random choice), each episode the headless run of "
-                    "`ecsgoo play GAME --headless --bot NAME --seed S --frames F`. Shows a "
-                    "progress bar on stderr, then prints one JSON line per bot: game, level, "
-                    "bot, episodes, mean, std, min, max, won, and the scores in seed order. "
-                    "The scores are the same whatever the engine and the number of workers.")
-    ev.add_argument("game", metavar="GAME", help="a game name (see `ecsgoo list`) or a path "
-                    "to a .py file that registers a Game")
-    ev.add_argument("--bot", action="append", metavar="NAME", required=True,
-                    help="a bot of the game; repeat it to compare bots on the same seeds")
-    ev.add_argument("--seeds", type=int, required=True, metavar="N", help="play seeds 0..N-1")
+        "eval", help="play seeds with bots or policies and print their scores (JSON)",
+        description="Play GAME_OR_ENV on the seeds with each --bot and --policy (every one "
+                    "gets the same games: the seed fixes every random choice). suika, rope and "
+                    "goo are played through their Gymnasium environments (gymnasium.make(ID, "
+                    "level=L, max_frames=F)), the others as the headless run of `ecsgoo play "
+                    "GAME --headless --bot NAME --seed S --frames F`. Shows a progress bar on "
+                    "stderr, then prints one JSON line per bot or policy: game, level, bot or "
+                    "policy, episodes, mean, std (sample), ci95 (Student t), min, max, won, "
+                    "scores, seeds, frames_cap (env, steps_cap), version, commit. The scores are "
+                    "the same whatever the engine and the number of workers; no file of the "
+                    "player's is read or written.")
+    ev.add_argument("game", metavar="GAME_OR_ENV", help="a game name (see `ecsgoo list`), an "
+                    "environment id (ecsgoo/Suika-v0) or a path to a .py file that registers "
+                    "a Game")
+    ev.add_argument("--bot", action="append", metavar="NAME",
+                    help="a bot of the game; repeat it to compare bots on the same seeds "
+                         "(default, with no --policy: the game's first bot)")
+    ev.add_argument("--policy", action="append", metavar="MODULE:FUNCTION",
+                    help="a Gymnasium policy, action = FUNCTION(observation), importable "
+                         "(the current folder counts); repeatable, and beside --bot")
+    ev.add_argument("--seeds", type=_seeds, required=True, metavar="SEEDS",
+                    help="N: seeds 0..N-1; A-B: seeds A..B; or a comma list (3,5,10-12)")
     ev.add_argument("--level", type=int, default=1, help="level number, from 1 (default 1)")
     ev.add_argument("--frames", type=_frames, default=FRAMES, metavar="F",
                     help=f"most frames an episode runs (1/60 s each; default {FRAMES})")

@@ -231,21 +231,25 @@ def test_a_headless_run_ends_a_second_after_the_result(tmp_path):
     assert summary["result"] == "won" and summary["frames"] < 3000
 
 
-def test_eval_prints_one_json_line_per_bot_with_the_scores_of_play(tmp_path, capsys):
+def test_eval_prints_one_json_line_per_bot_with_the_scores_of_the_environment(tmp_path, capsys):
     rows = tmp_path / "runs.csv"
     assert cli.main(["eval", "suika", "--bot", "random", "--bot", "greedy", "--seeds", "2",
                      "--frames", "300", "--workers", "1", "--csv", str(rows)]) == 0
     captured = capsys.readouterr()
     lines = [json.loads(line) for line in captured.out.strip().splitlines()]
     assert [line["bot"] for line in lines] == ["random", "greedy"]
-    assert set(lines[0]) == {"game", "level", "bot", "episodes", "mean", "std", "min", "max",
-                             "won", "scores"}
+    assert set(lines[0]) == {"game", "level", "bot", "episodes", "mean", "std", "ci95", "min",
+                             "max", "won", "scores", "seeds", "frames_cap", "env", "steps_cap",
+                             "version", "commit"}
     assert lines[0]["episodes"] == 2 and len(lines[0]["scores"]) == 2
     assert "episode" in captured.err, "a progress bar on stderr"
     assert rows.read_text().count("\n") == 5
-    proc = _run("play", "suika", "--headless", "--bot", "random", "--seed", "1", "--frames",
-                "300")
-    assert json.loads(proc.stdout.strip().splitlines()[-1])["score"] == lines[0]["scores"][1]
+    import gymnasium as gym  # suika is evaluated through its environment
+
+    import ecsgoo.envs as envs
+
+    env = gym.make("ecsgoo/Suika-v0", max_frames=300)
+    assert envs.episode_return(env, envs.bot_policy(env, "random"), 1) == lines[0]["scores"][1]
 
 
 @pytest.mark.parametrize(("args", "says"), [

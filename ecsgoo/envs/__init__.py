@@ -9,8 +9,12 @@ gives its observation, action, reward and episode end; ``make`` takes
 ``frames_per_step=K``. Needs ``pip install ecsgoo[rl]``.
 
 ``reset(seed=s)`` plays the game of seed ``s`` (``ecsgoo eval`` seed ``s``,
-``ecsgoo play --seed s``); the same seed and actions give the same
-observations and rewards, bit for bit.
+which plays through the environment; ``ecsgoo play --seed s`` plus, on rope
+and goo, the environment's reset noise); the same seed and actions give the
+same observations and rewards, bit for bit. ``obs="pixels"`` gives 84 × 84
+pictures instead of Dicts; copies (``copy.deepcopy``, pickle, cloudpickle,
+``get_state``/``set_state``) continue bit for bit; no file of the player's is
+read or written.
 
     import gymnasium as gym
     import ecsgoo.envs
@@ -30,7 +34,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError("ecsgoo.envs needs Gymnasium: pip install 'ecsgoo[rl]'") from exc
 
-from .base import GameEnv
+from .base import GameEnv, headless_if_no_display
 from .goo import GooBot, GooEnv
 from .rope import RopeBot, RopeEnv
 from .suika import SuikaBot, SuikaEnv
@@ -84,6 +88,7 @@ def episode_return(env: gym.Env, policy: Policy, seed: int) -> float:
 
 
 register()
+headless_if_no_display()  # arcade, imported after this, then draws without a display
 
 __all__ = ["ENVS", "GameEnv", "GooEnv", "Policy", "RopeEnv", "SuikaEnv", "bot_names",
            "bot_policy", "episode_return", "register"]

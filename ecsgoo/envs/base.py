@@ -1,94 +1,192 @@
 """GameEnv: one bundled game as a Gymnasium environment, one decision per ``step``.
 
-A subclass names its game and says three things: how an action acts on the game
-(through the same input handlers a player uses), how many fixed 1/60 s frames
-run until the next decision, and what the observation is. The base class does
-the rest: ``reset(seed=s)`` starts ``Game(level, seed=s)`` (so seed ``s`` is the
-fruit sequence, the random bots' choices… of ``ecsgoo eval`` seed ``s``), the
-reward is the game's score gained during the step, the episode terminates when
-the game is won or lost, and ``render()`` draws the game's own picture.
+A subclass names its game and says what an action does (through the same input
+handlers a player uses), how many fixed 1/60 s frames run until the next
+decision, and what the observation is. The base class does the rest:
+``reset(seed=s)`` starts ``Game(level, seed=s)`` (so seed ``s`` is the fruit
+sequence, the random bots' choices… of ``ecsgoo eval`` seed ``s``) and applies
+the environment's reset noise drawn from ``s``; the reward is the game's score
+gained during the step; the episode terminates when the game is won or lost and
+is truncated after ``max_frames`` frames (if given); ``render()`` draws the
+game's own picture, headless when there is no display (in a helper process if
+arcade was imported for a window system first: ``_Painter``).
+
+Copies: ``copy.deepcopy(env)`` copies the world with ``World.clone()``;
+``pickle`` and ``cloudpickle`` carry it as the world's own saved text
+(``ecsgoo.dumps``); ``get_state()``/``set_state(s)`` snapshot and restore it in
+place. Each continues bit for bit as the original would. The window (``human``)
+and the drawing state are not copied: a copy draws afresh.
+
+An environment reads and writes no file of the player's (suika's best score,
+progress): its games are games of its own.
 """
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
+import subprocess
 import sys
 import time
+import warnings
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
+from ..evaluate import FRAMES
 from ..game import Game
+from . import pixels
 
 #: Game seeds drawn when ``reset`` is called without one: ``0 .. SEEDS - 1``.
 SEEDS = 2**31
+#: Frames a second of the game's fixed step.
+GAME_FPS = 60
+#: The observations an environment offers: its Dict, or a small picture (grey or RGB).
+OBSERVATIONS = ("dict", "pixels", "pixels_rgb")
+#: What is never copied with an environment: the window and the drawing player.
+_NOT_COPIED = ("_player", "_window", "_painter")
+
+
+def no_display() -> bool:
+    """Whether this process has no display to open a window on (Linux/BSD without X or
+    Wayland, or ``ARCADE_HEADLESS`` set)."""
+    if os.environ.get("ARCADE_HEADLESS"):
+        return True
+    unix = sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd"))
+    return unix and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def headless_if_no_display() -> None:
+    """Before arcade's first import, choose its offscreen GL when there is no display.
+
+    arcade picks its window system once, at import; without a display only the
+    headless (EGL) one works, so this sets ``ARCADE_HEADLESS=1`` then. Once arcade
+    is imported nothing can change, and this does nothing.
+    """
+    if "arcade" not in sys.modules and no_display():
+        os.environ["ARCADE_HEADLESS"] = "1"
 
 
 class GameEnv(gym.Env):
-    """A game as an environment. Subclasses set ``game_class`` and the three hooks below.
+    """A game as an environment. Subclasses set ``game_class`` and the hooks below.
 
     ``level`` counts from 1; ``render_mode`` is ``None``, ``"rgb_array"``
     (``render()`` returns the frame as an ``(height, width, 3)`` uint8 array,
-    drawn offscreen) or ``"human"`` (a window, redrawn every frame at 60 Hz).
+    drawn offscreen) or ``"human"`` (a window, redrawn every frame at 60 Hz; with
+    no display, a warning and no window). ``max_frames`` truncates an episode
+    once that many frames ran since the reset (default 20,000, as ``ecsgoo eval
+    --frames``; ``None``: no cap but ``gymnasium.make``'s step limit).
+    ``obs`` is ``"dict"`` (the Dict each module documents), ``"pixels"`` (an
+    84 × 84 × 1 uint8 grey picture of the world, without the HUD, drawn in numpy:
+    ``pixels.py``) or ``"pixels_rgb"`` (the same, 84 × 84 × 3).
     ``info`` holds the game's status (``result``, ``score`` and its extras),
     ``seed`` and ``frame`` (fixed steps since the reset).
+    ``metadata["render_fps"]`` is the step rate: one ``render()`` a step plays
+    at the game's speed.
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60}
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": GAME_FPS}
     game_class: type[Game]
+    #: Frames a step usually runs (the step rate is ``GAME_FPS / frames_per_decision``).
+    frames_per_decision = 1
 
-    def __init__(self, level: int = 1, render_mode: str | None = None) -> None:
+    def __init__(self, level: int = 1, render_mode: str | None = None,
+                 max_frames: int | None = FRAMES, obs: str = "dict") -> None:
+        if obs not in OBSERVATIONS:
+            raise ValueError(f"obs must be one of {', '.join(OBSERVATIONS)}, got {obs!r}")
+        self.obs = obs
+        if obs != "dict":
+            channels = 1 if obs == "pixels" else 3
+            self.observation_space = gym.spaces.Box(0, 255, (pixels.SIZE, pixels.SIZE, channels),
+                                                    np.uint8)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} "
                              f"or None, got {render_mode!r}")
-        self.level, self.render_mode = level, render_mode
-        if render_mode == "rgb_array" and "arcade" not in sys.modules:
-            os.environ.setdefault("ARCADE_HEADLESS", "1")  # offscreen GL, no display needed
-        self.game = self.game_class(level=level, seed=0)
+        if max_frames is not None and max_frames < 1:
+            raise ValueError(f"max_frames must be >= 1 or None, got {max_frames}")
+        if render_mode is not None:
+            headless_if_no_display()
+            if render_mode == "rgb_array" and "arcade" not in sys.modules:
+                os.environ.setdefault("ARCADE_HEADLESS", "1")  # offscreen GL, no display needed
+        self.level, self.render_mode, self.max_frames = level, render_mode, max_frames
+        self.metadata = {**type(self).metadata,
+                         "render_fps": GAME_FPS / self.frames_per_decision}
+        self.game = self._new_game(0)
         self.seed_used = 0
         self._score, self._start = 0, 0
         self._player: Any = None
         self._window: Any = None
+        self._painter: _Painter | None = None
         self._shown_at = 0.0
 
     # -- the hooks a game's environment fills in -------------------------------------
 
+    def _new_game(self, seed: int) -> Game:
+        """The game an episode of seed ``seed`` plays (before the reset noise)."""
+        return self.game_class(level=self.level, seed=seed)
+
+    def _perturb(self, rng: np.random.Generator) -> None:
+        """The reset noise: change the new game with ``rng`` (drawn from the seed)."""
+
     def _act(self, action: Any) -> None:
-        """Apply ``action`` to ``self.game`` through its input handlers."""
+        """Apply ``action`` (checked) to ``self.game`` through its input handlers."""
         raise NotImplementedError
 
     def _until_next_decision(self) -> None:
-        """Run frames (``self._frame()``) until the next decision is due or the game ends."""
+        """Run frames (``self._frames(n)``) until the next decision is due or the game ends."""
         raise NotImplementedError
 
     def _observe(self) -> Any:
         """The observation of the game as it is now (an element of ``observation_space``)."""
         raise NotImplementedError
 
+    def _over(self) -> bool:
+        """Whether the game is won or lost (cheaper than ``status()``: asked every frame)."""
+        return self.game.status().result != "running"
+
+    def _view(self) -> tuple[float, float, float, float]:
+        """What a pixel observation shows: left, bottom, right, top (px)."""
+        return self.game.world.bounds
+
+    def _marks(self) -> list[pixels.Mark]:
+        """The game's own things a pixel observation draws as discs (not particles)."""
+        return []
+
     # -- the Gymnasium API ---------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Start a new game: ``Game(level, seed)``; without a seed, one drawn from
-        ``np_random`` (itself seeded by the last seed given)."""
+        """Start a new game: ``Game(level, seed)`` and the reset noise of ``seed``; without
+        a seed, one drawn from ``np_random`` (itself seeded by the last seed given)."""
         super().reset(seed=seed)
         self.seed_used = seed if seed is not None else int(self.np_random.integers(SEEDS))
+        if not 0 <= self.seed_used < 2**63:
+            raise ValueError(f"seed must be in 0 .. 2**63 - 1, got {self.seed_used}")
         self.game.world.close()
-        self.game = self.game_class(level=self.level, seed=self.seed_used)
+        self.game = self._new_game(self.seed_used)
+        self._perturb(np.random.default_rng(self.seed_used))
         self._score, self._start = 0, self.game.world.frame
         self._player = None
         self._show()
-        return self._observe(), self._info()
+        return self._observation(), self._info(self.game.status())
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """Act, then run the game to the next decision. Reward: score gained meanwhile."""
-        if self._running():
+        """Act, then run the game to the next decision. Reward: score gained meanwhile.
+
+        ``action`` must be an element of ``action_space`` (its shape, finite, in
+        its bounds): anything else raises ValueError naming what is wrong.
+        """
+        action = self._checked(action)
+        if not self._over() and not self._capped():
             self._act(action)
             self._until_next_decision()
         status = self.game.status()
         reward, self._score = float(status.score - self._score), status.score
-        return self._observe(), reward, status.result != "running", False, self._info()
+        terminated = status.result != "running"
+        truncated = not terminated and self._capped()
+        return self._observation(), reward, terminated, truncated, self._info(status)
 
     def render(self) -> np.ndarray | None:
         """``rgb_array``: the current frame, ``(height, width, 3)`` uint8; otherwise ``None``."""
@@ -96,20 +194,109 @@ class GameEnv(gym.Env):
             return None
         from ..app.headless import offscreen_window, screenshot
 
+        if not _gl_possible():  # arcade was imported before us, for a display there is not
+            if self._painter is None:
+                self._painter = _Painter()
+            return self._painter.paint(self)
         player = self._player_now()
         return np.asarray(screenshot(player, offscreen_window(player.size)), dtype=np.uint8)
 
     def close(self) -> None:
         """Close the window (``human``) and free the game's world."""
-        if self._window is not None:
+        if self._window:
             self._window.close()
-            self._window = None
+        self._window = None
+        if self._painter is not None:
+            self._painter.close()
+            self._painter = None
         self.game.world.close()
+
+    # -- copies and snapshots ------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        """A snapshot of the episode (game, world, seeding, score so far) for ``set_state``.
+
+        Independent of the environment: stepping on does not change it, and it can
+        be restored any number of times.
+        """
+        return {"env": self._detached(), "world": self.game.world.clone()}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Continue from a ``get_state()`` snapshot (of this environment or a copy of it)."""
+        if not (isinstance(state, dict) and state.keys() == {"env", "world"}):
+            raise ValueError("set_state: state must be what get_state() returned")
+        old = self.game.world
+        self.__dict__.update(copy.deepcopy(state["env"]))
+        self.game.adopt(state["world"].clone())
+        old.close()
+        self._player = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameEnv:
+        new = self.__class__.__new__(self.__class__)
+        memo[id(self)] = new
+        new.__dict__.update(self._detached(memo))
+        new.game.adopt(self.game.world.clone())
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        from ..saving import dumps
+
+        return {**self._detached(), "_world_text": dumps(self.game.world)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from ..saving import loads
+
+        state = dict(state)
+        text = state.pop("_world_text")
+        self.__dict__.update(state)
+        self.game.adopt(loads(text, "<pickled environment>"))
+
+    def _detached(self, memo: dict[int, Any] | None = None) -> dict[str, Any]:
+        """A deep copy of the environment's fields without the world (``game.world`` and
+        every other reference to it are ``None``: ``adopt`` gives the copy its world),
+        the window and the drawing player."""
+        memo = {} if memo is None else memo
+        memo[id(self.game.world)] = None
+        fields = {k: v for k, v in self.__dict__.items() if k not in _NOT_COPIED}
+        return {**copy.deepcopy(fields, memo), **dict.fromkeys(_NOT_COPIED)}
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _running(self) -> bool:
-        return self.game.status().result == "running"
+    def _checked(self, action: Any) -> Any:
+        """``action`` as an element of ``action_space``, or ValueError saying what is wrong."""
+        space = self.action_space
+        name = type(self).__name__
+        try:
+            value = np.asarray(action)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name}: action is not an array ({exc})") from None
+        if value.shape != space.shape:
+            raise ValueError(f"{name}: action must have shape {space.shape}, "
+                             f"got {value.shape} ({action!r})")
+        if not np.issubdtype(value.dtype, np.number) and value.dtype != np.bool_:
+            raise ValueError(f"{name}: action must be numbers, got dtype {value.dtype}")
+        if isinstance(space, gym.spaces.Box):
+            if not np.all(np.isfinite(value)):
+                raise ValueError(f"{name}: action must be finite, got {action!r}")
+            if np.any(value < space.low) or np.any(value > space.high):
+                raise ValueError(f"{name}: action must lie in [{space.low.min():g}, "
+                                 f"{space.high.max():g}], got {action!r}")
+            return value.astype(space.dtype)
+        if not space.contains(value.astype(space.dtype)) or np.any(value != value.astype(
+                space.dtype)):
+            raise ValueError(f"{name}: action must be an element of {space}, got {action!r}")
+        return value.astype(space.dtype)
+
+    def _observation(self) -> Any:
+        """The observation of ``obs``: the Dict, or the picture of ``pixels.draw``."""
+        if self.obs == "dict":
+            return self._observe()
+        picture = pixels.draw(self.game.world, self._view(), self._marks())
+        return pixels.grey(picture) if self.obs == "pixels" else picture
+
+    def _capped(self) -> bool:
+        return self.max_frames is not None and self.game.world.frame - self._start >= \
+            self.max_frames
 
     def _frame(self) -> None:
         """One fixed 1/60 s step of the game (and, in ``human`` mode, its picture)."""
@@ -117,14 +304,14 @@ class GameEnv(gym.Env):
         self._show()
 
     def _frames(self, count: int) -> None:
-        """Up to ``count`` frames, fewer if the game ends."""
+        """Up to ``count`` frames, fewer if the game ends or the frame cap is reached."""
         for _ in range(count):
-            if not self._running():
+            if self._over() or self._capped():
                 return
             self._frame()
 
-    def _info(self) -> dict[str, Any]:
-        return {**self.game.status().as_dict(), "seed": self.seed_used,
+    def _info(self, status: Any) -> dict[str, Any]:
+        return {**status.as_dict(), "seed": self.seed_used,
                 "frame": self.game.world.frame - self._start}
 
     def _player_now(self) -> Any:
@@ -143,7 +330,13 @@ class GameEnv(gym.Env):
 
     def _show(self) -> None:
         """``human`` mode: draw the frame in the window, at most 60 frames a second."""
-        if self.render_mode != "human":
+        if self.render_mode != "human" or self._window is False:
+            return
+        if no_display():
+            warnings.warn(f"{type(self).__name__}: render_mode='human' but there is no display "
+                          "(DISPLAY unset or ARCADE_HEADLESS set): nothing is shown; use "
+                          "render_mode='rgb_array'", stacklevel=3)
+            self._window = False  # said once
             return
         import arcade
 
@@ -155,10 +348,84 @@ class GameEnv(gym.Env):
         self._window.clear()
         player.draw(self._window)
         self._window.flip()
-        wait = self._shown_at + 1 / self.metadata["render_fps"] - time.perf_counter()
+        wait = self._shown_at + 1 / GAME_FPS - time.perf_counter()
         if wait > 0:
             time.sleep(wait)
         self._shown_at = time.perf_counter()
+
+
+def _gl_possible() -> bool:
+    """Whether arcade can make a GL context in this process: not when it was imported
+    for a window system (not headless) and there is no display."""
+    pyglet = sys.modules.get("pyglet")
+    if "arcade" not in sys.modules or pyglet is None or pyglet.options.get("headless"):
+        return True
+    return not no_display()
+
+
+class _Painter:
+    """Draws ``rgb_array`` frames in a helper process with arcade's headless GL.
+
+    For a process that imported arcade for a window system before ``ecsgoo.envs``
+    and has no display: arcade cannot switch to headless once imported, so the
+    environment is pickled (its world as saved text) to a child interpreter started
+    with ``ARCADE_HEADLESS=1``, which draws it and sends the pixels back. Slower than
+    drawing here (the child loads the world every frame), but the picture is the same.
+    """
+
+    def __init__(self) -> None:
+        path = os.pathsep.join(p for p in sys.path if p)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from ecsgoo.envs.base import _paint_forever; "
+             "_paint_forever()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            env={**os.environ, "ARCADE_HEADLESS": "1", "PYTHONPATH": path})
+
+    def paint(self, env: GameEnv) -> np.ndarray:
+        """The frame of ``env`` as it is now, drawn in the child."""
+        _send(self.process.stdin, env)
+        answer = _receive(self.process.stdout)
+        if isinstance(answer, BaseException):
+            raise RuntimeError(f"rgb_array: the headless drawing process failed: {answer!r}")
+        return answer
+
+    def close(self) -> None:
+        """End the child (it exits when its input closes)."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def _send(stream: Any, value: Any) -> None:
+    data = pickle.dumps(value)
+    stream.write(len(data).to_bytes(8, "little") + data)
+    stream.flush()
+
+
+def _receive(stream: Any) -> Any:
+    size = stream.read(8)
+    if len(size) < 8:
+        raise RuntimeError("rgb_array: the headless drawing process ended")
+    return pickle.loads(stream.read(int.from_bytes(size, "little")))
+
+
+def _paint_forever() -> None:
+    """The child of ``_Painter``: read pickled environments, answer with their frames."""
+    source, answer = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing else may write into the answers
+    while True:
+        try:
+            env = _receive(source)
+        except RuntimeError:
+            return
+        try:
+            frame: Any = env.render()
+        except Exception as exc:  # sent back, raised in the parent
+            frame = exc
+        _send(answer, frame)
+        env.game.world.close()
 
 
 class BotPolicy:

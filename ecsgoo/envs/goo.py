@@ -1,13 +1,18 @@
-"""``ecsgoo/Goo-v0``: World of Goo, one ball placed per step.
+"""``ecsgoo/Goo-v0``: World of Goo, at most one ball placed per step.
 
-- **Action**: ``Box(0, 1, (2,))``, where to put the next ball, as fractions of
-  the 800 × 600 px world (x, y; y up). The free goo ball nearest that spot
-  (crawling on the structure, or loose) is taken, dragged there over 12
-  frames, held 4 and released, through the game's pointer handlers, as the
-  bundled bot does; it attaches to the two nearest structure balls within
-  reach, or is refused (too close, out of reach, inside the rock) and drops.
-- **Step**: the drag, then 40 frames for the structure to settle (56 frames),
-  fewer if the level is won or lost.
+- **Action**: ``Box(0, 1, (3,))``: ``(x, y, place)``. With ``place`` ≥ 0.5 the
+  next ball goes to ``(x, y)``, as fractions of the 800 × 600 px world (y up):
+  the free goo ball nearest that spot (crawling on the structure, or loose) is
+  taken, dragged there over 12 frames, held 4 and released, through the game's
+  pointer handlers, as the bundled bot does; it attaches to the two nearest
+  structure balls within reach, or is refused (too close, out of reach, inside
+  the rock) and drops. With ``place`` < 0.5 the step waits (the no-op: once
+  the pipe is open the crawlers go in by themselves).
+- **Step**: 56 frames: the drag (16), then 40 for the structure to settle (a
+  wait: 56 frames of nothing), fewer if the level is won or lost.
+- **Reset noise**: every goo ball not held by an anchor starts with a velocity
+  drawn uniformly from ±``NOISE`` px/s per axis by the seed, so the structure
+  sways differently on every seed.
 - **Observation** (a Dict): ``balls`` ``(32, 2)`` the goo balls' positions as
   fractions of the world, by entity; ``ball_state`` ``(32,)`` 0 no ball in that
   row, 1 loose (lying free), 2 linked but not connected to an anchor (debris),
@@ -29,11 +34,13 @@ import numpy as np
 from gymnasium import spaces
 
 from games.goo import GooGame
-from games.goo.bot import DRAG, SETTLE, pick_up, random_spot, truss_spot
+from games.goo.bot import DRAG, SETTLE, pick_up, random_spot, truss_spot, worth_building
 from games.goo.structure import balls, goal, rules_state
 
+from ..components import Anchor, Particle
 from ..game import Stroke
 from .base import BotPolicy, GameEnv
+from .pixels import Mark
 
 #: Rows of the ball observation (the bundled levels have at most 24 balls).
 MAX_BALLS = 32
@@ -41,13 +48,20 @@ MAX_BALLS = 32
 MAX_SUPPLY = 100.0
 #: Frames the dragged ball is held at its spot before the release.
 HOLD = 4
+#: Reset noise: each free-to-move ball's starting velocity per axis, ±px/s.
+NOISE = 20.0
+#: The pipe's colour in a pixel observation.
+PIPE = (90, 140, 230)
+#: The action that places nothing this step.
+WAIT = np.zeros(3, np.float32)
 
 
 class GooEnv(GameEnv):
     """World of Goo as an environment (see the module docstring for the spaces)."""
 
     game_class = GooGame
-    action_space = spaces.Box(0.0, 1.0, (2,), np.float32)
+    frames_per_decision = DRAG + HOLD + SETTLE
+    action_space = spaces.Box(0.0, 1.0, (3,), np.float32)
     observation_space = spaces.Dict({
         "balls": spaces.Box(0.0, 1.0, (MAX_BALLS, 2), np.float32),
         "ball_state": spaces.MultiDiscrete(np.full(MAX_BALLS, 4)),
@@ -55,17 +69,36 @@ class GooEnv(GameEnv):
         "goal": spaces.Box(0.0, 1.0, (2,), np.float32),
     })
 
+    def _over(self) -> bool:
+        return rules_state(self.game.world).result != "running"
+
+    def _marks(self) -> list[Mark]:
+        g = goal(self.game.world)
+        return [(g.x, g.y, g.radius, PIPE)]
+
+    def _perturb(self, rng: np.random.Generator) -> None:
+        world = self.game.world
+        for entity in balls(world).entities:
+            ball = world.component(int(entity), Particle)
+            kick = rng.uniform(-NOISE, NOISE, 2)  # drawn for every ball: the same draws
+            if world.try_component(int(entity), Anchor) is None:
+                ball.vx, ball.vy = ball.vx + kick[0], ball.vy + kick[1]
+
     def _act(self, action: Any) -> None:
-        spot = to_world(self.game, np.clip(np.asarray(action, np.float64).reshape(-1), 0, 1))
+        if action[2] < 0.5:
+            self._frames(self.frames_per_decision - SETTLE)
+            return
+        spot = to_world(self.game, np.asarray(action[:2], np.float64))
         start = pick_up(self.game.world, spot)
         if start is None:
+            self._frames(self.frames_per_decision - SETTLE)
             return
         path = [(start[0] + (spot[0] - start[0]) * k / DRAG,
                  start[1] + (spot[1] - start[1]) * k / DRAG) for k in range(1, DRAG + 1)]
         stroke = Stroke()
         stroke.begin(self.game, *start, path + [spot] * HOLD)
         self._frame()
-        while self._running() and not stroke.advance(self.game):
+        while not self._over() and not stroke.advance(self.game):
             self._frame()
 
     def _until_next_decision(self) -> None:
@@ -104,9 +137,10 @@ class GooBot(BotPolicy):
     """A bundled goo bot as a policy of this environment: ``policy(observation) -> action``.
 
     ``builder`` puts the ball at the apex of the triangle nearest the pipe
-    (the game's own planner); ``random`` at a random distance and direction
-    from a random structure ball. With nowhere to go, the action is the
-    world's bottom-left corner, which no level lets a ball attach to.
+    (the game's own planner) and waits once the pipe is open or one more ball
+    would leave too few to collect (the game's bot's rule); ``random`` at a
+    random distance and direction from a random structure ball. With nowhere
+    to go, the action is ``WAIT``.
     """
 
     names = ("builder", "random")
@@ -115,7 +149,11 @@ class GooBot(BotPolicy):
     def __call__(self, observation: Any = None) -> np.ndarray:
         game = self.env.game
         world = game.world
-        spot = truss_spot(world) if self.name == "builder" else random_spot(world, game.rng)
+        if self.name == "builder":
+            spot = truss_spot(world) if worth_building(world) else None
+        else:
+            spot = random_spot(world, game.rng)
         if spot is None:
-            return np.zeros(2, np.float32)
-        return np.clip(to_fraction(game, np.array(spot)), 0.0, 1.0).astype(np.float32)
+            return WAIT.copy()
+        where = np.clip(to_fraction(game, np.array(spot)), 0.0, 1.0)
+        return np.array([*where, 1.0], np.float32)

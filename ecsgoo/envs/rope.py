@@ -14,6 +14,9 @@
   (0 once cut; a level's unused rows are zeros); ``stars`` ``(3, 4)`` each
   star's x, y, 1 if the level has it, 1 once collected; ``monster`` ``(2,)``
   Om Nom's x, y.
+- **Reset noise**: the candy starts with a velocity drawn uniformly from
+  ±``NOISE`` px/s per axis by the seed (the levels have no random choice of
+  their own), so it swings differently on every seed.
 - **Reward**: the game's score, gained when the level is won: 1000 + 500 per
   star collected; 0 otherwise.
 - **End**: terminated when the candy reaches Om Nom (won) or leaves the
@@ -34,12 +37,18 @@ from games.rope.rules import board_of, candy_of, holding
 from games.rope.swipe import swipe_across
 
 from ..components import Particle
+from ..evaluate import FRAMES
 from .base import BotPolicy, GameEnv
+from .pixels import Mark
 
 #: Rope and star rows of the observation (the bundled levels have up to three of each).
 MAX_ROPES, MAX_STARS = 3, 3
 #: The candy's observed position (screens) and velocity (screens/s) are clipped to ± this.
 CANDY_LIMIT = 10.0
+#: Colours of the stars and Om Nom in a pixel observation.
+STAR, MONSTER = (250, 210, 40), (70, 190, 70)
+#: Reset noise: the candy's starting velocity per axis, ±px/s.
+NOISE = 30.0
 
 
 class RopeEnv(GameEnv):
@@ -55,18 +64,44 @@ class RopeEnv(GameEnv):
     })
 
     def __init__(self, level: int = 1, render_mode: str | None = None,
-                 frames_per_step: int = 3) -> None:
+                 frames_per_step: int = 3, max_frames: int | None = FRAMES,
+                 obs: str = "dict") -> None:
         if frames_per_step < 1:
             raise ValueError(f"frames_per_step must be >= 1, got {frames_per_step}")
         self.frames_per_step = frames_per_step
-        super().__init__(level, render_mode)
+        super().__init__(level, render_mode, max_frames, obs)
+
+    @property
+    def frames_per_decision(self) -> int:  # type: ignore[override]
+        return self.frames_per_step
 
     def ropes(self) -> list[int]:
         """The level's Rope entities, in the order of the observation's rows."""
         return sorted(e for e, _ in self.game.world.get_component(Rope))[:MAX_ROPES]
 
+    def _over(self) -> bool:
+        board = board_of(self.game.world)
+        return board is not None and board.result != "running"
+
+    def _view(self) -> tuple[float, float, float, float]:
+        return board_of(self.game.world).view
+
+    def _marks(self) -> list[Mark]:
+        world = self.game.world
+        stars = [(s.x, s.y, s.radius, STAR) for _, s in world.get_component(Star)
+                 if not s.collected]
+        monster = world.get_component(Monster)[0][1]
+        return [*stars, (monster.x, monster.y, monster.radius, MONSTER)]
+
+    def _perturb(self, rng: np.random.Generator) -> None:
+        kick = rng.uniform(-NOISE, NOISE, 2)
+        entity = candy_of(self.game.world)
+        if entity is not None:
+            candy = self.game.world.component(entity, Particle)
+            candy.vx, candy.vy = candy.vx + kick[0], candy.vy + kick[1]
+
     def _act(self, action: Any) -> None:
-        bits = np.asarray(action).reshape(-1)
+        bits = action
         held = holding(self.game.world)
         chosen = [r for i, r in enumerate(self.ropes()) if i < len(bits) and bits[i] and r in held]
         swipes = [swipe_across(self.game.world, r) for r in chosen]  # all before any cut

@@ -11,6 +11,9 @@
   cherry … 11 a watermelon); ``current`` and ``next`` the held and the
   previewed kind (0–4); ``box`` the inner walls, as fractions of the width.
 - **Reward**: the merge points scored during the step (the game's score).
+- **Seeds**: the seed deals the fruits (``ecsgoo play suika --seed s``); no
+  other noise. The environment's games keep no best score (``info["best"]`` is
+  this game's score; the player's best-score file is neither read nor written).
 - **End**: terminated when a fruit has stayed above the line for 1.5 s (the
   game is won if a watermelon was made, else lost); truncated after 1,000 drops
   by ``gymnasium.make``.
@@ -18,25 +21,31 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
 from games.suika import Suika, ai, rules
+from games.suika.pop import Pops
 
 from .. import fruit
 from ..components import Fruit, Particle
+from ..game import Game
 from .base import BotPolicy, GameEnv
 
 #: Rows of the fruit observation (the highest fruits when there are more).
 MAX_FRUITS = 64
+#: Frames between two drops (the cooldown, 0.5 s): a step's length until the box overflows.
+DROP_FRAMES = round(rules.COOLDOWN * 60)
 
 
 class SuikaEnv(GameEnv):
     """Suika as an environment (see the module docstring for the spaces)."""
 
     game_class = Suika
+    frames_per_decision = DROP_FRAMES
     action_space = spaces.Box(0.0, 1.0, (1,), np.float32)
     observation_space = spaces.Dict({
         "fruits": spaces.Box(0.0, 1.0, (MAX_FRUITS, 2), np.float32),
@@ -47,15 +56,21 @@ class SuikaEnv(GameEnv):
     })
 
     def _act(self, action: Any) -> None:
-        x = drop_x(self.game, float(np.clip(np.asarray(action).reshape(-1)[0], 0.0, 1.0)))
+        x = drop_x(self.game, float(action[0]))
         game = self.game
         game.on_move(x, rules.DROP_Y)
         game.on_press(x, rules.DROP_Y, 1)
         game.on_release(x, rules.DROP_Y, 1)
 
     def _until_next_decision(self) -> None:
-        while self._running() and not rules.can_drop(self.game.world):
+        while not self._over() and not self._capped() and not rules.can_drop(self.game.world):
             self._frame()
+
+    def _over(self) -> bool:
+        return rules.state(self.game.world).over
+
+    def _new_game(self, seed: int) -> Suika:
+        return EnvSuika(level=self.level, seed=seed)
 
     def _observe(self) -> dict[str, Any]:
         world = self.game.world
@@ -70,6 +85,27 @@ class SuikaEnv(GameEnv):
         return {"fruits": np.clip(positions, 0.0, 1.0), "kinds": kinds,
                 "current": int(st.current), "next": int(st.next),
                 "box": np.array([st.left, st.right], np.float32) / np.float32(rules.WIDTH)}
+
+
+class EnvSuika(Suika):
+    """Suika as the environment plays it: the same game, without the player's best score.
+
+    ``Suika.__init__`` reads the best-score file and ``_keep_best`` writes it; an
+    environment's game does neither (``best`` counts from 0, this game only).
+    """
+
+    def __init__(self, level: int = 1, seed: int = 0) -> None:
+        self.best = 0
+        self.pops = Pops()
+        Game.__init__(self, level, seed)
+
+    def _keep_best(self, score: int) -> None:
+        """Keeps nothing: environment episodes are not the player's games."""
+
+    @classmethod
+    def level_file(cls, level: int) -> Path:
+        """Suika's own level files (beside ``games/suika``, not this module)."""
+        return Suika.level_file(level)
 
 
 def drop_x(game: Suika, action: float) -> float:

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-#: One episode's arguments: (game, level, bot, seed, frames).
-Job = tuple[str, int, str, int, int]
+#: One episode's arguments: (game or environment, level, player, seed, frames).
+Job = tuple[str, int, Any, int, int]
 Episode = Callable[..., dict[str, Any]]
 
 
