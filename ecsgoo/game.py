@@ -28,6 +28,9 @@ from .saving import dumps, load, register_resource, save
 from .saving.registry import component_codec, resource_codec
 from .world import World
 
+#: Most frames an episode (``ecsgoo eval``, the envs) runs unless told otherwise (5 min
+#: 33 s of game time).
+EPISODE_FRAMES = 20_000
 #: Game classes by name, filled by ``register_game``.
 GAMES: dict[str, type[Game]] = {}
 

@@ -35,7 +35,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from ..evaluate import FRAMES
+from ..game import EPISODE_FRAMES as FRAMES
 from ..game import Game
 from . import pixels
 

@@ -37,7 +37,7 @@ from games.rope.rules import board_of, candy_of, holding
 from games.rope.swipe import swipe_across
 
 from ..components import Particle
-from ..evaluate import FRAMES
+from ..game import EPISODE_FRAMES as FRAMES
 from .base import BotPolicy, GameEnv
 from .pixels import Mark
 

@@ -34,10 +34,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..game import EPISODE_FRAMES as FRAMES  # the envs read it there too: no import loop
 from .engines import ENGINES, Job
 
-#: Most frames an episode runs unless told otherwise (5 min 33 s of game time).
-FRAMES = 20_000
 #: Environment ids of the bundled games that are environments (``ecsgoo.envs.ENVS``).
 GAME_ENVS = {"suika": "ecsgoo/Suika-v0", "rope": "ecsgoo/Rope-v0", "goo": "ecsgoo/Goo-v0"}
 
