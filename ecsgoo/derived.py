@@ -41,6 +41,14 @@ def movable(world: World) -> np.ndarray:
     return np.concatenate([~p.pinned & (p.mass < np.inf), ~b.pinned])
 
 
+def can_move(store: Any, entity: int) -> bool:
+    """``movable`` for one particle or body entity."""
+    if entity in store.pslot:
+        p, row = store.particles, store.pslot[entity]
+        return bool(not p.pinned[row] and p.mass[row] < np.inf)
+    return not bool(store.bodies.pinned[store.bslot[entity]])
+
+
 def resting(world: World) -> bool:
     """Whether everything that can move is asleep (``World(sleep=True)``): the frame's
     substeps can be skipped."""

@@ -68,7 +68,7 @@ class SleepState:
         return twin
 
 
-def _structure(world: World) -> tuple[int, ...]:
+def _key(world: World) -> tuple[int, ...]:
     """The versions of every table an island reads (a changed one: the islands are stale)."""
     st = world.store
     return tuple(t.version for t in (st.particles, st.bodies, st.springs, st.joints,
@@ -76,11 +76,12 @@ def _structure(world: World) -> tuple[int, ...]:
 
 
 def labels(world: World) -> np.ndarray:
-    """The island label of every particle row, then body row: the last look's, or looked for
-    again if anything came or went since."""
+    """The island label of every particle row, then body row, between frames: the frame's
+    end look (``update``; what a loaded world, which keeps none, finds again from the same
+    poses), or looked for again if anything came or went since."""
     state = world.sleep_state
-    if state.island is None or state.key != _structure(world):
-        state.island, state.key = islands(world), _structure(world)
+    if state.island is None or state.key != _key(world):
+        state.island, state.key = islands(world), _key(world)
     return state.island
 
 
@@ -110,14 +111,14 @@ def update(world: World) -> None:
         b.still[grabbed_b] = 0
     if not (p.asleep.any() or b.asleep.any()) and world.frame % LOOK_EVERY:
         return  # nothing to wake: look for islands to put to sleep only now and then
-    state.island, state.key = islands(world), _structure(world)
-    labels = state.island
+    state.island, state.key = islands(world), _key(world)  # as the frame ends
+    island = state.island
     # an island sleeps when all its members are still long enough; else all are awake
     still = np.concatenate([p.still, b.still]) >= SLEEP_FRAMES
     movable = derived.movable(world)
-    restless = np.zeros(labels.max() + 1, dtype=bool)
-    np.logical_or.at(restless, labels, movable & ~still)
-    asleep = movable & ~restless[labels]
+    restless = np.zeros(island.max() + 1, dtype=bool)
+    np.logical_or.at(restless, island, movable & ~still)
+    asleep = movable & ~restless[island]
     _set(world, asleep[:n], asleep[n:])
     world.resting = derived.resting(world)
     state.resting_rows = (n, m)
@@ -141,8 +142,9 @@ def sleep_speed(world: World) -> float:
 def begin_frame(world: World) -> None:
     """Where the particles and bodies are as the frame begins (``World.begin_frame``)."""
     p, b = world.store.particles, world.store.bodies
-    world.sleep_state.start = FrameStart(p.entity.copy(), p.pos.copy(), p.version, b.entity.copy(),
-                                    np.column_stack([b.pos, b.angle]), b.version)
+    world.sleep_state.start = FrameStart(p.entity.copy(), p.pos.copy(), p.version,
+                                         b.entity.copy(), np.column_stack([b.pos, b.angle]),
+                                         b.version)
 
 
 class FrameStart:
@@ -178,7 +180,8 @@ def _hold(world: World, start: FrameStart | None, moved: np.ndarray,
         return
     hit = np.concatenate([p.asleep & moved, b.asleep & bmoved])
     if hit.any():
-        island = labels(world)
+        island = islands(world)  # as the solver left them (not the last look's: a loaded
+        # world has none, and must wake the same)
         woke = np.isin(island, island[hit])
         _set(world, p.asleep & ~woke[: p.n], b.asleep & ~woke[p.n:])
         p.still[woke[: p.n]] = 0

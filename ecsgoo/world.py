@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
-from . import contact_events, limits, queries, sensors, sleeping
+from . import contact_events, derived, limits, queries, sensors, sleeping
 from .components import (
     Anchor,
     AreaConstraint,
@@ -332,14 +332,9 @@ class World:
         if comp is None:
             return
         st = self.store
-        if kind is Anchor or (kind is Particle and not (comp.mass < math.inf)):
+        if kind is Anchor or (kind in (Particle, RigidBody) and not derived.can_move(st, entity)):
             self.wake_all()
             return
-        if kind in (Particle, RigidBody):
-            table, slot = (st.particles, st.pslot) if kind is Particle else (st.bodies, st.bslot)
-            if table.pinned[slot[entity]]:
-                self.wake_all()
-                return
         ends = [comp._vals["a"], comp._vals["b"]] if kind in (Spring, Joint) else [entity]
         for end in ends:
             if end in st.pslot or end in st.bslot:
@@ -466,12 +461,10 @@ class World:
     def end_frame(self) -> None:
         """End a frame (``Pipeline.step`` calls it): contact and sensor events, the frame
         counts, and the pointer arrives."""
-        # each after the store is made whole: a stage or a handler may have made or
-        # deleted anything
-        for service in (contact_events.update, sensors.update, sleeping.update):
-            self.store.prepare()
-            if service is not sleeping.update or self.sleep:
-                service(self)
+        contact_events.update(self)  # each makes the store whole before it reads it: a
+        sensors.update(self)  # stage or a handler may have made or deleted anything
+        if self.sleep:
+            sleeping.update(self)
         self.frame += 1
         self.grab_from = self.grab_target
 

@@ -45,6 +45,18 @@ if TYPE_CHECKING:
     from ..world import World
     from .step import StepContext
 
+#: Friction of the level's segments and the bounds with a body (mixed with the body's).
+LEVEL_FRICTION = 0.6
+#: How far (px) a contact's anchor may have moved since last frame and still be the
+#: same contact (its impulses carry over: warm starting).
+MATCH_PX = 2.0
+#: A body whose farthest point sweeps more than this (px) in a frame by turning has its
+#: contacts found every substep.
+SPIN_PX = 2.0
+#: A body pair whose relative pose moved less than this (px, at its farthest point)
+#: since its contacts were found keeps them (no narrow phase).
+STILL_PX = 0.05
+_NONE = np.zeros(0, dtype=np.int64)  # no keys (nothing linked)
 #: The contact columns the next frame reads (warm starting and kept contacts), by their
 #: saved names.
 _SAVED = {"rx": RAX, "ry": RAY, "ln": LN, "lt": LT, "mu": MU, "e": E, "lax": LAX, "lay": LAY,
@@ -226,18 +238,6 @@ def find(world: World, ctx: StepContext, grid: Any) -> bool:
     return True
 
 
-#: Friction of the level's segments and the bounds with a body (mixed with the body's).
-LEVEL_FRICTION = 0.6
-#: How far (px) a contact's anchor may have moved since last frame and still be the
-#: same contact (its impulses carry over: warm starting).
-MATCH_PX = 2.0
-#: A body whose farthest point sweeps more than this (px) in a frame by turning has its
-#: contacts found every substep.
-SPIN_PX = 2.0
-#: A body pair whose relative pose moved less than this (px, at its farthest point)
-#: since its contacts were found keeps them (no narrow phase).
-STILL_PX = 0.05
-_NONE = np.zeros(0, dtype=np.int64)  # no keys (nothing linked)
 def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) -> None:
     """The frame's body pairs; the contacts of the slow ones for the whole frame.
 

@@ -48,7 +48,7 @@ class Integrate(Stage):
 
 
 def _integrate_bodies(world: World, h: float, damp: float, target: tuple[float, float],
-              pull: float) -> None:
+                      pull: float) -> None:
     """Advance every moving body one substep (Verlet, like the particles); a grabbed body's
     held point moves ``pull`` of the way to the pointer's ``target`` (px) this substep."""
     b = world.store.bodies

@@ -132,6 +132,5 @@ def _joint_arrays(st: Any) -> tuple[Any, ...]:
     jc = st.joints.cols
     return (st.joints.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
             jc["lb"], jc["weld"], jc["axis"], jc["rest_angle"], jc["broken"], jc["impulse"],
-            jc["spin"],
-            jc["force"], jc["lower"], jc["upper"], jc["motor_speed"], jc["motor_torque"],
-            jc["motor_impulse"], jc["lower_impulse"], jc["upper_impulse"])
+            jc["spin"], jc["force"], jc["lower"], jc["upper"], jc["motor_speed"],
+            jc["motor_torque"], jc["motor_impulse"], jc["lower_impulse"], jc["upper_impulse"])
