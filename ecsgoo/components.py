@@ -15,31 +15,38 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from . import limits
-from .columns import PARTICLES, RINGS, SHAPES, SPRINGS
+from .columns import AREAS, PARTICLES, SHAPES, SPRINGS
 from .derived import inverse_masses
 from .errors import WorldError
 from .limits import STIFFNESS_SCALE  # noqa: F401  (kept importable from here for games)
 
 #: The column defaults (``columns``) the constructors' defaults come from.
-_P, _S, _R = ({c.name: c.default for c in t.columns} for t in (PARTICLES, SPRINGS, RINGS))
+_P, _S, _R = ({c.name: c.default for c in t.columns} for t in (PARTICLES, SPRINGS, AREAS))
+
+
+#: The Python type a column's values are read as, by dtype.
+_CASTS = {np.dtype(np.float64): float, np.dtype(np.int64): int, np.dtype(np.bool_): bool}
 
 
 class _Field:
-    """A component field that lives in column ``col`` (element ``k``) of the bound table.
+    """A view on the column of the same name (or ``col``, element ``k``) of the bound table.
 
-    Writes are checked against the field's range in ``limits.FIELDS`` (by the
-    name of the class that declares it); fields without one (flags) are cast. A write
-    to a bound component wakes its entity (``wakes``): a sleeping thing feels it.
+    The column (in the owner's ``_spec``, ``columns``) declares the field: its
+    dtype gives the type read, its range (``limits.FIELDS``, which the columns
+    fill) checks every write; a flag has none and is cast. A write to a bound
+    component wakes its entity (``wakes``): a sleeping thing feels it.
     """
 
-    def __init__(self, col: str, k: int | None = None, cast: Any = float,
-                 wakes: bool = True) -> None:
-        self.col, self.k, self.cast, self.wakes = col, k, cast, wakes
+    def __init__(self, col: str = "", k: int | None = None, wakes: bool = True) -> None:
+        self.col, self.k, self.wakes = col, k, wakes
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-        self.owner = owner.__name__
+        self.name, self.owner = name, owner.__name__
+        self.col = self.col or name
+        self.cast = _CASTS[np.dtype(owner._spec[self.col].dtype)]
         self.range = limits.FIELDS.get(self.owner, {}).get(name)
 
     def __get__(self, obj: Any, objtype: type | None = None) -> Any:
@@ -123,6 +130,7 @@ class Particle(Component):
     sets it. Ranges: ``limits.FIELDS["Particle"]``.
     """
 
+    _spec = PARTICLES
     _fields = ("x", "y", "vx", "vy", "mass", "radius", "group", "friction", "restitution",
                "layer", "mask", "events")
     def __init__(self, x: float, y: float, mass: float = _P["mass"],
@@ -135,13 +143,13 @@ class Particle(Component):
                          friction=friction, restitution=restitution, layer=layer, mask=mask,
                          events=bool(events))
 
-    radius = _Field("radius")
-    group = _Field("group", cast=int)
-    layer = _Field("layer", cast=int)
-    mask = _Field("mask", cast=int)
-    events = _Field("events", cast=bool, wakes=False)  # what it reports, not what it feels
-    friction = _Field("friction")
-    restitution = _Field("restitution")
+    radius = _Field()
+    group = _Field()
+    layer = _Field()
+    mask = _Field()
+    events = _Field(wakes=False)  # what it reports, not what it feels
+    friction = _Field()
+    restitution = _Field()
 
     def _h(self) -> float:
         return self._table.store.h
@@ -259,12 +267,13 @@ class Fruit(_Rider):
     Adding it sets the particle's radius and mass from the kind table.
     """
 
+    _spec = PARTICLES
     _fields = ("kind",)
 
     def __init__(self, kind: int) -> None:
         super().__init__(kind=limits.check("Fruit", "kind", kind))
 
-    kind = _Field("kind", cast=int)
+    kind = _Field()
 
 
 class Spring(Component):
@@ -282,6 +291,7 @@ class Spring(Component):
     (default: the body's centre of mass) — ropes holding crates, bridges of planks.
     """
 
+    _spec = SPRINGS
     _fields = ("a", "b", "rest", "compliance", "max_stretch", "stretch", "broken", "buckled",
                "over")
 
@@ -303,11 +313,11 @@ class Spring(Component):
 
     a = property(lambda self: self._vals["a"])
     b = property(lambda self: self._vals["b"])
-    compliance = _Field("compliance")
-    stretch = _Field("stretch")
-    broken = _Field("broken", cast=bool)
-    buckled = _Field("buckled", cast=bool)
-    over = _Field("over", cast=int)
+    compliance = _Field()
+    stretch = _Field()
+    broken = _Field()
+    buckled = _Field()
+    over = _Field()
 
     @a.setter
     def a(self, value: int) -> None:
@@ -323,7 +333,7 @@ class Spring(Component):
                              "spring")
         self._vals[name] = limits.check("Spring", name, value)
 
-    rest = _Measured("rest")
+    rest = _Measured()
 
     @property
     def max_stretch(self) -> float | None:
@@ -381,6 +391,7 @@ class AreaConstraint(Component):
     folding through itself. Ranges: ``limits.FIELDS["AreaConstraint"]``.
     """
 
+    _spec = AREAS
     _fields = ("particles", "pressure", "stiffness", "rest_area", "self_collide")
     def __init__(self, particles: Sequence[int], pressure: float = _R["pressure"],
                  stiffness: float = _R["stiffness"], rest_area: float | None = None,
@@ -389,7 +400,7 @@ class AreaConstraint(Component):
                          pressure=pressure, stiffness=stiffness, rest_area=rest_area,
                          self_collide=bool(self_collide))
 
-    self_collide = _Field("self_collide", cast=bool)
+    self_collide = _Field()
 
     particles = property(lambda self: list(self._vals["particles"]))
 
@@ -399,10 +410,10 @@ class AreaConstraint(Component):
             raise WorldError("AreaConstraint: field particles cannot change once added")
         self._vals["particles"] = value
 
-    pressure = _Field("pressure")
-    stiffness = _Field("stiffness")
+    pressure = _Field()
+    stiffness = _Field()
 
-    rest_area = _Measured("rest_area")
+    rest_area = _Measured()
 
 
 def _offsets(rest: Sequence[Sequence[float]] | None) -> list[list[float]] | None:
@@ -428,6 +439,7 @@ class ShapeMatch(Component):
     a polygon. Ranges: ``limits.FIELDS["ShapeMatch"]``.
     """
 
+    _spec = SHAPES
     _fields = ("particles", "alpha", "rest", "outline", "scale")
 
     def __init__(self, particles: Sequence[int], alpha: float = SHAPES.default("alpha"),
@@ -437,8 +449,8 @@ class ShapeMatch(Component):
                          rest=rest, outline=outline, scale=scale)
 
     particles = AreaConstraint.particles
-    alpha = _Field("alpha")
-    scale = _Field("scale")
+    alpha = _Field()
+    scale = _Field()
     outline = property(lambda self: self._vals["outline"])
 
     @outline.setter

@@ -1,7 +1,9 @@
-"""Every field's range, and the stiffness ↔ compliance mapping, in one place.
+"""The bounds every value keeps, the ranges made from them, and stiffness ↔ compliance.
 
-The components (constructors and setters), ``World`` (settings), the stages
-(settings) and the loader all check values against ``FIELDS``, so what the
+A table's field declares its range on its column (``columns``), which adds it to
+``FIELDS``; the riders' (Anchor, Fruit), the World's and the stages' settings are
+declared here. The components (constructors and setters), ``World`` (settings),
+the stages (settings) and the loader all check values against ``FIELDS``, so what the
 API accepts is what a world file may hold: a world either cannot be made, or
 it saves and loads back. The ranges are generous but keep the kernels finite:
 positions within ±1e9 px (the contact grid and the ``h²`` terms stay far from
@@ -192,85 +194,73 @@ class Range:
         return out
 
 
-def _within(bound: float) -> Range:
+def within(bound: float) -> Range:
+    """``-bound..bound``: a coordinate, a speed, a force."""
     return Range(-bound, bound)
 
 
-def _count(low: int, high: int) -> Range:
+def whole(low: int, high: int) -> Range:
+    """The whole numbers ``low..high``."""
     return Range(low, high, integer=True)
 
 
-COORD, SPAN, UNIT = _within(MAX_COORD), _within(MAX_SPAN), Range(0.0, 1.0)
+COORD, SPAN, UNIT = within(MAX_COORD), within(MAX_SPAN), Range(0.0, 1.0)
 FRACTION = Range(0.0, 1.0, open_low=True)
-ID, INT = _count(0, MAX_INT), _count(-MAX_INT, MAX_INT)
+ID, INT = whole(0, MAX_INT), whole(-MAX_INT, MAX_INT)
+#: A velocity component, px/s (and an angular velocity, rad/s), and a force, mass·px/s².
+SPEED, FORCE = within(MAX_SPEED), within(MAX_FORCE)
+#: An angular impulse or torque-like quantity: a force at the largest lever arm.
+MOMENT = within(MAX_FORCE * MAX_SHAPE)
+#: A limit that may be inf and must be above 0 (a breaking force, a breaking stretch).
+POSITIVE_OR_INF = Range(0.0, math.inf, open_low=True, inf=True)
+#: A non-negative amount that may be inf (a motor's torque, a force held).
+AMOUNT = Range(0.0, math.inf, inf=True)
+#: Coulomb friction coefficient.
+FRICTION = Range(0.0, MAX_FRICTION)
 #: An entity's id (``World.next_entity`` may be one more).
-ENTITY = _count(1, MAX_ENTITY_ID)
+ENTITY = whole(1, MAX_ENTITY_ID)
 #: How many steps one ``World.step(n)`` call may take.
-STEPS = _count(0, MAX_INT)
+STEPS = whole(0, MAX_INT)
 #: The length of an array indexed by entity id (a stage's memory of who was where).
-BY_ENTITY = _count(0, MAX_ENTITY_ID + 1)
+BY_ENTITY = whole(0, MAX_ENTITY_ID + 1)
 #: A rigid body's angle, rad (any number of turns, but finite and within float range).
-ANGLE = _within(1e12)
+ANGLE = within(1e12)
 #: A rigid body's size, px: from a thousandth of a pixel (below, its inertia underflows)
 #: to small enough that its inertia stays finite.
 SIZE = Range(MIN_SHAPE, MAX_SHAPE)
 #: A speed setting of a stage: >= 0 px/s, inf allowed (no limit).
 SPEED_SETTING = Range(0.0, math.inf, inf=True)
 
-#: The range of every checked field, by the class that holds it.
+#: The range of every checked field, by the class that holds it. The tables' components
+#: (Particle, RigidBody, Joint, Spring, AreaConstraint, ShapeMatch) are declared by their
+#: columns (``columns``, which adds them here with ``declare``); the riders, the World's
+#: settings and the stages' settings, which have no column, here.
 FIELDS: dict[str, dict[str, Range]] = {
-    "Particle": {
-        "x": COORD, "y": COORD, "px": SPAN, "py": SPAN,
-        "vx": _within(MAX_SPEED), "vy": _within(MAX_SPEED),
-        "fx": _within(MAX_FORCE), "fy": _within(MAX_FORCE),
-        "mass": Range(MIN_MASS, MAX_MASS, inf=True), "radius": Range(0.0, MAX_COORD),
-        "group": INT, "layer": INT, "mask": INT, "friction": Range(0.0, MAX_FRICTION),
-        "restitution": UNIT, "still": ID,
-    },
-    "RigidBody": {
-        "x": COORD, "y": COORD, "px": SPAN, "py": SPAN, "angle": ANGLE, "pangle": ANGLE,
-        "vx": _within(MAX_SPEED), "vy": _within(MAX_SPEED), "omega": _within(MAX_SPEED),
-        "fx": _within(MAX_FORCE), "fy": _within(MAX_FORCE),
-        "mass": Range(MIN_MASS, MAX_MASS), "width": SIZE, "height": SIZE, "radius": SIZE,
-        "points": _within(MAX_SHAPE), "group": INT, "layer": INT, "mask": INT,
-        "friction": Range(0.0, MAX_FRICTION), "restitution": UNIT, "still": ID,
-    },
-    "Joint": {"a": ID, "b": ID, "x": COORD, "y": COORD, "ax": SPAN, "ay": SPAN,
-              "bx": SPAN, "by": SPAN, "rest_angle": ANGLE,
-              "max_force": Range(0.0, math.inf, open_low=True, inf=True),
-              "force": Range(0.0, math.inf, inf=True), "ix": _within(MAX_FORCE),
-              "iy": _within(MAX_FORCE), "spin": _within(MAX_FORCE * MAX_SHAPE),
-              "lower": _within(1e12), "upper": _within(1e12),
-              "motor_speed": _within(MAX_MOTOR_SPEED),
-              "motor_torque": Range(0.0, math.inf, inf=True),
-              "ux": _within(1.0), "uy": _within(1.0),
-              "motor_impulse": _within(MAX_FORCE * MAX_SHAPE),
-              "lower_impulse": Range(0.0, MAX_FORCE * MAX_SHAPE),
-              "upper_impulse": Range(0.0, MAX_FORCE * MAX_SHAPE)},
     "Anchor": {"x": COORD, "y": COORD},
-    "Fruit": {"kind": _count(0, _fruit.LARGEST)},
-    "Spring": {
-        "a": ID, "b": ID, "rest": Range(MIN_REST, MAX_SPAN, zero=True),
-        "stiffness": Range(MIN_STIFFNESS, 1.0), "compliance": Range(0.0, MAX_COMPLIANCE),
-        "max_stretch": Range(0.0, math.inf, open_low=True, inf=True),
-        "stretch": Range(0.0, MAX_SPAN), "over": ID,
-        "ax": SPAN, "ay": SPAN, "bx": SPAN, "by": SPAN,
-    },
-    "AreaConstraint": {"particles": ID, "pressure": Range(0.0, MAX_PRESSURE),
-                       "stiffness": FRACTION, "rest_area": _within(MAX_AREA)},
-    "ShapeMatch": {"particles": ID, "alpha": UNIT, "rest": SPAN,
-                   "scale": Range(0.0, MAX_SHAPE_SCALE, open_low=True)},
+    "Fruit": {"kind": whole(0, _fruit.LARGEST)},
     "World": {
-        "gravity": _within(MAX_ACCEL), "dt": Range(MIN_DT, MAX_DT),
-        "substeps": _count(1, MAX_SUBSTEPS), "iterations": _count(1, MAX_ITERATIONS),
+        "gravity": within(MAX_ACCEL), "dt": Range(MIN_DT, MAX_DT),
+        "substeps": whole(1, MAX_SUBSTEPS), "iterations": whole(1, MAX_ITERATIONS),
         "damping": UNIT, "bounds": COORD, "contact_slop": Range(0.0, MAX_COORD),
-        "frame": ID, "next_entity": _count(1, MAX_ENTITY_ID + 1), "grab": COORD,
+        "frame": ID, "next_entity": whole(1, MAX_ENTITY_ID + 1), "grab": COORD,
     },
-    "Break": {"break_frames": _count(1, MAX_FRAMES)},
-    "Project": {"iterations": _count(1, MAX_ITERATIONS)},
+    "Break": {"break_frames": whole(1, MAX_FRAMES)},
+    "Project": {"iterations": whole(1, MAX_ITERATIONS)},
     "Collide": {"bounce_speed": SPEED_SETTING, "push_speed": SPEED_SETTING,
                 "hold_speed": SPEED_SETTING},
 }
+
+
+def declare(owner: str, ranges: dict[str, Range]) -> None:
+    """Add ``owner``'s ranges to ``FIELDS`` (a table's, from its columns).
+
+    Two tables of one component (springs and tethers) declare it together; a key
+    both declare must have one range.
+    """
+    known = FIELDS.setdefault(owner, {})
+    for key, rng in ranges.items():
+        if known.setdefault(key, rng) != rng:
+            raise ValueError(f"{owner}.{key} declared with two ranges")
 
 
 def check(owner: str, name: str, value: Any) -> Any:

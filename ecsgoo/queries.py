@@ -87,7 +87,7 @@ def _outlines(world: World, mask: int = ALL) -> tuple[np.ndarray, np.ndarray, li
     one whose layer ``mask`` does not see)."""
     st = world.store
     st.prepare()
-    owners = [c._entity for c in st.rings.owner[: st.rings.n]]
+    owners = [c._entity for c in st.areas.owner[: st.areas.n]]
     owners += [c._entity for c in st.shapes.owner[: st.shapes.n] if c._vals["outline"]]
     layer = world.store.particles.layer
     off, idx = st.outline_off, st.outline_idx

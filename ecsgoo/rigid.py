@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import limits
-from .columns import BODIES, NO_LIMIT
+from .columns import BODIES, JOINTS, NO_LIMIT
 from .components import Component, _Field
 from .derived import inverse_masses
 from .errors import WorldError
@@ -46,6 +46,7 @@ class RigidBody(Component):
     height, radius, or the outline's points relative to the given ``(x, y)``).
     """
 
+    _spec = BODIES
     _fields = ("x", "y", "angle", "vx", "vy", "omega", "mass", "friction", "restitution",
                "group", "layer", "mask", "events")
 
@@ -120,12 +121,12 @@ class RigidBody(Component):
 
     # -- the live view ----------------------------------------------------------------------
 
-    friction = _Field("friction")
-    restitution = _Field("restitution")
-    group = _Field("group", cast=int)
-    layer = _Field("layer", cast=int)
-    mask = _Field("mask", cast=int)
-    events = _Field("events", cast=bool, wakes=False)  # what it reports, not what it feels
+    friction = _Field()
+    restitution = _Field()
+    group = _Field()
+    layer = _Field()
+    mask = _Field()
+    events = _Field(wakes=False)  # what it reports, not what it feels
 
     def _h(self) -> float:
         return self._table.store.h
@@ -252,6 +253,7 @@ class Joint(Component):
     ``motor_speed`` / ``motor_torque`` writable.
     """
 
+    _spec = JOINTS
     _fields = ("a", "b", "x", "y", "weld", "max_force", "lower", "upper", "motor_speed",
                "motor_torque", "axis")
 
@@ -323,23 +325,10 @@ class Joint(Component):
             self._table.cols[name][self._slot] = value
             self._table.store.woken(self._entity)  # a sleeping machine starts again
 
-    @property
-    def motor_speed(self) -> float:
-        """Joint angle speed the motor drives at, rad/s (counter-clockwise, b against a)."""
-        return self._live("motor_speed")
-
-    @motor_speed.setter
-    def motor_speed(self, value: float) -> None:
-        self._write("motor_speed", value)
-
-    @property
-    def motor_torque(self) -> float:
-        """Most torque the motor gives, mass·px²/s² (0: no motor)."""
-        return self._live("motor_torque")
-
-    @motor_torque.setter
-    def motor_torque(self, value: float) -> None:
-        self._write("motor_torque", value)
+    #: Joint angle speed the motor drives at, rad/s (counter-clockwise, b against a).
+    motor_speed = _Field()
+    #: Most torque the motor gives, mass·px²/s² (0: no motor).
+    motor_torque = _Field()
 
     @property
     def max_force(self) -> float:

@@ -72,7 +72,7 @@ def _key(world: World) -> tuple[int, ...]:
     """The versions of every table an island reads (a changed one: the islands are stale)."""
     st = world.store
     return tuple(t.version for t in (st.particles, st.bodies, st.springs, st.joints,
-                                     st.tethers, st.rings, st.shapes))
+                                     st.tethers, st.areas, st.shapes))
 
 
 def labels(world: World) -> np.ndarray:
@@ -225,7 +225,7 @@ def islands(world: World) -> np.ndarray:
     live = ~s.broken
     a_list.append(s.a[live])
     b_list.append(s.b[live])
-    for off, idx in ((st.ring_off, st.ring_idx), (st.shape_off, st.shape_idx)):
+    for off, idx in ((st.area_off, st.area_idx), (st.shape_off, st.shape_idx)):
         if len(idx) > 1:  # consecutive members of one constraint are linked
             same = np.ones(len(idx) - 1, dtype=bool)
             same[off[1:-1] - 1] = False

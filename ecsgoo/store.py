@@ -1,17 +1,17 @@
-"""The packed store: the hot state of every particle, spring, ring and shape as arrays.
+"""The packed store: the hot state of every particle, spring, area and shape as arrays.
 
 Entities and components (in esper) are the truth for structure; this store is
 the truth for the hot state, and the only owner of the row layout (declared in
 ``columns``). It is maintained incrementally: adding a component appends a row,
-removing one swap-removes it, and only the small CSR index arrays of rings and
-shapes are rebuilt (lazily, before the next step) when a ring or shape is added
+removing one swap-removes it, and only the small CSR index arrays of areas and
+shapes are rebuilt (lazily, before the next step) when an area or shape is added
 or a particle row moves. Steady-state frames do no per-entity Python work.
 Rows are added through ``add_particles`` and ``add_springs`` (plus ``pin`` and
 ``set_kind`` for what rides on a particle): ``attach`` calls them with one
 component, ``attach_all`` with runs of them (``World.create_entities``), the
 loader with a whole file's rows. Each table is made from its column spec
 (``TABLES``); the loader reaches every table through the bulk entry point its
-spec names (``TableSpec.add``: ``add_bodies``, ``add_joints``, ``add_rings``…).
+spec names (``TableSpec.add``: ``add_bodies``, ``add_joints``, ``add_areas``…).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 
 from . import fruit as _fruit
 from . import limits
-from .columns import BODIES, JOINTS, PARTICLES, RINGS, SHAPES, SPRINGS, TETHERS, TableSpec
+from .columns import AREAS, BODIES, JOINTS, PARTICLES, SHAPES, SPRINGS, TETHERS, TableSpec
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _Rider
 from .derived import inverse_masses
 from .errors import WorldError
@@ -36,7 +36,7 @@ from .table import Table, table_class
 
 F8, I8 = np.float64, np.int64
 #: Every table of a store: its attribute, by its column spec.
-TABLES = {PARTICLES: "particles", SPRINGS: "springs", RINGS: "rings", SHAPES: "shapes",
+TABLES = {PARTICLES: "particles", SPRINGS: "springs", AREAS: "areas", SHAPES: "shapes",
           BODIES: "bodies", JOINTS: "joints", TETHERS: "tethers"}
 #: Each table's class (one typed view per column) and first capacity, rows.
 _CLASSES = {spec: table_class(spec) for spec in TABLES}
@@ -44,19 +44,19 @@ _CAPACITY = {PARTICLES: 64, SPRINGS: 64}
 
 
 class Store(BodyRows):
-    """Structure-of-arrays for one World: ``particles``, ``springs``, ``rings``, ``shapes``.
+    """Structure-of-arrays for one World: ``particles``, ``springs``, ``areas``, ``shapes``.
 
     Each table has one typed view per column (``particles.pos``, ``springs.rest``:
     the live slice of its first ``n`` rows; see ``columns`` for units and
     writers). ``h`` is the substep time, s (``World.dt / World.substeps``).
     ``pslot[entity]`` is the particle row of an entity. Ring and shape members
-    are in CSR form: ``ring_off`` (rings + 1) and ``ring_idx`` (particle rows),
+    are in CSR form: ``area_off`` (areas + 1) and ``area_idx`` (particle rows),
     likewise ``shape_off``, ``shape_idx`` and ``shape_rest`` (rest offsets).
     """
 
     particles: Table
     springs: Table
-    rings: Table
+    areas: Table
     shapes: Table
 
     def __init__(self, h: float) -> None:
@@ -224,7 +224,7 @@ class Store(BodyRows):
         elif isinstance(comp, Spring):
             self.add_springs([entity], _spring_values(comp._vals), [comp])
         elif isinstance(comp, AreaConstraint):
-            self._attach_ring(entity, comp)
+            self._attach_area(entity, comp)
         elif isinstance(comp, ShapeMatch):
             self._attach_shape(entity, comp)
         elif isinstance(comp, RigidBody):
@@ -281,13 +281,13 @@ class Store(BodyRows):
         cols["prev"][s] = cols["pos"][s]  # pinned where it is now, at rest
         self.pin([s])
 
-    def add_rings(self, entities: Any, values: dict[str, Any],
+    def add_areas(self, entities: Any, values: dict[str, Any],
                   owners: list[AreaConstraint]) -> list[AreaConstraint]:
-        """Give rings ``owners`` of ``entities`` their rows, each column in ``values`` as given
-        (``rest_area`` NaN: measured); return the owners."""
+        """Give AreaConstraints ``owners`` of ``entities`` their rows, each column in
+        ``values`` as given (``rest_area`` NaN: measured); return the owners."""
         for entity, comp in zip(_ints(entities), owners, strict=True):
-            self._attach_ring(entity, comp)
-        _given(self.rings, [c._slot for c in owners], values)
+            self._attach_area(entity, comp)
+        _given(self.areas, [c._slot for c in owners], values)
         return owners
 
     def add_shapes(self, entities: Any, values: dict[str, Any],
@@ -299,7 +299,7 @@ class Store(BodyRows):
         _given(self.shapes, [c._slot for c in owners], values)
         return owners
 
-    def _attach_ring(self, entity: int, c: AreaConstraint) -> None:
+    def _attach_area(self, entity: int, c: AreaConstraint) -> None:
         v = c._vals
         slots = self._rows_of(entity, "AreaConstraint", "particles", v["particles"])
         rest = v["rest_area"]
@@ -308,11 +308,11 @@ class Store(BodyRows):
             rest = 0.5 * float(np.sum(xy[:, 0] * np.roll(xy[:, 1], -1)
                                       - np.roll(xy[:, 0], -1) * xy[:, 1]))
             _measured(np.array([entity]), "AreaConstraint", "rest_area", np.array([rest]))
-        self.rings.extend([c], {"rest_area": rest, "pressure": v["pressure"],
+        self.areas.extend([c], {"rest_area": rest, "pressure": v["pressure"],
                               "stiffness": v["stiffness"],
                               "self_collide": v.get("self_collide", False)})
         c._rows = slots
-        c._table = self.rings
+        c._table = self.areas
         c._entity = entity
         self._csr_dirty = True
 
@@ -390,7 +390,7 @@ class Store(BodyRows):
 
     def constraints_touching(self, entity: int) -> list[Any]:
         """Area and shape constraints that list particle ``entity``."""
-        owners = self.rings.owner + self.shapes.owner
+        owners = self.areas.owner + self.shapes.owner
         return [c for c in owners if entity in c._vals["particles"]]
 
     # -- ring and shape index arrays ------------------------------------------------
@@ -410,20 +410,20 @@ class Store(BodyRows):
 
     def _rebuild_csr(self) -> None:
         if self._rows_stale:  # particle rows moved: look the members up again
-            for c in self.rings.owner + self.shapes.owner:
+            for c in self.areas.owner + self.shapes.owner:
                 c._rows = self._rows_of(c._entity, type(c).__name__, "particles",
                                         c._vals["particles"])
             self._rows_stale = False
-        rings = [c._rows for c in self.rings.owner]
+        areas = [c._rows for c in self.areas.owner]
         shapes = [c._rows for c in self.shapes.owner]
-        self.ring_off, self.ring_idx = _csr(rings)
+        self.area_off, self.area_idx = _csr(areas)
         self.shape_off, self.shape_idx = _csr(shapes)
         rest = [np.asarray(c._vals["rest"], dtype=F8).reshape(-1, 2) for c in self.shapes.owner]
         self.shape_rest = np.concatenate(rest) if rest else np.zeros((0, 2))
-        outlines = rings + [s for s, c in zip(shapes, self.shapes.owner, strict=True)
+        outlines = areas + [s for s, c in zip(shapes, self.shapes.owner, strict=True)
                             if c._vals["outline"]]
         self.outline_off, self.outline_idx = _csr(outlines)
-        self.scratch = np.zeros((max(len(self.ring_idx), 1), 2))
+        self.scratch = np.zeros((max(len(self.area_idx), 1), 2))
         self._csr_dirty = False
 
     # -- copying ----------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Public bulk views of a world's packed rows: what a game reads and writes many of at once.
 
-``world.particles``, ``world.springs``, ``world.rings`` and ``world.shapes``
+``world.particles``, ``world.springs``, ``world.areas`` and ``world.shapes``
 are ``Rows``: each column of the store's table (``ecsgoo.columns``) is a
 read-only live array of the first ``n`` rows (``world.particles.pos`` is
 ``(n, 2)``, px), ``entity`` holds each row's entity, ``row(entity)`` finds a
@@ -25,13 +25,13 @@ from .errors import WorldError
 WRITABLE = {
     "particles": ("prev", "radius", "group", "friction", "restitution"),
     "springs": ("rest", "compliance", "max_stretch"),
-    "rings": ("pressure", "stiffness"),
+    "areas": ("pressure", "stiffness"),
     "shapes": ("alpha", "scale"),
     "bodies": ("prev", "prev_angle", "friction", "restitution", "group"),
     "joints": ("max_force",),
 }
 #: The component whose rows each table holds.
-_COMPONENTS = {"particles": "Particle", "springs": "Spring", "rings": "AreaConstraint",
+_COMPONENTS = {"particles": "Particle", "springs": "Spring", "areas": "AreaConstraint",
                "shapes": "ShapeMatch", "bodies": "RigidBody", "joints": "Joint"}
 
 

@@ -582,9 +582,12 @@ class World:
         return Rows(self, "springs")
 
     @property
-    def rings(self) -> Rows:
-        """Every AreaConstraint's row (``.pressure``, ``.rest_area``, …); ``ring_members``."""
-        return Rows(self, "rings")
+    def areas(self) -> Rows:
+        """Every AreaConstraint's row (``.pressure``, ``.rest_area``, …); ``area_members``."""
+        return Rows(self, "areas")
+
+    #: The old name of ``areas`` (kept for games written against it).
+    rings = areas
 
     @property
     def shapes(self) -> Rows:
@@ -601,9 +604,13 @@ class World:
         """Every Joint's row (``.force``, ``.max_force``, ``.broken``, ``.entity``…)."""
         return Rows(self, "joints")
 
+    def area_members(self, area: int) -> np.ndarray:
+        """The particle rows of AreaConstraint row ``area``, around its outline (a new array)."""
+        return self._members("area", area)
+
     def ring_members(self, ring: int) -> np.ndarray:
-        """The particle rows of ring row ``ring``, around its outline (a new array)."""
-        return self._members("ring", ring)
+        """The old name of ``area_members``."""
+        return self.area_members(ring)
 
     def shape_members(self, shape: int) -> np.ndarray:
         """The particle rows of shape-match row ``shape`` (a new array)."""

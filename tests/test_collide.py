@@ -280,7 +280,7 @@ def test_a_self_colliding_jelly_ball_slammed_by_a_heavy_crate_keeps_a_simple_out
             assert w.component(ball.constraint, AreaConstraint).self_collide
         crate = w.create_entity(RigidBody.box(400, 160, 60, 60, mass=200))
         w.component(crate, RigidBody).vy = -4000.0
-        rows = w.ring_members(0)
+        rows = w.area_members(0)
         crossed[flag] = 0
         for _ in range(120):
             w.step()
@@ -318,7 +318,7 @@ def test_a_thin_static_post_does_not_pierce_a_jelly_ball(width, x, vx, vy, stiff
     post = w.create_entity(RigidBody.box(400, 60, width, 120), Anchor())
     ball = jelly_ball(w, x, 240, radius=35, vertices=24, stiffness=stiffness)
     ball.set_velocity(vx, vy)
-    rows, deepest, touched = w.ring_members(0), 0.0, False
+    rows, deepest, touched = w.area_members(0), 0.0, False
     corners = w.component(post, RigidBody).outline()[0]
     for _ in range(150):
         w.step()

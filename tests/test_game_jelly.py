@@ -101,7 +101,7 @@ def test_pressing_inside_a_jelly_ball_grabs_its_centre():
     g = JellyGame(level=1)
     g.world.step(30)
     st = g.world.store
-    ring = st.ring_idx[st.ring_off[0]: st.ring_off[1]]
+    ring = st.area_idx[st.area_off[0]: st.area_off[1]]
     pos = st.particles.cols["pos"]
     cx, cy = pos[ring].mean(axis=0)
     radius = float(np.hypot(*(pos[ring[0]] - (cx, cy))))
@@ -148,15 +148,15 @@ def test_sliders_write_the_store_columns_for_every_body():
     assert widget(g, "stiffness").value == pytest.approx(0.25)
     widget(g, "pressure").on_change(1.8)
     assert widget(g, "pressure").value == 1.8
-    assert np.all(w.rings.pressure == 1.0)  # the balls inflate over the next frames
+    assert np.all(w.areas.pressure == 1.0)  # the balls inflate over the next frames
     g.step()
-    assert np.all(w.rings.pressure == rules.PRESSURE_RATE)
+    assert np.all(w.areas.pressure == rules.PRESSURE_RATE)
     w.step(20)
-    assert np.all(w.rings.pressure == 1.8)
+    assert np.all(w.areas.pressure == 1.8)
     assert np.allclose(w.shapes.scale[rules.memories(w)[0]], math.sqrt(1.8))
     widget(g, "pressure").on_change(9.0)  # clamped to the slider's range
     w.step(20)
-    assert np.all(w.rings.pressure == 2.2)
+    assert np.all(w.areas.pressure == 2.2)
     widget(g, "shape alpha").on_change(0.3)
     boxes, balls = rules.box_shapes(w), rules.memories(w)[0]
     assert len(boxes) == 10 and len(balls) == 3
@@ -178,8 +178,8 @@ def ring_shiver(world):
     st = world.store
     pos, prev = st.particles.cols["pos"], st.particles.cols["prev"]
     worst = 0.0
-    for r in range(st.rings.n):
-        ring = st.ring_idx[st.ring_off[r]: st.ring_off[r + 1]]
+    for r in range(st.areas.n):
+        ring = st.area_idx[st.area_off[r]: st.area_off[r + 1]]
         v = (pos[ring] - prev[ring]) / world.h
         worst = max(worst, float(np.abs(v - v.mean(axis=0)).max()))
     return worst
@@ -198,10 +198,10 @@ def test_pressure_slider_inflates_or_deflates_the_balls_without_a_shiver(value):
     assert worst < 300.0  # inner springs left alone: 2,000-6,500 px/s
     st = g.world.store
     pos = st.particles.cols["pos"]
-    for r in range(st.rings.n):
-        ring = st.ring_idx[st.ring_off[r]: st.ring_off[r + 1]]
+    for r in range(st.areas.n):
+        ring = st.area_idx[st.area_off[r]: st.area_off[r + 1]]
         area = geometry.polygon_area(pos[ring])
-        assert area / st.rings.cols["rest_area"][r] == pytest.approx(value, rel=0.05)
+        assert area / st.areas.cols["rest_area"][r] == pytest.approx(value, rel=0.05)
 
 
 def test_slider_settings_survive_a_save():
@@ -222,14 +222,14 @@ def test_spawn_buttons_add_bodies_with_the_current_settings():
     g.set_stiffness(0.5)
     g.set_pressure(1.4)
     g.set_alpha(0.5)
-    rings, shapes, springs = w.store.rings.n, w.store.shapes.n, w.store.springs.n
+    rings, shapes, springs = w.store.areas.n, w.store.shapes.n, w.store.springs.n
     for label in ("+ ball", "+ box", "+ rope", "+ chain"):
         widget(g, label).on_change(True)
-    assert (w.store.rings.n, w.store.shapes.n) == (rings + 1, shapes + 2)  # a box, a memory
+    assert (w.store.areas.n, w.store.shapes.n) == (rings + 1, shapes + 2)  # a box, a memory
     assert w.store.springs.n == springs + 72 + 12 + 7
     assert w.shapes.alpha[rules.box_shapes(w)[-1]] == pytest.approx(0.5)
     w.step(10)
-    assert w.rings.pressure[-1] == pytest.approx(1.4)  # inflated to the slider's pressure
+    assert w.areas.pressure[-1] == pytest.approx(1.4)  # inflated to the slider's pressure
     assert np.allclose(w.store.springs.cols["compliance"][: w.store.springs.n],
                        (1 / 0.5 - 1) * STIFFNESS_SCALE)
     for _ in range(120):
@@ -370,7 +370,7 @@ def test_a_crate_dropped_corner_first_does_not_sink_into_a_jelly_ball():
     w.set_stiffness(STIFFNESS_DEFAULT)
     w.step(60)
     crate = w.create_entity(RigidBody.box(400, 200, 50, 50, angle=math.pi / 4))
-    rows = w.ring_members(0)
+    rows = w.area_members(0)
     touched = False
     for _ in range(120):
         w.step()
@@ -397,7 +397,7 @@ def _fling(g: JellyGame, start: tuple[float, float], to: tuple[float, float],
 def _ball(g: JellyGame) -> tuple[float, float]:
     """Level 3's ball that starts by the pyramid (ring 1): its centre now."""
     w = g.world
-    return tuple(float(v) for v in w.particles.pos[w.ring_members(1)].mean(axis=0))
+    return tuple(float(v) for v in w.particles.pos[w.area_members(1)].mean(axis=0))
 
 
 def test_level_3_is_won_by_knocking_the_crate_pyramid_down():
@@ -456,8 +456,8 @@ SLIDERS = {"damping": rules.DAMPING, "gravity": rules.GRAVITY, "stiffness": rule
 def folded_balls(world):
     """Rings whose outline crosses or touches itself, or has turned inside out."""
     out = []
-    for r in range(len(world.rings)):
-        ring = world.particles.pos[world.ring_members(r)]
+    for r in range(len(world.areas)):
+        ring = world.particles.pos[world.area_members(r)]
         if not geometry.is_simple(ring) or geometry.polygon_area(ring) <= 0:
             out.append(r)
     return out
@@ -494,7 +494,7 @@ def test_no_slider_extremes_leave_a_ball_folded(values):
 
     for _ in range(20):
         step()
-    flung = w.particles.pos[w.ring_members(1)].mean(axis=0)
+    flung = w.particles.pos[w.area_members(1)].mean(axis=0)
     _fling(g, tuple(flung), (flung[0] - 250.0, flung[1] + 200.0), frames=5)
     for _ in range(155):
         step()
@@ -539,7 +539,7 @@ def crate_sink(stiffness, pressure, mass, height, frames=150, mask=None):
     for _ in range(frames):
         w.step()
         corners = w.component(crate, RigidBody).outline()[0]
-        pos, ring = w.particles.pos[rows], w.particles.pos[w.ring_members(0)]
+        pos, ring = w.particles.pos[rows], w.particles.pos[w.area_members(0)]
         for p, r, inside in zip(pos, radius, point_in_polygon(pos, corners), strict=True):
             d = _distance_to_outline(p, corners)
             into_crate = max(into_crate, r + d if inside else r - d)
@@ -568,7 +568,7 @@ def test_the_sink_measure_sees_a_crate_that_does_not_collide_with_the_ball():
 
 def _ball_centre(g: JellyGame, ring: int = 0) -> tuple[float, float]:
     w = g.world
-    return tuple(float(v) for v in w.particles.pos[w.ring_members(ring)].mean(axis=0))
+    return tuple(float(v) for v in w.particles.pos[w.area_members(ring)].mean(axis=0))
 
 
 def test_level_4_is_won_by_a_fling_that_lands_a_ball_in_the_basket():
@@ -645,7 +645,7 @@ def test_a_save_while_the_balls_inflate_continues_identically():
     g.set_pressure(2.2)
     for _ in range(10):  # half way there: pressure, spring rests and memory sizes in between
         g.step()
-    assert 1.0 < g.world.rings.pressure[0] < 2.2
+    assert 1.0 < g.world.areas.pressure[0] < 2.2
     copy = ecsgoo.loads(ecsgoo.dumps(g.world))
     assert rules.pressure(copy) == 2.2
     assert np.array_equal(copy.shapes.scale, g.world.shapes.scale)
@@ -653,7 +653,7 @@ def test_a_save_while_the_balls_inflate_continues_identically():
         g.step()
         copy.step()
     assert copy.state_hash() == g.world.state_hash()
-    assert np.all(copy.rings.pressure == 2.2)
+    assert np.all(copy.areas.pressure == 2.2)
 
 
 def test_level_4_the_poker_bot_aims_at_the_basket_and_wins():
@@ -681,11 +681,11 @@ def test_a_save_from_before_the_pressure_eased_gets_its_inflate_stage():
     assert any(isinstance(s, rules.Inflate) for s in old.pipeline)
     for _ in range(10):
         g.step()
-    assert np.all(old.rings.pressure == 1.5)  # it keeps the pressure it had
+    assert np.all(old.areas.pressure == 1.5)  # it keeps the pressure it had
     widget(g, "pressure").on_change(2.0)
     for _ in range(30):
         g.step()
-    assert np.all(old.rings.pressure == 2.0)  # and the slider works again
+    assert np.all(old.areas.pressure == 2.0)  # and the slider works again
 
 
 class _Window:

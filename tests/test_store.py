@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from ecsgoo import AreaConstraint, Particle, ShapeMatch, Spring, World, WorldError
-from ecsgoo.columns import PARTICLES, RINGS, SHAPES, SPRINGS
+from ecsgoo.columns import AREAS, PARTICLES, SHAPES, SPRINGS
 from scenes import chaos
 
 
 def test_every_column_has_a_typed_live_view_of_n_rows():
     w = chaos(seed=2)
     st = w.store
-    for table, spec in ((st.particles, PARTICLES), (st.springs, SPRINGS), (st.rings, RINGS),
+    for table, spec in ((st.particles, PARTICLES), (st.springs, SPRINGS), (st.areas, AREAS),
                         (st.shapes, SHAPES)):
         assert set(table.cols) == {c.name for c in spec.columns}
         for col in spec.columns:
@@ -38,8 +38,8 @@ def test_constructor_defaults_are_the_column_defaults():
     assert s["max_stretch"] == SPRINGS.default("max_stretch")
     assert Spring(1, 2).compliance == SPRINGS.default("compliance")
     a = defaults(AreaConstraint)
-    assert (a["pressure"], a["stiffness"]) == (RINGS.default("pressure"),
-                                               RINGS.default("stiffness"))
+    assert (a["pressure"], a["stiffness"]) == (AREAS.default("pressure"),
+                                               AREAS.default("stiffness"))
     assert defaults(ShapeMatch)["alpha"] == SHAPES.default("alpha")
 
 

@@ -75,12 +75,12 @@ def test_writes_are_checked_and_save():
 def test_ring_and_shape_members():
     w = _world()
     ball = jelly_ball(w, 200, 200, radius=30, vertices=8)
-    members = w.ring_members(0)
+    members = w.area_members(0)
     assert w.particles.entity[members].tolist() == ball.particles[:8]
-    assert len(w.rings) == 1 and w.rings.entity.tolist() == [ball.constraint]
-    w.rings.write("pressure", 1.5)
+    assert len(w.areas) == 1 and w.areas.entity.tolist() == [ball.constraint]
+    w.areas.write("pressure", 1.5)
     assert w.component(ball.constraint, AreaConstraint).pressure == 1.5
-    assert np.all(w.rings.pressure == 1.5)
+    assert np.all(w.areas.pressure == 1.5)
 
 
 def test_the_bundled_games_use_the_public_api_only():

@@ -40,7 +40,7 @@ class Layout:
         group = p.cols["group"][:n]
         a, b = s.cols["a"][:m], s.cols["b"][:m]
         members = st.outline_idx
-        self.outline_entities = [c._entity for c in st.rings.owner] + [
+        self.outline_entities = [c._entity for c in st.areas.owner] + [
             c._entity for c in st.shapes.owner if c._vals["outline"]]
         body_groups = np.unique(group[members])
         body = np.isin(group, body_groups[body_groups != 0])
@@ -61,7 +61,7 @@ class Layout:
     @staticmethod
     def _key(world: Any) -> tuple:
         st = world.store
-        return (st.particles.version, st.springs.version, st.rings.version, st.shapes.version,
+        return (st.particles.version, st.springs.version, st.areas.version, st.shapes.version,
                 st.bodies.version, st.joints.version, Look.revision, id(world))
 
     def describes(self, world: Any, looks: list) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..columns import BODIES, JOINTS, PARTICLES, RINGS, SHAPES, SPRINGS, TETHERS, TableSpec
+from ..columns import AREAS, BODIES, JOINTS, PARTICLES, SHAPES, SPRINGS, TETHERS, TableSpec
 from ..components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
 from ..rigid import Joint, RigidBody
 
@@ -44,7 +44,7 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("fruit", Fruit),
     Builtin("spring", Spring, SPRINGS, "springs", columns=True),
     Builtin("joint", Joint, JOINTS, "joints"),
-    Builtin("area", AreaConstraint, RINGS, "areas"),
+    Builtin("area", AreaConstraint, AREAS, "areas"),
     Builtin("shape", ShapeMatch, SHAPES, "shapes"),
     Builtin("tether", Spring, TETHERS, "tethers"),
 )

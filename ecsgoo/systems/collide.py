@@ -105,7 +105,7 @@ class Collide(Stage):
             self._with_the_level(world, h, grid, segs, since)
 
     def _among_particles(self, world: World, h: float) -> Any:
-        """Circle pairs, outlines and rings' own outlines; returns the particles' grid
+        """Circle pairs, outlines and areas' own outlines; returns the particles' grid
         (None if nothing needs it)."""
         st = world.store
         p = st.particles
@@ -128,8 +128,8 @@ class Collide(Stage):
                              c["pos"], c["prev"], c["w"], c["radius"], c["group"],
                              c["layer"], c["mask"], c["friction"], c["restitution"], x0, y0,
                              cell, nx, ny, start, items, vmin, push, hold)
-        if st.rings.n and st.rings.self_collide.any():  # rings' own outlines
-            collide_self(st.rings.n, st.ring_off, st.ring_idx, st.rings.self_collide,
+        if st.areas.n and st.areas.self_collide.any():  # areas' own outlines (self_collide)
+            collide_self(st.areas.n, st.area_off, st.area_idx, st.areas.self_collide,
                          c["pos"], c["prev"], c["w"], c["radius"], c["friction"],
                          c["restitution"], vmin, push, hold)
         return grid

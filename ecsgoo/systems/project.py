@@ -53,10 +53,10 @@ class Project(Stage):
     def solve(self, world: World, ctx: StepContext) -> None:
         h = ctx.h
         st = world.store
-        rings, shapes = st.rings, st.shapes
+        areas, shapes = st.areas, st.shapes
         pc = st.particles.cols  # kernels take whole columns and loop over the first n rows
         rounds = self.iterations or world.iterations
-        if not (st.springs.n or rings.n or shapes.n):  # only springs on bodies, if any
+        if not (st.springs.n or areas.n or shapes.n):  # only springs on bodies, if any
             if st.tethers.n:
                 st.tethers.lam[:] = 0.0
                 for _ in range(rounds):
@@ -72,9 +72,9 @@ class Project(Stage):
             # Gauss–Seidel pass (a one-way sweep feeds energy into high-valence nodes,
             # e.g. a jelly ball's centre with 24 spokes, until it explodes)
             sweep_springs(ends, vals, pc["pos"], pc["w"], h, r % 2 == 1)
-            if rings.n:
-                rc = rings.cols
-                solve_area(rings.n, pc["pos"], pc["w"], st.ring_off, st.ring_idx,
+            if areas.n:
+                rc = areas.cols
+                solve_area(areas.n, pc["pos"], pc["w"], st.area_off, st.area_idx,
                            rc["rest_area"], rc["pressure"], rc["stiffness"], st.scratch)
             if shapes.n:
                 solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,

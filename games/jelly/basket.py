@@ -88,7 +88,7 @@ def clamp(world: World, x: float, y: float) -> tuple[float, float]:
 def _centres(world: World) -> set[int]:
     """The entities of the jelly balls' centre particles."""
     out = set()
-    for r in range(len(world.rings)):
+    for r in range(len(world.areas)):
         row = rules.ball_centre(world, r)
         if row >= 0:
             out.add(int(world.particles.entity[row]))

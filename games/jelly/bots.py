@@ -68,9 +68,9 @@ def _ball_behind(world: Any, line: float) -> tuple[int, np.ndarray] | None:
     from .rules import ball_centre
 
     best = None
-    for r in range(len(world.rings)):
+    for r in range(len(world.areas)):
         row = ball_centre(world, r)
-        c = world.particles.pos[world.ring_members(r)].mean(axis=0)
+        c = world.particles.pos[world.area_members(r)].mean(axis=0)
         if row >= 0 and c[0] < line and (best is None or c[0] > best[1][0]):
             best = (int(world.particles.entity[row]), c)
     return best

@@ -83,8 +83,8 @@ class JellyGame(Game):
         new pressure gets its ``Inflate`` stage, aiming at the pressure it has."""
         if not any(isinstance(stage, rules.Inflate) for stage in world.pipeline):
             world.use(rules.Inflate(), *world.pipeline)
-        if not world.get_component(rules.Inflation) and len(world.rings):
-            world.create_entity(rules.Inflation(float(world.rings.pressure[0])))
+        if not world.get_component(rules.Inflation) and len(world.areas):
+            world.create_entity(rules.Inflation(float(world.areas.pressure[0])))
         super().adopt(world)
         self._pointer = None
 
@@ -292,8 +292,8 @@ class JellyGame(Game):
     def _ball_centre_at(self, x: float, y: float) -> int:
         """The centre particle's entity of the jelly ball around ``(x, y)``, or -1."""
         w = self.world
-        for r in range(len(w.rings)):
-            if point_in_polygon((x, y), w.particles.pos[w.ring_members(r)]):
+        for r in range(len(w.areas)):
+            if point_in_polygon((x, y), w.particles.pos[w.area_members(r)]):
                 centre = rules.ball_centre(w, r)
                 if centre >= 0 and w.particles.w[centre] > 0:
                     return int(w.particles.entity[centre])

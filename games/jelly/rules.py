@@ -133,11 +133,11 @@ def apply_pressure(world: World, value: Any) -> None:
     substep, and with stiff springs that fight shows as a violent shiver (a
     skin of full length crinkling round a 0.35 area buckled at ~800 px/s).
     """
-    if not len(world.rings):
+    if not len(world.areas):
         return
-    old = world.rings.pressure.copy()
-    world.rings.write("pressure", value)
-    new = world.rings.pressure
+    old = world.areas.pressure.copy()
+    world.areas.write("pressure", value)
+    new = world.areas.pressure
     skin = np.sqrt(np.minimum(new, 1.0) / np.minimum(old, 1.0))
     scale_inner_springs(world, np.sqrt(new / old), skin)
     shapes, rings = memories(world)
@@ -147,7 +147,7 @@ def apply_pressure(world: World, value: Any) -> None:
 def memories(world: World) -> tuple[np.ndarray, np.ndarray]:
     """The shape rows that are a jelly ball's memory (a ShapeMatch on an AreaConstraint's
     entity) and each one's ring row."""
-    ring_of = {int(e): k for k, e in enumerate(world.rings.entity)}
+    ring_of = {int(e): k for k, e in enumerate(world.areas.entity)}
     pairs = [(s, ring_of[int(e)]) for s, e in enumerate(world.shapes.entity) if int(e) in ring_of]
     out = np.array(pairs, dtype=np.int64).reshape(-1, 2)
     return out[:, 0], out[:, 1]
@@ -184,10 +184,10 @@ class Inflate(Stage):
     name = "jelly_inflate"
 
     def process(self, world: Any) -> None:
-        if not len(world.rings):
+        if not len(world.areas):
             return
         target = inflation(world).target
-        now = world.rings.pressure
+        now = world.areas.pressure
         if np.all(now == target):
             return
         apply_pressure(world, np.clip(target, now / PRESSURE_RATE, now * PRESSURE_RATE))
@@ -198,7 +198,7 @@ def ball_centre(world: World, ring: int) -> int:
 
     -1 if there is none (a ring without spokes).
     """
-    members = world.ring_members(ring)
+    members = world.area_members(ring)
     groups = world.particles.group
     group = groups[members[0]]
     if group == 0:
@@ -218,9 +218,9 @@ def scale_inner_springs(world: World, factor: np.ndarray,
     n = len(world.particles)
     ball = np.full(n, -1, dtype=np.int64)
     place = np.full(n, -1, dtype=np.int64)  # index around the ring; the centre has none
-    size = np.zeros(len(world.rings), dtype=np.int64)
-    for k in range(len(world.rings)):
-        ring = world.ring_members(k)
+    size = np.zeros(len(world.areas), dtype=np.int64)
+    for k in range(len(world.areas)):
+        ring = world.area_members(k)
         ball[ring], place[ring], size[k] = k, np.arange(len(ring)), len(ring)
         centre = ball_centre(world, k)
         if centre >= 0:
