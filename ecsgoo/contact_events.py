@@ -6,8 +6,11 @@ most ``r1 + r2 + World.contact_slop`` apart, the test Merge uses), rigid bodies
 (a particle's disc within the slop of a body's shape, static bodies too:
 ``kernels.touching``; bodies with each other: the contact graph's rows that
 pushed in the frame, ``physics.contacts.touching_bodies``) and the level (its
-segments, polygons and the bounds; the other end is ``-1``). A pair new since
-the last frame dispatches::
+segments, polygons and the bounds; the other end is ``-1``) and soft bodies'
+outlines between their particles (a disc on an edge of a jelly ball: the other end
+is the outline's particle nearer the point, so a disc sliding along an outline ends
+one contact and begins the next as it passes a vertex). A pair new since the last
+frame dispatches::
 
     contact_began(a, b, x, y, nx, ny, impulse, speed)
 
@@ -35,7 +38,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .kernels.queries import touching_pairs
-from .kernels.touching import discs_on_bodies, discs_on_level
+from .kernels.touching import discs_on_bodies, discs_on_level, discs_on_outlines
 from .physics.contacts import touching_bodies
 
 if TYPE_CHECKING:
@@ -147,6 +150,34 @@ def _touching(world: World) -> dict[tuple[int, int], Where]:
         out.setdefault(pair, where)
     for pair, where in _particles_on_things(world):
         out.setdefault(pair, where)
+    for pair, where in _particles_on_outlines(world):
+        out.setdefault(pair, where)
+    return out
+
+
+def _particles_on_outlines(world: World) -> list[tuple[tuple[int, int], Where]]:
+    """Particles touching a soft body's outline between its particles, where either asks:
+    the pair names the outline's particle nearer the touching point."""
+    st = world.store
+    p = st.particles
+    if not p.events.any():
+        return []
+    grid = world.broadphase.particles(world)  # makes the store whole: outlines are current
+    if len(st.outline_off) < 2:
+        return []
+    c = p.cols
+    hits = np.zeros((int(p.events.sum()) * 4 + 16, 6))
+    while True:
+        count = discs_on_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
+                                  c["pos"], c["radius"], c["group"], c["layer"], c["mask"],
+                                  c["events"], world.contact_slop, *grid, hits)
+        if count <= len(hits):
+            break
+        hits = np.zeros((2 * count, 6))
+    entity, out = p.entity, []
+    for row, other, x, y, nx, ny in hits[:count].tolist():
+        a, e = int(entity[int(row)]), int(entity[int(other)])
+        out.append(((a, e), (x, y, nx, ny)) if a < e else ((e, a), (x, y, -nx, -ny)))
     return out
 
 

@@ -158,3 +158,46 @@ def test_a_watched_body_reports_the_level_and_a_watched_particle_the_bodies_it_r
     crate = w.create_entity(RigidBody.box(400, 100, 40, 40, events=True))
     w.step(60)
     assert [e[1:3] for e in log if e[0] == "began"] == [(crate, -1)]
+
+
+def _square_outline(w: World, events: bool) -> list[int]:
+    """A still soft-body outline (an AreaConstraint on four immovable particles, 200 px
+    sides): a disc on its top edge touches no vertex, only the edge between two."""
+    from ecsgoo import AreaConstraint
+    corners = [w.create_entity(Particle(x, y, radius=3, mass=math.inf, restitution=0.0,
+                                        events=events))
+               for x, y in ((300, 100), (500, 100), (500, 300), (300, 300))]
+    w.create_entity(AreaConstraint(corners))
+    return corners
+
+
+@pytest.mark.parametrize("asks", ["particle", "outline"])
+def test_a_disc_landing_on_an_outline_edge_reports_the_nearer_outline_particle(asks):
+    w, log = _world(gravity=(0, -980))
+    corners = _square_outline(w, events=asks == "outline")
+    ball = w.create_entity(Particle(360, 340, radius=10, mass=2.0, restitution=0.0,
+                                    events=asks == "particle"))
+    w.step(60)
+    began = [e for e in log if e[0] == "began"]
+    assert len(began) == 1, began
+    a, b, x, y, nx, ny, impulse, speed = began[0][1:]
+    near = corners[3]  # (300, 300) is nearer x = 360 than (500, 300)
+    assert (a, b) == tuple(sorted((ball, near)))
+    sign = 1.0 if a == ball else -1.0  # the normal runs from a to b
+    assert (nx, ny) == pytest.approx((0.0, -sign), abs=1e-6)
+    assert x == pytest.approx(360, abs=1e-6) and y == pytest.approx(303, abs=1.0)
+    # it fell ~27 px: v = √(2·980·27) ≈ 230 px/s; the contact took m·v out of it
+    fall = math.sqrt(2 * 980 * (340 - 313))
+    assert speed == pytest.approx(fall, rel=0.1)
+    assert impulse == pytest.approx(2.0 * fall, rel=0.1)
+    settled = len(log)
+    w.step(60)
+    assert len(log) == settled, "resting on the edge does not flicker"
+
+
+def test_an_outline_nobody_watches_reports_nothing():
+    w, log = _world(gravity=(0, -980))
+    _square_outline(w, events=False)
+    w.create_entity(Particle(360, 340, radius=10))
+    w.step(60)
+    assert log == []

@@ -5,8 +5,9 @@ the rigid bodies whose shape comes within ``radius + slop`` of its centre (a
 static body too: the solver keeps particles out of those in position, so no
 contact row records it), the level's segments and polygons, and the bounds. Each
 hit is one row of ``out``: ``(particle row, other, x, y, nx, ny)`` — ``other`` a
-body row (``discs_on_bodies``) or -1 (the level), the point on the particle's
-disc and the unit normal from the particle to the other thing.
+body row (``discs_on_bodies``), -1 (the level) or, on a soft body's outline, the
+outline particle nearer the touching point (``discs_on_outlines``), the point on
+the particle's disc and the unit normal from the particle to the other thing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from numba import njit
 
 from .contacts import closest_on_segment, inside_ring, nearest_edge
 from .manifold import collide_convex
+from .outlines import _gather_ring, _is_member, _longest_ring, _nearest_edge, _ring_buffers
 from .rigid import _filters
 
 
@@ -93,4 +95,65 @@ def discs_on_level(rows, pos, radius, slop, segs, poly_off, poly_xy, poly_idx, w
             out[count, 2], out[count, 3] = px + nx * r, py + ny * r
             out[count, 4], out[count, 5] = nx, ny
             count += 1
+    return count
+
+
+@njit(cache=True)
+def discs_on_outlines(outlines, off, idx, pos, radius, group, layer, mask, events, slop,
+                      x0, y0, cell, nx, ny, start, items, out):
+    """Rows ``(particle row, outline particle row, x, y, nx, ny)`` of particles touching a
+    soft body's outline (its edges as capsules, as the solver's ``collide_outlines``
+    sees them) within ``slop`` px, where the particle or the outline (any of its
+    particles) has ``events``; the outline particle is the nearer end of the edge.
+    Particles come from the particles' grid (``build_grid``) under each outline's box;
+    returns the count (may pass ``len(out)``: grow and call again)."""
+    k = _longest_ring(off[: outlines + 1])
+    xy, rr, boxes = _ring_buffers(k)
+    count = 0
+    for r in range(outlines):
+        s, e = off[r], off[r + 1]
+        watched = False
+        for t in range(s, e):
+            watched = watched or events[idx[t]]
+        minx, miny, maxx, maxy, ccx, ccy, circ, rmax = _gather_ring(pos, radius, idx, s, e,
+                                                                    xy, rr, boxes)
+        g, ring_layer, ring_mask = group[idx[s]], layer[idx[s]], mask[idx[s]]
+        grow = rmax + 0.5 * cell + slop
+        cx0 = max(0, int((minx - grow - x0) / cell))
+        cx1 = min(nx - 1, int((maxx + grow - x0) / cell))
+        cy0 = max(0, int((miny - grow - y0) / cell))
+        cy1 = min(ny - 1, int((maxy + grow - y0) / cell))
+        for cy in range(cy0, cy1 + 1):
+            for u in range(start[cx0 + cy * nx], start[cx1 + 1 + cy * nx]):
+                i = items[u]
+                if not (watched or events[i]) or (g != 0 and group[i] == g):
+                    continue
+                if (layer[i] & ring_mask) == 0 or (ring_layer & mask[i]) == 0:
+                    continue
+                px, py, ri = pos[i, 0], pos[i, 1], radius[i]
+                reach = ri + rmax + slop
+                dx, dy = px - ccx, py - ccy
+                far = circ + reach
+                if dx * dx + dy * dy > far * far or (g == 0 and _is_member(i, idx, s, e)):
+                    continue
+                inside, edge, t, qx, qy, d2 = _nearest_edge(px, py, xy, e - s, boxes, reach)
+                if inside:
+                    inside, edge, t, qx, qy, d2 = _nearest_edge(px, py, xy, e - s, boxes,
+                                                                math.inf)
+                if edge < 0:
+                    continue
+                d = math.sqrt(d2)
+                gap = ri + (1.0 - t) * rr[edge] + t * rr[edge + 1]
+                if d < 1e-12 or (not inside and d - gap > slop):
+                    continue
+                # the normal from the particle to the outline: towards the edge from
+                # outside, away from it from inside (the outline's body is that way)
+                sign = -1.0 if inside else 1.0
+                unx, uny = sign * (qx - px) / d, sign * (qy - py) / d
+                if count < len(out):
+                    near = idx[s + edge] if t < 0.5 else idx[s + (edge + 1) % (e - s)]
+                    out[count, 0], out[count, 1] = i, near
+                    out[count, 2], out[count, 3] = px + unx * ri, py + uny * ri
+                    out[count, 4], out[count, 5] = unx, uny
+                count += 1
     return count
