@@ -151,6 +151,7 @@ L = limits
 _GROUP = dict(range=L.INT)
 _FRICTION, _BOUNCE = dict(range=L.FRICTION), dict(range=L.UNIT)
 _FORCE, _STILL = dict(range=L.FORCE), dict(range=L.ID)
+_NAP = dict(range=L.whole(-1, L.MAX_ENTITY_ID))
 
 #: Particle rows. pos, prev, w, pinned and pin are what every substep touches.
 PARTICLES = TableSpec("Particle", (
@@ -174,8 +175,8 @@ PARTICLES = TableSpec("Particle", (
     _one("restitution", F8, "Bounce of its contacts: 0 none, 1 elastic.", 0.1, **_BOUNCE),
     Column("force", F8, "Force for the next step, mass·px/s² (World.apply_force adds to it, "
            "World.step clears it).", 0.0, 2, ("fx", "fy"), **_FORCE),
-    _one("w", F8, "Inverse mass (0: pinned or immovable), from mass and pinned "
-         "(derived.inverse_masses).", None, False),
+    _one("w", F8, "Inverse mass (0: pinned, immovable or frozen), from mass, pinned and "
+         "frozen (derived.inverse_masses).", None, False),
     _one("pinned", B1, "Held by an Anchor.", False, False),
     Column("pin", F8, "Where its Anchor holds it, px; unpinned: where it was added or last "
            "placed (Merge's spawn point).", None, 2),
@@ -183,6 +184,10 @@ PARTICLES = TableSpec("Particle", (
     _one("asleep", B1, "Asleep (World(sleep=True)): held still when nothing near it moves; "
          "woken by a touch, a write, a link.", False),
     _one("still", I8, "Frames it has been slow (sleeping counts them).", 0, **_STILL),
+    _one("nap", I8, "Asleep: the island it fell asleep with, named by its least entity "
+         "(it sleeps and wakes with it); awake: -1.", -1, **_NAP),
+    _one("frozen", B1, "Asleep and out of reach of everything awake this frame: solved as "
+         "static (w = 0) until the frame ends (sleeping.freeze, Store.thaw).", False, False),
     _one("entity", I8, "The particle's entity.", None, False),
 ), add="add_particles")
 
@@ -254,13 +259,18 @@ BODIES = TableSpec("RigidBody", (
     _one("events", B1, "Dispatch contact_began/contact_ended for its contacts.", False),
     Column("force", F8, "Force for the next step, mass·px/s² (World.apply_force).", 0.0, 2,
            ("fx", "fy"), **_FORCE),
-    _one("w", F8, "Inverse mass (0: anchored; derived.inverse_masses).", None, False),
-    _one("iw", F8, "Inverse moment of inertia (0: anchored).", None, False),
+    _one("w", F8, "Inverse mass (0: anchored or frozen; derived.inverse_masses).", None,
+         False),
+    _one("iw", F8, "Inverse moment of inertia (0: anchored or frozen).", None, False),
     _one("pinned", B1, "Held by an Anchor (static).", False, False),
     _one("extent", F8, "Distance from the centre of mass to the farthest point of the "
          "shape, px (the broad phase's bounding circle).", None, False),
     _one("asleep", B1, "Asleep (World(sleep=True)): held still until woken.", False),
     _one("still", I8, "Frames it has been slow (sleeping counts them).", 0, **_STILL),
+    _one("nap", I8, "Asleep: the island it fell asleep with (see Particle); awake: -1.", -1,
+         **_NAP),
+    _one("frozen", B1, "Asleep and out of reach of everything awake this frame: solved as "
+         "static (w = iw = 0) until the frame ends (sleeping.freeze).", False, False),
     _one("entity", I8, "The body's entity.", None, False),
 ), add="add_bodies", hooked=(("width", L.SIZE), ("height", L.SIZE), ("radius", L.SIZE),
                              ("points", L.within(L.MAX_SHAPE))))

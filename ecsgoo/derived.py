@@ -1,12 +1,13 @@
 """Derived columns and flags: each computed by one function from its inputs.
 
 A particle's or body's inverse mass (``w``, and a body's ``iw``) follows from its
-mass (inertia), whether it is pinned (anchored, static) and nothing else:
-sleeping does not change it (a sleeping thing is held by ``sleeping``, not by an
-inverse mass of 0, so what touches it pushes it and wakes it). Every writer of
-``mass``, ``inertia`` or ``pinned`` calls ``inverse_masses`` on the rows it
-wrote; nothing else writes ``w`` or ``iw``. Whether a world is ``resting`` (the
-solver's substeps skipped) is ``resting``.
+mass (inertia), whether it is pinned (anchored, static) and whether it is
+``frozen`` for the frame: a sleeping island nothing awake can reach this frame
+(``sleeping.freeze``) is solved as static and so costs the solver next to
+nothing; one within reach keeps its inverse mass, so what touches it pushes it
+and wakes it. Every writer of ``mass``, ``inertia``, ``pinned`` or ``frozen``
+calls ``inverse_masses`` on the rows it wrote; nothing else writes ``w`` or ``iw``.
+Whether a world is ``resting`` (the solver's substeps skipped) is ``resting``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def inverse_mass(mass: Any, pinned: Any) -> Any:
 def inverse_masses(table: Any, rows: Rows = slice(None)) -> None:
     """Write ``w`` (and, for bodies, ``iw``) of ``table``'s ``rows`` from their inputs."""
     c = table.cols
-    pinned = c["pinned"][rows]
+    pinned = c["pinned"][rows] | c["frozen"][rows]
     c["w"][rows] = inverse_mass(c["mass"][rows], pinned)
     if "iw" in c:
         c["iw"][rows] = inverse_mass(c["inertia"][rows], pinned)

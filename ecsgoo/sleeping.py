@@ -14,12 +14,18 @@ contacts — form an *island*; an island whose every member has been still for
 everything that can move is asleep the solver's substeps are skipped altogether
 (``World.resting``): a sleeping world costs nothing.
 
-Sleeping never changes what happens. A sleeping thing keeps its inverse mass
-(``derived.inverse_masses``), so while anything is awake the solver pushes it
-as it would push it awake: a ball rolled into a sleeping crate knocks it. After
-the frame (``update``) a sleeping row that was moved faster than ``sleep_speed``
-wakes its island; the others are put back exactly where they fell asleep, at
-rest, so a sleeping pile does not creep. What a push cannot reveal in one frame
+Sleeping never changes what happens, and a sleeping island out of reach costs
+next to nothing. As a frame begins (``freeze``) each sleeping island that nothing
+awake can reach within the frame — an awake island's box grown by twice its
+fastest speed × dt, gravity and forces included, and the contact slop — is
+*frozen*: solved as static (inverse mass 0, ``derived.inverse_masses``), so the
+solver skips its rows. One within reach keeps its inverse mass, so the solver
+pushes it as it would push it awake: a ball rolled into a sleeping crate knocks
+it. A row made or deleted during the frame thaws every frozen one
+(``Store.prepare``). After the frame (``update``) the frozen thaw, a sleeping row
+that was moved faster than ``sleep_speed`` wakes its island, and the others are
+put back exactly where they fell asleep, at rest, so a sleeping pile does not
+creep. What a push cannot reveal in one frame
 wakes explicitly (``wake``): a write of a position, velocity, mass, friction or
 motor, a force, a grab, a component added or removed, a spring or joint made to
 it; removing something static, changing the bounds or the level wakes
@@ -35,6 +41,7 @@ import numpy as np
 
 from . import derived
 from .kernels.graph import component_labels
+from .kernels.islands import reachable
 from .kernels.queries import touching_pairs
 from .physics.contacts import island_pairs
 
@@ -51,38 +58,18 @@ LOOK_EVERY = 10
 
 
 class SleepState:
-    """What sleeping keeps between calls (``World.sleep_state``): the islands of the last
-    look and the structure they are of, the frame's start, the rows of a resting world."""
+    """What sleeping keeps between calls (``World.sleep_state``): the frame's start and the
+    rows of a resting world."""
 
     def __init__(self) -> None:
-        self.island: np.ndarray | None = None
-        self.key: tuple[int, ...] | None = None
         self.start: FrameStart | None = None
         self.resting_rows: tuple[int, int] | None = None
 
     def copy(self) -> SleepState:
         """An independent copy (``World.clone``)."""
         twin = SleepState()
-        twin.island = None if self.island is None else self.island.copy()
-        twin.key, twin.resting_rows = self.key, self.resting_rows
+        twin.resting_rows = self.resting_rows
         return twin
-
-
-def _key(world: World) -> tuple[int, ...]:
-    """The versions of every table an island reads (a changed one: the islands are stale)."""
-    st = world.store
-    return tuple(t.version for t in (st.particles, st.bodies, st.springs, st.joints,
-                                     st.tethers, st.areas, st.shapes))
-
-
-def labels(world: World) -> np.ndarray:
-    """The island label of every particle row, then body row, between frames: the frame's
-    end look (``update``; what a loaded world, which keeps none, finds again from the same
-    poses), or looked for again if anything came or went since."""
-    state = world.sleep_state
-    if state.island is None or state.key != _key(world):
-        state.island, state.key = islands(world), _key(world)
-    return state.island
 
 
 def update(world: World) -> None:
@@ -94,6 +81,7 @@ def update(world: World) -> None:
         world.resting = False
         return
     state = world.sleep_state
+    st.thaw()  # the frame is over: frozen islands have their inverse masses back
     if world.resting and state.resting_rows == (n, m):
         return  # all asleep, nothing woke (``wake``) and nothing joined: nothing changed
     start, state.start = state.start, None
@@ -109,17 +97,16 @@ def update(world: World) -> None:
         p.still[grabbed_p] = 0
     if grabbed_b >= 0:
         b.still[grabbed_b] = 0
-    if not (p.asleep.any() or b.asleep.any()) and world.frame % LOOK_EVERY:
-        return  # nothing to wake: look for islands to put to sleep only now and then
-    state.island, state.key = islands(world), _key(world)  # as the frame ends
-    island = state.island
-    # an island sleeps when all its members are still long enough; else all are awake
-    still = np.concatenate([p.still, b.still]) >= SLEEP_FRAMES
-    movable = derived.movable(world)
-    restless = np.zeros(island.max() + 1, dtype=bool)
-    np.logical_or.at(restless, island, movable & ~still)
-    asleep = movable & ~restless[island]
-    _set(world, asleep[:n], asleep[n:])
+    if world.frame % LOOK_EVERY == 0:  # islands to put to sleep are looked for only now
+        # and then (what was hit woke above; a touch that moved nothing changes only counts)
+        island = islands(world)  # as the frame ends
+        # an island sleeps when all its members are still long enough; else all are awake
+        still = np.concatenate([p.still, b.still]) >= SLEEP_FRAMES
+        movable = derived.movable(world)
+        restless = np.zeros(island.max() + 1, dtype=bool)
+        np.logical_or.at(restless, island, movable & ~still)
+        asleep = movable & ~restless[island]
+        _set(world, asleep[:n], asleep[n:], island)
     world.resting = derived.resting(world)
     state.resting_rows = (n, m)
 
@@ -137,6 +124,41 @@ def sleep_speed(world: World) -> float:
     the moment it is pushed, pulled, written or touched.
     """
     return max(SLEEP_SPEED, math.hypot(*world.gravity) * world.dt)
+
+
+def freeze(world: World) -> None:
+    """Freeze the sleeping islands nothing awake can reach this frame (``Store.freeze``;
+    the frame's end thaws them)."""
+    st = world.store
+    p, b = st.particles, st.bodies
+    if not (p.asleep.any() or b.asleep.any()):
+        return
+    asleep = np.concatenate([p.asleep, b.asleep])
+    awake = derived.movable(world) & ~asleep
+    if not awake.any():
+        return  # all asleep: the solver does not run
+    dt, h = world.dt, st.h
+    gravity = math.hypot(*world.gravity)
+    force = (np.hypot(*world.frame_force.T) * p.w, np.hypot(*world.body_force.T) * b.w)
+    speed = np.concatenate([
+        np.hypot(*(p.pos - p.prev).T) / h + (gravity + force[0]) * dt,
+        (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
+        + (gravity + force[1]) * dt])
+    pos = np.concatenate([p.pos, b.pos])
+    grabbed = st.pslot.get(world.grabbed, -1)
+    if grabbed < 0 and world.grabbed in st.bslot:
+        grabbed = p.n + st.bslot[world.grabbed]
+    if grabbed >= 0:  # the pointer may pull it as far as the target this frame
+        speed[grabbed] += math.hypot(*(pos[grabbed] - world.grab_target)) / dt
+    # what is awake may pass its speed on to anything awake it hits: the fastest counts
+    fastest = float(speed[awake].max())
+    naps, island = np.unique(np.concatenate([p.nap, b.nap]), return_inverse=True)
+    size = np.concatenate([p.radius, b.extent])
+    near = reachable(island, asleep, awake, pos, size, fastest, dt,
+                     2.0 * world.contact_slop + 1.0, len(naps))
+    cold = asleep & ~near[island]
+    if cold.any():
+        st.freeze(cold[: p.n], cold[p.n:])
 
 
 def begin_frame(world: World) -> None:
@@ -253,12 +275,38 @@ def islands(world: World) -> np.ndarray:
     if len(pairs):
         a_list.append(pairs[:, 0])
         b_list.append(pairs[:, 1])
+    # what fell asleep together stays one island while it sleeps (it does not move, but
+    # its bodies' contacts are not looked for while it is frozen)
+    nap = np.concatenate([p.nap, b.nap])
+    order = np.flatnonzero(nap >= 0)
+    order = order[np.argsort(nap[order], kind="stable")]
+    same = nap[order[1:]] == nap[order[:-1]]
+    a_list.append(order[:-1][same])
+    b_list.append(order[1:][same])
     ua = np.concatenate(a_list).astype(np.int64) if a_list else np.zeros(0, dtype=np.int64)
     ub = np.concatenate(b_list).astype(np.int64) if b_list else np.zeros(0, dtype=np.int64)
     # static things (pinned, immovable) carry no island: two piles on one floor are two
     fixed = ~derived.movable(world)
     keep = ~(fixed[ua] | fixed[ub])
     return component_labels(n + m, ua[keep], ub[keep])
+
+
+def name_naps(world: World) -> None:
+    """Rows saved asleep without the island they fell asleep with (files from before
+    ``nap``) take it from the islands they are in now; awake rows have none."""
+    p, b = world.store.particles, world.store.bodies
+    p.nap[~p.asleep] = -1
+    b.nap[~b.asleep] = -1
+    lost = np.concatenate([p.asleep & (p.nap < 0), b.asleep & (b.nap < 0)])
+    if lost.any():
+        island = islands(world)
+        entity = np.concatenate([p.entity, b.entity])
+        asleep = np.concatenate([p.asleep, b.asleep])
+        least = np.full(int(island.max()) + 1, np.iinfo(np.int64).max)
+        np.minimum.at(least, island[asleep], entity[asleep])
+        nap = np.concatenate([p.nap, b.nap])
+        nap[lost] = least[island[lost]]
+        p.nap[:], b.nap[:] = nap[: p.n], nap[p.n:]
 
 
 def wake_all(world: World) -> None:
@@ -271,32 +319,51 @@ def wake_all(world: World) -> None:
         world.resting = False
 
 
-def _set(world: World, particles: np.ndarray, bodies: np.ndarray) -> None:
-    """Make the flagged rows asleep (at rest where they are), the rest awake."""
+def _set(world: World, particles: np.ndarray, bodies: np.ndarray,
+         island: np.ndarray | None = None) -> None:
+    """Make the flagged rows asleep (at rest where they are), the rest awake (and thawed).
+
+    A row falling asleep takes its ``island``'s name (``nap``: the least entity of the
+    island's rows that sleep); a waking one drops it."""
     st = world.store
     p, b = st.particles, st.bodies
-    fall = particles & ~p.asleep
-    p.prev[fall] = p.pos[fall]
+    st.thaw(~particles, ~bodies)
+    fall = np.concatenate([particles & ~p.asleep, bodies & ~b.asleep])
+    if fall.any():
+        island = islands(world) if island is None else island
+        asleep = np.concatenate([particles, bodies])
+        entity = np.concatenate([p.entity, b.entity])
+        least = np.full(int(island.max()) + 1, np.iinfo(np.int64).max)
+        np.minimum.at(least, island[asleep], entity[asleep])
+        nap = np.concatenate([p.nap, b.nap])
+        nap[fall] = least[island[fall]]
+        p.nap[:], b.nap[:] = nap[: p.n], nap[p.n:]
+    p.nap[~particles] = -1
+    b.nap[~bodies] = -1
+    n = p.n
+    p.prev[fall[:n]] = p.pos[fall[:n]]
     p.asleep[:] = particles
-    fall = bodies & ~b.asleep
-    b.prev[fall], b.prev_angle[fall] = b.pos[fall], b.angle[fall]
+    b.prev[fall[n:]], b.prev_angle[fall[n:]] = b.pos[fall[n:]], b.angle[fall[n:]]
     b.asleep[:] = bodies
 
 
 def wake(world: World, entity: int) -> None:
-    """Wake ``entity``'s island now (a write, a force, a grab, a deletion, a break); its
-    still count starts again (with nothing asleep, only its own)."""
+    """Wake ``entity``'s island now (a write, a force, a grab, a deletion, a break): what
+    fell asleep with it (``nap``); their still counts start again (awake already: its
+    own, which keeps its island awake as long)."""
     st = world.store
     p, b = st.particles, st.bodies
     world.resting = False
     row, body = st.pslot.get(entity, -1), st.bslot.get(entity, -1)
     if row < 0 and body < 0:
         return  # not a particle or body: whatever it changed, the next frame looks
-    if not (p.asleep.any() or b.asleep.any()):
-        (p.still if row >= 0 else b.still)[row if row >= 0 else body] = 0
+    table, k = (p, row) if row >= 0 else (b, body)
+    if not table.asleep[k]:  # awake, so is its island: it cannot sleep until this one is
+        table.still[k] = 0  # still again, as if the island's count started again
         return
-    island = labels(world)
-    woke = island == island[row if row >= 0 else p.n + body]
+    nap = np.concatenate([p.nap, b.nap])  # it wakes with what it fell asleep with
+    woke = (nap == table.nap[k]) & (nap >= 0)
+    woke[row if row >= 0 else p.n + body] = True
     _set(world, p.asleep & ~woke[: p.n], b.asleep & ~woke[p.n:])
     p.still[woke[: p.n]] = 0
     b.still[woke[p.n:]] = 0

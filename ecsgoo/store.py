@@ -70,6 +70,11 @@ class Store(BodyRows):
         self._rows_stale = False
         self._rebuild_csr()
         self._order_version = -1
+        #: The particle and body tables' versions when rows were frozen (``freeze``), or
+        #: None: a row made or deleted since thaws them all (``prepare``).
+        self._frozen_at: tuple[int, int] | None = None
+        #: Counts changes of the frozen flags (the solver's particle grid follows them).
+        self.frozen_version = 0
         self.spring_order = np.zeros(0, dtype=I8)
         #: Room for Project's packed copy of the springs in ``spring_order`` (see
         #: ``kernels.distance.pack_springs``), kept: a substep then allocates nothing.
@@ -395,8 +400,39 @@ class Store(BodyRows):
 
     # -- ring and shape index arrays ------------------------------------------------
 
+    def freeze(self, particles: np.ndarray, bodies: np.ndarray) -> None:
+        """Solve the flagged sleeping rows as static until ``thaw`` (``sleeping.freeze``)."""
+        for table, rows in ((self.particles, particles), (self.bodies, bodies)):
+            table.frozen[:] = rows
+            inverse_masses(table, np.flatnonzero(rows))
+        self._frozen_at = (self.particles.version, self.bodies.version)
+        self.frozen_version += 1
+
+    @property
+    def any_frozen(self) -> bool:
+        """Whether some rows are frozen now (``freeze``)."""
+        return self._frozen_at is not None
+
+    def thaw(self, particles: np.ndarray | None = None,
+             bodies: np.ndarray | None = None) -> None:
+        """Give frozen rows their inverse masses back: those flagged in the boolean masks
+        ``particles`` and ``bodies`` (None: all)."""
+        if self._frozen_at is None:
+            return
+        for table, mask in ((self.particles, particles), (self.bodies, bodies)):
+            cold = np.flatnonzero(table.frozen if mask is None else table.frozen & mask)
+            if len(cold):
+                table.cols["frozen"][cold] = False
+                inverse_masses(table, cold)
+                self.frozen_version += 1
+        if not (self.particles.frozen.any() or self.bodies.frozen.any()):
+            self._frozen_at = None
+
     def prepare(self) -> None:
         """Rebuild the derived index arrays (CSR, spring order) if the structure changed."""
+        if self._frozen_at is not None and self._frozen_at != (self.particles.version,
+                                                               self.bodies.version):
+            self.thaw()  # a row came or went mid-frame: what froze may be within its reach
         if self._csr_dirty:
             self._rebuild_csr()
         if self._pieces_dirty:

@@ -431,8 +431,13 @@ class World:
     # -- pipeline and stepping ------------------------------------------------------
 
     def use(self, *stages: Any) -> World:
-        """Set the pipeline: stages run in the order given (see ``systems``)."""
+        """Set the pipeline: stages run in the order given (see ``systems``); each stage's
+        ``adopt(world)``, if it has one, hands the world what the stage loaded."""
         self.pipeline = Pipeline(stages)
+        for stage in stages:
+            adopt = getattr(stage, "adopt", None)
+            if adopt is not None:
+                adopt(self)
         return self
 
     def step(self, n: int = 1) -> None:
@@ -457,6 +462,8 @@ class World:
             pending = table.cols["force"][: table.n]
             now[:] = pending
             pending[:] = 0.0
+        if self.sleep and not self.resting:
+            sleeping.freeze(self)  # what nothing awake can reach is solved as static
 
     def end_frame(self) -> None:
         """End a frame (``Pipeline.step`` calls it): contact and sensor events, the frame

@@ -180,10 +180,12 @@ def _check(w: World) -> None:
     for table in (st.particles, st.bodies):
         c = table.cols
         n = table.n
-        assert np.array_equal(c["w"][:n], derived.inverse_mass(c["mass"][:n], c["pinned"][:n]))
+        held = c["pinned"][:n] | c["frozen"][:n]
+        assert np.array_equal(c["nap"][:n] >= 0, c["asleep"][:n]), "asleep: in a nap"
+        assert not c["frozen"][:n].any(), "the frame's end thaws every frozen row"
+        assert np.array_equal(c["w"][:n], derived.inverse_mass(c["mass"][:n], held))
         if "iw" in c:
-            assert np.array_equal(c["iw"][:n],
-                                  derived.inverse_mass(c["inertia"][:n], c["pinned"][:n]))
+            assert np.array_equal(c["iw"][:n], derived.inverse_mass(c["inertia"][:n], held))
     for kind, table, slot in ((Particle, st.particles, st.pslot),
                               (RigidBody, st.bodies, st.bslot)):
         owners = {e for e, _ in w.get_component(kind)}

@@ -7,12 +7,12 @@ from numba import njit
 
 
 @njit(cache=True)
-def _bbox(n, pos, radius):
+def _bbox(n, pos, radius, skip):
     minx = miny = np.inf
     maxx = maxy = -np.inf
     rmax = 0.0
     for i in range(n):
-        if not (np.isfinite(pos[i, 0]) and np.isfinite(pos[i, 1])):
+        if skip[i] or not (np.isfinite(pos[i, 0]) and np.isfinite(pos[i, 1])):
             continue  # a NaN must not size the grid (World.check reports it)
         minx = min(minx, pos[i, 0])
         maxx = max(maxx, pos[i, 0])
@@ -50,25 +50,37 @@ def build_grid(n, pos, radius, slop):
     (so sweeps are deterministic). The cell grows if the box would need more
     than ``4n + 64`` cells (particles flung far apart).
     """
-    minx, miny, maxx, maxy, rmax = _bbox(n, pos, radius)
+    return build_grid_without(n, pos, radius, slop, np.zeros(n, dtype=np.bool_))
+
+
+@njit(cache=True)
+def build_grid_without(n, pos, radius, slop, skip):
+    """``build_grid`` of the particles whose ``skip`` flag is false (the others are in no
+    cell and do not size the grid)."""
+    minx, miny, maxx, maxy, rmax = _bbox(n, pos, radius, skip)
     if not minx <= maxx:  # no particle, or none at a finite position
         minx = miny = maxx = maxy = 0.0
     cell = max(2.0 * rmax + slop, 1e-6)
     nx, ny = _cells(maxx - minx, cell), _cells(maxy - miny, cell)
-    while float(nx) * float(ny) > 4 * n + 64:  # in floats: nx·ny may pass int64
+    binned = n - np.sum(skip)
+    while float(nx) * float(ny) > 4 * binned + 64:  # in floats: nx·ny may pass int64
         cell *= 2.0
         nx, ny = _cells(maxx - minx, cell), _cells(maxy - miny, cell)
     start = np.zeros(nx * ny + 1, dtype=np.int64)
     cell_of = np.empty(n, dtype=np.int64)
     for i in range(n):
+        if skip[i]:
+            continue
         c = _cell(pos[i, 0] - minx, cell, nx) + _cell(pos[i, 1] - miny, cell, ny) * nx
         cell_of[i] = c
         start[c + 1] += 1
     for c in range(nx * ny):
         start[c + 1] += start[c]
     fill = start[:-1].copy()
-    items = np.empty(n, dtype=np.int64)
+    items = np.empty(start[nx * ny], dtype=np.int64)
     for i in range(n):
+        if skip[i]:
+            continue
         items[fill[cell_of[i]]] = i
         fill[cell_of[i]] += 1
     return minx, miny, cell, nx, ny, start, items

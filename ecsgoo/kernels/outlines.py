@@ -236,10 +236,12 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, 
                                                                     xy, rr, boxes)
         g, ring_layer, ring_mask = group[idx[s]], layer[idx[s]], mask[idx[s]]
         grow = rmax + 0.5 * cell
-        cx0 = max(0, int((minx - grow - x0) / cell))
-        cx1 = min(nx - 1, int((maxx + grow - x0) / cell))
-        cy0 = max(0, int((miny - grow - y0) / cell))
-        cy1 = min(ny - 1, int((maxy + grow - y0) / cell))
+        fx0, fx1 = (minx - grow - x0) / cell, (maxx + grow - x0) / cell
+        fy0, fy1 = (miny - grow - y0) / cell, (maxy + grow - y0) / cell
+        if not (fx1 >= 0.0 and fy1 >= 0.0 and fx0 < nx and fy0 < ny):
+            continue  # off the grid (it holds only some rows: sleeping.freeze)
+        cx0, cx1 = max(0, int(fx0)), min(nx - 1, int(fx1))
+        cy0, cy1 = max(0, int(fy0)), min(ny - 1, int(fy1))
         for cy in range(cy0, cy1 + 1):
             # a row's cells cx0…cx1 are one run of items (cells are packed in order)
             for u in range(start[cx0 + cy * nx], start[cx1 + 1 + cy * nx]):

@@ -90,6 +90,30 @@ def _pack(items, reverse, sign, pos, prev, w, radius, group, layer, mask, fricti
 
 
 @njit(cache=True)
+def _moving_cells(cells, start, sw):
+    """Per grid cell: whether it holds a disc that can move (packed inverse masses ``sw``)."""
+    out = np.zeros(cells, dtype=np.bool_)
+    for c in range(cells):
+        for t in range(start[c], start[c + 1]):
+            if sw[t] != 0.0:
+                out[c] = True
+                break
+    return out
+
+
+@njit(cache=True, inline="always")
+def _any_moving(moving, c, cx, cy, nx, ny):
+    """Whether cell ``c`` or a neighbour it is swept against (right, and the three above)
+    holds a disc that can move."""
+    if moving[c] or (cx + 1 < nx and moving[c + 1]):
+        return True
+    if cy + 1 >= ny:
+        return False
+    up = c + nx
+    return moving[up] or (cx > 0 and moving[up - 1]) or (cx + 1 < nx and moving[up + 1])
+
+
+@njit(cache=True)
 def collide_pairs(pos, prev, w, radius, group, layer, mask, friction, restitution, nx, ny,
                   start, items,
                   vmin, push, hold=0.0, downward=False):
@@ -115,6 +139,7 @@ def collide_pairs(pos, prev, w, radius, group, layer, mask, friction, restitutio
         start = m - start[::-1]
     sp, sq, sw, sr, sg, sl, sm, sf, se = _pack(items, downward, sign, pos, prev, w, radius,
                                                group, layer, mask, friction, restitution)
+    moving = _moving_cells(nx * ny, start, sw)
     for cy in range(ny):
         for cx in range(nx):
             c = cx + cy * nx
@@ -123,6 +148,9 @@ def collide_pairs(pos, prev, w, radius, group, layer, mask, friction, restitutio
             own_end = start[c + 2] if cx + 1 < nx else start[c + 1]
             up_lo = start[c + nx - 1 if cx > 0 else c + nx] if cy + 1 < ny else 0
             up_hi = start[c + nx + 2 if cx + 1 < nx else c + nx + 1] if cy + 1 < ny else 0
+            # only static, immovable or frozen discs in these five cells: no pair to move
+            if not _any_moving(moving, c, cx, cy, nx, ny):
+                continue
             for a in range(start[c], start[c + 1]):
                 for q in range(2):
                     lo, hi = (a + 1, own_end) if q == 0 else (up_lo, up_hi)

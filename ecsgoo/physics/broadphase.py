@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..kernels.grid import build_body_grid, build_grid
+from ..kernels.grid import build_body_grid, build_grid, build_grid_without
 
 if TYPE_CHECKING:
     from ..world import World
@@ -24,6 +24,7 @@ class BroadPhase:
 
     def __init__(self) -> None:
         self._particles: tuple[Any, Any] | None = None
+        self._moving: tuple[Any, Any] | None = None
         self._bodies: tuple[Any, Any] | None = None
 
     def particles(self, world: World) -> tuple:
@@ -36,6 +37,22 @@ class BroadPhase:
             grid = build_grid(p.n, p.cols["pos"], p.cols["radius"], world.contact_slop)
             self._particles = (key, grid)
         return self._particles[1]
+
+    def solver_particles(self, world: World) -> tuple:
+        """The particles' grid without the frozen rows (``sleeping.freeze``): Collide's.
+        Nothing awake can reach those this frame, so they meet nothing that moves; left
+        out, a frozen pile costs its contacts nothing."""
+        st = world.store
+        p = st.particles
+        st.prepare()  # may thaw (a row came or went): then the whole grid
+        if not st.any_frozen:
+            return self.particles(world)
+        key = (st.poses, p.version, p.n, world.contact_slop, st.frozen_version)
+        if self._moving is None or self._moving[0] != key:
+            grid = build_grid_without(p.n, p.cols["pos"], p.cols["radius"],
+                                      world.contact_slop, p.cols["frozen"])
+            self._moving = (key, grid)
+        return self._moving[1]
 
     def bodies(self, world: World) -> tuple:
         """The rigid bodies' grid (``build_body_grid``: bounding circles)."""

@@ -421,18 +421,29 @@ def _point(b: Any, found: ContactGraph, cf: np.ndarray, k: int,
 
 
 def island_pairs(world: World) -> np.ndarray:
-    """The rigid bodies' contacts of the last frame and substep as island label pairs (a
-    body row is ``n + row``, a particle its row): what sleeping links."""
+    """The rigid bodies' contacts with each other, of the last frame and substep, as island
+    label pairs (a body row is ``n + row``): what sleeping links.
+
+    What a file keeps, so a loaded world finds the same islands (``sleeping.freeze``
+    decides by them): the loaded memory is turned into rows first, and contacts with
+    particles, which files do not carry, link nothing — a particle on a body is an
+    island of its own, and each wakes the other by moving it.
+    """
     found = world.contacts
     st = world.store
     n, m = st.particles.n, st.bodies.n
     if not m:
         return np.zeros((0, 2), dtype=np.int64)
+    if found.pending is not None:  # loaded, not yet stepped: the same pairs, by entity
+        slot, state = st.bslot, found.pending
+        pairs = [(slot[a], slot[b]) for key in ("frame", "substep")
+                 for a, b in zip(state.get(f"{key}_a", ()), state.get(f"{key}_b", ()),
+                                 strict=True)
+                 if a in slot and b in slot]
+        return n + np.array(pairs, dtype=np.int64).reshape(-1, 2)
     rows = []
     for ci, k in ((found.old_ci, found.old_n), (found.sub_ci, found.sub_n)):
         c = ci[:k]
-        ok = (c[:, 0] < m) & ((c[:, 1] >= 0) | (c[:, 2] >= 0)) & (c[:, 1] < m) & (c[:, 2] < n)
-        c = c[ok]
-        rows.append(np.stack([n + c[:, 0], np.where(c[:, 1] >= 0, n + c[:, 1], c[:, 2])],
-                             axis=1))
+        c = c[(c[:, 0] < m) & (c[:, 1] >= 0) & (c[:, 1] < m) & (c[:, 2] < 0)]
+        rows.append(np.stack([n + c[:, 0], n + c[:, 1]], axis=1))
     return np.concatenate(rows)

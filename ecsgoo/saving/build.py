@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import derived
+from .. import derived, sleeping
 from ..columns import TableSpec
 from ..components import Anchor, Fruit
 from ..errors import WorldFileError
@@ -120,7 +120,9 @@ def _riders(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
 
 
 def _asleep(world: World) -> None:
-    """The world rests if everything that can move was saved asleep."""
+    """The world rests if everything that can move was saved asleep; what sleeps knows
+    the island it fell asleep with (``sleeping.name_naps``)."""
+    sleeping.name_naps(world)
     world.resting = derived.resting(world)
 
 

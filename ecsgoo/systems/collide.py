@@ -82,10 +82,17 @@ class Collide(Stage):
         return world.contacts.save(world) if world.store.bodies.n else {}
 
     def load_state(self, state: dict[str, Any]) -> None:
-        """Take what ``save_state`` wrote (checked now); the world gets it at the first
-        substep."""
+        """Take what ``save_state`` wrote (checked now); the world gets it when this stage
+        joins it (``adopt``)."""
         ContactGraph.check(state)
         self._loaded = state
+
+    def adopt(self, world: World) -> None:
+        """Give the world the contacts this stage loaded (``World.contacts``: sleeping's
+        islands read them before the first substep)."""
+        if self._loaded is not None:
+            world.contacts.load(self._loaded)
+            self._loaded = None
 
     def solve(self, world: World, ctx: StepContext) -> None:
         h = ctx.h
@@ -114,7 +121,7 @@ class Collide(Stage):
         hold = max(0.0, self.hold_speed) * h
         if not (self.particles or self.outlines or st.bodies.n):
             return None
-        grid = world.broadphase.particles(world)
+        grid = world.broadphase.solver_particles(world)  # frozen rows left out
         x0, y0, cell, nx, ny, start, items = grid
         if self.particles:
             # the grid's rows run up the y axis: sweep them downward when gravity pulls down
@@ -195,7 +202,7 @@ def _outlines_off_static(world: World, vmin: float, push: float, hold: float) ->
     """Soft-body outlines off the static bodies' corners (``outlines.collide_corners``)."""
     st = world.store
     b = st.bodies
-    if not b.n or len(st.outline_off) < 2 or not b.pinned.any():
+    if not b.n or len(st.outline_off) < 2 or not (b.w == 0).any():
         return
     c, pc = b.cols, st.particles.cols
     out = np.empty((max(8, len(st.piece_verts)), 6))  # room for every vertex of every piece
@@ -215,7 +222,7 @@ def _level_segments(world: World) -> np.ndarray:
     segs = world.level.segments
     st = world.store
     b = st.bodies
-    if not b.n or not b.pinned.any():
+    if not b.n or not (b.w == 0).any():
         return segs
     c = b.cols
     out = np.empty((max(8, 2 * len(st.piece_verts)), 4))
