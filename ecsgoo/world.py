@@ -117,6 +117,8 @@ class World:
         self.grabbed = -1  # the grabbed particle's entity, or -1
         self.grab_target = self.grab_from = (0.0, 0.0)
         self.grab_local = (0.0, 0.0)  # where a grabbed body is held, body coordinates
+        #: The substep being solved, for old games' per-substep stages; a stage's
+        #: ``solve(world, ctx)`` is given it as ``ctx.substep`` (no stage of ours reads this).
         self.substep_index = 0
         self.gravity, self.dt, self.substeps = gravity, dt, substeps
         self.iterations, self.damping, self.bounds = iterations, damping, bounds

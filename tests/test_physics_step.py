@@ -34,8 +34,8 @@ class _Spawn(systems.Stage):
         if world.frame == 0:
             self._act(world)
 
-    def substep(self, world, h):
-        if world.frame == 0 and world.substep_index == self.at:
+    def solve(self, world, ctx):
+        if world.frame == 0 and ctx.substep == self.at:
             self._act(world)
 
 

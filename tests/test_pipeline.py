@@ -26,14 +26,15 @@ class Push(Stage):
         self.entity = -1
 
     def _push(self, world: World) -> None:
-        if world.frame == 0 and (not self.per_substep or world.substep_index == 0):
+        if world.frame == 0:
             world.apply_force(self.entity, F, 0.0)
 
     def process(self, world: World) -> None:
         self._push(world)
 
-    def substep(self, world: World, h: float) -> None:
-        self._push(world)
+    def solve(self, world: World, ctx) -> None:  # a stage in the solver: each substep
+        if ctx.first:
+            self._push(world)
 
 
 def _speeds(where: str) -> list[float]:

@@ -191,22 +191,23 @@ def _off_static_bodies(world: World, grid: Any, vmin: float, push: float,
         return
     c, pc = st.bodies.cols, st.particles.cols
     shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
-    particles_on_static(st.bodies.n, c["pos"], c["angle"], c["w"], c["extent"], c["group"],
-                         c["layer"], c["mask"], c["friction"], c["restitution"], *shape,
-                         pc["pos"], pc["prev"], pc["w"], pc["radius"], pc["group"],
-                         pc["layer"], pc["mask"], pc["friction"], pc["restitution"], *grid,
-                         vmin, push, hold)
+    particles_on_static(st.bodies.n, c["pos"], c["angle"], _static(st), c["extent"],
+                        c["group"], c["layer"], c["mask"], c["friction"], c["restitution"],
+                        *shape, pc["pos"], pc["prev"], pc["w"], pc["radius"], pc["group"],
+                        pc["layer"], pc["mask"], pc["friction"], pc["restitution"], *grid,
+                        vmin, push, hold)
 
 
 def _outlines_off_static(world: World, vmin: float, push: float, hold: float) -> None:
     """Soft-body outlines off the static bodies' corners (``outlines.collide_corners``)."""
     st = world.store
     b = st.bodies
-    if not b.n or len(st.outline_off) < 2 or not (b.w == 0).any():
+    if not b.n or len(st.outline_off) < 2 or not b.pinned.any():
         return
     c, pc = b.cols, st.particles.cols
     out = np.empty((max(8, len(st.piece_verts)), 6))  # room for every vertex of every piece
-    count = static_corners(b.n, c["pos"], c["angle"], c["w"], c["friction"], c["restitution"],
+    count = static_corners(b.n, c["pos"], c["angle"], _static(st), c["friction"],
+                           c["restitution"],
                            st.body_piece_off, st.piece_vert_off, st.piece_verts,
                            st.piece_radius, out)
     rows = out[:count, 5].astype(np.int64)
@@ -216,16 +217,25 @@ def _outlines_off_static(world: World, vmin: float, push: float, hold: float) ->
                     pc["friction"], pc["restitution"], vmin, push, hold)
 
 
+def _static(st: Any) -> np.ndarray:
+    """The bodies' inverse masses as the static-geometry kernels take them (0: static):
+    a frozen body (``sleeping.freeze``) is not, nothing that moves this frame reaches it."""
+    w = st.bodies.cols["w"]
+    if not st.any_frozen:
+        return w
+    return np.where(st.bodies.cols["frozen"], 1.0, w)
+
+
 def _level_segments(world: World) -> np.ndarray:
     """The level's segments and the edges of the static bodies now ((k, 4) px): what
     fast particles are swept against (``contacts.collide_segments``)."""
     segs = world.level.segments
     st = world.store
     b = st.bodies
-    if not b.n or not (b.w == 0).any():
+    if not b.n or not b.pinned.any():
         return segs
     c = b.cols
     out = np.empty((max(8, 2 * len(st.piece_verts)), 4))
-    count = static_edges(b.n, c["pos"], c["angle"], c["w"], st.body_piece_off,
+    count = static_edges(b.n, c["pos"], c["angle"], _static(st), st.body_piece_off,
                          st.piece_vert_off, st.piece_verts, out)
     return np.vstack([segs, out[: min(count, len(out))]]) if count else segs

@@ -5,7 +5,7 @@ Gauss–Seidel, ``iterations`` rounds a substep; then the joints (hinges, welds,
 limits, motors) as hard impulses, warm-started across frames
 (``kernels.joints.joint_substep``).
 
-Reads: particle pos, prev, w, mass; spring a, b, rest, compliance, broken; ring and
+Reads: particle pos, prev, w, mass; spring a, b, rest, compliance, broken; area and
 shape CSR arrays, pressure, stiffness, alpha; tether and joint rows; body pos,
 prev, angle, prev_angle, w, iw.
 Writes: particle pos (prev: a joint's position pass); body pos, prev, angle,
