@@ -471,6 +471,7 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "pyramid": bench_pyramid,
     "pyramid50": bench_pyramid50,
     "sleep": bench_sleep,
+    "chain": _optional("bench_joints", "bench_chain"),
     "graph": _optional("bench_graph", "bench_graph"),
     "analyze": _optional("bench_analyze", "bench_analyze"),
     "saving": _optional("bench_saving", "bench_saving"),

@@ -18,9 +18,13 @@ from numba import njit
 
 from ..columns import NO_LIMIT
 
-#: Passes over the joints per solve, relax and position pass (joints are few; a chain
-#: of unequal masses needs several to converge).
+#: Most passes over the joints per solve, relax and position pass (a chain of unequal
+#: masses needs several to converge) …
 JOINT_PASSES = 8
+#: … but no more once a pass changed no anchor's speed by more than this (px/s: solve,
+#: relax) or closed no gap by more than this (px: the position pass). A resting chain
+#: converges in one or two; Box2D v3 always takes one of each.
+SETTLED_SPEED, SETTLED_GAP = 5.0, 0.05
 
 
 @njit(cache=True)
@@ -29,15 +33,18 @@ def joint_substep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_a
                   lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw,
                   ppos, pprev, pw, h):
     """One substep of the joints: warm start, then ``JOINT_PASSES`` of solve, of relax and
-    of the position pass (``joint_sweep``'s modes 0–3)."""
+    of the position pass (``joint_sweep``'s modes 0–3), each stopped early once settled
+    (``SETTLED_SPEED``, ``SETTLED_GAP``)."""
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken, impulse,
               spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
     state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
     joint_sweep(*joints, *state, 0)
     for mode in (1, 2, 3):
+        settled = SETTLED_GAP if mode == 3 else SETTLED_SPEED
         for _ in range(JOINT_PASSES):
-            joint_sweep(*joints, *state, mode)
+            if joint_sweep(*joints, *state, mode) <= settled:
+                break
 
 
 @njit(cache=True)
@@ -52,8 +59,12 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
     warm-started across frames — so a chain of 1:1000 masses hangs — and ``force`` =
     the impulse / h (mass·px/s²). Before the point, as in Box2D: the motor (its
     impulse clamped to ``motor_torque`` × h) and the angle limits (one-sided,
-    speculative: a gap to a limit may close this substep, no more)."""
+    speculative: a gap to a limit may close this substep, no more).
+
+    Returns the largest change the pass made: an anchor's speed (px/s, solve and
+    relax) or a gap closed (px, position pass); a slider counts as unsettled (inf)."""
     inv_h = 1.0 / h
+    worst = 0.0
     for k in range(nj):
         if broken[k]:
             continue
@@ -68,6 +79,7 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
             bb, bp, lb[k, 0], lb[k, 1], use_prev, bpos, bprev, bangle, bprev_angle, bw, biw,
             ppos, pprev, pw, inv_h)
         if axis[k, 0] != 0.0 or axis[k, 1] != 0.0:  # a slider: a unit of its own
+            worst = math.inf
             _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa,
                     pbx, pby, rbx, rby, vbx, vby, omb, wb, iwb, axis, rest_angle, impulse, spin,
                     force, lower, upper, motor_speed, motor_torque, motor_impulse,
@@ -119,6 +131,8 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
                 dw = -over / (iwa + iwb)
             _shift_ends(ab, ap, bb, bp, dx, dy, dw, rax, ray, rbx, rby, wa, iwa, wb, iwb,
                         bpos, bprev, bangle, bprev_angle, ppos, pprev)
+            arms = math.hypot(rax, ray) + math.hypot(rbx, rby)
+            worst = max(worst, math.hypot(ex, ey) + abs(dw) * (iwa + iwb) * arms)
             continue
         # apply impulse j (and a weld's jw) to the velocities: into the move (solve, warm
         # start) or the velocity only (relax)
@@ -131,6 +145,10 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
         else:
             _kick_end(ab, ap, dva[0] * h, dva[1] * h, dwa * h, bpos, bangle, ppos)
             _kick_end(bb, bp, dvb[0] * h, dvb[1] * h, dwb * h, bpos, bangle, ppos)
+        if mode > 0:
+            worst = max(worst, math.hypot(jx, jy) * (wa + wb)
+                        + abs(dwa) * math.hypot(rax, ray) + abs(dwb) * math.hypot(rbx, rby))
+    return worst
 
 
 @njit(cache=True)
