@@ -254,7 +254,7 @@ def _stage(cls: type, key: str):
 
 CASES: dict[tuple[str, str], Any] = {}
 for _key in FIELDS["Particle"]:
-    if _key not in ("px", "py", "vx", "vy", "still"):  # px/py/still: file only; vx/vy: below
+    if _key not in ("px", "py", "vx", "vy", "still", "nap"):  # px/py/still/nap: file only
         CASES["Particle", _key] = _particle_field(_key)
 CASES["Particle", "vx"] = _particle_field("vx")
 CASES["Particle", "vy"] = _particle_field("vy")
@@ -267,7 +267,7 @@ for _key in ("alpha", "rest", "scale"):
 for _key in ("x", "y"):
     CASES["Anchor", _key] = _rider(_key)
 for _key in FIELDS["RigidBody"]:
-    if _key not in ("px", "py", "pangle", "still"):
+    if _key not in ("px", "py", "pangle", "still", "nap"):
         CASES["RigidBody", _key] = _rigid_field(_key)
 for _key in ("x", "y", "max_force"):
     CASES["Joint", _key] = _joint_field(_key)
@@ -293,7 +293,8 @@ FILE_ONLY = {("Particle", "px"), ("Particle", "py"), ("Spring", "a"), ("Spring",
              ("Spring", "ax"), ("Spring", "ay"), ("Spring", "bx"), ("Spring", "by"),
              ("Joint", "ix"), ("Joint", "iy"), ("Joint", "spin"), ("Joint", "motor_impulse"),
              ("Joint", "lower_impulse"), ("Joint", "upper_impulse"), ("Particle", "still"),
-             ("RigidBody", "still"), ("Joint", "ux"), ("Joint", "uy")}
+             ("RigidBody", "still"), ("Joint", "ux"), ("Joint", "uy"), ("Particle", "nap"),
+             ("RigidBody", "nap")}
 
 
 def test_every_limit_has_a_parity_case():
