@@ -2,7 +2,9 @@
 
 Each builder creates entities in a world and returns a ``Body``: their ids, so
 a game (or a level file) can hold and change them like any others, and a
-handle that moves, pushes and deletes the body as one.
+handle that moves, pushes and deletes the body as one. Every builder takes the
+particles' surface and filters too (keyword-only, ``Particle``'s defaults):
+``layer``, ``mask``, ``friction``, ``restitution`` and ``events``.
 """
 
 from __future__ import annotations
@@ -10,10 +12,25 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
+from .columns import PARTICLES
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring
 from .errors import WorldError
 from .world import World
+
+#: What every builder passes on to its particles, and Particle's defaults for them.
+SURFACE = ("layer", "mask", "friction", "restitution", "events")
+_DEFAULTS = {name: PARTICLES.default(name) for name in SURFACE}
+
+
+def _surface(given: dict[str, Any]) -> dict[str, Any]:
+    """The surface and filter keywords of a builder call, checked by name."""
+    unknown = sorted(set(given) - set(SURFACE))
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r} (a builder takes "
+                        f"{', '.join(SURFACE)} for its particles)")
+    return {**_DEFAULTS, **given}
 
 
 @dataclass
@@ -85,7 +102,8 @@ def _link(world: World, a: int, b: int, **spring: float | None) -> int:
 
 def jelly_ball(world: World, x: float, y: float, radius: float = 40.0, vertices: int = 24,
                pressure: float = 1.0, mass: float = 0.2, stiffness: float = 1.0,
-               max_stretch: float | None = None, group: int | None = None) -> Body:
+               max_stretch: float | None = None, group: int | None = None,
+               **surface: Any) -> Body:
     """A pressurised soft ball: a ring, skip-one springs, spokes to a centre, an area constraint.
 
     ``vertices`` + 1 particles (px, mass units each), ``3 · vertices`` springs.
@@ -94,12 +112,13 @@ def jelly_ball(world: World, x: float, y: float, radius: float = 40.0, vertices:
     balls ``stiffness`` below 1 (e.g. 0.05–0.5) or they shiver.
     """
     g = new_group(world) if group is None else group
+    s = _surface(surface)
     r_vertex = max(2.0, math.pi * radius / vertices)
     *ring, centre = world.create_entities([*(Particle(
         x + radius * math.cos(2 * math.pi * k / vertices),
         y + radius * math.sin(2 * math.pi * k / vertices),
-        mass=mass, radius=r_vertex, group=g) for k in range(vertices)),
-        Particle(x, y, mass=mass, radius=r_vertex, group=g)])
+        mass=mass, radius=r_vertex, group=g, **s) for k in range(vertices)),
+        Particle(x, y, mass=mass, radius=r_vertex, group=g, **s)])
     opts = {"stiffness": stiffness, "max_stretch": max_stretch}
     ends = [(ring[k], ring[(k + 1) % vertices]) for k in range(vertices)]
     ends += [(ring[k], ring[(k + 2) % vertices]) for k in range(vertices)]
@@ -120,7 +139,7 @@ BOX_DISC = 2.0
 
 def box(world: World, x: float, y: float, width: float = 40.0, height: float = 40.0,
         alpha: float = 1.0, mass: float = 0.5, group: int | None = None,
-        radius: float | None = None) -> Body:
+        radius: float | None = None, **surface: Any) -> Body:
     """A shape-matched box of 8 particles (corners and edge midpoints) centred at ``(x, y)``.
 
     It spans ``width`` × ``height`` px: its particles' discs (``radius`` px, by
@@ -134,7 +153,8 @@ def box(world: World, x: float, y: float, width: float = 40.0, height: float = 4
     r = min(BOX_DISC, min(width, height) / 10) if radius is None else radius
     hw, hh = width / 2 - r, height / 2 - r
     pts = [(-hw, -hh), (0, -hh), (hw, -hh), (hw, 0), (hw, hh), (0, hh), (-hw, hh), (-hw, 0)]
-    ids = world.create_entities([Particle(x + px, y + py, mass=mass, radius=r, group=g)
+    s = _surface(surface)
+    ids = world.create_entities([Particle(x + px, y + py, mass=mass, radius=r, group=g, **s)
                                  for px, py in pts])
     con = world.create_entity(ShapeMatch(ids, alpha=alpha))
     return Body(ids, [], con, g, None, world)
@@ -142,14 +162,17 @@ def box(world: World, x: float, y: float, width: float = 40.0, height: float = 4
 
 def rope(world: World, start: tuple[float, float], end: tuple[float, float], segments: int,
          mass: float = 0.1, radius: float = 3.0, pin_start: bool = True,
-         max_stretch: float | None = None, group: int | None = None) -> Body:
+         max_stretch: float | None = None, group: int | None = None,
+         **surface: Any) -> Body:
     """A Verlet rope of ``segments`` links from ``start`` to ``end``, pinned at ``start``."""
     g = new_group(world) if group is None else group
+    s = _surface(surface)
     ids = []
     for k in range(segments + 1):
         t = k / segments
         comps = [Particle(start[0] + (end[0] - start[0]) * t,
-                          start[1] + (end[1] - start[1]) * t, mass=mass, radius=radius, group=g)]
+                          start[1] + (end[1] - start[1]) * t, mass=mass, radius=radius,
+                          group=g, **s)]
         if k == 0 and pin_start:
             comps.append(Anchor())
         ids.append(world.create_entity(*comps))

@@ -227,7 +227,30 @@ class Game:
         wireframe, H overlay, M mute, F5/F9 save/load) reach it only when listed
         in ``keys``; P is always pause (Esc always goes back to the launcher).
         Every other key reaches it. Say your keys in ``hints`` for the footer.
+        While held, a key that reached it is in ``keys_down``.
         """
+
+    def on_key_release(self, key: str) -> None:
+        """A key that reached ``on_key`` was let go (it has left ``keys_down``)."""
+
+    @property
+    def keys_down(self) -> set[str]:
+        """The keys held now that reached ``on_key``, by name ("hold D to roll": a game
+        reads it in ``before_step`` or a stage). The window's player and bots keep it
+        (``press_key``, ``release_key``)."""
+        return self.__dict__.setdefault("_keys_down", set())
+
+    def press_key(self, key: str) -> None:
+        """``key`` goes down: into ``keys_down``, then ``on_key`` (what a bot calls to hold
+        a key; the window's player calls it for each key it passes on)."""
+        self.keys_down.add(key)
+        self.on_key(key)
+
+    def release_key(self, key: str) -> None:
+        """``key`` comes up: out of ``keys_down``, then ``on_key_release`` (if it was down)."""
+        if key in self.keys_down:
+            self.keys_down.discard(key)
+            self.on_key_release(key)
 
     # -- bots and drawing --------------------------------------------------------------
 

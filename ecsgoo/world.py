@@ -524,7 +524,20 @@ class World:
         st = self.store
         if entity in st.bslot:
             return bool(st.bodies.asleep[st.bslot[entity]])
-        return bool(st.particles.asleep[self._slot(entity)])
+        if entity not in st.pslot:
+            what = self._kind_of(entity)
+            raise WorldError(f"entity {entity}: is {what}; only particles and rigid bodies "
+                             "sleep (a link sleeps with what it joins: ask one of its ends)")
+        return bool(st.particles.asleep[st.pslot[entity]])
+
+    def _kind_of(self, entity: int) -> str:
+        """What ``entity`` is, for messages: ``a joint``, ``a spring``, ``not alive``…"""
+        if not self.entity_exists(entity):
+            return "not alive"
+        names = sorted(type(c).__name__ for c in self.components_for_entity(entity))
+        if not names:
+            return "an entity with no components"
+        return "a " + " and a ".join(names)
 
     def wake_all(self) -> None:
         """Wake everything asleep (bulk writes through a table view and new gravity do this

@@ -212,7 +212,7 @@ class Player:
         if self.result_buttons() and name in ("return", "enter"):
             self.choose("next" if self.result == "won" else "retry")
         elif name in self.game.keys and name != "p":
-            self.game.on_key(name)
+            self.game.press_key(name)
         elif name in ("p", "space"):
             self.paused = not self.paused
             # the HUD says PAUSED as long as it lasts; an older toast would only repeat it
@@ -234,7 +234,11 @@ class Player:
         elif name == "f9":
             self.quick_load()
         else:
-            self.game.on_key(name)
+            self.game.press_key(name)
+
+    def key_release(self, name: str) -> None:
+        """A key let go: the game hears of it if it heard it go down (``Game.keys_down``)."""
+        self.game.release_key(name.lower())
 
     def toggle_wireframe(self) -> None:
         """Tab: through the game's own "wireframe" toggle if it has one (so it stays in step)."""

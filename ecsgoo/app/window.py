@@ -104,6 +104,10 @@ class PlayerWindow(arcade.Window):
         else:
             self.player.key(name)
 
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        if self.player is not None:
+            self.player.key_release(key_name(symbol))
+
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         if self.player is None:
             picked = self.launcher.press(x, y)
