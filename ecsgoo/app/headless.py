@@ -28,8 +28,19 @@ GIF_WIDTH = 480
 
 def offscreen_window(size: tuple[int, int]) -> Any:
     """The process's (hidden) arcade window, resized to ``size`` (or made anew at that size
-    where it cannot be resized); made on first use."""
+    where it cannot be resized); made on first use.
+
+    With no display and arcade not imported yet, arcade is imported headless (offscreen
+    GL), so a script needs no environment variable; arcade imported already for a
+    display that is not there is a clear error."""
     quiet_audio(headless=True)  # before the first import of arcade picks the audio driver
+    no_display = not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    if no_display and "arcade" not in sys.modules:
+        os.environ.setdefault("ARCADE_HEADLESS", "1")
+    elif no_display and not os.environ.get("ARCADE_HEADLESS"):
+        raise RuntimeError("no display to draw on, and arcade was imported before "
+                           "run_headless could make it headless: import arcade after "
+                           "run_headless, or set ARCADE_HEADLESS=1 before importing it")
     import arcade
 
     try:
