@@ -96,6 +96,8 @@ def _play(args: argparse.Namespace) -> int:
         for kind, path in (("screenshot", args.screenshot), ("recording", args.record)):
             if path:
                 _check_output(path, kind)
+        if args.game is None and args.game_path is not None:  # --game x.py: play that one
+            args.game, args.game_path = args.game_path, None
         if args.game is None:
             return _launcher(args)
         game = _make_game(args)
@@ -489,7 +491,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 def _game_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--game", dest="game_path", metavar="PY", help="the module of the "
                          "custom game a saved world belongs to (its components and stages); "
-                         "a world file never names code to import")
+                         "a world file never names code to import. With no GAME, play "
+                         "this game file")
 
 
 def _version() -> str:

@@ -73,3 +73,15 @@ def test_is_sleeping_on_a_joint_says_it_is_a_joint():
     w.delete_entity(b)
     with pytest.raises(WorldError, match="not alive"):
         w.is_sleeping(b)
+
+
+def test_a_game_file_plays_by_its_path_with_no_game_name(capsys):
+    import json
+    from pathlib import Path
+
+    from ecsgoo import cli
+
+    toy = str(Path(__file__).resolve().parent / "toygame.py")
+    assert cli.main(["play", "--game", toy, "--headless", "--frames", "3"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (summary["game"], summary["frames"]) == ("toy", 3)
