@@ -27,7 +27,7 @@ def test_a_file_s_keys_come_from_the_column_specs():
                               for n in ("particle", "spring", "body"))
     assert set(file_keys(particle)) == {
         "x", "y", "px", "py", "vx", "vy", "mass", "radius", "group", "layer", "mask", "events",
-        "friction", "restitution", "fx", "fy", "asleep", "still"}
+        "friction", "restitution", "fx", "fy", "asleep", "still", "nap"}
     assert ("stiffness", "compliance") in exclusive_pairs(spring)
     assert ("pangle", "omega") in exclusive_pairs(body)
 
