@@ -256,10 +256,9 @@ def _check(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     """Play the seeds with each bot or policy; a progress bar, then one JSON line each."""
-    from tqdm import tqdm
-
     from .evaluate import check, evaluate, summarize
     from .evaluate.report import plot, write_csv
+    from .progress_bar import bar as progress_bar
 
     try:
         for kind, path in (("csv", args.csv), ("plot", args.plot)):
@@ -270,8 +269,7 @@ def _eval(args: argparse.Namespace) -> int:
     except (LookupError, ValueError) as exc:
         return _fail(" ".join(str(exc).split()))
     total = len(players) * len(seeds)
-    with tqdm(total=total, desc=f"{args.game} eval", unit="episode", file=sys.stderr,
-              dynamic_ncols=True) as bar:
+    with progress_bar(total, f"{args.game} eval", "episode") as bar:
         try:
             runs = evaluate(args.game, players, seeds, args.level, args.frames,
                             args.workers, args.engine, args.address, progress=bar.update)

@@ -14,6 +14,15 @@ kernel carries the code of the kernels it calls from other files: after an edit
 or an upgrade, a cached caller ran its callees' old code (a segfault, seen).
 So an ecsgoo kernel's entry is tied to every ecsgoo file that defines kernels
 (``tie_stamps_to_the_package``): any of them changes, all compile again.
+
+numba types a constant argument of a call from one compiled function to another as a
+literal (``Literal[int](1)``, ``Literal[bool](True)``) and compiles the callee once per
+literal value: ``collide_convex(..., circle, 1, ...)`` and ``(..., capsule, 2, ...)`` each
+compiled ``collide_convex`` and all it calls again (the manifold's ``_clip`` eight times).
+``calls_without_literals`` makes such calls to ecsgoo's kernels take the plain type
+(``int64``, ``bool``), so each kernel compiles once: the first run's compile went from
+165 compiles to 122 and about a third less time (BENCHMARKS.md, "The test suite"). A
+constant given from Python was never a literal: nothing changes for those calls.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numba
-from numba.core import caching
+from numba.core import caching, dispatcher, types
 from numba.misc.appdirs import AppDirs
 
 
@@ -168,3 +177,28 @@ def package_digest(root: str) -> str:
             if b"njit" in data:
                 digest.update(os.path.relpath(path, root).encode() + b"\0" + data)
     return digest.hexdigest()
+
+
+#: Folders whose kernels ``calls_without_literals`` covers (each ends in a separator).
+_PLAIN_CALL_ROOTS: set[str] = set()
+
+
+def calls_without_literals(package: str) -> None:
+    """Calls between compiled functions to a kernel defined under ``package`` (a folder)
+    type their constant arguments by their plain type, not as literals."""
+    _PLAIN_CALL_ROOTS.add(os.path.join(os.path.realpath(package), ""))
+    cls = dispatcher.Dispatcher
+    if getattr(cls.get_call_template, "_ecsgoo", False):
+        return
+    own = cls.get_call_template
+
+    def plain_call_template(self: Any, args: Any, kws: Any) -> Any:
+        source = getattr(self.py_func, "__code__", None)
+        if source is not None and os.path.realpath(source.co_filename).startswith(
+                tuple(_PLAIN_CALL_ROOTS)):
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return own(self, args, kws)
+
+    plain_call_template._ecsgoo = True  # type: ignore[attr-defined]
+    cls.get_call_template = plain_call_template

@@ -13,7 +13,9 @@ so the player can show what it is doing (``ecsgoo.app.loading`` in a window,
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +25,7 @@ from numba.core import event
 from numba.core.registry import CPUDispatcher
 
 from . import kernels as _kernels_package
+from .progress_bar import is_terminal
 
 #: What the terminal and the loading screen say while kernels compile.
 MESSAGE = "compiling the physics kernels (first run only)…"
@@ -123,37 +126,78 @@ def compile_watched(kernels: Sequence[CPUDispatcher], run: Callable[[], object],
     return listener.compiled
 
 
-def _step_tiny_scene() -> None:
+def _step_tiny_scene(part: str = "all") -> None:
     """Reach every kernel with the argument types the stages pass: two steps of a scene
-    with each kind of body, constraint and static geometry, a merge and a cut."""
+    with each kind of body, constraint and static geometry, a merge and a cut.
+
+    ``part`` ``"soft"`` leaves the rigid bodies out, ``"rigid"`` has nothing else (about
+    half of the compile each, for ``parallel_warm_up``)."""
     from . import systems
     from .bodies import box, jelly_ball, rope
     from .components import AreaConstraint, Fruit, Particle
     from .geometry import cut
     from .world import World
 
+    soft, rigid = part in ("all", "soft"), part in ("all", "rigid")
     world = World(bounds=(0, 0, 400, 300)).use(
         systems.Integrate(), systems.Project(), systems.Collide(), systems.Break(),
         systems.Analyze(), systems.Merge())
     try:
         world.level.add_segment((0, 60), (120, 40))
         world.level.add_polygon([(300, 0), (400, 0), (400, 80)])
-        ball = jelly_ball(world, 100, 150, radius=30, vertices=8)
-        world.component(ball.constraint, AreaConstraint).self_collide = True
-        box(world, 250, 150)
-        rope(world, (200, 280), (300, 280), 4, max_stretch=0.5)
-        world.create_entity(Particle(40, 250), Fruit(0))
-        world.create_entity(Particle(60, 250), Fruit(0))  # touching: they merge
-        world.create_entity(Particle(300, 290, radius=5, events=True))
-        crate = _rigid_bodies(world)
-        world.grab(crate, 322, 150)  # a body held by the pointer
+        if soft:
+            ball = jelly_ball(world, 100, 150, radius=30, vertices=8)
+            world.component(ball.constraint, AreaConstraint).self_collide = True
+            box(world, 250, 150)
+            rope(world, (200, 280), (300, 280), 4, max_stretch=0.5)
+            world.create_entity(Particle(40, 250), Fruit(0))
+            world.create_entity(Particle(60, 250), Fruit(0))  # touching: they merge
+            world.create_entity(Particle(300, 290, radius=5, events=True))
+        if rigid:
+            crate = _rigid_bodies(world)
+            world.grab(crate, 322, 150)  # a body held by the pointer
         world.step(2)
         world.release()
-        cut(world, (250, 300), (250, 250))
+        if soft:
+            cut(world, (250, 300), (250, 250))
         world.step()
         _ask(world)
     finally:
         world.close()
+
+
+def parallel_warm_up(progress: Progress | None = None) -> int:
+    """``warm_up``, with a second process compiling the rigid bodies' kernels meanwhile.
+
+    numba compiles one function at a time in a process; on two cores a cold cache is
+    compiled about twice as fast this way (BENCHMARKS.md, "The test suite"). Both write
+    the same cache (numba writes each entry whole); this process steps the soft-body
+    half, waits for the helper, then steps the whole scene, which loads what the helper
+    compiled and compiles anything left. Returns this process's compiles. With one core,
+    or from a warm cache, it is ``warm_up``.
+    """
+    if (os.cpu_count() or 1) < 2 or not cache_is_cold():
+        return warm_up(progress)
+    import numba
+
+    env = dict(os.environ)
+    if numba.config.CACHE_DIR:  # a folder chosen for this run (numba_cache) or by the user
+        env["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+    helper = subprocess.Popen(
+        [sys.executable, "-c", "from ecsgoo.warmup import _step_tiny_scene as s; s('rigid')"],
+        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+
+    def both_halves() -> None:
+        try:
+            _step_tiny_scene("soft")
+        finally:
+            helper.wait()  # whatever it did not compile, the whole scene compiles here
+        _step_tiny_scene()
+
+    return compile_watched(physics_kernels(), both_halves, progress)
 
 
 def _rigid_bodies(world: Any) -> int:
@@ -183,23 +227,45 @@ def _ask(world: Any) -> None:
 
 
 class TerminalProgress:
-    """A ``Progress`` that writes ``MESSAGE n/N`` on one line of ``stream`` (stderr)."""
+    """A ``Progress`` on ``stream`` (stderr): ``ecsgoo: MESSAGE n/N`` redrawn in place on a
+    terminal (at most 4× a second), and where ``stream`` is not one (a pipe, a log) only a
+    few whole lines: at the start, each quarter, and ``done in … s``."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
+        self.terminal = is_terminal(self.stream)
         self.start: float | None = None
         self.shown = 0.0
+        self._quarter = -1
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
         if self.start is None:
             self.start = now
-        elif done < total and now - self.shown < 0.25:  # redraw at most 4× a second
-            return
+        elif done < total and not self._due(now, done, total) or self._quarter == 4:
+            return  # not worth a redraw, or "done" said already
         self.shown = now
-        end = f" done in {now - self.start:.1f} s\n" if done == total else ""
-        self.stream.write(f"\recsgoo: {MESSAGE} {done}/{total}{end}")
+        if done == total:
+            self._quarter = 4
+        line = f"ecsgoo: {MESSAGE} {done}/{total}"
+        if done == total:
+            line += f" done in {now - self.start:.1f} s"
+        if self.terminal:
+            self.stream.write("\r" + line + ("\n" if done == total else ""))
+        else:
+            self.stream.write(line + "\n")
         self.stream.flush()
+
+    def _due(self, now: float, done: int, total: int) -> bool:
+        """Whether an update is worth showing: a redraw a quarter second after the last
+        on a terminal, a newly reached quarter elsewhere."""
+        if self.terminal:
+            return now - self.shown >= 0.25
+        quarter = 4 * done // total
+        if quarter > max(self._quarter, 0):
+            self._quarter = quarter
+            return True
+        return False
 
 
 def terminal_warm_up(stream: TextIO | None = None) -> int:
@@ -207,5 +273,5 @@ def terminal_warm_up(stream: TextIO | None = None) -> int:
     nothing at all. Returns how many kernels compiled."""
     if not cache_is_cold():
         return 0
-    return warm_up(TerminalProgress(stream))
+    return parallel_warm_up(TerminalProgress(stream))
 

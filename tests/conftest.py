@@ -1,18 +1,57 @@
-"""Make the shared scenes importable, keep arcade headless, and derandomize hypothesis."""
+"""Make the shared scenes importable, keep arcade headless, derandomize hypothesis, mark the
+end-to-end tests and start them first, and compile the kernels once before any test runs.
+
+``tests/unit/<area>/`` holds the tests of one part in one process (``pytest tests/unit``);
+``tests/e2e/`` the games, environments, command line, windows and first runs, which
+spawn processes, play whole levels or compile kernels anew. Those are marked ``e2e``
+and ``slow`` here (``pytest -m "not slow"`` leaves them out) and sorted before the unit
+tests, so that under pytest-xdist (``-n auto``) the long ones start first and the short
+ones even out the end.
+"""
 
 import os
 import sys
 import tempfile
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 # progress, quick saves and recordings never go into the real user folder (subprocesses too)
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ecsgoo-test-data-")
-sys.path.insert(0, os.path.dirname(__file__))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # naive, scenes, events, toygame
+E2E = HERE / "e2e"
 
 # CI runs the same examples every time (a failure reproduces; a pass stays a pass);
 # HYPOTHESIS_PROFILE=explore draws new ones, to hunt for cases to pin as @example.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def _end_to_end(item: pytest.Item) -> bool:
+    return E2E in Path(str(item.path)).resolve().parents
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark what ``tests/e2e`` holds ``e2e`` and ``slow``, and put it first (a stable sort:
+    each file keeps its own order)."""
+    for item in items:
+        if _end_to_end(item):
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: not _end_to_end(item))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A cold kernel cache is compiled here, once, before the tests (and before
+    pytest-xdist starts its workers, which would otherwise each compile every kernel)."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller did it
+        return
+    from ecsgoo.warmup import cache_is_cold, terminal_warm_up
+
+    if cache_is_cold():
+        with session.config.pluginmanager.getplugin("capturemanager").global_and_fixture_disabled():
+            terminal_warm_up()

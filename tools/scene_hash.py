@@ -1,9 +1,10 @@
-"""Print the state hash of the fixed determinism scene (tests/test_determinism.py)."""
+"""Print the state hash of the fixed determinism scene (tests/unit/physics/test_determinism.py)."""
 
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+TESTS = os.path.join(os.path.dirname(__file__), "..", "tests")
+sys.path[:0] = [TESTS, os.path.join(TESTS, "unit", "physics")]  # scenes, test_determinism
 
 from test_determinism import _run  # noqa: E402
 

@@ -10,6 +10,7 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from ..errors import did_you_mean
 from ..game import GAMES, Game, register_game
 
 ENTRY_POINT_GROUP = "ecsgoo.games"
@@ -86,7 +87,8 @@ def find_game(spec: str) -> type[Game]:
     if spec in errors:
         raise LookupError(f"game {spec!r} failed to load: {errors[spec]}")
     names = ", ".join(known) or "none installed"
-    raise LookupError(f"unknown game {spec!r} (games: {names}; or give a path to a .py file)")
+    raise LookupError(f"unknown game {spec!r}{did_you_mean(spec, known)} (games: {names}; "
+                      "or give a path to a .py file)")
 
 
 def resume(path: str | Path, game_path: str | Path | None = None) -> Game:

@@ -9,13 +9,11 @@ is first imported, which ``ecsgoo.cli`` does). Physics runs the same fixed
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from tqdm import tqdm
-
 from ..game import Game
+from ..progress_bar import bar as _bar
 from ..warmup import terminal_warm_up
 from .audio import quiet_audio
 from .player import Player
@@ -66,12 +64,12 @@ def screenshot(player: Player, window: Any) -> Any:
 
 
 def progress_bar(total: int, label: str, stream: TextIO | None = None,
-                 after: float = 2.0) -> tqdm:
-    """A tqdm bar of ``total`` frames on ``stream`` (stderr) that shows itself only once a
-    run takes over ``after`` s; ``update(n)`` it as frames finish and ``close()`` it at the end.
+                 after: float = 2.0) -> Any:
+    """A bar of ``total`` frames on ``stream`` (stderr) that shows itself only once a run
+    takes over ``after`` s: tqdm on a terminal, a few plain lines elsewhere
+    (``ecsgoo.progress_bar``); ``update(n)`` it as frames finish and ``close()`` it at the end.
     """
-    return tqdm(total=total, desc=label, unit="frame", file=stream or sys.stderr, delay=after,
-                dynamic_ncols=True)
+    return _bar(total, label, "frame", stream, after)
 
 
 class Recorder:

@@ -18,7 +18,7 @@ from typing import Any
 import platformdirs
 
 from .. import saving
-from ..errors import WorldError
+from ..errors import WorldError, did_you_mean
 from ..game import Game, SavedGame, new_seed
 from ..render import Fit, Render, fit
 from .buttons import Button, draw_result, hit, result_buttons
@@ -63,7 +63,8 @@ class Player:
                  size: tuple[int, int] | None = None) -> None:
         if bot is not None and bot not in game.bots:
             offered = ", ".join(game.bots) or "none"
-            raise ValueError(f"{game.name}: no bot named {bot!r} (bots: {offered})")
+            raise ValueError(f"{game.name}: no bot named {bot!r}{did_you_mean(bot, game.bots)} "
+                             f"(bots: {offered})")
         self.game, self.bot = game, bot
         self.size = tuple(size or window_size(game))
         self.clock = Accumulator(game.world.dt)

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import did_you_mean
 from ..game import EPISODE_FRAMES as FRAMES  # the envs read it there too: no import loop
 from .engines import ENGINES, Job
 
@@ -204,7 +205,8 @@ def check(target: str, level: int, players: Sequence[Player], seeds: int | Itera
             if isinstance(player, str):
                 load_policy(player)
         elif player not in cls.bots:
-            raise ValueError(f"{cls.name}: no bot named {player!r} (bots: "
+            raise ValueError(f"{cls.name}: no bot named {player!r}"
+                             f"{did_you_mean(player, cls.bots)} (bots: "
                              f"{', '.join(cls.bots) or 'none'})")
     if env_id is not None:
         try:

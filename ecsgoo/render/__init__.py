@@ -1,7 +1,7 @@
 """Rendering, a layer of its own: below the app (the player draws with it), above the physics.
 
 Nothing in the physics (stages, kernels, world, store, saving) imports this
-package (``tests/test_layers.py`` checks it), and arcade is imported only
+package (``tests/unit/repo/test_layers.py`` checks it), and arcade is imported only
 inside the functions that need it (drawing; triangulating a level's polygons),
 so a headless run steps without a GL context. Modules, bottom up:
 

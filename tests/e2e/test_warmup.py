@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ecsgoo import warmup
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 TINY = """
 from numba import njit
@@ -116,14 +116,31 @@ def test_a_changed_kernel_file_makes_the_cache_cold_again(tmp_path):
     assert again["cold"] and again["compiled"] >= 1 and again["calls"][-1] == [2, 2]
 
 
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
 def test_the_terminal_line_shows_the_message_and_n_of_total():
-    out = io.StringIO()
+    out = _Terminal()
     show = warmup.TerminalProgress(out)
     show(0, 40)
     show(40, 40)
     text = out.getvalue()
     assert text.startswith(f"\recsgoo: {warmup.MESSAGE} 0/40")
-    assert "40/40 done in" in text and text.endswith(" s\n")
+    assert "40/40 done in" in text and text.endswith(" s\n") and text.count("\n") == 1
+
+
+def test_not_on_a_terminal_the_progress_is_a_few_whole_lines():
+    out = io.StringIO()
+    show = warmup.TerminalProgress(out)
+    for done in range(121):  # as a cold compile tells it: every start and end
+        show(done, 120)
+        show(done, 120)
+    lines = out.getvalue().splitlines()
+    assert "\r" not in out.getvalue() and len(lines) == 5
+    assert [line.split()[-1] for line in lines[:4]] == ["0/120", "30/120", "60/120", "90/120"]
+    assert lines[-1].startswith(f"ecsgoo: {warmup.MESSAGE} 120/120 done in")
 
 
 def test_a_warm_cache_prints_nothing():

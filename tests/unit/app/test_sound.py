@@ -13,7 +13,7 @@ from toygame import Toy
 from ecsgoo.app import Player, run_headless
 from ecsgoo.app.sound import SOUND_DIR, SOUNDS, Sounds, merge_pitch
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_every_effect_is_a_short_small_wav_and_the_script_makes_them_again(tmp_path):

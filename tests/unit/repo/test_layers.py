@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "ecsgoo"
 
 #: The physics: stages, kernels, the world and its store, components, saving, and the

@@ -9,7 +9,7 @@ import pytest
 import scenes
 from ecsgoo import Particle, World
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "tools"))
 import peers  # noqa: E402
 
 

@@ -12,7 +12,7 @@ from ecsgoo import Particle, World, WorldError, dumps, loads, systems
 from ecsgoo.systems import Pipeline, Stage
 from ecsgoo.world import MAX_ENTITY_ID
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 F, MASS = 600.0, 2.0
 
 

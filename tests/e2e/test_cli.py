@@ -14,8 +14,8 @@ import pytest
 from ecsgoo import cli, saving
 from ecsgoo.warmup import MESSAGE
 
-TOY = str(Path(__file__).resolve().parent / "toygame.py")
-BASKET = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "mygame.py")
+TOY = str(Path(__file__).resolve().parents[1] / "toygame.py")
+BASKET = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "mygame.py")
 
 
 def _run(*args: str, env: dict | None = None, cwd: Path | None = None):
@@ -123,7 +123,7 @@ def test_bench_refuses_an_unknown_scene_in_one_line():
 def test_bench_table_cells_hold_no_raw_dicts():
     import runpy
 
-    bench = runpy.run_path(str(Path(__file__).resolve().parent.parent / "tools" / "bench.py"))
+    bench = runpy.run_path(str(Path(__file__).resolve().parents[2] / "tools" / "bench.py"))
     assert bench["_figure"]({"a": 1.5, "b": {"c": 2}}) == "a 1.500, b c 2"
 
 

@@ -226,7 +226,7 @@ def test_draw_helper_draws_every_shape_in_world_coordinates():
 def test_example_game_runs_headless(tmp_path):
     from ecsgoo.cli import main
 
-    example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "mygame.py"
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "mygame.py"
     from ecsgoo.app.games import load_path
 
     cls = load_path(example)
@@ -242,7 +242,7 @@ def test_window_forwards_events_to_the_player(tmp_path):
     script = tmp_path / "window.py"
     script.write_text(f"""
 import sys
-sys.path.insert(0, {str(Path(__file__).parent)!r})
+sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
 import arcade
 from toygame import Toy
 from ecsgoo.app.window import PlayerWindow, key_name
@@ -421,5 +421,5 @@ print("ok", first)
 """)
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=120, env=env, cwd=str(Path(__file__).parent.parent))
+                          timeout=120, env=env, cwd=str(Path(__file__).resolve().parents[2]))
     assert proc.stdout.strip().startswith("ok"), proc.stderr

@@ -133,7 +133,7 @@ def test_make_finds_the_environments_by_module_without_an_import():
     assert proc.stdout.strip() == "ecsgoo/Rope-v0", proc.stderr
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bare_python(code: str, **env: str) -> subprocess.CompletedProcess:

@@ -21,7 +21,7 @@ from ecsgoo import (
 )
 from ecsgoo.bodies import jelly_ball
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _world() -> World:

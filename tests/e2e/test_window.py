@@ -14,6 +14,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.window
+
 #: Frames the script drives per game (each: events, one 1/60 s update, a draw, a flip).
 FRAMES = 20
 
@@ -26,7 +28,7 @@ from ecsgoo.game import GAMES
 from ecsgoo.warmup import warm_up
 
 FRAMES = int(sys.argv[1])
-warm_up()  # a warm cache: no loading screen holds the frames back (tests/test_loading.py)
+warm_up()  # a warm cache: no loading screen holds the frames back (test_loading_screen.py)
 registry.discover()
 out = {}
 for name in sorted(GAMES):

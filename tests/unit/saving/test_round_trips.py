@@ -280,7 +280,7 @@ def test_hand_written_level_fills_in_defaults():
 
 
 def test_the_documented_example_loads():
-    doc = Path(__file__).parent.parent / "docs" / "world-format.md"
+    doc = Path(__file__).resolve().parents[3] / "docs" / "world-format.md"
     blocks = re.findall(r"```toml\n(.*?)```", doc.read_text(), re.S)
     assert blocks
     w = ecsgoo.loads(blocks[0], source="world-format.md")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _quick_start() -> list[str]:
@@ -20,7 +20,7 @@ def test_quick_start_is_two_commands_in_a_virtual_environment():
     for command in (play, test):
         assert command.startswith("python3 -m venv .venv && .venv/bin/pip install -e ")
     assert play.endswith(".venv/bin/ecsgoo play goo")
-    assert test.endswith(".venv/bin/python -m pytest -q")
+    assert test.endswith(".venv/bin/python -m pytest -q -n auto")
 
 
 def test_ci_runs_the_readme_test_command_verbatim():

@@ -11,7 +11,7 @@ import numba
 
 from ecsgoo import numba_cache
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Every folder but the fallback refuses files, as on a read-only install and home.
 READ_ONLY = """

@@ -17,6 +17,7 @@ import os
 import random
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,6 +42,9 @@ from ecsgoo import (
 #: examples under HYPOTHESIS_PROFILE=explore).
 OPERATIONS = 25
 EXAMPLES = 2000 if os.environ.get("HYPOTHESIS_PROFILE") == "explore" else 200
+#: The examples run as this many tests of EXAMPLES // SHARDS seeds each (seed k of shard
+#: s is k * SHARDS + s: none repeats), so that pytest-xdist plays them side by side.
+SHARDS = 4
 PLACES = ("between", "before", "after", "handler")
 
 
@@ -207,10 +211,11 @@ def _continues(w: World, places: dict) -> None:
     assert twin.state_hash() == w.state_hash()
 
 
-@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(min_value=0, max_value=2**32 - 1))
-def test_random_game_operations_never_break_the_step(seed):
-    rng = random.Random(seed)
+@pytest.mark.parametrize("shard", range(SHARDS))
+@settings(max_examples=EXAMPLES // SHARDS, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=(2**32 - 1) // SHARDS))
+def test_random_game_operations_never_break_the_step(shard, seed):
+    rng = random.Random(seed * SHARDS + shard)
     w, places = _world(rng)
     saves = set(rng.sample(range(OPERATIONS), 2))
     for k in range(OPERATIONS):

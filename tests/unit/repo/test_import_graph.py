@@ -8,7 +8,7 @@ import pathlib
 
 import networkx as nx
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent / "ecsgoo"
+ROOT = pathlib.Path(__file__).resolve().parents[3] / "ecsgoo"
 #: What sits below the World and the stages: they import neither (at run time).
 SERVICES = ("ecsgoo.physics", "ecsgoo.sleeping", "ecsgoo.contact_events", "ecsgoo.sensors",
             "ecsgoo.queries", "ecsgoo.derived")
