@@ -9,6 +9,7 @@ is first imported, which ``ecsgoo.cli`` does). Physics runs the same fixed
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any, TextIO
 

@@ -81,7 +81,7 @@ def test_a_game_file_plays_by_its_path_with_no_game_name(capsys):
 
     from ecsgoo import cli
 
-    toy = str(Path(__file__).resolve().parent / "toygame.py")
+    toy = str(Path(__file__).resolve().parents[2] / "toygame.py")
     assert cli.main(["play", "--game", toy, "--headless", "--frames", "3"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert (summary["game"], summary["frames"]) == ("toy", 3)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[1]  # tests/, where toygame is
 
 
 def test_run_headless_from_a_plain_script_with_no_display(tmp_path):
