@@ -138,6 +138,8 @@ def parse(data: bytes | str, source: str) -> dict[str, Any]:
     except RecursionError:
         raise WorldFileError(f"{source}: TOML syntax error: arrays or tables nested too "
                              "deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts (4,300)
+        raise WorldFileError(f"{source}: TOML value refused: {exc}") from None
     if not doc:
         raise WorldFileError(f"{source}: the file is empty (only comments; a world file "
                              f"needs at least format_version = {FORMAT_VERSION})")
