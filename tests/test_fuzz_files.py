@@ -161,6 +161,8 @@ def mutate(rng: random.Random, doc: dict, paths: tuple[tuple, ...]) -> None:
         old = parent[key]
     except (KeyError, IndexError, TypeError):
         return
+    if not isinstance(parent, dict | list):  # a string now stands where a table was
+        return
     op = rng.random()
     if op < 0.55:
         parent[key] = _value(rng, old, doc)
