@@ -621,6 +621,8 @@ class World:
         st = self.store
         st.prepare()  # a body added since the last step has no member rows yet
         off, idx = getattr(st, f"{kind}_off"), getattr(st, f"{kind}_idx")
+        if type(k) not in (int, np.int64) or not 0 <= k < len(off) - 1:
+            raise WorldError(f"World.{kind}_members: no {kind} row {k!r} (rows 0..{len(off) - 2})")
         return idx[off[k]: off[k + 1]].copy()
 
     def set_stiffness(self, stiffness: float, springs: Any = None) -> None:

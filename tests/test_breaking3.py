@@ -168,6 +168,15 @@ def test_per_entity_calls_on_a_deleted_entity_raise_world_error(call):
     assert w.try_component(e, Particle) is None
 
 
+def test_a_member_row_that_does_not_exist_is_world_error():
+    w = World()
+    ecsgoo.bodies.jelly_ball(w, 100, 100, radius=20, vertices=6)
+    assert len(w.ring_members(0)) == 6
+    for row in (1, -1, "0"):
+        with pytest.raises(WorldError, match="no ring row"):
+            w.ring_members(row)
+
+
 def test_a_component_the_entity_lacks_is_world_error():
     w = World()
     e = w.create_entity(Particle(10, 10))

@@ -131,7 +131,10 @@ def _paths(node, path):
 
 
 def _ids(doc: dict) -> list[int]:
-    return [t["id"] for t in doc.get("entity", []) if isinstance(t, dict) and "id" in t]
+    tables = doc.get("entity")
+    if not isinstance(tables, list):  # a mutation made it something else
+        return []
+    return [t["id"] for t in tables if isinstance(t, dict) and "id" in t]
 
 
 def _value(rng: random.Random, old, doc: dict):
