@@ -124,6 +124,17 @@ def test_a_rope_board_of_three_numbers_is_refused_at_load():
              "view")
 
 
+@pytest.mark.parametrize("table", ["particle", "body"])
+def test_a_previous_position_saying_a_speed_beyond_the_limit_is_refused(table):
+    shape = ", shape = 'box', size = [10.0, 10.0]" if table == "body" else ""
+    h = 1 / 60 / 6
+    row = "x = 100.0, y = 50.0, px = {px!r}, py = 50.0" + shape
+    ok = HEAD + f"[[entity]]\nid = 1\n{table} = {{ {row.format(px=100.0 - 0.9e9 * h)} }}\n"
+    loads(ok).step()
+    _refused(ok.replace(repr(100.0 - 0.9e9 * h), "4194305.0"), f"entity 1 ({table})",
+             "field px", "velocity")
+
+
 def test_a_tiny_file_cannot_ask_for_millions_of_rows():
     text = HEAD + "[particles]\nentity = { from = 1, count = 4194304 }\nx = 1.0\ny = 2.0\n"
     _refused(text, "[particles]", "field entity", "4194304")
