@@ -256,7 +256,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     """Play the seeds with each bot or policy; a progress bar, then one JSON line each."""
-    from .evaluate import check, evaluate, summarize
+    from .evaluate import LostEpisodes, check, evaluate, summarize
     from .evaluate.report import plot, write_csv
     from .progress_bar import bar as progress_bar
 
@@ -269,12 +269,17 @@ def _eval(args: argparse.Namespace) -> int:
     except (LookupError, ValueError) as exc:
         return _fail(" ".join(str(exc).split()))
     total = len(players) * len(seeds)
+    lost = None
     with progress_bar(total, f"{args.game} eval", "episode") as bar:
         try:
             runs = evaluate(args.game, players, seeds, args.level, args.frames,
                             args.workers, args.engine, args.address, progress=bar.update)
         except KeyboardInterrupt:
             return 130
+        except LostEpisodes as exc:  # what finished is written, the rest reported
+            runs, lost = {p: e for p, e in exc.runs.items() if e}, exc
+        except ConnectionError as exc:  # a Ray cluster that is not there
+            return _fail(" ".join(str(exc).split()))
         except Exception as exc:  # a game's own code failed (or the engine, or a policy)
             return _fail_with_frames(exc)
     if args.csv:
@@ -288,6 +293,8 @@ def _eval(args: argparse.Namespace) -> int:
         print(f"plot: {args.plot}", file=sys.stderr)
     for episodes in runs.values():
         print(json.dumps(summarize(episodes, args.frames), default=_plain))
+    if lost is not None:
+        return _fail(str(lost))
     return 0
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from .errors import WorldFileError
 from .saving import dumps, load, register_resource, save
-from .saving.registry import component_codec, resource_codec
+from .saving.registry import missing
 from .world import World
 
 #: Most frames an episode (``ecsgoo eval``, the envs) runs unless told otherwise (5 min
@@ -155,19 +155,11 @@ class Game:
         what is missing, not with a KeyError at the first step. The refused world
         is closed.
         """
-        for kind in cls.requires:
-            codec = resource_codec(kind) or component_codec(kind)
-            name = codec.name if codec is not None else kind.__name__
-            if resource_codec(kind) is not None:
-                missing = world.resource(kind) is None
-                what = f"the resource {name}"
-            else:
-                missing = not world.get_component(kind)
-                what = f"an entity with a {name} component"
-            if missing:
-                world.close()
-                raise WorldFileError(f"{os.fspath(source)}: a {cls.name} world needs {what}, "
-                                     "which this file does not hold")
+        what = missing(world, cls.requires)
+        if what is not None:
+            world.close()
+            raise WorldFileError(f"{os.fspath(source)}: a {cls.name} world needs {what}, "
+                                 "which this file does not hold")
         return world
 
     def restart(self) -> None:

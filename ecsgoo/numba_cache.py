@@ -7,8 +7,13 @@ function …: no locator available`` as the module is imported. Then the kernels
 cache into a temporary folder of this run instead (compiled again next run),
 with a one-line warning. ``NUMBA_CACHE_DIR`` set by the user is left alone.
 A cache entry numba cannot read (truncated, garbage) or whose bytes changed
-since they were written (a flipped bit in its machine code: a SHA-256 beside
-each data file says) is dropped and compiled again (``tolerate_corrupt_entries``).
+since they were written (a flipped bit in its machine code) is dropped and compiled
+again, with one line on stderr (``tolerate_corrupt_entries``). Each data file holds
+its own checksum, over the kernel it belongs to (the index's name: module, function
+and line; the signature and numba's key) and its bytes, written in one rename: two
+processes saving at once leave one whole entry, never one's checksum with the other's
+data. An entry of another kernel or signature (files swapped, or the name two
+concurrent first saves both took) is not used and compiles again, quietly.
 numba knows an entry is stale only when its own source file changed, though a
 kernel carries the code of the kernels it calls from other files: after an edit
 or an upgrade, a cached caller ran its callees' old code (a segfault, seen).
@@ -29,7 +34,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
+import pickle
+import struct
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
@@ -75,43 +83,25 @@ def ensure_writable_cache(package: str, can_write: Callable[[str], bool] = writa
     return folder
 
 
+#: How a data file ecsgoo framed begins (then its kernel's identity, a checksum, the data).
+MAGIC = b"ecsgoo-nbc-2\n"
+
+
 def tolerate_corrupt_entries() -> None:
     """Make numba drop a cache entry it cannot read and compile again, instead of failing.
 
     numba reads its index and data files with ``pickle`` and lets any error but
     a missing file escape, so a truncated or garbled entry broke every later run
     until ``__pycache__`` was deleted. Here such an entry's index is removed (one
-    line on stderr) and the kernel compiles as on a cold cache. Every data file
-    gets a ``.sha256`` beside it when saved; one that no longer matches it is
-    corrupt too (a flipped bit that still unpickles would run wrong code). A data
-    file without one (written by numba alone) is trusted as numba trusts it.
+    line on stderr) and the kernel compiles as on a cold cache. Every data file is
+    saved framed (``frame``): its kernel's identity and a SHA-256 over that and its
+    bytes; one whose checksum fails is corrupt too (a flipped bit that still unpickles
+    would run wrong code); one of another kernel or signature is passed over. A data
+    file without the frame (written by numba alone) is trusted as numba trusts it.
     """
     if getattr(caching.Cache.load_overload, "_ecsgoo", False):
         return
     load_overload, load_index = caching.Cache.load_overload, caching.IndexDataCacheFile._load_index
-    files = caching.IndexDataCacheFile
-    save_data, load_data = files._save_data, files._load_data
-
-    def summed_save(self: Any, name: str, data: Any) -> None:
-        save_data(self, name, data)
-        path = self._data_path(name)
-        with open(path, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
-        with self._open_for_write(path + ".sha256") as f:
-            f.write(digest.encode())
-
-    def checked_load(self: Any, name: str) -> Any:
-        path = self._data_path(name)
-        try:
-            with open(path + ".sha256", "rb") as f:
-                want = f.read().decode()
-        except FileNotFoundError:
-            return load_data(self, name)
-        with open(path, "rb") as f:
-            got = hashlib.sha256(f.read()).hexdigest()
-        if got != want:
-            raise ValueError(f"{path}: its bytes changed since numba wrote them")
-        return load_data(self, name)
 
     def tolerant_load(self: Any, sig: Any, target_context: Any) -> Any:
         try:
@@ -130,8 +120,64 @@ def tolerate_corrupt_entries() -> None:
     tolerant_load._ecsgoo = True  # type: ignore[attr-defined]
     caching.Cache.load_overload = tolerant_load
     caching.IndexDataCacheFile._load_index = tolerant_index
-    caching.IndexDataCacheFile._save_data = summed_save
-    caching.IndexDataCacheFile._load_data = checked_load
+    caching.IndexDataCacheFile.save = _framed_save
+    caching.IndexDataCacheFile.load = _framed_load
+
+
+def identity(files: Any, key: Any) -> bytes:
+    """Which kernel and signature an entry belongs to: the index's name (module,
+    function, line, Python) and numba's key (signature, target, bytecode hash)."""
+    return f"{files._index_name}\0{key!r}".encode()
+
+
+def frame(ident: bytes, payload: bytes) -> bytes:
+    """A data file's bytes: MAGIC, the identity's length and bytes, SHA-256 of both, data."""
+    digest = hashlib.sha256(ident + b"\0" + payload).digest()
+    return MAGIC + struct.pack("<I", len(ident)) + ident + digest + payload
+
+
+def unframe(data: bytes, path: str) -> tuple[bytes, bytes]:
+    """``(identity, payload)`` of a framed data file; ValueError if its checksum fails."""
+    at = len(MAGIC)
+    size = struct.unpack_from("<I", data, at)[0] if len(data) >= at + 4 else -1
+    ident = data[at + 4: at + 4 + size]
+    digest = data[at + 4 + size: at + 36 + size]
+    payload = data[at + 36 + size:]
+    if size < 0 or hashlib.sha256(ident + b"\0" + payload).digest() != digest:
+        raise ValueError(f"{path}: its bytes changed since they were written")
+    return ident, payload
+
+
+def _framed_save(self: Any, key: Any, data: Any) -> None:
+    """numba's ``IndexDataCacheFile.save``, the data file written framed in one rename."""
+    overloads = self._load_index()
+    name = overloads.get(key)
+    if name is None:
+        taken = set(overloads.values())
+        name = next(n for n in map(self._data_name, itertools.count(1)) if n not in taken)
+        overloads[key] = name
+        self._save_index(overloads)
+    with self._open_for_write(self._data_path(name)) as f:
+        f.write(frame(identity(self, key), self._dump(data)))
+
+
+def _framed_load(self: Any, key: Any) -> Any:
+    """numba's ``IndexDataCacheFile.load``, checking the frame (None: compile again)."""
+    name = self._load_index().get(key)
+    if name is None:
+        return None
+    path = self._data_path(name)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:  # removed while the index still names it
+        return None
+    if not data.startswith(MAGIC):
+        return pickle.loads(data)  # numba's own entry: trusted as numba trusts it
+    ident, payload = unframe(data, path)
+    if ident != identity(self, key):
+        return None  # another kernel's or signature's: a concurrent save, or files swapped
+    return pickle.loads(payload)
 
 
 def _drop(index: str, exc: Exception) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import geometry, queries
+from . import geometry, limits, queries
 from .errors import WorldError
 from .kernels.contacts import inside_ring
 
@@ -45,31 +45,38 @@ class Sensor:
     #: Entities overlapping it at the end of the last frame, ascending (the World writes it).
     inside: list[int] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        """Refuse a shape the kernels cannot sense: the same rules for the constructors
+        and a world file (which makes a Sensor from its fields)."""
+        where = f"Sensor.{self.kind}" if self.kind in _SIZES else "Sensor"
+        if self.kind not in _SIZES:
+            raise WorldError(f"Sensor: field kind must be box, circle or polygon, got "
+                             f"{self.kind!r}")
+        self.x, self.y = (limits.COORD.check(getattr(self, k), where, k) for k in ("x", "y"))
+        for name in ("width", "height", "radius"):
+            value = limits.COORD.check(getattr(self, name), where, name)
+            if name in _SIZES[self.kind] and value <= 0:
+                raise WorldError(f"{where}: field {name} must be > 0, got {value}")
+            setattr(self, name, value)
+        self.mask = limits.INT.check(self.mask, where, "mask")
+        self.points = _points(self.points) if self.kind == "polygon" else \
+            [list(p) for p in self.points]
+        self.inside = [limits.ENTITY.check(e, where, "inside") for e in self.inside]
+
     @classmethod
     def box(cls, x: float, y: float, width: float, height: float, mask: int = -1) -> Sensor:
-        """A box centred at ``(x, y)``, ``width × height`` px."""
-        _finite("Sensor.box", x=x, y=y, width=width, height=height)
-        if width <= 0 or height <= 0:
-            raise WorldError(f"Sensor.box: width and height must be > 0, got {width}, {height}")
-        return cls("box", float(x), float(y), float(width), float(height), mask=int(mask))
+        """A box centred at ``(x, y)``, ``width × height`` px (positions within ±1e9)."""
+        return cls("box", x, y, width, height, mask=mask)
 
     @classmethod
     def circle(cls, x: float, y: float, radius: float, mask: int = -1) -> Sensor:
         """A disc of ``radius`` px centred at ``(x, y)``."""
-        _finite("Sensor.circle", x=x, y=y, radius=radius)
-        if radius <= 0:
-            raise WorldError(f"Sensor.circle: radius must be > 0, got {radius}")
-        return cls("circle", float(x), float(y), radius=float(radius), mask=int(mask))
+        return cls("circle", x, y, radius=radius, mask=mask)
 
     @classmethod
     def polygon(cls, points: Any, mask: int = -1) -> Sensor:
         """A polygon (at least 3 points, px, either winding, convex or not)."""
-        pts = [[float(px), float(py)] for px, py in points]
-        if len(pts) < 3 or not np.all(np.isfinite(pts)):
-            raise WorldError("Sensor.polygon: points must be at least 3 finite (x, y) pairs")
-        if abs(geometry.polygon_area(np.array(pts))) == 0.0:
-            raise WorldError("Sensor.polygon: the points enclose no area")
-        return cls("polygon", points=pts, mask=int(mask))
+        return cls("polygon", points=points, mask=mask)
 
     def overlaps(self, px: np.ndarray, py: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Which discs (centres ``px, py``, radii ``r``, px) overlap the region."""
@@ -95,10 +102,22 @@ class Sensor:
         return self.x - hw, self.y - hh, self.x + hw, self.y + hh
 
 
-def _finite(where: str, **values: float) -> None:
-    for name, value in values.items():
-        if not math.isfinite(float(value)):
-            raise WorldError(f"{where}: field {name} must be finite, got {value!r}")
+#: The fields that size each kind (each must be > 0).
+_SIZES = {"box": ("width", "height"), "circle": ("radius",), "polygon": ()}
+
+
+def _points(points: Any) -> list[list[float]]:
+    """A polygon's outline: at least 3 ``(x, y)`` pairs within ±MAX_COORD enclosing an area."""
+    try:
+        pts = [[float(px), float(py)] for px, py in points]
+    except (TypeError, ValueError, OverflowError):
+        pts = []
+    if len(pts) < 3 or not all(limits.COORD.contains(v) for p in pts for v in p):
+        raise WorldError("Sensor.polygon: field points must be at least 3 (x, y) pairs "
+                         f"{limits.COORD.describe()}")
+    if not math.isfinite(area := geometry.polygon_area(np.array(pts))) or area == 0.0:
+        raise WorldError("Sensor.polygon: field points enclose no area")
+    return pts
 
 
 def _discs_in_polygon(xy: np.ndarray, px: np.ndarray, py: np.ndarray,

@@ -6,11 +6,15 @@ One small JSON file, ``<data dir>/progress.json`` (``ecsgoo.app.data_dir()``)::
      "games": {"rope": {"levels": {"1": {"best_score": 2500, "best_stars": 3, "wins": 1}},
                         "top": [{"score": 2500, "level": 1, "date": "2026-12-01"}]}}}
 
-Written atomically (a temporary file in the same folder, then ``os.replace``).
-A file that cannot be read or parsed is reported in one line (``Progress.problem``,
-which the launcher and ``ecsgoo list`` show) and replaced on the next save:
-never a crash. Only finished games are recorded (won, or lost with a score; a suika game left
-mid-way counts as ended with its score);
+Written atomically (a temporary file in the same folder, then ``os.replace``), and
+merged: ``save`` takes a lock (``fcntl.flock`` on the folder), reads the file again
+and applies the records made since ``load`` to what it holds, so two games recording
+at once keep each other's records. A file that cannot be read or parsed, is larger than
+``MAX_BYTES``, or holds anything but the shape above (every value is checked: counts
+are integers in range, dates are dates) is reported in one line (``Progress.problem``,
+which the launcher and ``ecsgoo list`` show), kept as ``progress.json.damaged`` and
+replaced on the next save: never a crash. Only finished games are recorded (won, or lost
+with a score; a suika game left mid-way counts as ended with its score);
 bot runs are demos and never count (the player and headless runs skip them);
 a game without stars of its own earns one star for a win.
 """
@@ -21,13 +25,26 @@ import datetime as _dt
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: saves are not merged there
+    fcntl = None  # type: ignore[assignment]
+
 #: Scores kept per game in its top list (suika's local top-10).
 TOP = 10
 FILE_NAME = "progress.json"
+#: Largest progress file read, bytes (a real one is a few KB).
+MAX_BYTES = 1 << 20
+#: Largest score, star count, win count or level number a file may hold.
+MAX_COUNT = 2**53
+#: Longest game name, characters.
+MAX_NAME = 200
 
 
 def progress_path() -> Path:
@@ -46,6 +63,10 @@ class Record:
     wins: int = 0
 
 
+class Damaged(ValueError):
+    """A progress file that is not what ``Progress.save`` writes (the message says why)."""
+
+
 @dataclass
 class Progress:
     """Every game's records; ``load`` it, ``record`` finished games, ``save`` it."""
@@ -55,6 +76,8 @@ class Progress:
     top: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     #: One line saying why the file on disk was not used ('' when it was fine or absent).
     problem: str = ""
+    #: The ``record`` calls since ``load``: what ``save`` applies to the file as it is then.
+    pending: list[tuple[Any, ...]] = field(default_factory=list)
 
     @classmethod
     def load(cls, path: str | os.PathLike | None = None) -> Progress:
@@ -62,20 +85,9 @@ class Progress:
         path = Path(path) if path is not None else progress_path()
         progress = cls(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            for game, entry in data["games"].items():
-                progress.levels[game] = {int(n): Record(int(r.get("best_score", 0)),
-                                                        int(r.get("best_stars", 0)),
-                                                        int(r.get("wins", 0)))
-                                         for n, r in entry.get("levels", {}).items()}
-                progress.top[game] = [{"score": int(t["score"]), "level": int(t["level"]),
-                                       "date": str(t["date"])} for t in entry.get("top", [])]
-        except FileNotFoundError:
-            pass
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            progress.levels, progress.top = {}, {}
-            progress.problem = (f"progress file {path.name} is unreadable "
-                                f"({type(exc).__name__}); starting afresh")
+            progress.levels, progress.top = _read(path)
+        except Damaged as exc:
+            progress.problem = f"progress file {path.name} is unreadable ({exc}); starting afresh"
         return progress
 
     def best(self, game: str, level: int) -> Record:
@@ -88,43 +100,160 @@ class Progress:
 
         Stars count only for a win; every finished score enters the game's top list.
         """
-        rec = self.levels.setdefault(game, {}).setdefault(level, Record())
-        won = result == "won"
-        better = score > rec.best_score or (won and stars > rec.best_stars)
-        rec.best_score = max(rec.best_score, int(score))
-        if won:
-            rec.best_stars = max(rec.best_stars, int(stars))
-            rec.wins += 1
-        if score > 0:
-            top = self.top.setdefault(game, [])
-            top.append({"score": int(score), "level": int(level),
-                        "date": date or _dt.date.today().isoformat()})
-            top.sort(key=lambda t: -t["score"])
-            del top[TOP:]
-        return better
+        entry = (game, int(level), result, int(score), int(stars),
+                 date or _dt.date.today().isoformat())
+        self.pending.append(entry)
+        return _apply(self.levels, self.top, *entry)
 
     def as_dict(self) -> dict[str, Any]:
         """The file's contents."""
-        games = {}
-        for game in sorted(set(self.levels) | set(self.top)):
-            levels = {str(n): vars(r) for n, r in sorted(self.levels.get(game, {}).items())}
-            games[game] = {"levels": levels, "top": self.top.get(game, [])}
-        return {"version": 1, "games": games}
+        return _as_dict(self.levels, self.top)
 
     def save(self) -> None:
-        """Write the file atomically (temporary file, then rename); errors are not raised
-        but kept in ``problem`` (progress is never worth a crash)."""
+        """Apply the records made since ``load`` to the file as it is now, under a lock, and
+        write it atomically (temporary file, then rename); errors are not raised but kept
+        in ``problem`` (progress is never worth a crash). A damaged file is kept as
+        ``<name>.damaged`` before it is replaced."""
         tmp = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".progress-", suffix=".json", dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(self.as_dict(), out, indent=1)
-            os.replace(tmp, self.path)
+            with _locked(self.path.parent):
+                try:
+                    levels, top = _read(self.path)
+                except Damaged:
+                    levels, top = {}, {}
+                    os.replace(self.path, _backup(self.path))
+                for entry in self.pending:
+                    _apply(levels, top, *entry)
+                fd, tmp = tempfile.mkstemp(prefix=".progress-", suffix=".json",
+                                           dir=self.path.parent)
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    json.dump(_as_dict(levels, top), out, indent=1)
+                os.replace(tmp, self.path)
+            self.levels, self.top, self.pending = levels, top, []
         except OSError as exc:
             self.problem = f"progress not saved ({exc.strerror or type(exc).__name__})"
             if tmp is not None:
                 Path(tmp).unlink(missing_ok=True)
+
+
+def _backup(path: Path) -> Path:
+    """Where a damaged ``path`` is kept: ``<name>.damaged`` (``.damaged-2``, … if taken)."""
+    out, k = path.with_name(path.name + ".damaged"), 1
+    while out.exists():
+        k += 1
+        out = path.with_name(f"{path.name}.damaged-{k}")
+    return out
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` (no other ``save`` runs meanwhile)."""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _apply(levels: dict[str, dict[int, Record]], top: dict[str, list[dict[str, Any]]],
+           game: str, level: int, result: str, score: int, stars: int, date: str) -> bool:
+    """One finished game into ``levels`` and ``top``; True if it set a record."""
+    rec = levels.setdefault(game, {}).setdefault(level, Record())
+    won = result == "won"
+    better = score > rec.best_score or (won and stars > rec.best_stars)
+    rec.best_score = max(rec.best_score, score)
+    if won:
+        rec.best_stars = max(rec.best_stars, stars)
+        rec.wins += 1
+    if score > 0:
+        scores = top.setdefault(game, [])
+        scores.append({"score": score, "level": level, "date": date})
+        scores.sort(key=lambda t: -t["score"])
+        del scores[TOP:]
+    return better
+
+
+def _as_dict(levels: dict[str, dict[int, Record]],
+             top: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    games = {}
+    for game in sorted(set(levels) | set(top)):
+        rows = {str(n): vars(r) for n, r in sorted(levels.get(game, {}).items())}
+        games[game] = {"levels": rows, "top": top.get(game, [])}
+    return {"version": 1, "games": games}
+
+
+# -- reading, every value checked ------------------------------------------------------------
+
+def _read(path: Path) -> tuple[dict[str, dict[int, Record]], dict[str, list[dict[str, Any]]]]:
+    """The levels and top lists of ``path`` (none if it does not exist), else Damaged."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return {}, {}
+    except OSError as exc:
+        raise Damaged(exc.strerror or type(exc).__name__) from None
+    if len(data) > MAX_BYTES:
+        raise Damaged(f"larger than {MAX_BYTES} bytes")
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise Damaged("nested too deeply") from None
+    except ValueError as exc:  # JSON syntax, UTF-8, an integer of 4,300 digits
+        raise Damaged(type(exc).__name__) from None
+    games = _field(_table(doc, "the file"), "games", dict)
+    levels, top = {}, {}
+    for game, entry in games.items():
+        if not game or len(game) > MAX_NAME:
+            raise Damaged(f"a game name of {len(game)} characters")
+        entry = _table(entry, game)
+        levels[game] = {_count(n, "level", 1): _record(r, game)
+                        for n, r in _field(entry, "levels", dict, {}).items()}
+        top[game] = [_score(t, game) for t in _field(entry, "top", list, [])[:TOP]]
+    return levels, top
+
+
+def _table(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Damaged(f"{where} is not an object")
+    return value
+
+
+def _field(table: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
+    value = table.get(key, default)
+    if not isinstance(value, kind):
+        raise Damaged(f"{key} is not {'an object' if kind is dict else 'a list'}")
+    return value
+
+
+def _count(value: Any, what: str, low: int = 0) -> int:
+    """An integer in ``low..MAX_COUNT`` (a level's key may be its decimal text)."""
+    if isinstance(value, str) and value.isdecimal() and len(value) <= 16:
+        value = int(value)
+    if type(value) is not int or not low <= value <= MAX_COUNT:
+        raise Damaged(f"{what} {str(value)[:20]!r} is not an integer in {low}..{MAX_COUNT}")
+    return value
+
+
+def _record(value: Any, game: str) -> Record:
+    r = _table(value, f"a level of {game}")
+    return Record(*(_count(r.get(k, 0), k) for k in ("best_score", "best_stars", "wins")))
+
+
+def _score(value: Any, game: str) -> dict[str, Any]:
+    t = _table(value, f"a top score of {game}")
+    date = t.get("date")
+    try:
+        _dt.date.fromisoformat(date)
+    except (TypeError, ValueError):
+        raise Damaged(f"date {str(date)[:20]!r} is not a date") from None
+    return {"score": _count(t.get("score"), "score"), "level": _count(t.get("level"), "level", 1),
+            "date": date}
 
 
 def record_finished(game: Any, bot: str | None = None, unfinished: bool = False

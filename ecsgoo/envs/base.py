@@ -69,6 +69,28 @@ def headless_if_no_display() -> None:
         os.environ["ARCADE_HEADLESS"] = "1"
 
 
+def _action_problem(space: gym.spaces.Space, action: Any) -> tuple[str | None, Any]:
+    """``(None, action as the space's dtype)``, or ``(what is wrong, None)``."""
+    try:
+        value = np.asarray(action)
+    except Exception:  # whatever its conversion raises, it is not an array of numbers
+        return "not an array of numbers", None
+    if value.shape != space.shape:
+        return f"shape {space.shape}, got shape {value.shape}", None
+    if value.dtype != np.bool_ and not (np.issubdtype(value.dtype, np.integer)
+                                        or np.issubdtype(value.dtype, np.floating)):
+        return f"real numbers, got dtype {value.dtype}", None
+    if not np.all(np.isfinite(value)):
+        return "finite numbers: NaN and inf are refused", None
+    cast = value.astype(space.dtype)
+    if isinstance(space, gym.spaces.Box):
+        if np.any(value < space.low) or np.any(value > space.high):
+            return f"each in [{space.low.min():g}, {space.high.max():g}]", None
+    elif np.any(cast != value) or not space.contains(cast):
+        return "whole numbers the space holds", None
+    return None, cast
+
+
 class GameEnv(gym.Env):
     """A game as an environment. Subclasses set ``game_class`` and the hooks below.
 
@@ -263,29 +285,17 @@ class GameEnv(gym.Env):
     # -- helpers -----------------------------------------------------------------------------
 
     def _checked(self, action: Any) -> Any:
-        """``action`` as an element of ``action_space``, or ValueError saying what is wrong."""
+        """``action`` as an element of ``action_space``, or ValueError naming the env, the
+        space and what is wrong (the same checks, in the same order, for every env: an
+        array of that shape, real numbers, finite, in the space)."""
         space = self.action_space
-        name = type(self).__name__
-        try:
-            value = np.asarray(action)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name}: action is not an array ({exc})") from None
-        if value.shape != space.shape:
-            raise ValueError(f"{name}: action must have shape {space.shape}, "
-                             f"got {value.shape} ({action!r})")
-        if not np.issubdtype(value.dtype, np.number) and value.dtype != np.bool_:
-            raise ValueError(f"{name}: action must be numbers, got dtype {value.dtype}")
-        if isinstance(space, gym.spaces.Box):
-            if not np.all(np.isfinite(value)):
-                raise ValueError(f"{name}: action must be finite, got {action!r}")
-            if np.any(value < space.low) or np.any(value > space.high):
-                raise ValueError(f"{name}: action must lie in [{space.low.min():g}, "
-                                 f"{space.high.max():g}], got {action!r}")
-            return value.astype(space.dtype)
-        if not space.contains(value.astype(space.dtype)) or np.any(value != value.astype(
-                space.dtype)):
-            raise ValueError(f"{name}: action must be an element of {space}, got {action!r}")
-        return value.astype(space.dtype)
+        problem, value = _action_problem(space, action)
+        if problem is not None:
+            shown = repr(action)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            raise ValueError(f"{type(self).__name__}: action must be an element of {space} "
+                             f"({problem}), got {shown}")
+        return value
 
     def _observation(self) -> Any:
         """The observation of ``obs``: the Dict, or the picture of ``pixels.draw``."""

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import did_you_mean
 from ..game import EPISODE_FRAMES as FRAMES  # the envs read it there too: no import loop
-from .engines import ENGINES, Job
+from .engines import ENGINES, Job, worker_cap
 
 #: Environment ids of the bundled games that are environments (``ecsgoo.envs.ENVS``).
 GAME_ENVS = {"suika": "ecsgoo/Suika-v0", "rope": "ecsgoo/Rope-v0", "goo": "ecsgoo/Goo-v0"}
@@ -219,6 +219,21 @@ def check(target: str, level: int, players: Sequence[Player], seeds: int | Itera
     return _seed_list(seeds)
 
 
+class LostEpisodes(RuntimeError):
+    """Some episodes were lost (their worker process died, again when played again).
+
+    ``runs`` holds the episodes that finished (``{player: [episode, ...]}``, seed
+    order), ``lost`` the ``(player, seed)`` of the others.
+    """
+
+    def __init__(self, runs: dict[str, list[dict[str, Any]]], lost: list[tuple[str, int]]):
+        total = sum(map(len, runs.values())) + len(lost)
+        seeds = ", ".join(f"{p} seed {s}" for p, s in lost[:5]) + (" …" if len(lost) > 5 else "")
+        super().__init__(f"{len(lost)} of {total} episodes lost: their worker process died, "
+                         f"and again when played again ({seeds}); the others are kept")
+        self.runs, self.lost = runs, lost
+
+
 def evaluate(game: str, players: Player | Sequence[Player], seeds: int | Iterable[int],
              level: int = 1, frames: int = FRAMES, workers: int = 1, engine: str = "local",
              address: str | None = None,
@@ -232,7 +247,10 @@ def evaluate(game: str, players: Player | Sequence[Player], seeds: int | Iterabl
     ``frames`` caps each episode. ``engine`` is ``"local"`` (a process pool of
     ``workers``; 1 plays in this process) or ``"ray"`` (Ray tasks: a local Ray
     instance of ``workers`` CPUs started for the call, or the cluster at
-    ``address``). ``progress()`` is called as each episode finishes.
+    ``address``). ``workers`` is capped at what the machine holds (``worker_cap``: cores,
+    memory; said on stderr). ``progress()`` is called as each episode finishes. If a
+    worker process dies its episodes are played again; any still lost raise
+    ``LostEpisodes``, which holds those that finished.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -241,9 +259,19 @@ def evaluate(game: str, players: Player | Sequence[Player], seeds: int | Iterabl
     group = [players] if isinstance(players, str) or callable(players) else list(players)
     seed_list = check(game, level, group, seeds, frames)
     jobs: list[Job] = [(game, level, p, s, frames) for p in group for s in seed_list]
+    if address is None:  # a cluster's size is its own
+        workers, why = worker_cap(workers, len(jobs))
+        if why:
+            print(f"ecsgoo eval: {why}", file=sys.stderr)
     done = ENGINES[engine](_episode, jobs, workers, address, progress or (lambda: None))
     n = len(seed_list)
-    return {player_name(p): done[k * n:(k + 1) * n] for k, p in enumerate(group)}
+    runs = {player_name(p): [e for e in done[k * n:(k + 1) * n] if e is not None]
+            for k, p in enumerate(group)}
+    lost = [(player_name(job[2]), job[3]) for job, e in zip(jobs, done, strict=True)
+            if e is None]
+    if lost:
+        raise LostEpisodes(runs, lost)
+    return runs
 
 
 def summarize(episodes: Sequence[dict[str, Any]], frames: int = FRAMES) -> dict[str, Any]:
@@ -359,6 +387,6 @@ def commit() -> str | None:
     return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
-__all__ = ["FRAMES", "GAME_ENVS", "check", "commit", "env_of", "evaluate", "interval95",
-           "load_policy", "parse_seeds", "play", "play_env", "summarize", "t_quantile",
-           "version"]
+__all__ = ["FRAMES", "GAME_ENVS", "LostEpisodes", "check", "commit", "env_of", "evaluate",
+           "interval95", "load_policy", "parse_seeds", "play", "play_env", "summarize",
+           "t_quantile", "version"]

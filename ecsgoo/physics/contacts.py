@@ -158,6 +158,9 @@ class ContactGraph:
         known = {f"{key}_{name}" for key in ("frame", "substep") for name in names}
         if set(state) - known:
             raise ValueError(f"unknown state keys: {', '.join(sorted(set(state) - known))}")
+        missing = sorted(known - set(state)) if state else []
+        if missing:  # all or nothing: the keys are columns of the same contacts
+            raise ValueError(f"missing state keys: {', '.join(missing)}")
         for key in ("frame", "substep"):
             length = len(state.get(f"{key}_a", ()))
             for name in names:

@@ -112,13 +112,15 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
     On any failure (a world ``load`` would refuse, an unregistered component, a
     full disk, no permission) the previous file is left as it was and no
     temporary file remains. Saving through a symbolic link replaces the file it
-    points to and keeps the link.
+    points to and keeps the link. Only a regular file or a new path is written: a
+    FIFO, a device or a directory there is refused (like ``load``), left as it was.
     """
     text = _dumps(world, compact, source=_name(path))
     try:
         target = Path(os.path.realpath(path))  # through a symlink: replace its target
     except ValueError as exc:  # a NUL in the path
         raise _os_error(path, "write", exc) from exc
+    _regular_or_new(path, target)
     _sweep(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
@@ -140,6 +142,20 @@ def save(world: World, path: str | os.PathLike[str], compact: bool | None = None
         if isinstance(exc, OSError):
             raise _os_error(path, "write", exc) from exc
         raise
+
+
+def _regular_or_new(path: str | os.PathLike[str], target: Path) -> None:
+    """WorldFileError unless ``target`` is a regular file or does not exist yet."""
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise _os_error(path, "write", exc) from exc
+    if not stat.S_ISREG(mode):
+        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise WorldFileError(f"{_name(path)}: cannot write: {what} (a world is saved to a "
+                             "regular file or a new path)")
 
 
 #: A temporary file of a save this much older than now (s) was left by a killed save.

@@ -21,6 +21,7 @@ from ..errors import WorldFileError
 from ..world import World
 from .builtins import BUILTINS
 from .read import Rows, Spec
+from .registry import missing
 from .schema import REFUSED
 
 
@@ -65,6 +66,7 @@ def _fill(world: World, spec: Spec) -> None:
     _asleep(world)
     if spec.next_entity is not None:
         world.next_entity = spec.next_entity
+    _requirements(world, spec)
 
 
 def _add(world: World, rows: Rows, parts: dict[int, list[Any]]) -> None:
@@ -117,6 +119,15 @@ def _riders(world: World, spec: Spec, parts: dict[int, list[Any]]) -> None:
             if spec.anchors[e] is not None:
                 store.bodies.cols["pos"][slot] = spec.anchors[e]
             store.anchor_body(slot)
+
+
+def _requirements(world: World, spec: Spec) -> None:
+    """Every stage finds what it ``requires`` (a game's state), or the file is refused."""
+    for k, stage in enumerate(spec.stages):
+        what = missing(world, getattr(stage, "requires", ()))
+        if what is not None:
+            raise WorldFileError(f"{spec.source}: pipeline stage {k + 1} ({stage.name}): "
+                                 f"needs {what}, which this file does not hold")
 
 
 def _asleep(world: World) -> None:

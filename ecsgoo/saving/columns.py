@@ -17,6 +17,11 @@ from ..columns import Column, TableSpec
 from .fields import exclusive, exclusive_pairs, file_keys, left_out
 from .schema import MAX_ID, Where, show, toml_type
 
+#: Most rows a block may make from a run of ids ``{ from, count }`` with no array of
+#: values: beyond, the rows must be backed by an array in the file (its cost, not a count
+#: a few bytes long, sizes what loading allocates).
+UNBACKED_ROWS = 1024
+
 
 def file_columns(table: TableSpec) -> dict[str, tuple[Any, Any]]:
     """``{key: (dtype, value of a row that leaves it out)}`` for every saved key of ``table``.
@@ -51,6 +56,7 @@ def block(table: TableSpec, value: Any, h: float,
     keys = file_keys(table)
     where.keys(t, ("entity", *keys))
     exclusive(t, where, exclusive_pairs(table))
+    _backed(t, where)
     entity = _ids(t, where)
     cols = {key: _col(t[key], key, entity, where, table) for key in keys if key in t}
     for key, (col, _) in table.keys().items():
@@ -79,6 +85,19 @@ def _alternatives(col: Column, table: TableSpec, cols: dict[str, Any], h: float)
         if key not in cols:
             pos = cols[table[col.follows].saved[k]]
             cols[key] = pos - (0.0 if velocity is None else velocity) * h
+
+
+def _backed(t: dict[str, Any], where: Where) -> None:
+    """Refuse a run of more than UNBACKED_ROWS ids that no array of as many values backs."""
+    run = t.get("entity")
+    if not isinstance(run, dict) or type(run.get("count")) is not int:
+        return
+    count = run["count"]
+    if count > UNBACKED_ROWS and not any(type(v) is list and len(v) == count
+                                         for v in t.values()):
+        where.fail(f"{{ from, count = {count} }} needs an array of {count} values in the "
+                   f"block (only up to {UNBACKED_ROWS} rows may share one value in every "
+                   "field)", "entity")
 
 
 def _ids(t: dict[str, Any], where: Where) -> np.ndarray:

@@ -138,6 +138,8 @@ def parse(data: bytes | str, source: str) -> dict[str, Any]:
     except RecursionError:
         raise WorldFileError(f"{source}: TOML syntax error: arrays or tables nested too "
                              "deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts (4,300)
+        raise WorldFileError(f"{source}: TOML value refused: {exc}") from None
     if not doc:
         raise WorldFileError(f"{source}: the file is empty (only comments; a world file "
                              f"needs at least format_version = {FORMAT_VERSION})")
@@ -555,8 +557,25 @@ def _tethers(spec: Spec, top: Where, rows: Rows, has_body: set[int]) -> None:
                 "has no end on a body (a spring between particles is a spring)", "a")
 
 
+def _speeds(spec: Spec, top: Where, rows: Rows, has_body: set[int]) -> None:
+    """A position and the previous one say a velocity, ``(x − px) / h``: it must be in the
+    range the constructors and setters give ``vx`` (``omega`` for an angle), so a file
+    cannot start a body faster than the API can (kernels sweep that far)."""
+    a, h = rows.arrays, spec.h
+    ranges = FIELDS[rows.builtin.cls.__name__]
+    pairs = [("x", "px", "vx"), ("y", "py", "vy"), ("angle", "pangle", "omega")]
+    for key, prev, rate in (p for p in pairs if p[0] in a):
+        speed = (a[key] - a[prev]) / h
+        bad = np.flatnonzero(~ranges[rate].mask(speed))
+        if len(bad):
+            k = int(bad[0])
+            top.at(f"entity {a['entity'][k]} ({rows.builtin.name})").fail(
+                f"says a velocity ({key} − {prev}) / h of {speed[k]:g}, outside "
+                f"{ranges[rate].describe()} (the range of {rate})", prev)
+
+
 #: Rules of one built-in beyond what its column spec says.
-CHECKS = {"joint": _welds, "tether": _tethers}
+CHECKS = {"joint": _welds, "tether": _tethers, "particle": _speeds, "body": _speeds}
 
 
 def _no_particle(spec: Spec, where: Where, key: str, target: int) -> None:

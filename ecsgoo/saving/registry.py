@@ -137,6 +137,20 @@ def resource_codec(cls: type) -> Codec | None:
     return _RESOURCE_BY_TYPE.get(cls)
 
 
+def missing(world: Any, kinds: tuple[type, ...]) -> str | None:
+    """What of ``kinds`` (resource or component types) ``world`` lacks, as a message says
+    it (``the resource suika_state``, ``an entity with a goal component``), or None."""
+    for kind in kinds:
+        codec = resource_codec(kind) or component_codec(kind)
+        name = codec.name if codec is not None else kind.__name__
+        if resource_codec(kind) is not None:
+            if world.resource(kind) is None:
+                return f"the resource {name}"
+        elif not world.get_component(kind):
+            return f"an entity with a {name} component"
+    return None
+
+
 def _store(codec: Codec, by_name: dict[str, Codec], by_type: dict[type, Codec],
            what: str) -> None:
     other = by_name.get(codec.name)

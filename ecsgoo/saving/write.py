@@ -25,6 +25,7 @@ from ..rigid import RigidBody
 from ..systems.pipeline import STAGES
 from ..world import World
 from .builtins import BUILTINS, BY_NAME, TABLES, Builtin, builtin_of
+from .columns import UNBACKED_ROWS
 from .registry import _plain, component_codec, resource_codec
 from .schema import Where
 
@@ -352,6 +353,8 @@ def _block(world: Any, b: Builtin) -> dict[str, Any]:
             value = _column(v, d)
             if value is not None:
                 out[key] = value
+    if rows.n > UNBACKED_ROWS and not any(type(v) is list for v in out.values()):
+        out["entity"] = rows.entity.tolist()  # what backs so many rows (see UNBACKED_ROWS)
     return out
 
 

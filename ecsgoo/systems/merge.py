@@ -91,11 +91,19 @@ class Merge(Stage):
         if not state:
             self._record = None
             return
+        if set(state) != {"entities", "x", "y", "fruit"}:
+            raise ValueError("the state holds entities, x, y and fruit (lists of one length)")
         ids = limits.entity_ids("Merge", "entities", state["entities"])
-        xs, ys = (np.asarray(state[k], dtype=np.float64) for k in ("x", "y"))
-        fruits = np.asarray(state["fruit"], dtype=np.bool_)
+        xs, ys = (np.array(limits.check_all("Particle", k, _list(state, k)), dtype=np.float64)
+                  for k in ("x", "y"))
+        fruits = _list(state, "fruit")
+        if not all(type(v) is bool for v in fruits):
+            raise ValueError("fruit must hold true or false")
+        fruits = np.array(fruits, dtype=np.bool_)
         if not len(ids) == len(xs) == len(ys) == len(fruits):
             raise ValueError("entities, x, y and fruit must be lists of one length")
+        if len(np.unique(ids)) != len(ids):
+            raise ValueError("entities lists an entity twice")
         top = int(ids.max()) + 1 if len(ids) else 0
         seen_pos, seen, was_fruit = np.zeros((top, 2)), _bools(top), _bools(top)
         seen_pos[ids, 0], seen_pos[ids, 1] = xs, ys
@@ -181,6 +189,13 @@ def _plans(p: Any, first: np.ndarray, second: np.ndarray, h: float) -> list[tupl
 
 def _is_fruit(world: World, entity: int) -> bool:
     return world.entity_exists(entity) and world.has_component(entity, Fruit)
+
+
+def _list(state: dict[str, Any], key: str) -> list[Any]:
+    """``state[key]`` if it is a list, else ValueError naming the key."""
+    if not isinstance(state[key], list):
+        raise ValueError(f"{key} must be a list")
+    return state[key]
 
 
 def _bools(size: int = 0) -> np.ndarray:

@@ -34,6 +34,9 @@ class Stage(esper.Processor):
 
     name = "stage"
     per_substep = False
+    #: Resource and component types a world must hold for this stage to run (a
+    #: component: at least one entity has it); loading refuses a world without them.
+    requires: tuple[type, ...] = ()
 
     def process(self, world: World) -> None:
         """Run once per frame."""

@@ -27,7 +27,7 @@ import numpy as np
 from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
-from .components import GooBall
+from .components import Goal, GooBall, GooRulesState
 from .structure import Balls, balls, board, drop_off, pipe_node, rules_state
 
 
@@ -95,6 +95,7 @@ class GooCrawl(Stage):
     """
 
     name = "goo_crawl"
+    requires = (GooRulesState, Goal)
 
     def __init__(self, speed: float = 45.0, rate: float = 0.013, load: float = 1.0,
                  sense: float = 250.0, climb: float = 3.0) -> None:

@@ -21,7 +21,7 @@ import numpy as np
 from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
-from .components import GooBall
+from .components import Goal, GooBall, GooRulesState
 from .structure import balls, goal, intake, pipe_node, rules_state
 
 
@@ -34,6 +34,7 @@ class GooPipe(Stage):
     """
 
     name = "goo_pipe"
+    requires = (GooRulesState, Goal)
 
     def __init__(self, speed: float = 240.0, swallow: float = 0.3) -> None:
         self.speed, self.swallow = float(speed), float(swallow)

@@ -20,7 +20,7 @@ import numpy as np
 from ecsgoo import systems
 from ecsgoo.systems import Stage, register_stage
 
-from .components import GooBall
+from .components import Goal, GooBall, GooRulesState
 from .structure import Balls, balls, rules_state
 
 
@@ -41,6 +41,7 @@ class GooRules(Stage):
     """
 
     name = "goo_rules"
+    requires = (GooRulesState, Goal)
 
     def __init__(self, collapse: float = 0.5, grace: int = 180, settle: int = 30,
                  linger: int = 150) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ecsgoo import register_component
+from ecsgoo import WorldError, limits, register_component
 
 
 @dataclass
@@ -92,6 +92,16 @@ class Board:
     hints: int = 3
     hints_used: int = 0
     hint_until: int = -1
+
+    def __post_init__(self) -> None:
+        """Refuse a view that is not four numbers left < right, bottom < top (px)."""
+        view = limits.check_all("World", "bounds", self.view)
+        if len(view) != 4 or not (view[0] < view[2] and view[1] < view[3]):
+            raise WorldError(f"Board: field view must be [left, bottom, right, top] with "
+                             f"left < right and bottom < top, got {self.view!r}")
+        if self.result not in ("running", "won", "lost"):
+            raise WorldError(f"Board: field result must be running, won or lost, got "
+                             f"{self.result!r}")
 
 
 register_component(Candy, name="rope_candy")

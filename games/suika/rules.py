@@ -23,7 +23,9 @@ from ecsgoo import (
     Particle,
     Sensor,
     World,
+    WorldError,
     fruit,
+    limits,
     register_component,
     register_resource,
     systems,
@@ -87,6 +89,27 @@ class SuikaState:
     watch_y: list[float] = field(default_factory=list)
     watch_since: list[int] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        """Refuse what a hand-edited or damaged file may hold (WorldError naming the field)."""
+        for name in ("current", "next"):
+            limits.FIELDS["Fruit"]["kind"].check(getattr(self, name), "SuikaState", name)
+        for name in ("left", "right", "aim"):
+            limits.COORD.check(getattr(self, name), "SuikaState", name)
+        if not self.left < self.right:
+            raise WorldError(f"SuikaState: field left ({self.left}) must be below right "
+                             f"({self.right})")
+        for name in ("ready_at", "score", "drops", "melons"):
+            limits.INT.check(getattr(self, name), "SuikaState", name)
+        lists = ("watch", "watch_x", "watch_y", "watch_since")
+        if len({len(getattr(self, name)) for name in lists}) != 1:
+            raise WorldError("SuikaState: fields watch, watch_x, watch_y and watch_since "
+                             "must be lists of one length")
+        limits.check_all("Particle", "x", self.watch_x)
+        limits.check_all("Particle", "y", self.watch_y)
+        for e, since in zip(self.watch, self.watch_since, strict=True):
+            limits.ENTITY.check(e, "SuikaState", "watch")
+            limits.INT.check(since, "SuikaState", "watch_since")
+
 
 @dataclass
 class OverLine:
@@ -144,6 +167,7 @@ class SuikaRules(Stage):
     """
 
     name = "suika_rules"
+    requires = (SuikaState,)
 
     def __init__(self, line_y: float = LINE_Y, grace: float = 1.5,
                  settle_px: float = 5.0) -> None:

@@ -94,7 +94,7 @@ def test_a_bit_flipped_cache_entry_is_caught_by_its_checksum(tmp_path):
     assert run().stdout.split() == ["8", "12"]
     cache = tmp_path / "__pycache__"
     data = sorted(cache.glob("kernels_x.twice-*.nbc"))[0]
-    assert Path(str(data) + ".sha256").is_file()
+    assert data.read_bytes().startswith(numba_cache.MAGIC)
     raw = bytearray(data.read_bytes())
     raw[len(raw) // 2] ^= 0x10  # one bit, deep inside the pickled machine code
     data.write_bytes(bytes(raw))

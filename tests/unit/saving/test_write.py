@@ -341,5 +341,5 @@ def test_a_level_missing_the_games_state_is_refused_at_load(game, missing, needs
     path = tmp_path / "1.toml"
     path.write_text("".join(kept))
     monkeypatch.setattr(cls, "level_file", classmethod(lambda c, level: path))
-    with pytest.raises(WorldFileError, match=f"1.toml: a {game} world needs {needs}"):
+    with pytest.raises(WorldFileError, match=f"1.toml: .*needs {needs}"):  # its stage's or game's
         cls(level=1)
