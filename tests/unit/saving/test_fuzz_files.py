@@ -52,7 +52,7 @@ TRIES = 20000 if EXPLORE else 2000
 FRAMES = 60
 #: A try longer than this (load, save, steps), s, is a hang.
 HANG_S = 5.0
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 HUGE = (10**30, 2**63, -(2**63) - 1, 2**62, 2**62 + 1, 4194304, 4194305, 10**300)
 ODD = (0, -1, -5, 0.0, -0.0, 1e300, -1e300, 1e-300, math.nan, math.inf, -math.inf, 0.5,
        1e9, 1e10, 3, 1)

@@ -12,7 +12,7 @@ import pytest
 
 from ecsgoo import numba_cache
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KERNELS = """
 from numba import njit
 
