@@ -184,7 +184,7 @@ def test_a_member_row_that_does_not_exist_is_world_error():
     ecsgoo.bodies.jelly_ball(w, 100, 100, radius=20, vertices=6)
     assert len(w.ring_members(0)) == 6
     for row in (1, -1, "0"):
-        with pytest.raises(WorldError, match="no ring row"):
+        with pytest.raises(WorldError, match="no area row"):
             w.ring_members(row)
 
 
