@@ -299,14 +299,19 @@ def name_naps(world: World) -> None:
     b.nap[~b.asleep] = -1
     lost = np.concatenate([p.asleep & (p.nap < 0), b.asleep & (b.nap < 0)])
     if lost.any():
-        island = islands(world)
-        entity = np.concatenate([p.entity, b.entity])
-        asleep = np.concatenate([p.asleep, b.asleep])
-        least = np.full(int(island.max()) + 1, np.iinfo(np.int64).max)
-        np.minimum.at(least, island[asleep], entity[asleep])
-        nap = np.concatenate([p.nap, b.nap])
-        nap[lost] = least[island[lost]]
-        p.nap[:], b.nap[:] = nap[: p.n], nap[p.n:]
+        _name(world, islands(world), np.concatenate([p.asleep, b.asleep]), lost)
+
+
+def _name(world: World, island: np.ndarray, asleep: np.ndarray, rows: np.ndarray) -> None:
+    """Give the flagged ``rows`` their island's name: the least entity of its rows that
+    are ``asleep`` (particle rows, then body rows)."""
+    p, b = world.store.particles, world.store.bodies
+    entity = np.concatenate([p.entity, b.entity])
+    least = np.full(int(island.max()) + 1, np.iinfo(np.int64).max)
+    np.minimum.at(least, island[asleep], entity[asleep])
+    nap = np.concatenate([p.nap, b.nap])
+    nap[rows] = least[island[rows]]
+    p.nap[:], b.nap[:] = nap[: p.n], nap[p.n:]
 
 
 def wake_all(world: World) -> None:
@@ -331,13 +336,7 @@ def _set(world: World, particles: np.ndarray, bodies: np.ndarray,
     fall = np.concatenate([particles & ~p.asleep, bodies & ~b.asleep])
     if fall.any():
         island = islands(world) if island is None else island
-        asleep = np.concatenate([particles, bodies])
-        entity = np.concatenate([p.entity, b.entity])
-        least = np.full(int(island.max()) + 1, np.iinfo(np.int64).max)
-        np.minimum.at(least, island[asleep], entity[asleep])
-        nap = np.concatenate([p.nap, b.nap])
-        nap[fall] = least[island[fall]]
-        p.nap[:], b.nap[:] = nap[: p.n], nap[p.n:]
+        _name(world, island, np.concatenate([particles, bodies]), fall)
     p.nap[~particles] = -1
     b.nap[~bodies] = -1
     n = p.n
