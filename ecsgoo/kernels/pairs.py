@@ -139,7 +139,14 @@ def collide_pairs(pos, prev, w, radius, group, layer, mask, friction, restitutio
         start = m - start[::-1]
     sp, sq, sw, sr, sg, sl, sm, sf, se = _pack(items, downward, sign, pos, prev, w, radius,
                                                group, layer, mask, friction, restitution)
-    moving = _moving_cells(nx * ny, start, sw)
+    # cells holding only static, immovable or frozen discs are skipped; with none such
+    # (most scenes) the cells are not even looked at
+    still = False
+    for t in range(m):
+        if sw[t] == 0.0:
+            still = True
+            break
+    moving = _moving_cells(nx * ny, start, sw) if still else np.zeros(0, dtype=np.bool_)
     for cy in range(ny):
         for cx in range(nx):
             c = cx + cy * nx
@@ -149,7 +156,7 @@ def collide_pairs(pos, prev, w, radius, group, layer, mask, friction, restitutio
             up_lo = start[c + nx - 1 if cx > 0 else c + nx] if cy + 1 < ny else 0
             up_hi = start[c + nx + 2 if cx + 1 < nx else c + nx + 1] if cy + 1 < ny else 0
             # only static, immovable or frozen discs in these five cells: no pair to move
-            if not _any_moving(moving, c, cx, cy, nx, ny):
+            if still and not _any_moving(moving, c, cx, cy, nx, ny):
                 continue
             for a in range(start[c], start[c + 1]):
                 for q in range(2):
