@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import limits
 from .errors import WorldError
 from .geometry import point_in_polygon, segments_intersect
 from .kernels.queries import (
@@ -96,35 +97,73 @@ def _outlines(world: World, mask: int = ALL) -> tuple[np.ndarray, np.ndarray, li
 
 
 def raycast_all(world: World, p: tuple[float, float], q: tuple[float, float],
-                mask: int = ALL) -> list[Hit]:
-    """Every hit of the segment ``p → q`` (px), nearest first (each thing once)."""
+                mask: int = ALL, ignore: Any = None, group: int = 0) -> list[Hit]:
+    """Every hit of the segment ``p → q`` (px), nearest first (each thing once); what
+    ``ignore`` and ``group`` name is passed over (``skipping``)."""
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
     dx, dy = qx - px, qy - py
-    return _hits(world, px, py, dx, dy, mask, first=False)
+    return _hits(world, px, py, dx, dy, mask, False, skipping(world, ignore, group))
 
 
 def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
-            mask: int = ALL) -> Hit | None:
-    """The first hit of the segment ``p → q`` (px), or ``None``."""
+            mask: int = ALL, ignore: Any = None, group: int = 0) -> Hit | None:
+    """The first hit of the segment ``p → q`` (px), or ``None``; what ``ignore`` and
+    ``group`` name is passed over (a ray from inside the player's own ball)."""
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
-    hits = _hits(world, px, py, qx - px, qy - py, mask, first=True)
+    hits = _hits(world, px, py, qx - px, qy - py, mask, True,
+                 skipping(world, ignore, group))
     return hits[0] if hits else None
 
 
+def skipping(world: World, ignore: Any = None, group: int = 0) -> tuple[frozenset[int], int]:
+    """What a query passes over: the entities ``ignore`` names — one entity, several, or
+    a ``bodies.Body`` (its particles and constraint) — and, ``group`` not 0, every
+    particle and body of that collision group and the outlines of its soft bodies."""
+    if ignore is None:
+        out: frozenset[int] = frozenset()
+    elif hasattr(ignore, "particles"):  # a Body
+        parts = [*ignore.particles, *([ignore.constraint] if ignore.constraint else [])]
+        out = frozenset(int(e) for e in parts)
+    elif isinstance(ignore, (int, np.integer)):
+        out = frozenset([int(ignore)])
+    else:
+        try:
+            out = frozenset(int(e) for e in ignore)
+        except (TypeError, ValueError):
+            raise WorldError(f"raycast: ignore must be an entity, entities or a Body, got "
+                             f"{ignore!r}") from None
+    return out, limits.INT.check(group, "raycast", "group")
+
+
+def _allowed(ok: np.ndarray, entity: np.ndarray, groups: np.ndarray, n: int,
+             skip: tuple[frozenset[int], int]) -> np.ndarray:
+    """``ok`` (per row) less the rows ``skip`` passes over."""
+    ignored, group = skip
+    if not ignored and not group:
+        return ok
+    ok = ok.copy()
+    if ignored:
+        ok[:n] &= ~np.isin(entity[:n], np.fromiter(ignored, dtype=np.int64))
+    if group:
+        ok[:n] &= groups[:n] != group
+    return ok
+
+
 def _hits(world: World, px: float, py: float, dx: float, dy: float, mask: int,
-          first: bool) -> list[Hit]:
+          first: bool, skip: tuple[frozenset[int], int] = (frozenset(), 0)) -> list[Hit]:
     """The hits in order (``first``: only the nearest of each kind is made into a Hit,
     then the nearest of those: a ray through a pile meets dozens of discs)."""
-    hits = _particle_hits(world, px, py, dx, dy, mask, first)
-    hits += _body_hits(world, px, py, dx, dy, mask)
-    hits += _outline_hits(world, px, py, dx, dy, mask)
+    hits = _particle_hits(world, px, py, dx, dy, mask, first, skip)
+    hits += _body_hits(world, px, py, dx, dy, mask, skip)
+    hits += _outline_hits(world, px, py, dx, dy, mask, skip)
     hits += _level_hits(world, px, py, dx, dy)
     hits.sort(key=lambda h: (h.fraction, -1 if h.entity is None else h.entity))
     return hits[:1] if first else hits
 
 
 def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
-                   mask: int, first: bool = False) -> list[Hit]:
+                   mask: int, first: bool = False,
+                   skip: tuple[frozenset[int], int] = (frozenset(), 0)) -> list[Hit]:
     p = world.store.particles
     n = p.n
     if n == 0:
@@ -133,7 +172,8 @@ def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
     rows, ts = np.empty(1 if first else n, dtype=np.int64), np.empty(1 if first else n)
     entity = p.cols["entity"]
     # first: the nearest only (ties: the lowest entity, as the sort would)
-    count = ray_particles(px, py, dx, dy, pos, radius, _layer_ok(world, mask), *_grid(world),
+    ok = _allowed(_layer_ok(world, mask), entity, p.cols["group"], n, skip)
+    count = ray_particles(px, py, dx, dy, pos, radius, ok, *_grid(world),
                           rows, ts, first, entity)
     rows, ts = rows[:count], ts[:count]
     out = []
@@ -147,7 +187,7 @@ def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
 
 
 def _body_hits(world: World, px: float, py: float, dx: float, dy: float,
-               mask: int) -> list[Hit]:
+               mask: int, skip: tuple[frozenset[int], int] = (frozenset(), 0)) -> list[Hit]:
     st = world.store
     b = st.bodies
     if b.n == 0:
@@ -157,7 +197,9 @@ def _body_hits(world: World, px: float, py: float, dx: float, dy: float,
     m = bodies_along(px, py, dx, dy, b.n, *_body_grid(world), rows)
     hit, ts, normals = np.zeros(m, dtype=np.int64), np.zeros(m), np.zeros((m, 2))
     count = ray_bodies(px, py, dx, dy, rows, m, b.cols["pos"], b.cols["angle"],
-                       b.cols["extent"], (b.layer & int(mask)) != 0, st.body_piece_off,
+                       b.cols["extent"],
+                       _allowed((b.layer & int(mask)) != 0, b.entity, b.group, b.n, skip),
+                       st.body_piece_off,
                        st.piece_vert_off, st.piece_verts, st.piece_radius, hit, ts, normals)
     return [Hit(int(b.entity[r]), px + t * dx, py + t * dy, float(nx), float(ny), t)
             for r, t, (nx, ny) in zip(hit[:count].tolist(), ts[:count].tolist(),
@@ -165,8 +207,13 @@ def _body_hits(world: World, px: float, py: float, dx: float, dy: float,
 
 
 def _outline_hits(world: World, px: float, py: float, dx: float, dy: float,
-                  mask: int) -> list[Hit]:
+                  mask: int, skip: tuple[frozenset[int], int] = (frozenset(), 0)) -> list[Hit]:
     off, idx, owners = _outlines(world, mask)
+    ignored, group = skip
+    if ignored or group:
+        p = world.store.particles
+        owners = [-1 if o in ignored or (group and len(idx) and p.group[idx[off[k]]] == group)
+                  else o for k, o in enumerate(owners)]
     k = len(owners)
     if k == 0:
         return []

@@ -665,17 +665,22 @@ class World:
         self.springs.write("compliance", limits.compliance_of(k), rows)
 
     def raycast(self, p: tuple[float, float], q: tuple[float, float],
-                mask: int = queries.ALL) -> queries.Hit | None:
+                mask: int = queries.ALL, ignore: Any = None,
+                group: int = 0) -> queries.Hit | None:
         """The first ``queries.Hit`` of the segment ``p → q`` (px), or ``None``.
 
-        ``mask``: the collision layers it sees (see ``ecsgoo.queries``).
+        ``mask``: the collision layers it sees (see ``ecsgoo.queries``); ``ignore``: an
+        entity, entities or a ``bodies.Body`` it passes through (a ray cast from inside
+        the player's own ball); ``group`` (not 0): it passes through that collision group.
         """
-        return queries.raycast(self, p, q, mask)
+        return queries.raycast(self, p, q, mask, ignore, group)
 
     def raycast_all(self, p: tuple[float, float], q: tuple[float, float],
-                    mask: int = queries.ALL) -> list[queries.Hit]:
-        """Every ``queries.Hit`` of the segment ``p → q`` (px), nearest first."""
-        return queries.raycast_all(self, p, q, mask)
+                    mask: int = queries.ALL, ignore: Any = None,
+                    group: int = 0) -> list[queries.Hit]:
+        """Every ``queries.Hit`` of the segment ``p → q`` (px), nearest first (``ignore``,
+        ``group``: as ``raycast``)."""
+        return queries.raycast_all(self, p, q, mask, ignore, group)
 
     def query_point(self, x: float, y: float, mask: int = queries.ALL) -> list[int]:
         """Entities at ``(x, y)`` px: particle discs, soft bodies (their constraint's entity)."""
