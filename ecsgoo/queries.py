@@ -102,7 +102,7 @@ def raycast_all(world: World, p: tuple[float, float], q: tuple[float, float],
     ``ignore`` and ``group`` name is passed over (``skipping``)."""
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
     dx, dy = qx - px, qy - py
-    return _hits(world, px, py, dx, dy, mask, False, skipping(world, ignore, group))
+    return _hits(world, px, py, dx, dy, mask, False, skipping(ignore, group))
 
 
 def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
@@ -111,18 +111,19 @@ def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
     ``group`` name is passed over (a ray from inside the player's own ball)."""
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
     hits = _hits(world, px, py, qx - px, qy - py, mask, True,
-                 skipping(world, ignore, group))
+                 skipping(ignore, group))
     return hits[0] if hits else None
 
 
-def skipping(world: World, ignore: Any = None, group: int = 0) -> tuple[frozenset[int], int]:
+def skipping(ignore: Any = None, group: int = 0) -> tuple[frozenset[int], int]:
     """What a query passes over: the entities ``ignore`` names — one entity, several, or
     a ``bodies.Body`` (its particles and constraint) — and, ``group`` not 0, every
     particle and body of that collision group and the outlines of its soft bodies."""
     if ignore is None:
         out: frozenset[int] = frozenset()
     elif hasattr(ignore, "particles"):  # a Body
-        parts = [*ignore.particles, *([ignore.constraint] if ignore.constraint else [])]
+        extra = [] if ignore.constraint is None else [ignore.constraint]
+        parts = [*ignore.particles, *extra]
         out = frozenset(int(e) for e in parts)
     elif isinstance(ignore, (int, np.integer)):
         out = frozenset([int(ignore)])

@@ -137,13 +137,11 @@ def freeze(world: World) -> None:
     awake = derived.movable(world) & ~asleep
     if not awake.any():
         return  # all asleep: the solver does not run
-    dt, h = world.dt, st.h
-    gravity = math.hypot(*world.gravity)
-    force = (np.hypot(*world.frame_force.T) * p.w, np.hypot(*world.body_force.T) * b.w)
-    speed = np.concatenate([
-        np.hypot(*(p.pos - p.prev).T) / h + (gravity + force[0]) * dt,
-        (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
-        + (gravity + force[1]) * dt])
+    dt = world.dt
+    # as fast as it goes, plus what gravity and its force add over the frame
+    push = math.hypot(*world.gravity) + np.concatenate([
+        np.hypot(*world.frame_force.T) * p.w, np.hypot(*world.body_force.T) * b.w])
+    speed = np.concatenate(_substep_speeds(st)) + push * dt
     pos = np.concatenate([p.pos, b.pos])
     grabbed = st.pslot.get(world.grabbed, -1)
     if grabbed < 0 and world.grabbed in st.bslot:
@@ -224,15 +222,23 @@ def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, n
     """Each particle's and body's speed over the frame (px/s): from where it began, or
     (rows added during the frame, or no start taken) from its last substep."""
     st = world.store
-    p, b, h = st.particles, st.bodies, st.h
-    speed = np.hypot(*(p.pos - p.prev).T) / h
-    bspeed = (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
+    p, b = st.particles, st.bodies
+    speed, bspeed = _substep_speeds(st)
     if start is not None:
         then, known = start.poses(p, False)
         speed[known] = np.hypot(*(p.pos[known] - then[known]).T) / world.dt
         then, known = start.poses(b, True)
         turn = np.abs(b.angle[known] - then[known, 2]) * b.extent[known]
         bspeed[known] = (np.hypot(*(b.pos[known] - then[known, :2]).T) + turn) / world.dt
+    return speed, bspeed
+
+
+def _substep_speeds(st: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Each particle's and body's speed over its last substep (px/s; a body's with its
+    rim's turning speed, the farthest point of its shape)."""
+    p, b, h = st.particles, st.bodies, st.h
+    speed = np.hypot(*(p.pos - p.prev).T) / h
+    bspeed = (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
     return speed, bspeed
 
 

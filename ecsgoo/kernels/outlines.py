@@ -215,6 +215,19 @@ def _longest_ring(off):
     return k
 
 
+@njit(cache=True, inline="always")
+def box_cells(minx, miny, maxx, maxy, grow, x0, y0, cell, nx, ny):
+    """The particle grid's cells under a box grown by ``grow`` px: ``(on, cx0, cx1, cy0,
+    cy1)``, ``on`` false when the box lies off the grid (it may hold only some rows:
+    ``BroadPhase.solver_particles`` leaves frozen ones out)."""
+    fx0, fx1 = (minx - grow - x0) / cell, (maxx + grow - x0) / cell
+    fy0, fy1 = (miny - grow - y0) / cell, (maxy + grow - y0) / cell
+    if not (fx1 >= 0.0 and fy1 >= 0.0 and fx0 < nx and fy0 < ny):
+        return False, 0, -1, 0, -1
+    return (True, max(0, int(fx0)), min(nx - 1, int(fx1)), max(0, int(fy0)),
+            min(ny - 1, int(fy1)))
+
+
 @njit(cache=True)
 def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, friction,
                      restitution, x0, y0, cell, nx, ny, start, items, vmin, push, hold):
@@ -236,12 +249,10 @@ def collide_outlines(rings, off, idx, pos, prev, w, radius, group, layer, mask, 
                                                                     xy, rr, boxes)
         g, ring_layer, ring_mask = group[idx[s]], layer[idx[s]], mask[idx[s]]
         grow = rmax + 0.5 * cell
-        fx0, fx1 = (minx - grow - x0) / cell, (maxx + grow - x0) / cell
-        fy0, fy1 = (miny - grow - y0) / cell, (maxy + grow - y0) / cell
-        if not (fx1 >= 0.0 and fy1 >= 0.0 and fx0 < nx and fy0 < ny):
-            continue  # off the grid (it holds only some rows: sleeping.freeze)
-        cx0, cx1 = max(0, int(fx0)), min(nx - 1, int(fx1))
-        cy0, cy1 = max(0, int(fy0)), min(ny - 1, int(fy1))
+        on, cx0, cx1, cy0, cy1 = box_cells(minx, miny, maxx, maxy, grow, x0, y0, cell,
+                                           nx, ny)
+        if not on:
+            continue
         for cy in range(cy0, cy1 + 1):
             # a row's cells cx0…cx1 are one run of items (cells are packed in order)
             for u in range(start[cx0 + cy * nx], start[cx1 + 1 + cy * nx]):

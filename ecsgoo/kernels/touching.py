@@ -19,7 +19,14 @@ from numba import njit
 
 from .contacts import closest_on_segment, inside_ring, nearest_edge
 from .manifold import collide_convex
-from .outlines import _gather_ring, _is_member, _longest_ring, _nearest_edge, _ring_buffers
+from .outlines import (
+    _gather_ring,
+    _is_member,
+    _longest_ring,
+    _nearest_edge,
+    _ring_buffers,
+    box_cells,
+)
 from .rigid import _filters
 
 
@@ -119,12 +126,10 @@ def discs_on_outlines(outlines, off, idx, pos, radius, group, layer, mask, event
                                                                     xy, rr, boxes)
         g, ring_layer, ring_mask = group[idx[s]], layer[idx[s]], mask[idx[s]]
         grow = rmax + 0.5 * cell + slop
-        fx0, fx1 = (minx - grow - x0) / cell, (maxx + grow - x0) / cell
-        fy0, fy1 = (miny - grow - y0) / cell, (maxy + grow - y0) / cell
-        if not (fx1 >= 0.0 and fy1 >= 0.0 and fx0 < nx and fy0 < ny):
-            continue  # off the grid (it holds only some rows: sleeping.freeze)
-        cx0, cx1 = max(0, int(fx0)), min(nx - 1, int(fx1))
-        cy0, cy1 = max(0, int(fy0)), min(ny - 1, int(fy1))
+        on, cx0, cx1, cy0, cy1 = box_cells(minx, miny, maxx, maxy, grow, x0, y0, cell,
+                                           nx, ny)
+        if not on:
+            continue
         for cy in range(cy0, cy1 + 1):
             for u in range(start[cx0 + cy * nx], start[cx1 + 1 + cy * nx]):
                 i = items[u]
