@@ -151,6 +151,14 @@ class World:
                 "bounds": self.bounds, "contact_slop": self.contact_slop, "sleep": self.sleep}
 
     @property
+    def down(self) -> tuple[float, float]:
+        """Gravity's unit direction, ``(0, 0)`` without gravity (the solver's "below":
+        ``kernels.support``)."""
+        gx, gy = self._gravity
+        g = math.hypot(gx, gy)
+        return (0.0, 0.0) if g == 0.0 else (gx / g, gy / g)
+
+    @property
     def h(self) -> float:
         """Substep time, s."""
         return self.dt / self.substeps

@@ -579,3 +579,17 @@ def hinge_position_naive(pa, ra, wa, iwa, pb, rb, wb, iwb):
     lam = -np.linalg.solve(k, np.array(pb, dtype=float) - np.array(pa, dtype=float))
     move = inv_m @ jac.T @ lam
     return tuple(move[:3]), tuple(move[3:])
+
+
+def carried_naive(wi, wj, s):
+    """Mirrors ``kernels.support.carried``, written from its rule.
+
+    The carrier is ``j`` when ``s`` > 0, else ``i``; if it is lighter than its load
+    (a larger inverse mass) and the load can move, its inverse mass goes the fraction
+    ``|s|`` of the way to the load's. Returns the two inverse masses.
+    """
+    w = {"i": wi, "j": wj}
+    carrier, load = ("j", "i") if s > 0 else ("i", "j")
+    if s != 0 and w[carrier] > w[load] > 0:
+        w[carrier] = (1 - abs(s)) * w[carrier] + abs(s) * w[load]
+    return w["i"], w["j"]

@@ -129,7 +129,7 @@ class Collide(Stage):
             collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
                           c["layer"], c["mask"],
                           c["friction"], c["restitution"], nx, ny, start, items, vmin, push,
-                          hold, downward)
+                          hold, downward, *_turned(world.down, downward))
         if self.outlines and len(st.outline_off) > 1:
             collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
                              c["pos"], c["prev"], c["w"], c["radius"], c["group"],
@@ -159,6 +159,11 @@ class Collide(Stage):
                              hold)
         if world.bounds is not None:
             collide_bounds(n, *args, *world.bounds, vmin, push, hold)
+
+
+def _turned(down: tuple[float, float], turned: bool) -> tuple[float, float]:
+    """Gravity's direction as a kernel sees it on negated positions (``turned``)."""
+    return (-down[0], -down[1]) if turned else down
 
 
 def _bodies(world: World, ctx: StepContext, grid: Any, bounce: float) -> None:

@@ -97,7 +97,7 @@ def test_piles_come_to_rest_with_static_friction_swept_along_gravity():
     assert (pos[:, 0] - r >= -1e-9).all() and (pos[:, 1] - r >= -1e-9).all()
     # a disc wedged between the wall and the pile must not climb out of the jam (with
     # velocity-only friction it climbs 0.1 px/s here, faster and faster until it slips)
-    moved = _resting(_jammed_box(systems.Integrate(), systems.Collide(**HOLD)), 480)
+    moved = _resting(_jammed_box(systems.Integrate(), systems.Collide(**HOLD)), 600)
     assert moved.max() < 0.05
 
 
