@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from .. import limits
 from ..kernels.area import solve_area
-from ..kernels.support import RESTING_SPEED
 from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
 from ..kernels.joints import joint_substep
 from ..kernels.shape import solve_shape
+from ..kernels.support import RESTING_SPEED
 from ..kernels.tethers import solve_tethers
 from .pipeline import Stage, register_stage
 
