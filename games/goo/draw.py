@@ -41,6 +41,7 @@ def draw_scene(game: Any, draw: Any) -> None:
     _wind(world, draw)
     _pipe(world, bs, draw)
     _balls(world, bs, draw)
+    _pipe_count(world, draw)  # over the balls: a balloon tied by the mouth does not hide it
     _supply(world, draw)
     _snaps(game, draw)
     _drag(game, draw)
@@ -50,9 +51,8 @@ def draw_scene(game: Any, draw: Any) -> None:
 
 
 def _pipe(world: Any, bs: Balls, draw: Any) -> None:
-    """The pipe, its suction range (bright while open: the structure reached it) and the
-    count it has collected."""
-    g, rules = goal(world), rules_state(world)
+    """The pipe and its suction range (bright while open: the structure reached it)."""
+    g = goal(world)
     pulse = 0.5 + 0.5 * math.sin(world.frame * 0.1)
     is_open = pipe_node(world, bs) >= 0
     draw.circle(g.x, g.y, g.radius * (1.0 + 0.15 * pulse), OPEN_GLOW if is_open else GOAL_GLOW)
@@ -61,7 +61,12 @@ def _pipe(world: Any, bs: Balls, draw: Any) -> None:
     draw.line(g.x, g.y, g.end_x, g.end_y, PIPE, width=g.radius * 1.0)
     draw.circle_outline(g.x, g.y, g.radius * 0.75, PIPE_RIM, width=8)
     draw.circle(g.x, g.y, g.radius * 0.55, (12, 12, 16))
-    # the count on the pipe's body, just past the mouth (nothing of the level is there)
+
+
+def _pipe_count(world: Any, draw: Any) -> None:
+    """The count the pipe has collected, on its body just past the mouth (nothing of the
+    level is there)."""
+    g, rules = goal(world), rules_state(world)
     length = math.hypot(g.end_x - g.x, g.end_y - g.y) or 1.0
     along = min(length * 0.6, 1.7 * g.radius) / length
     tx, ty = g.x + (g.end_x - g.x) * along, g.y + (g.end_y - g.y) * along - 7
