@@ -69,7 +69,7 @@ class Drag:
 @register_game
 class GooGame(Game):
     """World of Goo on ecsgoo: a tower, a bridge, an overhang, a hanging structure, a windy
-    tower."""
+    tower, an overhang held up by balloons, an ivy tower to rebuild."""
 
     name = "goo"
     title = "World of Goo"

@@ -1,4 +1,4 @@
-"""Build the five goo levels in code and save them as TOML (``python -m games.goo.make_levels``).
+"""Build the seven goo levels in code and save them as TOML (``python -m games.goo.make_levels``).
 
 Every level starts with a small anchored structure and free goo balls
 crawling on its links; the player builds with them and the pipe must suck in
