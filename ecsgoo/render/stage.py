@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import limits
 from ..look import OUTSIDE, Look
 from ..systems.pipeline import Stage, register_stage
 from .camera import Fit, Rect, arcade_camera, contents_rect, fit
@@ -53,7 +54,9 @@ class Render(Stage):
                  view: Rect | None = None) -> None:
         self.wireframe = bool(wireframe)
         self.critical_count = int(critical_count)
-        self.view = None if view is None else tuple(float(v) for v in view)
+        # a coordinate each (finite): a view a world file could not hold again is refused
+        self.view = None if view is None else tuple(limits.COORD.check(v, "Render", "view")
+                                                    for v in view)
         self.fit: Fit | None = None
         self._layout: Layout | None = None
         self._auto_view: tuple[Any, Rect] | None = None

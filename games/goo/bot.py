@@ -2,8 +2,11 @@
 
 Both take a crawling goo ball off the structure and act through the game's
 input handlers (press, drag, release), one call per frame. The builder stops
-once the pipe is open (the crawlers go in by themselves) or when one more ball
-would leave too few to collect.
+once the pipe is open (the crawlers go in by themselves); when one more ball
+would leave too few to collect, it picks spare ivy off the structure (ivy whose
+loss leaves every other ball standing, the farthest from the pipe first) and
+places it again. Free balloons it ties above the structure's tip once the tip is
+out over open ground (far from every anchor), one per stretch of the arm.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import World
+from ecsgoo import Spring, World
+from ecsgoo.analysis import connected_components
 from ecsgoo.game import Stroke
 
-from .structure import attach_targets, balls, goal, pipe_node, rules_state
+from .structure import Balls, attach_targets, balls, goal, kind_of, pipe_node, rules_state
 
 #: Preferred link length of the builder's triangles, as a fraction of build range.
 SIDE = 0.9
@@ -27,19 +31,23 @@ SETTLE = 40
 HASTE = 20
 #: Frames a drag takes (the ball glides from where it was picked up to its spot).
 DRAG = 12
+#: A balloon goes on the tip once the tip is this many build ranges from every anchor,
+#: and on no tip within BALLOON_GAP build ranges of a ball that has one already.
+BALLOON_OUT, BALLOON_GAP = 1.0, 1.0
 
 
-def truss_spot(world: World) -> tuple[float, float] | None:
+def truss_spot(world: World, exclude: int = -1) -> tuple[float, float] | None:
     """The builder's next spot: the triangle apex closest to the goal that attaches cleanly.
 
     Candidates are the apexes of triangles with sides ``SIDE · build_range`` on
     every pair of nearby structure balls; a candidate counts only if the drop
-    rule would link it to that very pair.
+    rule would link it to that very pair. ``exclude``: the ball to be placed, if it is
+    on the structure now (ivy to move): it is no end of the pair.
     """
     rules, g = rules_state(world), goal(world)
     side = SIDE * rules.build_range
     bs = balls(world)
-    mine = np.flatnonzero(bs.structure)
+    mine = np.flatnonzero(bs.structure & (bs.entities != exclude))
     best, best_score = None, math.inf
     for i in mine:
         for j in mine:
@@ -47,7 +55,8 @@ def truss_spot(world: World) -> tuple[float, float] | None:
                 continue
             for spot in _apexes(bs.pos[i], bs.pos[j], side):
                 score = math.hypot(spot[0] - g.x, spot[1] - g.y)
-                if score < best_score and _clean(world, spot, {bs.entities[i], bs.entities[j]}):
+                pair = {bs.entities[i], bs.entities[j]}
+                if score < best_score and _clean(world, spot, pair, exclude):
                     best, best_score = spot, score
     return best
 
@@ -64,14 +73,16 @@ def _apexes(p: np.ndarray, q: np.ndarray, side: float) -> list[tuple[float, floa
             (float(m[0] - h * n[0]), float(m[1] - h * n[1]))]
 
 
-def _clean(world: World, spot: tuple[float, float], pair: set[int]) -> bool:
-    """Inside the screen, and the drop rule would link it to exactly ``pair``."""
+def _clean(world: World, spot: tuple[float, float], pair: set[int], exclude: int = -1,
+           kind: str = "common") -> bool:
+    """Inside the screen, and the drop rule would link a ball of ``kind`` (``exclude``: the
+    one placed) to exactly ``pair``."""
     left, bottom, right, top = world.bounds
     x, y = spot
     margin = 15.0
     if not (left + margin < x < right - margin and bottom + margin < y < top - margin):
         return False
-    return set(attach_targets(world, x, y).targets) == pair
+    return set(attach_targets(world, x, y, exclude, kind).targets) == pair
 
 
 def random_spot(world: World, rng: random.Random) -> tuple[float, float] | None:
@@ -108,11 +119,11 @@ class Bot:
 
     def _plan(self, game: Any) -> None:
         world = game.world
-        if self.kind == "builder" and not worth_building(world):
-            self.wait = self.pause
-            return
-        spot = truss_spot(world) if self.kind == "builder" else random_spot(world, self.rng)
-        start = pick_up(world, spot)
+        if self.kind == "builder":
+            start, spot = builder_move(world)
+        else:
+            spot = random_spot(world, self.rng)
+            start = pick_up(world, spot)
         if spot is None or start is None:
             self.wait = self.pause
             return
@@ -121,18 +132,99 @@ class Bot:
         self.stroke.begin(game, *start, path + [spot] * 4)  # hold still: a dragged ball catches up
 
     def _still_good(self, game: Any, x: float, y: float) -> tuple[float, float]:
-        """The planned spot, or a fresh one if the structure swayed and it no longer attaches."""
+        """The planned spot, or a fresh one if the structure swayed and it no longer attaches
+        (a balloon's spot stays: it is tied to whatever is nearest)."""
         spot = game.preview() if self.kind == "builder" else None
-        if spot is None or spot.ok:
+        if spot is None or spot.ok or game.drag is None or \
+                kind_of(game.world, game.drag.ball) == "balloon":
             return x, y
-        return truss_spot(game.world) or (x, y)
+        return truss_spot(game.world, game.drag.ball) or (x, y)
+
+
+Move = tuple[tuple[float, float] | None, tuple[float, float] | None]
+
+
+def builder_move(world: World) -> Move:
+    """The builder's next ``(press, release)`` points, or ``(None, None)`` to wait: a balloon
+    for the tip, else a crawler for the next triangle, else spare ivy moved there."""
+    if pipe_node(world, balls(world)) >= 0:
+        return None, None
+    building = worth_building(world)
+    move = balloon_move(world, spaced=building)
+    if move[0] is not None:
+        return move
+    if building:
+        spot = truss_spot(world)
+        return pick_up(world, spot), spot
+    ivy = spare_ivy(world)
+    if ivy < 0:
+        return None, None
+    p = world.particles.pos[world.particles.row(ivy)]
+    return (float(p[0]), float(p[1])), truss_spot(world, ivy)
+
+
+def balloon_move(world: World, spaced: bool = True) -> Move:
+    """Tie a free balloon above the tip (the structure ball nearest the pipe) once the tip
+    is ``BALLOON_OUT`` build ranges from every anchor and (if ``spaced``: more balls are
+    to come) no ball within ``BALLOON_GAP`` of it has a balloon: ``(balloon, spot)``, or
+    ``(None, None)``."""
+    bs, g, reach = balls(world), goal(world), rules_state(world).build_range
+    free = np.flatnonzero(bs.usable & bs.balloon & (bs.entities != world.grabbed))
+    mine = np.flatnonzero(bs.structure & ~bs.pinned)
+    if not len(free) or not len(mine) or not bs.pinned.any():
+        return None, None
+    tip = mine[np.argmin(np.hypot(*(bs.pos[mine] - (g.x, g.y)).T))]
+    anchors = bs.pos[bs.pinned]
+    if np.hypot(*(anchors - bs.pos[tip]).T).min() < BALLOON_OUT * reach:
+        return None, None
+    lifted = bs.pos[_lifted(world, bs)]
+    if spaced and len(lifted) and np.hypot(*(lifted - bs.pos[tip]).T).min() < BALLOON_GAP * reach:
+        return None, None
+    k = free[0]
+    for dx in (0.0, -0.3, 0.3, -0.6, 0.6):
+        spot = (float(bs.pos[tip, 0] + dx * reach), float(bs.pos[tip, 1] + 0.75 * reach))
+        if _clean(world, spot, {int(bs.entities[tip])}, int(bs.entities[k]), "balloon"):
+            return (float(bs.pos[k, 0]), float(bs.pos[k, 1])), spot
+    return None, None
+
+
+def _lifted(world: World, bs: Balls) -> np.ndarray:
+    """Indices (into ``bs``) of the balls a placed balloon's strand is tied to."""
+    placed = set(bs.entities[bs.balloon & ~bs.free].tolist())
+    tied = set()
+    for _, link in world.get_component(Spring):
+        if link.a in placed:
+            tied.add(link.b)
+        elif link.b in placed:
+            tied.add(link.a)
+    return np.flatnonzero(np.isin(bs.entities, sorted(tied)))
+
+
+def spare_ivy(world: World) -> int:
+    """Placed ivy whose loss leaves every other structure ball connected to an anchor, the
+    farthest from the pipe first; ``-1`` if none."""
+    bs, g = balls(world), goal(world)
+    ivy = np.flatnonzero(bs.detachable & (bs.kind == "ivy"))
+    p, s = world.particles, world.springs
+    ok = ~s.broken
+    a, b = s.a[ok], s.b[ok]
+    order = ivy[np.argsort(-np.hypot(*(bs.pos[ivy] - (g.x, g.y)).T), kind="stable")]
+    for k in order.tolist():
+        row = bs.rows[k]
+        keep = (a != row) & (b != row)
+        labels = connected_components(len(p), a[keep], b[keep])
+        grounded = np.isin(labels, labels[p.pinned])
+        others = bs.structure & (bs.entities != bs.entities[k])
+        if grounded[bs.rows[others]].all():
+            return int(bs.entities[k])
+    return -1
 
 
 def worth_building(world: World) -> bool:
     """Whether the builder should place another ball: the pipe is still closed and, after
     one more, enough free balls would be left to collect the required number."""
     rules, bs = rules_state(world), balls(world)
-    left = rules.supply + int(np.sum(bs.usable)) + int(np.sum(bs.sucked))
+    left = rules.supply + int(np.sum(bs.collectable))
     return pipe_node(world, bs) < 0 and rules.collected + left - 1 >= rules.required
 
 
@@ -143,7 +235,7 @@ def pick_up(world: World, spot: tuple[float, float] | None) -> tuple[float, floa
     if rules.supply > 0:
         return rules.supply_x, rules.supply_y
     bs = balls(world)
-    free = np.flatnonzero(bs.usable & (bs.entities != world.grabbed))
+    free = np.flatnonzero(bs.usable & ~bs.balloon & (bs.entities != world.grabbed))
     if not len(free):
         return None
     k = 0 if spot is None else int(np.argmin(np.hypot(*(bs.pos[free] - spot).T)))

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecsgoo import register_component
+from ecsgoo import WorldError, register_component
+
+#: The kinds of goo (World of Goo's): ``common`` builds with two links and stays where it
+#: is placed; ``ivy`` (green) builds the same way, and a placed one can be picked off the
+#: structure again (its links go) and placed elsewhere; ``balloon`` attaches with one
+#: strand to the nearest structure ball and pulls up (``GooRulesState.lift``); a placed
+#: balloon can be picked off and placed again too. Nothing links to a balloon, crawlers
+#: do not climb its strand, the pipe does not take it.
+KINDS = ("common", "ivy", "balloon")
+#: The kinds whose placed balls the player may pick off the structure again.
+DETACHABLE = ("ivy", "balloon")
 
 
 @dataclass
 class GooBall:
-    """Marks a particle as a goo ball.
+    """Marks a particle as a goo ball of ``kind`` (one of ``KINDS``).
 
     ``placed``: the order in which the player attached it (1, 2, …; 0 for the
     level's own balls), which is what undo takes back. ``free``: not part of the
@@ -32,6 +42,13 @@ class GooBall:
     t: float = 0.0
     heading: int = 1
     sucked: bool = False
+    kind: str = "common"
+
+    def __post_init__(self) -> None:
+        """Refuse a kind that is not one of ``KINDS``."""
+        if self.kind not in KINDS:
+            raise WorldError(f"GooBall: field kind must be one of {', '.join(KINDS)}, "
+                             f"got {self.kind!r}")
 
 
 @dataclass
@@ -65,7 +82,10 @@ class GooRulesState:
     with too few balls left to win (the lose test waits for the structure to settle).
     ``required``: balls the pipe must suck in to win; ``collected``: sucked in
     so far. ``wind`` (px/s², + to the right): pushes every goo ball that is
-    not pinned.
+    not pinned. ``lift`` (mass·px/s²): the upward force on each placed balloon (a free
+    one floats where it is: its lift just cancels its weight); a balloon of mass ``m``
+    alone would rise at ``lift / m - g``, and it holds up ``(lift - m·g) / g`` of mass
+    hanging on it.
 
     Stars (World of Goo's "OCD" goals): a win earns one; ``more`` collected
     balls (0: no such goal) a second; ``most`` balls placed at the most (0: no
@@ -92,6 +112,7 @@ class GooRulesState:
     wind: float = 0.0
     more: int = 0
     most: int = 0
+    lift: float = 2000.0
 
 
 register_component(GooBall, name="goo_ball")

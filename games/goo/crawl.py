@@ -6,7 +6,8 @@ level's wind (GooRulesState.wind).
 Writes: a crawler's GooBall.link / t / heading and its Particle position and
 velocity (it rides its link: a point ``t`` of the way from the link's ``a`` to
 its ``b``); loose balls' horizontal velocity; forces on the link ends under a
-crawler (its weight) and on every unpinned ball (the wind).
+crawler (its weight), on every unpinned ball (the wind) and on balloons (their lift);
+a free balloon's velocity (it floats still).
 Events: none.
 
 A crawler walks ``speed`` px/s; at a node it takes another link: toward the
@@ -112,7 +113,7 @@ class GooCrawl(Stage):
         target = pipe_node(world, bs)
         hops = net.hops(target) if target >= 0 else None
         loads: dict[int, np.ndarray] = {}
-        for entity in bs.entities[bs.usable].tolist():
+        for entity in bs.entities[bs.usable & ~bs.balloon].tolist():
             if entity == world.grabbed:
                 continue
             goo = world.component(entity, GooBall)
@@ -121,6 +122,7 @@ class GooCrawl(Stage):
             else:
                 self._walk(world, entity, bs, net)
         _wind(world, bs, net.wind, loads)
+        _lift(world, bs, rules_state(world).lift, loads)
         for entity in sorted(loads):  # one force per ball: the crawlers on it and the wind
             world.apply_force(entity, float(loads[entity][0]), float(loads[entity][1]))
 
@@ -188,6 +190,25 @@ class GooCrawl(Stage):
                 p.vx = self.speed * float(np.sign(dx)) if abs(dx) > 1.0 else 0.0
                 return
         p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)
+
+
+#: Of a free balloon's velocity, the part kept each frame: it drifts to a stop where it is.
+HOVER = 0.9
+
+
+def _lift(world: Any, bs: Balls, lift: float, loads: dict[int, np.ndarray]) -> None:
+    """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``loads``), a free
+    one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
+    gy = world.gravity[1]
+    for entity in bs.entities[bs.balloon].tolist():
+        if entity == world.grabbed:
+            continue
+        p = world.component(entity, Particle)
+        if world.component(entity, GooBall).free:
+            loads.setdefault(entity, np.zeros(2))[1] -= p.mass * gy
+            p.vx, p.vy = p.vx * HOVER, p.vy * HOVER
+        else:
+            loads.setdefault(entity, np.zeros(2))[1] += lift
 
 
 def _wind(world: Any, bs: Balls, wind: float, loads: dict[int, np.ndarray]) -> None:

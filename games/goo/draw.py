@@ -19,6 +19,10 @@ DEBRIS = (92, 70, 70)
 LOOSE = (40, 36, 48)
 CRAWLER, CRAWLER_RIM = (34, 30, 40), (150, 230, 160, 140)
 EYE, PUPIL = (250, 250, 250), (10, 10, 10)
+#: Ivy goo: green (placed, free); balloons: a pink balloon with a knot and a shine.
+IVY, IVY_FREE = (60, 150, 52), (92, 186, 78)
+BALLOON, BALLOON_KNOT, BALLOON_SHINE = (236, 84, 120), (190, 56, 92), (255, 210, 225, 200)
+BALLOON_STRING = (230, 230, 230, 160)
 PIPE, PIPE_RIM = (120, 128, 140), (70, 76, 88)
 GOAL_GLOW = (120, 255, 150, 60)
 OPEN_GLOW, OPEN_RANGE = (140, 255, 170, 130), (140, 255, 170, 150)
@@ -37,6 +41,7 @@ def draw_scene(game: Any, draw: Any) -> None:
     _wind(world, draw)
     _pipe(world, bs, draw)
     _balls(world, bs, draw)
+    _pipe_count(world, draw)  # over the balls: a balloon tied by the mouth does not hide it
     _supply(world, draw)
     _snaps(game, draw)
     _drag(game, draw)
@@ -46,9 +51,8 @@ def draw_scene(game: Any, draw: Any) -> None:
 
 
 def _pipe(world: Any, bs: Balls, draw: Any) -> None:
-    """The pipe, its suction range (bright while open: the structure reached it) and the
-    count it has collected."""
-    g, rules = goal(world), rules_state(world)
+    """The pipe and its suction range (bright while open: the structure reached it)."""
+    g = goal(world)
     pulse = 0.5 + 0.5 * math.sin(world.frame * 0.1)
     is_open = pipe_node(world, bs) >= 0
     draw.circle(g.x, g.y, g.radius * (1.0 + 0.15 * pulse), OPEN_GLOW if is_open else GOAL_GLOW)
@@ -57,7 +61,12 @@ def _pipe(world: Any, bs: Balls, draw: Any) -> None:
     draw.line(g.x, g.y, g.end_x, g.end_y, PIPE, width=g.radius * 1.0)
     draw.circle_outline(g.x, g.y, g.radius * 0.75, PIPE_RIM, width=8)
     draw.circle(g.x, g.y, g.radius * 0.55, (12, 12, 16))
-    # the count on the pipe's body, just past the mouth (nothing of the level is there)
+
+
+def _pipe_count(world: Any, draw: Any) -> None:
+    """The count the pipe has collected, on its body just past the mouth (nothing of the
+    level is there)."""
+    g, rules = goal(world), rules_state(world)
     length = math.hypot(g.end_x - g.x, g.end_y - g.y) or 1.0
     along = min(length * 0.6, 1.7 * g.radius) / length
     tx, ty = g.x + (g.end_x - g.x) * along, g.y + (g.end_y - g.y) * along - 7
@@ -85,24 +94,50 @@ def _balls(world: Any, bs: Balls, draw: Any) -> None:
     """Goo balls (not the anchors, which Render draws in steel), with eyes that watch the pipe.
 
     Structure balls first, then the free ones over the links: a crawler has a pale
-    rim, and a ball flying into the pipe shrinks as it nears the mouth."""
+    rim, and a ball flying into the pipe shrinks as it nears the mouth. Ivy is green,
+    balloons are balloons (``_balloon``)."""
     r = rules_state(world).ball_radius
-    pinned = world.particles.pinned[bs.rows]
     g = goal(world)
     order = np.argsort(bs.free, kind="stable")
     for k in order.tolist():
-        if pinned[k]:
+        if bs.pinned[k]:
             continue
         x, y = bs.pos[k].tolist()
+        if bs.kind[k] == "balloon":
+            _balloon(draw, x, y, r, bs.free[k], g.x - x, g.y - y)
+            continue
         size = r
         if bs.sucked[k]:
             size = r * min(1.0, max(0.35, math.hypot(g.x - x, g.y - y) / g.suck))
         if bs.crawling[k]:
             draw.circle(x, y, size + 2.0, CRAWLER_RIM)
-        color = (CRAWLER if bs.crawling[k] else LOOSE) if bs.free[k] else \
-            (GOO if bs.grounded[k] else DEBRIS)
-        draw.circle(x, y, size, color, shade=True)
+        draw.circle(x, y, size, _color(bs, k), shade=True)
         _eyes(draw, x, y, size, g.x - x, g.y - y)
+
+
+def _color(bs: Balls, k: int) -> tuple[int, ...]:
+    """Ball ``k``'s colour: by kind, and whether it is free, crawling or debris."""
+    if bs.kind[k] == "ivy":
+        return IVY_FREE if bs.free[k] else (IVY if bs.grounded[k] else DEBRIS)
+    if bs.free[k]:
+        return CRAWLER if bs.crawling[k] else LOOSE
+    return GOO if bs.grounded[k] else DEBRIS
+
+
+def _balloon(draw: Any, x: float, y: float, r: float, free: bool, dx: float,
+             dy: float) -> None:
+    """A balloon over its particle at ``(x, y)``: an oval 1.3 ``r`` wide and 1.6 ``r`` tall
+    (px), a knot under it and a shine; a free one trails a short string."""
+    if free:
+        draw.line(x, y - 1.5 * r, x + 0.25 * r, y - 2.6 * r, BALLOON_STRING, width=2)
+    t = np.linspace(0.0, 2.0 * math.pi, 28, endpoint=False)
+    cy = y + 0.15 * r
+    draw.polygon(np.column_stack([x + 1.3 * r * np.cos(t), cy + 1.6 * r * np.sin(t)]),
+                 BALLOON)
+    draw.polygon([(x, cy - 1.5 * r), (x - 0.35 * r, cy - 1.95 * r),
+                  (x + 0.35 * r, cy - 1.95 * r)], BALLOON_KNOT)
+    draw.circle(x - 0.55 * r, cy + 0.75 * r, 0.28 * r, BALLOON_SHINE)
+    _eyes(draw, x, cy - 0.1 * r, r, dx, dy)
 
 
 def _eyes(draw: Any, x: float, y: float, r: float, dx: float, dy: float) -> None:

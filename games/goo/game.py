@@ -7,7 +7,11 @@ frames past twice their rest length, and debris falling.
 
 Controls: press on a crawling (or loose) goo ball and drag it; the would-be
 links show while you drag; release to attach it to the two nearest balls
-within reach. A red ghost and a hint say why a spot is refused (the ball then
+within reach. Kinds of goo: black common goo stays where it is placed; green ivy
+goo can be pressed on again once placed: it comes off the structure (its links
+go) and is placed anew; a balloon (a free one floats still) attaches with one
+strand to the nearest ball and pulls the structure up, and can be picked off again.
+A red ghost and a hint say why a spot is refused (the ball then
 drops, and climbs back on the structure when it meets it). ``z`` or the Undo
 button takes the last ball back: it crawls again.
 
@@ -16,7 +20,7 @@ sucked in; the pipe must collect the level's number ("4 of 4 collected").
 Lose: the structure collapses (fewer than half its balls still connected to an
 anchor) or too few balls are left to collect enough.
 
-Run: ``ecsgoo play goo [--level 1..5]``; headless with the bot:
+Run: ``ecsgoo play goo [--level 1..7]``; headless with the bot:
 ``ecsgoo play goo --headless --frames 900 --bot --screenshot docs/goo.png``.
 """
 
@@ -36,7 +40,16 @@ from .crawl import GooCrawl  # noqa: F401  (registers the goo stages the levels 
 from .draw import draw_scene
 from .pipe import GooPipe  # noqa: F401
 from .rules import GooRules, goals, stars  # noqa: F401  (GooRules: registers its stage)
-from .structure import attach_targets, balls, drop_off, place_ball, rules_state, undo
+from .structure import (
+    attach_targets,
+    balls,
+    detach,
+    drop_off,
+    kind_of,
+    place_ball,
+    rules_state,
+    undo,
+)
 
 #: A press within this many ball radii of a loose ball picks that ball up.
 PICK_RADII = 2.5
@@ -56,12 +69,13 @@ class Drag:
 @register_game
 class GooGame(Game):
     """World of Goo on ecsgoo: a tower, a bridge, an overhang, a hanging structure, a windy
-    tower."""
+    tower, an overhang held up by balloons, an ivy tower to rebuild."""
 
     name = "goo"
     title = "World of Goo"
     levels = ("Going Up (tower)", "The Chasm (bridge)", "Overhang (cantilever)",
-              "Hanging On (ceiling)", "Windy Peak (tower in wind)")
+              "Hanging On (ceiling)", "Windy Peak (tower in wind)",
+              "Up, Up and Away (balloons)", "Second Thoughts (ivy)")
     bots = ("builder", "random")
     hints = ("drag a ball to build", "Z undo")
     requires = (GooRulesState,)
@@ -102,17 +116,19 @@ class GooGame(Game):
         """Score when won: the balls collected (extra ones beyond ``required`` count);
         ``stars`` 1–3 by the level's goals (``rules.goals`` says them)."""
         rules = rules_state(self.world)
-        left = rules.supply + int(np.sum(balls(self.world).usable))
+        left = rules.supply + int(np.sum(balls(self.world).collectable))
         return Status(rules.result, rules.collected if rules.result == "won" else 0,
                       {"placed": rules.placed, "balls_left": left, "reason": rules.reason,
                        "collected": rules.collected, "required": rules.required,
                        "stars": stars(rules), "stars_total": 3})
 
     def hud(self) -> list[str]:
-        rules = rules_state(self.world)
-        free = int(np.sum(balls(self.world).usable)) + rules.supply
+        rules, bs = rules_state(self.world), balls(self.world)
+        free = int(np.sum(bs.collectable)) + rules.supply
+        floating = int(np.sum(bs.usable & bs.balloon))
         lines = [f"{self.levels[self.level - 1]}: {rules.collected} of {rules.required} "
-                 f"collected, {free} free, {rules.placed} placed"]
+                 f"collected, {free} free, {rules.placed} placed"
+                 + (f", {floating} balloon{'s' * (floating != 1)} free" if floating else "")]
         if rules.result == "running":
             lines.append(", ".join(goals(rules)[1:]))
         else:
@@ -131,7 +147,8 @@ class GooGame(Game):
         if not self._running():
             return
         ball = self._loose_ball_at(x, y)
-        if ball >= 0:  # off its link: held, it passes through the structure
+        if ball >= 0:  # off its link (or, ivy or a balloon, off the structure): held, it
+            detach(self.world, ball)  # passes through the structure
             self.world.grab(ball, x, y)
             drop_off(self.world, ball)
             self.world.component(ball, Particle).mask = 0
@@ -194,11 +211,14 @@ class GooGame(Game):
         """The attach decision for the ball being dragged now (``None`` if none)."""
         if self.drag is None:
             return None
-        return attach_targets(self.world, *self.drop_point(self.drag), exclude=self.drag.ball)
+        return attach_targets(self.world, *self.drop_point(self.drag), self.drag.ball,
+                              kind_of(self.world, self.drag.ball))
 
     def _loose_ball_at(self, x: float, y: float) -> int:
+        """The ball a press at ``(x, y)`` picks up: the nearest free ball or placed ivy or
+        balloon within ``PICK_RADII`` ball radii; ``-1`` if none."""
         bs = balls(self.world)
-        loose = np.flatnonzero(bs.usable)
+        loose = np.flatnonzero(bs.usable | bs.detachable)
         if not len(loose):
             return -1
         dist = np.hypot(*(bs.pos[loose] - (x, y)).T)

@@ -1,4 +1,4 @@
-"""Build the five goo levels in code and save them as TOML (``python -m games.goo.make_levels``).
+"""Build the seven goo levels in code and save them as TOML (``python -m games.goo.make_levels``).
 
 Every level starts with a small anchored structure and free goo balls
 crawling on its links; the player builds with them and the pipe must suck in
@@ -12,6 +12,13 @@ crawling on its links; the player builds with them and the pipe must suck in
 4 "Hanging On": down from ceiling anchors to a pipe near the floor, every
   crawler hanging on the links.
 5 "Windy Peak": a tall tower in a wind that pushes everything to the left.
+6 "Up, Up and Away": level 3's overhang with soft links: the arm droops out of the
+  pipe's reach (the builder bot, which ties no balloons here, does not get there), so five
+  balloons float by the cliff, to be tied to it to hold it up (placing a balloon counts
+  as placing a ball).
+7 "Second Thoughts": a tower of green ivy goo leans the wrong way, off to the left, and
+  the crawlers are too few to build to the pipe on the right: the ivy is picked off the
+  tower and placed again toward the pipe.
 Each level's stars: one for the win, one for collecting ``more``, one for
 placing at most ``most`` balls (World of Goo's "OCD" goals). A ball placed is one
 the pipe cannot collect, so ``more`` is kept below the free balls less ``most``:
@@ -46,6 +53,9 @@ WINDY = 0.85
 #: crawlers climb it, which players could not see coming; at -280 it sways, and the
 #: level's tip says what holds (two triangles side by side at the bottom).
 WIND = -280.0
+#: Balloons: lighter and larger than a goo ball; a placed one pulls up with LIFT
+#: (mass·px/s²): it holds up (LIFT - BALLOON_MASS·g) / g ≈ 1.5 goo balls.
+BALLOON_MASS, BALLOON_RADIUS, LIFT = 0.5, 12.0, 2000.0
 
 
 def pipeline(world: World) -> World:
@@ -54,9 +64,17 @@ def pipeline(world: World) -> World:
                      systems.Analyze(), GooRules(), GooPipe(), GooCrawl())
 
 
-def _ball(world: World, x: float, y: float, anchored: bool = False, free: bool = False) -> int:
-    comps = [Particle(x, y, mass=MASS, radius=RADIUS), GooBall(free=free)]
+def _ball(world: World, x: float, y: float, anchored: bool = False, free: bool = False,
+          kind: str = "common") -> int:
+    comps = [Particle(x, y, mass=MASS, radius=RADIUS), GooBall(free=free, kind=kind)]
     return world.create_entity(*comps, *([Anchor()] if anchored else []))
+
+
+def _balloons(world: World, spots: list[tuple[float, float]]) -> None:
+    """Free balloons floating at ``spots`` (px), waiting to be tied on."""
+    for x, y in spots:
+        world.create_entity(Particle(x, y, mass=BALLOON_MASS, radius=BALLOON_RADIUS),
+                            GooBall(free=True, kind="balloon"))
 
 
 def _links(world: World, pairs: list[tuple[int, int]]) -> list[int]:
@@ -162,8 +180,37 @@ def windy() -> World:
     return pipeline(w)
 
 
+def balloons() -> World:
+    """Level 6: level 3's overhang with soft links: the arm droops out of the pipe's reach
+    unless balloons (floating by the cliff) hold it up."""
+    w = _world(GooRulesState(required=5, more=6, most=12, lift=LIFT),
+               Goal(510, 440, 40, 510, 520, suck=70))
+    w.add_polygon([(0, 0), (230, 0), (230, 250), (0, 250)])
+    w.add_polygon([(430, 520), (800, 520), (800, 600), (430, 600)])
+    links = _base(w, (130, 260), (220, 260), (175, 338))
+    _crawlers(w, links, 10)
+    _lying(w, [20, 45, 70, 95], 260)
+    _balloons(w, [(50, 420), (100, 460), (150, 420), (60, 500), (140, 500)])
+    return pipeline(w)
+
+
+def ivy() -> World:
+    """Level 7: a tower of ivy leaning left, away from the pipe; too few crawlers to reach
+    the pipe without picking the ivy off and placing it again."""
+    w = _world(GooRulesState(required=4, more=5, most=6), Goal(560, 190, 40, 560, 0, suck=70))
+    w.add_polygon([(0, 0), (800, 0), (800, 40), (0, 40)])
+    left, right = _ball(w, 170, 50, anchored=True), _ball(w, 260, 50, anchored=True)
+    top = _ball(w, 215, 128)
+    links = _links(w, [(left, right), (left, top), (right, top)])
+    d, e, f, g = (_ball(w, x, y, kind="ivy")
+                  for x, y in ((125, 128), (170, 206), (80, 206), (125, 284)))
+    _links(w, [(left, d), (top, d), (top, e), (d, e), (d, f), (e, f), (e, g), (f, g)])
+    _crawlers(w, links, 8)
+    return pipeline(w)
+
+
 BUILDERS: dict[int, Callable[[], World]] = {1: tower, 2: bridge, 3: overhang, 4: hanging,
-                                            5: windy}
+                                            5: windy, 6: balloons, 7: ivy}
 
 
 def build(number: int) -> World:

@@ -8,7 +8,8 @@ Events: ``goo_collected(world, entity)`` as a ball goes in (then it is deleted).
 
 The pipe is open while its intake senses a ball of the structure (one
 connected to an anchor): the structure has reached it. Then every free ball
-the intake senses, crawling or loose, is caught, unless the player holds it.
+the intake senses, crawling or loose, is caught, unless the player holds it (balloons
+are not: they only lift).
 Once the level is won or lost the pipe closes.
 """
 
@@ -48,7 +49,7 @@ class GooPipe(Stage):
         bs = balls(world, world.resource(systems.StructureReport))
         open_ = pipe_node(world, bs) >= 0
         inside = set(intake(world).inside)
-        for entity in bs.entities[bs.free].tolist():
+        for entity in bs.entities[bs.collectable].tolist():
             goo = world.component(entity, GooBall)
             if not goo.sucked:
                 if not open_ or entity not in inside or entity == world.grabbed:

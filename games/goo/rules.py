@@ -30,7 +30,8 @@ class GooRules(Stage):
 
     Collapse: fewer than ``collapse`` (fraction) of the linked balls still
     connected to an anchor. Too few balls: the collected ones, the free ones
-    (crawling, loose or flying in) and the supply together fall short of
+    (crawling, loose or flying in; not the balloons) and the supply together fall
+    short of
     ``required`` for ``grace`` frames (an undo could still give one back).
 
     Won: once ``required`` are collected, the pipe goes on sucking in the balls
@@ -72,7 +73,7 @@ class GooRules(Stage):
             return self._sucked_in(bs, rules)
         if np.sum(bs.grounded) < self.collapse * np.sum(bs.linked):
             return "lost", "the structure collapsed"
-        left = rules.supply + int(np.sum(bs.free))
+        left = rules.supply + int(np.sum(bs.collectable))
         if rules.collected + left >= rules.required:
             rules.idle = 0
             return None

@@ -15,7 +15,7 @@ from ecsgoo import ALL, Particle, Sensor, Spring, World
 from ecsgoo.analysis import connected_components
 from ecsgoo.geometry import point_in_polygon
 
-from .components import Goal, GooBall, GooRulesState
+from .components import DETACHABLE, Goal, GooBall, GooRulesState
 
 
 @dataclass
@@ -25,7 +25,8 @@ class Balls:
     ``pos`` (px) is a copy; ``linked``: the ball is anchored or has an unbroken
     link (it belongs to the structure); ``grounded``: connected to an anchor;
     ``crawling``: a free ball on a link of the structure; ``sucked``: flying
-    into the open pipe (free, but no longer the player's).
+    into the open pipe (free, but no longer the player's); ``kind`` (``components.KINDS``)
+    of each; ``pinned``: anchored.
     """
 
     entities: np.ndarray
@@ -37,16 +38,35 @@ class Balls:
     grounded: np.ndarray
     crawling: np.ndarray
     sucked: np.ndarray
+    kind: np.ndarray
+    pinned: np.ndarray
+
+    @property
+    def balloon(self) -> np.ndarray:
+        """Balloons (free or placed)."""
+        return self.kind == "balloon"
 
     @property
     def structure(self) -> np.ndarray:
-        """Balls of the structure that reach an anchor (what new balls link to)."""
-        return self.grounded & ~self.free
+        """Balls of the structure that reach an anchor (what new balls link to, crawlers
+        climb on and the pipe opens for): not the balloons, which only pull on it."""
+        return self.grounded & ~self.free & ~self.balloon
 
     @property
     def usable(self) -> np.ndarray:
-        """Free balls the player may pick up and build with."""
+        """Free balls the player may pick up and build with (a free balloon too)."""
         return self.free & ~self.sucked
+
+    @property
+    def collectable(self) -> np.ndarray:
+        """Free balls the pipe may yet take: every free ball but the balloons."""
+        return self.free & ~self.balloon
+
+    @property
+    def detachable(self) -> np.ndarray:
+        """Placed balls of a detachable kind (ivy, balloons) the player may pick off the
+        structure again (not the anchors)."""
+        return ~self.free & ~self.pinned & np.isin(self.kind, DETACHABLE)
 
 
 def rules_state(world: World) -> GooRulesState:
@@ -90,10 +110,12 @@ def balls(world: World, report: Any = None) -> Balls:
     placed = np.array([g.placed for _, (_, g) in found], dtype=np.int64)
     crawling = np.array([g.free and g.link != 0 for _, (_, g) in found], dtype=bool)
     sucked = np.array([g.sucked for _, (_, g) in found], dtype=bool)
+    kind = np.array([g.kind for _, (_, g) in found], dtype=object)
     degree, grounded = _links(world, report)
-    linked = (degree[rows] > 0) | p.pinned[rows]
+    pinned = p.pinned[rows].copy()
+    linked = (degree[rows] > 0) | pinned
     return Balls(ents, rows, pos, free, placed, linked, grounded[rows] & linked, crawling,
-                 sucked)
+                 sucked, kind, pinned)
 
 
 def _rows(row_entities: np.ndarray, entities: np.ndarray) -> np.ndarray:
@@ -144,15 +166,19 @@ class Attach:
         return not self.hint
 
 
-def attach_targets(world: World, x: float, y: float, exclude: int = -1) -> Attach:
-    """The two nearest structure balls within build range of ``(x, y)``, or a refusal hint.
+def attach_targets(world: World, x: float, y: float, exclude: int = -1,
+                   kind: str = "common") -> Attach:
+    """The two nearest structure balls within build range of ``(x, y)`` (one, the nearest,
+    for a balloon's strand), or a refusal hint.
 
     Structure balls are those connected to an anchor (falling debris does not count).
 
-    Refused when fewer than two balls are in range, when a structure ball is
-    closer than ``min_gap``, or when the spot is inside the level's rock. ``exclude`` is the
-    ball being dragged (it does not link to itself).
+    Refused when fewer balls than the kind needs are in range, when a ball of the
+    structure is closer than ``min_gap``, or when the spot is inside the level's rock.
+    ``exclude`` is the ball being dragged (it does not link to itself); ``kind`` its kind
+    (``components.KINDS``).
     """
+    need = 1 if kind == "balloon" else 2
     rules = rules_state(world)
     bs = balls(world)
     mine = bs.structure & (bs.entities != exclude)
@@ -164,11 +190,12 @@ def attach_targets(world: World, x: float, y: float, exclude: int = -1) -> Attac
     if len(gaps) and gaps.min() < rules.min_gap:
         return Attach(x, y, [], "too close")
     dist = np.hypot(*(bs.pos[mine] - (x, y)).T)
-    near = np.argsort(dist, kind="stable")[:2]
+    near = np.argsort(dist, kind="stable")[:need]
     found = [int(e) for e in bs.entities[mine][near]]
-    if len(near) < 2 or dist[near[1]] > rules.build_range:
+    if len(near) < need or dist[near[-1]] > rules.build_range:
         in_range = found[: int(np.sum(dist[near] <= rules.build_range))]
-        return Attach(x, y, [], "out of reach (needs 2 balls)", in_range)
+        what = "a ball" if need == 1 else f"{need} balls"
+        return Attach(x, y, [], f"out of reach (needs {what})", in_range)
     return Attach(x, y, found)
 
 
@@ -195,7 +222,7 @@ def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
     rules = rules_state(world)
     if ball < 0 and rules.supply <= 0:
         return Attach(x, y, [], "no goo balls left in the supply")
-    spot = attach_targets(world, x, y, exclude=ball)
+    spot = attach_targets(world, x, y, ball, kind_of(world, ball))
     if not spot.ok:
         return spot
     rules.placed += 1
@@ -216,23 +243,53 @@ def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
     return spot
 
 
-def undo(world: World) -> bool:
-    """Take back the last ball the player attached: its links go, and it is a free ball
-    again, crawling from the structure ball it was linked to (the counts agree: one less
-    placed, one more free)."""
-    bs = balls(world)
-    mine = np.flatnonzero((bs.placed > 0) & ~bs.free)
-    if not len(mine):
+def kind_of(world: World, ball: int) -> str:
+    """The kind of goo ball ``ball`` (``-1``, a ball from the supply: ``common``)."""
+    return "common" if ball < 0 else world.component(ball, GooBall).kind
+
+
+def detach(world: World, ball: int) -> bool:
+    """Pick placed ``ball`` of a detachable kind (ivy, a balloon) off the structure: its links
+    go and it is a free ball again (one less placed if the player had placed it). ``False``
+    (and nothing changes) for a ball that is not placed, is anchored or is of a kind that
+    stays put. Balls that hung only on it fall loose (the rules free them)."""
+    goo = world.try_component(ball, GooBall)
+    p = world.try_component(ball, Particle)
+    if goo is None or p is None or goo.free or goo.kind not in DETACHABLE \
+            or world.particles.pinned[world.particles.row(ball)]:
         return False
-    ball = int(bs.entities[mine[np.argmax(bs.placed[mine])]])
+    _unlink(world, ball)
+    if goo.placed > 0:
+        rules_state(world).placed -= 1
+    goo.placed, goo.free, goo.link, goo.sucked = 0, True, 0, False
+    return True
+
+
+def _unlink(world: World, ball: int) -> list[int]:
+    """Delete every link at ``ball``; return the balls at their other ends."""
     ends = []
     for spring, link in world.get_component(Spring):
         if ball in (link.a, link.b):
             ends.append(link.b if link.a == ball else link.a)
             world.delete_entity(spring)
+    return ends
+
+
+def undo(world: World) -> bool:
+    """Take back the last ball the player attached: its links go, and it is a free ball
+    again, crawling from the structure ball it was linked to (a balloon floats where it is;
+    the counts agree: one less placed, one more free)."""
+    bs = balls(world)
+    mine = np.flatnonzero((bs.placed > 0) & ~bs.free)
+    if not len(mine):
+        return False
+    ball = int(bs.entities[mine[np.argmax(bs.placed[mine])]])
+    ends = _unlink(world, ball)
     goo = world.component(ball, GooBall)
     goo.placed, goo.free = 0, True
     rules_state(world).placed -= 1
+    if goo.kind == "balloon":
+        return True  # it floats where it was: balloons do not crawl
     for node in sorted(ends):
         if board(world, ball, node):
             break

@@ -467,3 +467,41 @@ def test_the_random_slasher_loses_the_harder_levels(level):
         game = RopeGame(level=level, seed=seed)
         play(game, "random", 900)
         assert game.status().result != "won", (level, seed)
+
+
+def _straightness(world, nodes) -> float:
+    """End-to-end distance over length along ``nodes`` (particle entities, in order)."""
+    xy = np.array([[world.component(n, Particle).x, world.component(n, Particle).y]
+                   for n in nodes])
+    return float(np.hypot(*(xy[-1] - xy[0])) / np.hypot(*np.diff(xy, axis=0).T).sum())
+
+
+@pytest.mark.parametrize("level, which, where", [(2, 0, 0.3), (2, 1, 0.7), (3, 0, 0.3),
+                                                 (3, 0, 0.7), (3, 1, 0.5)])
+def test_cut_pieces_hang_straight_not_curled(level, which, where):
+    """Cut one rope at ``where`` of its length: after 3 s the stub on its pin and the tail
+    hanging under the swinging candy are straight (end to end >= 95 % of their length) and
+    stay so for the next second (without the damping and bending, level 3's tails curl to
+    under 30 %)."""
+    game = RopeGame(level=level)
+    world = game.world
+    rope_entity = holding(world)[which]
+    rope = world.component(rope_entity, Rope)
+    k = int(len(rope.springs) * where)
+    link = world.component(rope.springs[k], Spring)
+    a, b = world.component(link.a, Particle), world.component(link.b, Particle)
+    mx, my, dx, dy = (a.x + b.x) / 2, (a.y + b.y) / 2, b.x - a.x, b.y - a.y
+    n = math.hypot(dx, dy)
+    game.on_press(mx + dy / n * 30, my - dx / n * 30, 1)
+    game.on_release(mx - dy / n * 30, my + dx / n * 30, 1)
+    assert rope_entity not in holding(world) and holding(world)  # the others hold it
+    stub, tail = [rope.pin, *rope.nodes[1:k + 1]], [*rope.nodes[k + 1:], candy_of(world)]
+    worst = {"stub": 1.0, "tail": 1.0}
+    for frame in range(240):
+        game.step()
+        assert game.status().result == "running"
+        if frame >= 180:
+            worst["stub"] = min(worst["stub"], _straightness(world, stub))
+            worst["tail"] = min(worst["tail"], _straightness(world, tail))
+    world.check()
+    assert worst["stub"] >= 0.95 and worst["tail"] >= 0.95, worst
