@@ -17,6 +17,7 @@ resource that names the things, so the editor reopens it as it was made.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -96,7 +97,13 @@ class Editor:
         self.pieces: dict[str, Piece] = {p.kind: p for p in (*FRAMEWORK, *self.kit.pieces)}
         if world is None:
             world = self.kit.blank()
+        #: The level's pipeline as it was opened, never run: each build gets a copy (its
+        #: stages may need things the base lacks until they are placed, as goo's pipe).
+        self.stages = tuple(world.pipeline)
+        world.use()
         base, things = _split(world, self.pieces)
+        #: Why the level cannot be saved yet (a stage's need, e.g. goo's pipe), or None.
+        self.problem: str | None = None
         self.selection: list[int] = []
         self._past: list[State] = []
         self._future: list[State] = []
@@ -311,6 +318,8 @@ class Editor:
         """Save the level (atomic, checked like every save: ``ecsgoo.save``); returns the
         path. With no path: ``default_path()``. A bundled level is written only when its
         path is given."""
+        if self.problem is not None:
+            raise WorldError(f"cannot save yet: {self.problem}")
         target = Path(path) if path is not None else self.default_path()
         target.parent.mkdir(parents=True, exist_ok=True)
         saving.save(self.world, target)
@@ -400,6 +409,7 @@ class Editor:
         built: list[Built] = []
         placed = Placed()
         try:
+            world.use(*copy.deepcopy(self.stages))
             for k, (kind, fields) in enumerate(things):
                 values = json.loads(fields)
                 first = world.next_entity
@@ -422,10 +432,10 @@ class Editor:
                 placed.polygons.append(len(polys))
             if self.kit.finish is not None:
                 self.kit.finish(world)
-            if things:
+            if things:  # a level opened and left as it was saves as it was
                 world.add_resource(placed)
-            if self.game is not None:
-                world.add_resource(SavedGame(self.game.name))
+                if self.game is not None:  # so `ecsgoo play FILE` knows its game
+                    world.add_resource(SavedGame(self.game.name))
             text = saving.dumps(world)  # the loader's checks on everything built
         except WorldFileError as exc:
             world.close()
@@ -435,9 +445,21 @@ class Editor:
             raise
         old = self.world
         self.world, self.built, self._state, self._text = world, built, state, text
+        self.problem = _unmet(world)
         self.selection = [t for t in self.selection if t < len(things)]
         if old is not None:
             old.close()
+
+
+def _unmet(world: World) -> str | None:
+    """What a stage of the level's pipeline needs and the level lacks (said as a message)."""
+    from ..saving.registry import missing
+
+    for stage in world.pipeline:
+        what = missing(world, getattr(stage, "requires", ()))
+        if what is not None:
+            return f"its {stage.name} stage needs {what}"
+    return None
 
 
 def _flat(things: Iterable[Any]) -> list[int]:
@@ -612,6 +634,13 @@ def emptied(world: World) -> World:
         if world.entity_exists(e) and any(type(c).__name__ in _CONTENT
                                           for c in world.components_for_entity(e)):
             world.delete_entity(e)
+    for e in world.entities():  # what pointed at the content goes with it (rope's ropes)
+        for comp in world.components_for_entity(e):
+            codec = component_codec(type(comp))
+            refs = codec.references(comp) if codec is not None else []
+            if any(not world.entity_exists(ref) for _, ref in refs):
+                world.delete_entity(e)
+                break
     world.level.clear()
     world.resources.pop(Placed, None)
     return world

@@ -63,6 +63,7 @@ class GooGame(Game):
     levels = ("Going Up (tower)", "The Chasm (bridge)", "Overhang (cantilever)",
               "Hanging On (ceiling)", "Windy Peak (tower in wind)")
     bots = ("builder", "random")
+    editor_kit = ".pieces"  # the level editor's pieces (ecsgoo edit)
     hints = ("drag a ball to build", "Z undo")
     requires = (GooRulesState,)
 
