@@ -29,7 +29,7 @@ def edit_window(editor: Editor) -> None:
     import arcade
 
     window = EditorWindow(editor)
-    window.view.on_leave = window.close
+    window.editing_view.on_leave = window.close
     arcade.run()
 
 
@@ -61,41 +61,41 @@ def _window_class() -> Any:
             title = editor.game.title if editor.game is not None else "world"
             super().__init__(*size, f"ecsgoo edit — {title}", resizable=True,
                              update_rate=1 / 120)
-            self.view = EditorView(editor, size)
+            self.editing_view = EditorView(editor, size)
 
         def on_update(self, delta_time: float) -> None:
-            self.view.update(delta_time)
+            self.editing_view.update(delta_time)
 
         def on_draw(self) -> None:
-            self.view.draw(self)
+            self.editing_view.draw(self)
 
         def on_key_press(self, symbol: int, modifiers: int) -> None:
-            self.view.key(key_name(symbol), ctrl=bool(modifiers & arcade.key.MOD_CTRL),
+            self.editing_view.key(key_name(symbol), ctrl=bool(modifiers & arcade.key.MOD_CTRL),
                           shift=bool(modifiers & arcade.key.MOD_SHIFT))
 
         def on_key_release(self, symbol: int, modifiers: int) -> None:
-            if self.view.player is not None:
-                self.view.player.key_release(key_name(symbol))
+            if self.editing_view.player is not None:
+                self.editing_view.player.key_release(key_name(symbol))
 
         def on_text(self, text: str) -> None:
-            self.view.text(text)
+            self.editing_view.text(text)
 
         def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-            self.view.press(x, y, button, shift=bool(modifiers & arcade.key.MOD_SHIFT))
+            self.editing_view.press(x, y, button, shift=bool(modifiers & arcade.key.MOD_SHIFT))
 
         def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int,
                           modifiers: int) -> None:
-            self.view.drag_to(x, y)
+            self.editing_view.drag_to(x, y)
 
         def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-            self.view.move(x, y)
+            self.editing_view.move(x, y)
 
         def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
-            self.view.release(x, y, button, shift=bool(modifiers & arcade.key.MOD_SHIFT))
+            self.editing_view.release(x, y, button, shift=bool(modifiers & arcade.key.MOD_SHIFT))
 
         def on_resize(self, width: int, height: int) -> None:
             super().on_resize(width, height)
-            self.view.size = (width, height)
+            self.editing_view.size = (width, height)
 
     return _EditorWindow
 
