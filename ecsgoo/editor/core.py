@@ -183,6 +183,15 @@ class Editor:
         self.selection = [len(things) - 1]
         return len(things) - 1
 
+    def place_many(self, things: Iterable[tuple[str, dict[str, Any]]]) -> list[int]:
+        """Add many things in one operation (one undo step): ``(kind, fields)`` pairs;
+        returns their numbers and selects them."""
+        added = tuple((kind, _json(self.piece(kind).clean(fields))) for kind, fields in things)
+        old = self._state[1]
+        self._apply((self._state[0], (*old, *added)))
+        self.selection = list(range(len(old), len(old) + len(added)))
+        return self.selection
+
     def move(self, dx: float, dy: float, things: Sequence[int] | None = None) -> None:
         """Move the things (default: the selection) by ``(dx, dy)`` px."""
         self._transform(things, lambda x, y: (x + dx, y + dy), 0.0, 1.0)
@@ -249,6 +258,9 @@ class Editor:
         """The level's own settings: the world's (``gravity``, ``damping``, …) and each
         field of the game's state (``goo_rules.required``: component or resource name,
         dot, field)."""
+        cached = self.__dict__.get("_level_fields")
+        if cached is not None and cached[0] is self._state[0]:
+            return dict(cached[1])
         world = saving.loads(self._state[0])
         try:
             out: dict[str, Any] = {k: (list(v) if isinstance(v, tuple) else v)
@@ -257,7 +269,8 @@ class Editor:
                 for key, value in vars(obj).items():
                     if not key.startswith("_") and isinstance(value, int | float | str):
                         out[f"{name}.{key}"] = value
-            return out
+            self._level_fields = (self._state[0], out)
+            return dict(out)
         finally:
             world.close()
 
