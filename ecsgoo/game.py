@@ -169,6 +169,7 @@ class Game:
             raise ValueError("custom_level: give the level's path or its text")
         game = cls.__new__(cls)
         game.custom_source = Path(path) if path is not None else text
+        game.levels = (Path(path).stem if path is not None else "play-test",)  # the HUD's name
         game.__init__(level=1, seed=seed)  # type: ignore[misc]
         return game
 
