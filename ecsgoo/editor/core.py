@@ -73,6 +73,8 @@ class Editor:
     def __init__(self, world_or_level: World | str | os.PathLike[str] | None = None,
                  game: str | type[Game] | None = None, level: int | None = None) -> None:
         self.path: Path | None = None  # the user's file saves go to (None: pick one)
+        #: What was opened, as the window's title says it.
+        self.opened = "new level"
         source = world_or_level
         if isinstance(source, str) and not source.endswith(".toml") and game is None:
             game, source = source, None  # Editor("rope"): a game name
@@ -80,6 +82,7 @@ class Editor:
         if isinstance(source, str | os.PathLike):
             path = Path(source)
             world = saving.load(path)
+            self.opened = path.name
             if not _bundled(path):
                 self.path = path
         elif isinstance(source, World):
@@ -88,6 +91,7 @@ class Editor:
             if self.game is None:
                 raise ValueError("Editor(level=N) needs the game: Editor('rope', level=N)")
             world = saving.load(self.game.level_file(level))
+            self.opened = f"bundled level {level}"
         else:
             world = None
         if self.game is None and world is not None:
@@ -551,7 +555,7 @@ def _state_objects(world: World) -> list[tuple[str, Any]]:
             continue
         for comp in comps:
             codec = component_codec(type(comp))
-            if codec is not None and codec.saved:
+            if codec is not None and codec.saved and not codec.refs:  # not links to content
                 out.append((codec.name, comp))
     return out
 

@@ -556,7 +556,8 @@ class EditorView:
         d.rect(0, h - TOP, w, TOP, _BAND)
         d.rect(0, 0, w, FOOT, _BAND)
         title = ed.game.title if ed.game is not None else "world"
-        where = ed.path.name if ed.path is not None else "new level (not saved yet)"
+        where = (ed.path.name if ed.path is not None
+                 else f"{ed.opened} (Ctrl+S saves into your levels)")
         d.text(10, h - 22, f"editing · {title} · {where}", _TEXT, 12, bold=True)
         text, until, color = self.message
         if text and time.monotonic() < until:
