@@ -8,6 +8,8 @@ Examples:
     ecsgoo play docs/examples/mygame.py           # any module that registers a Game
     ecsgoo play quicksave-goo-1.toml              # continue a quick save (F5)
     ecsgoo check world.toml                       # is this world file valid?
+    ecsgoo edit rope --level 2                    # the level editor (a new level: no --level)
+    ecsgoo play rope my-level.toml                # play a level of your own
     ecsgoo eval suika --bot greedy --bot random --seeds 20 --workers 2
 
 Set ECSGOO_TRACEBACK=1 to see the full Python traceback of an error.
@@ -154,6 +156,8 @@ def _make_game(args: argparse.Namespace) -> Any:
         return resume(args.game, args.game_path)
     if args.game_path is not None:
         raise LookupError("--game is for playing or checking a saved world (a .toml file)")
+    if args.file is not None:  # ecsgoo play GAME FILE.toml: a level of the user's own
+        return find_game(args.game).custom_level(path=args.file, seed=args.seed)
     return find_game(args.game)(level=args.level, seed=args.seed)
 
 
@@ -186,7 +190,8 @@ def _rerun_headless(game: Any, bot: str | None, args: argparse.Namespace, why: s
     import subprocess
 
     bot, out = _announce_fallback(game, bot, why)
-    cmd = [sys.executable, "-m", "ecsgoo", "play", args.game, "--frames", str(FALLBACK_FRAMES),
+    cmd = [sys.executable, "-m", "ecsgoo", "play", args.game, *([args.file] if args.file else []),
+           "--frames", str(FALLBACK_FRAMES),
            "--record", str(out)]
     if not args.game.endswith(".toml"):
         cmd += ["--level", str(game.level), "--seed", str(game.seed)]
@@ -234,6 +239,36 @@ def _plain(value: Any) -> Any:
     if hasattr(value, "tolist"):
         return value.tolist()
     return str(value)
+
+
+def _edit(args: argparse.Namespace) -> int:
+    """``ecsgoo edit GAME [--level N | FILE.toml]``: the level editor, or its picture."""
+    try:
+        if args.screenshot:
+            _check_output(args.screenshot, "screenshot")
+        if args.file is not None and args.level is not None:
+            return _fail("give --level N or a FILE.toml, not both")
+        from .editor import Editor
+
+        editor = Editor(args.file, game=args.game, level=args.level)
+        if args.headless or args.screenshot or no_display_reason() is not None:
+            if not args.screenshot:
+                return _fail("the editor needs a window; headless, give --screenshot PNG "
+                             "(or drive it from Python: ecsgoo.editor.Editor)")
+            os.environ["ARCADE_HEADLESS"] = "1"
+            from .editor.window import screenshot
+
+            screenshot(editor, args.screenshot)
+            print(f"screenshot: {args.screenshot}", file=sys.stderr)
+            return 0
+        from .editor.window import edit_window
+
+        edit_window(editor)
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except (LookupError, ValueError, OSError) as exc:
+        return _fail(" ".join(str(exc).split()))
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -424,6 +459,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     play.add_argument("game", metavar="GAME", nargs="?", help="none: the launcher; a game "
                       "name (see `ecsgoo list`), a path to a .py file that registers a Game, "
                       "or a saved world (.toml) to continue")
+    play.add_argument("file", metavar="FILE", nargs="?", help="a level file of GAME's own "
+                      "(made with `ecsgoo edit`) to play instead of its bundled levels")
     play.add_argument("--level", type=int, default=1, help="level number, from 1 (default 1)")
     play.add_argument("--headless", action="store_true", help="run without a window")
     play.add_argument("--frames", type=_frames, help=f"most frames to run headless "
@@ -435,6 +472,21 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     play.add_argument("--record", metavar="GIF", help="record the run as an animated GIF")
     _game_option(play)
     play.set_defaults(run=_play)
+    commands["edit"] = edit = sub.add_parser(
+        "edit", help="the level editor: make or change a level and save it as TOML",
+        description="Edit a level of GAME in a window: a tool strip (select, every piece), "
+                    "the level, a property panel. Mouse: place, select (click, box), move, "
+                    "turn, size; keys: Ctrl+Z/Ctrl+Y undo/redo, Ctrl+S save (into "
+                    "<data dir>/levels/GAME/), Ctrl+D duplicate, Delete, G grid snap, Space "
+                    "play-test (B its bot, Esc back). With no level: a new, empty one.")
+    edit.add_argument("game", metavar="GAME", help="a game name (see `ecsgoo list`)")
+    edit.add_argument("file", metavar="FILE", nargs="?", help="a level file (.toml) to edit")
+    edit.add_argument("--level", type=int, help="a bundled level to edit (saves go to the "
+                      "user's folder, never over it)")
+    edit.add_argument("--headless", action="store_true", help="no window: draw the editor "
+                      "into --screenshot")
+    edit.add_argument("--screenshot", metavar="PNG", help="save the editor's picture as a PNG")
+    edit.set_defaults(run=_edit)
     commands["check"] = check = sub.add_parser(
         "check", help="validate a world file (TOML): print a summary, or the error and exit 1")
     check.add_argument("file", metavar="FILE")

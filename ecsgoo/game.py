@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import WorldFileError
-from .saving import dumps, load, register_resource, save
+from .saving import dumps, load, loads, register_resource, save
 from .saving.registry import missing
 from .world import World
 
@@ -121,6 +121,14 @@ class Game:
     #: steps keep in step with the wall clock in a window).
     pointer_time: float | None = None
 
+    #: What the level editor offers for this game (``ecsgoo edit``): an ``ecsgoo.editor.Kit``
+    #: or the name of a module holding one as ``KIT`` (relative to the game's package:
+    #: ``".pieces"``); None: the framework's pieces on level 1 emptied of its content.
+    editor_kit: Any = None
+    #: A level that is not one of ``levels`` (``custom_level``): its file (a Path) or its
+    #: TOML text; None for the bundled levels.
+    custom_source: Path | str | None = None
+
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         if not 1 <= level <= len(self.levels):
             raise ValueError(f"{self.name}: level must be 1..{len(self.levels)}, got {level}")
@@ -143,9 +151,27 @@ class Game:
         return Path(inspect.getfile(cls)).with_name("levels") / f"{level}.toml"
 
     def load_level(self) -> World:
-        """The world saved in ``level_file(self.level)`` (what most games' ``build`` returns)."""
-        path = self.level_file(self.level)
+        """The world saved in ``level_file(self.level)`` (what most games' ``build`` returns),
+        or the game's ``custom_source``."""
+        source = self.custom_source
+        if isinstance(source, str):
+            return self.check_world(loads(source, "<edited level>"), "<edited level>")
+        path = source if source is not None else self.level_file(self.level)
         return self.check_world(load(path), path)
+
+    @classmethod
+    def custom_level(cls, path: str | os.PathLike[str] | None = None, text: str | None = None,
+                     seed: int = 0) -> Game:
+        """The game playing a level of its own from a file (``ecsgoo play GAME FILE.toml``)
+        or from TOML ``text`` (the editor's play-test), as level 1 with its rules; restarts
+        load it again. Its results are not recorded as the bundled level 1's."""
+        if (path is None) == (text is None):
+            raise ValueError("custom_level: give the level's path or its text")
+        game = cls.__new__(cls)
+        game.custom_source = Path(path) if path is not None else text
+        game.levels = (Path(path).stem if path is not None else "play-test",)  # the HUD's name
+        game.__init__(level=1, seed=seed)  # type: ignore[misc]
+        return game
 
     @classmethod
     def check_world(cls, world: World, source: str | os.PathLike[str]) -> World:

@@ -121,6 +121,11 @@ def resume(path: str | Path, game_path: str | Path | None = None) -> Game:
     else:
         cls = custom
     cls.check_world(world, path)
+    from ..saving.placed import Placed
+
+    if world.resource(Placed) is not None and world.frame == 0:  # a level made in the editor
+        world.close()
+        return cls.custom_level(path=path)
     level, seed = (saved.level, saved.seed) if saved is not None else (1, 0)
     game = cls(level=min(max(level, 1), len(cls.levels)), seed=seed)
     game.adopt(world)

@@ -28,6 +28,8 @@ _TITLE = (255, 236, 170)
 _TEXT = (230, 234, 246)
 _DIM = (160, 168, 192)
 _STAR, _NO_STAR = (255, 210, 80), (90, 96, 120)
+#: How many of the user's own levels the level select lists.
+USER_ROWS = 8
 #: A level button's width, and where its stars start (px from its right edge): the title
 #: has the rest, less a gap.
 LEVEL_W, STARS_AT, TITLE_GAP = 520.0, 200.0, 14.0
@@ -73,7 +75,28 @@ class Launcher:
         out = [Button(f"{n}. {title}", f"level:{n}", w / 2 - LEVEL_W / 2, h - 170 - 62 * (n - 1),
                       LEVEL_W, 50)
                for n, title in enumerate(cls.levels, 1)]
+        out += [Button("edit", f"edit:{n}", w / 2 + LEVEL_W / 2 + 10, h - 160 - 62 * (n - 1),
+                       54, 30) for n in range(1, len(cls.levels) + 1)]
+        out += self.user_buttons()
         out.append(Button("back", "back", 30, 24, 120, 36, "Esc"))
+        return out
+
+    def user_levels(self) -> list[Path]:
+        """The user's own levels of the current game (``ecsgoo edit`` saves them)."""
+        from ..editor.core import user_levels
+
+        return user_levels(self.screen)[:USER_ROWS]
+
+    def user_buttons(self) -> list[Button]:
+        """The user's levels (play ``user:<path>``, edit ``edit:<path>``) and a new one."""
+        h = self.size[1]
+        out = []
+        for k, path in enumerate(self.user_levels()):
+            y = h - 200 - 40 * k
+            out.append(Button(path.stem, f"user:{path}", 20, y, 140, 32))
+            out.append(Button("edit", f"edit:{path}", 164, y, 46, 32))
+        y = h - 200 - 40 * len(self.user_levels())
+        out.append(Button("+ new level", "edit:new", 20, y, 190, 32))
         return out
 
     def levels(self, name: str) -> list[dict[str, Any]]:
@@ -84,8 +107,10 @@ class Launcher:
 
     # -- input -------------------------------------------------------------------------------
 
-    def press(self, sx: float, sy: float) -> tuple[str, int] | None:
-        """A click at window pixel ``(sx, sy)``; returns ``(game, level)`` to play, or None."""
+    def press(self, sx: float, sy: float) -> tuple[Any, ...] | None:
+        """A click at window pixel ``(sx, sy)``; returns ``(game, level)`` to play,
+        ``("user", game, path)`` to play a level of the user's, ``("edit", game, level or
+        path or None)`` to open the editor, or None."""
         if self.screen == "title":
             action = hit(self.cards(), sx, sy)
             if action is not None:
@@ -94,6 +119,12 @@ class Launcher:
         action = hit(self.level_buttons(), sx, sy)
         if action == "back":
             self.screen = "title"
+        elif action is not None and action.startswith("user:"):
+            return "user", self.screen, Path(action[5:])
+        elif action is not None and action.startswith("edit:"):
+            arg = action[5:]
+            return "edit", self.screen, (None if arg == "new" else int(arg) if arg.isdigit()
+                                         else Path(arg))
         elif action is not None:
             return self.screen, int(action.split(":")[1])
         return None
@@ -150,9 +181,11 @@ class Launcher:
         draw.text(w / 2, h - 80, cls.title, _TITLE, 30, anchor_x="center", bold=True)
         draw.text(w / 2, h - 108, "choose a level", _DIM, 13, anchor_x="center")
         buttons = self.level_buttons()
-        draw_buttons(draw, [Button("", b.action, b.x, b.y, b.w, b.h) for b in buttons[:-1]],
+        n = len(cls.levels)
+        draw_buttons(draw, [Button("", b.action, b.x, b.y, b.w, b.h) for b in buttons[:n]],
                      self.pointer)
-        draw_buttons(draw, buttons[-1:], self.pointer)
+        draw_buttons(draw, buttons[n:], self.pointer, size=11)
+        draw.text(20, h - 150, "your levels", _TITLE, 12)
         for b, row in zip(buttons, self.levels(self.screen), strict=False):
             name = f"{row['level']}. {row['title']}"
             draw.text(b.x + 16, b.y + b.h / 2, name, _TEXT, title_size(draw, name),
@@ -170,7 +203,8 @@ class Launcher:
             for i, t in enumerate(top[:10]):
                 draw.text(w - 24, h - 172 - 17 * i, f"{t['score']}  L{t['level']}  {t['date']}",
                           _DIM, 10, anchor_x="right")
-        draw.text(w / 2, 30, "click a level (or press its number) · Esc back", _DIM, 12,
+        draw.text(w / 2, 30, "click a level (or press its number) · edit: the level editor · "
+                  "Esc back", _DIM, 12,
                   anchor_x="center")
 
     def _picture(self, name: str, x: float, y: float, w: float, h: float) -> None:

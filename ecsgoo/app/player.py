@@ -169,7 +169,8 @@ class Player:
 
     def choose(self, action: str) -> None:
         """An end-of-level choice: ``"next"``, ``"retry"`` or ``"menu"``."""
-        if action == "next" and self.game.level < len(self.game.levels):
+        if (action == "next" and self.game.level < len(self.game.levels)
+                and self.game.custom_source is None):
             self.play_level(self.game.level + 1)
         elif action == "retry":
             self.restart()
@@ -180,7 +181,8 @@ class Player:
         """The end-of-level choices on screen now (none while the level runs)."""
         if self.result not in ("won", "lost") or self.bot is not None:
             return []
-        has_next = self.game.level < len(self.game.levels)
+        has_next = (self.game.level < len(self.game.levels)
+                     and self.game.custom_source is None)
         return result_buttons(self.result, has_next, *self.size)
 
     def _world_replaced(self) -> None:

@@ -269,6 +269,8 @@ def record_finished(game: Any, bot: str | None = None, unfinished: bool = False
         status = type(status)("lost", status.score, status.extra)
     if bot is not None or status.result not in ("won", "lost"):
         return None
+    if getattr(game, "custom_source", None) is not None:
+        return None  # a user's own level, a play-test: not the bundled level's progress
     progress = Progress.load()
     if progress.problem:
         import sys

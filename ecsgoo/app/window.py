@@ -35,6 +35,7 @@ class PlayerWindow(arcade.Window):
 
         self.launcher: Launcher | None = None
         self.player: Player | None = None
+        self.editor: Any = None  # an EditorView while the level editor is open
         if game is None:
             from .games import discover
 
@@ -51,10 +52,60 @@ class PlayerWindow(arcade.Window):
         # first run only: the kernels compile behind a loading screen, the game waits
         self.loading = LoadingScreen.open_if_cold(self, title)
 
-    def start(self, name: str, level: int) -> None:
-        """Play ``name``'s ``level`` (picked in the launcher)."""
+    def pick(self, picked: tuple[Any, ...]) -> None:
+        """Do what the launcher picked: play a level, play a user's level, or edit one."""
+        if picked[0] == "edit":
+            self.edit(picked[1], picked[2])
+        elif picked[0] == "user":
+            cls = self.launcher.games[picked[1]]
+            self.start(picked[1], 1, cls.custom_level(path=picked[2], seed=new_seed()
+                                                      if cls.fresh_seeds else 0))
+        else:
+            self.start(*picked)
+
+    def edit(self, name: str, what: Any) -> None:
+        """Open the level editor on ``name``'s level ``what`` (a number, a user's level file,
+        or None: a new level); Esc goes back to where it was opened from."""
+        from ..editor import Editor
+        from ..editor.view import EditorView
+        from ..editor.window import editor_size
+
+        try:
+            if isinstance(what, int):
+                editor = Editor(name, level=what)
+            else:
+                editor = Editor(what, game=name) if what is not None else Editor(name)
+        except (OSError, ValueError) as exc:
+            if self.player is not None:
+                self.player.say(f"cannot edit: {exc}")
+            return
+        if self.player is not None:
+            self.player.leave()
+            self.player = None
+        self.editor = EditorView(editor, editor_size(editor))
+        self.editor.on_leave = lambda: self.leave_editor(name)
+        self.set_caption(f"ecsgoo edit — {editor.game.title}")
+        self.set_size(*self.editor.size)
+
+    def leave_editor(self, name: str) -> None:
+        """The editor's Esc: back to the game's level select."""
+        from .games import discover
+        from .launcher import SIZE, Launcher
+        from .progress import Progress
+
+        self.editor = None
+        if self.launcher is None:
+            self.launcher = Launcher(discover()[0])
+        self.launcher.progress = Progress.load()
+        self.launcher.screen = name if name in self.launcher.games else "title"
+        self.set_caption("ecsgoo")
+        self.set_size(*SIZE)
+
+    def start(self, name: str, level: int, game: Game | None = None) -> None:
+        """Play ``name``'s ``level`` (picked in the launcher), or ``game`` if given."""
         cls = self.launcher.games[name]
-        game = cls(level=level, seed=new_seed()) if cls.fresh_seeds else cls(level=level)
+        if game is None:
+            game = cls(level=level, seed=new_seed()) if cls.fresh_seeds else cls(level=level)
         self.player = Player(game, None, size=window_size(game))
         self.player.on_menu = self.menu
         self.set_caption(f"ecsgoo — {game.title}")
@@ -79,11 +130,15 @@ class PlayerWindow(arcade.Window):
         self.set_size(*SIZE)
 
     def on_update(self, delta_time: float) -> None:
-        if self.player is not None:
+        if self.editor is not None:
+            self.editor.update(delta_time)
+        elif self.player is not None:
             self.player.update(delta_time)
 
     def on_draw(self) -> None:
-        if self.player is not None:
+        if self.editor is not None:
+            self.editor.draw(self)
+        elif self.player is not None:
             self.player.draw(self)
         else:
             from .player import _draw_for
@@ -93,7 +148,10 @@ class PlayerWindow(arcade.Window):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         name = key_name(symbol)
-        if self.player is None:
+        if self.editor is not None:
+            self.editor.key(name, ctrl=bool(modifiers & arcade.key.MOD_CTRL),
+                            shift=bool(modifiers & arcade.key.MOD_SHIFT))
+        elif self.player is None:
             picked = self.launcher.key(name)
             if picked == "quit":
                 self.close()
@@ -101,34 +159,54 @@ class PlayerWindow(arcade.Window):
                 self.start(*picked)
         elif symbol == arcade.key.ESCAPE:
             self.menu()
+        elif name == "e" and "e" not in self.player.game.keys:
+            game = self.player.game  # E: edit the level at hand
+            source = game.custom_source
+            self.edit(game.name, source if source is not None and not isinstance(source, str)
+                      else game.level)
         else:
             self.player.key(name)
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
-        if self.player is not None:
+        if self.editor is not None:
+            if self.editor.player is not None:
+                self.editor.player.key_release(key_name(symbol))
+        elif self.player is not None:
             self.player.key_release(key_name(symbol))
 
+    def on_text(self, text: str) -> None:
+        if self.editor is not None:
+            self.editor.text(text)
+
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        if self.player is None:
+        if self.editor is not None:
+            self.editor.press(x, y, button, shift=bool(modifiers & arcade.key.MOD_SHIFT))
+        elif self.player is None:
             picked = self.launcher.press(x, y)
             if picked is not None:
-                self.start(*picked)
+                self.pick(picked)
         else:
             self.player.press(x, y, button)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int,
                       modifiers: int) -> None:
-        if self.player is not None:
+        if self.editor is not None:
+            self.editor.drag_to(x, y)
+        elif self.player is not None:
             self.player.drag(x, y)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        if self.player is not None:
+        if self.editor is not None:
+            self.editor.move(x, y)
+        elif self.player is not None:
             self.player.move(x, y)
         else:
             self.launcher.pointer = (x, y)
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
-        if self.player is not None:
+        if self.editor is not None:
+            self.editor.release(x, y, button, shift=bool(modifiers & arcade.key.MOD_SHIFT))
+        elif self.player is not None:
             self.player.release(x, y, button)
 
     def on_close(self) -> None:
@@ -138,6 +216,8 @@ class PlayerWindow(arcade.Window):
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
+        if self.editor is not None:
+            self.editor.size = (width, height)
         if self.player is not None:
             self.player.size = (width, height)
             self.player.widgets.layout(width, height)

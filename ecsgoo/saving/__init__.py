@@ -27,6 +27,7 @@ from ..sensors import Sensor
 from ..world import World
 from .build import build
 from .builtins import BUILTIN_NAMES, BUILTIN_TYPES
+from .placed import Placed
 from .read import parse, read
 from .registry import COMPONENTS, component_codec, register_component, register_resource
 from .write import COMPACT_ABOVE, FORMAT_VERSION, document, text
@@ -38,6 +39,7 @@ register_resource(systems.Score, "score")
 register_component(Look, "look")
 register_component(Sensor, "sensor", refs=("inside",))
 register_resource(Touching, "contacts")
+register_resource(Placed, "editor_placed")
 
 
 def dumps(world: World, compact: bool | None = None) -> str:

@@ -77,6 +77,7 @@ class GooGame(Game):
               "Hanging On (ceiling)", "Windy Peak (tower in wind)",
               "Up, Up and Away (balloons)", "Second Thoughts (ivy)")
     bots = ("builder", "random")
+    editor_kit = ".pieces"  # the level editor's pieces (ecsgoo edit)
     hints = ("drag a ball to build", "Z undo")
     requires = (GooRulesState,)
 

@@ -60,6 +60,7 @@ class JellyGame(Game):
     title = "Jelly playground"
     levels = ("pyramid playground", "hammock", "crates and seesaw", "basket")
     bots = ("poker", "random")
+    editor_kit = ".pieces"  # the level editor's pieces (ecsgoo edit)
     hints = ("drag to fling", "B ball", "X box", "O rope", "C chain", "K crate")
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:

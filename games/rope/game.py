@@ -57,6 +57,7 @@ class RopeGame(Game):
     title = "Cut the Rope"
     levels = ("First Swing", "Two Pins", "Cat's Cradle", "The Hook", "Relay")
     bots = ("cutter", "random")
+    editor_kit = ".pieces"  # the level editor's pieces (ecsgoo edit)
     hints = ("swipe across a rope to cut it", "T hint")
 
     def _reset_view(self) -> None:

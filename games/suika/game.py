@@ -53,6 +53,7 @@ class Suika(Game):
     title = "Suika Game"
     levels = tuple(name for name, _, _ in rules.LEVELS.values())
     bots = ("greedy", "lookahead", "random")
+    editor_kit = ".pieces"  # the level editor's pieces (ecsgoo edit)
     keys = ("space",)
     hints = ("click or Space drops",)
     fresh_seeds = True  # every game a new fruit sequence; its seed is shown to replay it

@@ -1,0 +1,619 @@
+"""The level editor on screen: ``EditorView``, what ``ecsgoo edit`` shows and how the mouse
+and keys drive ``Editor``.
+
+It owns no window (``ecsgoo.editor.window`` forwards a window's events; a headless run
+draws it into an offscreen one), and draws with the player's ``Draw`` in window pixels:
+
+- a **tool strip** on the left: *select*, then every piece (the framework's, then the
+  game's), then undo, redo, grid, save and play;
+- the **level** in the middle, drawn by the Render stage and the game's own overlay;
+- a **property panel** on the right: the selected thing's fields (click one, type,
+  Enter), or the level's settings when nothing is selected; a refused value shows the
+  field's own message.
+
+Mouse: with *select*, click a thing (Shift adds), drag it to move, drag from empty space
+for a box; a selected thing has a turn handle (the dot above it) and a size handle (its
+top-right corner). With a piece, click to place it; pieces with a second point (ropes,
+chains, springs, segments, the goo pipe) are dragged from one end to the other;
+polygons are drawn point by point (click each, Enter or a right click closes). Keys:
+Ctrl+Z / Ctrl+Y undo / redo, Ctrl+S save, Ctrl+D duplicate, Delete, Q / E turn 15°,
++ / - scale, arrows nudge, G grid snap, Space play-test (B its bot, Esc back), Esc leaves.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Any
+
+from ..app.buttons import Button, draw_buttons, hit
+from ..errors import WorldError
+from ..render import Fit, Render, fit
+from .core import Editor
+
+#: Window bands, px: the tool strip's width, the panel's, the top band and the footer.
+STRIP, PANEL, TOP, FOOT = 170, 250, 34, 22
+#: Grid snap step, px (world), and the grid lines drawn every so many px.
+GRID, GRID_LINES = 10.0, 50.0
+#: How far (screen px) from a handle a press takes it.
+HANDLE = 9.0
+_BG = (22, 26, 42)
+_BAND = (14, 16, 28, 255)
+_TEXT = (230, 234, 246)
+_DIM = (150, 158, 184)
+_SEL = (90, 220, 255)
+_GHOST = (255, 220, 90)
+_ERR = (255, 130, 120)
+_OK = (140, 230, 150)
+_TOOL_ON = (230, 180, 60, 255)
+_ROW_H = 20
+
+
+class EditorView:
+    """The editor's screen for ``editor`` in a window of ``size`` px (see the module)."""
+
+    def __init__(self, editor: Editor, size: tuple[int, int] = (1240, 700)) -> None:
+        self.editor = editor
+        self.size = size
+        self.tool = "select"
+        self.snap = True
+        self.drag: tuple[Any, ...] | None = None
+        self.outline: list[tuple[float, float]] = []  # a polygon being drawn
+        self.pointer: tuple[float, float] | None = None
+        self.editing: tuple[str, str] | None = None  # (field, text typed so far)
+        self.message = ("", 0.0, _TEXT)
+        self.player: Any = None  # the play-test, while it runs
+        self.on_leave: Any = None  # what Esc does (a window closes, the launcher goes back)
+        self._view: Any = None
+        self._view_of: Any = None
+        self._fit: Fit | None = None
+
+    # -- geometry ---------------------------------------------------------------------
+
+    def area(self) -> tuple[float, float, float, float]:
+        """The window rectangle the level is drawn into ``(x, y, w, h)``."""
+        w, h = self.size
+        return (STRIP, FOOT, w - STRIP - PANEL, h - TOP - FOOT)
+
+    def fit(self) -> Fit:
+        """The camera fit of the level into ``area()``."""
+        world = self.editor.world
+        render = Render.of(world)
+        size = self._game_size()
+        return fit(render.view_rect(world, size), *self.size, self.area())
+
+    def _game_size(self) -> tuple[int, int]:
+        game = self.editor.game
+        return tuple(game.size) if game is not None else (800, 600)
+
+    def to_world(self, sx: float, sy: float) -> tuple[float, float]:
+        """Window pixel → world px."""
+        return self.fit().to_world(sx, sy)
+
+    def snapped(self, x: float, y: float) -> tuple[float, float]:
+        """``(x, y)`` on the grid when snapping is on."""
+        if not self.snap:
+            return round(x, 1), round(y, 1)
+        return round(x / GRID) * GRID, round(y / GRID) * GRID
+
+    # -- tools and panel ----------------------------------------------------------------
+
+    def tools(self) -> list[Button]:
+        """The tool strip: select, each piece (the framework's, then the game's), then the
+        commands."""
+        h = self.size[1]
+        rows = [Button("select", "tool:select", 6, h - TOP - 26, STRIP - 12, 19)]
+        y, group = h - TOP - 26, "framework"
+        for p in self.editor.pieces.values():
+            y -= 21 + (8 if p.group != group else 0)  # a gap before the game's own
+            group = p.group
+            rows.append(Button(p.title.split(" (")[0], f"tool:{p.kind}", 6, y, STRIP - 12, 19))
+        cmds = [("undo", "undo", "^Z"), ("redo", "redo", "^Y"),
+                ("grid " + ("on" if self.snap else "off"), "grid", "G"),
+                ("save", "save", "^S"), ("play-test", "play", "Space")]
+        rows += [Button(label, action, 6, FOOT + 6 + 23 * (len(cmds) - 1 - k), STRIP - 12, 20,
+                        key) for k, (label, action, key) in enumerate(cmds)]
+        return rows
+
+    def panel_rows(self) -> list[tuple[str, Any, Button]]:
+        """The property panel's rows: ``(field, value, its box)``."""
+        w, h = self.size
+        ed = self.editor
+        if len(ed.selection) == 1:
+            t = ed.selection[0]
+            values = ed.fields(t)
+            names = [f.name for f in ed.piece(ed.kind(t)).all_fields()]
+        else:
+            values = ed.level_fields() if not ed.selection else {}
+            names = list(values)
+        x = w - PANEL + 6
+        return [(name, values[name], Button(name, f"field:{name}", x, h - TOP - 48 - (k + 1)
+                                            * _ROW_H, PANEL - 12, _ROW_H - 2))
+                for k, name in enumerate(names) if name in values]
+
+    # -- input ------------------------------------------------------------------------
+
+    def press(self, sx: float, sy: float, button: int = 1, shift: bool = False) -> None:
+        """A press at window pixel ``(sx, sy)``."""
+        if self.player is not None:
+            self.player.press(sx, sy, button)
+            return
+        self.pointer = (sx, sy)
+        action = hit(self.tools(), sx, sy)
+        if action is not None:
+            self.command(action)
+            return
+        for name, value, box in self.panel_rows():
+            if box.contains(sx, sy):
+                self._begin_edit(name, value)
+                return
+        ax, ay, aw, ah = self.area()
+        if not (ax <= sx <= ax + aw and ay <= sy <= ay + ah):
+            return
+        x, y = self.to_world(sx, sy)
+        self.editing = None
+        if self.tool == "select":
+            self._press_select(sx, sy, x, y, shift)
+        elif button == 4 and self.outline:  # right click: close the outline
+            self._close_outline()
+        else:
+            self._press_place(x, y)
+
+    def _press_select(self, sx: float, sy: float, x: float, y: float, shift: bool) -> None:
+        ed = self.editor
+        handle = self._handle_at(sx, sy)
+        if handle is not None:
+            kind, (cx, cy) = handle
+            start = math.atan2(y - cy, x - cx) if kind == "rotate" else math.hypot(x - cx,
+                                                                                  y - cy)
+            self.drag = (kind, (cx, cy), start, (x, y))
+            return
+        t = ed.thing_at(x, y, slack=4.0 / self.fit().scale)
+        if t is None:
+            if not shift:
+                ed.select()
+            self.drag = ("box", (x, y), (x, y))
+            return
+        if t not in ed.selection:
+            ed.select(t, add=shift)
+        self.drag = ("move", (x, y), (x, y))
+
+    def _press_place(self, x: float, y: float) -> None:
+        piece = self.editor.piece(self.tool)
+        x, y = self.snapped(x, y)
+        roles = {f.role for f in piece.fields}
+        if "outline" in roles:
+            self.outline.append((x, y))
+            if len(self.outline) == 1:
+                self.say("click each point of the outline; Enter or a right click closes it")
+        elif "point" in roles:
+            self.drag = ("line", (x, y), (x, y))
+        else:
+            self._do(lambda: self.editor.place(self.tool, x=x, y=y), f"placed {piece.title}")
+
+    def move(self, sx: float, sy: float) -> None:
+        """The pointer moved (not pressed)."""
+        self.pointer = (sx, sy)
+        if self.player is not None:
+            self.player.move(sx, sy)
+
+    def drag_to(self, sx: float, sy: float) -> None:
+        """The pointer moved while pressed."""
+        self.pointer = (sx, sy)
+        if self.player is not None:
+            self.player.drag(sx, sy)
+            return
+        if self.drag is not None:
+            self.drag = (*self.drag[:-1], self.to_world(sx, sy))
+
+    def release(self, sx: float, sy: float, button: int = 1, shift: bool = False) -> None:
+        """The pointer released: ends a move, a box, a turn, a resize or a drawn line."""
+        if self.player is not None:
+            self.player.release(sx, sy, button)
+            return
+        if self.drag is None:
+            return
+        kind, *rest = self.drag
+        self.drag = None
+        x, y = self.to_world(sx, sy)
+        ed = self.editor
+        if kind == "move":
+            (x0, y0), _ = rest
+            dx, dy = self._snapped_offset(x - x0, y - y0)
+            if dx or dy:
+                self._do(lambda: ed.move(dx, dy), "moved")
+        elif kind == "box":
+            (x0, y0), _ = rest
+            if abs(x - x0) + abs(y - y0) > 2.0 / self.fit().scale:
+                ed.select_box(x0, y0, x, y, add=shift)
+        elif kind == "rotate":
+            (cx, cy), start, _ = rest
+            angle = math.atan2(y - cy, x - cx) - start
+            if self.snap:
+                angle = round(math.degrees(angle) / 15) * math.radians(15)
+            if angle:
+                self._do(lambda: ed.rotate(angle, about=(cx, cy)), "turned")
+        elif kind == "scale":
+            (cx, cy), start, _ = rest
+            factor = math.hypot(x - cx, y - cy) / max(start, 1e-6)
+            if self.snap:
+                factor = max(round(factor * 10) / 10, 0.1)
+            if factor > 0 and abs(factor - 1) > 1e-9:
+                self._do(lambda: ed.scale(factor, about=(cx, cy)), f"scaled ×{factor:g}")
+        elif kind == "line":
+            (x0, y0), _ = rest
+            x1, y1 = self.snapped(x, y)
+            piece = ed.piece(self.tool)
+            second = next(f.name for f in piece.fields if f.role == "point")
+            self._do(lambda: ed.place(self.tool, x=x0, y=y0, **{second: [x1, y1]}),
+                     f"placed {piece.title}")
+
+    def _snapped_offset(self, dx: float, dy: float) -> tuple[float, float]:
+        """A move's offset that puts the first selected thing on the grid (when snapping)."""
+        ed = self.editor
+        if not ed.selection:
+            return 0.0, 0.0
+        f = ed.fields(ed.selection[0])
+        nx, ny = self.snapped(f["x"] + dx, f["y"] + dy)
+        return nx - f["x"], ny - f["y"]
+
+    def _close_outline(self) -> None:
+        pts, self.outline = self.outline, []
+        if len(pts) < 3:
+            self.say("an outline needs at least 3 points", _ERR)
+            return
+        cx, cy = self.snapped(sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+        rel = [[px - cx, py - cy] for px, py in pts]
+        field = next(f.name for f in self.editor.piece(self.tool).fields if f.role == "outline")
+        self._do(lambda: self.editor.place(self.tool, x=cx, y=cy, **{field: rel}),
+                 "placed " + self.editor.piece(self.tool).title)
+
+    def key(self, name: str, ctrl: bool = False, shift: bool = False) -> None:
+        """A key, by name (``"z"``, ``"space"``, ``"escape"``…), with Ctrl / Shift held."""
+        if self.player is not None:
+            self._test_key(name)
+            return
+        if self.editing is not None:
+            self._edit_key(name)
+            return
+        ed = self.editor
+        if ctrl and name == "z":
+            self.command("undo")
+        elif ctrl and name == "y":
+            self.command("redo")
+        elif ctrl and name == "s":
+            self.command("save")
+        elif ctrl and name == "d":
+            self._do(lambda: ed.duplicate(GRID * 2, -GRID * 2), "duplicated")
+        elif name in ("delete", "backspace") and ed.selection:
+            self._do(ed.delete, "deleted")
+        elif name in ("q", "e") and ed.selection:
+            angle = math.radians(15 if name == "q" else -15)
+            self._do(lambda: ed.rotate(angle), "turned")
+        elif name in ("plus", "equal", "num_add", "minus", "num_subtract") and ed.selection:
+            factor = 1.1 if name in ("plus", "equal", "num_add") else 1 / 1.1
+            self._do(lambda: ed.scale(factor), "scaled")
+        elif name in ("left", "right", "up", "down") and ed.selection:
+            step = GRID if self.snap else 1.0
+            dx = {"left": -step, "right": step}.get(name, 0.0)
+            dy = {"down": -step, "up": step}.get(name, 0.0)
+            self._do(lambda: ed.move(dx, dy), "moved")
+        elif name == "g":
+            self.command("grid")
+        elif name == "space":
+            self.command("play")
+        elif name in ("return", "enter") and self.outline:
+            self._close_outline()
+        elif name == "escape":
+            if self.outline or self.tool != "select":
+                self.outline, self.tool = [], "select"
+            elif ed.selection:
+                ed.select()
+            elif self.on_leave is not None:
+                self.on_leave()
+
+    def text(self, typed: str) -> None:
+        """Characters typed (into the field being edited)."""
+        if self.editing is not None and typed.isprintable():
+            name, buf = self.editing
+            self.editing = (name, buf + typed)
+
+    def command(self, action: str) -> None:
+        """A tool strip action: ``tool:KIND``, ``undo``, ``redo``, ``grid``, ``save``,
+        ``play``."""
+        ed = self.editor
+        self.outline = []
+        if action.startswith("tool:"):
+            self.tool = action[5:]
+            if self.tool != "select":
+                self.say(f"{ed.piece(self.tool).title}: click in the level to place it")
+        elif action == "undo":
+            self.say("undone" if ed.undo() else "nothing to undo")
+        elif action == "redo":
+            self.say("redone" if ed.redo() else "nothing to redo")
+        elif action == "grid":
+            self.snap = not self.snap
+            self.say(f"grid snap {'on' if self.snap else 'off'} (G)")
+        elif action == "save":
+            try:
+                path = ed.save()
+            except (WorldError, OSError, ValueError) as exc:
+                self.say(f"not saved: {exc}", _ERR, 6.0)
+            else:
+                self.say(f"saved {path}", _OK, 6.0)
+        elif action == "play":
+            self.play_test()
+
+    # -- the property panel -------------------------------------------------------------
+
+    def _begin_edit(self, name: str, value: Any) -> None:
+        if isinstance(value, bool):
+            self._set(name, not value)
+            return
+        self.editing = (name, "")
+
+    def _edit_key(self, name: str) -> None:
+        field, buf = self.editing
+        if name in ("return", "enter", "num_enter"):
+            self.editing = None
+            if buf:
+                self._set(field, _parse(buf))
+        elif name == "escape":
+            self.editing = None
+        elif name == "backspace":
+            self.editing = (field, buf[:-1])
+
+    def _set(self, field: str, value: Any) -> None:
+        ed = self.editor
+        if len(ed.selection) == 1:
+            self._do(lambda: ed.set(field, value), f"{field} = {value}")
+        elif not ed.selection:
+            self._do(lambda: ed.set_level(field, value), f"{field} = {value}")
+
+    # -- play-testing -------------------------------------------------------------------
+
+    def play_test(self) -> None:
+        """Space: play the level as it stands (B its bot; Esc back to the edit)."""
+        from ..app.player import Player
+
+        try:
+            game = self.editor.play_test()
+        except (LookupError, WorldError, ValueError) as exc:
+            self.say(f"cannot play: {exc}", _ERR, 6.0)
+            return
+        self.player = Player(game, None, size=self.size)
+        self.player.on_menu = self.stop_test
+        self.player.say("play-test: B lets the bot play · Esc back to the edit", 5.0)
+
+    def stop_test(self) -> None:
+        """Back to the edit, exactly as it was before playing (the test played a copy)."""
+        if self.player is not None:
+            self.player.headless = True  # a test's win is not the bundled level's progress
+            self.player = None
+            self.say("back to the edit")
+
+    def _test_key(self, name: str) -> None:
+        game = self.player.game
+        if name == "escape":
+            self.stop_test()
+        elif name == "b" and "b" not in game.keys and game.bots:
+            self.player.bot = None if self.player.bot else game.bots[0]
+            self.player.say(f"bot {'on: ' + game.bots[0] if self.player.bot else 'off'}")
+        else:
+            self.player.key(name)
+
+    def update(self, elapsed: float) -> None:
+        """Time passed: the play-test steps (the edit itself does not run)."""
+        if self.player is not None:
+            self.player.size = self.size
+            self.player.update(elapsed)
+
+    # -- messages ------------------------------------------------------------------------
+
+    def say(self, text: str, color: Any = _TEXT, seconds: float = 4.0) -> None:
+        """Show ``text`` in the top band for a few seconds."""
+        self.message = (text, time.monotonic() + seconds, color)
+
+    def _do(self, op: Any, done: str) -> None:
+        """Run an editor operation; say it was done, or why it was refused."""
+        try:
+            op()
+        except (WorldError, ValueError) as exc:
+            self.say(" ".join(str(exc).split()), _ERR, 8.0)
+        else:
+            self.say(done)
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def _view_game(self) -> Any:
+        """A game object drawing the level's own overlay (stars, pipe, Om Nom…) on a copy."""
+        ed = self.editor
+        if ed.game is None:
+            return None
+        if self._view_of is not ed.world:
+            self._view_of = ed.world
+            try:
+                if self._view is None:
+                    self._view = ed.game.custom_level(text=ed.text())
+                self._view.adopt(ed.world.clone())
+            except Exception:  # a level a game cannot adopt yet (no candy): no overlay
+                self._view = None
+        return self._view
+
+    def draw(self, window: Any) -> None:
+        """Draw one frame into ``window``."""
+        from ..app.player import _draw_for
+
+        if self.player is not None:
+            self.player.draw(window)
+            return
+        window.clear(color=_BG)
+        view = self._view_game()
+        world = view.world if view is not None else self.editor.world
+        render = Render.of(world)
+        f = render.draw(world, window, self._game_size(), self.area())
+        self._fit = f
+        wd = _draw_for(window, "world")
+        wd.set_pixel(1.0 / f.scale)
+        if view is not None:
+            try:
+                view.draw_overlay(wd)
+            except Exception:  # a half-made level (no Om Nom yet): the physics still shows
+                pass
+        wd.flush()
+        window.default_camera.use()
+        sd = _draw_for(window, "screen")
+        sd.set_pixel(1.0)
+        self._draw_grid(sd, f)
+        self._draw_selection(sd, f)
+        self._draw_bands(sd)
+        sd.flush()
+
+    def _draw_grid(self, d: Any, f: Fit) -> None:
+        if not self.snap:
+            return
+        ax, ay, aw, ah = self.area()
+        x0, y0 = f.to_world(ax, ay)
+        x1, y1 = f.to_world(ax + aw, ay + ah)
+        color = (255, 255, 255, 22)
+        gx = math.ceil(x0 / GRID_LINES) * GRID_LINES
+        while gx <= x1:
+            sx = f.to_screen(gx, 0)[0]
+            d.line(sx, ay, sx, ay + ah, color, 1)
+            gx += GRID_LINES
+        gy = math.ceil(y0 / GRID_LINES) * GRID_LINES
+        while gy <= y1:
+            sy = f.to_screen(0, gy)[1]
+            d.line(ax, sy, ax + aw, sy, color, 1)
+            gy += GRID_LINES
+
+    def _boxes(self, f: Fit, things: list[int]) -> list[tuple[float, float, float, float]]:
+        out = []
+        for t in things:
+            x0, y0, x1, y1 = self.editor.built[t].box
+            (a, b), (c, e) = f.to_screen(x0, y0), f.to_screen(x1, y1)
+            out.append((a - 3, b - 3, c + 3, e + 3))
+        return out
+
+    def _handles(self, f: Fit) -> dict[str, tuple[float, float]]:
+        """The single selection's handles, screen px: its turn dot and its size corner."""
+        if len(self.editor.selection) != 1:
+            return {}
+        (x0, y0, x1, y1), = self._boxes(f, self.editor.selection)
+        return {"rotate": ((x0 + x1) / 2, y1 + 16), "scale": (x1, y1)}
+
+    def _handle_at(self, sx: float, sy: float) -> tuple[str, tuple[float, float]] | None:
+        f = self.fit()
+        for kind, (hx, hy) in self._handles(f).items():
+            if math.hypot(sx - hx, sy - hy) <= HANDLE:
+                t = self.editor.selection[0]
+                values = self.editor.fields(t)
+                return kind, (values["x"], values["y"])
+        return None
+
+    def _draw_selection(self, d: Any, f: Fit) -> None:
+        ed = self.editor
+        for x0, y0, x1, y1 in self._boxes(f, ed.selection):
+            d.polyline([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], _SEL, 1.5)
+        for kind, (hx, hy) in self._handles(f).items():
+            if kind == "rotate":
+                (x0, y0, x1, y1), = self._boxes(f, ed.selection)
+                d.line((x0 + x1) / 2, y1, hx, hy, _SEL, 1)
+                d.circle(hx, hy, 5, _SEL)
+            else:
+                d.rect(hx - 4, hy - 4, 8, 8, _SEL)
+        if self.drag is not None and self.pointer is not None:
+            kind, *rest = self.drag
+            now = rest[-1]
+            if kind == "move":
+                dx, dy = self._snapped_offset(now[0] - rest[0][0], now[1] - rest[0][1])
+                for x0, y0, x1, y1 in self._boxes(f, ed.selection):
+                    ox, oy = dx * f.scale, dy * f.scale
+                    d.polyline([(x0 + ox, y0 + oy), (x1 + ox, y0 + oy), (x1 + ox, y1 + oy),
+                                (x0 + ox, y1 + oy), (x0 + ox, y0 + oy)], _GHOST, 1.5)
+            elif kind == "box":
+                (a, b), (c, e) = f.to_screen(*rest[0]), f.to_screen(*now)
+                d.polyline([(a, b), (c, b), (c, e), (a, e), (a, b)], _GHOST, 1)
+            elif kind == "line":
+                (a, b), (c, e) = f.to_screen(*rest[0]), f.to_screen(*self.snapped(*now))
+                d.line(a, b, c, e, _GHOST, 2)
+            else:
+                (a, b), (c, e) = f.to_screen(*rest[0]), f.to_screen(*now)
+                d.line(a, b, c, e, _GHOST, 1)
+        if self.outline:
+            pts = [f.to_screen(*p) for p in self.outline]
+            if self.pointer is not None:
+                pts.append(self.pointer)
+            d.polyline(pts, _GHOST, 2)
+            d.dots(pts, 3, _GHOST)
+
+    def _draw_bands(self, d: Any) -> None:
+        w, h = self.size
+        ed = self.editor
+        d.rect(0, 0, STRIP, h, _BAND)
+        d.rect(w - PANEL, 0, PANEL, h, _BAND)
+        d.rect(0, h - TOP, w, TOP, _BAND)
+        d.rect(0, 0, w, FOOT, _BAND)
+        title = ed.game.title if ed.game is not None else "world"
+        where = (ed.path.name if ed.path is not None
+                 else f"{ed.opened} (Ctrl+S saves into your levels)")
+        d.text(10, h - 22, f"editing · {title} · {where}", _TEXT, 12, bold=True)
+        text, until, color = self.message
+        if text and time.monotonic() < until:
+            d.text(STRIP + 300, h - 22, _clip(text, 100), color, 11)
+        elif ed.problem:
+            d.text(STRIP + 300, h - 22, _clip(f"to save: {ed.problem}", 100), _DIM, 11)
+        buttons = self.tools()
+        chosen = f"tool:{self.tool}"
+        for b in buttons:
+            if b.action == chosen:
+                d.rect(b.x - 2, b.y - 2, b.w + 4, b.h + 4, _TOOL_ON)
+        draw_buttons(d, buttons, self.pointer, size=9)
+        self._draw_panel(d)
+        d.text(8, 6, "click select · drag move · dot turn · corner size · Q/E turn · "
+               "+/- size · ^D copy · Del · G grid · ^Z/^Y · ^S save · Space play · Esc back",
+               _DIM, 10)
+
+    def _draw_panel(self, d: Any) -> None:
+        w, h = self.size
+        ed = self.editor
+        x = w - PANEL + 8
+        if len(ed.selection) == 1:
+            t = ed.selection[0]
+            head = f"{ed.piece(ed.kind(t)).title} (#{t})"
+        elif ed.selection:
+            head = f"{len(ed.selection)} things selected"
+        else:
+            head = "level settings"
+        d.text(x, h - TOP - 22, _clip(head, 34), _TEXT, 12, bold=True)
+        d.text(x, h - TOP - 38, "click a field, type, Enter" if len(ed.selection) <= 1
+               else "drag, turn, size or copy them together", _DIM, 9)
+        for name, value, box in self.panel_rows():
+            editing = self.editing is not None and self.editing[0] == name
+            lit = self.pointer is not None and box.contains(*self.pointer)
+            if editing or lit:
+                d.rect(box.x, box.y, box.w, box.h, (58, 76, 122, 235))
+            d.text(box.x + 4, box.y + 5, _clip(name, 22), _DIM, 9)
+            shown = self.editing[1] + "▏" if editing else _show(value)
+            d.text(box.x + box.w - 4, box.y + 5, _clip(shown, 18), _TEXT, 9, anchor_x="right")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list):
+        return json.dumps(value if len(json.dumps(value)) < 18 else f"[{len(value)} points]")
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _parse(text: str) -> Any:
+    """What was typed as a value: a number, true/false, a list ``[x, y]``, else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text

@@ -1,0 +1,80 @@
+"""The editor's screen driven like a mouse and keys would (``EditorView``, no window)."""
+
+from __future__ import annotations
+
+from ecsgoo.editor import Editor
+from ecsgoo.editor.view import EditorView
+
+
+def _screen(view: EditorView, x: float, y: float) -> tuple[float, float]:
+    return view.fit().to_screen(x, y)
+
+
+def _click(view: EditorView, x: float, y: float) -> None:
+    sx, sy = _screen(view, x, y)
+    view.press(sx, sy)
+    view.release(sx, sy)
+
+
+def _tool(view: EditorView, kind: str) -> None:
+    (button,) = [b for b in view.tools() if b.action == f"tool:{kind}"]
+    view.press(button.x + 5, button.y + 5)
+
+
+def test_a_rope_level_made_by_mouse_plays_and_undoes():
+    view = EditorView(Editor("rope"))
+    _tool(view, "rope_candy")
+    _click(view, 400, 380)
+    _tool(view, "rope_rope")
+    _click(view, 250, 520)
+    _click(view, 550, 520)
+    _tool(view, "rope_star")
+    _click(view, 400, 250)
+    _tool(view, "rope_monster")
+    _click(view, 400, 100)
+    ed = view.editor
+    assert [k for k, _ in ed.things] == ["rope_candy", "rope_rope", "rope_rope", "rope_star",
+                                         "rope_monster"]
+    text = ed.text()
+    view.key("space")  # play-test, B its bot, Esc back
+    view.key("b")
+    for _ in range(300):
+        view.player.step()
+    assert view.player.game.status().result == "won"
+    view.key("escape")
+    assert view.player is None and ed.text() == text
+    view.key("z", ctrl=True)
+    assert len(ed.things) == 4
+
+
+def test_drag_moves_the_thing_on_the_grid_and_the_panel_sets_a_field():
+    view = EditorView(Editor("rope"))
+    _tool(view, "rigid_box")
+    _click(view, 200, 200)
+    _tool(view, "select")
+    ed = view.editor
+    sx, sy = _screen(view, 200, 200)
+    view.press(sx, sy)
+    view.drag_to(sx + 33, sy + 18)
+    view.release(sx + 33, sy + 18)
+    assert (ed.fields(0)["x"], ed.fields(0)["y"]) == (230, 220)
+    (width,) = [box for name, _, box in view.panel_rows() if name == "width"]
+    view.press(width.x + 5, width.y + 5)
+    view.text("7")
+    view.text("5")
+    view.key("return")
+    assert ed.fields(0)["width"] == 75
+    view.press(width.x + 5, width.y + 5)
+    view.text("-3")
+    view.key("return")
+    assert ed.fields(0)["width"] == 75 and "width" in view.message[0]
+
+
+def test_a_polygon_is_drawn_point_by_point():
+    view = EditorView(Editor("rope"))
+    _tool(view, "polygon")
+    for x, y in ((100, 100), (200, 100), (200, 150), (150, 150), (150, 200), (100, 200)):
+        _click(view, x, y)
+    view.key("return")
+    ((kind, fields),) = view.editor.things[-1:]
+    assert kind == "polygon" and len(fields["points"]) == 6
