@@ -31,6 +31,7 @@ from .errors import WorldError
 from .level import Level
 from .physics.broadphase import BroadPhase
 from .physics.contacts import ContactGraph
+from .physics.discs import Discs
 from .rigid import Joint, RigidBody
 from .store import Store
 from .systems.pipeline import Pipeline
@@ -126,6 +127,7 @@ class World:
         self.sleep = bool(sleep)  # see ecsgoo.sleeping
         self.sleep_state = sleeping.SleepState()  # islands, the frame's start (sleeping)
         self.contacts = ContactGraph()  # the rigid bodies' contacts (physics.contacts)
+        self.discs = Discs()  # the particles' disc contacts and their memory (physics.discs)
         self.broadphase = BroadPhase()  # the grids of the world as it is now
         self.event_start: Any = None  # velocities as the frame began (contact events)
         self.resting = False  # everything movable asleep: the solver's substeps are skipped
@@ -805,6 +807,7 @@ class World:
         new.store.woken, new.store.woken_all = new.wake, new.wake_all  # the copy's writes
         new.sleep_state = self.sleep_state.copy()
         new.contacts = self.contacts.copy()  # a cloned world warm-starts the same
+        new.discs = self.discs.clone()
         new.resting = self.resting
         new.resources = copy.deepcopy(self.resources)
         with self._context():

@@ -34,11 +34,16 @@ def _restitution_gap(un0, un1, e, vmin):
 
 
 @njit(cache=True)
-def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin, push, hold):
-    """Particle ``i`` overlaps an immovable obstacle by ``pen`` along normal ``n`` (outward)."""
+def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin, push, hold, calm=False):
+    """Particle ``i`` overlaps an immovable obstacle by ``pen`` along normal ``n`` (outward).
+
+    ``calm``: the move out becomes velocity only as far as it stops the approach (the
+    rest is quiet): a pass after the soft contacts (``kernels.discs``), which gave
+    every contact its velocity already, puts positions right without adding any.
+    """
     ux, uy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
     un0 = ux * nx + uy * ny
-    quiet = pen - min(pen, push)
+    quiet = pen - min(pen, push, max(0.0, -un0)) if calm else pen - min(pen, push)
     pos[i, 0] += pen * nx
     pos[i, 1] += pen * ny
     prev[i, 0] += quiet * nx
@@ -59,20 +64,30 @@ def resolve_static(i, nx, ny, pen, pos, prev, mu, e, vmin, push, hold):
 
 @njit(cache=True)
 def collide_bounds(n, pos, prev, w, radius, friction, restitution, x0, y0, x1, y1, vmin,
-                   push, hold):
-    """Keep every particle inside the box ``(x0, y0)–(x1, y1)`` (ground, walls, ceiling)."""
+                   push, hold, calm=False, slop=0.0):
+    """Keep every particle inside the box ``(x0, y0)–(x1, y1)`` (ground, walls, ceiling).
+
+    ``calm``: after the soft contacts (``kernels.discs``), which hold the bounds, this
+    pass only puts right what they left inside, as ``resolve_static`` says, and leaves
+    up to ``slop`` px of overlap to them (they hold a resting disc that deep).
+    """
+    x0, y0, x1, y1 = x0 - slop, y0 - slop, x1 + slop, y1 + slop
     for i in range(n):
         if w[i] == 0.0:
             continue
         r, mu, e = radius[i], friction[i], restitution[i]
         if pos[i, 1] - r < y0:
-            resolve_static(i, 0.0, 1.0, y0 + r - pos[i, 1], pos, prev, mu, e, vmin, push, hold)
+            resolve_static(i, 0.0, 1.0, y0 + r - pos[i, 1], pos, prev, mu, e, vmin, push, hold,
+                           calm)
         if pos[i, 1] + r > y1:
-            resolve_static(i, 0.0, -1.0, pos[i, 1] + r - y1, pos, prev, mu, e, vmin, push, hold)
+            resolve_static(i, 0.0, -1.0, pos[i, 1] + r - y1, pos, prev, mu, e, vmin, push,
+                           hold, calm)
         if pos[i, 0] - r < x0:
-            resolve_static(i, 1.0, 0.0, x0 + r - pos[i, 0], pos, prev, mu, e, vmin, push, hold)
+            resolve_static(i, 1.0, 0.0, x0 + r - pos[i, 0], pos, prev, mu, e, vmin, push, hold,
+                           calm)
         if pos[i, 0] + r > x1:
-            resolve_static(i, -1.0, 0.0, pos[i, 0] + r - x1, pos, prev, mu, e, vmin, push, hold)
+            resolve_static(i, -1.0, 0.0, pos[i, 0] + r - x1, pos, prev, mu, e, vmin, push,
+                           hold, calm)
         if hold > 0.0 and 2.0 * r < y1 - y0:
             # a wall's friction may have pulled a particle in a corner back into the
             # floor or ceiling: move it out without giving it velocity

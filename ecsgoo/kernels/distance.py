@@ -7,10 +7,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .support import carried
 
-
-def solve_distance(order, pos, w, a, b, rest, compliance, broken, lam, h, prev=None):
+def solve_distance(order, pos, w, a, b, rest, compliance, broken, lam, h):
     """One Gauss–Seidel pass over the springs in ``order`` (Macklin et al. 2016).
 
     ``C = |x_b − x_a| − rest``, ``alpha = compliance / h²``,
@@ -24,7 +22,7 @@ def solve_distance(order, pos, w, a, b, rest, compliance, broken, lam, h, prev=N
     """
     ends, vals = np.empty((order.shape[0], 2), dtype=np.int64), np.empty((order.shape[0], 3))
     pack_springs(order, a, b, rest, compliance, broken, lam, ends, vals)
-    sweep_springs(ends, vals, pos, w, h, False, pos if prev is None else prev)
+    sweep_springs(ends, vals, pos, w, h, False)
     unpack_lam(order, vals, lam)
 
 
@@ -41,34 +39,24 @@ def pack_springs(order, a, b, rest, compliance, broken, lam, ends, vals):
 
 
 @njit(cache=True)
-def sweep_springs(ends, vals, pos, w, h, backward, prev, gx=0.0, gy=0.0, slow=0.0):
-    """One pass of ``solve_distance`` over packed springs, last to first if ``backward``.
-
-    ``(gx, gy)``: gravity's unit direction; ``slow`` (px per substep): a spring whose
-    ends both move slower than this (``pos − prev``) and whose upper end carries a
-    heavier lower one (or a strut's lower end a heavier upper one) shares its
-    correction as ``support.carried`` says. ``slow`` 0: true masses always.
-    """
+def sweep_springs(ends, vals, pos, w, h, backward):
+    """One pass of ``solve_distance`` over packed springs, last to first if ``backward``."""
     inv_h2 = 1.0 / (h * h)
     m = ends.shape[0]
-    slow2 = slow * slow
     for q in range(m):
         k = m - 1 - q if backward else q
         i, j = ends[k, 0], ends[k, 1]
         if i < 0:
             continue
         wi, wj = w[i], w[j]
-        if wi + wj == 0.0:
+        wsum = wi + wj
+        if wsum == 0.0:
             continue
         dx = pos[j, 0] - pos[i, 0]
         dy = pos[j, 1] - pos[i, 1]
         d = math.sqrt(dx * dx + dy * dy)
         if d < 1e-12:
             continue
-        if wi != wj and slow2 > 0.0 and _slow(i, j, pos, prev, slow2):
-            c = (dx * gx + dy * gy) / d  # > 0: j hangs under i
-            wi, wj = carried(wi, wj, -c)
-        wsum = wi + wj
         alpha = vals[k, 1] * inv_h2
         # Δlam / d in one division: Δlam acts along the unit normal (dx, dy) / d
         f = (vals[k, 0] - d - alpha * vals[k, 2]) / ((wsum + alpha) * d)
@@ -77,16 +65,6 @@ def sweep_springs(ends, vals, pos, w, h, backward, prev, gx=0.0, gy=0.0, slow=0.
         pos[i, 1] -= wi * f * dy
         pos[j, 0] += wj * f * dx
         pos[j, 1] += wj * f * dy
-
-
-@njit(cache=True, inline="always")
-def _slow(i, j, pos, prev, slow2):
-    """Whether particles ``i`` and ``j`` both moved less than ``sqrt(slow2)`` px this substep."""
-    ux, uy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
-    if ux * ux + uy * uy >= slow2:
-        return False
-    ux, uy = pos[j, 0] - prev[j, 0], pos[j, 1] - prev[j, 1]
-    return ux * ux + uy * uy < slow2
 
 
 @njit(cache=True)

@@ -22,11 +22,17 @@ from ..kernels.pairs import collide_pairs
 from ..kernels.rigid import particles_on_static, static_corners, static_edges
 from ..kernels.rigid_solver import contact_substep
 from ..physics.contacts import ContactGraph, find
+from ..physics.discs import Discs
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
     from ..physics import StepContext
     from ..world import World
+
+
+#: px of overlap with a bound the soft contacts may hold (``physics.discs``) before the
+#: bounds' positional pass takes the rest out.
+SLOP_PX = 0.5
 
 
 @register_stage
@@ -53,19 +59,22 @@ class Collide(Stage):
 
     def __init__(self, particles: bool = True, outlines: bool = True,
                  bounce_speed: float = 100.0, push_speed: float = 300.0,
-                 hold_speed: float = 0.0, along_gravity: bool = True) -> None:
+                 hold_speed: float = 0.0, along_gravity: bool = True,
+                 soft: bool = True) -> None:
         # inf is allowed (hold_speed=inf: exact static friction)
         self.bounce_speed = limits.check("Collide", "bounce_speed", bounce_speed)
         self.push_speed = limits.check("Collide", "push_speed", push_speed)
         self.hold_speed = limits.check("Collide", "hold_speed", hold_speed)
         self.particles, self.outlines = bool(particles), bool(outlines)
         self.along_gravity = bool(along_gravity)
+        self.soft = bool(soft)
         self._loaded: dict[str, Any] | None = None  # a file's contact memory, not yet given
 
     def settings(self) -> dict[str, Any]:
         return {"particles": self.particles, "outlines": self.outlines,
                 "bounce_speed": self.bounce_speed, "push_speed": self.push_speed,
-                "hold_speed": self.hold_speed, "along_gravity": self.along_gravity}
+                "hold_speed": self.hold_speed, "along_gravity": self.along_gravity,
+                "soft": self.soft}
 
     def clone(self) -> Collide:
         """A copy (the world's contacts are copied with the world: ``World.clone``)."""
@@ -79,20 +88,29 @@ class Collide(Stage):
         have always kept them."""
         if self._loaded is not None:  # loaded and not stepped since: as it was loaded
             return dict(self._loaded)
-        return world.contacts.save(world) if world.store.bodies.n else {}
+        state = world.contacts.save(world) if world.store.bodies.n else {}
+        return {**state, **world.discs.save()}  # and the particles' (``World.discs``)
 
     def load_state(self, state: dict[str, Any]) -> None:
         """Take what ``save_state`` wrote (checked now); the world gets it when this stage
         joins it (``adopt``)."""
-        ContactGraph.check(state)
+        bodies, discs = _split(state)
+        ContactGraph.check(bodies)
+        Discs.check(discs)
         self._loaded = state
 
     def adopt(self, world: World) -> None:
         """Give the world the contacts this stage loaded (``World.contacts``: sleeping's
-        islands read them before the first substep)."""
+        islands read them before the first substep; ``World.discs``)."""
         if self._loaded is not None:
-            world.contacts.load(self._loaded)
-            self._loaded = None
+            self._give(world)
+
+    def _give(self, world: World) -> None:
+        bodies, discs = _split(self._loaded)
+        if bodies:
+            world.contacts.load(bodies)
+        world.discs.load(discs)
+        self._loaded = None
 
     def solve(self, world: World, ctx: StepContext) -> None:
         h = ctx.h
@@ -102,16 +120,15 @@ class Collide(Stage):
         # of the level on its way from there (see collide_segments)
         segs = _level_segments(world) if n else None
         since = world.store.particles.cols["prev"][:n].copy() if n and len(segs) else None
-        grid = self._among_particles(world, h) if n else None
+        grid = self._among_particles(world, h, ctx) if n else None
         # rigid bodies: contacts with each other, the level, the bounds and the particles
         if self._loaded is not None:
-            world.contacts.load(self._loaded)
-            self._loaded = None
+            self._give(world)
         _bodies(world, ctx, grid, self.bounce_speed)
         if n:
             self._with_the_level(world, h, grid, segs, since)
 
-    def _among_particles(self, world: World, h: float) -> Any:
+    def _among_particles(self, world: World, h: float, ctx: Any) -> Any:
         """Circle pairs, outlines and areas' own outlines; returns the particles' grid
         (None if nothing needs it)."""
         st = world.store
@@ -123,7 +140,9 @@ class Collide(Stage):
             return None
         grid = world.broadphase.solver_particles(world)  # frozen rows left out
         x0, y0, cell, nx, ny, start, items = grid
-        if self.particles:
+        if self.soft:
+            _discs(world, ctx, self.particles, self.push_speed, self.bounce_speed)
+        elif self.particles:
             # the grid's rows run up the y axis: sweep them downward when gravity pulls down
             downward = self.along_gravity and world.gravity[1] < 0
             collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
@@ -157,8 +176,30 @@ class Collide(Stage):
         if len(lvl.polygons):
             collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
                              hold)
-        if world.bounds is not None:
-            collide_bounds(n, *args, *world.bounds, vmin, push, hold)
+        if world.bounds is not None:  # soft: puts right what the soft contacts left
+            collide_bounds(n, *args, *world.bounds, vmin, push, hold, self.soft,
+                           SLOP_PX if self.soft else 0.0)
+
+
+def _split(state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A saved state's bodies' contacts (``ContactGraph``) and discs' (``Discs``)."""
+    discs = {k: v for k, v in state.items() if k.startswith("disc_")}
+    return {k: v for k, v in state.items() if not k.startswith("disc_")}, discs
+
+
+def _discs(world: World, ctx: StepContext, pairs: bool, push: float, bounce: float) -> None:
+    """The particles' circle pairs (if ``pairs``) and the bounds, one substep of the soft
+    step (``physics.discs``): found at the frame's first substep, remembered after its
+    last."""
+    discs = world.discs
+    if ctx.first:
+        discs.find(world, ctx, pairs)
+    elif discs.stale(world):  # found again, carrying this frame's impulses so far
+        discs.keep(world)
+        discs.find(world, ctx, pairs)
+    discs.substep(world, ctx, push, bounce)
+    if ctx.last:
+        discs.keep(world)
 
 
 def _turned(down: tuple[float, float], turned: bool) -> tuple[float, float]:

@@ -22,7 +22,6 @@ from ..kernels.area import solve_area
 from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
 from ..kernels.joints import joint_substep
 from ..kernels.shape import solve_shape
-from ..kernels.support import RESTING_SPEED
 from ..kernels.tethers import solve_tethers
 from .pipeline import Stage, register_stage
 
@@ -68,12 +67,11 @@ class Project(Stage):
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         sc, order, (ends, vals) = st.springs.cols, st.spring_order, self._packed(world)
-        rest = (pc["prev"], *world.down, RESTING_SPEED * h)  # light carrying heavy: support
         for r in range(rounds):
             # alternate the sweep direction and end on a backward sweep: a symmetric
             # Gauss–Seidel pass (a one-way sweep feeds energy into high-valence nodes,
             # e.g. a jelly ball's centre with 24 spokes, until it explodes)
-            sweep_springs(ends, vals, pc["pos"], pc["w"], h, r % 2 == 1, *rest)
+            sweep_springs(ends, vals, pc["pos"], pc["w"], h, r % 2 == 1)
             if areas.n:
                 rc = areas.cols
                 solve_area(areas.n, pc["pos"], pc["w"], st.area_off, st.area_idx,
@@ -83,7 +81,7 @@ class Project(Stage):
                             st.shape_idx, st.shape_rest, alpha, shapes.cols["scale"])
             _solve_tethers_once(world, h)
         if rounds % 2:
-            sweep_springs(ends, vals, pc["pos"], pc["w"], h, True, *rest)
+            sweep_springs(ends, vals, pc["pos"], pc["w"], h, True)
         unpack_lam(order, vals, sc["lam"])
         _solve_joints(world, h)
 
@@ -126,8 +124,7 @@ def _solve_tethers_once(world: World, h: float) -> None:
         tc = t.cols
         solve_tethers(t.n, tc["a_body"], tc["a_part"], tc["b_body"], tc["b_part"], tc["la"],
                       tc["lb"], tc["rest"], tc["compliance"], tc["broken"], tc["lam"],
-                      bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h,
-                      bc["prev"], pc["prev"], *world.down, RESTING_SPEED * h)
+                      bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
 
 
 def _joint_arrays(st: Any) -> tuple[Any, ...]:

@@ -319,6 +319,6 @@ def test_packed_spring_sweeps_match_sweeping_through_the_order_both_ways():
     ends, vals = np.zeros((m, 2), dtype=np.int64), np.zeros((m, 3))
     pack_springs(order, a, b, rest, comp, broken, lam, ends, vals)
     for backward in (False, True, False):
-        sweep_springs(ends, vals, pos, w, H, backward, pos)
+        sweep_springs(ends, vals, pos, w, H, backward)
     unpack_lam(order, vals, lam)
     assert np.array_equal(pos, want) and np.array_equal(lam, lam_want)

@@ -7,7 +7,11 @@ import pytest
 
 from ecsgoo import Particle, World, dumps, fruit, loads, systems
 from ecsgoo.bodies import jelly_ball
+from ecsgoo.systems.collide import SLOP_PX
 from scenes import chaos, circle_pile, solver
+
+#: px a particle may rest inside a bound: the soft contacts' slop (``physics.discs``)
+SLOP = SLOP_PX + 1e-9
 
 
 def _momentum(w):
@@ -54,7 +58,7 @@ def test_pile_settles_in_the_box_without_overlap():
     moved = np.hypot(*(pos - before).T)
     # at rest to the eye: a granular pile may still creep a little (GS solver), no more
     assert np.median(moved) < 1.0 and moved.max() < 10.0
-    assert (pos[:, 0] - r >= -1e-9).all() and (pos[:, 1] - r >= -1e-9).all()
+    assert (pos[:, 0] - r >= -SLOP).all() and (pos[:, 1] - r >= -SLOP).all()
 
 
 def _resting(world, settle):
@@ -94,7 +98,7 @@ def test_piles_come_to_rest_with_static_friction_swept_along_gravity():
     pos, r = p.cols["pos"][: p.n], p.cols["radius"][: p.n]
     d = np.hypot(*(pos[:, None] - pos[None]).transpose(2, 0, 1)) + np.eye(p.n) * 1e9
     assert ((r[:, None] + r[None]) - d).max() < 1.5  # not sunk into each other
-    assert (pos[:, 0] - r >= -1e-9).all() and (pos[:, 1] - r >= -1e-9).all()
+    assert (pos[:, 0] - r >= -SLOP).all() and (pos[:, 1] - r >= -SLOP).all()
     # a disc wedged between the wall and the pile must not climb out of the jam (with
     # velocity-only friction it climbs 0.1 px/s here, faster and faster until it slips)
     moved = _resting(_jammed_box(systems.Integrate(), systems.Collide(**HOLD)), 600)
@@ -122,7 +126,7 @@ def test_static_friction_holds_a_disc_on_a_slope_and_a_pyramid_up():
         # non-rotating discs: only friction keeps the base from spreading
         w.create_entity(Particle(x, y, radius=10, friction=0.4))
     moved = _resting(w, 600)
-    assert moved.max() == 0.0
+    assert moved.max() < 1e-9  # px in a second: at rest (the soft contacts round off)
     x = w.store.particles.cols["pos"][: w.store.particles.n, 0]
     assert x.max() - x.min() < 21.0  # the base discs still touch (velocity-only: 40 apart)
 
@@ -133,9 +137,9 @@ def test_same_group_does_not_collide_but_others_do():
     b = w.create_entity(Particle(5, 0, radius=10, group=2))
     c = w.create_entity(Particle(0, 50, radius=10, group=1))
     d = w.create_entity(Particle(5, 50, radius=10, group=2))
-    w.step()
+    w.step(30)  # soft contacts push out of a deep overlap at push_speed, over a few frames
     assert w.component(b, Particle).x - w.component(a, Particle).x == pytest.approx(5)
-    assert w.component(d, Particle).x - w.component(c, Particle).x >= 20
+    assert w.component(d, Particle).x - w.component(c, Particle).x >= 20 - SLOP  # soft: near
 
 
 def test_ground_friction_stops_a_sliding_particle():
@@ -285,7 +289,7 @@ def test_a_self_colliding_jelly_ball_slammed_by_a_heavy_crate_keeps_a_simple_out
         for _ in range(120):
             w.step()
             crossed[flag] += _crossed(w.particles.pos[rows])
-    assert crossed[False] > 10  # slammed, a plain ring folds through itself...
+    assert crossed[False] > 5  # slammed, a plain ring folds through itself...
     assert crossed[True] <= 2  # ...a self-colliding one (almost) never
 
 

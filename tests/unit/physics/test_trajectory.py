@@ -26,8 +26,8 @@ def _busy_world():
     a = w.create_entity(Particle(100, 300, radius=8))
     b = w.create_entity(Particle(140, 300, radius=8))
     w.create_entity(Spring(a, b))
-    for k in range(4):
-        w.create_entity(Particle(60 + 32 * k, 60 + 5 * k), Fruit(0))
+    for k in range(4):  # two stacks of two: each top one falls onto its twin and merges
+        w.create_entity(Particle(60 + 60 * (k % 2), 20 + 60 * (k // 2)), Fruit(0))
     ball = w.create_entity(Particle(50, 200, radius=10, mass=2.0, vx=400, vy=300))
     w.step(5)
     return w, ball

@@ -1,0 +1,294 @@
+"""Disc contacts: the particles' circle pairs and the world's bounds, Box2D v3's soft step.
+
+The particles are non-rotating discs here. A frame's contacts are found once, at its
+first substep (``find_discs``: pairs within their radii plus each disc's reach this
+frame), and each keeps its normal and friction impulses across frames (warm
+starting: ``Collide`` matches them by their entities). Every substep then runs, as
+Box2D v3's ``b2SolverStage``s do:
+
+- ``warm_discs``: last substep's impulses again;
+- ``solve_discs(relax=False)``: soft contacts (a spring of ``hertz`` with damping
+  ratio 10) that push out of an overlap at up to ``push`` px/s, then Coulomb
+  friction bounded by the normal impulse;
+- ``solve_discs(relax=True)``: the same without the push, so the push leaves no
+  velocity behind (the relax pass);
+
+and after the frame's last substep ``bounce_discs`` restores ``e`` times the approach
+speed of contacts that hit faster than the bounce speed.
+
+Velocities are the Verlet ones: ``v = (pos − prev) / h``. A change of velocity in the
+warm start and the solve moves ``pos`` (the substep's move is integrated after it, as
+in Box2D); in the relax and the bounce it moves ``prev`` (the position stays, the
+velocity changes). Impulses are mass·px/s; a contact's inverse mass is ``w`` (0 for
+the bounds). Why this and not the one positional pass it replaced: see
+``systems.collide``'s notes.
+
+``ij`` rows: ``(i, j)`` particle rows; ``j < 0`` is the bound ``-1 - j`` (0 floor,
+1 ceiling, 2 left wall, 3 right wall). ``cf`` columns: ``LN``, ``LT`` (impulses),
+``MU``, ``E``, ``V0`` (approach speed when found, px/s), ``HIT`` (1 once pushed).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .support import carried
+
+LN, LT, MU, E, V0, HIT = 0, 1, 2, 3, 4, 5
+CF = 6
+
+
+def softness(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
+    """Box2D v3's ``b2MakeSoft``: ``(bias_rate, mass_scale, impulse_scale)`` of a soft
+    constraint of ``hertz`` and damping ratio ``zeta`` over a substep of ``h`` s."""
+    if hertz == 0.0:
+        return 0.0, 1.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * zeta + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+@njit(cache=True)
+def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, reach,
+               nx, ny, start, items, bounds, walls, h, ij, cf, pairs=True):
+    """This frame's contacts into ``ij``/``cf``; returns their count, or −1 if they do not
+    fit (call again with more room).
+
+    A pair (if ``pairs``) is a contact when its gap is below both discs' ``reach`` (px:
+    how far each may move this frame); a disc meets a bound (``walls`` true, ``bounds``
+    x0, y0, x1, y1) the same way. ``V0`` is the approach speed now (for the bounce).
+    """
+    m = 0
+    room = ij.shape[0]
+    for cy in range(ny if pairs else 0):
+        for cx in range(nx):
+            c = cx + cy * nx
+            for s in range(start[c], start[c + 1]):
+                i = items[s]
+                for ddy in range(2):
+                    for ddx in range(-1, 2):
+                        if ddy == 0 and ddx < 0:
+                            continue
+                        qx, qy = cx + ddx, cy + ddy
+                        if qx < 0 or qx >= nx or qy >= ny:
+                            continue
+                        q = qx + qy * nx
+                        lo = s + 1 if q == c else start[q]
+                        for t in range(lo, start[q + 1]):
+                            j = items[t]
+                            if w[i] + w[j] == 0.0 or (group[i] != 0 and group[i] == group[j]):
+                                continue
+                            if (layer[i] & mask[j]) == 0 or (layer[j] & mask[i]) == 0:
+                                continue
+                            dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
+                            rr = radius[i] + radius[j] + reach[i] + reach[j]
+                            if dx * dx + dy * dy >= rr * rr:
+                                continue
+                            if m >= room:
+                                return -1
+                            a, b = (i, j) if i < j else (j, i)
+                            ij[m, 0], ij[m, 1] = a, b
+                            _new(cf, m, math.sqrt(friction[a] * friction[b]),
+                                 max(restitution[a], restitution[b]),
+                                 _approach(a, b, -1, pos, prev, h))
+                            m += 1
+    if walls:
+        for s in range(items.shape[0]):
+            i = items[s]
+            if w[i] == 0.0:
+                continue
+            r = radius[i] + reach[i]
+            for k in range(4):
+                if _wall_gap(k, pos[i, 0], pos[i, 1], bounds) < r:
+                    if m >= room:
+                        return -1
+                    ij[m, 0], ij[m, 1] = i, -1 - k
+                    _new(cf, m, friction[i], restitution[i], _approach(i, 0, k, pos, prev, h))
+                    m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _new(cf, m, mu, e, v0):
+    cf[m, LN] = cf[m, LT] = cf[m, HIT] = 0.0
+    cf[m, MU], cf[m, E], cf[m, V0] = mu, e, v0
+
+
+@njit(cache=True, inline="always")
+def _wall_gap(k, x, y, bounds):
+    """Distance (px) of a point inside the bounds from bound ``k``."""
+    if k == 0:
+        return y - bounds[1]
+    if k == 1:
+        return bounds[3] - y
+    if k == 2:
+        return x - bounds[0]
+    return bounds[2] - x
+
+
+@njit(cache=True, inline="always")
+def _normal(i, j, pos, radius, bounds):
+    """Unit normal from ``i`` toward ``j`` (or out of the bound) and the gap (px)."""
+    if j < 0:
+        k = -1 - j
+        if k == 0:
+            return 0.0, -1.0, pos[i, 1] - bounds[1] - radius[i]
+        if k == 1:
+            return 0.0, 1.0, bounds[3] - pos[i, 1] - radius[i]
+        if k == 2:
+            return -1.0, 0.0, pos[i, 0] - bounds[0] - radius[i]
+        return 1.0, 0.0, bounds[2] - pos[i, 0] - radius[i]
+    dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
+    d = math.sqrt(dx * dx + dy * dy)
+    if d < 1e-12:
+        return 0.0, 1.0, -radius[i] - radius[j]
+    return dx / d, dy / d, d - radius[i] - radius[j]
+
+
+@njit(cache=True, inline="always")
+def _approach(i, j, k, pos, prev, h):
+    """Normal speed (px/s, < 0 approaching) of pair ``i, j`` or of ``i`` toward bound ``k``."""
+    if k >= 0:
+        ux, uy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
+        return (uy if k == 0 else -uy if k == 1 else ux if k == 2 else -ux) / h
+    dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
+    d = math.sqrt(dx * dx + dy * dy)
+    if d < 1e-12:
+        return 0.0
+    ux = (pos[j, 0] - prev[j, 0]) - (pos[i, 0] - prev[i, 0])
+    uy = (pos[j, 1] - prev[j, 1]) - (pos[i, 1] - prev[i, 1])
+    return (ux * dx + uy * dy) / (d * h)
+
+
+@njit(cache=True, inline="always")
+def _vel(i, j, pos, prev, h, nx, ny):
+    """Relative velocity (px/s) of ``j`` against ``i`` (``i``'s own, negated, for a bound)
+    along ``n`` and along the tangent ``(−ny, nx)``."""
+    ux, uy = -(pos[i, 0] - prev[i, 0]), -(pos[i, 1] - prev[i, 1])
+    if j >= 0:
+        ux += pos[j, 0] - prev[j, 0]
+        uy += pos[j, 1] - prev[j, 1]
+    return (ux * nx + uy * ny) / h, (-ux * ny + uy * nx) / h
+
+
+@njit(cache=True, inline="always")
+def _apply(i, j, wi, wj, px, py, arr, h):
+    """Impulse ``p`` on ``j`` (−p on ``i``) as a velocity change of ``arr`` (pos: the move
+    is integrated; prev negated by the caller's choice of sign, see ``solve_discs``)."""
+    arr[i, 0] -= wi * px * h
+    arr[i, 1] -= wi * py * h
+    if j >= 0:
+        arr[j, 0] += wj * px * h
+        arr[j, 1] += wj * py * h
+
+
+@njit(cache=True, inline="always")
+def _shares(i, j, w, nx, ny, gx, gy, v0, vmin):
+    """The two inverse masses the contact uses (``support.carried`` when at rest)."""
+    wi = w[i]
+    wj = w[j] if j >= 0 else 0.0
+    if j >= 0 and wi != wj and v0 > -vmin:
+        wi, wj = carried(wi, wj, nx * gx + ny * gy)
+    return wi, wj
+
+
+@njit(cache=True)
+def warm_discs(m, ij, cf, pos, prev, w, radius, bounds, h, gx, gy, vmin):
+    """Apply the contacts' impulses again (the warm start), as velocity (``pos`` moves)."""
+    for k in range(m):
+        i, j = ij[k, 0], ij[k, 1]
+        ln, lt = cf[k, LN], cf[k, LT]
+        if ln == 0.0 and lt == 0.0:
+            continue
+        nx, ny, _ = _normal(i, j, prev, radius, bounds)
+        wi, wj = _shares(i, j, w, nx, ny, gx, gy, cf[k, V0], vmin)
+        _apply(i, j, wi, wj, ln * nx - lt * ny, ln * ny + lt * nx, pos, h)
+
+
+@njit(cache=True)
+def solve_discs(m, ij, cf, pos, prev, w, radius, bounds, h, relax, soft, push, gx, gy,
+                vmin):
+    """One pass over the contacts: the soft normal constraint (the relax pass: without
+    the push), then friction. The solve changes velocity by moving ``pos``; the relax
+    by moving ``prev`` (the pass after the positions were integrated).
+
+    ``soft``: ``(bias_rate, mass_scale, impulse_scale)`` of a pair (row 0) and of a
+    bound (row 1: twice as stiff, as Box2D's static contacts).
+    """
+    for k in range(m):
+        i, j = ij[k, 0], ij[k, 1]
+        # the gap at the substep's start for the solve, after the move for the relax
+        nx, ny, gap = _normal(i, j, pos if relax else prev, radius, bounds)
+        wi, wj = _shares(i, j, w, nx, ny, gx, gy, cf[k, V0], vmin)
+        wsum = wi + wj
+        if wsum == 0.0:
+            continue
+        vn, vt = _vel(i, j, pos, prev, h, nx, ny)
+        if gap > 0.0:  # speculative: approach no faster than closes the gap this substep
+            bias, ms, ks = gap / h, 1.0, 0.0
+        elif relax:
+            bias, ms, ks = 0.0, 1.0, 0.0
+        else:
+            q = 1 if j < 0 else 0
+            bias, ms, ks = max(soft[q, 0] * gap, -push), soft[q, 1], soft[q, 2]
+        ln = cf[k, LN]
+        dn = -ms * (vn + bias) / wsum - ks * ln
+        new = max(ln + dn, 0.0)
+        dn = new - ln
+        cf[k, LN] = new
+        if new > 0.0:
+            cf[k, HIT] = 1.0
+        arr = prev if relax else pos
+        sign = -1.0 if relax else 1.0  # prev moves the other way for the same velocity
+        _apply(i, j, wi, wj, sign * dn * nx, sign * dn * ny, arr, h)
+        # friction, bounded by the normal impulse (which did not change the tangent speed)
+        lt = cf[k, LT]
+        cap = cf[k, MU] * new
+        nt = min(max(lt - vt / wsum, -cap), cap)
+        dt = nt - lt
+        cf[k, LT] = nt
+        _apply(i, j, wi, wj, -sign * dt * ny, sign * dt * nx, arr, h)
+
+
+@njit(cache=True)
+def bounce_discs(m, ij, cf, pos, prev, w, radius, bounds, h, vmin, gx, gy):
+    """Restitution after the frame's last substep: contacts that hit faster than ``vmin``
+    (px/s) leave at ``e`` times their approach speed (velocity only: ``prev`` moves)."""
+    for k in range(m):
+        e, v0 = cf[k, E], cf[k, V0]
+        if e == 0.0 or v0 > -vmin or cf[k, HIT] == 0.0:
+            continue
+        i, j = ij[k, 0], ij[k, 1]
+        nx, ny, _ = _normal(i, j, pos, radius, bounds)
+        wi, wj = _shares(i, j, w, nx, ny, gx, gy, v0, vmin)
+        wsum = wi + wj
+        if wsum == 0.0:
+            continue
+        vn, _ = _vel(i, j, pos, prev, h, nx, ny)
+        ln = cf[k, LN]
+        new = max(ln - (vn + e * v0) / wsum, 0.0)
+        dn = new - ln
+        cf[k, LN] = new
+        _apply(i, j, wi, wj, -dn * nx, -dn * ny, prev, h)
+
+
+@njit(cache=True)
+def outran(n, pos, at, reach):
+    """Whether some particle moved farther than its ``reach`` (px) from ``at`` (where it
+    was when the contacts were found): then they are found again."""
+    for i in range(n):
+        dx, dy = pos[i, 0] - at[i, 0], pos[i, 1] - at[i, 1]
+        if dx * dx + dy * dy > reach[i] * reach[i]:
+            return True
+    return False
+
+
+def room(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Empty contact arrays for about ``n`` particles."""
+    size = 8 * n + 64
+    return np.zeros((size, 2), dtype=np.int64), np.zeros((size, CF))

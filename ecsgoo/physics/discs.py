@@ -1,0 +1,209 @@
+"""The particles' disc contacts and their memory across frames (``World.discs``).
+
+``kernels.discs`` solves them; this finds them once a frame, carries each contact's
+impulses to the next frame by its two entities (warm starting), and saves and loads
+that memory so a loaded world continues bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import limits
+from ..kernels.discs import (
+    CF,
+    LN,
+    LT,
+    bounce_discs,
+    find_discs,
+    outran,
+    room,
+    softness,
+    solve_discs,
+    warm_discs,
+)
+from ..kernels.grid import build_grid_without
+
+if TYPE_CHECKING:
+    from ..world import World
+    from .step import StepContext
+
+#: Box2D v3's contact stiffness (Hz, capped at a quarter of the substep rate) and
+#: damping ratio: 30 Hz is Box2D's default; its damping ratio of 10 is kept too,
+#: which makes a contact a stiff, over-damped spring, so a pile settles instead of
+#: ringing.
+HERTZ, ZETA = 30.0, 10.0
+#: px a disc may move in a frame beyond its own motion and still find its contacts.
+REACH_PX = 2.0
+_WALL = limits.MAX_ENTITY_ID + 1  # a bound's key code: above every entity id
+_SHIFT = 1 << 23
+
+
+class Discs:
+    """This frame's disc contacts (``ij``, ``cf``, ``n``) and last frame's by key."""
+
+    def __init__(self) -> None:
+        self.ij, self.cf = room(0)
+        self.n = 0
+        self.keys = np.zeros(0, dtype=np.int64)  # sorted; last frame's contacts
+        self.memory = np.zeros((0, 2))  # their (LN, LT)
+        self.at, self.reach = np.zeros((0, 2)), np.zeros(0)  # where found, how far each may go
+        self.shape: tuple[int, int] = (-1, -1)  # the particle table the rows are of
+        self.ents = np.zeros(0, dtype=np.int64)
+
+    def clone(self) -> Discs:
+        twin = Discs()
+        twin.ij, twin.cf, twin.n = self.ij.copy(), self.cf.copy(), self.n
+        twin.keys, twin.memory = self.keys.copy(), self.memory.copy()
+        twin.at, twin.reach, twin.shape = self.at.copy(), self.reach.copy(), self.shape
+        twin.ents = self.ents.copy()
+        return twin
+
+    # -- a frame ---------------------------------------------------------------------
+    def find(self, world: World, ctx: StepContext, pairs: bool = True) -> None:
+        """This frame's contacts (circle pairs if ``pairs``; the bounds always), their
+        impulses carried over from last frame's."""
+        st = world.store
+        p = st.particles
+        c = p.cols
+        n = p.n
+        u = c["pos"][:n] - c["prev"][:n]
+        radius = c["radius"][:n]
+        # how far each may go this frame: its speed's worth, at most its diameter (a
+        # faster one has its contacts found again when it outruns it: ``stale``)
+        reach = np.nan_to_num(np.hypot(u[:, 0], u[:, 1]) * ctx.substeps, nan=0.0)
+        reach = np.minimum(reach, 2.0 * radius) + REACH_PX
+        self.at, self.reach = c["pos"][:n].copy(), reach
+        self.shape = (p.version, n)
+        self.ents = c["entity"][:n].copy()  # the rows' entities, as they were found
+        skip = c["frozen"][:n] if st.any_frozen else np.zeros(n, dtype=np.bool_)
+        grid = build_grid_without(n, c["pos"], radius + reach, 0.0, skip)
+        _, _, _, nx, ny, start, items = grid
+        bounds = np.asarray(world.bounds if world.bounds is not None else (0, 0, 0, 0),
+                            dtype=np.float64)
+        if len(self.ij) < 8 * n + 64:
+            self.ij, self.cf = room(n)
+        while True:
+            m = find_discs(c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
+                           c["mask"], c["friction"], c["restitution"], reach, nx, ny, start,
+                           items, bounds, world.bounds is not None, ctx.h, self.ij, self.cf,
+                           pairs)
+            if m >= 0:
+                break
+            self.ij, self.cf = room(2 * len(self.ij))
+        self.n = m
+        self._warm(self.ents)
+
+    def _key(self, ent: np.ndarray) -> np.ndarray:
+        """Each contact's key: its two entities (the lower first), a bound coded above
+        every entity."""
+        ij = self.ij[: self.n]
+        a = ent[ij[:, 0]]
+        b = np.where(ij[:, 1] >= 0, ent[np.maximum(ij[:, 1], 0)], _WALL - 1 - ij[:, 1])
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        return lo * _SHIFT + hi, a > b  # flipped: the tangent runs the other way
+
+    def _warm(self, ent: np.ndarray) -> None:
+        if not len(self.keys) or not self.n:
+            return
+        key, flipped = self._key(ent)  # this frame's, matched to last frame's by key
+        at = np.searchsorted(self.keys, key)
+        at = np.minimum(at, len(self.keys) - 1)
+        hit = self.keys[at] == key
+        cf = self.cf[: self.n]
+        cf[hit, LN] = self.memory[at[hit], 0]
+        cf[hit, LT] = np.where(flipped[hit], -1.0, 1.0) * self.memory[at[hit], 1]
+
+    def keep(self, world: World) -> None:
+        """Remember this frame's impulses for the next frame's warm start (and keep what
+        frozen rows remembered: ``sleeping.freeze``; they wake warm)."""
+        st = world.store
+        key, flipped = self._key(self.ents)
+        cf = self.cf[: self.n]
+        lt = np.where(flipped, -1.0, 1.0) * cf[:, LT]
+        memory = np.stack([cf[:, LN], lt], axis=1)
+        if st.any_frozen and len(self.keys):
+            p = st.particles
+            asleep = p.cols["entity"][: p.n][p.cols["frozen"][: p.n]]
+            held = np.isin(self.keys // _SHIFT, asleep) | np.isin(self.keys % _SHIFT, asleep)
+            key = np.concatenate([key, self.keys[held]])
+            memory = np.concatenate([memory, self.memory[held]])
+        order = np.argsort(key, kind="stable")
+        self.keys, self.memory = key[order], memory[order]
+
+    def stale(self, world: World) -> bool:
+        """Whether this frame's rows no longer hold: a row came or went (a stage or a
+        handler spawned or deleted), or a particle outran its reach."""
+        p = world.store.particles
+        if self.shape != (p.version, p.n):
+            return True
+        return bool(self.n) and outran(p.n, p.cols["pos"], self.at, self.reach)
+
+    # -- a substep -------------------------------------------------------------------
+    def substep(self, world: World, ctx: StepContext, push: float, bounce: float) -> None:
+        """Warm start, solve, relax; after the frame's last substep, the bounce."""
+        if not self.n:
+            return
+        c = world.store.particles.cols
+        h = ctx.h
+        bounds = np.asarray(world.bounds if world.bounds is not None else (0, 0, 0, 0),
+                            dtype=np.float64)
+        gx, gy = world.down
+        hertz = min(HERTZ, 0.25 / h)
+        soft = np.array([softness(hertz, ZETA, h), softness(2.0 * hertz, ZETA, h)])
+        args = (self.n, self.ij, self.cf, c["pos"], c["prev"], c["w"], c["radius"], bounds, h)
+        warm_discs(*args, gx, gy, bounce)
+        solve_discs(*args, False, soft, push, gx, gy, bounce)
+        solve_discs(*args, True, soft, push, gx, gy, bounce)
+        if ctx.last:
+            bounce_discs(*args, bounce, gx, gy)
+
+    # -- files -----------------------------------------------------------------------
+    def save(self) -> dict[str, Any]:
+        """The memory (what the next frame warm-starts from) as ``disc_a`` (the lower
+        entity), ``disc_b`` (the other, or −1 − k for bound k), ``disc_ln`` and
+        ``disc_lt`` (impulses, mass·px/s; the tangent runs from a's side); {} if empty."""
+        if not len(self.keys):
+            return {}
+        code = self.keys % _SHIFT
+        b = np.where(code >= _WALL, _WALL - 1 - code, code)
+        return {"disc_a": (self.keys // _SHIFT).tolist(), "disc_b": b.tolist(),
+                "disc_ln": self.memory[:, 0].tolist(), "disc_lt": self.memory[:, 1].tolist()}
+
+    @staticmethod
+    def check(state: dict[str, Any]) -> None:
+        """Raise ValueError naming the key if ``state`` is not what ``save`` writes."""
+        names = ("disc_a", "disc_b", "disc_ln", "disc_lt")
+        if not any(k in state for k in names):
+            return
+        missing = [k for k in names if k not in state]
+        if missing:
+            raise ValueError(f"missing state keys: {', '.join(missing)}")
+        length = len(state["disc_a"]) if isinstance(state["disc_a"], list) else -1
+        for k in names:
+            if not isinstance(state[k], list) or len(state[k]) != length:
+                raise ValueError(f"{k} must be a list of {max(length, 0)} values")
+        top = limits.MAX_ENTITY_ID
+        if not all(type(v) is int and 0 <= v <= top for v in state["disc_a"]):
+            raise ValueError("disc_a must hold entity ids")
+        if not all(type(v) is int and -4 <= v <= top for v in state["disc_b"]):
+            raise ValueError("disc_b must hold entity ids (or -1 to -4: a bound)")
+        for k in ("disc_ln", "disc_lt"):
+            if not all(type(v) in (int, float) and math.isfinite(v) for v in state[k]):
+                raise ValueError(f"{k} must hold finite numbers")
+
+    def load(self, state: dict[str, Any]) -> None:
+        """Take what ``save`` wrote (checked by ``check``)."""
+        a = np.asarray(state.get("disc_a", []), dtype=np.int64)
+        b = np.asarray(state.get("disc_b", []), dtype=np.int64)
+        key = a * _SHIFT + np.where(b >= 0, b, _WALL - 1 - b)
+        memory = np.stack([np.asarray(state.get("disc_ln", []), dtype=np.float64),
+                           np.asarray(state.get("disc_lt", []), dtype=np.float64)], axis=1)
+        order = np.argsort(key, kind="stable")
+        self.keys, self.memory = key[order], memory[order].reshape(-1, 2)
+
+
+__all__ = ["CF", "Discs"]
