@@ -162,6 +162,29 @@ def _step_tiny_scene(part: str = "all") -> None:
             cut(world, (250, 300), (250, 250))
         world.step()
         _ask(world)
+        for stage in world.pipeline:  # and the positional contacts (Collide(soft=False))
+            if isinstance(stage, systems.Collide):
+                stage.soft = False
+        world.step()
+    finally:
+        world.close()
+    if soft:
+        _sleepers()
+
+
+def _sleepers() -> None:
+    """A disc asleep on the floor while another falls: the sleeping kernels."""
+    from . import systems
+    from .components import Particle
+    from .world import World
+
+    world = World(bounds=(0, 0, 200, 100), sleep=True).use(systems.Integrate(),
+                                                            systems.Collide())
+    try:
+        world.create_entity(Particle(20, 5, radius=5))
+        world.step(90)
+        world.create_entity(Particle(150, 80, radius=5))
+        world.step(2)
     finally:
         world.close()
 

@@ -593,3 +593,35 @@ def carried_naive(wi, wj, s):
     if s != 0 and w[carrier] > w[load] > 0:
         w[carrier] = (1 - abs(s)) * w[carrier] + abs(s) * w[load]
     return w["i"], w["j"]
+
+
+def disc_contacts_naive(pos, w, radius, group, reach, bounds, segs):
+    """Mirrors ``discs.find_discs``: every pair and every disc–plane (the bounds, then
+    each level segment's closest point) whose gap is under the discs' reach.
+
+    Returns a set of ``(i, j, gap)`` with ``j`` coded as the kernel codes it (−1 − k for
+    bound k, −5 − s for segment s) and the gap rounded to 1e-9 px.
+    """
+    out = set()
+    n = len(pos)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if w[i] + w[j] == 0 or (group[i] != 0 and group[i] == group[j]):
+                continue
+            d = math.dist(pos[i], pos[j])
+            if d < radius[i] + radius[j] + reach[i] + reach[j]:
+                out.add((i, j, round(d - radius[i] - radius[j], 9)))
+    for i in range(n):
+        if w[i] == 0:
+            continue
+        x, y = pos[i]
+        if bounds is not None:
+            x0, y0, x1, y1 = bounds
+            for k, gap in enumerate((y - y0, y1 - y, x - x0, x1 - x)):
+                if gap - radius[i] < reach[i]:
+                    out.add((i, -1 - k, round(gap - radius[i], 9)))
+        for s, (ax, ay, bx, by) in enumerate(segs):
+            d = point_segment_distance_naive((x, y), (ax, ay), (bx, by))
+            if d - radius[i] < reach[i]:
+                out.add((i, -5 - s, round(d - radius[i], 9)))
+    return out

@@ -131,13 +131,15 @@ def _crossing(sx, sy, px, py, ax, ay, bx, by):
 
 @njit(cache=True)
 def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin, push,
-                     hold, since):
+                     hold, since, calm=False, slop=0.0):
     """Push particles out of the static segments ``segs`` (k, 4) they overlap.
 
     No tunnelling: ``since`` holds where each particle was when this substep's
     contacts began (its last resolved position). A centre whose path from there
     crossed a segment — a fast particle, or one shoved through a thin wall by a
     pair contact — goes back to the side it came from, ``radius`` clear of it.
+    ``calm`` and ``slop``: as ``collide_bounds`` says (the soft contacts hold the
+    segments; this pass puts right only what they left deeper than ``slop``).
     """
     for i in range(n):
         if w[i] == 0.0:
@@ -153,20 +155,20 @@ def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin,
             crossed, nx, ny, past = _crossing(sx, sy, px, py, ax, ay, bx, by)
             if crossed:
                 resolve_static(i, nx, ny, past + r, pos, prev, friction[i], restitution[i],
-                               vmin, push, hold)
+                               vmin, push, hold, calm)
                 continue
             qx, qy, _ = closest_on_segment(px, py, ax, ay, bx, by)
             dx, dy = px - qx, py - qy
             d = math.sqrt(dx * dx + dy * dy)
-            if d >= r:
+            if d >= r - slop:
                 continue
             if d > 1e-9:
                 nx, ny = dx / d, dy / d
             else:
                 ln = math.hypot(bx - ax, by - ay)
                 nx, ny = -(by - ay) / ln, (bx - ax) / ln
-            resolve_static(i, nx, ny, r - d, pos, prev, friction[i], restitution[i], vmin,
-                           push, hold)
+            resolve_static(i, nx, ny, r - slop - d, pos, prev, friction[i], restitution[i],
+                           vmin, push, hold, calm)
 
 
 @njit(cache=True)
@@ -201,8 +203,9 @@ def nearest_edge(px, py, xy_or_pos, idx, s, e):
 
 @njit(cache=True)
 def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, idx, vmin,
-                     push, hold):
-    """Push particles that got inside a static polygon out through its nearest edge."""
+                     push, hold, calm=False):
+    """Push particles that got inside a static polygon out through its nearest edge
+    (``calm``: as ``resolve_static`` says)."""
     for i in range(n):
         if w[i] == 0.0:
             continue
@@ -214,5 +217,5 @@ def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, id
             _, qx, qy, _, d = nearest_edge(px, py, xy, idx, s, e)
             if d > 1e-12:
                 resolve_static(i, (qx - px) / d, (qy - py) / d, d + radius[i], pos, prev,
-                               friction[i], restitution[i], vmin, push, hold)
+                               friction[i], restitution[i], vmin, push, hold, calm)
             break

@@ -23,9 +23,14 @@ velocity changes). Impulses are mass·px/s; a contact's inverse mass is ``w`` (0
 the bounds). Why this and not the one positional pass it replaced: see
 ``systems.collide``'s notes.
 
-``ij`` rows: ``(i, j)`` particle rows; ``j < 0`` is the bound ``-1 - j`` (0 floor,
-1 ceiling, 2 left wall, 3 right wall). ``cf`` columns: ``LN``, ``LT`` (impulses),
-``MU``, ``E``, ``V0`` (approach speed when found, px/s), ``HIT`` (1 once pushed).
+``ij`` rows: ``(i, j)`` particle rows; ``j < 0`` is a static plane: the bound
+``-1 - j`` for ``j`` from −1 to −4 (0 floor, 1 ceiling, 2 left wall, 3 right wall),
+else the level segment ``-5 - j``. ``cf`` columns: ``LN``, ``LT`` (impulses), ``MU``,
+``E``, ``V0`` (approach speed when found, px/s), ``HIT`` (1 once pushed), and for a
+plane its outward normal ``NX``, ``NY`` and offset ``ND`` (px): the gap is
+``pos · n − ND − radius``. A segment's plane is the one through its closest point when
+the contact was found, as Box2D keeps a manifold's normal for its step: a disc sliding
+off a segment's end meets the rest of the plane for at most a frame.
 """
 
 from __future__ import annotations
@@ -37,8 +42,10 @@ from numba import njit
 
 from .support import carried
 
-LN, LT, MU, E, V0, HIT = 0, 1, 2, 3, 4, 5
-CF = 6
+LN, LT, MU, E, V0, HIT, NX, NY, ND = 0, 1, 2, 3, 4, 5, 6, 7, 8
+CF = 9
+#: ``j`` of the first level segment's contacts (−1 to −4 are the bounds)
+SEGMENT = -5
 
 
 def softness(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
@@ -55,13 +62,14 @@ def softness(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
 
 @njit(cache=True)
 def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, reach,
-               nx, ny, start, items, bounds, walls, h, ij, cf, pairs=True):
+               nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs=True):
     """This frame's contacts into ``ij``/``cf``; returns their count, or −1 if they do not
     fit (call again with more room).
 
     A pair (if ``pairs``) is a contact when its gap is below both discs' ``reach`` (px:
     how far each may move this frame); a disc meets a bound (``walls`` true, ``bounds``
-    x0, y0, x1, y1) the same way. ``V0`` is the approach speed now (for the bounce).
+    x0, y0, x1, y1) or a level segment (``segs``, (k, 4) px) the same way. ``V0`` is the
+    approach speed now (for the bounce).
     """
     m = 0
     room = ij.shape[0]
@@ -95,22 +103,70 @@ def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, 
                             ij[m, 0], ij[m, 1] = a, b
                             _new(cf, m, math.sqrt(friction[a] * friction[b]),
                                  max(restitution[a], restitution[b]),
-                                 _approach(a, b, -1, pos, prev, h))
+                                 _approach(a, b, pos, prev, h, 0.0, 0.0))
                             m += 1
-    if walls:
-        for s in range(items.shape[0]):
-            i = items[s]
-            if w[i] == 0.0:
-                continue
-            r = radius[i] + reach[i]
-            for k in range(4):
-                if _wall_gap(k, pos[i, 0], pos[i, 1], bounds) < r:
-                    if m >= room:
-                        return -1
-                    ij[m, 0], ij[m, 1] = i, -1 - k
-                    _new(cf, m, friction[i], restitution[i], _approach(i, 0, k, pos, prev, h))
-                    m += 1
+    for s in range(items.shape[0]):
+        i = items[s]
+        if w[i] == 0.0:
+            continue
+        r = radius[i] + reach[i]
+        for k in range(4 if walls else 0):
+            px, py, d = _wall(k, bounds)
+            if pos[i, 0] * px + pos[i, 1] * py - d < r:
+                if m >= room:
+                    return -1
+                _plane(ij, cf, m, i, -1 - k, px, py, d, friction, restitution, pos, prev, h)
+                m += 1
+        for g in range(segs.shape[0]):
+            px, py, d = _segment_plane(pos[i, 0], pos[i, 1], prev[i, 0], prev[i, 1], segs, g)
+            if pos[i, 0] * px + pos[i, 1] * py - d < r:
+                if m >= room:
+                    return -1
+                _plane(ij, cf, m, i, SEGMENT - g, px, py, d, friction, restitution, pos,
+                       prev, h)
+                m += 1
     return m
+
+
+@njit(cache=True, inline="always")
+def _plane(ij, cf, m, i, j, px, py, d, friction, restitution, pos, prev, h):
+    """Row ``m``: disc ``i`` against the static plane ``j`` (outward normal ``p``, offset d)."""
+    ij[m, 0], ij[m, 1] = i, j
+    _new(cf, m, friction[i], restitution[i], _approach(i, -1, pos, prev, h, px, py))
+    cf[m, NX], cf[m, NY], cf[m, ND] = px, py, d
+
+
+@njit(cache=True, inline="always")
+def _wall(k, bounds):
+    """Bound ``k``'s outward normal and offset: the inside is ``pos · n ≥ d``."""
+    if k == 0:
+        return 0.0, 1.0, bounds[1]
+    if k == 1:
+        return 0.0, -1.0, -bounds[3]
+    if k == 2:
+        return 1.0, 0.0, bounds[0]
+    return -1.0, 0.0, -bounds[2]
+
+
+@njit(cache=True, inline="always")
+def _segment_plane(x, y, sx, sy, segs, g):
+    """The plane through segment ``g``'s point closest to ``(x, y)``, facing it (facing
+    ``(sx, sy)``, where it was a substep ago, if the centre is on the segment)."""
+    ax, ay, bx, by = segs[g, 0], segs[g, 1], segs[g, 2], segs[g, 3]
+    ex, ey = bx - ax, by - ay
+    len2 = ex * ex + ey * ey
+    t = 0.0 if len2 == 0.0 else min(1.0, max(0.0, ((x - ax) * ex + (y - ay) * ey) / len2))
+    qx, qy = ax + t * ex, ay + t * ey
+    dx, dy = x - qx, y - qy
+    dist = math.sqrt(dx * dx + dy * dy)
+    if dist > 1e-9:
+        nx, ny = dx / dist, dy / dist
+    else:
+        ln = math.sqrt(len2) if len2 > 0.0 else 1.0
+        nx, ny = -ey / ln, ex / ln
+        if (sx - ax) * nx + (sy - ay) * ny < 0.0:
+            nx, ny = -nx, -ny
+    return nx, ny, qx * nx + qy * ny
 
 
 @njit(cache=True, inline="always")
@@ -120,29 +176,11 @@ def _new(cf, m, mu, e, v0):
 
 
 @njit(cache=True, inline="always")
-def _wall_gap(k, x, y, bounds):
-    """Distance (px) of a point inside the bounds from bound ``k``."""
-    if k == 0:
-        return y - bounds[1]
-    if k == 1:
-        return bounds[3] - y
-    if k == 2:
-        return x - bounds[0]
-    return bounds[2] - x
-
-
-@njit(cache=True, inline="always")
-def _normal(i, j, pos, radius, bounds):
-    """Unit normal from ``i`` toward ``j`` (or out of the bound) and the gap (px)."""
+def _normal(k, i, j, pos, radius, cf):
+    """Contact ``k``'s unit normal from ``i`` toward ``j`` (into the plane) and its gap (px)."""
     if j < 0:
-        k = -1 - j
-        if k == 0:
-            return 0.0, -1.0, pos[i, 1] - bounds[1] - radius[i]
-        if k == 1:
-            return 0.0, 1.0, bounds[3] - pos[i, 1] - radius[i]
-        if k == 2:
-            return -1.0, 0.0, pos[i, 0] - bounds[0] - radius[i]
-        return 1.0, 0.0, bounds[2] - pos[i, 0] - radius[i]
+        px, py = cf[k, NX], cf[k, NY]
+        return -px, -py, pos[i, 0] * px + pos[i, 1] * py - cf[k, ND] - radius[i]
     dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
     d = math.sqrt(dx * dx + dy * dy)
     if d < 1e-12:
@@ -151,11 +189,11 @@ def _normal(i, j, pos, radius, bounds):
 
 
 @njit(cache=True, inline="always")
-def _approach(i, j, k, pos, prev, h):
-    """Normal speed (px/s, < 0 approaching) of pair ``i, j`` or of ``i`` toward bound ``k``."""
-    if k >= 0:
-        ux, uy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
-        return (uy if k == 0 else -uy if k == 1 else ux if k == 2 else -ux) / h
+def _approach(i, j, pos, prev, h, px, py):
+    """Normal speed (px/s, < 0 approaching) of pair ``i, j``, or (``j < 0``) of ``i``
+    toward the plane of outward normal ``p``."""
+    if j < 0:
+        return ((pos[i, 0] - prev[i, 0]) * px + (pos[i, 1] - prev[i, 1]) * py) / h
     dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
     d = math.sqrt(dx * dx + dy * dy)
     if d < 1e-12:
@@ -198,32 +236,31 @@ def _shares(i, j, w, nx, ny, gx, gy, v0, vmin):
 
 
 @njit(cache=True)
-def warm_discs(m, ij, cf, pos, prev, w, radius, bounds, h, gx, gy, vmin):
+def warm_discs(m, ij, cf, pos, prev, w, radius, h, gx, gy, vmin):
     """Apply the contacts' impulses again (the warm start), as velocity (``pos`` moves)."""
     for k in range(m):
         i, j = ij[k, 0], ij[k, 1]
         ln, lt = cf[k, LN], cf[k, LT]
         if ln == 0.0 and lt == 0.0:
             continue
-        nx, ny, _ = _normal(i, j, prev, radius, bounds)
+        nx, ny, _ = _normal(k, i, j, prev, radius, cf)
         wi, wj = _shares(i, j, w, nx, ny, gx, gy, cf[k, V0], vmin)
         _apply(i, j, wi, wj, ln * nx - lt * ny, ln * ny + lt * nx, pos, h)
 
 
 @njit(cache=True)
-def solve_discs(m, ij, cf, pos, prev, w, radius, bounds, h, relax, soft, push, gx, gy,
-                vmin):
+def solve_discs(m, ij, cf, pos, prev, w, radius, h, relax, soft, push, gx, gy, vmin):
     """One pass over the contacts: the soft normal constraint (the relax pass: without
     the push), then friction. The solve changes velocity by moving ``pos``; the relax
     by moving ``prev`` (the pass after the positions were integrated).
 
     ``soft``: ``(bias_rate, mass_scale, impulse_scale)`` of a pair (row 0) and of a
-    bound (row 1: twice as stiff, as Box2D's static contacts).
+    plane (row 1: twice as stiff, as Box2D's static contacts).
     """
     for k in range(m):
         i, j = ij[k, 0], ij[k, 1]
         # the gap at the substep's start for the solve, after the move for the relax
-        nx, ny, gap = _normal(i, j, pos if relax else prev, radius, bounds)
+        nx, ny, gap = _normal(k, i, j, pos if relax else prev, radius, cf)
         wi, wj = _shares(i, j, w, nx, ny, gx, gy, cf[k, V0], vmin)
         wsum = wi + wj
         if wsum == 0.0:
@@ -256,7 +293,7 @@ def solve_discs(m, ij, cf, pos, prev, w, radius, bounds, h, relax, soft, push, g
 
 
 @njit(cache=True)
-def bounce_discs(m, ij, cf, pos, prev, w, radius, bounds, h, vmin, gx, gy):
+def bounce_discs(m, ij, cf, pos, prev, w, radius, h, vmin, gx, gy):
     """Restitution after the frame's last substep: contacts that hit faster than ``vmin``
     (px/s) leave at ``e`` times their approach speed (velocity only: ``prev`` moves)."""
     for k in range(m):
@@ -264,7 +301,7 @@ def bounce_discs(m, ij, cf, pos, prev, w, radius, bounds, h, vmin, gx, gy):
         if e == 0.0 or v0 > -vmin or cf[k, HIT] == 0.0:
             continue
         i, j = ij[k, 0], ij[k, 1]
-        nx, ny, _ = _normal(i, j, pos, radius, bounds)
+        nx, ny, _ = _normal(k, i, j, pos, radius, cf)
         wi, wj = _shares(i, j, w, nx, ny, gx, gy, v0, vmin)
         wsum = wi + wj
         if wsum == 0.0:

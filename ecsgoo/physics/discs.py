@@ -64,8 +64,8 @@ class Discs:
 
     # -- a frame ---------------------------------------------------------------------
     def find(self, world: World, ctx: StepContext, pairs: bool = True) -> None:
-        """This frame's contacts (circle pairs if ``pairs``; the bounds always), their
-        impulses carried over from last frame's."""
+        """This frame's contacts (circle pairs if ``pairs``; the bounds and the level's
+        segments always), their impulses carried over from last frame's."""
         st = world.store
         p = st.particles
         c = p.cols
@@ -89,8 +89,8 @@ class Discs:
         while True:
             m = find_discs(c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
                            c["mask"], c["friction"], c["restitution"], reach, nx, ny, start,
-                           items, bounds, world.bounds is not None, ctx.h, self.ij, self.cf,
-                           pairs)
+                           items, bounds, world.bounds is not None, world.level.segments,
+                           ctx.h, self.ij, self.cf, pairs)
             if m >= 0:
                 break
             self.ij, self.cf = room(2 * len(self.ij))
@@ -149,12 +149,10 @@ class Discs:
             return
         c = world.store.particles.cols
         h = ctx.h
-        bounds = np.asarray(world.bounds if world.bounds is not None else (0, 0, 0, 0),
-                            dtype=np.float64)
         gx, gy = world.down
         hertz = min(HERTZ, 0.25 / h)
         soft = np.array([softness(hertz, ZETA, h), softness(2.0 * hertz, ZETA, h)])
-        args = (self.n, self.ij, self.cf, c["pos"], c["prev"], c["w"], c["radius"], bounds, h)
+        args = (self.n, self.ij, self.cf, c["pos"], c["prev"], c["w"], c["radius"], h)
         warm_discs(*args, gx, gy, bounce)
         solve_discs(*args, False, soft, push, gx, gy, bounce)
         solve_discs(*args, True, soft, push, gx, gy, bounce)
@@ -164,7 +162,8 @@ class Discs:
     # -- files -----------------------------------------------------------------------
     def save(self) -> dict[str, Any]:
         """The memory (what the next frame warm-starts from) as ``disc_a`` (the lower
-        entity), ``disc_b`` (the other, or −1 − k for bound k), ``disc_ln`` and
+        entity), ``disc_b`` (the other; −1 − k for bound k, −5 − k for the level's segment
+        k), ``disc_ln`` and
         ``disc_lt`` (impulses, mass·px/s; the tangent runs from a's side); {} if empty."""
         if not len(self.keys):
             return {}
@@ -189,8 +188,9 @@ class Discs:
         top = limits.MAX_ENTITY_ID
         if not all(type(v) is int and 0 <= v <= top for v in state["disc_a"]):
             raise ValueError("disc_a must hold entity ids")
-        if not all(type(v) is int and -4 <= v <= top for v in state["disc_b"]):
-            raise ValueError("disc_b must hold entity ids (or -1 to -4: a bound)")
+        if not all(type(v) is int and -top < v <= top for v in state["disc_b"]):
+            raise ValueError("disc_b must hold entity ids (or -1 to -4: a bound; below: a "
+                             "level segment)")
         for k in ("disc_ln", "disc_lt"):
             if not all(type(v) in (int, float) and math.isfinite(v) for v in state[k]):
                 raise ValueError(f"{k} must hold finite numbers")

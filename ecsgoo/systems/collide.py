@@ -171,14 +171,15 @@ class Collide(Stage):
         lvl = world.level
         _off_static_bodies(world, grid, vmin, push, hold)
         _outlines_off_static(world, vmin, push, hold)  # a static corner in a jelly ball
+        # soft: these put right what the soft contacts (``physics.discs``) left
+        slop = SLOP_PX if self.soft else 0.0
         if since is not None:
-            collide_segments(n, *args, segs, vmin, push, hold, since)
+            collide_segments(n, *args, segs, vmin, push, hold, since, self.soft, slop)
         if len(lvl.polygons):
             collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
-                             hold)
-        if world.bounds is not None:  # soft: puts right what the soft contacts left
-            collide_bounds(n, *args, *world.bounds, vmin, push, hold, self.soft,
-                           SLOP_PX if self.soft else 0.0)
+                             hold, self.soft)
+        if world.bounds is not None:
+            collide_bounds(n, *args, *world.bounds, vmin, push, hold, self.soft, slop)
 
 
 def _split(state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

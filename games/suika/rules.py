@@ -47,10 +47,12 @@ LINE_Y, DROP_Y = 560.0, 635.0
 #: Kinds handed to the player (0..4, like the original game).
 DROP_KINDS = 5
 #: Fruit surface: little friction, almost no bounce. Fruits are particles that slide but
-#: do not spin, so friction stands in for rolling: at 0.1 a fruit perched more than ~6°
-#: off the top of another slides off as a rolling one would (0.3 held it up to ~17°),
-#: and a jammed box still comes to rest.
-FRICTION, RESTITUTION = 0.1, 0.05
+#: do not spin, so friction stands in for rolling: a rolling fruit perched on another
+#: rolls off however small the offset, and with the warm-started soft contacts friction
+#: holds exactly up to its angle (atan μ). At 0.03 a fruit perched more than ~1.7° off
+#: the top of another slides off (0.1 held a column of eleven dropped at one x up for
+#: good), while one in the hollow between two stays, and a jammed box comes to rest.
+FRICTION, RESTITUTION = 0.03, 0.05
 #: Largest offset (px) added to a drop's x, drawn from the game's seeded generator: fruits
 #: are particles that slide but do not spin, so a column dropped at exactly the same x
 #: would stand balanced for ever; a fraction of a pixel tips it over as in the real game.

@@ -10,6 +10,7 @@ import ecsgoo
 from ecsgoo import geometry
 from ecsgoo.components import STIFFNESS_SCALE
 from ecsgoo.render import Render
+from ecsgoo.systems.collide import SLOP_PX
 from games.jelly import JellyGame, rules
 from games.jelly.build import MAX_PARTICLES
 
@@ -33,7 +34,7 @@ def inside_bounds(world):
     p = world.store.particles
     pos, r = p.cols["pos"][: p.n], p.cols["radius"][: p.n]
     x0, y0, x1, y1 = world.bounds
-    eps = 1e-6
+    eps = SLOP_PX + 1e-6  # the soft contacts hold a resting disc up to SLOP_PX deep
     return bool(np.all((pos[:, 0] - r >= x0 - eps) & (pos[:, 0] + r <= x1 + eps)
                        & (pos[:, 1] - r >= y0 - eps) & (pos[:, 1] + r <= y1 + eps)))
 

@@ -1,0 +1,87 @@
+"""``kernels.discs``: the contacts found against their naive reference, and one contact
+solved against its closed form."""
+
+import numpy as np
+import pytest
+
+import naive
+from ecsgoo.kernels.discs import (
+    LN,
+    ND,
+    NX,
+    NY,
+    find_discs,
+    room,
+    softness,
+    solve_discs,
+)
+from ecsgoo.kernels.grid import build_grid_without
+
+
+def _found(pos, w, radius, group, reach, bounds, segs):
+    n = len(pos)
+    prev = pos.copy()
+    ones = np.ones(n, dtype=np.int64)
+    grid = build_grid_without(n, pos, radius + reach, 0.0, np.zeros(n, dtype=np.bool_))
+    _, _, _, nx, ny, start, items = grid
+    ij, cf = room(n)
+    box = np.asarray(bounds if bounds is not None else (0, 0, 0, 0), dtype=np.float64)
+    m = find_discs(pos, prev, w, radius, group, ones, -ones, np.full(n, 0.5), np.zeros(n),
+                   reach, nx, ny, start, items, box, bounds is not None, segs, 1 / 360, ij, cf)
+    assert m >= 0
+    got = set()
+    for k in range(m):
+        i, j = int(ij[k, 0]), int(ij[k, 1])
+        if j >= 0:
+            gap = np.hypot(*(pos[j] - pos[i])) - radius[i] - radius[j]
+        else:  # a plane: its own gap, as the solver reads it
+            gap = pos[i] @ cf[k, [NX, NY]] - cf[k, ND] - radius[i]
+        got.add((i, j, round(float(gap), 9)))
+    return got, m
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_found_contacts_are_the_naive_ones(seed):
+    rng = np.random.default_rng(seed)
+    n = 60
+    pos = rng.uniform(0, 200, (n, 2))
+    radius = rng.uniform(2, 12, n)
+    reach = rng.uniform(0, 4, n)
+    w = np.where(rng.random(n) < 0.1, 0.0, 1.0)
+    group = rng.integers(0, 3, n)
+    segs = rng.uniform(0, 200, (4, 4))
+    bounds = (0.0, 0.0, 200.0, 200.0) if seed % 2 else None
+    got, m = _found(pos, w, radius, group, reach, bounds, segs)
+    assert got == naive.disc_contacts_naive(pos, w, radius, group, reach, bounds, segs)
+    assert m == len(got)  # each once
+
+
+def test_room_runs_out_and_says_so():
+    pos = np.zeros((40, 2))
+    n = len(pos)
+    radius, reach = np.full(n, 5.0), np.zeros(n)
+    grid = build_grid_without(n, pos, radius, 0.0, np.zeros(n, dtype=np.bool_))
+    ij, cf = np.zeros((10, 2), dtype=np.int64), np.zeros((10, cf_width := room(0)[1].shape[1]))
+    assert cf_width == cf.shape[1]
+    ones = np.ones(n, dtype=np.int64)
+    m = find_discs(pos, pos.copy(), np.ones(n), radius, np.zeros(n, dtype=np.int64), ones,
+                   -ones, np.ones(n), np.zeros(n), reach, *grid[3:], np.zeros(4), False,
+                   np.zeros((0, 4)), 1 / 360, ij, cf)
+    assert m == -1  # 780 pairs do not fit in 10 rows
+
+
+def test_a_rigid_contact_stops_an_approach_in_one_solve():
+    # a disc 1 px above the floor at the substep's start (prev), falling at 600 px/s
+    # (pos: where it would be): the speculative contact lets it close the gap in the
+    # substep and no more, by an impulse of mass · (600 − gap / h)
+    h = 1 / 360
+    pos, prev = np.array([[0.0, 11.0 - 600 * h]]), np.array([[0.0, 11.0]])
+    w, radius = np.array([0.5]), np.array([10.0])
+    ij, cf = room(1)
+    ij[0] = (0, -1)
+    cf[0, NX], cf[0, NY], cf[0, ND] = 0.0, 1.0, 0.0
+    soft = np.array([softness(30, 10, h), softness(60, 10, h)])
+    solve_discs(1, ij, cf, pos, prev, w, radius, h, False, soft, 300.0, 0.0, -1.0, 100.0)
+    vy = (pos[0, 1] - prev[0, 1]) / h
+    assert vy == pytest.approx(-1.0 / h)  # closes the 1 px gap this substep
+    assert cf[0, LN] == pytest.approx((600 - 1 / h) / 0.5)
