@@ -599,10 +599,10 @@ def disc_contacts_naive(pos, w, radius, group, reach, bounds, segs):
     """Mirrors ``discs.find_discs``: every pair and every disc–plane (the bounds, then
     each level segment's closest point) whose gap is under the discs' reach.
 
-    Returns a set of ``(i, j, gap)`` with ``j`` coded as the kernel codes it (−1 − k for
-    bound k, −5 − s for segment s) and the gap rounded to 1e-9 px.
+    Returns ``{(i, j): gap}`` (px) with ``j`` coded as the kernel codes it (−1 − k for
+    bound k, −5 − s for segment s).
     """
-    out = set()
+    out = {}
     n = len(pos)
     for i in range(n):
         for j in range(i + 1, n):
@@ -610,7 +610,7 @@ def disc_contacts_naive(pos, w, radius, group, reach, bounds, segs):
                 continue
             d = math.dist(pos[i], pos[j])
             if d < radius[i] + radius[j] + reach[i] + reach[j]:
-                out.add((i, j, round(d - radius[i] - radius[j], 9)))
+                out[i, j] = d - radius[i] - radius[j]
     for i in range(n):
         if w[i] == 0:
             continue
@@ -619,9 +619,9 @@ def disc_contacts_naive(pos, w, radius, group, reach, bounds, segs):
             x0, y0, x1, y1 = bounds
             for k, gap in enumerate((y - y0, y1 - y, x - x0, x1 - x)):
                 if gap - radius[i] < reach[i]:
-                    out.add((i, -1 - k, round(gap - radius[i], 9)))
+                    out[i, -1 - k] = gap - radius[i]
         for s, (ax, ay, bx, by) in enumerate(segs):
             d = point_segment_distance_naive((x, y), (ax, ay), (bx, by))
             if d - radius[i] < reach[i]:
-                out.add((i, -5 - s, round(d - radius[i], 9)))
+                out[i, -5 - s] = d - radius[i]
     return out

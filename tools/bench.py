@@ -481,6 +481,7 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "eval1000": _optional("bench_envs", "bench_eval1000"),
     "env_speed": _optional("bench_envs", "bench_env_speed"),
     "editor": _optional("bench_editor", "bench_editor"),
+    "calm": _optional("bench_calm", "bench_calm"),
 }
 
 

@@ -42,8 +42,8 @@ from numba import njit
 
 from .support import carried
 
-LN, LT, MU, E, V0, HIT, NX, NY, ND = 0, 1, 2, 3, 4, 5, 6, 7, 8
-CF = 9
+LN, LT, MU, E, V0, HIT, NX, NY, ND, WI, WJ, M = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+CF = 12
 #: ``j`` of the first level segment's contacts (−1 to −4 are the bounds)
 SEGMENT = -5
 
@@ -115,25 +115,27 @@ def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, 
             if pos[i, 0] * px + pos[i, 1] * py - d < r:
                 if m >= room:
                     return -1
-                _plane(ij, cf, m, i, -1 - k, px, py, d, friction, restitution, pos, prev, h)
+                _plane(ij, cf, m, i, -1 - k, px, py, d, friction, restitution, radius, pos,
+                       prev, h)
                 m += 1
         for g in range(segs.shape[0]):
             px, py, d = _segment_plane(pos[i, 0], pos[i, 1], prev[i, 0], prev[i, 1], segs, g)
             if pos[i, 0] * px + pos[i, 1] * py - d < r:
                 if m >= room:
                     return -1
-                _plane(ij, cf, m, i, SEGMENT - g, px, py, d, friction, restitution, pos,
-                       prev, h)
+                _plane(ij, cf, m, i, SEGMENT - g, px, py, d, friction, restitution, radius,
+                       pos, prev, h)
                 m += 1
     return m
 
 
 @njit(cache=True, inline="always")
-def _plane(ij, cf, m, i, j, px, py, d, friction, restitution, pos, prev, h):
-    """Row ``m``: disc ``i`` against the static plane ``j`` (outward normal ``p``, offset d)."""
+def _plane(ij, cf, m, i, j, px, py, d, friction, restitution, radius, pos, prev, h):
+    """Row ``m``: disc ``i`` against the static plane ``j`` (outward normal ``p``, offset
+    ``d``), written as ``prepare_discs`` reads it: the normal into the plane."""
     ij[m, 0], ij[m, 1] = i, j
     _new(cf, m, friction[i], restitution[i], _approach(i, -1, pos, prev, h, px, py))
-    cf[m, NX], cf[m, NY], cf[m, ND] = px, py, d
+    cf[m, NX], cf[m, NY], cf[m, ND] = -px, -py, d + radius[i]
 
 
 @njit(cache=True, inline="always")
@@ -176,19 +178,6 @@ def _new(cf, m, mu, e, v0):
 
 
 @njit(cache=True, inline="always")
-def _normal(k, i, j, pos, radius, cf):
-    """Contact ``k``'s unit normal from ``i`` toward ``j`` (into the plane) and its gap (px)."""
-    if j < 0:
-        px, py = cf[k, NX], cf[k, NY]
-        return -px, -py, pos[i, 0] * px + pos[i, 1] * py - cf[k, ND] - radius[i]
-    dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
-    d = math.sqrt(dx * dx + dy * dy)
-    if d < 1e-12:
-        return 0.0, 1.0, -radius[i] - radius[j]
-    return dx / d, dy / d, d - radius[i] - radius[j]
-
-
-@njit(cache=True, inline="always")
 def _approach(i, j, pos, prev, h, px, py):
     """Normal speed (px/s, < 0 approaching) of pair ``i, j``, or (``j < 0``) of ``i``
     toward the plane of outward normal ``p``."""
@@ -203,9 +192,45 @@ def _approach(i, j, pos, prev, h, px, py):
     return (ux * dx + uy * dy) / (d * h)
 
 
+@njit(cache=True)
+def prepare_discs(m, ij, cf, pos, w, radius, gx, gy, vmin):
+    """Each contact's frame: its normal ``NX, NY`` (from ``i`` toward ``j``, into a plane)
+    and ``ND``, so that its gap is ``(pos_j − pos_i) · n − ND`` (``pos_j`` = 0 for a
+    plane), the inverse masses it uses ``WI, WJ`` (``support.carried`` for a pair at
+    rest: ``V0`` slower than ``vmin``) and its effective mass ``M``.
+
+    As Box2D keeps a manifold's normal for its step, the normal is the one found at the
+    frame's start: it turns with the discs by at most their reach before the contacts
+    are found again (``outran``), and the projected gap it gives is never longer than
+    the true one.
+    """
+    for k in range(m):
+        i, j = ij[k, 0], ij[k, 1]
+        wi, wj = w[i], 0.0
+        if j >= 0:
+            wj = w[j]
+            dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
+            d = math.sqrt(dx * dx + dy * dy)
+            nx, ny = (dx / d, dy / d) if d > 1e-12 else (0.0, 1.0)
+            cf[k, NX], cf[k, NY], cf[k, ND] = nx, ny, radius[i] + radius[j]
+            if wi != wj and cf[k, V0] > -vmin:
+                wi, wj = carried(wi, wj, nx * gx + ny * gy)
+        cf[k, WI], cf[k, WJ] = wi, wj
+        cf[k, M] = 1.0 / (wi + wj) if wi + wj > 0.0 else 0.0
+
+
+@njit(cache=True, inline="always")
+def _gap(k, i, j, at, cf):
+    """Contact ``k``'s gap (px) with the discs at ``at``, along its frame's normal."""
+    if j >= 0:
+        return ((at[j, 0] - at[i, 0]) * cf[k, NX] + (at[j, 1] - at[i, 1]) * cf[k, NY]
+                - cf[k, ND])
+    return -(at[i, 0] * cf[k, NX] + at[i, 1] * cf[k, NY]) - cf[k, ND]
+
+
 @njit(cache=True, inline="always")
 def _vel(i, j, pos, prev, h, nx, ny):
-    """Relative velocity (px/s) of ``j`` against ``i`` (``i``'s own, negated, for a bound)
+    """Relative velocity (px/s) of ``j`` against ``i`` (``i``'s own, negated, for a plane)
     along ``n`` and along the tangent ``(−ny, nx)``."""
     ux, uy = -(pos[i, 0] - prev[i, 0]), -(pos[i, 1] - prev[i, 1])
     if j >= 0:
@@ -225,31 +250,20 @@ def _apply(i, j, wi, wj, px, py, arr, h):
         arr[j, 1] += wj * py * h
 
 
-@njit(cache=True, inline="always")
-def _shares(i, j, w, nx, ny, gx, gy, v0, vmin):
-    """The two inverse masses the contact uses (``support.carried`` when at rest)."""
-    wi = w[i]
-    wj = w[j] if j >= 0 else 0.0
-    if j >= 0 and wi != wj and v0 > -vmin:
-        wi, wj = carried(wi, wj, nx * gx + ny * gy)
-    return wi, wj
-
-
 @njit(cache=True)
-def warm_discs(m, ij, cf, pos, prev, w, radius, h, gx, gy, vmin):
+def warm_discs(m, ij, cf, pos, h):
     """Apply the contacts' impulses again (the warm start), as velocity (``pos`` moves)."""
     for k in range(m):
-        i, j = ij[k, 0], ij[k, 1]
         ln, lt = cf[k, LN], cf[k, LT]
         if ln == 0.0 and lt == 0.0:
             continue
-        nx, ny, _ = _normal(k, i, j, prev, radius, cf)
-        wi, wj = _shares(i, j, w, nx, ny, gx, gy, cf[k, V0], vmin)
-        _apply(i, j, wi, wj, ln * nx - lt * ny, ln * ny + lt * nx, pos, h)
+        nx, ny = cf[k, NX], cf[k, NY]
+        _apply(ij[k, 0], ij[k, 1], cf[k, WI], cf[k, WJ], ln * nx - lt * ny, ln * ny + lt * nx,
+               pos, h)
 
 
 @njit(cache=True)
-def solve_discs(m, ij, cf, pos, prev, w, radius, h, relax, soft, push, gx, gy, vmin):
+def solve_discs(m, ij, cf, pos, prev, h, relax, soft, push):
     """One pass over the contacts: the soft normal constraint (the relax pass: without
     the push), then friction. The solve changes velocity by moving ``pos``; the relax
     by moving ``prev`` (the pass after the positions were integrated).
@@ -257,14 +271,16 @@ def solve_discs(m, ij, cf, pos, prev, w, radius, h, relax, soft, push, gx, gy, v
     ``soft``: ``(bias_rate, mass_scale, impulse_scale)`` of a pair (row 0) and of a
     plane (row 1: twice as stiff, as Box2D's static contacts).
     """
+    arr = prev if relax else pos
+    sign = -1.0 if relax else 1.0  # prev moves the other way for the same velocity
     for k in range(m):
-        i, j = ij[k, 0], ij[k, 1]
-        # the gap at the substep's start for the solve, after the move for the relax
-        nx, ny, gap = _normal(k, i, j, pos if relax else prev, radius, cf)
-        wi, wj = _shares(i, j, w, nx, ny, gx, gy, cf[k, V0], vmin)
-        wsum = wi + wj
-        if wsum == 0.0:
+        mass = cf[k, M]
+        if mass == 0.0:
             continue
+        i, j = ij[k, 0], ij[k, 1]
+        nx, ny, wi, wj = cf[k, NX], cf[k, NY], cf[k, WI], cf[k, WJ]
+        # the gap at the substep's start for the solve, after the move for the relax
+        gap = _gap(k, i, j, pos if relax else prev, cf)
         vn, vt = _vel(i, j, pos, prev, h, nx, ny)
         if gap > 0.0:  # speculative: approach no faster than closes the gap this substep
             bias, ms, ks = gap / h, 1.0, 0.0
@@ -274,44 +290,36 @@ def solve_discs(m, ij, cf, pos, prev, w, radius, h, relax, soft, push, gx, gy, v
             q = 1 if j < 0 else 0
             bias, ms, ks = max(soft[q, 0] * gap, -push), soft[q, 1], soft[q, 2]
         ln = cf[k, LN]
-        dn = -ms * (vn + bias) / wsum - ks * ln
-        new = max(ln + dn, 0.0)
+        new = max(ln - ms * (vn + bias) * mass - ks * ln, 0.0)
         dn = new - ln
         cf[k, LN] = new
         if new > 0.0:
             cf[k, HIT] = 1.0
-        arr = prev if relax else pos
-        sign = -1.0 if relax else 1.0  # prev moves the other way for the same velocity
-        _apply(i, j, wi, wj, sign * dn * nx, sign * dn * ny, arr, h)
         # friction, bounded by the normal impulse (which did not change the tangent speed)
         lt = cf[k, LT]
         cap = cf[k, MU] * new
-        nt = min(max(lt - vt / wsum, -cap), cap)
+        nt = min(max(lt - vt * mass, -cap), cap)
         dt = nt - lt
         cf[k, LT] = nt
-        _apply(i, j, wi, wj, -sign * dt * ny, sign * dt * nx, arr, h)
+        _apply(i, j, wi, wj, sign * (dn * nx - dt * ny), sign * (dn * ny + dt * nx), arr, h)
 
 
 @njit(cache=True)
-def bounce_discs(m, ij, cf, pos, prev, w, radius, h, vmin, gx, gy):
+def bounce_discs(m, ij, cf, pos, prev, h, vmin):
     """Restitution after the frame's last substep: contacts that hit faster than ``vmin``
     (px/s) leave at ``e`` times their approach speed (velocity only: ``prev`` moves)."""
     for k in range(m):
-        e, v0 = cf[k, E], cf[k, V0]
-        if e == 0.0 or v0 > -vmin or cf[k, HIT] == 0.0:
+        e, v0, mass = cf[k, E], cf[k, V0], cf[k, M]
+        if e == 0.0 or v0 > -vmin or cf[k, HIT] == 0.0 or mass == 0.0:
             continue
         i, j = ij[k, 0], ij[k, 1]
-        nx, ny, _ = _normal(k, i, j, pos, radius, cf)
-        wi, wj = _shares(i, j, w, nx, ny, gx, gy, v0, vmin)
-        wsum = wi + wj
-        if wsum == 0.0:
-            continue
+        nx, ny = cf[k, NX], cf[k, NY]
         vn, _ = _vel(i, j, pos, prev, h, nx, ny)
         ln = cf[k, LN]
-        new = max(ln - (vn + e * v0) / wsum, 0.0)
+        new = max(ln - (vn + e * v0) * mass, 0.0)
         dn = new - ln
         cf[k, LN] = new
-        _apply(i, j, wi, wj, -dn * nx, -dn * ny, prev, h)
+        _apply(i, j, cf[k, WI], cf[k, WJ], -dn * nx, -dn * ny, prev, h)
 
 
 @njit(cache=True)

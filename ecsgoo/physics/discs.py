@@ -20,6 +20,7 @@ from ..kernels.discs import (
     bounce_discs,
     find_discs,
     outran,
+    prepare_discs,
     room,
     softness,
     solve_discs,
@@ -63,7 +64,8 @@ class Discs:
         return twin
 
     # -- a frame ---------------------------------------------------------------------
-    def find(self, world: World, ctx: StepContext, pairs: bool = True) -> None:
+    def find(self, world: World, ctx: StepContext, pairs: bool = True,
+             bounce: float = 100.0) -> None:
         """This frame's contacts (circle pairs if ``pairs``; the bounds and the level's
         segments always), their impulses carried over from last frame's."""
         st = world.store
@@ -95,6 +97,8 @@ class Discs:
                 break
             self.ij, self.cf = room(2 * len(self.ij))
         self.n = m
+        gx, gy = world.down
+        prepare_discs(m, self.ij, self.cf, c["pos"], c["w"], c["radius"], gx, gy, bounce)
         self._warm(self.ents)
 
     def _key(self, ent: np.ndarray) -> np.ndarray:
@@ -149,15 +153,14 @@ class Discs:
             return
         c = world.store.particles.cols
         h = ctx.h
-        gx, gy = world.down
         hertz = min(HERTZ, 0.25 / h)
         soft = np.array([softness(hertz, ZETA, h), softness(2.0 * hertz, ZETA, h)])
-        args = (self.n, self.ij, self.cf, c["pos"], c["prev"], c["w"], c["radius"], h)
-        warm_discs(*args, gx, gy, bounce)
-        solve_discs(*args, False, soft, push, gx, gy, bounce)
-        solve_discs(*args, True, soft, push, gx, gy, bounce)
+        args = (self.n, self.ij, self.cf, c["pos"], c["prev"], h)
+        warm_discs(self.n, self.ij, self.cf, c["pos"], h)
+        solve_discs(*args, False, soft, push)
+        solve_discs(*args, True, soft, push)
         if ctx.last:
-            bounce_discs(*args, bounce, gx, gy)
+            bounce_discs(*args, bounce)
 
     # -- files -----------------------------------------------------------------------
     def save(self) -> dict[str, Any]:

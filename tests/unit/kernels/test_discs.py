@@ -11,6 +11,7 @@ from ecsgoo.kernels.discs import (
     NX,
     NY,
     find_discs,
+    prepare_discs,
     room,
     softness,
     solve_discs,
@@ -29,14 +30,14 @@ def _found(pos, w, radius, group, reach, bounds, segs):
     m = find_discs(pos, prev, w, radius, group, ones, -ones, np.full(n, 0.5), np.zeros(n),
                    reach, nx, ny, start, items, box, bounds is not None, segs, 1 / 360, ij, cf)
     assert m >= 0
-    got = set()
+    got = {}
     for k in range(m):
         i, j = int(ij[k, 0]), int(ij[k, 1])
         if j >= 0:
             gap = np.hypot(*(pos[j] - pos[i])) - radius[i] - radius[j]
         else:  # a plane: its own gap, as the solver reads it
-            gap = pos[i] @ cf[k, [NX, NY]] - cf[k, ND] - radius[i]
-        got.add((i, j, round(float(gap), 9)))
+            gap = -(pos[i] @ cf[k, [NX, NY]]) - cf[k, ND]
+        got[i, j] = float(gap)
     return got, m
 
 
@@ -52,8 +53,9 @@ def test_found_contacts_are_the_naive_ones(seed):
     segs = rng.uniform(0, 200, (4, 4))
     bounds = (0.0, 0.0, 200.0, 200.0) if seed % 2 else None
     got, m = _found(pos, w, radius, group, reach, bounds, segs)
-    assert got == naive.disc_contacts_naive(pos, w, radius, group, reach, bounds, segs)
-    assert m == len(got)  # each once
+    want = naive.disc_contacts_naive(pos, w, radius, group, reach, bounds, segs)
+    assert got.keys() == want.keys() and m == len(got)  # each once
+    assert all(got[k] == pytest.approx(want[k], abs=1e-9) for k in want)
 
 
 def test_room_runs_out_and_says_so():
@@ -79,9 +81,10 @@ def test_a_rigid_contact_stops_an_approach_in_one_solve():
     w, radius = np.array([0.5]), np.array([10.0])
     ij, cf = room(1)
     ij[0] = (0, -1)
-    cf[0, NX], cf[0, NY], cf[0, ND] = 0.0, 1.0, 0.0
+    cf[0, NX], cf[0, NY], cf[0, ND] = 0.0, -1.0, radius[0]  # the floor, y = 0
+    prepare_discs(1, ij, cf, pos, w, radius, 0.0, -1.0, 100.0)
     soft = np.array([softness(30, 10, h), softness(60, 10, h)])
-    solve_discs(1, ij, cf, pos, prev, w, radius, h, False, soft, 300.0, 0.0, -1.0, 100.0)
+    solve_discs(1, ij, cf, pos, prev, h, False, soft, 300.0)
     vy = (pos[0, 1] - prev[0, 1]) / h
     assert vy == pytest.approx(-1.0 / h)  # closes the 1 px gap this substep
     assert cf[0, LN] == pytest.approx((600 - 1 / h) / 0.5)
