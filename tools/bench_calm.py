@@ -9,15 +9,15 @@ every vertex < 60 px/s within 5 s.
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
-import numpy as np
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, "..", "tests"), os.path.join(HERE, "..")]
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[1] / "tests")]
+import numpy as np  # noqa: E402
 
-import scenes  # noqa: E402  (tests/scenes.py: the same scenes the tests use)
-
+import scenes  # noqa: E402  (tests/scenes.py: the scenes the tests use)
 from ecsgoo import Particle, World  # noqa: E402
 
 Row = tuple[str, str, str]
