@@ -229,14 +229,14 @@ def _gap(k, i, j, at, cf):
 
 
 @njit(cache=True, inline="always")
-def _vel(i, j, pos, prev, h, nx, ny):
-    """Relative velocity (px/s) of ``j`` against ``i`` (``i``'s own, negated, for a plane)
-    along ``n`` and along the tangent ``(−ny, nx)``."""
+def _vel(i, j, pos, prev, rate, nx, ny):
+    """Relative velocity (px/s, ``rate`` = 1 / h) of ``j`` against ``i`` (``i``'s own,
+    negated, for a plane) along ``n`` and along the tangent ``(−ny, nx)``."""
     ux, uy = -(pos[i, 0] - prev[i, 0]), -(pos[i, 1] - prev[i, 1])
     if j >= 0:
         ux += pos[j, 0] - prev[j, 0]
         uy += pos[j, 1] - prev[j, 1]
-    return (ux * nx + uy * ny) / h, (-ux * ny + uy * nx) / h
+    return (ux * nx + uy * ny) * rate, (-ux * ny + uy * nx) * rate
 
 
 @njit(cache=True, inline="always")
@@ -273,6 +273,7 @@ def solve_discs(m, ij, cf, pos, prev, h, relax, soft, push):
     """
     arr = prev if relax else pos
     sign = -1.0 if relax else 1.0  # prev moves the other way for the same velocity
+    rate = 1.0 / h  # multiplications in the loop: it is one long chain of dependencies
     for k in range(m):
         mass = cf[k, M]
         if mass == 0.0:
@@ -281,9 +282,9 @@ def solve_discs(m, ij, cf, pos, prev, h, relax, soft, push):
         nx, ny, wi, wj = cf[k, NX], cf[k, NY], cf[k, WI], cf[k, WJ]
         # the gap at the substep's start for the solve, after the move for the relax
         gap = _gap(k, i, j, pos if relax else prev, cf)
-        vn, vt = _vel(i, j, pos, prev, h, nx, ny)
+        vn, vt = _vel(i, j, pos, prev, rate, nx, ny)
         if gap > 0.0:  # speculative: approach no faster than closes the gap this substep
-            bias, ms, ks = gap / h, 1.0, 0.0
+            bias, ms, ks = gap * rate, 1.0, 0.0
         elif relax:
             bias, ms, ks = 0.0, 1.0, 0.0
         else:
@@ -314,7 +315,7 @@ def bounce_discs(m, ij, cf, pos, prev, h, vmin):
             continue
         i, j = ij[k, 0], ij[k, 1]
         nx, ny = cf[k, NX], cf[k, NY]
-        vn, _ = _vel(i, j, pos, prev, h, nx, ny)
+        vn, _ = _vel(i, j, pos, prev, 1.0 / h, nx, ny)
         ln = cf[k, LN]
         new = max(ln - (vn + e * v0) * mass, 0.0)
         dn = new - ln

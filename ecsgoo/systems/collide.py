@@ -148,18 +148,22 @@ class Collide(Stage):
         hold = max(0.0, self.hold_speed) * h
         if not (self.particles or self.outlines or st.bodies.n):
             return None
-        grid = world.broadphase.solver_particles(world)  # frozen rows left out
-        x0, y0, cell, nx, ny, start, items = grid
         if self.soft:
+            st.prepare()  # whole, thawed if a row came or went (as the grid would make it)
             _discs(world, ctx, self.particles, self.push_speed, self.bounce_speed)
-        elif self.particles:
+        outlines = self.outlines and len(st.outline_off) > 1
+        grid = None
+        if outlines or st.bodies.n or not self.soft:  # what reads the substep's grid
+            grid = world.broadphase.solver_particles(world)  # frozen rows left out
+            x0, y0, cell, nx, ny, start, items = grid
+        if not self.soft and self.particles:
             # the grid's rows run up the y axis: sweep them downward when gravity pulls down
             downward = self.along_gravity and world.gravity[1] < 0
             collide_pairs(c["pos"], c["prev"], c["w"], c["radius"], c["group"],
                           c["layer"], c["mask"],
                           c["friction"], c["restitution"], nx, ny, start, items, vmin, push,
                           hold, downward, *_turned(world.down, downward))
-        if self.outlines and len(st.outline_off) > 1:
+        if outlines:
             collide_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
                              c["pos"], c["prev"], c["w"], c["radius"], c["group"],
                              c["layer"], c["mask"], c["friction"], c["restitution"], x0, y0,
