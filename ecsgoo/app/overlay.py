@@ -46,6 +46,26 @@ def footer_keys(game: Any) -> str:
     return " · ".join([*game.hints, *PLAYER_KEYS])
 
 
+#: The player's keys the footer leaves out first when the line does not fit, in order.
+_SPARE_KEYS = ("Tab wireframe", "N step", "M mute", "F5/F9 save/load")
+
+
+def fitted_footer(draw: Any, game: Any, width: float) -> tuple[str, float]:
+    """The footer's text and size (pt) that fit ``width`` px with a margin: smaller type
+    down to 8 pt, then the least needed player keys left out (a game's own keys stay)."""
+    room = width - 20
+    keys = list(PLAYER_KEYS)
+    while True:
+        text = " · ".join([*game.hints, *keys])
+        for size in (10.0, 9.0, 8.0):
+            if draw.text_width(text, size) <= room:
+                return text, size
+        spare = [k for k in _SPARE_KEYS if k in keys]
+        if not spare:
+            return text, 8.0
+        keys.remove(spare[0])
+
+
 def hud_row(draw: Any, player: Any, limit: float = float("inf")
             ) -> list[tuple[float, str, Any, float, bool]]:
     """Row 1's left side, laid out by measured width so nothing overlaps: ``(x, text, color,
@@ -90,4 +110,5 @@ def draw_hud(draw: Any, player: Any, width: int, height: int) -> None:
     for x, text, color, size, bold in hud_row(draw, player, limit):
         draw.text(x, row1, text, color, size, bold=bold)
     draw.text(10, row2, "   ·   ".join(str(t) for t in game.hud()), _TEXT, 11)
-    draw.text(width / 2, 7, footer_keys(game), _DIM, 10, anchor_x="center")
+    footer, size = fitted_footer(draw, game, width)
+    draw.text(width / 2, 7, footer, _DIM, size, anchor_x="center")

@@ -3,7 +3,7 @@
 from toygame import Toy
 
 from ecsgoo.app import Player
-from ecsgoo.app.overlay import FOOTER_BAND, HUD_BAND, footer_keys, play_area
+from ecsgoo.app.overlay import FOOTER_BAND, HUD_BAND, fitted_footer, footer_keys, play_area
 
 
 def test_the_footer_names_the_games_own_keys_first():
@@ -65,3 +65,29 @@ def test_the_hud_does_not_repeat_the_footers_keys():
         hud = " ".join(game.hud()).lower()
         for hint in game.hints:
             assert hint.lower() not in hud, f"{game.name}: {hint!r} is in the footer already"
+
+
+class _Measure:
+    """A stand-in for ``app.draw.Draw``'s measuring: 0.6 em a character."""
+
+    @staticmethod
+    def text_width(text, size=14, bold=False):
+        return 0.6 * size * len(text)
+
+
+def test_the_footer_fits_the_window_with_smaller_type_then_fewer_player_keys():
+    from games.rope.game import RopeGame
+
+    wide, size = fitted_footer(_Measure, RopeGame, 2000)
+    assert (wide, size) == (footer_keys(RopeGame), 10.0)  # room: everything, full size
+    for width in (800, 600, 400):
+        text, size = fitted_footer(_Measure, RopeGame, width)
+        assert text.startswith(" · ".join(RopeGame.hints))  # the game's own keys stay
+        assert "Esc menu" in text and "R restart" in text
+        if _Measure.text_width(text, size) > width - 20:  # only when nothing is left to drop
+            assert size == 8.0 and "M mute" not in text and "Tab wireframe" not in text
+    text, size = fitted_footer(_Measure, RopeGame, 800)
+    assert _Measure.text_width(text, size) <= 780 and "Tab wireframe" in text  # 9 pt fits
+    text, size = fitted_footer(_Measure, RopeGame, 600)
+    assert _Measure.text_width(text, size) <= 580 and "Tab wireframe" not in text
+    assert "N step" in text  # one key left out was enough
