@@ -36,13 +36,13 @@ def _end_to_end(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark what ``tests/e2e`` holds ``e2e`` and ``slow``, and put it first (a stable sort:
-    each file keeps its own order)."""
+    """Mark what ``tests/e2e`` holds ``e2e`` and ``slow``, and put it first, then the slow
+    unit tests (the fuzzers) (a stable sort: each file keeps its own order)."""
     for item in items:
         if _end_to_end(item):
             item.add_marker(pytest.mark.e2e)
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: not _end_to_end(item))
+    items.sort(key=lambda item: (not _end_to_end(item), item.get_closest_marker("slow") is None))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

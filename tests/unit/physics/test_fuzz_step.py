@@ -38,6 +38,9 @@ from ecsgoo import (
     systems,
 )
 
+#: seconds each (thousands of random files or calls): ``-m "not slow"`` leaves them out
+pytestmark = pytest.mark.slow
+
 #: Operations per example; with the CI profile's 200 examples: 5,000 operations (2,000
 #: examples under HYPOTHESIS_PROFILE=explore).
 OPERATIONS = 25

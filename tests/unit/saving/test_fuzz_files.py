@@ -45,6 +45,9 @@ from ecsgoo import (
 )
 from ecsgoo.app.games import discover
 
+#: seconds each (thousands of random files or calls): ``-m "not slow"`` leaves them out
+pytestmark = pytest.mark.slow
+
 EXPLORE = os.environ.get("HYPOTHESIS_PROFILE") == "explore"
 #: Mutated files per run (CI: fixed seeds; explore: new ones, ten times as many).
 TRIES = 20000 if EXPLORE else 2000
