@@ -54,6 +54,8 @@ class Discs:
         self.at, self.reach = np.zeros((0, 2)), np.zeros(0)  # where found, how far each may go
         self.shape: tuple[int, int] = (-1, -1)  # the particle table the rows are of
         self.ents = np.zeros(0, dtype=np.int64)
+        #: the rows' keys and which have their entities the other way round (``_key``)
+        self.found = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_))
 
     def clone(self) -> Discs:
         twin = Discs()
@@ -61,6 +63,7 @@ class Discs:
         twin.keys, twin.memory = self.keys.copy(), self.memory.copy()
         twin.at, twin.reach, twin.shape = self.at.copy(), self.reach.copy(), self.shape
         twin.ents = self.ents.copy()
+        twin.found = (self.found[0].copy(), self.found[1].copy())
         return twin
 
     # -- a frame ---------------------------------------------------------------------
@@ -99,9 +102,10 @@ class Discs:
         self.n = m
         gx, gy = world.down
         prepare_discs(m, self.ij, self.cf, c["pos"], c["w"], c["radius"], gx, gy, bounce)
-        self._warm(self.ents)
+        self.found = self._key(self.ents)  # the rows' keys, for the warm start and keep
+        self._warm()
 
-    def _key(self, ent: np.ndarray) -> np.ndarray:
+    def _key(self, ent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each contact's key: its two entities (the lower first), a bound coded above
         every entity."""
         ij = self.ij[: self.n]
@@ -110,10 +114,10 @@ class Discs:
         lo, hi = np.minimum(a, b), np.maximum(a, b)
         return lo * _SHIFT + hi, a > b  # flipped: the tangent runs the other way
 
-    def _warm(self, ent: np.ndarray) -> None:
+    def _warm(self) -> None:
         if not len(self.keys) or not self.n:
             return
-        key, flipped = self._key(ent)  # this frame's, matched to last frame's by key
+        key, flipped = self.found  # this frame's, matched to last frame's by key
         at = np.searchsorted(self.keys, key)
         at = np.minimum(at, len(self.keys) - 1)
         hit = self.keys[at] == key
@@ -125,7 +129,7 @@ class Discs:
         """Remember this frame's impulses for the next frame's warm start (and keep what
         frozen rows remembered: ``sleeping.freeze``; they wake warm)."""
         st = world.store
-        key, flipped = self._key(self.ents)
+        key, flipped = self.found
         cf = self.cf[: self.n]
         lt = np.where(flipped, -1.0, 1.0) * cf[:, LT]
         memory = np.stack([cf[:, LN], lt], axis=1)
