@@ -1,4 +1,5 @@
-"""Disc contacts: the particles' circle pairs and the world's bounds, Box2D v3's soft step.
+"""Disc contacts: the particles' circle pairs, the bounds and the level's segments, in
+Box2D v3's soft step.
 
 The particles are non-rotating discs here. A frame's contacts are found once, at its
 first substep (``find_discs``: pairs within their radii plus each disc's reach this
@@ -26,11 +27,13 @@ the bounds). Why this and not the one positional pass it replaced: see
 ``ij`` rows: ``(i, j)`` particle rows; ``j < 0`` is a static plane: the bound
 ``-1 - j`` for ``j`` from −1 to −4 (0 floor, 1 ceiling, 2 left wall, 3 right wall),
 else the level segment ``-5 - j``. ``cf`` columns: ``LN``, ``LT`` (impulses), ``MU``,
-``E``, ``V0`` (approach speed when found, px/s), ``HIT`` (1 once pushed), and for a
-plane its outward normal ``NX``, ``NY`` and offset ``ND`` (px): the gap is
-``pos · n − ND − radius``. A segment's plane is the one through its closest point when
-the contact was found, as Box2D keeps a manifold's normal for its step: a disc sliding
-off a segment's end meets the rest of the plane for at most a frame.
+``E``, ``V0`` (approach speed when found, px/s), ``HIT`` (1 once pushed), the frame's
+normal ``NX``, ``NY`` (from ``i`` toward ``j``, into a plane) and ``ND`` (px), so that
+the gap is ``(pos_j − pos_i) · n − ND`` with ``pos_j`` = 0 for a plane, and the inverse
+masses ``WI``, ``WJ`` and effective mass ``M`` the contact uses (``prepare_discs``). A
+segment's plane is the one through its closest point when the contact was found, as
+Box2D keeps a manifold's normal for its step: a disc sliding off a segment's end meets
+the rest of the plane for at most a frame.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .contacts import closest_on_segment
 from .support import carried
 
 LN, LT, MU, E, V0, HIT, NX, NY, ND, WI, WJ, M = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -155,16 +159,14 @@ def _segment_plane(x, y, sx, sy, segs, g):
     """The plane through segment ``g``'s point closest to ``(x, y)``, facing it (facing
     ``(sx, sy)``, where it was a substep ago, if the centre is on the segment)."""
     ax, ay, bx, by = segs[g, 0], segs[g, 1], segs[g, 2], segs[g, 3]
-    ex, ey = bx - ax, by - ay
-    len2 = ex * ex + ey * ey
-    t = 0.0 if len2 == 0.0 else min(1.0, max(0.0, ((x - ax) * ex + (y - ay) * ey) / len2))
-    qx, qy = ax + t * ex, ay + t * ey
+    qx, qy, _ = closest_on_segment(x, y, ax, ay, bx, by)
     dx, dy = x - qx, y - qy
     dist = math.sqrt(dx * dx + dy * dy)
     if dist > 1e-9:
         nx, ny = dx / dist, dy / dist
     else:
-        ln = math.sqrt(len2) if len2 > 0.0 else 1.0
+        ex, ey = bx - ax, by - ay
+        ln = math.sqrt(ex * ex + ey * ey) or 1.0
         nx, ny = -ey / ln, ex / ln
         if (sx - ax) * nx + (sy - ay) * ny < 0.0:
             nx, ny = -nx, -ny
@@ -334,7 +336,12 @@ def outran(n, pos, at, reach):
     return False
 
 
-def room(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Empty contact arrays for about ``n`` particles."""
-    size = 8 * n + 64
-    return np.zeros((size, 2), dtype=np.int64), np.zeros((size, CF))
+def room_for(n: int) -> int:
+    """Contact rows to start with for ``n`` particles (``find_discs`` says when it needs
+    more)."""
+    return 8 * n + 64
+
+
+def room(rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Empty contact arrays of ``rows`` rows (``ij``, ``cf``)."""
+    return np.zeros((rows, 2), dtype=np.int64), np.zeros((rows, CF))

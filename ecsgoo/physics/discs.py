@@ -22,6 +22,7 @@ from ..kernels.discs import (
     outran,
     prepare_discs,
     room,
+    room_for,
     softness,
     solve_discs,
     warm_discs,
@@ -47,7 +48,7 @@ class Discs:
     """This frame's disc contacts (``ij``, ``cf``, ``n``) and last frame's by key."""
 
     def __init__(self) -> None:
-        self.ij, self.cf = room(0)
+        self.ij, self.cf = room(room_for(0))
         self.n = 0
         self.keys = np.zeros(0, dtype=np.int64)  # sorted; last frame's contacts
         self.memory = np.zeros((0, 2))  # their (LN, LT)
@@ -67,10 +68,10 @@ class Discs:
         return twin
 
     # -- a frame ---------------------------------------------------------------------
-    def find(self, world: World, ctx: StepContext, pairs: bool = True,
-             bounce: float = 100.0) -> None:
+    def find(self, world: World, ctx: StepContext, pairs: bool, bounce: float) -> None:
         """This frame's contacts (circle pairs if ``pairs``; the bounds and the level's
-        segments always), their impulses carried over from last frame's."""
+        segments always), their impulses carried over from last frame's; ``bounce``
+        (px/s, Collide's ``bounce_speed``): slower approaches count as at rest."""
         st = world.store
         p = st.particles
         c = p.cols
@@ -89,8 +90,8 @@ class Discs:
         _, _, _, nx, ny, start, items = grid
         bounds = np.asarray(world.bounds if world.bounds is not None else (0, 0, 0, 0),
                             dtype=np.float64)
-        if len(self.ij) < 8 * n + 64:
-            self.ij, self.cf = room(n)
+        if len(self.ij) < room_for(n):
+            self.ij, self.cf = room(room_for(n))
         while True:
             m = find_discs(c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
                            c["mask"], c["friction"], c["restitution"], reach, nx, ny, start,

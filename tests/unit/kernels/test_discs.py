@@ -13,6 +13,7 @@ from ecsgoo.kernels.discs import (
     find_discs,
     prepare_discs,
     room,
+    room_for,
     softness,
     solve_discs,
 )
@@ -25,7 +26,7 @@ def _found(pos, w, radius, group, reach, bounds, segs):
     ones = np.ones(n, dtype=np.int64)
     grid = build_grid_without(n, pos, radius + reach, 0.0, np.zeros(n, dtype=np.bool_))
     _, _, _, nx, ny, start, items = grid
-    ij, cf = room(n)
+    ij, cf = room(room_for(n))
     box = np.asarray(bounds if bounds is not None else (0, 0, 0, 0), dtype=np.float64)
     m = find_discs(pos, prev, w, radius, group, ones, -ones, np.full(n, 0.5), np.zeros(n),
                    reach, nx, ny, start, items, box, bounds is not None, segs, 1 / 360, ij, cf)
@@ -63,8 +64,7 @@ def test_room_runs_out_and_says_so():
     n = len(pos)
     radius, reach = np.full(n, 5.0), np.zeros(n)
     grid = build_grid_without(n, pos, radius, 0.0, np.zeros(n, dtype=np.bool_))
-    ij, cf = np.zeros((10, 2), dtype=np.int64), np.zeros((10, cf_width := room(0)[1].shape[1]))
-    assert cf_width == cf.shape[1]
+    ij, cf = room(10)
     ones = np.ones(n, dtype=np.int64)
     m = find_discs(pos, pos.copy(), np.ones(n), radius, np.zeros(n, dtype=np.int64), ones,
                    -ones, np.ones(n), np.zeros(n), reach, *grid[3:], np.zeros(4), False,
