@@ -285,21 +285,22 @@ def solve_discs(m, ij, cf, pos, prev, h, relax, soft, push):
         # the gap at the substep's start for the solve, after the move for the relax
         gap = _gap(k, i, j, pos if relax else prev, cf)
         vn, vt = _vel(i, j, pos, prev, rate, nx, ny)
+        ln, lt = cf[k, LN], cf[k, LT]
         if gap > 0.0:  # speculative: approach no faster than closes the gap this substep
+            if ln == 0.0 and lt == 0.0 and vn + gap * rate >= 0.0:
+                continue  # apart, and not closing it this substep: nothing to do
             bias, ms, ks = gap * rate, 1.0, 0.0
         elif relax:
             bias, ms, ks = 0.0, 1.0, 0.0
         else:
             q = 1 if j < 0 else 0
             bias, ms, ks = max(soft[q, 0] * gap, -push), soft[q, 1], soft[q, 2]
-        ln = cf[k, LN]
         new = max(ln - ms * (vn + bias) * mass - ks * ln, 0.0)
         dn = new - ln
         cf[k, LN] = new
         if new > 0.0:
             cf[k, HIT] = 1.0
         # friction, bounded by the normal impulse (which did not change the tangent speed)
-        lt = cf[k, LT]
         cap = cf[k, MU] * new
         nt = min(max(lt - vt * mass, -cap), cap)
         dt = nt - lt
@@ -345,3 +346,53 @@ def room_for(n: int) -> int:
 def room(rows: int) -> tuple[np.ndarray, np.ndarray]:
     """Empty contact arrays of ``rows`` rows (``ij``, ``cf``)."""
     return np.zeros((rows, 2), dtype=np.int64), np.zeros((rows, CF))
+
+
+@njit(cache=True)
+def reach_of(n, pos, prev, radius, substeps, extra, out):
+    """How far (px) each disc may go this frame: its last substep's move times
+    ``substeps`` (0 if not finite), at most its diameter, plus ``extra`` px."""
+    for i in range(n):
+        v = math.hypot(pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]) * substeps
+        if v != v:  # nan: a row without a velocity yet
+            v = 0.0
+        out[i] = min(v, 2.0 * radius[i]) + extra
+
+
+@njit(cache=True)
+def contact_keys(m, ij, ent, wall, shift, keys, flipped):
+    """Each contact's key: its two entities (``ent`` of its rows), the lower first, as
+    ``lo · shift + hi``, a bound or segment ``j < 0`` coded ``wall − 1 − j``;
+    ``flipped``: the entities were the other way round (the tangent runs the other
+    way)."""
+    for k in range(m):
+        a, j = ent[ij[k, 0]], ij[k, 1]
+        b = ent[j] if j >= 0 else wall - 1 - j
+        flipped[k] = a > b
+        keys[k] = b * shift + a if a > b else a * shift + b
+
+
+@njit(cache=True)
+def warm_from(m, keys, flipped, order, cf, old_keys, old):
+    """Last frame's impulses (``old``: LN, LT by sorted ``old_keys``) into this frame's
+    contacts of the same key (``order`` sorts ``keys``): one merge of two sorted lists."""
+    p, last = 0, old_keys.shape[0]
+    for r in range(m):
+        k = order[r]
+        key = keys[k]
+        while p < last and old_keys[p] < key:
+            p += 1
+        if p < last and old_keys[p] == key:
+            cf[k, LN] = old[p, 0]
+            cf[k, LT] = -old[p, 1] if flipped[k] else old[p, 1]
+
+
+@njit(cache=True)
+def remember(m, keys, flipped, order, cf, out_keys, out):
+    """This frame's impulses by sorted key (``order`` sorts ``keys``) into ``out_keys``
+    and ``out`` (LN, LT with the tangent from the lower entity's side)."""
+    for r in range(m):
+        k = order[r]
+        out_keys[r] = keys[k]
+        out[r, 0] = cf[k, LN]
+        out[r, 1] = -cf[k, LT] if flipped[k] else cf[k, LT]

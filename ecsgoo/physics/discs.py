@@ -15,17 +15,19 @@ import numpy as np
 from .. import limits
 from ..kernels.discs import (
     CF,
-    LN,
-    LT,
     bounce_discs,
+    contact_keys,
     find_discs,
     outran,
     prepare_discs,
+    reach_of,
+    remember,
     room,
     room_for,
     softness,
     solve_discs,
     warm_discs,
+    warm_from,
 )
 from ..kernels.grid import build_grid_without
 
@@ -40,6 +42,9 @@ if TYPE_CHECKING:
 HERTZ, ZETA = 30.0, 10.0
 #: px a disc may move in a frame beyond its own motion and still find its contacts.
 REACH_PX = 2.0
+#: how many times its last substep's move a frame's reach allows for (more than the
+#: frame's substeps: a disc may speed up during the frame).
+REACH_SCALE = 1.0
 _WALL = limits.MAX_ENTITY_ID + 1  # a bound's key code: above every entity id
 _SHIFT = 1 << 23
 
@@ -55,8 +60,9 @@ class Discs:
         self.at, self.reach = np.zeros((0, 2)), np.zeros(0)  # where found, how far each may go
         self.shape: tuple[int, int] = (-1, -1)  # the particle table the rows are of
         self.ents = np.zeros(0, dtype=np.int64)
-        #: the rows' keys and which have their entities the other way round (``_key``)
-        self.found = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_))
+        #: the rows' keys, which have their entities the other way round, and the order
+        #: that sorts the keys (``_key``)
+        self.found = _no_keys()
 
     def clone(self) -> Discs:
         twin = Discs()
@@ -64,7 +70,7 @@ class Discs:
         twin.keys, twin.memory = self.keys.copy(), self.memory.copy()
         twin.at, twin.reach, twin.shape = self.at.copy(), self.reach.copy(), self.shape
         twin.ents = self.ents.copy()
-        twin.found = (self.found[0].copy(), self.found[1].copy())
+        twin.found = tuple(a.copy() for a in self.found)
         return twin
 
     # -- a frame ---------------------------------------------------------------------
@@ -76,12 +82,12 @@ class Discs:
         p = st.particles
         c = p.cols
         n = p.n
-        u = c["pos"][:n] - c["prev"][:n]
-        radius = c["radius"][:n]
         # how far each may go this frame: its speed's worth, at most its diameter (a
         # faster one has its contacts found again when it outruns it: ``stale``)
-        reach = np.nan_to_num(np.hypot(u[:, 0], u[:, 1]) * ctx.substeps, nan=0.0)
-        reach = np.minimum(reach, 2.0 * radius) + REACH_PX
+        reach = np.empty(n)
+        reach_of(n, c["pos"], c["prev"], c["radius"], ctx.substeps * REACH_SCALE, REACH_PX,
+                 reach)
+        radius = c["radius"][:n]
         self.at, self.reach = c["pos"][:n].copy(), reach
         self.shape = (p.version, n)
         self.ents = c["entity"][:n].copy()  # the rows' entities, as they were found
@@ -106,42 +112,34 @@ class Discs:
         self.found = self._key(self.ents)  # the rows' keys, for the warm start and keep
         self._warm()
 
-    def _key(self, ent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Each contact's key: its two entities (the lower first), a bound coded above
-        every entity."""
-        ij = self.ij[: self.n]
-        a = ent[ij[:, 0]]
-        b = np.where(ij[:, 1] >= 0, ent[np.maximum(ij[:, 1], 0)], _WALL - 1 - ij[:, 1])
-        lo, hi = np.minimum(a, b), np.maximum(a, b)
-        return lo * _SHIFT + hi, a > b  # flipped: the tangent runs the other way
+    def _key(self, ent: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each contact's key (its two entities, the lower first, a bound coded above
+        every entity), whether its entities are the other way round, and the keys'
+        sorting order (keys are unique: a pair or a disc and a plane is found once)."""
+        keys = np.empty(self.n, dtype=np.int64)
+        flipped = np.empty(self.n, dtype=np.bool_)
+        contact_keys(self.n, self.ij, ent, _WALL, _SHIFT, keys, flipped)
+        return keys, flipped, np.argsort(keys)
 
     def _warm(self) -> None:
-        if not len(self.keys) or not self.n:
-            return
-        key, flipped = self.found  # this frame's, matched to last frame's by key
-        at = np.searchsorted(self.keys, key)
-        at = np.minimum(at, len(self.keys) - 1)
-        hit = self.keys[at] == key
-        cf = self.cf[: self.n]
-        cf[hit, LN] = self.memory[at[hit], 0]
-        cf[hit, LT] = np.where(flipped[hit], -1.0, 1.0) * self.memory[at[hit], 1]
+        if len(self.keys) and self.n:  # this frame's, matched to last frame's by key
+            warm_from(self.n, *self.found, self.cf, self.keys, self.memory)
 
     def keep(self, world: World) -> None:
         """Remember this frame's impulses for the next frame's warm start (and keep what
         frozen rows remembered: ``sleeping.freeze``; they wake warm)."""
         st = world.store
-        key, flipped = self.found
-        cf = self.cf[: self.n]
-        lt = np.where(flipped, -1.0, 1.0) * cf[:, LT]
-        memory = np.stack([cf[:, LN], lt], axis=1)
+        key, memory = np.empty(self.n, dtype=np.int64), np.empty((self.n, 2))
+        remember(self.n, *self.found, self.cf, key, memory)
         if st.any_frozen and len(self.keys):
             p = st.particles
             asleep = p.cols["entity"][: p.n][p.cols["frozen"][: p.n]]
             held = np.isin(self.keys // _SHIFT, asleep) | np.isin(self.keys % _SHIFT, asleep)
             key = np.concatenate([key, self.keys[held]])
             memory = np.concatenate([memory, self.memory[held]])
-        order = np.argsort(key, kind="stable")
-        self.keys, self.memory = key[order], memory[order]
+            order = np.argsort(key, kind="stable")
+            key, memory = key[order], memory[order]
+        self.keys, self.memory = key, memory
 
     def stale(self, world: World) -> bool:
         """Whether this frame's rows no longer hold: a row came or went (a stage or a
@@ -212,6 +210,11 @@ class Discs:
                            np.asarray(state.get("disc_lt", []), dtype=np.float64)], axis=1)
         order = np.argsort(key, kind="stable")
         self.keys, self.memory = key[order], memory[order].reshape(-1, 2)
+
+
+def _no_keys() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_),
+            np.zeros(0, dtype=np.int64))
 
 
 __all__ = ["CF", "Discs"]

@@ -7,15 +7,20 @@ import pytest
 import naive
 from ecsgoo.kernels.discs import (
     LN,
+    LT,
     ND,
     NX,
     NY,
+    contact_keys,
     find_discs,
     prepare_discs,
+    reach_of,
+    remember,
     room,
     room_for,
     softness,
     solve_discs,
+    warm_from,
 )
 from ecsgoo.kernels.grid import build_grid_without
 
@@ -88,3 +93,52 @@ def test_a_rigid_contact_stops_an_approach_in_one_solve():
     vy = (pos[0, 1] - prev[0, 1]) / h
     assert vy == pytest.approx(-1.0 / h)  # closes the 1 px gap this substep
     assert cf[0, LN] == pytest.approx((600 - 1 / h) / 0.5)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_impulses_carry_over_by_entity_pair_as_a_dict_would(seed):
+    """Keys, the warm start's merge and the memory against a plain dict keyed by the
+    pair's entities: a contact gets last frame's impulses of the same two entities,
+    with the tangent turned when they come the other way round."""
+    rng = np.random.default_rng(seed)
+    ent = rng.permutation(50)  # row → entity
+    ij = np.array([(i, j) for i in range(20) for j in list(range(i + 1, 20)) + [-1, -6]
+                   if rng.random() < 0.3], dtype=np.int64).reshape(-1, 2)
+    m, wall, shift = len(ij), 1000, 1 << 23
+    keys, flipped = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.bool_)
+    contact_keys(m, ij, ent, wall, shift, keys, flipped)
+    cf = np.zeros((m, 12))
+    cf[:, LN], cf[:, LT] = rng.normal(size=m), rng.normal(size=m)
+    out_keys, out = np.empty(m, dtype=np.int64), np.empty((m, 2))
+    remember(m, keys, flipped, np.argsort(keys), cf, out_keys, out)
+
+    def pair(k):  # the two entities, a plane by its code, unordered
+        a, j = ent[ij[k, 0]], ij[k, 1]
+        return a, (ent[j] if j >= 0 else wall - 1 - j)
+
+    memory = {}
+    for k in range(m):
+        a, b = pair(k)
+        memory[(min(a, b), max(a, b))] = (cf[k, LN], cf[k, LT] if a < b else -cf[k, LT])
+    assert list(out_keys) == sorted(a * shift + b for a, b in memory)
+    assert [tuple(r) for r in out] == [memory[divmod(int(k), shift)] for k in out_keys]
+    # next frame: half the rows come the other way round, some pairs are new
+    ent2 = ent.copy()
+    ent2[:10] = ent[:10][::-1]
+    keys2, flipped2 = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.bool_)
+    contact_keys(m, ij, ent2, wall, shift, keys2, flipped2)
+    cf2 = np.zeros((m, 12))
+    warm_from(m, keys2, flipped2, np.argsort(keys2), cf2, out_keys, out)
+    for k in range(m):
+        a, j = ent2[ij[k, 0]], ij[k, 1]
+        b = ent2[j] if j >= 0 else wall - 1 - j
+        ln, lt = memory.get((min(a, b), max(a, b)), (0.0, 0.0))
+        assert (cf2[k, LN], cf2[k, LT]) == (ln, lt if a < b else -lt)
+
+
+def test_reach_is_the_frames_move_at_most_a_diameter_plus_the_margin():
+    pos = np.array([[3.0, 4.0], [0.0, 0.0], [100.0, 0.0], [np.nan, 0.0]])
+    prev = np.zeros((4, 2))
+    out = np.empty(4)
+    reach_of(4, pos, prev, np.array([20.0, 1.0, 2.0, 1.0]), 6.0, 2.0, out)
+    assert list(out) == [32.0, 2.0, 6.0, 2.0]  # 5 px × 6; at rest; capped at 2r; NaN: 0
