@@ -28,6 +28,7 @@ from .columns import AREAS, BODIES, JOINTS, PARTICLES, SHAPES, SPRINGS, TETHERS,
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _Rider
 from .derived import inverse_masses
 from .errors import WorldError
+from .kernels.chains import chain_room
 from .kernels.coloring import color_order
 from .kernels.distance import measure_rest
 from .rigid import Joint, RigidBody
@@ -80,6 +81,8 @@ class Store(BodyRows):
         #: ``kernels.distance.pack_springs``), kept: a substep then allocates nothing.
         self.spring_pack = (np.zeros((0, 2), dtype=I8), np.zeros((0, 3)))
         self.spring_pack_key: Any = None  # what the packed copy is of (Project's)
+        #: the packed springs' chains (Project's ``_chains``: count, offsets, rows, ...)
+        self.spring_chains: tuple[Any, ...] = (0,) + chain_room(0)
         self._init_bodies()
         #: Called with an entity whose row a component's setter changed (the World
         #: wakes its island; a bare store does nothing).
@@ -484,7 +487,7 @@ class Store(BodyRows):
         new._csr_dirty = new._rows_stale = True
         new._rebuild_csr()
         new.spring_pack = tuple(a.copy() for a in self.spring_pack)  # its own, not shared
-        new.spring_pack_key = None
+        new.spring_pack_key = None  # packed again (and its chains found) at the next step
         return new, mapping
 
 

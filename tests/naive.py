@@ -625,3 +625,28 @@ def disc_contacts_naive(pos, w, radius, group, reach, bounds, segs):
             if d - radius[i] < reach[i]:
                 out[i, -5 - s] = d - radius[i]
     return out
+
+
+def xpbd_step_naive(pos, w, springs, h):
+    """Mirrors ``kernels.chains.solve_chains`` on one set of springs: the linearised XPBD
+    step solved densely, ``(J W Jᵀ + α̃) Δλ = rest − d − α̃ λ`` (numpy's solve), then
+    ``Δx = W Jᵀ Δλ``. ``springs``: dicts of a, b, rest, compliance, lam (updated).
+    Returns the new positions (a list of [x, y])."""
+    import numpy as np
+
+    n, m = len(pos), len(springs)
+    jac = np.zeros((m, 2 * n))
+    rhs, alpha = np.zeros(m), np.zeros(m)
+    for r, s in enumerate(springs):
+        a, b = s["a"], s["b"]
+        d = math.dist(pos[a], pos[b])
+        u = [(pos[b][k] - pos[a][k]) / d for k in (0, 1)]
+        jac[r, 2 * a:2 * a + 2], jac[r, 2 * b:2 * b + 2] = [-u[0], -u[1]], u
+        alpha[r] = s["compliance"] / (h * h)
+        rhs[r] = s["rest"] - d - alpha[r] * s["lam"]
+    inv = np.repeat(np.asarray(w, dtype=float), 2)
+    dlam = np.linalg.solve(jac @ (inv[:, None] * jac.T) + np.diag(alpha), rhs)
+    moved = np.asarray(pos, dtype=float).reshape(-1) + inv * (jac.T @ dlam)
+    for s, dl in zip(springs, dlam, strict=True):
+        s["lam"] += dl
+    return moved.reshape(-1, 2).tolist()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import limits
 from ..kernels.area import solve_area
+from ..kernels.chains import chain_room, find_chains, solve_chains
 from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
 from ..kernels.joints import joint_substep
 from ..kernels.shape import solve_shape
@@ -72,6 +73,7 @@ class Project(Stage):
             # Gauss–Seidel pass (a one-way sweep feeds energy into high-valence nodes,
             # e.g. a jelly ball's centre with 24 spokes, until it explodes)
             sweep_springs(ends, vals, pc["pos"], pc["w"], h, r % 2 == 1)
+            _solve_chains(world, vals, h)
             if areas.n:
                 rc = areas.cols
                 solve_area(areas.n, pc["pos"], pc["w"], st.area_off, st.area_idx,
@@ -82,6 +84,7 @@ class Project(Stage):
             _solve_tethers_once(world, h)
         if rounds % 2:
             sweep_springs(ends, vals, pc["pos"], pc["w"], h, True)
+            _solve_chains(world, vals, h)
         unpack_lam(order, vals, sc["lam"])
         _solve_joints(world, h)
 
@@ -91,7 +94,8 @@ class Project(Stage):
         a frame's first substep and kept for the others (a tenth of the jelly scene's
         Project), as nothing but a per-substep stage of the game's own could change a
         spring's ends, rest, compliance or broken flag between a frame's substeps
-        (such a change counts from the next frame)."""
+        (such a change counts from the next frame). The chains (ropes, strands:
+        ``kernels.chains``) are taken out of the sweep then."""
         st = world.store
         ends, vals = st.spring_pack
         key = (world.frame, st.springs.version, id(st.spring_order))
@@ -101,9 +105,25 @@ class Project(Stage):
             pack_springs(st.spring_order, sc["a"], sc["b"], sc["rest"], sc["compliance"],
                          sc["broken"], sc["lam"], ends, vals)
             st.spring_pack_key = key
+            st.spring_chains = _chains(ends, st.particles.n)
         else:
             vals[:, 2] = 0.0
         return ends, vals
+
+
+def _chains(ends: Any, n: int) -> tuple[Any, ...]:
+    """The packed springs' chains (``kernels.chains.find_chains``, which takes them out
+    of ``ends``): (count, offsets, rows, their ends, scratch)."""
+    off, rows, cends, scratch = chain_room(len(ends))
+    return (find_chains(ends, n, off, rows, cends), off, rows, cends, scratch)
+
+
+def _solve_chains(world: World, vals: Any, h: float) -> None:
+    """One exact step of every chain of springs (``kernels.chains``), in Project."""
+    count, off, rows, cends, scratch = world.store.spring_chains
+    if count:
+        pc = world.store.particles.cols
+        solve_chains(count, off, rows, cends, vals, pc["pos"], pc["w"], h, scratch)
 
 
 def _solve_joints(world: World, h: float) -> None:

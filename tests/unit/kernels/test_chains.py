@@ -1,0 +1,64 @@
+"""``kernels.chains``: which springs make chains, and a chain's step against the dense
+solve of the same XPBD system (``naive.xpbd_step_naive``)."""
+
+import numpy as np
+import pytest
+
+import naive
+from ecsgoo.kernels.chains import chain_room, find_chains, solve_chains
+
+
+def _chains(pairs, n):
+    ends = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    off, rows, cends, _ = chain_room(len(ends))
+    count = find_chains(ends, n, off, rows, cends)
+    return [rows[off[c]:off[c + 1]].tolist() for c in range(count)], ends
+
+
+def test_a_path_is_one_chain_in_path_order_and_leaves_the_sweep():
+    chains, ends = _chains([(2, 3), (0, 1), (1, 2)], 4)  # packed out of order
+    assert chains == [[1, 2, 0]] or chains == [[0, 2, 1]]
+    assert (ends == -1).all()
+
+
+def test_a_ring_a_lone_spring_and_a_loop_on_a_stem_stay_in_the_sweep():
+    ring = [(0, 1), (1, 2), (2, 0)]
+    lone = [(3, 4)]
+    lollipop = [(5, 6), (6, 7), (7, 5), (5, 8)]  # 5 has three springs: 6-7 loop back to it
+    chains, ends = _chains(ring + lone + lollipop, 9)
+    assert chains == []
+    assert (ends >= 0).all()
+
+
+def test_a_star_makes_one_chain_per_arm_and_broken_springs_split_them():
+    # a centre (0) with three arms of two springs each; arm 3's (5, 6) is broken (the
+    # pack writes −1 for it), so (0, 5) and (6, 7) are lone springs
+    pairs = [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (-1, -1), (6, 7)]
+    chains, ends = _chains(pairs, 8)
+    assert sorted(map(sorted, chains)) == [[0, 1], [2, 3]]
+    assert ends[4].tolist() == [0, 5] and ends[6].tolist() == [6, 7]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_chain_step_is_the_dense_solve_of_its_system(seed):
+    rng = np.random.default_rng(seed)
+    n = 8
+    pos = np.cumsum(rng.normal(0, 10, (n, 2)), axis=0)
+    w = rng.choice([1.0, 0.001, 0.5], n)
+    w[0] = 0.0 if seed % 2 else w[0]  # anchored, or free
+    w[4] = 0.0 if seed == 3 else w[4]  # an anchor inside the chain
+    pairs = [(k, k + 1) if rng.random() < 0.5 else (k + 1, k) for k in range(n - 1)]
+    rest = rng.uniform(5, 15, n - 1)
+    compliance = rng.choice([0.0, 1e-6], n - 1)
+    springs = [{"a": a, "b": b, "rest": r, "compliance": c, "lam": 0.3}
+               for (a, b), r, c in zip(pairs, rest, compliance, strict=True)]
+    h = 1 / 360
+    want = naive.xpbd_step_naive(pos.tolist(), w, springs, h)
+    ends = np.array(pairs, dtype=np.int64)
+    off, rows, cends, scratch = chain_room(len(ends))
+    assert find_chains(ends, n, off, rows, cends) == 1
+    vals = np.column_stack([rest, compliance, np.full(n - 1, 0.3)])
+    got = pos.copy()
+    solve_chains(1, off, rows, cends, vals, got, w, h, scratch)
+    assert got == pytest.approx(np.array(want), abs=1e-9)
+    assert vals[:, 2] == pytest.approx([s["lam"] for s in springs], rel=1e-9, abs=1e-9)
