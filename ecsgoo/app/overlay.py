@@ -110,5 +110,6 @@ def draw_hud(draw: Any, player: Any, width: int, height: int) -> None:
     for x, text, color, size, bold in hud_row(draw, player, limit):
         draw.text(x, row1, text, color, size, bold=bold)
     draw.text(10, row2, "   ·   ".join(str(t) for t in game.hud()), _TEXT, 11)
-    footer, size = fitted_footer(draw, game, width)
-    draw.text(width / 2, 7, footer, _DIM, size, anchor_x="center")
+    room = width - player.widgets.strip_width()  # a game's buttons at the footer's right end
+    footer, size = fitted_footer(draw, game, room)
+    draw.text(room / 2, 7, footer, _DIM, size, anchor_x="center")

@@ -27,7 +27,7 @@ from .draw import Draw
 from .overlay import HUD_BAND, bands, draw_hud, play_area
 from .progress import record_finished
 from .sound import Sounds
-from .widgets import MARGIN, PANEL_WIDTH, WidgetLayer, flip
+from .widgets import MARGIN, PANEL_WIDTH, WidgetLayer, flip, in_strip
 
 #: How close (screen px) to a particle's edge a press must be for the default grab.
 GRAB_REACH = 24.0
@@ -43,9 +43,11 @@ def data_dir() -> Path:
 
 
 def window_size(game: Game) -> tuple[int, int]:
-    """The window a game is played in: its ``size`` plus the HUD bands and the widget panel."""
+    """The window a game is played in: its ``size`` plus the HUD bands and the widget panel
+    (none for a game with only buttons: they sit in the footer, ``widgets.in_strip``)."""
     top, bottom = bands(True)
-    right = PANEL_WIDTH + 2 * MARGIN if game.widgets() else 0
+    widgets = game.widgets()
+    right = PANEL_WIDTH + 2 * MARGIN if widgets and not in_strip(widgets) else 0
     return game.size[0] + right, game.size[1] + top + bottom
 
 

@@ -18,6 +18,10 @@ ROW = {"slider": 40, "toggle": 26, "button": 30}
 MARGIN = 10
 #: Height (px) of the panel's header, which folds the panel away or opens it again.
 HEADER = 24
+#: A game whose widgets are all buttons gets them in a strip at the footer band's right
+#: end instead of a side panel (no column of empty panel beside the world): each button's
+#: height and, per character of its label, its width (px), and the gap between buttons.
+STRIP_H, STRIP_CHAR, STRIP_GAP = 18, 7, 6
 _PANEL = (20, 23, 36, 200)
 _TRACK = (80, 90, 120)
 _ACCENT = (110, 200, 255)
@@ -55,15 +59,29 @@ class WidgetLayer:
         self.top = top
         self.layout(width, height)
 
+    @property
+    def strip(self) -> bool:
+        """Whether the widgets are all buttons: laid out in the footer strip (``in_strip``)."""
+        return in_strip(self.widgets)
+
     def width(self) -> float:
-        """Window px the open panel takes at the right edge (0 when folded or empty)."""
-        return 0.0 if self.collapsed or not self.widgets else PANEL_WIDTH + 2 * MARGIN
+        """Window px the open panel takes at the right edge (0 when folded, empty or a
+        footer strip)."""
+        return 0.0 if self.collapsed or not self.widgets or self.strip \
+            else PANEL_WIDTH + 2 * MARGIN
+
+    def strip_width(self) -> float:
+        """Window px the footer strip of buttons takes at the footer's right end (0 without)."""
+        return self.size[0] - self.panel[0] if self.strip else 0.0
 
     def layout(self, width: int, height: int, top: int | None = None) -> None:
         """Place the rows for a ``width × height`` window."""
         self.size = (width, height)
         self.top = self.top if top is None else top
         self.slots: list[_Slot] = []
+        if self.strip:
+            self._layout_strip(width)
+            return
         x, y = width - PANEL_WIDTH - MARGIN, height - MARGIN - self.top
         self.header = (x, y - HEADER, PANEL_WIDTH, HEADER)
         if self.collapsed and self.top >= HEADER:  # folded: a small tab in the HUD band
@@ -78,6 +96,18 @@ class WidgetLayer:
         if self.collapsed:
             self.panel = self.header
 
+    def _layout_strip(self, width: int) -> None:
+        """The buttons right to left at the bottom-right corner, in the footer band (which
+        leaves them room: ``overlay.draw_hud`` fits the keys to its left)."""
+        x = width - MARGIN
+        for widget in reversed(self.widgets):
+            w = 2 * MARGIN + STRIP_CHAR * len(widget.label)
+            x -= w
+            self.slots.insert(0, _Slot(widget, x, 2, w, STRIP_H))
+            x -= STRIP_GAP
+        self.header = (0.0, 0.0, 0.0, 0.0)  # nothing folds
+        self.panel = (x, 0.0, width - x, STRIP_H + 4)
+
     def fold(self) -> None:
         """Fold the panel away, or open it again."""
         self.collapsed = not self.collapsed
@@ -87,7 +117,7 @@ class WidgetLayer:
 
     def press(self, sx: float, sy: float) -> bool:
         """A press at window pixel ``(sx, sy)``: True if a widget took it."""
-        if self.widgets and _inside(self.header, sx, sy):
+        if self.widgets and not self.strip and _inside(self.header, sx, sy):
             self.fold()
             return True
         for slot in self.slots:
@@ -127,6 +157,10 @@ class WidgetLayer:
         """Draw the panel with ``draw`` (a screen-space ``Draw``)."""
         if not self.widgets:
             return
+        if self.strip:
+            for slot in self.slots:
+                self._draw_button(draw, slot)
+            return
         draw.rect(*self.panel, _PANEL)
         x, y, w, h = self.header
         label = "◂ controls" if self.collapsed else "▾ controls (click to fold)"
@@ -157,6 +191,11 @@ class WidgetLayer:
         draw.line(s.x + r, cy, s.x + s.w - r, cy, _BUTTON, s.h)
         draw.text(s.x + s.w / 2, cy, s.widget.label, _TEXT, 11, anchor_x="center",
                   anchor_y="center")
+
+
+def in_strip(widgets: list[Widget]) -> bool:
+    """Whether ``widgets`` go in a footer strip: there are some, and all are buttons."""
+    return bool(widgets) and all(w.kind == "button" for w in widgets)
 
 
 def change(widget: Widget, value: Any, keep: bool = True) -> None:

@@ -16,8 +16,11 @@
 - **Observation** (a Dict): ``balls`` ``(32, 2)`` the goo balls' positions as
   fractions of the world, by entity; ``ball_state`` ``(32,)`` 0 no ball in that
   row, 1 loose (lying free), 2 linked but not connected to an anchor (debris),
-  3 in the structure (connected to an anchor); ``supply`` the balls left to
-  build with (free ones, and a supply pile if the level has one; up to 100);
+  3 in the structure (connected to an anchor); ``supply`` the goo balls left
+  to build with (free ones, and a supply pile if the level has one; up to 100),
+  as the HUD's "free" and ``info["balls_left"]``: not the free balloons (a
+  level's balloons are rows of ``balls`` in state 1, but a step never takes
+  one) nor the balls already flying into the pipe;
   ``goal`` the pipe's mouth.
 - **Reward**: the game's score, gained when the level is won: the balls the
   pipe collected; 0 otherwise.
@@ -35,7 +38,7 @@ from gymnasium import spaces
 
 from games.goo import GooGame
 from games.goo.bot import DRAG, SETTLE, pick_up, random_spot, truss_spot, worth_building
-from games.goo.structure import balls, goal, rules_state
+from games.goo.structure import balls, goal, rules_state, to_place
 
 from ..components import Anchor, Particle
 from ..game import Stroke
@@ -114,8 +117,7 @@ class GooEnv(GameEnv):
         state[:n] = np.where(bs.free, 1, np.where(bs.grounded, 3, np.where(bs.linked, 2, 1)))[:n]
         g = goal(world)
         return {"balls": positions, "ball_state": state,
-                "supply": np.array([min(rules_state(world).supply + int(np.sum(bs.usable)),
-                                        MAX_SUPPLY)], np.float32),
+                "supply": np.array([min(to_place(world, bs), MAX_SUPPLY)], np.float32),
                 "goal": np.clip(to_fraction(self.game, np.array([g.x, g.y])), 0, 1)
                 .astype(np.float32)}
 

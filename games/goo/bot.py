@@ -2,10 +2,11 @@
 
 Both take a crawling goo ball off the structure and act through the game's
 input handlers (press, drag, release), one call per frame. The builder stops
-once the pipe is open (the crawlers go in by themselves); when one more ball
-would leave too few to collect, it picks spare ivy off the structure (ivy whose
-loss leaves every other ball standing, the farthest from the pipe first) and
-places it again. Free balloons it ties above the structure's tip once the tip is
+once the pipe is open (the crawlers go in by themselves). Before it takes a
+crawler it picks spare ivy off the structure (ivy whose loss leaves every other
+ball standing, the farthest from the pipe first) and places it again nearer the
+pipe, so more crawlers are left for the pipe; so it does too when one more crawler
+would leave too few to collect. Free balloons it ties above the structure's tip once the tip is
 out over open ground (far from every anchor), one per stretch of the arm.
 """
 
@@ -24,7 +25,7 @@ from ecsgoo.game import Stroke
 from .structure import Balls, attach_targets, balls, goal, kind_of, pipe_node, rules_state
 
 #: Preferred link length of the builder's triangles, as a fraction of build range.
-SIDE = 0.9
+SIDE = 0.98
 #: Frames the builder waits between balls, so the structure settles.
 SETTLE = 40
 #: The random bot's wait between balls (frames): it does not wait for anything to settle.
@@ -34,6 +35,9 @@ DRAG = 12
 #: A balloon goes on the tip once the tip is this many build ranges from every anchor,
 #: and on no tip within BALLOON_GAP build ranges of a ball that has one already.
 BALLOON_OUT, BALLOON_GAP = 1.0, 1.0
+#: Spare ivy is moved (before a crawler is taken) to a spot this many build ranges nearer
+#: the pipe than it is.
+IVY_GAIN = 0.5
 
 
 def truss_spot(world: World, exclude: int = -1) -> tuple[float, float] | None:
@@ -153,14 +157,24 @@ def builder_move(world: World) -> Move:
     move = balloon_move(world, spaced=building)
     if move[0] is not None:
         return move
+    ivy = spare_ivy(world)
+    if ivy >= 0:  # spare ivy first: every crawler kept is one more for the pipe
+        p = world.particles.pos[world.particles.row(ivy)]
+        spot = truss_spot(world, ivy)
+        if spot is not None and _nearer(world, spot, p):
+            return (float(p[0]), float(p[1])), spot
     if building:
         spot = truss_spot(world)
         return pick_up(world, spot), spot
-    ivy = spare_ivy(world)
-    if ivy < 0:
-        return None, None
-    p = world.particles.pos[world.particles.row(ivy)]
-    return (float(p[0]), float(p[1])), truss_spot(world, ivy)
+    return None, None
+
+
+def _nearer(world: World, spot: tuple[float, float], now: np.ndarray) -> bool:
+    """Whether ``spot`` is nearer the pipe than ``now`` (px) by ``IVY_GAIN`` build ranges
+    (ivy moved only to get on: not from the tip to the tip again)."""
+    g, reach = goal(world), rules_state(world).build_range
+    return math.hypot(spot[0] - g.x, spot[1] - g.y) + IVY_GAIN * reach < \
+        math.hypot(now[0] - g.x, now[1] - g.y)
 
 
 def balloon_move(world: World, spaced: bool = True) -> Move:

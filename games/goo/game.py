@@ -48,6 +48,7 @@ from .structure import (
     kind_of,
     place_ball,
     rules_state,
+    to_place,
     undo,
 )
 
@@ -117,15 +118,15 @@ class GooGame(Game):
         """Score when won: the balls collected (extra ones beyond ``required`` count);
         ``stars`` 1–3 by the level's goals (``rules.goals`` says them)."""
         rules = rules_state(self.world)
-        left = rules.supply + int(np.sum(balls(self.world).collectable))
         return Status(rules.result, rules.collected if rules.result == "won" else 0,
-                      {"placed": rules.placed, "balls_left": left, "reason": rules.reason,
+                      {"placed": rules.placed, "balls_left": to_place(self.world),
+                       "reason": rules.reason,
                        "collected": rules.collected, "required": rules.required,
                        "stars": stars(rules), "stars_total": 3})
 
     def hud(self) -> list[str]:
         rules, bs = rules_state(self.world), balls(self.world)
-        free = int(np.sum(bs.collectable)) + rules.supply
+        free = to_place(self.world, bs)
         floating = int(np.sum(bs.usable & bs.balloon))
         lines = [f"{self.levels[self.level - 1]}: {rules.collected} of {rules.required} "
                  f"collected, {free} free, {rules.placed} placed"

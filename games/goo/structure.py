@@ -58,6 +58,12 @@ class Balls:
         return self.free & ~self.sucked
 
     @property
+    def buildable(self) -> np.ndarray:
+        """Free goo balls the player may place to build (not the balloons, which are tied on
+        rather than built with, nor the balls flying into the pipe)."""
+        return self.usable & ~self.balloon
+
+    @property
     def collectable(self) -> np.ndarray:
         """Free balls the pipe may yet take: every free ball but the balloons."""
         return self.free & ~self.balloon
@@ -72,6 +78,13 @@ class Balls:
 def rules_state(world: World) -> GooRulesState:
     """The level's rules state (exactly one per goo world)."""
     return world.get_component(GooRulesState)[0][1]
+
+
+def to_place(world: World, bs: Balls | None = None) -> int:
+    """Goo balls the player has to build with: the supply pile and the ``buildable`` free
+    balls (``bs``: ``balls(world)`` if already read)."""
+    bs = balls(world) if bs is None else bs
+    return rules_state(world).supply + int(np.sum(bs.buildable))
 
 
 def goal(world: World) -> Goal:

@@ -3,7 +3,8 @@
 The basket is a cup of static rigid planks on a post; a ``Sensor`` fills the
 inside of the cup. Balls are thrown from behind a line: the pointer that pulls
 a grabbed body never goes past it, so a ball cannot be carried into the basket
-(the game clamps it, ``clamp``). A ``Basket`` component (saved with the level) names that
+(the game clamps it, ``clamp``), and a throw whose pointer crosses it lets go of the
+ball there (``thrown_over``). A ``Basket`` component (saved with the level) names that
 sensor and counts how long a ball's centre particle has stayed inside it
 (``BasketWatch``, a stage of every playground): ``HOLD`` frames in a row and the
 ball has *landed* — a ball that only bounces through does not count. The level
@@ -14,6 +15,7 @@ with no ball in the basket.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +85,16 @@ def clamp(world: World, x: float, y: float) -> tuple[float, float]:
     without a basket)."""
     b = goal(world)
     return (x, y) if b is None else (min(x, b.line), y)
+
+
+def thrown_over(world: World, x: float, velocity: tuple[float, float]) -> bool:
+    """Whether a pointer at ``x`` (px) moving at ``velocity`` (px/s) while it holds a body
+    is a throw over the basket level's line: past it, toward the basket, faster than
+    ``rules.FLING_SPEED`` (a slow drag stays held back at the line). False without a
+    basket."""
+    b = goal(world)
+    return (b is not None and x > b.line and velocity[0] > 0
+            and math.hypot(*velocity) > rules.FLING_SPEED)
 
 
 def _centres(world: World) -> set[int]:

@@ -176,19 +176,26 @@ class JellyGame(Game):
             entity = next((e for e in self.world.query_point(x, y)
                            if self.world.has_component(e, RigidBody)
                            and bodies.w[bodies.row(e)] > 0), -1)
-        x, y = basket.clamp(self.world, x, y)  # level 4: nothing is carried past the line
-        self._pointer = (x, y)
         self._path.clear()
         self._trace(x, y)
+        x, y = basket.clamp(self.world, x, y)  # level 4: nothing is carried past the line
+        self._pointer = (x, y)
         if entity >= 0:
             self.world.grab(entity, x, y)
             self.sound("grab")
 
     def on_drag(self, x: float, y: float) -> None:
+        """Pull the grabbed body toward the pointer (kept behind level 4's line). A throw
+        whose pointer crosses the line leaves the hand there (``basket.thrown_over``):
+        held on, the body would be stopped at the line and spring back, and let go
+        beyond it, fly backwards."""
+        self._trace(x, y)  # the pointer's own path: a throw's speed and direction
+        entity = self.world.grabbed
+        if entity >= 0 and basket.thrown_over(self.world, x, self.pointer_velocity()):
+            self._let_go()
+            return
         x, y = basket.clamp(self.world, x, y)
         self._pointer = (x, y)
-        self._trace(x, y)
-        entity = self.world.grabbed
         if entity >= 0:  # a deleted particle releases the grab itself
             self.world.grab(entity, x, y)
 
@@ -200,10 +207,14 @@ class JellyGame(Game):
         the body catches up and stops between them: the pointer's path then says how fast
         the throw was, and the body is given that velocity.
         """
+        self._trace(x, y)
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Release the grabbed body; count a fling (``on_release``)."""
         self._pointer = None
         w = self.world
         entity = w.grabbed
-        self._trace(*basket.clamp(w, x, y))
         w.release()
         if entity < 0:
             return

@@ -386,3 +386,16 @@ def test_async_vector_environments_with_spawn():
         assert rewards.shape == (2,) and not terminated.any()
     finally:
         vec.close()
+
+
+def test_goo_supply_counts_the_goo_balls_to_place_not_the_free_balloons():
+    from games.goo.components import GooBall
+
+    env = gym.make("ecsgoo/Goo-v0", level=6).unwrapped  # the balloon level
+    obs, info = env.reset(seed=0)
+    kinds = [g.kind for _, g in env.game.world.get_component(GooBall) if g.free]
+    assert kinds.count("balloon") > 0, "the level has free balloons"
+    goo = len(kinds) - kinds.count("balloon")
+    assert obs["supply"][0] == info["balls_left"] == goo
+    obs, *_, info = env.step(envs.bot_policy(env, "builder")(obs))
+    assert info["placed"] == 1 and obs["supply"][0] == info["balls_left"] == goo - 1

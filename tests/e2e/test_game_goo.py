@@ -70,6 +70,11 @@ def _open_pipe_at_the_top(game: GooGame) -> int:
 # -- the bots on the five levels ----------------------------------------------------------------
 
 
+#: The stars the builder bot earns (long links, spare ivy moved before a crawler is taken);
+#: level 6's second star asks for an arm of eight goo balls, the bot's droops and takes nine.
+BUILDER_STARS = {1: 3, 2: 2, 3: 2, 4: 3, 5: 3, 6: 1, 7: 3}
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_builder_bot_wins_every_level(level: int) -> None:
     g = GooGame(level=level, seed=0)
@@ -77,6 +82,7 @@ def test_builder_bot_wins_every_level(level: int) -> None:
     g.world.check()
     status, rules = g.status(), rules_state(g.world)
     assert status.result == "won", (level, status)
+    assert status.extra["stars"] >= BUILDER_STARS[level], (level, status)
     assert used < 1700 and rules.collected >= rules.required == status.extra["required"]
     assert status.score == rules.collected and "collected enough" in rules.reason
     x, y, w, h = banner_box(g.world)  # the end banner leaves the structure and the pipe in view

@@ -630,15 +630,33 @@ def test_level_4_a_ball_cannot_be_carried_into_the_basket():
     g.world.step(20)
     start = _ball_centre(g)
     g.on_press(*start)
-    for k in range(1, 61):  # a slow drag (no fling) to the middle of the basket
-        g.on_drag(start[0] + (sensor.x - start[0]) * k / 60,
-                  start[1] + (sensor.y - start[1]) * k / 60)
+    for k in range(1, 181):  # a slow drag (190 px/s: no fling) to the middle of the basket
+        g.on_drag(start[0] + (sensor.x - start[0]) * k / 180,
+                  start[1] + (sensor.y - start[1]) * k / 180)
         g.step()
     assert _ball_centre(g)[0] < BASKET_LINE + 40  # held back at the line
     g.on_release(sensor.x, sensor.y)
     for _ in range(120):
         g.step()
     assert g.status().result == "running" and rules.stats(g.world).flings == 0
+
+
+@pytest.mark.parametrize("to", [(500, 450), (700, 500)])
+def test_level_4_a_throw_across_the_line_flies_on_toward_the_basket(to):
+    """The pointer crossing the line lets go of the ball there: held back at the line it
+    sprang back and, let go beyond it, flew backwards to the left wall."""
+    from games.jelly import basket
+
+    g = JellyGame(level=4)
+    line = basket.goal(g.world).line
+    g.world.step(20)
+    _fling(g, _ball_centre(g, 1), to, frames=8)
+    assert rules.stats(g.world).flings == 1
+    path = []
+    for _ in range(20):
+        g.step()
+        path.append(_ball_centre(g, 1)[0])
+    assert path[-1] > line and all(b > a for a, b in zip(path[:9], path[1:10], strict=True)), path
 
 
 def test_a_save_while_the_balls_inflate_continues_identically():

@@ -91,3 +91,19 @@ def test_the_footer_fits_the_window_with_smaller_type_then_fewer_player_keys():
     text, size = fitted_footer(_Measure, RopeGame, 600)
     assert _Measure.text_width(text, size) <= 580 and "Tab wireframe" not in text
     assert "N step" in text  # one key left out was enough
+
+
+def test_a_game_with_only_buttons_has_them_in_the_footer_not_a_side_column():
+    from ecsgoo.app.player import window_size
+    from games.goo.game import GooGame
+
+    game = GooGame(level=1)
+    player = Player(game)
+    assert player.size == window_size(game) == (game.size[0], game.size[1] + HUD_BAND +
+                                                 FOOTER_BAND), "no column beside the world"
+    assert player.area()[2] == game.size[0] and player.widgets.width() == 0
+    (undo,) = player.widgets.slots
+    assert undo.y + undo.h <= FOOTER_BAND and undo.x + undo.w <= player.size[0]
+    assert player.widgets.strip_width() >= undo.w
+    player.press(undo.x + undo.w / 2, undo.y + undo.h / 2)  # the button, not the level
+    assert game.hint is not None and game.hint[0] == "nothing to undo"
