@@ -81,8 +81,9 @@ class Store(BodyRows):
         #: ``kernels.distance.pack_springs``), kept: a substep then allocates nothing.
         self.spring_pack = (np.zeros((0, 2), dtype=I8), np.zeros((0, 3)))
         self.spring_pack_key: Any = None  # what the packed copy is of (Project's)
-        #: the packed springs' chains (Project's ``_chains``: count, offsets, rows, ...)
-        self.spring_chains: tuple[Any, ...] = (0,) + chain_room(0)
+        #: the packed springs' and the tethers' chains (Project's ``_chains``: count,
+        #: offsets, links, their ends, scratch, the tethers' skip)
+        self.spring_chains: tuple[Any, ...] = (0, *chain_room(0), np.zeros(0, dtype=bool))
         self._init_bodies()
         #: Called with an entity whose row a component's setter changed (the World
         #: wakes its island; a bare store does nothing).

@@ -43,13 +43,14 @@ def _shift(body, part, dx, dy, rx, ry, bpos, bangle, bw, biw, ppos, pw):
 
 
 @njit(cache=True)
-def solve_tethers(n, a_body, a_part, b_body, b_part, la, lb, rest, compliance, broken, lam,
-                  bpos, bangle, bw, biw, ppos, pw, h):
+def solve_tethers(n, a_body, a_part, b_body, b_part, la, lb, rest, compliance, broken, skip,
+                  lam, bpos, bangle, bw, biw, ppos, pw, h):
     """One XPBD pass over springs with an end on a rigid body (``solve_distance`` with
-    generalised inverse masses: pulling a crate by its corner also turns it)."""
+    generalised inverse masses: pulling a crate by its corner also turns it), but those
+    ``skip`` flags (a rope's last link: ``chains`` solves it with the rope)."""
     inv_h2 = 1.0 / (h * h)
     for k in range(n):
-        if broken[k]:
+        if broken[k] or skip[k]:
             continue
         ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
         pax, pay, rax, ray = _anchor(ab, ap, la[k, 0], la[k, 1], bpos, bangle, ppos)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import limits
 from ..kernels.area import solve_area
 from ..kernels.chains import chain_room, find_chains, solve_chains
@@ -60,8 +62,9 @@ class Project(Stage):
         if not (st.springs.n or areas.n or shapes.n):  # only springs on bodies, if any
             if st.tethers.n:
                 st.tethers.lam[:] = 0.0
+                alone = np.zeros(st.tethers.n, dtype=np.bool_)  # no chains without springs
                 for _ in range(rounds):
-                    _solve_tethers_once(world, h)
+                    _solve_tethers_once(world, h, alone)
             _solve_joints(world, h)
             return
         st.tethers.lam[:] = 0.0
@@ -81,7 +84,7 @@ class Project(Stage):
             if shapes.n:
                 solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
                             st.shape_idx, st.shape_rest, alpha, shapes.cols["scale"])
-            _solve_tethers_once(world, h)
+            _solve_tethers_once(world, h, st.spring_chains[5])
         if rounds % 2:
             sweep_springs(ends, vals, pc["pos"], pc["w"], h, True)
             _solve_chains(world, vals, h)
@@ -98,32 +101,48 @@ class Project(Stage):
         ``kernels.chains``) are taken out of the sweep then."""
         st = world.store
         ends, vals = st.spring_pack
-        key = (world.frame, st.springs.version, id(st.spring_order))
+        key = (world.frame, st.springs.version, id(st.spring_order), st.tethers.version,
+               st.tethers.n)
         if st.spring_pack_key != key:
             sc = st.springs.cols
             sc["lam"][:] = 0.0
             pack_springs(st.spring_order, sc["a"], sc["b"], sc["rest"], sc["compliance"],
                          sc["broken"], sc["lam"], ends, vals)
             st.spring_pack_key = key
-            st.spring_chains = _chains(ends, st.particles.n)
+            st.spring_chains = _chains(ends, st)
         else:
             vals[:, 2] = 0.0
         return ends, vals
 
 
-def _chains(ends: Any, n: int) -> tuple[Any, ...]:
-    """The packed springs' chains (``kernels.chains.find_chains``, which takes them out
-    of ``ends``): (count, offsets, rows, their ends, scratch)."""
-    off, rows, cends, scratch = chain_room(len(ends))
-    return (find_chains(ends, n, off, rows, cends), off, rows, cends, scratch)
+def _chains(ends: Any, st: Any) -> tuple[Any, ...]:
+    """The chains of the packed springs and the tethers (``kernels.chains.find_chains``,
+    which takes them out of ``ends`` and flags them in the tethers' skip): (count,
+    offsets, links, their ends, scratch, the tethers' skip)."""
+    t = st.tethers
+    tc, nt = t.cols, t.n
+    a_body, b_body = tc["a_body"][:nt], tc["b_body"][:nt]
+    one = (a_body >= 0) != (b_body >= 0)  # a body at one end, a particle at the other
+    part = np.where(a_body < 0, tc["a_part"][:nt], tc["b_part"][:nt])
+    tp = np.where(one & ~tc["broken"][:nt], part, -1)
+    side = (a_body >= 0).astype(np.int64)  # 0: the particle is the a end
+    body = np.where(a_body >= 0, a_body, b_body)
+    off, rows, cends, scratch = chain_room(len(ends) + nt)
+    skip = np.zeros(nt, dtype=np.bool_)
+    count = find_chains(ends, st.particles.n, tp, side, body, off, rows, cends, skip)
+    return (count, off, rows, cends, scratch, skip)
 
 
 def _solve_chains(world: World, vals: Any, h: float) -> None:
-    """One exact step of every chain of springs (``kernels.chains``), in Project."""
-    count, off, rows, cends, scratch = world.store.spring_chains
+    """One exact step of every chain of springs and tethers (``kernels.chains``)."""
+    st = world.store
+    count, off, rows, cends, scratch, _ = st.spring_chains
     if count:
-        pc = world.store.particles.cols
-        solve_chains(count, off, rows, cends, vals, pc["pos"], pc["w"], h, scratch)
+        pc, bc, tc = st.particles.cols, st.bodies.cols, st.tethers.cols
+        tethers = tuple(tc[k] for k in ("a_body", "a_part", "b_body", "b_part", "la", "lb",
+                                        "rest", "compliance", "lam"))
+        solve_chains(count, off, rows, cends, vals, pc["pos"], pc["w"], h, scratch, tethers,
+                     bc["pos"], bc["angle"], bc["w"], bc["iw"])
 
 
 def _solve_joints(world: World, h: float) -> None:
@@ -135,15 +154,16 @@ def _solve_joints(world: World, h: float) -> None:
                       c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], h)
 
 
-def _solve_tethers_once(world: World, h: float) -> None:
-    """One XPBD pass over the tethers (springs with an end on a body), in Project."""
+def _solve_tethers_once(world: World, h: float, skip: Any) -> None:
+    """One XPBD pass over the tethers (springs with an end on a body) but those in chains
+    (``skip``), in Project."""
     st = world.store
     t = st.tethers
     bc, pc = st.bodies.cols, st.particles.cols
     if t.n:
         tc = t.cols
         solve_tethers(t.n, tc["a_body"], tc["a_part"], tc["b_body"], tc["b_part"], tc["la"],
-                      tc["lb"], tc["rest"], tc["compliance"], tc["broken"], tc["lam"],
+                      tc["lb"], tc["rest"], tc["compliance"], tc["broken"], skip, tc["lam"],
                       bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
 
 

@@ -1,9 +1,8 @@
 """Particles of mixed masses: the bars of the calm-contacts issue (``kernels.support``).
 
 A light disc carrying a heavy one at rest shares the correction as equal masses
-would; impacts keep their true masses. Chains of springs of mixed masses are solved
-exactly (``kernels.chains``); a rope's tether to a heavy body is not in its chain yet:
-that bar is a strict xfail, so it fails the day it passes.
+would; impacts keep their true masses. Chains of springs of mixed masses, and a rope's
+tether to a heavy body, are solved exactly (``kernels.chains``).
 """
 
 import math
@@ -40,11 +39,6 @@ def test_a_heavy_disc_on_a_column_of_light_ones_comes_to_rest_on_top(ratio):
     assert list(a[:, 0]) == sorted(a[:, 0])  # still in order: nothing sank through
 
 
-TETHERS = pytest.mark.xfail(strict=True, reason="issue 22: a rope's chain is solved "
-                             "exactly (kernels.chains) but its tether to a body is not in it: "
-                             "Gauss-Seidel between them stretches the rope under a heavy body")
-
-
 def test_a_chain_of_alternating_1_and_1000_masses_hangs_unbroken():
     w = solver(World(bounds=None))
     prev = w.create_entity(Particle(0, 0), Anchor())
@@ -73,7 +67,6 @@ def test_a_heavy_ball_hangs_from_a_strand_of_light_links():
     assert np.abs(links[:-1] / 10.0 - 1.0).max() < 0.05 and abs(links[-1] / 15.0 - 1.0) < 0.05
 
 
-@TETHERS
 def test_a_crate_hangs_from_a_rope_of_light_links():
     w = solver(World(bounds=None))
     line = rope(w, (0, 0), (0, -100), 10, mass=0.05)
