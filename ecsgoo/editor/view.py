@@ -17,7 +17,12 @@ top-right corner). With a piece, click to place it; pieces with a second point (
 chains, springs, segments, the goo pipe) are dragged from one end to the other;
 polygons are drawn point by point (click each, Enter or a right click closes). Keys:
 Ctrl+Z / Ctrl+Y undo / redo, Ctrl+S save, Ctrl+D duplicate, Delete, Q / E turn 15°,
-+ / - scale, arrows nudge, G grid snap, Space play-test (B its bot, Esc back), Esc leaves.
++ / - scale, arrows nudge, G grid snap, Space play-test (B its bot, Esc back), Esc leaves
+(with unsaved edits it asks first: ``editor.prompt``).
+
+Every thing of the level can be selected, a bundled level's too: what an opened file
+holds comes as parts (``editor.parts``), moved, turned, copied and deleted like the
+things placed here.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from ..app.buttons import Button, draw_buttons, hit
 from ..errors import WorldError
 from ..render import Fit, Render, fit
 from .core import Editor
+from .prompt import LeavePrompt
 
 #: Window bands, px: the tool strip's width, the panel's, the top band and the footer.
 STRIP, PANEL, TOP, FOOT = 170, 250, 34, 22
@@ -46,6 +52,7 @@ _SEL = (90, 220, 255)
 _GHOST = (255, 220, 90)
 _ERR = (255, 130, 120)
 _OK = (140, 230, 150)
+_WARN = (255, 196, 90)
 _TOOL_ON = (230, 180, 60, 255)
 _ROW_H = 20
 
@@ -65,6 +72,7 @@ class EditorView:
         self.message = ("", 0.0, _TEXT)
         self.player: Any = None  # the play-test, while it runs
         self.on_leave: Any = None  # what Esc does (a window closes, the launcher goes back)
+        self.prompt: LeavePrompt | None = None  # the unsaved-changes question, while asked
         self._view: Any = None
         self._view_of: Any = None
         self._fit: Fit | None = None
@@ -105,7 +113,7 @@ class EditorView:
         h = self.size[1]
         rows = [Button("select", "tool:select", 6, h - TOP - 26, STRIP - 12, 19)]
         y, group = h - TOP - 26, "framework"
-        for p in self.editor.pieces.values():
+        for p in self.editor.placeable():
             y -= 21 + (8 if p.group != group else 0)  # a gap before the game's own
             group = p.group
             rows.append(Button(p.title.split(" (")[0], f"tool:{p.kind}", 6, y, STRIP - 12, 19))
@@ -138,6 +146,10 @@ class EditorView:
         """A press at window pixel ``(sx, sy)``."""
         if self.player is not None:
             self.player.press(sx, sy, button)
+            return
+        if self.prompt is not None:
+            self.prompt.press(sx, sy, self.panel_rect())
+            self._prompt_answered()
             return
         self.pointer = (sx, sy)
         action = hit(self.tools(), sx, sy)
@@ -274,6 +286,10 @@ class EditorView:
         if self.player is not None:
             self._test_key(name)
             return
+        if self.prompt is not None:
+            self.prompt.key(name)
+            self._prompt_answered()
+            return
         if self.editing is not None:
             self._edit_key(name)
             return
@@ -311,7 +327,7 @@ class EditorView:
             elif ed.selection:
                 ed.select()
             elif self.on_leave is not None:
-                self.on_leave()
+                self.leave()
 
     def text(self, typed: str) -> None:
         """Characters typed (into the field being edited)."""
@@ -336,14 +352,44 @@ class EditorView:
             self.snap = not self.snap
             self.say(f"grid snap {'on' if self.snap else 'off'} (G)")
         elif action == "save":
-            try:
-                path = ed.save()
-            except (WorldError, OSError, ValueError) as exc:
-                self.say(f"not saved: {exc}", _ERR, 6.0)
-            else:
-                self.say(f"saved {path}", _OK, 6.0)
+            self.save()
         elif action == "play":
             self.play_test()
+
+    def save(self) -> bool:
+        """Ctrl+S: save the level (into the user's levels); says where, or why not."""
+        try:
+            path = self.editor.save()
+        except (WorldError, OSError, ValueError) as exc:
+            self.say(f"not saved: {exc}", _ERR, 6.0)
+            return False
+        self.say(f"saved {path}", _OK, 6.0)
+        return True
+
+    # -- leaving ------------------------------------------------------------------------
+
+    def leave(self, then: Any = None, why: str = "leave the editor") -> None:
+        """Leave (``then``, default ``on_leave``): at once if every edit is saved, else
+        after asking (save / discard / cancel)."""
+        then = then if then is not None else self.on_leave
+        if not self.editor.dirty:
+            then()
+            return
+        self.editing, self.outline, self.drag = None, [], None
+        self.prompt = LeavePrompt(then, self.save, why)
+        self.say("unsaved changes: S saves and leaves · D leaves without saving · Esc keeps "
+                 "editing", _WARN, 3600.0)
+
+    def _prompt_answered(self) -> None:
+        if self.prompt is not None and self.prompt.done:
+            self.prompt = None
+            if self.message[2] == _WARN:
+                self.say("")
+
+    def panel_rect(self) -> tuple[float, float, float, float]:
+        """The property panel's rectangle ``(x, y, w, h)``, window px."""
+        w, h = self.size
+        return (w - PANEL, FOOT, PANEL, h - TOP - FOOT)
 
     # -- the property panel -------------------------------------------------------------
 
@@ -431,8 +477,8 @@ class EditorView:
         ed = self.editor
         if ed.game is None:
             return None
-        if self._view_of is not ed.world:
-            self._view_of = ed.world
+        if self._view_of != (id(ed.world), ed.version):
+            self._view_of = (id(ed.world), ed.version)
             try:
                 if self._view is None:
                     self._view = ed.game.custom_level(text=ed.text())
@@ -570,7 +616,10 @@ class EditorView:
             if b.action == chosen:
                 d.rect(b.x - 2, b.y - 2, b.w + 4, b.h + 4, _TOOL_ON)
         draw_buttons(d, buttons, self.pointer, size=9)
-        self._draw_panel(d)
+        if self.prompt is not None:
+            self.prompt.draw(d, self.panel_rect(), self.pointer)
+        else:
+            self._draw_panel(d)
         d.text(8, 6, "click select · drag move · dot turn · corner size · Q/E turn · "
                "+/- size · ^D copy · Del · G grid · ^Z/^Y · ^S save · Space play · Esc back",
                _DIM, 10)
@@ -581,7 +630,7 @@ class EditorView:
         x = w - PANEL + 8
         if len(ed.selection) == 1:
             t = ed.selection[0]
-            head = f"{ed.piece(ed.kind(t)).title} (#{t})"
+            head = f"{ed.title(t)} (#{t})"
         elif ed.selection:
             head = f"{len(ed.selection)} things selected"
         else:
