@@ -31,6 +31,8 @@ from ..world import World
 from .parts import SOURCE, Part, find_parts, part_points
 from .pieces import Kit, Piece
 
+#: How many base worlds (by their text) are kept to copy from: undo and redo find theirs.
+BASES_KEPT = 8
 #: A level being edited: its base's text and its things ``(kind, fields as JSON)``.
 State = tuple[str, tuple[tuple[str, str], ...]]
 
@@ -71,6 +73,8 @@ class Live:
         self._made: list[_Made] = []
         self._base_geometry: tuple[list[Any], list[Any]] = ([], [])
         self._part_built: list[Built] = []
+        self._bases: dict[str, World] = {}
+        self._parts_of: dict[str, list[Part]] = {}  # the kept bases' parts
 
     # -- building ------------------------------------------------------------------------
 
@@ -91,10 +95,12 @@ class Live:
                                           list[_Made]]:
         """A new world of ``state``: it, its base's parts and geometry, its things as made."""
         base, things = state
-        world = saving.loads(base, SOURCE)
+        world = self.base_world(base)
         try:
             world.use(*copy.deepcopy(self.stages))
-            parts = find_parts(world)
+            parts = self._parts_of.get(base)
+            if parts is None:
+                parts = self._parts_of[base] = find_parts(world)
             geometry = (list(world.level.lines), list(world.level.polygons))
             made = [self._make(world, k, kind, fields) for k, (kind, fields) in
                     enumerate(things)]
@@ -105,6 +111,27 @@ class Live:
             world.close()
             raise
         return world, parts, geometry, made
+
+    def base_world(self, text: str) -> World:
+        """A new world of the base ``text`` (yours to change and close): a copy of the one
+        loaded when the text was last seen (the last few are kept), else loaded."""
+        world = self._bases.pop(text, None)
+        if world is None:
+            world = saving.loads(text, SOURCE)
+        self._bases[text] = world
+        while len(self._bases) > BASES_KEPT:
+            gone = next(iter(self._bases))
+            self._bases.pop(gone).close()
+            self._parts_of.pop(gone, None)
+        return world.clone()
+
+    def close(self) -> None:
+        """Close the live world and the kept bases."""
+        for world in [self.world, *self._bases.values()]:
+            if world is not None:
+                world.close()
+        self._bases.clear()
+        self.world = None
 
     def update(self, state: State) -> None:
         """Go from the state held to ``state``, remaking only what changed (a new base:

@@ -36,7 +36,7 @@ from ..saving.registry import component_codec
 from ..world import World
 from .build import Built, Live, State
 from .levels import bundled, emptied, game_class, kit_of, user_levels, user_levels_dir
-from .parts import Part, copy_parts, delete_parts, find_parts, is_content, move_parts
+from .parts import Part, copy_parts, delete_parts, is_content, move_parts
 from .pieces import FRAMEWORK, Piece
 
 __all__ = ["Editor", "Built", "emptied", "kit_of", "user_levels", "user_levels_dir"]
@@ -178,7 +178,7 @@ class Editor:
                 try:
                     self._text = saving.dumps(world)
                 except WorldFileError as exc:
-                    raise WorldError(str(exc).replace("cannot save: ", "")) from None
+                    raise _refused(exc) from None
         return self._text
 
     def thing_of(self, entity: int) -> int | None:
@@ -292,7 +292,7 @@ class Editor:
         kept = tuple(t for k, t in enumerate(self._state[1]) if k not in gone)
         base = self._state[0]
         if parts:
-            base = self._edited(lambda w: delete_parts(w, [find_parts(w)[t] for t in parts]))
+            base = self._edited(lambda w: delete_parts(w, self._parts(parts)))
         self._apply((base, kept))
         self.selection = []
 
@@ -331,10 +331,9 @@ class Editor:
             at = {t: self.fields(t)[field] for t in parts}
 
             def edit(w: World) -> None:
-                every = find_parts(w)
                 for t in parts:
                     d = value - at[t]
-                    move_parts(w, [every[t]], (lambda x, y, d=d: (x + d, y)) if field == "x"
+                    move_parts(w, self._parts([t]), (lambda x, y, d=d: (x + d, y)) if field == "x"
                                else (lambda x, y, d=d: (x, y + d)))
             base = self._edited(edit)
         self._apply((base, tuple(old)))
@@ -367,7 +366,7 @@ class Editor:
         cached = self.__dict__.get("_level_fields")
         if cached is not None and cached[0] is self._state[0]:
             return dict(cached[1])
-        world = saving.loads(self._state[0])
+        world = self._live.base_world(self._state[0])
         try:
             out: dict[str, Any] = {k: (list(v) if isinstance(v, tuple) else v)
                                    for k, v in world.settings().items()}
@@ -477,6 +476,10 @@ class Editor:
         parts = sorted(t for t in set(chosen) if t < self.parts)
         return parts, [t - self.parts for t in chosen if t >= self.parts]
 
+    def _parts(self, things: Sequence[int]) -> list[Part]:
+        """The parts numbered ``things`` (the same in a copy of the base as in ``world``)."""
+        return [self._live.parts[t] for t in things]
+
     def _centre(self, things: Sequence[int]) -> tuple[float, float]:
         if not things:
             return 0.0, 0.0
@@ -518,14 +521,14 @@ class Editor:
             old[k] = (kind, _json(self._moved(kind, values, where, angle, factor)))
         base = self._state[0]
         if parts:
-            base = self._edited(lambda w: move_parts(w, [find_parts(w)[t] for t in parts],
+            base = self._edited(lambda w: move_parts(w, self._parts(parts),
                                                      where, angle))
         self._apply((base, tuple(old)))
 
     @contextmanager
     def _base_world(self) -> Iterator[World]:
         """The base as a world of its own (closed afterwards)."""
-        world = saving.loads(self._state[0], "<level being edited>")
+        world = self._live.base_world(self._state[0])
         try:
             yield world
         finally:
@@ -536,13 +539,15 @@ class Editor:
         it."""
         with self._base_world() as world:
             edit(world)
-            return _base_text(world)
+            try:
+                return _base_text(world)
+            except WorldFileError as exc:
+                raise _refused(exc) from None
 
     def _copied(self, parts: list[int], where: Any) -> tuple[str, list[Part]]:
         """The base with a copy of each of ``parts`` moved by ``where``, and the copies."""
         with self._base_world() as world:
-            every = find_parts(world)
-            out, copies = copy_parts(world, [every[t] for t in parts], where)
+            out, copies = copy_parts(world, self._parts(parts), where)
             try:
                 return _base_text(out), copies
             finally:
@@ -604,6 +609,12 @@ class Editor:
             else:
                 world.resources.pop(Placed, None)
                 world.resources.pop(SavedGame, None)
+
+
+def _refused(exc: WorldFileError) -> WorldError:
+    """A save's refusal as the editor says it: what and which field, no file talk."""
+    said = str(exc).replace("cannot save: ", "").replace(" (the world file would not load)", "")
+    return WorldError(re.sub(r"^<[^>]*>: ", "", said))
 
 
 def _unpacked(thing: tuple[str, str]) -> tuple[str, dict[str, Any]]:
