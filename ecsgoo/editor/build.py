@@ -91,9 +91,10 @@ class Live:
         if old is not None:
             old.close()
 
-    def full(self, state: State) -> tuple[World, list[Part], tuple[list[Any], list[Any]],
-                                          list[_Made]]:
-        """A new world of ``state``: it, its base's parts and geometry, its things as made."""
+    def full(self, state: State, check: bool = True) -> tuple[
+            World, list[Part], tuple[list[Any], list[Any]], list[_Made]]:
+        """A new world of ``state``: it, its base's parts and geometry, its things as made
+        (``check=False``: not checked thing by thing, for a save that checks it whole)."""
         base, things = state
         world = self.base_world(base)
         try:
@@ -102,7 +103,7 @@ class Live:
             if parts is None:
                 parts = self._parts_of[base] = find_parts(world)
             geometry = (list(world.level.lines), list(world.level.polygons))
-            made = [self._make(world, k, kind, fields) for k, (kind, fields) in
+            made = [self._make(world, k, kind, fields, check) for k, (kind, fields) in
                     enumerate(things)]
             _assemble(world, geometry, made)
             if self.kit.finish is not None:
@@ -167,13 +168,14 @@ class Live:
                        if self.pieces[new[i][0]].reads), len(new))
         kept = {i: keep[i] for i in range(min(reader, len(new))) if i in keep}
         used = set(kept.values())
-        for k in range(len(old)):
-            if k not in used:
-                for e in self._made[k].entities:
-                    if world.entity_exists(e):
-                        world.delete_entity(e)
-        if any(not world.entity_exists(e) for k in used for e in self._made[k].entities):
-            raise _Lost  # a link from a kept thing went with a removed one
+        gone = [e for k in range(len(old)) if k not in used for e in self._made[k].entities
+                if world.entity_exists(e)]
+        count = len(world.entities())
+        for e in gone:
+            if world.entity_exists(e):  # (one may have taken another with it)
+                world.delete_entity(e)
+        if len(world.entities()) != count - len(gone):
+            raise _Lost  # a kept thing's entity went with a removed one (a link to it)
         made = [self._made[kept[i]] if i in kept else self._make(world, i, *new[i])
                 for i in range(len(new))]
         self._made = made
@@ -182,9 +184,9 @@ class Live:
             self.kit.finish(world)
         self.built = self._built()
 
-    def _make(self, world: World, k: int, kind: str, fields: str) -> _Made:
-        """Thing ``k`` made into ``world`` and checked; its geometry taken back out (the
-        caller puts every thing's in order)."""
+    def _make(self, world: World, k: int, kind: str, fields: str, check: bool = True) -> _Made:
+        """Thing ``k`` made into ``world``, checked and measured (``check=False``: neither,
+        for a file); its geometry taken back out (the caller puts every thing's in order)."""
         values = json.loads(fields)
         piece = self.pieces[kind]
         first = world.next_entity
@@ -198,6 +200,8 @@ class Live:
         lines, polys = tuple(level.lines[nl:]), tuple(level.polygons[np_:])
         del level.lines[nl:], level.polygons[np_:]
         level._arrays = None
+        if not check:
+            return _Made(ents, lines, polys, (0.0, 0.0, 0.0, 0.0))
         check_made(world, ents, lines, polys)
         points = [p for e in ents for p in entity_points(world, e)]
         points += [(v[0], v[1], 0.0) for f in piece.fields if f.role == "point"

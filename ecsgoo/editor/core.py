@@ -585,7 +585,7 @@ class Editor:
         live, things = self._live, self._state[1]
         fresh = not live.pristine
         if fresh:
-            world, _, _, made = live.full(self._state)
+            world, _, _, made = live.full(self._state, check=False)  # the save checks it
             counts = [(m.entities, len(m.lines), len(m.polygons)) for m in made]
         else:
             world, counts = live.world, live.made_counts()

@@ -74,6 +74,6 @@ class LeavePrompt:
                     (x + 2, y + h - 4), (x + 2, bottom)], _FRAME, 2)
         d.text(x + 12, y + h - 28, "Unsaved changes", _WARN, 14, bold=True)
         d.text(x + 12, y + h - 52, f"You are about to {self.why}.", _TEXT, 10)
-        d.text(x + 12, y + h - 70, "Your edits to this level are not saved.", _TEXT, 10)
+        d.text(x + 12, y + h - 70, "This level has edits not saved.", _TEXT, 10)
         d.text(x + 12, y + h - 96, "Save them first?", _DIM, 10)
         draw_buttons(d, self.buttons(rect), pointer, size=10)

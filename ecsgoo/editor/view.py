@@ -37,6 +37,7 @@ from ..errors import WorldError
 from ..render import Fit, Render, fit
 from .core import Editor
 from .prompt import LeavePrompt
+from .still import Still
 
 #: Window bands, px: the tool strip's width, the panel's, the top band and the footer.
 STRIP, PANEL, TOP, FOOT = 170, 250, 34, 22
@@ -55,6 +56,8 @@ _OK = (140, 230, 150)
 _WARN = (255, 196, 90)
 _TOOL_ON = (230, 180, 60, 255)
 _ROW_H = 20
+#: About how wide a character of the title (12 pt bold) and of a message (11 pt) is, px.
+_HEAD_PX, _MESSAGE_PX = 7.6, 6.4
 
 
 class EditorView:
@@ -76,6 +79,8 @@ class EditorView:
         self._view: Any = None
         self._view_of: Any = None
         self._fit: Fit | None = None
+        #: The window's picture, kept while nothing it shows changes.
+        self.still = Still()
 
     # -- geometry ---------------------------------------------------------------------
 
@@ -377,8 +382,7 @@ class EditorView:
             return
         self.editing, self.outline, self.drag = None, [], None
         self.prompt = LeavePrompt(then, self.save, why)
-        self.say("unsaved changes: S saves and leaves · D leaves without saving · Esc keeps "
-                 "editing", _WARN, 3600.0)
+        self.say("unsaved changes: save (S) · discard (D) · keep editing (Esc)", _WARN, 3600.0)
 
     def _prompt_answered(self) -> None:
         if self.prompt is not None and self.prompt.done:
@@ -488,13 +492,45 @@ class EditorView:
         return self._view
 
     def draw(self, window: Any) -> None:
-        """Draw one frame into ``window``."""
+        """Draw one frame into ``window``: the still picture (painted again only when what
+        it shows changed: ``still``), then what follows the pointer."""
         from ..app.player import _draw_for
 
         if self.player is not None:
             self.player.draw(window)
+            self.still.forget()
             return
-        window.clear(color=_BG)
+        self.still.show(window, self._look(), lambda: self._paint(window))
+        window.default_camera.use()
+        live = _draw_for(window, "editor-live")
+        live.set_pixel(1.0)
+        k = window.get_framebuffer_size()[0] / max(window.width, 1)
+        ax, ay, aw, ah = self.area()
+        window.ctx.scissor = tuple(int(round(k * v)) for v in (ax, ay, aw, ah))
+        self._draw_selection(live, self._fit)
+        live.flush()
+        window.ctx.scissor = None
+
+    def _look(self) -> tuple[Any, ...]:
+        """Everything the still picture shows: it is painted again when this changes."""
+        ed = self.editor
+        text, until, color = self.message
+        lit = None
+        if self.pointer is not None:
+            boxes = [*self.tools(), *(b for _, _, b in self.panel_rows())]
+            if self.prompt is not None:
+                boxes += self.prompt.buttons(self.panel_rect())
+            lit = next((b.action for b in boxes if b.contains(*self.pointer)), None)
+        return (self.size, id(ed.world), ed.version, ed.dirty, tuple(ed.selection), self.tool,
+                self.snap,
+                self.editing, self.prompt is not None, lit, ed.problem,
+                (text, color) if text and time.monotonic() < until else None)
+
+    def _paint(self, window: Any) -> None:
+        """The still picture: the level, its overlay, the grid, the strip and the panel."""
+        from ..app.player import _draw_for
+
+        window.ctx.active_framebuffer.clear(color=_BG)
         view = self._view_game()
         world = view.world if view is not None else self.editor.world
         render = Render.of(world)
@@ -512,7 +548,6 @@ class EditorView:
         sd = _draw_for(window, "screen")
         sd.set_pixel(1.0)
         self._draw_grid(sd, f)
-        self._draw_selection(sd, f)
         self._draw_bands(sd)
         sd.flush()
 
@@ -603,13 +638,15 @@ class EditorView:
         d.rect(0, 0, w, FOOT, _BAND)
         title = ed.game.title if ed.game is not None else "world"
         where = (ed.path.name if ed.path is not None
-                 else f"{ed.opened} (Ctrl+S saves into your levels)")
-        d.text(10, h - 22, f"editing · {title} · {where}", _TEXT, 12, bold=True)
+                 else f"{ed.opened} (^S saves to your levels)")
+        head = f"editing · {title} · {where}" + (" · edited" if ed.dirty else "")
+        d.text(10, h - 22, head, _TEXT, 12, bold=True)
+        room = int((w - 40 - len(head) * _HEAD_PX) / _MESSAGE_PX)  # what fits to its right
         text, until, color = self.message
-        if text and time.monotonic() < until:
-            d.text(STRIP + 300, h - 22, _clip(text, 100), color, 11)
-        elif ed.problem:
-            d.text(STRIP + 300, h - 22, _clip(f"to save: {ed.problem}", 100), _DIM, 11)
+        if not (text and time.monotonic() < until) and ed.problem:
+            text, until, color = f"to save: {ed.problem}", math.inf, _DIM
+        if text and time.monotonic() < until and room > 8:
+            d.text(w - 12, h - 22, _clip(text, room), color, 11, anchor_x="right")
         buttons = self.tools()
         chosen = f"tool:{self.tool}"
         for b in buttons:
@@ -628,16 +665,18 @@ class EditorView:
         w, h = self.size
         ed = self.editor
         x = w - PANEL + 8
+        hint = "click a field, type, Enter"
         if len(ed.selection) == 1:
             t = ed.selection[0]
             head = f"{ed.title(t)} (#{t})"
+            if t < ed.parts:  # a part of the opened level: say what it holds
+                head, hint = f"opened part #{t}", ed.title(t).split(": ", 1)[1]
         elif ed.selection:
-            head = f"{len(ed.selection)} things selected"
+            head, hint = f"{len(ed.selection)} things selected", "drag, turn or copy them together"
         else:
             head = "level settings"
-        d.text(x, h - TOP - 22, _clip(head, 34), _TEXT, 12, bold=True)
-        d.text(x, h - TOP - 38, "click a field, type, Enter" if len(ed.selection) <= 1
-               else "drag, turn, size or copy them together", _DIM, 9)
+        d.text(x, h - TOP - 22, _clip(head, 30), _TEXT, 12, bold=True)
+        d.text(x, h - TOP - 38, _clip(hint, 40), _DIM, 9)
         for name, value, box in self.panel_rows():
             editing = self.editing is not None and self.editing[0] == name
             lit = self.pointer is not None and box.contains(*self.pointer)

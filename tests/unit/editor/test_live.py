@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from test_editor import _random_op
 
 from ecsgoo import WorldError
@@ -82,3 +83,17 @@ def test_dirty_says_whether_the_level_is_saved(tmp_path):
     assert not ed.dirty and not Editor(path).dirty
     ed.move(10, 0, things=[0])
     assert ed.dirty
+
+
+def test_a_link_a_piece_did_not_declare_is_caught_by_building_in_full():
+    from dataclasses import replace
+
+    ed = Editor("jelly")
+    ed.pieces["linker"] = replace(ed.piece("spring"), kind="linker", reads=False)
+    ed.place("particle", x=200, y=300)
+    b = ed.place("particle", x=260, y=300)
+    ed.place("linker", x=200, y=300, to=[260, 300])
+    text = ed.text()
+    with pytest.raises(WorldError, match=r"linker.*\bto\b"):  # its spring went along:
+        ed.delete(things=[b])  # built in full, where the linker finds no particle at `to`
+    assert ed.text() == text and _looks(ed.world) == _looks(ed._live.full(ed._state)[0])

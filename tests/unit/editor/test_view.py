@@ -122,3 +122,21 @@ def test_leaving_with_unsaved_edits_asks_save_discard_or_cancel(tmp_path):
     view.leave(why="close the window")
     view.key("s")
     assert left == ["left"] and not view.editor.dirty and view.editor.path.exists()
+
+
+def test_the_window_paints_its_picture_again_only_when_it_changes():
+    from ecsgoo.app.headless import offscreen_window
+
+    view = EditorView(Editor("rope", level=1))
+    window = offscreen_window(view.size)
+    view.draw(window)
+    view.draw(window)
+    view.move(*_screen(view, 30, 30))  # over the level, lighting nothing up
+    view.draw(window)
+    assert view.still.paints == 1
+    view.editor.select(0)
+    view.draw(window)
+    view.editor.move(10, 0)
+    view.draw(window)
+    view.draw(window)
+    assert view.still.paints == 3
