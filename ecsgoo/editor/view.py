@@ -578,10 +578,13 @@ class EditorView:
         return out
 
     def _handles(self, f: Fit) -> dict[str, tuple[float, float]]:
-        """The single selection's handles, screen px: its turn dot and its size corner."""
+        """The single selection's handles, screen px: its turn dot and its size corner (a
+        part of the opened level has no size corner)."""
         if len(self.editor.selection) != 1:
             return {}
         (x0, y0, x1, y1), = self._boxes(f, self.editor.selection)
+        if self.editor.selection[0] < self.editor.parts:  # a part is turned, not sized
+            return {"rotate": ((x0 + x1) / 2, y1 + 16)}
         return {"rotate": ((x0 + x1) / 2, y1 + 16), "scale": (x1, y1)}
 
     def _handle_at(self, sx: float, sy: float) -> tuple[str, tuple[float, float]] | None:
