@@ -280,7 +280,8 @@ class Editor:
         if parts:
             base, made = self._copied(parts, shift)
         self._apply((base, (*old, *copies)))
-        found = [self._live.parts.index(c) for c in made]
+        where = {(p.entities, p.lines, p.polygons): i for i, p in enumerate(self._live.parts)}
+        found = [where[k] for c in made if (k := (c.entities, c.lines, c.polygons)) in where]
         start = self.parts + len(old)
         self.selection = found + list(range(start, start + len(copies)))
         return self.selection
@@ -624,11 +625,12 @@ def _unpacked(thing: tuple[str, str]) -> tuple[str, dict[str, Any]]:
 def _component_type(world: World, entity: int, component: type | str) -> type:
     """The type of ``entity``'s component named by ``component`` (a type, or its class or
     file name); WorldError if the entity has none."""
+    from ..saving.builtins import builtin_of
+
     for comp in world.components_for_entity(entity):
         kind = type(comp)
-        codec = component_codec(kind)
-        names = {kind.__name__, codec.name if codec is not None else ""}
-        if component is kind or component in names:
+        named = builtin_of(comp) or component_codec(kind)
+        if component is kind or component in (kind.__name__, getattr(named, "name", None)):
             return kind
     name = getattr(component, "__name__", component)
     raise WorldError(f"entity {entity}: has no {name}")

@@ -87,6 +87,12 @@ def test_a_part_has_its_place_as_fields_and_its_components_fields():
         ed.set(e, "sensor", "radius", -3.0)
     with pytest.raises(WorldError, match="has no RigidBody"):
         ed.set(e, RigidBody, "mass", 2.0)
+    candy = next(e for e in ed.built[0].entities
+                 if getattr(ed.world.try_component(e, Particle), "mass", None) == 4.0)
+    ed.set(candy, "particle", "mass", 5.0)  # a built-in by its file name
+    assert ed.world.component(candy, Particle).mass == 5.0
+    with pytest.raises(WorldError, match=r"\bmass\b"):
+        ed.set(candy, Particle, "mass", -1.0)
 
 
 def test_set_on_a_placed_things_entity_sets_its_pieces_field():
