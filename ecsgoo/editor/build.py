@@ -28,7 +28,7 @@ from typing import Any
 from .. import limits, saving
 from ..errors import WorldError, WorldFileError
 from ..world import World
-from .parts import SOURCE, Part, find_parts, part_points
+from .parts import SOURCE, Part, entity_points, find_parts, part_points
 from .pieces import Kit, Piece
 
 #: How many base worlds (by their text) are kept to copy from: undo and redo find theirs.
@@ -261,32 +261,6 @@ def _kept(old: Sequence[Any], new: Sequence[Any]) -> dict[int, int]:
 
 
 # -- what a thing covers, and its checks -------------------------------------------------------
-
-def entity_points(world: World, entity: int) -> list[tuple[float, float, float]]:
-    """Points ``(x, y, r)`` an entity covers (px): a particle's disc, a body's outline,
-    a sensor's bounds, a game component's position (``radius`` if it has one)."""
-    from ..components import Particle
-    from ..rigid import RigidBody
-    from ..sensors import Sensor
-
-    out: list[tuple[float, float, float]] = []
-    for comp in world.components_for_entity(entity):
-        if isinstance(comp, Particle):
-            out.append((comp.x, comp.y, comp.radius))
-        elif isinstance(comp, RigidBody):
-            r = float(comp.size[0]) if comp.shape == "circle" else 0.0
-            out += [(float(px), float(py), r) for verts in comp.outline()
-                    for px, py in verts.reshape(-1, 2)]
-        elif isinstance(comp, Sensor):
-            x0, y0, x1, y1 = comp.bounds()
-            out += [(x0, y0, 0.0), (x1, y1, 0.0)]
-        elif hasattr(comp, "x") and hasattr(comp, "y") and type(comp).__name__ not in (
-                "Joint", "Anchor"):
-            r = getattr(comp, "radius", 10.0)
-            out.append((float(comp.x), float(comp.y),
-                        float(r) if isinstance(r, int | float) else 10.0))
-    return out
-
 
 def box_of(points: Sequence[tuple[float, float, float]], x: float,
            y: float) -> tuple[float, float, float, float]:

@@ -128,11 +128,31 @@ def _title(world: World, entities: list[int]) -> str:
     return f"{said(own)}: {said(builtin)}" if own else said(builtin)
 
 
+def entity_points(world: World, entity: int) -> list[tuple[float, float, float]]:
+    """Points ``(x, y, r)`` an entity covers (px): a particle's disc, a body's outline,
+    a sensor's bounds, a game component's position (``radius`` if it has one)."""
+    out: list[tuple[float, float, float]] = []
+    for comp in world.components_for_entity(entity):
+        if isinstance(comp, Particle):
+            out.append((comp.x, comp.y, comp.radius))
+        elif isinstance(comp, RigidBody):
+            r = float(comp.size[0]) if comp.shape == "circle" else 0.0
+            out += [(float(px), float(py), r) for verts in comp.outline()
+                    for px, py in verts.reshape(-1, 2)]
+        elif isinstance(comp, Sensor):
+            x0, y0, x1, y1 = comp.bounds()
+            out += [(x0, y0, 0.0), (x1, y1, 0.0)]
+        elif hasattr(comp, "x") and hasattr(comp, "y") and type(comp).__name__ not in (
+                "Joint", "Anchor"):
+            r = getattr(comp, "radius", 10.0)
+            out.append((float(comp.x), float(comp.y),
+                        float(r) if isinstance(r, int | float) else 10.0))
+    return out
+
+
 def part_points(world: World, part: Part) -> list[tuple[float, float, float]]:
     """Points ``(x, y, r)`` that a part covers (px): particles' discs, bodies' outlines,
     sensors' bounds, game components' positions, its segment's or polygon's points."""
-    from .build import entity_points
-
     out: list[tuple[float, float, float]] = []
     for e in part.entities:
         out += entity_points(world, e)
