@@ -34,9 +34,10 @@ from ..game import GAMES, Game, SavedGame
 from ..saving.placed import Placed
 from ..saving.registry import component_codec
 from ..world import World
+from .base import base_text, split, state_objects, unmet
 from .build import Built, Live, State
 from .levels import bundled, emptied, game_class, kit_of, user_levels, user_levels_dir
-from .parts import Part, copy_parts, delete_parts, is_content, move_parts
+from .parts import Part, copy_parts, delete_parts, move_parts
 from .pieces import FRAMEWORK, Piece
 
 __all__ = ["Editor", "Built", "emptied", "kit_of", "user_levels", "user_levels_dir"]
@@ -82,7 +83,7 @@ class Editor:
         #: stages may need things the base lacks until they are placed, as goo's pipe).
         self.stages = tuple(world.pipeline)
         world.use()
-        base, things = _split(world, self.pieces)
+        base, things = split(world, self.pieces)
         #: Why the level cannot be saved yet (a stage's need, e.g. goo's pipe), or None.
         self.problem: str | None = None
         self.selection: list[int] = []
@@ -371,7 +372,7 @@ class Editor:
         try:
             out: dict[str, Any] = {k: (list(v) if isinstance(v, tuple) else v)
                                    for k, v in world.settings().items()}
-            for name, obj in _state_objects(world):
+            for name, obj in state_objects(world):
                 for key, value in vars(obj).items():
                     if not key.startswith("_") and isinstance(value, int | float | str):
                         out[f"{name}.{key}"] = value
@@ -385,7 +386,7 @@ class Editor:
         def edit(world: World) -> None:
             if "." in field:
                 name, key = field.split(".", 1)
-                target = dict(_state_objects(world)).get(name)
+                target = dict(state_objects(world)).get(name)
                 if target is None or not hasattr(target, key) or key.startswith("_"):
                     raise WorldError(f"level: no setting {field!r}")
                 setattr(target, key, value)
@@ -541,7 +542,7 @@ class Editor:
         with self._base_world() as world:
             edit(world)
             try:
-                return _base_text(world)
+                return base_text(world)
             except WorldFileError as exc:
                 raise _refused(exc) from None
 
@@ -550,7 +551,7 @@ class Editor:
         with self._base_world() as world:
             out, copies = copy_parts(world, self._parts(parts), where)
             try:
-                return _base_text(out), copies
+                return base_text(out), copies
             finally:
                 out.close()
 
@@ -576,7 +577,7 @@ class Editor:
     def _changed(self) -> None:
         self._text = None
         self.version += 1
-        self.problem = _unmet(self.world)
+        self.problem = unmet(self.world)
         self.selection = [t for t in self.selection if t < self._count()]
 
     @contextmanager
@@ -636,17 +637,6 @@ def _component_type(world: World, entity: int, component: type | str) -> type:
     raise WorldError(f"entity {entity}: has no {name}")
 
 
-def _unmet(world: World) -> str | None:
-    """What a stage of the level's pipeline needs and the level lacks (said as a message)."""
-    from ..saving.registry import missing
-
-    for stage in world.pipeline:
-        what = missing(world, getattr(stage, "requires", ()))
-        if what is not None:
-            return f"its {stage.name} stage needs {what}"
-    return None
-
-
 def _flat(things: Iterable[Any]) -> list[int]:
     out: list[int] = []
     for t in things:
@@ -659,57 +649,3 @@ def _flat(things: Iterable[Any]) -> list[int]:
 
 def _json(values: dict[str, Any]) -> str:
     return json.dumps(values, sort_keys=True, separators=(",", ":"))
-
-
-def _state_objects(world: World) -> list[tuple[str, Any]]:
-    """The game's state a level holds: registered resources and dataclass components of
-    entities that are not level content (goo's rules, rope's board), by saved name."""
-    from ..saving.registry import resource_codec
-
-    out = []
-    for kind, obj in world.resources.items():
-        codec = resource_codec(kind)
-        if codec is not None and codec.saved and kind not in (Placed, SavedGame):
-            out.append((codec.name, obj))
-    for e in world.entities():
-        comps = world.components_for_entity(e)
-        if is_content(world, e):
-            continue
-        for comp in comps:
-            codec = component_codec(type(comp))
-            if codec is not None and codec.saved and not codec.refs:  # not links to content
-                out.append((codec.name, comp))
-    return out
-
-
-def _split(world: World, pieces: dict[str, Piece]) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A world as the editor holds it: its base's text and its things (from ``Placed``)."""
-    placed = world.resource(Placed)
-    things: tuple[tuple[str, str], ...] = ()
-    if placed is not None:
-        unknown = [k for k in placed.kinds if k not in pieces]
-        if unknown:
-            raise WorldError(f"editor_placed: no piece {unknown[0]!r} in this game's editor")
-        things = tuple(zip(placed.kinds, placed.fields, strict=True))
-        for e in placed.entities:
-            if world.entity_exists(e):
-                world.delete_entity(e)
-        lines, polys = sum(placed.lines), sum(placed.polygons)
-        if lines:
-            del world.level.lines[-lines:]
-        if polys:
-            del world.level.polygons[-polys:]
-        world.level._arrays = None
-        del world.resources[Placed]
-    world.resources.pop(SavedGame, None)
-    text = _base_text(world)
-    world.close()
-    return text, things
-
-
-def _base_text(world: World) -> str:
-    """A base world's text, ids counted on from its last entity (so a reopened level builds
-    its things with the ids they were saved with)."""
-    return re.sub(r"^next_entity = \d+\n", "", saving.dumps(world), count=1, flags=re.M)
-
-
