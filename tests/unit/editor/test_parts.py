@@ -112,7 +112,7 @@ def _random_op(ed: Editor, rng: random.Random) -> None:
     ed.select(rng.sample(range(n), rng.randint(1, min(2, n))))
     op = rng.choice(["place", "move", "move", "rotate", "duplicate", "delete", "delete", "set"])
     if op == "place":
-        ed.place(rng.choice(["particle", "rigid_box", "rope_star", "segment"]),
+        ed.place(rng.choice(["particle", "rigid_box", "segment", "sensor"]),
                  x=rng.uniform(50, 750), y=rng.uniform(50, 550))
     elif op == "move":
         ed.move(rng.uniform(-50, 50), rng.uniform(-50, 50))
@@ -126,8 +126,9 @@ def _random_op(ed: Editor, rng: random.Random) -> None:
         ed.set("y", rng.uniform(50, 550), things=ed.selection[:1])
 
 
-def test_a_hundred_random_operations_on_a_bundled_level_undo_to_its_file():
-    ed = Editor("rope", level=1)
+@pytest.mark.parametrize("game", ["rope", "goo", "jelly"])
+def test_a_hundred_random_operations_on_a_bundled_level_undo_to_its_file(game):
+    ed = Editor(game, level=1)
     rng = random.Random(2028)
     done = on_parts = 0
     while done < 100:
