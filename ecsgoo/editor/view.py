@@ -679,7 +679,7 @@ class EditorView:
         else:
             head = "level settings"
         d.text(x, h - TOP - 22, _clip(head, 30), _TEXT, 12, bold=True)
-        d.text(x, h - TOP - 38, _clip(hint, 40), _DIM, 9)
+        d.text(x, h - TOP - 38, _clip(hint, 38), _DIM, 9)
         for name, value, box in self.panel_rows():
             editing = self.editing is not None and self.editing[0] == name
             lit = self.pointer is not None and box.contains(*self.pointer)
