@@ -210,6 +210,9 @@ class PlayerWindow(arcade.Window):
             self.player.release(x, y, button)
 
     def on_close(self) -> None:
+        if self.editor is not None and self.editor.prompt is None:
+            self.editor.leave(self.close, "close the window")  # unsaved edits: asks first
+            return
         if self.player is not None:
             self.player.leave()  # a suika game closed mid-way keeps its score
         super().on_close()

@@ -8,7 +8,9 @@
     ed.move(10, 0); ed.undo(); ed.save()      # <data dir>/levels/rope/level-1.toml
 """
 
-from .core import Built, Editor, emptied, kit_of, user_levels, user_levels_dir
+from .build import Built
+from .core import Editor
+from .levels import emptied, kit_of, user_levels, user_levels_dir
 from .pieces import FRAMEWORK, Field, Kit, Piece
 
 __all__ = ["Editor", "Built", "Piece", "Field", "Kit", "FRAMEWORK", "kit_of", "emptied",

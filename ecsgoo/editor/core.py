@@ -1,29 +1,30 @@
 """The level editor's operations, headless: ``Editor``.
 
-A level being edited is its **base** (the world the level starts from: the
-game's empty level, or the rest of a level opened from a file) plus a list of
-**things**, each a piece's kind and field values (``pieces.Piece``). The world is
-built from them: the base, then each thing's ``make`` in order, then the game's
-``finish``. Every operation (place, move, rotate, scale, duplicate, delete, set,
-a level setting) makes a new base-and-things state and builds it; undo and redo
-step through the states, so any operation can be undone exactly, and the same
-state always saves to the same bytes. A value that the piece's field checks or
-the world's own checks refuse leaves the level as it was and raises
-``WorldError`` naming the field.
+A level being edited is its **base** (the world the level starts from: the game's empty
+level, or what a file held that the editor did not place) plus a list of **things**,
+each a piece's kind and field values (``pieces.Piece``), built in order on the base
+(``editor.build``). What the base holds is split into **parts** (``editor.parts``: a
+rope with its candy, a jelly ball, a level polygon …): things too, numbered before the
+placed ones, moved, turned, copied and deleted in the base itself. Every operation
+(place, move, rotate, scale, duplicate, delete, set, a level setting) makes a new
+base-and-things state; the world follows by remaking only what changed, and undo and
+redo step through the states, so any operation can be undone exactly, and the same
+state always saves to the same bytes. A value that the piece's field checks or the
+world's own checks refuse leaves the level as it was and raises ``WorldError`` naming
+the field.
 
-The saved level is the built world (what the game plays) with a ``Placed``
-resource that names the things, so the editor reopens it as it was made.
+The saved level is the state built in full (what the game plays) with a ``Placed``
+resource that names the placed things, so the editor reopens it as it was made.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import os
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,30 +34,26 @@ from ..game import GAMES, Game, SavedGame
 from ..saving.placed import Placed
 from ..saving.registry import component_codec
 from ..world import World
-from .pieces import FRAMEWORK, Kit, Piece
+from .base import base_text, split, state_objects, unmet
+from .build import Built, Live, State
+from .levels import bundled, emptied, game_class, kit_of, user_levels, user_levels_dir
+from .parts import Part, copy_parts, delete_parts, move_parts
+from .pieces import FRAMEWORK, Piece
+
+__all__ = ["Editor", "Built", "emptied", "kit_of", "user_levels", "user_levels_dir"]
 
 #: How many operations undo can go back (the issue asks for at least 100).
 UNDO_STEPS = 500
 #: Where a duplicate lands, relative to its original (px).
 DUPLICATE_OFFSET = (20.0, -20.0)
 
-# what a thing's entity may hold that makes it part of the level's content, not its state
-_CONTENT = ("Particle", "RigidBody", "Spring", "Joint", "AreaConstraint", "ShapeMatch",
-            "Sensor")
+
+def _not_placed(world: World, x: float, y: float) -> None:
+    raise WorldError("part: a part of the opened level is copied (duplicate), not placed")
 
 
-@dataclass(frozen=True)
-class Built:
-    """What one thing made in the built world: its entities, level segments and polygons
-    (indices into ``world.level.lines`` / ``polygons``) and its bounding box (px)."""
-
-    entities: tuple[int, ...]
-    lines: tuple[int, ...]
-    polygons: tuple[int, ...]
-    box: tuple[float, float, float, float]
-
-
-State = tuple[str, tuple[tuple[str, str], ...]]
+#: The piece a part of an opened level is shown as (its fields: where it is, px).
+PART = Piece("part", "part of the opened level", _not_placed, group="opened")
 
 
 class Editor:
@@ -66,8 +63,8 @@ class Editor:
     ``Editor("rope")`` starts a new, empty rope level; ``Editor("rope", level=2)`` edits a
     bundled level; ``Editor("my-level.toml")`` or ``Editor(world, game="rope")`` edits a
     level file or a world (the game is read from the file when it names it). Things are
-    numbered in the order they are built (``things``); operations act on the selection
-    unless given thing numbers.
+    numbered the parts of the opened level first, then the placed ones in the order they
+    are built (``things``); operations act on the selection unless given thing numbers.
     """
 
     def __init__(self, world_or_level: World | str | os.PathLike[str] | None = None,
@@ -75,15 +72,43 @@ class Editor:
         self.path: Path | None = None  # the user's file saves go to (None: pick one)
         #: What was opened, as the window's title says it.
         self.opened = "new level"
-        source = world_or_level
+        self.game: type[Game] | None = None
+        world = self._open(world_or_level, game, level)
+        self.kit = kit_of(self.game)
+        self.pieces: dict[str, Piece] = {p.kind: p for p in (PART, *FRAMEWORK,
+                                                             *self.kit.pieces)}
+        if world is None:
+            world = self.kit.blank()
+        #: The level's pipeline as it was opened, never run: each build gets a copy (its
+        #: stages may need things the base lacks until they are placed, as goo's pipe).
+        self.stages = tuple(world.pipeline)
+        world.use()
+        base, things = split(world, self.pieces)
+        #: Why the level cannot be saved yet (a stage's need, e.g. goo's pipe), or None.
+        self.problem: str | None = None
+        self.selection: list[int] = []
+        #: Counts the changes of the level (a view redraws what changed).
+        self.version = 0
+        self._past: list[State] = []
+        self._future: list[State] = []
+        self._text: str | None = None
+        self._live = Live(self.pieces, self.kit, self.stages)
+        self._state: State = (base, things)
+        self._live.build(self._state)
+        self._saved: State = self._state
+        self._changed()
+
+    def _open(self, source: Any, game: Any, level: int | None) -> World | None:
+        """The world to edit (None: the game's empty level); sets game, path, opened."""
         if isinstance(source, str) and not source.endswith(".toml") and game is None:
             game, source = source, None  # Editor("rope"): a game name
-        self.game: type[Game] | None = _game_class(game) if game is not None else None
+        self.game = game_class(game) if game is not None else None
+        world = None
         if isinstance(source, str | os.PathLike):
             path = Path(source)
             world = saving.load(path)
             self.opened = path.name
-            if not _bundled(path):
+            if not bundled(path):
                 self.path = path
         elif isinstance(source, World):
             world = saving.loads(saving.dumps(source))  # ours: the caller's stays untouched
@@ -92,51 +117,77 @@ class Editor:
                 raise ValueError("Editor(level=N) needs the game: Editor('rope', level=N)")
             world = saving.load(self.game.level_file(level))
             self.opened = f"bundled level {level}"
-        else:
-            world = None
         if self.game is None and world is not None:
             saved = world.resource(SavedGame)
             self.game = GAMES.get(saved.game) if saved is not None else None
-        self.kit = kit_of(self.game)
-        self.pieces: dict[str, Piece] = {p.kind: p for p in (*FRAMEWORK, *self.kit.pieces)}
-        if world is None:
-            world = self.kit.blank()
-        #: The level's pipeline as it was opened, never run: each build gets a copy (its
-        #: stages may need things the base lacks until they are placed, as goo's pipe).
-        self.stages = tuple(world.pipeline)
-        world.use()
-        base, things = _split(world, self.pieces)
-        #: Why the level cannot be saved yet (a stage's need, e.g. goo's pipe), or None.
-        self.problem: str | None = None
-        self.selection: list[int] = []
-        self._past: list[State] = []
-        self._future: list[State] = []
-        self.world: World = None  # type: ignore[assignment]
-        self.built: list[Built] = []
-        self._text: str | None = None
-        self._state: State = (base, ())
-        self._build((base, things))
+        return world
 
     # -- what there is ------------------------------------------------------------------
 
     @property
+    def world(self) -> World:
+        """The built world (read it; change it through operations)."""
+        return self._live.world
+
+    @property
+    def built(self) -> list[Built]:
+        """What each thing made: its entities, segments, polygons and box."""
+        return self._live.built
+
+    @property
+    def parts(self) -> int:
+        """How many things are parts of the opened level (numbered first)."""
+        return len(self._live.parts)
+
+    @property
+    def dirty(self) -> bool:
+        """Whether the level differs from the file it was opened from or last saved to."""
+        return self._state != self._saved
+
+    @property
     def things(self) -> list[tuple[str, dict[str, Any]]]:
         """Every thing as ``(kind, fields)``, in build order (copies: edit through ops)."""
-        return [(kind, json.loads(fields)) for kind, fields in self._state[1]]
+        return [(self.kind(t), self.fields(t)) for t in range(self._count())]
 
     def fields(self, thing: int) -> dict[str, Any]:
-        """Thing ``thing``'s field values."""
-        return json.loads(self._state[1][thing][1])
+        """Thing ``thing``'s field values (a part's: its centre, px)."""
+        if thing < self.parts:
+            x0, y0, x1, y1 = self.built[thing].box
+            return {"x": (x0 + x1) / 2, "y": (y0 + y1) / 2}
+        return json.loads(self._state[1][thing - self.parts][1])
 
     def kind(self, thing: int) -> str:
-        """Thing ``thing``'s piece kind."""
-        return self._state[1][thing][0]
+        """Thing ``thing``'s piece kind (``"part"``: a part of the opened level)."""
+        if thing < self.parts:
+            return PART.kind
+        return self._state[1][thing - self.parts][0]
+
+    def title(self, thing: int) -> str:
+        """What thing ``thing`` is, for people: its piece's title, or what a part holds."""
+        if thing < self.parts:
+            return f"opened: {self._live.parts[thing].title}"
+        return self.piece(self.kind(thing)).title
+
+    def placeable(self) -> list[Piece]:
+        """The pieces a level can be given (every piece but ``part``)."""
+        return [p for p in self.pieces.values() if p is not PART]
 
     def text(self) -> str:
         """The level as its TOML file says it (what ``save`` writes)."""
         if self._text is None:
-            self._text = saving.dumps(self.world)
+            with self._canonical() as world:
+                try:
+                    self._text = saving.dumps(world)
+                except WorldFileError as exc:
+                    raise _refused(exc) from None
         return self._text
+
+    def thing_of(self, entity: int) -> int | None:
+        """The thing that made ``entity`` (of ``world``), or None."""
+        for t, b in enumerate(self.built):
+            if entity in b.entities:
+                return t
+        return None
 
     # -- selecting ----------------------------------------------------------------------
 
@@ -180,12 +231,7 @@ class Editor:
     def place(self, kind: str, **fields: Any) -> int:
         """Add a thing of piece ``kind`` with ``fields`` (the rest default); returns its
         number and selects it. A bad value raises WorldError naming the field."""
-        piece = self.piece(kind)
-        clean = piece.clean(fields)
-        things = (*self._state[1], (kind, _json(clean)))
-        self._apply((self._state[0], things))
-        self.selection = [len(things) - 1]
-        return len(things) - 1
+        return self.place_many([(kind, fields)])[0]
 
     def place_many(self, things: Iterable[tuple[str, dict[str, Any]]]) -> list[int]:
         """Add many things in one operation (one undo step): ``(kind, fields)`` pairs;
@@ -193,7 +239,8 @@ class Editor:
         added = tuple((kind, _json(self.piece(kind).clean(fields))) for kind, fields in things)
         old = self._state[1]
         self._apply((self._state[0], (*old, *added)))
-        self.selection = list(range(len(old), len(old) + len(added)))
+        start = self.parts + len(old)
+        self.selection = list(range(start, start + len(added)))
         return self.selection
 
     def move(self, dx: float, dy: float, things: Sequence[int] | None = None) -> None:
@@ -213,7 +260,8 @@ class Editor:
     def scale(self, factor: float, about: tuple[float, float] | None = None,
               things: Sequence[int] | None = None) -> None:
         """Scale the things by ``factor`` about ``about`` (default: their centre): sizes,
-        outlines, second points and the spacing between them."""
+        outlines, second points and the spacing between them (not parts of an opened
+        level: they are moved, turned, copied and deleted)."""
         if not (isinstance(factor, int | float) and math.isfinite(factor) and factor > 0):
             raise WorldError(f"scale: factor must be a number > 0, got {factor!r}")
         chosen = self._chosen(things)
@@ -224,39 +272,94 @@ class Editor:
     def duplicate(self, dx: float = DUPLICATE_OFFSET[0], dy: float = DUPLICATE_OFFSET[1],
                   things: Sequence[int] | None = None) -> list[int]:
         """Copy the things, moved by ``(dx, dy)`` px; the copies become the selection."""
-        chosen = self._chosen(things)
+        parts, pieces = self._sorted(self._chosen(things))
+        shift = lambda x, y: (x + dx, y + dy)  # noqa: E731
         old = self._state[1]
-        copies = []
-        for t in chosen:
-            kind, fields = old[t]
-            copies.append((kind, _json(self._moved(kind, json.loads(fields),
-                                                   lambda x, y: (x + dx, y + dy), 0.0, 1.0))))
-        self._apply((self._state[0], (*old, *copies)))
-        self.selection = list(range(len(old), len(old) + len(copies)))
+        copies = tuple((old[k][0], _json(self._moved(*_unpacked(old[k]), shift, 0.0, 1.0)))
+                       for k in pieces)
+        base, made = self._state[0], []
+        if parts:
+            base, made = self._copied(parts, shift)
+        self._apply((base, (*old, *copies)))
+        where = {(p.entities, p.lines, p.polygons): i for i, p in enumerate(self._live.parts)}
+        found = [where[k] for c in made if (k := (c.entities, c.lines, c.polygons)) in where]
+        start = self.parts + len(old)
+        self.selection = found + list(range(start, start + len(copies)))
         return self.selection
 
     def delete(self, things: Sequence[int] | None = None) -> None:
         """Remove the things (default: the selection)."""
-        gone = set(self._chosen(things))
+        parts, pieces = self._sorted(self._chosen(things))
+        gone = set(pieces)
         kept = tuple(t for k, t in enumerate(self._state[1]) if k not in gone)
-        self._apply((self._state[0], kept))
+        base = self._state[0]
+        if parts:
+            base = self._edited(lambda w: delete_parts(w, self._parts(parts)))
+        self._apply((base, kept))
         self.selection = []
 
-    def set(self, field: str, value: Any, things: Sequence[int] | None = None) -> None:
-        """Set ``field`` of the things (default: the selection) to ``value``.
+    def set(self, *args: Any, things: Sequence[int] | None = None) -> None:
+        """Set a field: ``set(field, value, things=None)`` sets a piece's field of the things
+        (default: the selection); ``set(entity, Component, field, value)`` the field of an
+        entity's component (a part of the opened level: the component itself; a placed
+        thing: its piece's field of that name).
 
-        The piece's own check (the loader's range for that field) refuses a bad value
-        with a WorldError naming the piece and the field; so does the world if the
-        thing cannot be built with it. Either way nothing changes.
+        A bad value (the loader's range for that field, or a thing that cannot be built
+        with it) raises a WorldError naming the field, and nothing changes. A part's
+        ``x``, ``y`` move it.
         """
-        chosen = self._chosen(things)
+        if len(args) == 4:
+            self._set_component(*args)
+        elif len(args) == 2:
+            self._set_field(args[0], args[1], things)
+        else:
+            raise TypeError("set(field, value, things=None) or set(entity, Component, "
+                            f"field, value); got {len(args)} arguments")
+
+    def _set_field(self, field: str, value: Any, things: Sequence[int] | None) -> None:
+        parts, pieces = self._sorted(self._chosen(things))
+        if parts and field not in ("x", "y"):  # a part has its place only
+            raise WorldError(f"part: no field {field!r} (a part of the opened level has "
+                             "x, y; set(entity, Component, field, value) sets a field of "
+                             "one of its components)")
         old = list(self._state[1])
-        for t in chosen:
-            kind, fields = old[t]
-            values = json.loads(fields)
+        for k in pieces:
+            kind, values = _unpacked(old[k])
             values[field] = self.piece(kind).field(field).clean(kind, value)
-            old[t] = (kind, _json(values))
-        self._apply((self._state[0], tuple(old)))
+            old[k] = (kind, _json(values))
+        base = self._state[0]
+        if parts:
+            value = self.pieces["particle"].field(field).clean("part", value)
+            at = {t: self.fields(t)[field] for t in parts}
+
+            def edit(w: World) -> None:
+                for t in parts:
+                    d = value - at[t]
+                    move_parts(w, self._parts([t]), (lambda x, y, d=d: (x + d, y)) if field == "x"
+                               else (lambda x, y, d=d: (x, y + d)))
+            base = self._edited(edit)
+        self._apply((base, tuple(old)))
+
+    def _set_component(self, entity: int, component: type | str, field: str,
+                       value: Any) -> None:
+        t = self.thing_of(entity)
+        if t is None:
+            raise WorldError(f"entity {entity!r}: made by no thing of this level")
+        kind = _component_type(self.world, entity, component)
+        if t >= self.parts:  # a placed thing: its piece's own field of that name
+            self.piece(self.kind(t)).field(field)
+            self._set_field(field, value, [t])
+            return
+
+        def edit(w: World) -> None:
+            comp = w.component(entity, kind)
+            if field.startswith("_") or not hasattr(comp, field):
+                raise WorldError(f"{kind.__name__}: no field {field!r}")
+            try:
+                setattr(comp, field, value)
+            except (TypeError, ValueError, AttributeError) as exc:
+                raise WorldError(f"{kind.__name__}: field {field}: {exc}") from None
+        self._apply((self._edited(edit), self._state[1]))
 
     def level_fields(self) -> dict[str, Any]:
         """The level's own settings: the world's (``gravity``, ``damping``, …) and each
@@ -265,11 +368,11 @@ class Editor:
         cached = self.__dict__.get("_level_fields")
         if cached is not None and cached[0] is self._state[0]:
             return dict(cached[1])
-        world = saving.loads(self._state[0])
+        world = self._live.base_world(self._state[0])
         try:
             out: dict[str, Any] = {k: (list(v) if isinstance(v, tuple) else v)
                                    for k, v in world.settings().items()}
-            for name, obj in _state_objects(world):
+            for name, obj in state_objects(world):
                 for key, value in vars(obj).items():
                     if not key.startswith("_") and isinstance(value, int | float | str):
                         out[f"{name}.{key}"] = value
@@ -280,11 +383,10 @@ class Editor:
 
     def set_level(self, field: str, value: Any) -> None:
         """Set a level setting (see ``level_fields``): checked as the loader checks it."""
-        world = saving.loads(self._state[0])
-        try:
+        def edit(world: World) -> None:
             if "." in field:
                 name, key = field.split(".", 1)
-                target = dict(_state_objects(world)).get(name)
+                target = dict(state_objects(world)).get(name)
                 if target is None or not hasattr(target, key) or key.startswith("_"):
                     raise WorldError(f"level: no setting {field!r}")
                 setattr(target, key, value)
@@ -292,25 +394,20 @@ class Editor:
                 setattr(world, field, value)  # the World's own checked setter
             else:
                 raise WorldError(f"level: no setting {field!r} (see Editor.level_fields)")
-            base = _base_text(world)
-        finally:
-            world.close()
-        self._apply((base, self._state[1]))
+        self._apply((self._edited(edit), self._state[1]))
 
     def undo(self) -> bool:
         """Go back one operation; False if there is none."""
         if not self._past:
             return False
-        self._future.append(self._state)
-        self._build(self._past.pop())
+        self._go(self._past.pop(), self._future)
         return True
 
     def redo(self) -> bool:
         """Do again the operation last undone; False if there is none."""
         if not self._future:
             return False
-        self._past.append(self._state)
-        self._build(self._future.pop())
+        self._go(self._future.pop(), self._past)
         return True
 
     @property
@@ -334,14 +431,16 @@ class Editor:
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Save the level (atomic, checked like every save: ``ecsgoo.save``); returns the
         path. With no path: ``default_path()``. A bundled level is written only when its
-        path is given."""
+        path is given. Afterwards the level is not ``dirty``."""
         if self.problem is not None:
             raise WorldError(f"cannot save yet: {self.problem}")
         target = Path(path) if path is not None else self.default_path()
         target.parent.mkdir(parents=True, exist_ok=True)
-        saving.save(self.world, target)
-        if not _bundled(target) or path is not None:
+        with self._canonical() as world:
+            saving.save(world, target)
+        if not bundled(target) or path is not None:
             self.path = target
+        self._saved = self._state
         return target
 
     def play_test(self, seed: int = 0) -> Game:
@@ -362,14 +461,26 @@ class Editor:
 
     # -- inside -------------------------------------------------------------------------
 
+    def _count(self) -> int:
+        return self.parts + len(self._state[1])
+
     def _thing(self, t: int) -> int:
-        if not (isinstance(t, int) and 0 <= t < len(self._state[1])):
-            raise WorldError(f"no thing {t!r} (things: 0..{len(self._state[1]) - 1})")
+        if not (isinstance(t, int) and 0 <= t < self._count()):
+            raise WorldError(f"no thing {t!r} (things: 0..{self._count() - 1})")
         return t
 
     def _chosen(self, things: Sequence[int] | None) -> list[int]:
         chosen = self.selection if things is None else [self._thing(t) for t in _flat(things)]
         return list(chosen)
+
+    def _sorted(self, chosen: Sequence[int]) -> tuple[list[int], list[int]]:
+        """Chosen things as (parts: their numbers, placed: their indices among the placed)."""
+        parts = sorted(t for t in set(chosen) if t < self.parts)
+        return parts, [t - self.parts for t in chosen if t >= self.parts]
+
+    def _parts(self, things: Sequence[int]) -> list[Part]:
+        """The parts numbered ``things`` (the same in a copy of the base as in ``world``)."""
+        return [self._live.parts[t] for t in things]
 
     def _centre(self, things: Sequence[int]) -> tuple[float, float]:
         if not things:
@@ -400,83 +511,130 @@ class Editor:
 
     def _transform(self, things: Sequence[int] | None, where: Any, angle: float,
                    factor: float) -> None:
-        chosen = self._chosen(things)
-        if not chosen:
+        parts, pieces = self._sorted(self._chosen(things))
+        if not parts and not pieces:
             return
+        if parts and factor != 1.0:
+            raise WorldError(f"scale: thing {parts[0]} is a part of the opened level: parts "
+                             "are moved, turned, copied and deleted, not sized")
         old = list(self._state[1])
-        for t in chosen:
-            kind, fields = old[t]
-            old[t] = (kind, _json(self._moved(kind, json.loads(fields), where, angle, factor)))
-        self._apply((self._state[0], tuple(old)))
+        for k in pieces:
+            kind, values = _unpacked(old[k])
+            old[k] = (kind, _json(self._moved(kind, values, where, angle, factor)))
+        base = self._state[0]
+        if parts:
+            base = self._edited(lambda w: move_parts(w, self._parts(parts),
+                                                     where, angle))
+        self._apply((base, tuple(old)))
+
+    @contextmanager
+    def _base_world(self) -> Iterator[World]:
+        """The base as a world of its own (closed afterwards)."""
+        world = self._live.base_world(self._state[0])
+        try:
+            yield world
+        finally:
+            world.close()
+
+    def _edited(self, edit: Callable[[World], None]) -> str:
+        """The base's text after ``edit(base world)``; WorldError if a file could not hold
+        it."""
+        with self._base_world() as world:
+            edit(world)
+            try:
+                return base_text(world)
+            except WorldFileError as exc:
+                raise _refused(exc) from None
+
+    def _copied(self, parts: list[int], where: Any) -> tuple[str, list[Part]]:
+        """The base with a copy of each of ``parts`` moved by ``where``, and the copies."""
+        with self._base_world() as world:
+            out, copies = copy_parts(world, self._parts(parts), where)
+            try:
+                return base_text(out), copies
+            finally:
+                out.close()
 
     def _apply(self, state: State) -> None:
         """Build ``state``; on success it is the new state (the old one can be undone)."""
         if state == self._state:
             return
         before = self._state
-        self._build(state)
+        self._live.update(state)
+        self._state = state
         self._past.append(before)
         del self._past[:-UNDO_STEPS]
         self._future.clear()
+        self._changed()
 
-    def _build(self, state: State) -> None:
-        """Build the world of ``state`` and make it current; WorldError leaves all as was."""
-        base, things = state
-        world = saving.loads(base, "<level being edited>")
-        built: list[Built] = []
-        placed = Placed()
+    def _go(self, state: State, back: list[State]) -> None:
+        """Undo or redo to ``state``; the state left goes on ``back``."""
+        self._live.update(state)
+        back.append(self._state)
+        self._state = state
+        self._changed()
+
+    def _changed(self) -> None:
+        self._text = None
+        self.version += 1
+        self.problem = unmet(self.world)
+        self.selection = [t for t in self.selection if t < self._count()]
+
+    @contextmanager
+    def _canonical(self) -> Iterator[World]:
+        """The level's world as its file holds it: built in full (the live world if it was),
+        with the ``Placed`` record of its things and its game's name."""
+        live, things = self._live, self._state[1]
+        fresh = not live.pristine
+        if fresh:
+            world, _, _, made = live.full(self._state, check=False)  # the save checks it
+            counts = [(m.entities, len(m.lines), len(m.polygons)) for m in made]
+        else:
+            world, counts = live.world, live.made_counts()
         try:
-            world.use(*copy.deepcopy(self.stages))
-            for k, (kind, fields) in enumerate(things):
-                values = json.loads(fields)
-                first = world.next_entity
-                nl, np_ = len(world.level.lines), len(world.level.polygons)
-                try:
-                    self.piece(kind).make(world, **values)
-                except (WorldError, ValueError) as exc:
-                    raise WorldError(f"{kind} (thing {k}): {exc}") from None
-                ents = tuple(e for e in range(first, world.next_entity)
-                             if world.entity_exists(e))
-                lines = tuple(range(nl, len(world.level.lines)))
-                polys = tuple(range(np_, len(world.level.polygons)))
-                built.append(Built(ents, lines, polys, _box(world, ents, lines, polys,
-                                                           self.piece(kind), values)))
-                placed.kinds.append(kind)
-                placed.fields.append(fields)
-                placed.entities += ents
-                placed.counts.append(len(ents))
-                placed.lines.append(len(lines))
-                placed.polygons.append(len(polys))
-            if self.kit.finish is not None:
-                self.kit.finish(world)
             if things:  # a level opened and left as it was saves as it was
+                placed = Placed()
+                for (kind, fields), (ents, nl, np_) in zip(things, counts, strict=True):
+                    placed.kinds.append(kind)
+                    placed.fields.append(fields)
+                    placed.entities += ents
+                    placed.counts.append(len(ents))
+                    placed.lines.append(nl)
+                    placed.polygons.append(np_)
                 world.add_resource(placed)
                 if self.game is not None:  # so `ecsgoo play FILE` knows its game
                     world.add_resource(SavedGame(self.game.name))
-            text = saving.dumps(world)  # the loader's checks on everything built
-        except WorldFileError as exc:
-            world.close()
-            raise WorldError(str(exc).replace("cannot save: ", "")) from None
-        except BaseException:
-            world.close()
-            raise
-        old = self.world
-        self.world, self.built, self._state, self._text = world, built, state, text
-        self.problem = _unmet(world)
-        self.selection = [t for t in self.selection if t < len(things)]
-        if old is not None:
-            old.close()
+            yield world
+        finally:
+            if fresh:
+                world.close()
+            else:
+                world.resources.pop(Placed, None)
+                world.resources.pop(SavedGame, None)
 
 
-def _unmet(world: World) -> str | None:
-    """What a stage of the level's pipeline needs and the level lacks (said as a message)."""
-    from ..saving.registry import missing
+def _refused(exc: WorldFileError) -> WorldError:
+    """A save's refusal as the editor says it: what and which field, no file talk."""
+    said = str(exc).replace("cannot save: ", "").replace(" (the world file would not load)", "")
+    return WorldError(re.sub(r"^<[^>]*>: ", "", said))
 
-    for stage in world.pipeline:
-        what = missing(world, getattr(stage, "requires", ()))
-        if what is not None:
-            return f"its {stage.name} stage needs {what}"
-    return None
+
+def _unpacked(thing: tuple[str, str]) -> tuple[str, dict[str, Any]]:
+    return thing[0], json.loads(thing[1])
+
+
+def _component_type(world: World, entity: int, component: type | str) -> type:
+    """The type of ``entity``'s component named by ``component`` (a type, or its class or
+    file name); WorldError if the entity has none."""
+    from ..saving.builtins import builtin_of
+
+    for comp in world.components_for_entity(entity):
+        kind = type(comp)
+        named = builtin_of(comp) or component_codec(kind)
+        if component is kind or component in (kind.__name__, getattr(named, "name", None)):
+            return kind
+    name = getattr(component, "__name__", component)
+    raise WorldError(f"entity {entity}: has no {name}")
 
 
 def _flat(things: Iterable[Any]) -> list[int]:
@@ -491,173 +649,3 @@ def _flat(things: Iterable[Any]) -> list[int]:
 
 def _json(values: dict[str, Any]) -> str:
     return json.dumps(values, sort_keys=True, separators=(",", ":"))
-
-
-def _box(world: World, ents: Sequence[int], lines: Sequence[int], polys: Sequence[int],
-         piece: Piece, values: dict[str, Any]) -> tuple[float, float, float, float]:
-    """A thing's bounding box: its particles' discs, bodies' outlines, sensors, game
-    components with a position, level pieces, and its own points (px)."""
-    from ..components import Particle
-    from ..rigid import RigidBody
-    from ..sensors import Sensor
-
-    xs, ys = [values["x"]], [values["y"]]
-
-    def grow(x: float, y: float, r: float = 0.0) -> None:
-        xs.extend((x - r, x + r))
-        ys.extend((y - r, y + r))
-
-    for f in piece.fields:
-        if f.role == "point":
-            grow(*values[f.name])
-    for e in ents:
-        for comp in world.components_for_entity(e):
-            if isinstance(comp, Particle):
-                grow(comp.x, comp.y, comp.radius)
-            elif isinstance(comp, RigidBody):
-                for verts in comp.outline():
-                    pts = verts.reshape(-1, 2)
-                    r = comp.size if comp.shape == "circle" else 0.0
-                    for px, py in pts:
-                        grow(float(px), float(py), float(r if isinstance(r, float) else 0.0))
-            elif isinstance(comp, Sensor):
-                x0, y0, x1, y1 = comp.bounds()
-                grow(x0, y0)
-                grow(x1, y1)
-            elif hasattr(comp, "x") and hasattr(comp, "y") and type(comp).__name__ not in (
-                    "Joint", "Anchor"):
-                r = getattr(comp, "radius", 10.0)
-                grow(float(comp.x), float(comp.y), float(r) if isinstance(r, int | float)
-                     else 10.0)
-    for i in lines:
-        x0, y0, x1, y1 = world.level.lines[i]
-        grow(x0, y0)
-        grow(x1, y1)
-    for i in polys:
-        for px, py in world.level.polygons[i]:
-            grow(px, py)
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _state_objects(world: World) -> list[tuple[str, Any]]:
-    """The game's state a level holds: registered resources and dataclass components of
-    entities that are not level content (goo's rules, rope's board), by saved name."""
-    from ..saving.registry import resource_codec
-
-    out = []
-    for kind, obj in world.resources.items():
-        codec = resource_codec(kind)
-        if codec is not None and codec.saved and kind not in (Placed, SavedGame):
-            out.append((codec.name, obj))
-    for e in world.entities():
-        comps = world.components_for_entity(e)
-        if any(type(c).__name__ in _CONTENT for c in comps):
-            continue
-        for comp in comps:
-            codec = component_codec(type(comp))
-            if codec is not None and codec.saved and not codec.refs:  # not links to content
-                out.append((codec.name, comp))
-    return out
-
-
-def _split(world: World, pieces: dict[str, Piece]) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A world as the editor holds it: its base's text and its things (from ``Placed``)."""
-    placed = world.resource(Placed)
-    things: tuple[tuple[str, str], ...] = ()
-    if placed is not None:
-        unknown = [k for k in placed.kinds if k not in pieces]
-        if unknown:
-            raise WorldError(f"editor_placed: no piece {unknown[0]!r} in this game's editor")
-        things = tuple(zip(placed.kinds, placed.fields, strict=True))
-        for e in placed.entities:
-            if world.entity_exists(e):
-                world.delete_entity(e)
-        lines, polys = sum(placed.lines), sum(placed.polygons)
-        if lines:
-            del world.level.lines[-lines:]
-        if polys:
-            del world.level.polygons[-polys:]
-        world.level._arrays = None
-        del world.resources[Placed]
-    world.resources.pop(SavedGame, None)
-    text = _base_text(world)
-    world.close()
-    return text, things
-
-
-def _base_text(world: World) -> str:
-    """A base world's text, ids counted on from its last entity (so a reopened level builds
-    its things with the ids they were saved with)."""
-    return re.sub(r"^next_entity = \d+\n", "", saving.dumps(world), count=1, flags=re.M)
-
-
-def _bundled(path: Path) -> bool:
-    """Whether ``path`` is one of the bundled games' level files."""
-    try:
-        import games
-
-        roots = [Path(p).resolve() for p in games.__path__]
-    except ImportError:
-        return False
-    real = path.resolve()
-    return any(real.is_relative_to(r) for r in roots)
-
-
-def _game_class(game: str | type[Game]) -> type[Game]:
-    if isinstance(game, type):
-        return game
-    from ..app.games import find_game
-
-    return find_game(game)
-
-
-def user_levels_dir(game: str) -> Path:
-    """The user's own levels of ``game``: ``<data dir>/levels/GAME/``."""
-    from ..app.player import data_dir
-
-    return data_dir() / "levels" / game
-
-
-def user_levels(game: str) -> list[Path]:
-    """The user's level files of ``game``, by name."""
-    folder = user_levels_dir(game)
-    return sorted(folder.glob("*.toml")) if folder.is_dir() else []
-
-
-def kit_of(game: type[Game] | None) -> Kit:
-    """What ``game`` offers the editor: its ``editor_kit`` (a Kit, or the name of a module
-    holding ``KIT``, relative to the game's package), else the framework's pieces on the
-    game's level 1 emptied (no game: an empty world)."""
-    if game is None:
-        from .. import systems
-
-        return Kit(blank=lambda: World().use(*systems.SOLVER))
-    spec = getattr(game, "editor_kit", None)
-    if isinstance(spec, str):
-        import importlib
-
-        module = importlib.import_module(spec, package=game.__module__.rpartition(".")[0])
-        spec = module.KIT
-    if isinstance(spec, Kit):
-        return spec
-    return Kit(blank=lambda: emptied(saving.load(game.level_file(1))))
-
-
-def emptied(world: World) -> World:
-    """``world`` without its content: every entity holding a particle, body, link,
-    constraint, joint or sensor goes, and the level geometry; the settings, pipeline,
-    resources and the game's state entities stay (a game's empty level)."""
-    for e in world.entities():
-        if world.entity_exists(e) and any(type(c).__name__ in _CONTENT
-                                          for c in world.components_for_entity(e)):
-            world.delete_entity(e)
-    for e in world.entities():  # what pointed at the content goes with it (rope's ropes)
-        for comp in world.components_for_entity(e):
-            codec = component_codec(type(comp))
-            refs = codec.references(comp) if codec is not None else []
-            if any(not world.entity_exists(ref) for _, ref in refs):
-                world.delete_entity(e)
-                break
-    world.level.clear()
-    world.resources.pop(Placed, None)
-    return world

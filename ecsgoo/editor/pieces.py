@@ -20,7 +20,7 @@ a module that holds ``KIT``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import limits
@@ -101,7 +101,8 @@ class Piece:
     ``fields`` lists every field but ``x`` and ``y`` (every piece has those: where it
     is, px). ``make`` may return anything; what it added to the world (entities,
     level segments and polygons) is what the thing is. ``title`` and ``group`` are
-    how the tool strip shows it.
+    how the tool strip shows it. ``make`` must give the same thing for the same fields
+    and, unless ``reads``, whatever else is built (a collision group number aside).
     """
 
     kind: str
@@ -111,6 +112,10 @@ class Piece:
     group: str = "framework"
     #: Default x, y when placed with none given (px).
     at: tuple[float, float] = (400.0, 300.0)
+    #: Whether ``make`` looks at what is already built (a rope tied to the particle at its
+    #: end, a hinge on the bodies under it): then an edit of an earlier thing makes it
+    #: again. A game's piece is taken to look unless it says ``reads=False``.
+    reads: bool = True
 
     def field(self, name: str) -> Field:
         """The field ``name``, or WorldError naming the piece's fields."""
@@ -322,3 +327,7 @@ FRAMEWORK: tuple[Piece, ...] = (
         Field("height", 80.0, limits.Range(1e-3, 1e9), "size"))),
 )
 
+#: The framework's pieces that look at what is built: ropes and chains tie their end,
+#: springs and hinges join what lies under their ends.
+_READERS = ("rope", "chain", "spring", "hinge")
+FRAMEWORK = tuple(replace(p, reads=p.kind in _READERS) for p in FRAMEWORK)

@@ -17,7 +17,12 @@ top-right corner). With a piece, click to place it; pieces with a second point (
 chains, springs, segments, the goo pipe) are dragged from one end to the other;
 polygons are drawn point by point (click each, Enter or a right click closes). Keys:
 Ctrl+Z / Ctrl+Y undo / redo, Ctrl+S save, Ctrl+D duplicate, Delete, Q / E turn 15°,
-+ / - scale, arrows nudge, G grid snap, Space play-test (B its bot, Esc back), Esc leaves.
++ / - scale, arrows nudge, G grid snap, Space play-test (B its bot, Esc back), Esc leaves
+(with unsaved edits it asks first: ``editor.prompt``).
+
+Every thing of the level can be selected, a bundled level's too: what an opened file
+holds comes as parts (``editor.parts``), moved, turned, copied and deleted like the
+things placed here.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from ..app.buttons import Button, draw_buttons, hit
 from ..errors import WorldError
 from ..render import Fit, Render, fit
 from .core import Editor
+from .prompt import LeavePrompt
+from .still import Still
 
 #: Window bands, px: the tool strip's width, the panel's, the top band and the footer.
 STRIP, PANEL, TOP, FOOT = 170, 250, 34, 22
@@ -46,8 +53,11 @@ _SEL = (90, 220, 255)
 _GHOST = (255, 220, 90)
 _ERR = (255, 130, 120)
 _OK = (140, 230, 150)
+_WARN = (255, 196, 90)
 _TOOL_ON = (230, 180, 60, 255)
 _ROW_H = 20
+#: About how wide a character of the title (12 pt bold) and of a message (11 pt) is, px.
+_HEAD_PX, _MESSAGE_PX = 7.6, 6.4
 
 
 class EditorView:
@@ -65,9 +75,12 @@ class EditorView:
         self.message = ("", 0.0, _TEXT)
         self.player: Any = None  # the play-test, while it runs
         self.on_leave: Any = None  # what Esc does (a window closes, the launcher goes back)
+        self.prompt: LeavePrompt | None = None  # the unsaved-changes question, while asked
         self._view: Any = None
         self._view_of: Any = None
         self._fit: Fit | None = None
+        #: The window's picture, kept while nothing it shows changes.
+        self.still = Still()
 
     # -- geometry ---------------------------------------------------------------------
 
@@ -105,7 +118,7 @@ class EditorView:
         h = self.size[1]
         rows = [Button("select", "tool:select", 6, h - TOP - 26, STRIP - 12, 19)]
         y, group = h - TOP - 26, "framework"
-        for p in self.editor.pieces.values():
+        for p in self.editor.placeable():
             y -= 21 + (8 if p.group != group else 0)  # a gap before the game's own
             group = p.group
             rows.append(Button(p.title.split(" (")[0], f"tool:{p.kind}", 6, y, STRIP - 12, 19))
@@ -138,6 +151,10 @@ class EditorView:
         """A press at window pixel ``(sx, sy)``."""
         if self.player is not None:
             self.player.press(sx, sy, button)
+            return
+        if self.prompt is not None:
+            self.prompt.press(sx, sy, self.panel_rect())
+            self._prompt_answered()
             return
         self.pointer = (sx, sy)
         action = hit(self.tools(), sx, sy)
@@ -274,6 +291,10 @@ class EditorView:
         if self.player is not None:
             self._test_key(name)
             return
+        if self.prompt is not None:
+            self.prompt.key(name)
+            self._prompt_answered()
+            return
         if self.editing is not None:
             self._edit_key(name)
             return
@@ -311,7 +332,7 @@ class EditorView:
             elif ed.selection:
                 ed.select()
             elif self.on_leave is not None:
-                self.on_leave()
+                self.leave()
 
     def text(self, typed: str) -> None:
         """Characters typed (into the field being edited)."""
@@ -336,14 +357,43 @@ class EditorView:
             self.snap = not self.snap
             self.say(f"grid snap {'on' if self.snap else 'off'} (G)")
         elif action == "save":
-            try:
-                path = ed.save()
-            except (WorldError, OSError, ValueError) as exc:
-                self.say(f"not saved: {exc}", _ERR, 6.0)
-            else:
-                self.say(f"saved {path}", _OK, 6.0)
+            self.save()
         elif action == "play":
             self.play_test()
+
+    def save(self) -> bool:
+        """Ctrl+S: save the level (into the user's levels); says where, or why not."""
+        try:
+            path = self.editor.save()
+        except (WorldError, OSError, ValueError) as exc:
+            self.say(f"not saved: {exc}", _ERR, 6.0)
+            return False
+        self.say(f"saved {path}", _OK, 6.0)
+        return True
+
+    # -- leaving ------------------------------------------------------------------------
+
+    def leave(self, then: Any = None, why: str = "leave the editor") -> None:
+        """Leave (``then``, default ``on_leave``): at once if every edit is saved, else
+        after asking (save / discard / cancel)."""
+        then = then if then is not None else self.on_leave
+        if not self.editor.dirty:
+            then()
+            return
+        self.editing, self.outline, self.drag = None, [], None
+        self.prompt = LeavePrompt(then, self.save, why)
+        self.say("unsaved changes: save (S) · discard (D) · keep editing (Esc)", _WARN, 3600.0)
+
+    def _prompt_answered(self) -> None:
+        if self.prompt is not None and self.prompt.done:
+            self.prompt = None
+            if self.message[2] == _WARN:
+                self.say("")
+
+    def panel_rect(self) -> tuple[float, float, float, float]:
+        """The property panel's rectangle ``(x, y, w, h)``, window px."""
+        w, h = self.size
+        return (w - PANEL, FOOT, PANEL, h - TOP - FOOT)
 
     # -- the property panel -------------------------------------------------------------
 
@@ -431,8 +481,8 @@ class EditorView:
         ed = self.editor
         if ed.game is None:
             return None
-        if self._view_of is not ed.world:
-            self._view_of = ed.world
+        if self._view_of != (id(ed.world), ed.version):
+            self._view_of = (id(ed.world), ed.version)
             try:
                 if self._view is None:
                     self._view = ed.game.custom_level(text=ed.text())
@@ -442,13 +492,45 @@ class EditorView:
         return self._view
 
     def draw(self, window: Any) -> None:
-        """Draw one frame into ``window``."""
+        """Draw one frame into ``window``: the still picture (painted again only when what
+        it shows changed: ``still``), then what follows the pointer."""
         from ..app.player import _draw_for
 
         if self.player is not None:
             self.player.draw(window)
+            self.still.forget()
             return
-        window.clear(color=_BG)
+        self.still.show(window, self._look(), lambda: self._paint(window))
+        window.default_camera.use()
+        live = _draw_for(window, "editor-live")
+        live.set_pixel(1.0)
+        k = window.get_framebuffer_size()[0] / max(window.width, 1)
+        ax, ay, aw, ah = self.area()
+        window.ctx.scissor = tuple(int(round(k * v)) for v in (ax, ay, aw, ah))
+        self._draw_selection(live, self._fit)
+        live.flush()
+        window.ctx.scissor = None
+
+    def _look(self) -> tuple[Any, ...]:
+        """Everything the still picture shows: it is painted again when this changes."""
+        ed = self.editor
+        text, until, color = self.message
+        lit = None
+        if self.pointer is not None:
+            boxes = [*self.tools(), *(b for _, _, b in self.panel_rows())]
+            if self.prompt is not None:
+                boxes += self.prompt.buttons(self.panel_rect())
+            lit = next((b.action for b in boxes if b.contains(*self.pointer)), None)
+        return (self.size, id(ed.world), ed.version, ed.dirty, tuple(ed.selection), self.tool,
+                self.snap,
+                self.editing, self.prompt is not None, lit, ed.problem,
+                (text, color) if text and time.monotonic() < until else None)
+
+    def _paint(self, window: Any) -> None:
+        """The still picture: the level, its overlay, the grid, the strip and the panel."""
+        from ..app.player import _draw_for
+
+        window.ctx.active_framebuffer.clear(color=_BG)
         view = self._view_game()
         world = view.world if view is not None else self.editor.world
         render = Render.of(world)
@@ -466,7 +548,6 @@ class EditorView:
         sd = _draw_for(window, "screen")
         sd.set_pixel(1.0)
         self._draw_grid(sd, f)
-        self._draw_selection(sd, f)
         self._draw_bands(sd)
         sd.flush()
 
@@ -497,10 +578,13 @@ class EditorView:
         return out
 
     def _handles(self, f: Fit) -> dict[str, tuple[float, float]]:
-        """The single selection's handles, screen px: its turn dot and its size corner."""
+        """The single selection's handles, screen px: its turn dot and its size corner (a
+        part of the opened level has no size corner)."""
         if len(self.editor.selection) != 1:
             return {}
         (x0, y0, x1, y1), = self._boxes(f, self.editor.selection)
+        if self.editor.selection[0] < self.editor.parts:  # a part is turned, not sized
+            return {"rotate": ((x0 + x1) / 2, y1 + 16)}
         return {"rotate": ((x0 + x1) / 2, y1 + 16), "scale": (x1, y1)}
 
     def _handle_at(self, sx: float, sy: float) -> tuple[str, tuple[float, float]] | None:
@@ -557,20 +641,25 @@ class EditorView:
         d.rect(0, 0, w, FOOT, _BAND)
         title = ed.game.title if ed.game is not None else "world"
         where = (ed.path.name if ed.path is not None
-                 else f"{ed.opened} (Ctrl+S saves into your levels)")
-        d.text(10, h - 22, f"editing · {title} · {where}", _TEXT, 12, bold=True)
+                 else f"{ed.opened} (^S saves to your levels)")
+        head = f"editing · {title} · {where}" + (" · edited" if ed.dirty else "")
+        d.text(10, h - 22, head, _TEXT, 12, bold=True)
+        room = int((w - 40 - len(head) * _HEAD_PX) / _MESSAGE_PX)  # what fits to its right
         text, until, color = self.message
-        if text and time.monotonic() < until:
-            d.text(STRIP + 300, h - 22, _clip(text, 100), color, 11)
-        elif ed.problem:
-            d.text(STRIP + 300, h - 22, _clip(f"to save: {ed.problem}", 100), _DIM, 11)
+        if not (text and time.monotonic() < until) and ed.problem:
+            text, until, color = f"to save: {ed.problem}", math.inf, _DIM
+        if text and time.monotonic() < until and room > 8:
+            d.text(w - 12, h - 22, _clip(text, room), color, 11, anchor_x="right")
         buttons = self.tools()
         chosen = f"tool:{self.tool}"
         for b in buttons:
             if b.action == chosen:
                 d.rect(b.x - 2, b.y - 2, b.w + 4, b.h + 4, _TOOL_ON)
         draw_buttons(d, buttons, self.pointer, size=9)
-        self._draw_panel(d)
+        if self.prompt is not None:
+            self.prompt.draw(d, self.panel_rect(), self.pointer)
+        else:
+            self._draw_panel(d)
         d.text(8, 6, "click select · drag move · dot turn · corner size · Q/E turn · "
                "+/- size · ^D copy · Del · G grid · ^Z/^Y · ^S save · Space play · Esc back",
                _DIM, 10)
@@ -579,16 +668,18 @@ class EditorView:
         w, h = self.size
         ed = self.editor
         x = w - PANEL + 8
+        hint = "click a field, type, Enter"
         if len(ed.selection) == 1:
             t = ed.selection[0]
-            head = f"{ed.piece(ed.kind(t)).title} (#{t})"
+            head = f"{ed.title(t)} (#{t})"
+            if t < ed.parts:  # a part of the opened level: say what it holds
+                head, hint = f"opened part #{t}", ed.title(t).split(": ", 1)[1]
         elif ed.selection:
-            head = f"{len(ed.selection)} things selected"
+            head, hint = f"{len(ed.selection)} things selected", "drag, turn or copy them together"
         else:
             head = "level settings"
-        d.text(x, h - TOP - 22, _clip(head, 34), _TEXT, 12, bold=True)
-        d.text(x, h - TOP - 38, "click a field, type, Enter" if len(ed.selection) <= 1
-               else "drag, turn, size or copy them together", _DIM, 9)
+        d.text(x, h - TOP - 22, _clip(head, 30), _TEXT, 12, bold=True)
+        d.text(x, h - TOP - 38, _clip(hint, 38), _DIM, 9)
         for name, value, box in self.panel_rows():
             editing = self.editing is not None and self.editing[0] == name
             lit = self.pointer is not None and box.contains(*self.pointer)

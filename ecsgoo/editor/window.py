@@ -24,7 +24,7 @@ def editor_size(editor: Editor) -> tuple[int, int]:
 
 def edit_window(editor: Editor) -> None:
     """Open a window editing ``editor``'s level until it is closed (Esc with nothing
-    selected, or the window's close button)."""
+    selected, or the window's close button; with unsaved edits, each asks first)."""
     quiet_audio()
     import arcade
 
@@ -96,6 +96,10 @@ def _window_class() -> Any:
         def on_resize(self, width: int, height: int) -> None:
             super().on_resize(width, height)
             self.editing_view.size = (width, height)
+
+        def on_close(self) -> None:
+            """The window's close button: asks first if there are unsaved edits."""
+            self.editing_view.leave(self.close, "close the window")
 
     return _EditorWindow
 

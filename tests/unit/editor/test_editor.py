@@ -153,7 +153,8 @@ def test_save_goes_to_the_users_folder_and_never_over_a_bundled_level(tmp_path):
 @pytest.mark.parametrize("name", sorted(LEVEL_ONE))
 def test_a_level_opened_and_saved_unchanged_is_the_same_file(name, tmp_path):
     ed = Editor(name, level=1)
-    assert ed.things == [] and ed.path is None  # a bundled level: saves go elsewhere
+    assert ed.path is None and not ed.dirty  # a bundled level: saves go elsewhere
+    assert ed.parts == len(ed.things) > 0 and {k for k, _ in ed.things} == {"part"}
     assert ed.save(tmp_path / "same.toml").read_bytes() == ed.game.level_file(1).read_bytes()
 
 

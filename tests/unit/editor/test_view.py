@@ -78,3 +78,65 @@ def test_a_polygon_is_drawn_point_by_point():
     view.key("return")
     ((kind, fields),) = view.editor.things[-1:]
     assert kind == "polygon" and len(fields["points"]) == 6
+
+
+def test_a_bundled_levels_star_is_clicked_and_dragged():
+    view = EditorView(Editor("rope", level=1))
+    ed = view.editor
+    star = next(t for t in range(ed.parts) if "rope_star" in ed.title(t))
+    x, y = ed.fields(star)["x"], ed.fields(star)["y"]
+    sx, sy = _screen(view, x, y)
+    view.press(sx, sy)
+    view.drag_to(sx + 40, sy)
+    view.release(sx + 40, sy)
+    assert ed.selection == [star] and ed.fields(star)["x"] > x + 20 and ed.dirty
+    assert [name for name, _, _ in view.panel_rows()] == ["x", "y"]
+    view.key("z", ctrl=True)
+    assert not ed.dirty
+
+
+def _leaving(view: EditorView) -> list[str]:
+    left: list[str] = []
+    view.on_leave = lambda: left.append("left")
+    return left
+
+
+def test_leaving_with_unsaved_edits_asks_save_discard_or_cancel(tmp_path):
+    view = EditorView(Editor("rope"))
+    left = _leaving(view)
+    view.key("escape")
+    assert left == ["left"]  # nothing to save: it leaves at once
+    left.clear()
+    view.editor.place("rope_star", x=100, y=100)
+    view.editor.select()
+    view.key("escape")
+    assert view.prompt is not None and left == [] and "unsaved" in view.message[0]
+    view.key("escape")  # cancel: keep editing
+    assert view.prompt is None and left == [] and view.editor.dirty
+    view.key("escape")
+    (discard,) = [b for b in view.prompt.buttons(view.panel_rect()) if b.action == "discard"]
+    view.press(discard.x + 5, discard.y + 5)
+    assert left == ["left"] and view.prompt is None
+    left.clear()
+    view.editor.path = tmp_path / "mine.toml"
+    view.leave(why="close the window")
+    view.key("s")
+    assert left == ["left"] and not view.editor.dirty and view.editor.path.exists()
+
+
+def test_the_window_paints_its_picture_again_only_when_it_changes():
+    from ecsgoo.app.headless import offscreen_window
+
+    view = EditorView(Editor("rope", level=1))
+    window = offscreen_window(view.size)
+    view.draw(window)
+    view.draw(window)
+    view.move(*_screen(view, 30, 30))  # over the level, lighting nothing up
+    view.draw(window)
+    assert view.still.paints == 1
+    view.editor.select(0)
+    view.draw(window)
+    view.editor.move(10, 0)
+    view.draw(window)
+    view.draw(window)
+    assert view.still.paints == 3
