@@ -4,7 +4,8 @@ nine jelly balls spawned touching. Figures, not times: speeds (px/s) and overlap
 Run alone with ``python tools/bench.py calm``. Bars: the pile's 95th-percentile speed
 < 2 px/s at 10 s with sleeping off, 100 % asleep within 6 s with it on; a 1:100 disc on
 five unit discs: every speed < 20 px/s within 5 s, overlap < 1 px; nine jelly balls:
-every vertex < 60 px/s within 5 s.
+every vertex < 60 px/s within 5 s; a chain of alternating 1 and 1000 masses, a heavy
+ball on a light strand and a crate on a light rope: every link within 5 %.
 """
 
 from __future__ import annotations
@@ -85,8 +86,50 @@ def jelly_rows() -> list[Row]:
              f"max vertex speed {v.max():.3g} px/s", "bar < 60")]
 
 
+def _links(world: World, ends: list[int]) -> np.ndarray:
+    xy = np.array([(world.component(e, Particle).x, world.component(e, Particle).y)
+                   for e in ends])
+    return np.hypot(*np.diff(xy, axis=0).T)
+
+
+def hanging_rows() -> list[Row]:
+    """What hangs: a chain of alternating 1 and 1000 masses, a 20-mass ball on a strand
+    of 0.05 links, a 20-mass crate on such a rope (5 s each; links of 10 px)."""
+    from ecsgoo import Anchor, RigidBody, Spring
+    from ecsgoo.bodies import rope
+
+    w = scenes.solver(World(bounds=None))
+    prev = w.create_entity(Particle(0, 0), Anchor())
+    ends, springs = [prev], []
+    for k in range(20):
+        e = w.create_entity(Particle(0, -10 * (k + 1), radius=4,
+                                     mass=1000.0 if k % 2 else 1.0))
+        springs.append(w.create_entity(Spring(prev, e)))
+        ends.append(e)
+        prev = e
+    w.step(300)
+    snapped = sum(w.component(s, Spring).broken for s in springs)
+    rows = [("a chain of 20 links alternating 1 and 1000, 5 s",
+             f"{snapped} broken, longest link {_links(w, ends).max() / 10 - 1:+.1%}",
+             "bar: none broken, every link within 5 %")]
+    for what in ("ball", "crate"):
+        w = scenes.solver(World(bounds=None))
+        strand = rope(w, (0, 0), (0, -100), 10, mass=0.05)
+        if what == "ball":
+            load = w.create_entity(Particle(0, -115, radius=12, mass=20.0))
+            w.create_entity(Spring(strand.particles[-1], load))
+        else:
+            load = w.create_entity(RigidBody.box(0, -130, 40, 40, mass=20.0))
+            w.create_entity(Spring(strand.particles[-1], load, at_b=(0, -110)))
+        w.step(300)
+        worst = np.abs(_links(w, strand.particles) / 10 - 1).max()
+        rows.append((f"a 20-mass {what} on a rope of ten 0.05 links, 5 s",
+                     f"worst link {worst:.1%} off its length", "bar within 5 %"))
+    return rows
+
+
 def bench_calm() -> list[Row]:
-    return pile_rows() + column_rows() + jelly_rows()
+    return pile_rows() + column_rows() + jelly_rows() + hanging_rows()
 
 
 if __name__ == "__main__":
