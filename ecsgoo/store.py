@@ -28,7 +28,7 @@ from .columns import AREAS, BODIES, JOINTS, PARTICLES, SHAPES, SPRINGS, TETHERS,
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _Rider
 from .derived import inverse_masses
 from .errors import WorldError
-from .kernels.chains import chain_room
+from .kernels.chains import chain_room, chain_scratch
 from .kernels.coloring import color_order
 from .kernels.distance import measure_rest
 from .rigid import Joint, RigidBody
@@ -82,8 +82,12 @@ class Store(BodyRows):
         self.spring_pack = (np.zeros((0, 2), dtype=I8), np.zeros((0, 3)))
         self.spring_pack_key: Any = None  # what the packed copy is of (Project's)
         #: the packed springs' and the tethers' chains (Project's ``_chains``: count,
-        #: offsets, links, their ends, scratch, the tethers' skip)
-        self.spring_chains: tuple[Any, ...] = (0, *chain_room(0), np.zeros(0, dtype=bool))
+        #: offsets, links, their ends, scratch, the tethers' skip, the springs taken)
+        #: and what they were found of (``_take_chains``)
+        self.spring_chains: tuple[Any, ...] = (0, *chain_room(0), chain_scratch(0),
+                                               np.zeros(0, dtype=bool),
+                                               np.zeros(0, dtype=np.int64))
+        self.spring_chains_key: Any = None
         self._init_bodies()
         #: Called with an entity whose row a component's setter changed (the World
         #: wakes its island; a bare store does nothing).
@@ -489,6 +493,7 @@ class Store(BodyRows):
         new._rebuild_csr()
         new.spring_pack = tuple(a.copy() for a in self.spring_pack)  # its own, not shared
         new.spring_pack_key = None  # packed again (and its chains found) at the next step
+        new.spring_chains_key = None
         return new, mapping
 
 

@@ -271,7 +271,12 @@ def _thomas(m, out):
         out[s, 5] = (out[s, 4] - out[s, 3] * out[s + 1, 5]) / out[s, 2]
 
 
-def chain_room(links: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Empty ``find_chains`` outputs for ``links`` springs and tethers, and the scratch."""
-    return (np.zeros(links + 1, dtype=np.int64), np.zeros(links, dtype=np.int64),
-            np.zeros((links, 2), dtype=np.int64), np.zeros((max(links, 1), 10)))
+def chain_room(links: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty ``find_chains`` outputs for ``links`` springs and tethers."""
+    return (np.zeros(links + 1, dtype=np.int64), np.empty(links, dtype=np.int64),
+            np.empty((links, 2), dtype=np.int64))
+
+
+def chain_scratch(longest: int) -> np.ndarray:
+    """``solve_chains``' scratch for chains of up to ``longest`` links."""
+    return np.zeros((max(longest, 1), 10))

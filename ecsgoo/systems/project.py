@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import limits
 from ..kernels.area import solve_area
-from ..kernels.chains import chain_room, find_chains, solve_chains
+from ..kernels.chains import chain_room, chain_scratch, find_chains, solve_chains
 from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
 from ..kernels.joints import joint_substep
 from ..kernels.shape import solve_shape
@@ -109,16 +109,31 @@ class Project(Stage):
             pack_springs(st.spring_order, sc["a"], sc["b"], sc["rest"], sc["compliance"],
                          sc["broken"], sc["lam"], ends, vals)
             st.spring_pack_key = key
-            st.spring_chains = _chains(ends, st)
+            _take_chains(ends, st)
         else:
             vals[:, 2] = 0.0
         return ends, vals
 
 
+def _take_chains(ends: Any, st: Any) -> None:
+    """The chains out of the freshly packed springs ``ends``: found again (``_chains``)
+    only when the springs or tethers changed (a tenth of the jelly scene's frame went to
+    finding none), else the same springs taken out of the sweep."""
+    sc, tc = st.springs.cols, st.tethers.cols
+    key = (st.springs.version, id(st.spring_order), st.particles.version, st.tethers.version,
+           st.tethers.n, sc["broken"][: st.springs.n].tobytes(),
+           tc["broken"][: st.tethers.n].tobytes())
+    if st.spring_chains_key != key:
+        st.spring_chains = _chains(ends, st)
+        st.spring_chains_key = key
+    else:
+        ends[st.spring_chains[6]] = -1
+
+
 def _chains(ends: Any, st: Any) -> tuple[Any, ...]:
     """The chains of the packed springs and the tethers (``kernels.chains.find_chains``,
     which takes them out of ``ends`` and flags them in the tethers' skip): (count,
-    offsets, links, their ends, scratch, the tethers' skip)."""
+    offsets, links, their ends, scratch, the tethers' skip, the packed springs taken)."""
     t = st.tethers
     tc, nt = t.cols, t.n
     a_body, b_body = tc["a_body"][:nt], tc["b_body"][:nt]
@@ -127,16 +142,18 @@ def _chains(ends: Any, st: Any) -> tuple[Any, ...]:
     tp = np.where(one & ~tc["broken"][:nt], part, -1)
     side = (a_body >= 0).astype(np.int64)  # 0: the particle is the a end
     body = np.where(a_body >= 0, a_body, b_body)
-    off, rows, cends, scratch = chain_room(len(ends) + nt)
+    off, rows, cends = chain_room(len(ends) + nt)
     skip = np.zeros(nt, dtype=np.bool_)
     count = find_chains(ends, st.particles.n, tp, side, body, off, rows, cends, skip)
-    return (count, off, rows, cends, scratch, skip)
+    links = rows[: off[count]]
+    longest = int(np.diff(off[: count + 1]).max()) if count else 1
+    return (count, off, rows, cends, chain_scratch(longest), skip, links[links >= 0])
 
 
 def _solve_chains(world: World, vals: Any, h: float) -> None:
     """One exact step of every chain of springs and tethers (``kernels.chains``)."""
     st = world.store
-    count, off, rows, cends, scratch, _ = st.spring_chains
+    count, off, rows, cends, scratch, _, _ = st.spring_chains
     if count:
         pc, bc, tc = st.particles.cols, st.bodies.cols, st.tethers.cols
         tethers = tuple(tc[k] for k in ("a_body", "a_part", "b_body", "b_part", "la", "lb",
