@@ -82,6 +82,10 @@ def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, 
             c = cx + cy * nx
             for s in range(start[c], start[c + 1]):
                 i = items[s]
+                # i's own values in locals: the stores into ij and cf may alias any array
+                # as far as the compiler knows, so it would load them again every pair
+                gi, wi, li, mi = group[i], w[i], layer[i], mask[i]
+                xi, yi, ri, ei = pos[i, 0], pos[i, 1], radius[i], reach[i]
                 for ddy in range(2):
                     for ddx in range(-1, 2):
                         if ddy == 0 and ddx < 0:
@@ -93,12 +97,12 @@ def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, 
                         lo = s + 1 if q == c else start[q]
                         for t in range(lo, start[q + 1]):
                             j = items[t]
-                            if w[i] + w[j] == 0.0 or (group[i] != 0 and group[i] == group[j]):
+                            if (gi != 0 and gi == group[j]) or wi + w[j] == 0.0:
                                 continue
-                            if (layer[i] & mask[j]) == 0 or (layer[j] & mask[i]) == 0:
+                            if (li & mask[j]) == 0 or (layer[j] & mi) == 0:
                                 continue
-                            dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
-                            rr = radius[i] + radius[j] + reach[i] + reach[j]
+                            dx, dy = pos[j, 0] - xi, pos[j, 1] - yi
+                            rr = ri + radius[j] + ei + reach[j]
                             if dx * dx + dy * dy >= rr * rr:
                                 continue
                             if m >= room:
