@@ -39,6 +39,7 @@ from games.rope.swipe import swipe_across
 from ..components import Particle
 from ..game import EPISODE_FRAMES as FRAMES
 from .base import BotPolicy, GameEnv
+from .levels import CachedLevels
 from .pixels import Mark
 
 #: Rope and star rows of the observation (the bundled levels have up to three of each).
@@ -51,10 +52,16 @@ STAR, MONSTER = (250, 210, 40), (70, 190, 70)
 NOISE = 30.0
 
 
+class EnvRope(CachedLevels, RopeGame):
+    """RopeGame as the environment plays it: its level file read once a process
+    (``levels.CachedLevels``), the same game."""
+
+
 class RopeEnv(GameEnv):
     """Cut the Rope as an environment (see the module docstring for the spaces)."""
 
     game_class = RopeGame
+    play_class = EnvRope
     action_space = spaces.MultiBinary(MAX_ROPES)
     observation_space = spaces.Dict({
         "candy": spaces.Box(-CANDY_LIMIT, CANDY_LIMIT, (4,), np.float32),
