@@ -74,11 +74,10 @@ def holding(world: Any) -> list[int]:
     """Entities of the Rope components still holding the candy (no link cut), by id."""
     if candy_of(world) is None:
         return []
-    out = []
-    for entity, rope in world.get_component(Rope):
-        springs = [world.try_component(s, Spring) for s in rope.springs]
-        if springs and all(s is not None and not s.broken for s in springs):
-            out.append(entity)
+    springs = world.springs
+    whole = set(springs.entity[~springs.broken].tolist())  # one set, not a look-up per link
+    out = [entity for entity, rope in world.get_component(Rope)
+           if rope.springs and whole.issuperset(rope.springs)]
     return sorted(out)
 
 
