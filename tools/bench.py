@@ -498,7 +498,7 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "envs": _optional("bench_envs", "bench_envs"),
     "eval": _optional("bench_envs", "bench_eval"),
     "eval1000": _optional("bench_envs", "bench_eval1000"),
-    "env_speed": _optional("bench_envs", "bench_env_speed"),
+    "env_speed": _optional("bench_env_speed", "bench_env_speed"),
     "editor": _optional("bench_editor", "bench_editor"),
     "calm": _optional("bench_calm", "bench_calm"),
 }

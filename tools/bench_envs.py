@@ -8,9 +8,8 @@
   started for the run), and what Ray's start and stop add.
 - ``bench_eval1000``: the time to evaluate 1,000 suika seeds (random bot,
   whole games) on 2 local workers.
-- ``bench_env_speed``: steps per CPU-second of whole episodes under random
-  actions, each ecsgoo environment beside CartPole-v1 and LunarLander-v3
-  (``pip install box2d``) in the same run, and the CPU ms of an ``rgb_array`` frame.
+
+Steps per CPU-second beside CartPole and LunarLander: ``bench_env_speed.py``.
 """
 
 from __future__ import annotations
@@ -121,92 +120,3 @@ def bench_eval1000(seeds: int = 1000) -> list[tuple[str, str, str]]:
     minutes = _eval_minutes(seeds, 2, "local")
     return [(f"eval suika, random bot, {seeds:,} whole games, 2 local workers",
              f"{minutes:.1f} min ({seeds / minutes:.0f} episodes/min)", "")]
-
-
-#: The environments ``bench_env_speed`` measures, Gymnasium's own first.
-SPEED_IDS = ("CartPole-v1", "LunarLander-v3", "ecsgoo/Suika-v0", "ecsgoo/Rope-v0",
-             "ecsgoo/Goo-v0")
-
-
-def _cpu_rate(env_id: str, budget: float, **kwargs: Any) -> tuple[float, int, int]:
-    """Steps per CPU-second of random-action episodes (seeds 0, 1, …) until ``budget``
-    CPU-seconds are spent; also the steps and episodes run."""
-    import gymnasium as gym
-
-    import ecsgoo.envs  # noqa: F401
-
-    env = gym.make(env_id, **kwargs)
-    env.reset(seed=0)
-    env.step(env.action_space.sample())  # the first step compiles or loads what it needs
-    steps = episodes = 0
-    start = time.process_time()
-    while time.process_time() - start < budget:
-        env.reset(seed=episodes)
-        env.action_space.seed(episodes)
-        episodes += 1
-        done = False
-        while not done and time.process_time() - start < budget:
-            _, _, terminated, truncated, _ = env.step(env.action_space.sample())
-            steps += 1
-            done = terminated or truncated
-    spent = time.process_time() - start
-    env.close()
-    return steps / spent, steps, episodes
-
-
-def _frame_ms(env_id: str, frames: int = 20) -> float:
-    """CPU ms of one ``render()`` of an ``rgb_array`` environment (after a first frame)."""
-    import gymnasium as gym
-
-    env = gym.make(env_id, render_mode="rgb_array")
-    env.reset(seed=0)
-    env.render()
-    start = time.process_time()
-    for _ in range(frames):
-        env.step(env.action_space.sample())
-    stepping = time.process_time() - start
-    start = time.process_time()
-    for _ in range(frames):
-        env.step(env.action_space.sample())
-        env.render()
-    spent = time.process_time() - start - stepping
-    env.close()
-    return 1000 * spent / frames
-
-
-def _pixels_ms(env_id: str, frames: int = 200) -> float:
-    """CPU ms of one ``obs="pixels"`` observation (the numpy picture), a few steps in."""
-    import gymnasium as gym
-
-    env = gym.make(env_id, obs="pixels")
-    env.reset(seed=0)
-    env.action_space.seed(0)
-    for _ in range(5):
-        env.step(env.action_space.sample())
-    start = time.process_time()
-    for _ in range(frames):
-        env.unwrapped._observation()
-    env.close()
-    return 1000 * (time.process_time() - start) / frames
-
-
-def bench_env_speed(budget: float = 10.0) -> list[tuple[str, str, str]]:
-    """Steps per CPU-second of each environment, Gymnasium's beside ecsgoo's, one run."""
-    rows = []
-    for env_id in SPEED_IDS:
-        try:
-            rate, steps, episodes = _cpu_rate(env_id, budget)
-        except Exception as exc:  # LunarLander without box2d
-            rows.append((env_id, "skipped", f"{type(exc).__name__}: {exc}"))
-            continue
-        try:
-            frame = f"{_frame_ms(env_id):.1f} CPU-ms"
-        except Exception as exc:  # CartPole's and LunarLander's pictures need pygame
-            frame = f"not measured ({type(exc).__name__})"
-        if env_id.startswith("ecsgoo/"):
-            frame += f"; an obs=\"pixels\" picture {_pixels_ms(env_id):.2f} CPU-ms"
-        rows.append((f"{env_id}, random actions, whole episodes",
-                     f"{rate:,.0f} steps per CPU-second",
-                     f"{steps:,} steps in {episodes} episodes; an rgb_array frame "
-                     f"{frame}"))
-    return rows

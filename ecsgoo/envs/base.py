@@ -111,6 +111,9 @@ class GameEnv(gym.Env):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": GAME_FPS}
     game_class: type[Game]
+    #: The class of the games episodes play: ``game_class`` or the environment's own
+    #: subclass of it (``levels.CachedLevels``: the level file is read once a process).
+    play_class: type[Game] | None = None
     #: Frames a step usually runs (the step rate is ``GAME_FPS / frames_per_decision``).
     frames_per_decision = 1
 
@@ -147,7 +150,7 @@ class GameEnv(gym.Env):
 
     def _new_game(self, seed: int) -> Game:
         """The game an episode of seed ``seed`` plays (before the reset noise)."""
-        return self.game_class(level=self.level, seed=seed)
+        return (self.play_class or self.game_class)(level=self.level, seed=seed)
 
     def _perturb(self, rng: np.random.Generator) -> None:
         """The reset noise: change the new game with ``rng`` (drawn from the seed)."""

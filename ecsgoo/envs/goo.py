@@ -43,6 +43,7 @@ from games.goo.structure import balls, goal, rules_state, to_place
 from ..components import Anchor, Particle
 from ..game import Stroke
 from .base import BotPolicy, GameEnv
+from .levels import CachedLevels
 from .pixels import Mark
 
 #: Rows of the ball observation (the bundled levels have at most 24 balls).
@@ -59,10 +60,16 @@ PIPE = (90, 140, 230)
 WAIT = np.zeros(3, np.float32)
 
 
+class EnvGoo(CachedLevels, GooGame):
+    """GooGame as the environment plays it: its level file read once a process
+    (``levels.CachedLevels``), the same game."""
+
+
 class GooEnv(GameEnv):
     """World of Goo as an environment (see the module docstring for the spaces)."""
 
     game_class = GooGame
+    play_class = EnvGoo
     frames_per_decision = DRAG + HOLD + SETTLE
     action_space = spaces.Box(0.0, 1.0, (3,), np.float32)
     observation_space = spaces.Dict({

@@ -39,6 +39,7 @@ from games.rope.swipe import swipe_across
 from ..components import Particle
 from ..game import EPISODE_FRAMES as FRAMES
 from .base import BotPolicy, GameEnv
+from .levels import CachedLevels
 from .pixels import Mark
 
 #: Rope and star rows of the observation (the bundled levels have up to three of each).
@@ -51,10 +52,16 @@ STAR, MONSTER = (250, 210, 40), (70, 190, 70)
 NOISE = 30.0
 
 
+class EnvRope(CachedLevels, RopeGame):
+    """RopeGame as the environment plays it: its level file read once a process
+    (``levels.CachedLevels``), the same game."""
+
+
 class RopeEnv(GameEnv):
     """Cut the Rope as an environment (see the module docstring for the spaces)."""
 
     game_class = RopeGame
+    play_class = EnvRope
     action_space = spaces.MultiBinary(MAX_ROPES)
     observation_space = spaces.Dict({
         "candy": spaces.Box(-CANDY_LIMIT, CANDY_LIMIT, (4,), np.float32),
@@ -118,10 +125,6 @@ class RopeEnv(GameEnv):
         left, bottom, right, top = board_of(world).view
         scale = np.array([right - left, top - bottom], np.float64)
         origin = np.array([left, bottom], np.float64)
-
-        def at(x: float, y: float) -> np.ndarray:
-            return np.clip((np.array([x, y]) - origin) / scale, 0.0, 1.0)
-
         candy = np.zeros(4, np.float32)
         entity = candy_of(world)
         if entity is not None:
@@ -129,17 +132,22 @@ class RopeEnv(GameEnv):
             candy[:] = np.clip(np.concatenate([(np.array([p.x, p.y]) - origin) / scale,
                                                np.array([p.vx, p.vy]) / scale]),
                                -CANDY_LIMIT, CANDY_LIMIT)
-        ropes = np.zeros((MAX_ROPES, 3), np.float32)
         held = holding(world)
-        for i, r in enumerate(self.ropes()):
-            pin = world.component(world.component(r, Rope).pin, Particle)
-            ropes[i] = (*at(pin.x, pin.y), float(r in held))
-        stars = np.zeros((MAX_STARS, 4), np.float32)
-        for i, (_, s) in enumerate(sorted(world.get_component(Star))[:MAX_STARS]):
-            stars[i] = (*at(s.x, s.y), 1.0, float(s.collected))
+        ropes = sorted(world.get_component(Rope))[:MAX_ROPES]
+        stars = [s for _, s in sorted(world.get_component(Star))[:MAX_STARS]]
         monster = world.get_component(Monster)[0][1]
-        return {"candy": candy, "ropes": ropes, "stars": stars,
-                "monster": at(monster.x, monster.y).astype(np.float32)}
+        pins = [world.component(r.pin, Particle) for _, r in ropes]
+        points = [(p.x, p.y) for p in pins] + [(s.x, s.y) for s in stars] + \
+            [(monster.x, monster.y)]
+        at = np.clip((np.array(points, np.float64) - origin) / scale, 0.0, 1.0)  # all at once
+        rope_rows = np.zeros((MAX_ROPES, 3), np.float32)
+        for i, (r, _) in enumerate(ropes):
+            rope_rows[i] = (*at[i], float(r in held))
+        star_rows = np.zeros((MAX_STARS, 4), np.float32)
+        for i, s in enumerate(stars):
+            star_rows[i] = (*at[len(ropes) + i], 1.0, float(s.collected))
+        return {"candy": candy, "ropes": rope_rows, "stars": star_rows,
+                "monster": at[-1].astype(np.float32)}
 
 
 class RopeBot(BotPolicy):

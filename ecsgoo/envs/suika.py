@@ -21,7 +21,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from .. import fruit
 from ..components import Fruit, Particle
 from ..game import Game
 from .base import BotPolicy, GameEnv
+from .levels import CachedLevels
 
 #: Rows of the fruit observation (the highest fruits when there are more).
 MAX_FRUITS = 64
@@ -41,10 +41,28 @@ MAX_FRUITS = 64
 DROP_FRAMES = round(rules.COOLDOWN * 60)
 
 
+class EnvSuika(CachedLevels, Suika):
+    """Suika as the environment plays it: the same game, without the player's best score.
+
+    ``Suika.__init__`` reads the best-score file and ``_keep_best`` writes it; an
+    environment's game does neither (``best`` counts from 0, this game only). Its level
+    file is read once a process (``levels.CachedLevels``).
+    """
+
+    def __init__(self, level: int = 1, seed: int = 0) -> None:
+        self.best = 0
+        self.pops = Pops()
+        Game.__init__(self, level, seed)
+
+    def _keep_best(self, score: int) -> None:
+        """Keeps nothing: environment episodes are not the player's games."""
+
+
 class SuikaEnv(GameEnv):
     """Suika as an environment (see the module docstring for the spaces)."""
 
     game_class = Suika
+    play_class = EnvSuika
     frames_per_decision = DROP_FRAMES
     action_space = spaces.Box(0.0, 1.0, (1,), np.float32)
     observation_space = spaces.Dict({
@@ -69,9 +87,6 @@ class SuikaEnv(GameEnv):
     def _over(self) -> bool:
         return rules.state(self.game.world).over
 
-    def _new_game(self, seed: int) -> Suika:
-        return EnvSuika(level=self.level, seed=seed)
-
     def _observe(self) -> dict[str, Any]:
         world = self.game.world
         st = rules.state(world)
@@ -85,27 +100,6 @@ class SuikaEnv(GameEnv):
         return {"fruits": np.clip(positions, 0.0, 1.0), "kinds": kinds,
                 "current": int(st.current), "next": int(st.next),
                 "box": np.array([st.left, st.right], np.float32) / np.float32(rules.WIDTH)}
-
-
-class EnvSuika(Suika):
-    """Suika as the environment plays it: the same game, without the player's best score.
-
-    ``Suika.__init__`` reads the best-score file and ``_keep_best`` writes it; an
-    environment's game does neither (``best`` counts from 0, this game only).
-    """
-
-    def __init__(self, level: int = 1, seed: int = 0) -> None:
-        self.best = 0
-        self.pops = Pops()
-        Game.__init__(self, level, seed)
-
-    def _keep_best(self, score: int) -> None:
-        """Keeps nothing: environment episodes are not the player's games."""
-
-    @classmethod
-    def level_file(cls, level: int) -> Path:
-        """Suika's own level files (beside ``games/suika``, not this module)."""
-        return Suika.level_file(level)
 
 
 def drop_x(game: Suika, action: float) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -121,6 +122,7 @@ def run_ray(play: Episode, jobs: Sequence[Job], workers: int, address: str | Non
     started = not ray.is_initialized()
     if started:
         _connect(ray, address, workers)
+    shipped = _ship_by_value(ray, jobs)
     try:
         task = ray.remote(num_cpus=1)(play)
         refs = [task.remote(*job) for job in jobs]
@@ -138,8 +140,26 @@ def run_ray(play: Episode, jobs: Sequence[Job], workers: int, address: str | Non
                 done()
         return [out[k] for k in range(len(jobs))]
     finally:
+        for module in shipped:
+            ray.cloudpickle.unregister_pickle_by_value(module)
         if started:
             ray.shutdown()
+
+
+def _ship_by_value(ray: Any, jobs: Sequence[Job]) -> list[Any]:
+    """Make Ray pickle the callable policies of ``jobs`` by value (their code, not their
+    module's name): a Ray worker cannot import a test file, a script or a notebook's
+    module the driver defined them in. Returns the modules so registered (to undo)."""
+    modules = []
+    for job in jobs:
+        player = job[2]
+        name = getattr(player, "__module__", None) if callable(player) else None
+        module = sys.modules.get(name) if name not in (None, "__main__") else None
+        if module is not None and name.split(".")[0] not in ("ecsgoo", "games") \
+                and module not in modules:
+            ray.cloudpickle.register_pickle_by_value(module)
+            modules.append(module)
+    return modules
 
 
 def _connect(ray: Any, address: str | None, workers: int) -> None:

@@ -38,28 +38,29 @@ class Network:
 
     ``ends``: spring entity → (a, b) ball entities; ``at``: ball entity →
     ``[(spring, other ball), …]`` by spring entity; ``row``: ball entity → particle row;
-    ``pos`` (px) and ``vel`` (px/s) of every particle row, as the frame found them;
+    ``pos`` (px) and ``vel`` (px/s) of every particle row, as the frame found them
+    (``[x, y]`` lists: a crawler reads a few of them, in plain floats);
     ``wind`` (px/s²) the level's; ``pinned`` per row.
     """
 
     ends: dict[int, tuple[int, int]]
     at: dict[int, list[tuple[int, int]]]
     row: dict[int, int]
-    pos: np.ndarray
-    vel: np.ndarray
+    pos: list[list[float]]
+    vel: list[list[float]]
     wind: float
-    pinned: np.ndarray
+    pinned: list[bool]
 
     @classmethod
     def of(cls, world: Any, bs: Balls) -> Network:
         """The network of ``world`` now (O(V + E))."""
-        s, ent = world.springs, world.particles.entity
+        s, ent = world.springs, world.particles.entity.tolist()
         mine = set(bs.entities[bs.structure].tolist())
         ends: dict[int, tuple[int, int]] = {}
         at: dict[int, list[tuple[int, int]]] = {}
         for spring, a, b, broken in zip(s.entity.tolist(), s.a.tolist(), s.b.tolist(),
                                         s.broken.tolist(), strict=True):
-            ea, eb = int(ent[a]), int(ent[b])
+            ea, eb = ent[a], ent[b]
             if broken or ea not in mine or eb not in mine:
                 continue
             ends[spring] = (ea, eb)
@@ -67,8 +68,8 @@ class Network:
             at.setdefault(eb, []).append((spring, ea))
         row = dict(zip(bs.entities.tolist(), bs.rows.tolist(), strict=True))
         p = world.particles
-        return cls(ends, {k: sorted(v) for k, v in at.items()}, row, p.pos.copy(), p.velocity,
-                   rules_state(world).wind, p.pinned.copy())
+        return cls(ends, {k: sorted(v) for k, v in at.items()}, row, p.pos.tolist(),
+                   p.velocity.tolist(), rules_state(world).wind, p.pinned.tolist())
 
     def hops(self, target: int) -> dict[int, int]:
         """Links from each ball to ``target`` (breadth-first; unreachable balls are absent)."""
@@ -112,35 +113,37 @@ class GooCrawl(Stage):
         net = Network.of(world, bs)
         target = pipe_node(world, bs)
         hops = net.hops(target) if target >= 0 else None
-        loads: dict[int, np.ndarray] = {}
-        for entity in bs.entities[bs.usable & ~bs.balloon].tolist():
+        loads: dict[int, list[float]] = {}
+        for k in np.flatnonzero(bs.usable & ~bs.balloon).tolist():
+            entity = int(bs.entities[k])
             if entity == world.grabbed:
                 continue
-            goo = world.component(entity, GooBall)
+            goo = bs.goo[k]
             if goo.link:
-                self._crawl(world, entity, goo, net, hops, loads)
+                self._crawl(world, entity, goo, bs.particles[k], net, hops, loads)
             else:
-                self._walk(world, entity, bs, net)
+                self._walk(world, entity, bs.particles[k], net)
         _wind(world, bs, net.wind, loads)
         _lift(world, bs, rules_state(world).lift, loads)
         for entity in sorted(loads):  # one force per ball: the crawlers on it and the wind
-            world.apply_force(entity, float(loads[entity][0]), float(loads[entity][1]))
+            world.apply_force(entity, loads[entity][0], loads[entity][1])
 
-    def _crawl(self, world: Any, entity: int, goo: GooBall, net: Network,
-               hops: dict[int, int] | None, loads: dict[int, np.ndarray]) -> None:
+    def _crawl(self, world: Any, entity: int, goo: GooBall, p: Particle, net: Network,
+               hops: dict[int, int] | None, loads: dict[int, list[float]]) -> None:
         """One frame along the link; at its end, on to the next one."""
         if goo.link not in net.ends:  # the link snapped, or its ball was taken back
             drop_off(world, entity)
             return
         pos = net.pos
         a, b = net.ends[goo.link]
-        length = float(np.hypot(*(pos[net.row[b]] - pos[net.row[a]])))
+        (xa, ya), (xb, yb) = pos[net.row[a]], pos[net.row[b]]
+        length = float(np.hypot(xb - xa, yb - ya))
         goo.t += goo.heading * self.speed * world.dt / max(length, 1.0)
         if not 0.0 < goo.t < 1.0:
             node = b if goo.t >= 1.0 else a
             self._turn(world, entity, goo, node, net, hops)
             a, b = net.ends[goo.link]
-        self._ride(world, entity, goo, a, b, net, loads)
+        self._ride(world, goo, p, a, b, net, loads)
 
     def _turn(self, world: Any, entity: int, goo: GooBall, node: int, net: Network,
               hops: dict[int, int] | None) -> None:
@@ -153,35 +156,35 @@ class GooCrawl(Stage):
         at_a = net.ends[spring][0] == node
         goo.link, goo.t, goo.heading = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
 
-    def _ride(self, world: Any, entity: int, goo: GooBall, a: int, b: int, net: Network,
-              loads: dict[int, np.ndarray]) -> None:
+    def _ride(self, world: Any, goo: GooBall, p: Particle, a: int, b: int, net: Network,
+              loads: dict[int, list[float]]) -> None:
         """Sit at ``t`` on the link from ``a`` to ``b``, moving with it; weigh on its ends
         (added to ``loads``: ball entity → force, mass·px/s²)."""
-        pos, vel = net.pos, net.vel
         ra, rb, t = net.row[a], net.row[b], goo.t
-        x, y = (1.0 - t) * pos[ra] + t * pos[rb]
-        vx, vy = (1.0 - t) * vel[ra] + t * vel[rb]
-        p = world.component(entity, Particle)
-        p.x, p.y = float(x), float(y)
-        p.vx, p.vy = float(vx), float(vy)
+        (xa, ya), (xb, yb) = net.pos[ra], net.pos[rb]
+        (ua, va), (ub, vb) = net.vel[ra], net.vel[rb]
+        p.x, p.y = (1.0 - t) * xa + t * xb, (1.0 - t) * ya + t * yb
+        p.vx, p.vy = (1.0 - t) * ua + t * ub, (1.0 - t) * va + t * vb
         if self.load > 0.0:
             gx, gy = world.gravity
             fx, fy = self.load * p.mass * (gx + net.wind), self.load * p.mass * gy
-            for end, share in ((a, 1.0 - t), (b, t)):
-                if not net.pinned[net.row[end]]:
-                    loads.setdefault(end, np.zeros(2))[:] += (share * fx, share * fy)
+            for end, share, row in ((a, 1.0 - t, ra), (b, t, rb)):
+                if not net.pinned[row]:
+                    load = loads.setdefault(end, [0.0, 0.0])
+                    load[0] += share * fx
+                    load[1] += share * fy
 
-    def _walk(self, world: Any, entity: int, bs: Balls, net: Network) -> None:
+    def _walk(self, world: Any, entity: int, p: Particle, net: Network) -> None:
         """A loose ball on the ground: climb on a structure ball it touches, walk to one it
         sees, or wander."""
-        p = world.component(entity, Particle)
         if abs(p.vy) > 15.0:  # in the air
             return
         near = [e for e in net.at if e != entity]
         if near:
             pos = net.pos
-            here = np.array([p.x, p.y])
-            dist = [float(np.hypot(*(pos[net.row[e]] - here))) for e in near]
+            x, y = p.x, p.y
+            dist = [float(np.hypot(pos[net.row[e]][0] - x, pos[net.row[e]][1] - y))
+                    for e in near]
             k = int(np.argmin(dist))
             if dist[k] <= self.climb * p.radius and board(world, entity, near[k]):
                 return
@@ -196,22 +199,23 @@ class GooCrawl(Stage):
 HOVER = 0.9
 
 
-def _lift(world: Any, bs: Balls, lift: float, loads: dict[int, np.ndarray]) -> None:
+def _lift(world: Any, bs: Balls, lift: float, loads: dict[int, list[float]]) -> None:
     """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``loads``), a free
     one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
     gy = world.gravity[1]
-    for entity in bs.entities[bs.balloon].tolist():
+    for k in np.flatnonzero(bs.balloon).tolist():
+        entity = int(bs.entities[k])
         if entity == world.grabbed:
             continue
-        p = world.component(entity, Particle)
-        if world.component(entity, GooBall).free:
-            loads.setdefault(entity, np.zeros(2))[1] -= p.mass * gy
+        p = bs.particles[k]
+        if bs.goo[k].free:
+            loads.setdefault(entity, [0.0, 0.0])[1] -= p.mass * gy
             p.vx, p.vy = p.vx * HOVER, p.vy * HOVER
         else:
-            loads.setdefault(entity, np.zeros(2))[1] += lift
+            loads.setdefault(entity, [0.0, 0.0])[1] += lift
 
 
-def _wind(world: Any, bs: Balls, wind: float, loads: dict[int, np.ndarray]) -> None:
+def _wind(world: Any, bs: Balls, wind: float, loads: dict[int, list[float]]) -> None:
     """Push every unpinned goo ball ``wind`` px/s² to the side (a force of mass × wind,
     added to ``loads``)."""
     if wind == 0.0:
@@ -219,4 +223,4 @@ def _wind(world: Any, bs: Balls, wind: float, loads: dict[int, np.ndarray]) -> N
     pinned, mass = world.particles.pinned, world.particles.mass
     for entity, row in zip(bs.entities.tolist(), bs.rows.tolist(), strict=True):
         if not pinned[row] and entity != world.grabbed:
-            loads.setdefault(entity, np.zeros(2))[0] += float(mass[row]) * wind
+            loads.setdefault(entity, [0.0, 0.0])[0] += float(mass[row]) * wind

@@ -22,7 +22,7 @@ import numpy as np
 from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
-from .components import Goal, GooBall, GooRulesState
+from .components import Goal, GooRulesState
 from .structure import balls, goal, intake, pipe_node, rules_state
 
 
@@ -49,18 +49,18 @@ class GooPipe(Stage):
         bs = balls(world, world.resource(systems.StructureReport))
         open_ = pipe_node(world, bs) >= 0
         inside = set(intake(world).inside)
-        for entity in bs.entities[bs.collectable].tolist():
-            goo = world.component(entity, GooBall)
+        for k in np.flatnonzero(bs.collectable).tolist():
+            entity, goo, p = int(bs.entities[k]), bs.goo[k], bs.particles[k]
             if not goo.sucked:
                 if not open_ or entity not in inside or entity == world.grabbed:
                     continue
                 goo.sucked, goo.link = True, 0
-                world.component(entity, Particle).mask = 0
-            self._fly(world, entity)
+                p.mask = 0
+            self._fly(world, entity, p)
 
-    def _fly(self, world: Any, entity: int) -> None:
+    def _fly(self, world: Any, entity: int, p: Particle) -> None:
         """One frame of a caught ball's flight to the mouth; in it goes when it arrives."""
-        g, p = goal(world), world.component(entity, Particle)
+        g = goal(world)
         d = np.array([g.x - p.x, g.y - p.y])
         dist = float(np.hypot(*d))
         if dist <= max(self.swallow * g.radius, self.speed * world.dt):

@@ -26,7 +26,9 @@ class Balls:
     link (it belongs to the structure); ``grounded``: connected to an anchor;
     ``crawling``: a free ball on a link of the structure; ``sucked``: flying
     into the open pipe (free, but no longer the player's); ``kind`` (``components.KINDS``)
-    of each; ``pinned``: anchored.
+    of each; ``pinned``: anchored; ``balloon``: of kind balloon (free or placed).
+    ``particles`` and ``goo``: each ball's Particle and GooBall (live views, in the same
+    order), so a stage going over the balls looks none of them up again.
     """
 
     entities: np.ndarray
@@ -40,11 +42,9 @@ class Balls:
     sucked: np.ndarray
     kind: np.ndarray
     pinned: np.ndarray
-
-    @property
-    def balloon(self) -> np.ndarray:
-        """Balloons (free or placed)."""
-        return self.kind == "balloon"
+    balloon: np.ndarray
+    particles: list[Particle]
+    goo: list[GooBall]
 
     @property
     def structure(self) -> np.ndarray:
@@ -114,21 +114,26 @@ def balls(world: World, report: Any = None) -> Balls:
     right after Analyze); without one, connectivity is computed here, because
     between steps the player may have added or removed balls since the report.
     """
-    found = sorted(world.get_components(Particle, GooBall), key=lambda item: item[0])
+    found = sorted(world.get_components(Particle, GooBall), key=_entity)
     ents = np.array([e for e, _ in found], dtype=np.int64)
+    parts = [p for _, (p, _) in found]
+    goo = [g for _, (_, g) in found]
     p = world.particles
     rows = _rows(p.entity, ents)
-    pos = p.pos[rows].copy() if len(rows) else np.zeros((0, 2))
-    free = np.array([g.free for _, (_, g) in found], dtype=bool)
-    placed = np.array([g.placed for _, (_, g) in found], dtype=np.int64)
-    crawling = np.array([g.free and g.link != 0 for _, (_, g) in found], dtype=bool)
-    sucked = np.array([g.sucked for _, (_, g) in found], dtype=bool)
-    kind = np.array([g.kind for _, (_, g) in found], dtype=object)
+    pos = p.pos[rows] if len(rows) else np.zeros((0, 2))  # fancy indexing: a copy
+    fields = np.array([(g.free, g.placed, g.link, g.sucked) for g in goo],
+                      dtype=np.int64).reshape(-1, 4)
+    free, sucked = fields[:, 0].astype(bool), fields[:, 3].astype(bool)
+    kind = np.array([g.kind for g in goo], dtype=object)
     degree, grounded = _links(world, report)
-    pinned = p.pinned[rows].copy()
+    pinned = p.pinned[rows]
     linked = (degree[rows] > 0) | pinned
-    return Balls(ents, rows, pos, free, placed, linked, grounded[rows] & linked, crawling,
-                 sucked, kind, pinned)
+    return Balls(ents, rows, pos, free, fields[:, 1].copy(), linked, grounded[rows] & linked,
+                 free & (fields[:, 2] != 0), sucked, kind, pinned, kind == "balloon", parts, goo)
+
+
+def _entity(item: tuple[int, Any]) -> int:
+    return item[0]
 
 
 def _rows(row_entities: np.ndarray, entities: np.ndarray) -> np.ndarray:
@@ -141,7 +146,8 @@ def _rows(row_entities: np.ndarray, entities: np.ndarray) -> np.ndarray:
 def pipe_node(world: World, bs: Balls) -> int:
     """The structure ball the open pipe draws the crawlers to: of those its intake senses,
     the nearest the mouth; ``-1`` while the pipe is closed (no structure ball reached it)."""
-    inside = np.isin(bs.entities, intake(world).inside) & bs.structure
+    sensed = set(intake(world).inside)  # a few entities: a set, not np.isin's sort
+    inside = np.array([e in sensed for e in bs.entities.tolist()], dtype=bool) & bs.structure
     if not inside.any():
         return -1
     g = goal(world)

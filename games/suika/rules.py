@@ -190,11 +190,14 @@ class SuikaRules(Stage):
         st = state(world)
         if st.over:
             return
+        inside = line_sensor(world).inside
+        if not inside and not st.watch:
+            return  # nothing above the line, nothing watched: nothing to write
         old = dict(zip(st.watch, zip(st.watch_x, st.watch_y, st.watch_since, strict=True),
                        strict=True))
         rows = []
         grace_frames = round(self.grace / world.dt)
-        for e in line_sensor(world).inside:
+        for e in inside:
             body = world.try_component(e, Particle)
             if body is None or world.try_component(e, Fruit) is None:
                 continue
@@ -237,6 +240,8 @@ def _landed_on_the_floor(world: World) -> None:
     reporting contacts too; it lands silently, as the first fruit of a game does."""
     p = world.particles
     watched = np.flatnonzero(p.events)
+    if not len(watched):  # nothing falling: most frames
+        return
     floor = world.bounds[1] if world.bounds is not None else -math.inf
     for row in watched[p.pos[watched, 1] - p.radius[watched] <= floor + 0.5]:
         world.component(int(p.entity[row]), Particle).events = False

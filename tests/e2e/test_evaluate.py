@@ -127,6 +127,21 @@ def test_ray_gives_the_same_episodes():
     assert evaluate(**SHORT, workers=2, engine="ray") == evaluate(**SHORT, workers=1)
 
 
+def test_ray_evaluates_a_policy_like_one_local_worker(tmp_path, monkeypatch):
+    """A policy from a module of the working folder and a callable: Ray's workers import and
+    unpickle them and play the same episodes as one local worker."""
+    pytest.importorskip("ray")
+    pytest.importorskip("gymnasium")
+    (tmp_path / "raypolicy.py").write_text(
+        "import numpy as np\n\ndef act(observation):\n    return np.full(1, 0.7, np.float32)\n")
+    monkeypatch.chdir(tmp_path)
+    players = ["raypolicy:act", _leftmost]
+    local = evaluate("suika", players, [0, 1], frames=300, workers=1)
+    assert evaluate("suika", players, [0, 1], frames=300, workers=2, engine="ray") == local
+    assert [e["score"] for e in local["raypolicy:act"]] != \
+        [e["score"] for e in local[f"{__name__}:_leftmost"]]
+
+
 def test_several_bots_play_the_same_seeds():
     runs = evaluate("suika", ["greedy", "random"], seeds=2, frames=60)
     assert list(runs) == ["greedy", "random"]

@@ -1,0 +1,128 @@
+"""What the environments' fast paths keep: the same worlds, bit for bit.
+
+Levels are read once a process and every episode plays a clone (``envs.levels``);
+rope's cut pieces are found once per cut (``games.rope.cut_pieces``). Each is
+checked against what it replaces: a fresh load, a look-up per component.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+
+import ecsgoo.envs as envs  # noqa: E402
+from ecsgoo import Spring, load  # noqa: E402
+from ecsgoo.envs.levels import CachedLevels  # noqa: E402
+from games.rope import RopeGame  # noqa: E402
+from games.rope.components import Candy, Rope  # noqa: E402
+from games.rope.cut_pieces import PieceFinder  # noqa: E402
+from games.rope.rules import holding  # noqa: E402
+from games.rope.swipe import swipe_across  # noqa: E402
+
+IDS = list(envs.ENVS)
+
+
+def _hashes(env, seed: int, steps: int) -> list[str]:
+    """World hashes after each of ``steps`` seeded random actions from ``reset(seed)``."""
+    env.reset(seed=seed)
+    env.action_space.seed(seed)
+    out = []
+    for _ in range(steps):
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        out.append(env.unwrapped.game.world.state_hash())
+        if terminated or truncated:
+            break
+    return out
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_an_episode_after_others_is_the_episode_of_a_new_environment(env_id):
+    """Episodes play clones of one loaded level: what an episode did to its world does not
+    reach the next one (seed 7 after seed 3 = seed 7 in a new environment)."""
+    steps = 12
+    used = gym.make(env_id)
+    _hashes(used, 3, steps)
+    again = _hashes(used, 7, steps)
+    fresh = _hashes(gym.make(env_id), 7, steps)
+    assert again == fresh and len(fresh) >= 2
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_cached_level_is_the_level_file_as_loaded_and_runs_the_same(env_id):
+    """The clone an episode starts from hashes like a fresh load of the file, and so do both
+    after 60 frames."""
+    game_class = gym.make(env_id).unwrapped.play_class
+    assert issubclass(game_class, CachedLevels)
+    game = game_class(level=1, seed=0)
+    loaded = load(game.level_file(1))
+    clone = game.load_level()
+    assert clone.state_hash() == loaded.state_hash()
+    clone.step(60)
+    loaded.step(60)
+    assert clone.state_hash() == loaded.state_hash()
+
+
+def _pieces_by_lookup(world) -> tuple[list[int], list[int]]:
+    """The stub and tail particle rows (tails then the candy) found as the rules once did: a
+    component look-up per link and node."""
+    candy = [e for e, _ in world.get_component(Candy)]
+    stubs, tails = [], []
+    for _, rope in world.get_component(Rope):
+        springs = [world.try_component(s, Spring) for s in rope.springs]
+        cut = [k for k, s in enumerate(springs) if s is None or s.broken]
+        if not cut:
+            continue
+        stubs += [n for n in rope.nodes[1:cut[0] + 1] if world.entity_exists(n)]
+        tails += [n for n in rope.nodes[cut[-1] + 1:] if world.entity_exists(n)] if candy else []
+    rows = [world.particles.row(e) for e in stubs]
+    tail_rows = [world.particles.row(e) for e in [*tails, *candy[:1]]] if tails else []
+    return rows, tail_rows
+
+
+def _cut_one(game: RopeGame) -> None:
+    """Swipe across the first rope still holding the candy, as a player would."""
+    p, q = swipe_across(game.world, holding(game.world)[0])
+    game.on_press(*p, 1)
+    game.on_drag(*q)
+    game.on_release(*q, 1)
+
+
+@pytest.mark.parametrize("level", [2, 3, 5])
+def test_cut_pieces_are_the_rows_a_lookup_per_component_finds(level):
+    """Cut the ropes one by one (and play until the candy is eaten or lost): every frame the
+    kept pieces are those a look-up per component finds."""
+    game = RopeGame(level=level)
+    world, finder = game.world, PieceFinder()
+    checked = 0
+    for frame in range(240):
+        if frame % 50 == 10 and holding(world):
+            _cut_one(game)
+        game.step()
+        pieces = finder.pieces(world)
+        stubs, tails = _pieces_by_lookup(world)
+        if pieces is None:
+            assert not stubs and not tails
+            continue
+        assert pieces.stubs.tolist() == stubs and pieces.tails.tolist() == tails
+        checked += 1
+    assert checked > 100, "the ropes were cut and their pieces checked"
+
+
+def test_a_cut_piece_moved_in_its_table_is_found_again():
+    """Deleting a node moves the last row into its place and takes its links: the kept
+    rows are found again."""
+    game = RopeGame(level=3)
+    world, finder = game.world, PieceFinder()
+    _cut_one(game)
+    game.step()
+    before = finder.pieces(world)
+    assert before is not None and len(before.stubs)
+    first = int(world.particles.entity[before.stubs[0]])  # its links go with it
+    world.delete_entity(first)  # the last row moves into its place
+    world.step()
+    stubs, tails = _pieces_by_lookup(world)
+    after = finder.pieces(world)
+    assert after.stubs.tolist() == stubs and after.tails.tolist() == tails
+    assert not np.array_equal(after.stubs, before.stubs)

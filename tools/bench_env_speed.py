@@ -1,0 +1,193 @@
+"""Steps per CPU-second of the environments beside Gymnasium's own (``ecsgoo bench env_speed``).
+
+Each environment plays the same fixed work every round: random actions (the
+action space seeded like the episode), episodes of seeds 0, 1, … until
+``SPEED_STEPS[id]`` steps have run. ``SPEED_ROUNDS`` rounds go round all the
+environments in turn, and each reports its best round (CPU time of this process,
+``time.process_time``: another process's load does not count, but a busy shared
+machine still slows every figure, so the ratio to CartPole is given too). Then,
+for the ecsgoo environments, where a step's time goes (physics, the game's own
+stages, the environment layer) and the CPU ms of an ``rgb_array`` frame and of an
+``obs="pixels"`` picture. LunarLander needs ``box2d`` and pygame (gymnasium's
+box2d package imports its car racing module, which imports pygame).
+
+The bar (issue 27): Suika ≥ 400, Rope ≥ 3,000, Goo ≥ 100 steps per CPU-second.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+#: The environments measured, Gymnasium's own first, and the steps a round plays of each.
+SPEED_STEPS = {"CartPole-v1": 100_000, "LunarLander-v3": 30_000, "ecsgoo/Suika-v0": 300,
+               "ecsgoo/Rope-v0": 1_500, "ecsgoo/Goo-v0": 60}
+#: Rounds, interleaved: each environment's best counts.
+SPEED_ROUNDS = 3
+#: Steps per CPU-second issue 27 asks of each ecsgoo environment.
+SPEED_BARS = {"ecsgoo/Suika-v0": 400, "ecsgoo/Rope-v0": 3_000, "ecsgoo/Goo-v0": 100}
+
+
+def _make(env_id: str, **kwargs: Any) -> Any:
+    import gymnasium as gym
+
+    import ecsgoo.envs  # noqa: F401  (registers the ids)
+
+    return gym.make(env_id, **kwargs)
+
+
+def _episodes(env: Any, steps: int, on_step: Any = None) -> int:
+    """Play random seeded episodes (seeds 0, 1, …) until ``steps`` steps ran; the episodes
+    started. ``on_step(env)`` runs before each step."""
+    done, episodes = True, 0
+    for _ in range(steps):
+        if done:
+            env.reset(seed=episodes)
+            env.action_space.seed(episodes)
+            episodes += 1
+        if on_step is not None:
+            on_step(env)
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        done = terminated or truncated
+    return episodes
+
+
+def cpu_rate(env_id: str, steps: int) -> tuple[float, int]:
+    """Steps per CPU-second of ``steps`` random-action steps (see ``_episodes``) and the
+    episodes they took, after a first reset and step (what compiles or loads, once)."""
+    env = _make(env_id)
+    env.reset(seed=0)
+    env.step(env.action_space.sample())
+    start = time.process_time()
+    episodes = _episodes(env, steps)
+    spent = time.process_time() - start
+    env.close()
+    return steps / spent, episodes
+
+
+def time_split(env_id: str, steps: int) -> dict[str, float]:
+    """Of a step's time (wall clock, over ``steps`` steps): the shares (0–1) in the
+    physics (``World.step`` but the game's own stages), in the game's stages (from
+    ``games.``) and outside ``World.step`` (the environment layer, the game's view
+    updates, resets)."""
+    from ecsgoo.world import World
+
+    spent = {"world": 0.0}
+    plain = World.step
+    stages: dict[str, float] = {}
+
+    def timed(world: World, n: int = 1) -> None:
+        world.profile = stages
+        t0 = time.perf_counter()
+        try:
+            plain(world, n)
+        finally:
+            spent["world"] += time.perf_counter() - t0
+
+    env = _make(env_id)
+    env.reset(seed=0)
+    env.step(env.action_space.sample())
+    World.step = timed  # type: ignore[method-assign]
+    try:
+        t0 = time.perf_counter()
+        _episodes(env, steps)
+        total = time.perf_counter() - t0
+        game = {type(s).__name__ for s in env.unwrapped.game.world.pipeline
+                if type(s).__module__.startswith("games.")}
+        names = {s.name: type(s).__name__ for s in env.unwrapped.game.world.pipeline}
+    finally:
+        World.step = plain  # type: ignore[method-assign]
+        env.close()
+    rules = sum(t for name, t in stages.items() if names.get(name) in game)
+    return {"physics": (spent["world"] - rules) / total, "game": rules / total,
+            "env": 1 - spent["world"] / total}
+
+
+def _frame_ms(env_id: str, frames: int = 20) -> float:
+    """CPU ms of one ``render()`` of an ``rgb_array`` environment (after a first frame),
+    a step between frames (only the ``render`` calls are timed)."""
+    env = _make(env_id, render_mode="rgb_array")
+    env.reset(seed=0)
+    env.render()
+    spent = 0.0
+    for _ in range(frames):
+        env.step(env.action_space.sample())
+        start = time.process_time()
+        env.render()
+        spent += time.process_time() - start
+    env.close()
+    return 1000 * spent / frames
+
+
+def _pixels_ms(env_id: str, frames: int = 200) -> float:
+    """CPU ms of one ``obs="pixels"`` observation (the numpy picture), a few steps in."""
+    env = _make(env_id, obs="pixels")
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    for _ in range(5):
+        env.step(env.action_space.sample())
+    start = time.process_time()
+    for _ in range(frames):
+        env.unwrapped._observation()
+    env.close()
+    return 1000 * (time.process_time() - start) / frames
+
+
+def _pictures(env_id: str) -> str:
+    """What an ``rgb_array`` frame (and an ecsgoo ``obs="pixels"`` picture) costs."""
+    try:
+        out = f"an `rgb_array` frame {_frame_ms(env_id):.1f} CPU-ms"
+    except Exception as exc:  # CartPole's and LunarLander's pictures need pygame
+        out = f"`rgb_array` not measured ({type(exc).__name__})"
+    if env_id.startswith("ecsgoo/"):
+        out += f"; `obs=\"pixels\"` {_pixels_ms(env_id):.2f} CPU-ms"
+    return out
+
+
+def _rounds(rounds: int) -> dict[str, list[tuple[float, int]] | Exception]:
+    """Each environment's ``(rate, episodes)`` per round, rounds interleaved (or why not)."""
+    runs: dict[str, list[tuple[float, int]] | Exception] = {k: [] for k in SPEED_STEPS}
+    for _ in range(rounds):
+        for env_id, steps in SPEED_STEPS.items():
+            kept = runs[env_id]
+            if isinstance(kept, list):
+                try:
+                    kept.append(cpu_rate(env_id, steps))
+                except Exception as exc:  # LunarLander without box2d or pygame
+                    runs[env_id] = exc
+    return runs
+
+
+def bench_env_speed(rounds: int = SPEED_ROUNDS) -> list[tuple[str, str, str]]:
+    """Steps per CPU-second of each environment, Gymnasium's beside ecsgoo's, one run."""
+    runs, rows = _rounds(rounds), []
+    cartpole = runs["CartPole-v1"]
+    reference = max(r for r, _ in cartpole) if isinstance(cartpole, list) else None
+    for env_id, steps in SPEED_STEPS.items():
+        kept = runs[env_id]
+        if isinstance(kept, Exception):
+            rows.append((f"`{env_id}`", "skipped", f"{type(kept).__name__}: {kept}"))
+            continue
+        best = max(r for r, _ in kept)
+        notes = [f"{steps:,} steps ({kept[0][1]} episodes) a round, rounds "
+                 + " / ".join(f"{r:,.0f}" for r, _ in kept)]
+        if reference:
+            notes.append(f"1/{reference / best:,.0f} of CartPole")
+        if env_id in SPEED_BARS:
+            bar = SPEED_BARS[env_id]
+            notes.append(f"bar {bar:,}: {'met' if best >= bar else f'{best / bar:.0%} of it'}")
+            split = time_split(env_id, steps // 2)
+            notes.append(f"time: physics {split['physics']:.0%}, the game's stages "
+                         f"{split['game']:.0%}, outside World.step {split['env']:.0%}")
+        notes.append(_pictures(env_id))
+        rows.append((f"`{env_id}`", f"**{best:,.0f}**", "; ".join(notes)))
+    return rows
+
+
+if __name__ == "__main__":
+    print("| environment | steps per CPU-second (best round) | same run |\n|---|---|---|")
+    for row in bench_env_speed():
+        print("| " + " | ".join(row) + " |", flush=True)
