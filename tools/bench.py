@@ -28,12 +28,6 @@ from ecsgoo.bodies import jelly_ball  # noqa: E402
 Row = tuple[str, str, str]
 
 
-def _ms_per_frame(world: World, frames: int) -> float:
-    t0 = time.perf_counter()
-    world.step(frames)
-    return (time.perf_counter() - t0) * 1000 / frames
-
-
 def _warm() -> None:
     """Compile every kernel once so no timing includes numba's start-up."""
     scenes.chaos().step(2)

@@ -30,7 +30,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .tethers import _anchor, _shift
+from .tethers import _anchor, _inverse, _shift
 
 #: an empty slot of a particle's two links (``find_chains``)
 _NONE = 1 << 62
@@ -197,18 +197,17 @@ def _system(lo, hi, rows, cends, vals, pos, w, inv_h2, out, tethers, bpos, bangl
         if k >= 0:
             a, b = cends[t, 0], cends[t, 1]
             dx, dy = pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1]
+            d = math.sqrt(dx * dx + dy * dy)
             rest, alpha, lam, wsum = vals[k, 0], vals[k, 1] * inv_h2, vals[k, 2], w[a] + w[b]
         else:
-            dx, dy, wsum, rest, alpha, lam = _tether_row(-1 - k, out, s, tethers, pos, w,
-                                                        bpos, bangle, bw, biw, inv_h2)
-        d = math.sqrt(dx * dx + dy * dy)
+            dx, dy, d, wsum, rest, alpha, lam = _tether_row(-1 - k, out, s, tethers, pos, w,
+                                                           bpos, bangle, bw, biw, inv_h2)
         if d < 1e-12 or wsum + alpha == 0.0:
             out[s, 0] = out[s, 1] = out[s, 4] = 0.0
             out[s, 2] = 1.0
         else:
             out[s, 0], out[s, 1] = dx / d, dy / d
-            out[s, 2] = wsum + alpha + _tether_turn(k, out, s, dx / d, dy / d, tethers,
-                                                    biw)
+            out[s, 2] = wsum + alpha
             out[s, 4] = rest - d - alpha * lam
         out[s, 3] = 0.0
     for t in range(lo, hi - 1):  # the particle each link shares with the next
@@ -222,38 +221,20 @@ def _system(lo, hi, rows, cends, vals, pos, w, inv_h2, out, tethers, bpos, bangl
 
 @njit(cache=True, inline="always")
 def _tether_row(k, out, s, tethers, pos, w, bpos, bangle, bw, biw, inv_h2):
-    """Tether ``k``'s separation (px), its ends' inverse masses without the turn (a
-    body's ``w``; ``_tether_turn`` adds ``iw·(r × n)²``), rest, α̃ and λ; its arms into
-    ``out[s, 6:10]``."""
+    """Tether ``k``'s separation (px) and length, its ends' inverse masses along it (a
+    body's with its turn: ``tethers._inverse``, as ``solve_tethers`` takes them), rest,
+    α̃ and λ; its arms into ``out[s, 6:10]``."""
     a_body, a_part, b_body, b_part, la, lb, rest, compliance, lam = tethers
-    pax, pay, rax, ray = _anchor(a_body[k], a_part[k], la[k, 0], la[k, 1], bpos, bangle,
-                                 pos)
-    pbx, pby, rbx, rby = _anchor(b_body[k], b_part[k], lb[k, 0], lb[k, 1], bpos, bangle,
-                                 pos)
+    ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
+    pax, pay, rax, ray = _anchor(ab, ap, la[k, 0], la[k, 1], bpos, bangle, pos)
+    pbx, pby, rbx, rby = _anchor(bb, bp, lb[k, 0], lb[k, 1], bpos, bangle, pos)
     out[s, 6], out[s, 7], out[s, 8], out[s, 9] = rax, ray, rbx, rby
-    wsum = (bw[a_body[k]] if a_body[k] >= 0 else w[a_part[k]]) + (
-        bw[b_body[k]] if b_body[k] >= 0 else w[b_part[k]])
-    return (pbx - pax, pby - pay, wsum, rest[k], compliance[k] * inv_h2, lam[k])
-
-
-@njit(cache=True, inline="always")
-def _tether_turn(k, out, s, nx, ny, tethers, biw):
-    """A tether row's inverse mass from its bodies turning, ``iw·(r × n)²`` (0 for a
-    spring)."""
-    if k >= 0:
-        return 0.0
-    a_body, _, b_body, _, _, _, _, _, _ = tethers
-    return (_turn(a_body[-1 - k], out[s, 6], out[s, 7], nx, ny, biw)
-            + _turn(b_body[-1 - k], out[s, 8], out[s, 9], nx, ny, biw))
-
-
-@njit(cache=True, inline="always")
-def _turn(body, rx, ry, nx, ny, biw):
-    """``iw·(r × n)²`` of a body's end (0 for a particle's: ``body`` < 0)."""
-    if body < 0:
-        return 0.0
-    c = rx * ny - ry * nx
-    return biw[body] * c * c
+    dx, dy = pbx - pax, pby - pay
+    d = math.sqrt(dx * dx + dy * dy)
+    nx, ny = (dx / d, dy / d) if d >= 1e-12 else (0.0, 0.0)
+    wsum = (_inverse(ab, ap, rax, ray, nx, ny, bw, biw, w)
+            + _inverse(bb, bp, rbx, rby, nx, ny, bw, biw, w))
+    return dx, dy, d, wsum, rest[k], compliance[k] * inv_h2, lam[k]
 
 
 @njit(cache=True, inline="always")

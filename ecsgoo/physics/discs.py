@@ -42,9 +42,6 @@ if TYPE_CHECKING:
 HERTZ, ZETA = 30.0, 10.0
 #: px a disc may move in a frame beyond its own motion and still find its contacts.
 REACH_PX = 2.0
-#: how many times its last substep's move a frame's reach allows for (more than the
-#: frame's substeps: a disc may speed up during the frame).
-REACH_SCALE = 1.0
 _WALL = limits.MAX_ENTITY_ID + 1  # a bound's key code: above every entity id
 _SHIFT = 1 << 23
 
@@ -85,8 +82,7 @@ class Discs:
         # how far each may go this frame: its speed's worth, at most its diameter (a
         # faster one has its contacts found again when it outruns it: ``stale``)
         reach = np.empty(n)
-        reach_of(n, c["pos"], c["prev"], c["radius"], ctx.substeps * REACH_SCALE, REACH_PX,
-                 reach)
+        reach_of(n, c["pos"], c["prev"], c["radius"], float(ctx.substeps), REACH_PX, reach)
         radius = c["radius"][:n]
         self.at, self.reach = c["pos"][:n].copy(), reach
         self.shape = (p.version, n)
