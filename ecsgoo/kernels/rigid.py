@@ -59,6 +59,11 @@ from .rigid_solver import (
     T,
 )
 
+#: A body is fast when its substep's motion passes this fraction of its thinnest piece's
+#: half thickness (``inner_radius``): then ``kernels.continuous`` sweeps it against static
+#: geometry, and the contacts' speculative margin with static shapes stops there (a
+#: margin of a fast body's whole motion meets shapes far off its path, and deflects it).
+FAST = 0.5
 
 @njit(cache=True)
 def integrate_bodies(n, pos, prev, angle, prev_angle, force, w, gx, gy, damp, h):
@@ -156,9 +161,37 @@ def _mix(mu_a, mu_b, e_a, e_b):
 
 
 @njit(cache=True)
-def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction, restitution,
-                  piece_off, vert_off, verts, radius, slop, h, frames, linked, angle0, ci, cf,
-                  count, oci, ocf, otable, still, boxes, trig):
+def inner_radius(i, piece_off, vert_off, verts, radius):
+    """px: half the thickness of body ``i``'s thinnest piece (a circle: its radius; a
+    polygon: its radius plus the least distance from its vertices' mean to an edge)."""
+    best = np.inf
+    for p in range(piece_off[i], piece_off[i + 1]):
+        v0, v1 = vert_off[p], vert_off[p + 1]
+        k = v1 - v0
+        inner = 0.0
+        if k >= 3:
+            cx, cy = 0.0, 0.0
+            for v in range(v0, v1):
+                cx += verts[v, 0] / k
+                cy += verts[v, 1] / k
+            inner = np.inf
+            for e in range(k):
+                a, b = v0 + e, v0 + (e + 1) % k
+                ex, ey = verts[b, 0] - verts[a, 0], verts[b, 1] - verts[a, 1]
+                ln = math.sqrt(ex * ex + ey * ey)
+                if ln > 0.0:
+                    inner = min(inner, abs((cx - verts[a, 0]) * ey - (cy - verts[a, 1]) * ex)
+                                / ln)
+            if inner == np.inf:
+                inner = 0.0
+        best = min(best, inner + radius[p])
+    return best
+
+
+@njit(cache=True)
+def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, friction,
+                  restitution, piece_off, vert_off, verts, radius, slop, h, frames, linked,
+                  angle0, ci, cf, count, oci, ocf, otable, still, boxes, trig):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
 
@@ -188,6 +221,9 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, extent, friction,
         dvx = (pos[b, 0] - xb) - (pos[a, 0] - xa)
         dvy = (pos[b, 1] - yb) - (pos[a, 1] - ya)
         reach = math.sqrt(dvx * dvx + dvy * dvy)
+        if (w[a] == 0.0) != (w[b] == 0.0):  # against static: continuous collision does more
+            reach = min(reach, FAST * inner_radius(b if w[a] == 0.0 else a, piece_off,
+                                                    vert_off, verts, radius))
         margin = slop + reach * frames
         # bounding circles first: the sweep's boxes also pair diagonal neighbours
         gx, gy = xb - xa, yb - ya
@@ -395,7 +431,11 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
         xa, ya, aa = prev[i, 0], prev[i, 1], prev_angle[i]
         turn = aa - angle0[i]
         vx, vy = pos[i, 0] - xa, pos[i, 1] - ya
-        margin = slop + (math.sqrt(vx * vx + vy * vy) + extent[i] * abs(angle[i] - aa)) * frames
+        motion = math.sqrt(vx * vx + vy * vy) + extent[i] * abs(angle[i] - aa)
+        # faster than this, continuous collision (``kernels.continuous``) takes over: a
+        # margin of the whole frame's motion would meet shapes far off its path
+        motion = min(motion, FAST * inner_radius(i, piece_off, vert_off, verts, radius))
+        margin = slop + motion * frames
         reach = extent[i] + margin
         ca, sa = math.cos(aa), math.sin(aa)
         mu_w, e_w = _mix(friction[i], seg_friction, restitution[i], 0.0)

@@ -35,7 +35,7 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, boxes, trig)
     if still > 0.0:
         pair_index(oci, old_n, otable)
-    count = body_contacts(pairs, len(pairs), pos, prev, angle, prev_angle, extent, friction,
+    count = body_contacts(pairs, len(pairs), pos, prev, angle, prev_angle, w, extent, friction,
                           restitution, piece_off, vert_off, verts, radius, slop, h, frames,
                           linked, angle0, ci, cf, first, oci, ocf, otable, still, boxes,
                           trig)

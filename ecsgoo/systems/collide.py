@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import limits
 from ..kernels.contacts import collide_bounds, collide_polygons, collide_segments
+from ..kernels.continuous import continuous
 from ..kernels.outlines import collide_corners, collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
 from ..kernels.rigid import particles_on_static, static_corners, static_edges
@@ -235,13 +236,30 @@ def _bodies(world: World, ctx: StepContext, grid: Any, bounce: float) -> None:
         return
     st, found = world.store, world.contacts
     c, pc = st.bodies.cols, st.particles.cols
+    start = (c["prev"].copy(), c["prev_angle"].copy())  # where the sweep starts (continuous)
     contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], ctx.h,
                     st.bodies.n, found.angle0, found.pose, ctx.last, bounce, found.bodies,
                     found.order)
+    _continuous(world, found, start, ctx.h)
     if ctx.last:
         found.keep()
     found.keep_substep()
+
+
+def _continuous(world: World, found: Any, start: tuple[np.ndarray, np.ndarray],
+                h: float) -> None:
+    """Fast bodies swept from ``start`` (positions, angles) against static geometry, every
+    body held inside the bounds (``kernels.continuous``): what the contacts missed."""
+    st = world.store
+    c = st.bodies.cols
+    bounds = found.walls
+    continuous(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"], *start, c["w"],
+               c["iw"],
+               _static(st), c["extent"], c["restitution"], c["group"], c["layer"], c["mask"],
+               st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
+               world.level.segments, 0.0, bounds, world.bounds is not None, found.linked,
+               world.contact_slop, h)
 
 
 def _off_static_bodies(world: World, grid: Any, vmin: float, push: float,
