@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
-from . import contact_events, derived, limits, queries, sensors, sleeping
+from . import contact_events, derived, kinematic, limits, queries, sensors, sleeping
 from .components import (
     Anchor,
     AreaConstraint,
@@ -490,6 +490,7 @@ class World:
         counts, and the pointer arrives."""
         contact_events.update(self)  # each makes the store whole before it reads it: a
         sensors.update(self)  # stage or a handler may have made or deleted anything
+        kinematic.stop(self)  # what move_to moved rests where it arrived
         if self.sleep:
             sleeping.update(self)
         self.frame += 1
@@ -536,6 +537,13 @@ class World:
         fx, fy = limits.check(kind, "fx", fx), limits.check(kind, "fy", fy)
         force[:] = (limits.check(kind, "fx", force[0] + fx),
                     limits.check(kind, "fy", force[1] + fy))
+
+    def move_to(self, entity: int, x: float, y: float, angle: float | None = None) -> None:
+        """Move kinematic body ``entity`` to ``(x, y)`` px (and ``angle`` rad; None: as it is)
+        over the next step, by velocity: what it touches is pushed and carried on the way.
+        It arrives as that step ends and is then at rest (call it every frame to follow a
+        path). WorldError naming the entity for anything but a kinematic body."""
+        kinematic.move_to(self, entity, x, y, angle)
 
     def is_sleeping(self, entity: int) -> bool:
         """Whether particle or rigid body ``entity`` is asleep (``World(sleep=True)``)."""
