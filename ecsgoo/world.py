@@ -269,6 +269,8 @@ class World:
 
     def _add(self, entity: int, comp: Any) -> None:
         self._unbound(comp, entity)
+        if isinstance(comp, sensors.Sensor):
+            sensors.follow_check(self, entity, comp)
         with self._context():
             if esper.has_component(entity, type(comp)):
                 self.remove_component(entity, type(comp))
