@@ -59,3 +59,14 @@ def test_a_quick_save_of_the_platformer_continues_with_its_handlers():
             g.step()
     assert game.status().result == twin.status().result == "won"
     assert twin.world.state_hash() == game.world.state_hash()
+
+
+def test_play_by_path_with_no_game_name(capsys):
+    """``ecsgoo play --game FILE`` plays that file's game (not the launcher)."""
+    from ecsgoo.cli import main
+
+    args = ["play", "--game", str(EXAMPLES / "platformer.py"), "--headless", "--frames",
+            "400", "--bot"]
+    assert main(args) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert '"game": "lift"' in last and '"result": "won"' in last

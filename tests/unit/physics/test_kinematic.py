@@ -189,3 +189,20 @@ def test_a_moving_platform_never_sleeps_and_keeps_its_rider_awake():
     w.step(30)
     assert not w.is_sleeping(box)
     assert abs(_gap(w, lift, box)) < 1.0
+
+
+def test_it_pushes_bodies_and_particles_and_wakes_what_it_touches():
+    w = World(bounds=(0, 0, 800, 600), sleep=True)
+    w.use(*(s() for s in systems.SOLVER))
+    crate = w.create_entity(RigidBody.box(400, 20, 40, 40))
+    dot = w.create_entity(Particle(400, 80, radius=6))
+    w.create_entity(RigidBody.box(400, 60, 80, 10), Anchor())  # a shelf the dot rests on
+    w.step(120)
+    assert w.is_sleeping(crate) and w.is_sleeping(dot)
+    plough = w.create_entity(RigidBody.box(200, 50, 20, 100, kind="kinematic"))
+    w.component(plough, RigidBody).vx = 150.0
+    w.step(150)  # it reaches them at about 1.2 s and goes on
+    ahead = w.component(plough, RigidBody).x + 10
+    assert w.component(crate, RigidBody).x - 20 >= ahead - 1.0  # pushed before it
+    assert w.component(dot, Particle).x - 6 >= ahead - 1.0
+    assert not w.is_sleeping(crate)
