@@ -206,3 +206,16 @@ def test_it_pushes_bodies_and_particles_and_wakes_what_it_touches():
     assert w.component(crate, RigidBody).x - 20 >= ahead - 1.0  # pushed before it
     assert w.component(dot, Particle).x - 6 >= ahead - 1.0
     assert not w.is_sleeping(crate)
+
+
+def test_a_sudden_start_slips_as_far_as_coulomb_friction_says():
+    """Closed form: a platform jumping to v drags the box at mu g until it keeps up,
+    so the box falls behind by v² / (2 mu g) (9.18 px at 120 px/s, mu 0.8) and no more."""
+    w, lift, box = _lift()
+    L, B = w.component(lift, RigidBody), w.component(box, RigidBody)
+    x0, b0 = L.x, B.x
+    L.vx = PEAK
+    w.step(60)
+    expected = PEAK**2 / (2 * 0.8 * 980.0)
+    assert (L.x - x0) - (B.x - b0) == pytest.approx(expected, abs=0.5)
+    assert B.vx == pytest.approx(PEAK, abs=0.5)

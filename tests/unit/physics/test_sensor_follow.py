@@ -85,3 +85,22 @@ def test_saved_loaded_and_cloned_it_still_follows():
         assert world.component(s, Sensor).on == cart
         world.step(60)
         assert world.component(s, Sensor).inside == [coin]
+
+
+def test_a_file_whose_sensor_follows_no_body_is_refused():
+    w = _world()
+    cart = w.create_entity(RigidBody.box(100, 100, 40, 20))
+    w.create_entity(Sensor.circle(0, 0, 5, on=cart))
+    ring = w.create_entity(Sensor.circle(0, 0, 5))
+    text = ecsgoo.dumps(w).replace(f"on = {cart} }}", f"on = {ring} }}")
+    with pytest.raises(ecsgoo.WorldFileError, match=f"field on.*follows entity {ring}|"
+                       f"follows entity {ring}.*field on"):
+        ecsgoo.loads(text)
+
+
+def test_a_file_with_an_anchored_kinematic_body_is_refused():
+    w = _world()
+    w.create_entity(RigidBody.box(100, 100, 40, 20, kind="kinematic"))
+    text = ecsgoo.dumps(w).replace("kinematic = true }", "kinematic = true }\nanchor = {}")
+    with pytest.raises(ecsgoo.WorldFileError, match="kinematic body cannot take an Anchor"):
+        ecsgoo.loads(text)
