@@ -263,6 +263,10 @@ BODIES = TableSpec("RigidBody", (
          False),
     _one("iw", F8, "Inverse moment of inertia (0: anchored or frozen).", None, False),
     _one("pinned", B1, "Held by an Anchor (static).", False, False),
+    _one("kinematic", B1, "Kinematic (RigidBody(kind=\"kinematic\")): moved by its velocity "
+         "alone, never pushed (w = iw = 0; Integrate keeps its velocity).", False),
+    _one("stop", B1, "Kinematic, moved by World.move_to: at rest again as the frame ends.",
+         False),
     _one("extent", F8, "Distance from the centre of mass to the farthest point of the "
          "shape, px (the broad phase's bounding circle).", None, False),
     _one("asleep", B1, "Asleep (World(sleep=True)): held still until woken.", False),
@@ -299,6 +303,8 @@ JOINTS = TableSpec("Joint", (
     _one("force", F8, "Force it held in the last substep, mass·px/s² (Project writes it).",
          0.0, range=L.AMOUNT),
     _one("broken", B1, "Broken (Break); Project skips it.", False),
+    _one("collide", B1, "Its two ends still collide with each other (Box2D's "
+         "collideConnected); false: they do not touch.", False),
     Column("impulse", F8, "Accumulated impulse on b, mass·px/s (warm starting; Project).",
            0.0, 2, ("ix", "iy"), **_FORCE),
     _one("spin", F8, "A weld's accumulated angular impulse on b, mass·px²/s.", 0.0, True,

@@ -31,6 +31,8 @@ def inverse_masses(table: Any, rows: Rows = slice(None)) -> None:
     """Write ``w`` (and, for bodies, ``iw``) of ``table``'s ``rows`` from their inputs."""
     c = table.cols
     pinned = c["pinned"][rows] | c["frozen"][rows]
+    if "kinematic" in c:  # a kinematic body is never pushed
+        pinned = pinned | c["kinematic"][rows]
     c["w"][rows] = inverse_mass(c["mass"][rows], pinned)
     if "iw" in c:
         c["iw"][rows] = inverse_mass(c["inertia"][rows], pinned)
@@ -47,7 +49,8 @@ def can_move(store: Any, entity: int) -> bool:
     if entity in store.pslot:
         p, row = store.particles, store.pslot[entity]
         return bool(not p.pinned[row] and p.mass[row] < np.inf)
-    return not bool(store.bodies.pinned[store.bslot[entity]])
+    b, row = store.bodies, store.bslot[entity]
+    return not bool(b.pinned[row] or b.kinematic[row])
 
 
 def resting(world: World) -> bool:

@@ -129,12 +129,30 @@ class Game:
     #: TOML text; None for the bundled levels.
     custom_source: Path | str | None = None
 
+    #: The game's event handlers, declared once: ``{"contact_began": "on_hit"}`` (a method
+    #: name, or a tuple of them). Each gets ``(world, *args)`` (the world the event
+    #: happened in: a look-ahead clone's own) and is wired whenever ``self.world`` is
+    #: set — built, restarted, adopted, loaded — and copied by ``World.clone``.
+    #: Methods marked ``@handles("event")`` are wired the same way.
+    handlers: dict[str, str | tuple[str, ...]] = {}
+
     def __init__(self, level: int = 1, seed: int = 0) -> None:
         if not 1 <= level <= len(self.levels):
             raise ValueError(f"{self.name}: level must be 1..{len(self.levels)}, got {level}")
         self.level, self.seed = level, seed
         self.rng = random.Random(seed)
         self.world: World = self.build()
+
+    @property
+    def world(self) -> World:
+        """The world being played; setting it wires the game's ``handlers`` to it."""
+        return self._world
+
+    @world.setter
+    def world(self, world: World) -> None:
+        self._world = world
+        if world is not None:
+            world.wire(_wiring(self))
 
     def build(self) -> World:
         """Create the world of ``self.level`` with its pipeline (and rules); return it.
@@ -285,6 +303,31 @@ class Game:
         player plays (muted with M, silent headless); look-ahead copies stay quiet.
         """
         self.world.dispatch("sound", self.world, name, pitch)
+
+
+def handles(*events: str) -> Callable[[Any], Any]:
+    """Mark a Game method as the handler of ``events`` (like ``Game.handlers``): it gets
+    ``(world, *args)`` and is wired to every world the game plays."""
+    def mark(method: Any) -> Any:
+        method._handles = (*getattr(method, "_handles", ()), *events)
+        return method
+    return mark
+
+
+def _wiring(game: Game) -> list[tuple[str, Callable[..., Any]]]:
+    """The ``(event, bound method)`` pairs of ``game.handlers`` and ``@handles``."""
+    pairs = []
+    for event, names in type(game).handlers.items():
+        for name in (names,) if isinstance(names, str) else names:
+            method = getattr(game, name, None)
+            if not callable(method):
+                raise TypeError(f"{type(game).__name__}.handlers: {event!r} names {name!r}, "
+                                "which is not a method of the game")
+            pairs.append((event, method))
+    for name in sorted(dir(type(game))):
+        for event in getattr(getattr(type(game), name, None), "_handles", ()):
+            pairs.append((event, getattr(game, name)))
+    return pairs
 
 
 def new_seed() -> int:

@@ -41,7 +41,10 @@ class RigidBody(Component):
     ``inertia`` (mass·px², from the shape; read-only), ``friction``,
     ``restitution``, ``group``, ``layer``, ``mask``, ``events`` (as on
     ``Particle``). Writing ``x``/``y``/``angle`` moves it and keeps its velocity.
-    ``Anchor()`` on the same entity makes it static. ``shape`` is ``"box"``,
+    ``Anchor()`` on the same entity makes it static. ``kind="kinematic"`` makes it
+    kinematic: moved by its velocity alone (``vx``, ``vy``, ``omega``, writable live;
+    or ``World.move_to``), never pushed (inverse mass and inertia 0), pushing and
+    carrying what it meets. ``shape`` is ``"box"``,
     ``"circle"`` or ``"polygon"``; ``size`` the numbers that made it (width and
     height, radius, or the outline's points relative to the given ``(x, y)``).
     """
@@ -53,7 +56,8 @@ class RigidBody(Component):
     def __init__(self, shape: str, size: Any, pieces: list[tuple[np.ndarray, float]],
                  unit_inertia: float, x: float, y: float, angle: float, mass: float,
                  friction: float, restitution: float, group: int, layer: int, mask: int,
-                 events: bool, vx: float = 0.0, vy: float = 0.0, omega: float = 0.0) -> None:
+                 events: bool, vx: float = 0.0, vy: float = 0.0, omega: float = 0.0,
+                 kind: str = "dynamic") -> None:
         self._entity = -1
         self.shape, self.size = shape, size
         #: Convex pieces ``(vertices (k, 2) px in body coordinates, radius px)``.
@@ -64,6 +68,7 @@ class RigidBody(Component):
         super().__init__(x=x, y=y, angle=angle, vx=vx, vy=vy, omega=omega, mass=mass,
                          friction=friction, restitution=restitution, group=group,
                          layer=layer, mask=mask, events=bool(events))
+        self._vals["kind"] = _kind(kind, "RigidBody")
 
     # -- making one -------------------------------------------------------------------
 
@@ -72,33 +77,34 @@ class RigidBody(Component):
             mass: float = _B["mass"], friction: float = _B["friction"],
             restitution: float = _B["restitution"], group: int = _B["group"],
             layer: int = _B["layer"], mask: int = _B["mask"], events: bool = False,
-            ) -> RigidBody:
+            kind: str = "dynamic") -> RigidBody:
         """A ``width`` × ``height`` px box centred on ``(x, y)``, turned by ``angle`` rad."""
         width = limits.check("RigidBody", "width", width)
         height = limits.check("RigidBody", "height", height)
         mass = limits.check("RigidBody", "mass", mass)
         unit = (width * width + height * height) / 12.0
         return cls("box", (width, height), [(_box_piece(width, height), 0.0)], unit, x, y,
-                   angle, mass, friction, restitution, group, layer, mask, events)
+                   angle, mass, friction, restitution, group, layer, mask, events, kind=kind)
 
     @classmethod
     def circle(cls, x: float, y: float, radius: float, angle: float = 0.0,
                mass: float = _B["mass"], friction: float = _B["friction"],
                restitution: float = _B["restitution"], group: int = _B["group"],
                layer: int = _B["layer"], mask: int = _B["mask"], events: bool = False,
-               ) -> RigidBody:
+               kind: str = "dynamic") -> RigidBody:
         """A disc of ``radius`` px centred on ``(x, y)`` (a wheel: it rolls)."""
         radius = limits.check("RigidBody", "radius", radius)
         mass = limits.check("RigidBody", "mass", mass)
         return cls("circle", (radius,), [(np.zeros((1, 2)), radius)], 0.5 * radius**2,
-                   x, y, angle, mass, friction, restitution, group, layer, mask, events)
+                   x, y, angle, mass, friction, restitution, group, layer, mask, events,
+                   kind=kind)
 
     @classmethod
     def polygon(cls, x: float, y: float, points: Sequence[Sequence[float]],
                 angle: float = 0.0, mass: float = _B["mass"],
                 friction: float = _B["friction"], restitution: float = _B["restitution"],
                 group: int = _B["group"], layer: int = _B["layer"], mask: int = _B["mask"],
-                events: bool = False) -> RigidBody:
+                events: bool = False, kind: str = "dynamic") -> RigidBody:
         """A body of the outline ``points`` (px, relative to ``(x, y)``), either winding.
 
         Convex or concave: a concave outline is split into convex pieces. The
@@ -117,7 +123,7 @@ class RigidBody(Component):
         y = limits.check("RigidBody", "y", y) + s * cx + c * cy
         size = [[float(p[0]), float(p[1])] for p in points]
         return cls("polygon", size, [(p - centroid, 0.0) for p in pieces], unit, x, y,
-                   angle, mass, friction, restitution, group, layer, mask, events)
+                   angle, mass, friction, restitution, group, layer, mask, events, kind=kind)
 
     # -- the live view ----------------------------------------------------------------------
 
@@ -202,6 +208,30 @@ class RigidBody(Component):
         inverse_masses(self._table, s)
 
     @property
+    def kind(self) -> str:
+        """``"dynamic"`` (pushed by what it meets) or ``"kinematic"`` (moved by its velocity
+        alone, never pushed); writable: a body turned kinematic keeps its velocity."""
+        if self._table is None:
+            return self._vals["kind"]
+        return "kinematic" if self._table.cols["kinematic"][self._slot] else "dynamic"
+
+    @kind.setter
+    def kind(self, value: str) -> None:
+        value = _kind(value, "RigidBody" if self._entity < 0 else f"entity {self._entity} "
+                      "(RigidBody)")
+        self._vals["kind"] = value
+        if self._table is None:
+            return
+        self._table.store.woken(self._entity)
+        cols, s = self._table.cols, self._slot
+        if cols["pinned"][s] and value == "kinematic":
+            raise WorldError(f"entity {self._entity} (RigidBody): field kind cannot be "
+                             "'kinematic' on an anchored (static) body")
+        cols["kinematic"][s] = value == "kinematic"
+        cols["stop"][s] = False
+        inverse_masses(self._table, s)
+
+    @property
     def inertia(self) -> float:
         """Moment of inertia about the centre of mass, mass·px² (from the shape)."""
         return self.mass * self._unit_inertia
@@ -251,17 +281,22 @@ class Joint(Component):
     ``motor_force`` (mass·px/s²; kept in ``motor_torque``).
     Live view: ``force`` (what it held in the last substep), ``broken``, and
     ``motor_speed`` / ``motor_torque`` writable.
+
+    The two bodies (or body and particle) a joint links do not collide with each
+    other; ``collide=True`` lets them (Box2D's ``collideConnected``: a plank on a
+    post rests on it as well as hanging from the hinge). Two ends linked by several
+    joints collide only if every one of them says so.
     """
 
     _spec = JOINTS
     _fields = ("a", "b", "x", "y", "weld", "max_force", "lower", "upper", "motor_speed",
-               "motor_torque", "axis")
+               "motor_torque", "axis", "collide")
 
     def __init__(self, a: int, b: int, x: float, y: float, weld: bool = False,
                  max_force: float | None = None, lower: float | None = None,
                  upper: float | None = None, motor_speed: float = 0.0,
                  motor_torque: float = 0.0, axis: Sequence[float] | None = None,
-                 motor_force: float | None = None) -> None:
+                 motor_force: float | None = None, collide: bool = False) -> None:
         self._entity = -1
         for name, end in (("a", a), ("b", b)):
             limits.check("Joint", name, end)
@@ -286,13 +321,16 @@ class Joint(Component):
                       "y": limits.check("Joint", "y", y), "weld": bool(weld), "max_force": mf,
                       "lower": low, "upper": high,
                       "motor_speed": limits.check("Joint", "motor_speed", motor_speed),
-                      "motor_torque": motor, "axis": unit}
+                      "motor_torque": motor, "axis": unit,
+                      "collide": _flag(collide, "Joint", "collide")}
 
     a = property(lambda self: self._vals["a"], doc="Entity of end a.")
     b = property(lambda self: self._vals["b"], doc="Entity of end b.")
     x = property(lambda self: self._vals["x"], doc="Where it was made, px (world x).")
     y = property(lambda self: self._vals["y"], doc="Where it was made, px (world y).")
     weld = property(lambda self: self._vals["weld"], doc="Keeps the relative angle too.")
+    collide = property(lambda self: self._vals["collide"],
+                       doc="Its two ends still collide with each other.")
 
     @property
     def axis(self) -> tuple[float, float] | None:
@@ -357,6 +395,24 @@ class Joint(Component):
     def entity(self) -> int:
         """The joint's entity (-1 before it is added to a world)."""
         return self._entity
+
+
+#: The kinds of body: pushed by what it meets, or moved by its velocity alone.
+KINDS = ("dynamic", "kinematic")
+
+
+def _kind(value: Any, who: str) -> str:
+    """``value`` if it is one of ``KINDS`` (WorldError naming ``who`` and the field)."""
+    if value not in KINDS:
+        raise WorldError(f"{who}: field kind must be 'dynamic' or 'kinematic', got {value!r}")
+    return value
+
+
+def _flag(value: Any, who: str, name: str) -> bool:
+    """``value`` if it is a bool (WorldError naming the field otherwise)."""
+    if not isinstance(value, bool | np.bool_):
+        raise WorldError(f"{who}: field {name} must be true or false, got {value!r}")
+    return bool(value)
 
 
 def _unit_axis(axis: Sequence[float]) -> tuple[float, float]:

@@ -10,6 +10,12 @@ each sensor and dispatches ``sensor_entered(sensor, entity)`` and
 while inside leaves it at once (``sensor_left`` from ``World.delete_entity``), so
 ``inside`` never holds an entity that no longer exists. Writing a sensor's
 fields moves or reshapes it.
+
+A sensor made ``on=entity`` (a rigid body or a particle) follows it: its ``x, y``
+(or a polygon's ``points``) are then in that entity's frame — an offset from its
+centre of mass, turning with it — and it never senses the entity it is on (a pig's
+hit box, a magnet, a bomb radius). Deleting that entity deletes the sensor with it
+(after ``sensor_left`` for what was inside), as a spring goes with its particle.
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ class Sensor:
     mask: int = -1
     #: Entities overlapping it at the end of the last frame, ascending (the World writes it).
     inside: list[int] = field(default_factory=list)
+    #: The rigid body or particle it follows (its shape then in that entity's frame), or None.
+    on: int | None = None
 
     def __post_init__(self) -> None:
         """Refuse a shape the kernels cannot sense: the same rules for the constructors
@@ -62,21 +70,27 @@ class Sensor:
         self.points = _points(self.points) if self.kind == "polygon" else \
             [list(p) for p in self.points]
         self.inside = [limits.ENTITY.check(e, where, "inside") for e in self.inside]
+        if self.on is not None:
+            self.on = limits.ENTITY.check(self.on, where, "on")
 
     @classmethod
-    def box(cls, x: float, y: float, width: float, height: float, mask: int = -1) -> Sensor:
-        """A box centred at ``(x, y)``, ``width × height`` px (positions within ±1e9)."""
-        return cls("box", x, y, width, height, mask=mask)
+    def box(cls, x: float, y: float, width: float, height: float, mask: int = -1,
+            on: int | None = None) -> Sensor:
+        """A box centred at ``(x, y)``, ``width × height`` px (positions within ±1e9);
+        ``on``: the entity it follows, ``(x, y)`` then an offset in its frame."""
+        return cls("box", x, y, width, height, mask=mask, on=on)
 
     @classmethod
-    def circle(cls, x: float, y: float, radius: float, mask: int = -1) -> Sensor:
-        """A disc of ``radius`` px centred at ``(x, y)``."""
-        return cls("circle", x, y, radius=radius, mask=mask)
+    def circle(cls, x: float, y: float, radius: float, mask: int = -1,
+               on: int | None = None) -> Sensor:
+        """A disc of ``radius`` px centred at ``(x, y)`` (``on``: as for ``box``)."""
+        return cls("circle", x, y, radius=radius, mask=mask, on=on)
 
     @classmethod
-    def polygon(cls, points: Any, mask: int = -1) -> Sensor:
-        """A polygon (at least 3 points, px, either winding, convex or not)."""
-        return cls("polygon", points=points, mask=mask)
+    def polygon(cls, points: Any, mask: int = -1, on: int | None = None) -> Sensor:
+        """A polygon (at least 3 points, px, either winding, convex or not; ``on``: the
+        entity it follows, the points then in its frame)."""
+        return cls("polygon", points=points, mask=mask, on=on)
 
     def overlaps(self, px: np.ndarray, py: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Which discs (centres ``px, py``, radii ``r``, px) overlap the region."""
@@ -134,8 +148,45 @@ def _discs_in_polygon(xy: np.ndarray, px: np.ndarray, py: np.ndarray,
     return inside | near
 
 
+def follow_check(world: World, entity: int, sensor: Sensor) -> None:
+    """Refuse a sensor ``on`` something that is neither a rigid body nor a particle."""
+    st = world.store
+    if sensor.on is not None and sensor.on not in st.bslot and sensor.on not in st.pslot:
+        raise WorldError(f"entity {entity} (Sensor): field on refers to entity {sensor.on}, "
+                         f"which is {world._kind_of(sensor.on)}, not a RigidBody or a "
+                         "Particle")
+
+
+def placed(world: World, sensor: Sensor) -> Sensor:
+    """``sensor`` in world coordinates now: itself, or (``on``) its shape carried by the
+    pose of the entity it follows (a turned box becomes its polygon)."""
+    if sensor.on is None:
+        return sensor
+    st = world.store
+    if sensor.on in st.bslot:
+        b, row = st.bodies, st.bslot[sensor.on]
+        (cx, cy), turn = b.pos[row], float(b.angle[row])
+    else:
+        cx, cy = world.store.particles.pos[st.pslot[sensor.on]]
+        turn = 0.0
+    c, s = math.cos(turn), math.sin(turn)
+    if sensor.kind == "box" and turn != 0.0:
+        hw, hh = sensor.width / 2, sensor.height / 2
+        local = [[sensor.x + u, sensor.y + v] for u, v in
+                 ((-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh))]
+    elif sensor.kind == "polygon":
+        local = sensor.points
+    else:
+        x, y = cx + c * sensor.x - s * sensor.y, cy + s * sensor.x + c * sensor.y
+        return Sensor(sensor.kind, x, y, sensor.width, sensor.height, sensor.radius,
+                      mask=sensor.mask)
+    points = [[cx + c * u - s * v, cy + s * u + c * v] for u, v in local]
+    return Sensor("polygon", points=points, mask=sensor.mask)
+
+
 def sense(world: World, sensor: Sensor) -> list[int]:
     """The entities overlapping ``sensor`` now, ascending (see the module docstring)."""
+    on, sensor = sensor.on, placed(world, sensor)
     # discs and outlines near its bounds, on the layers it senses, then its exact shape
     box = sensor.bounds()
     p = world.store.particles
@@ -148,6 +199,7 @@ def sense(world: World, sensor: Sensor) -> list[int]:
     for entity, pieces in queries.box_bodies(world, box, sensor.mask):
         if any(_piece_overlaps(sensor, xy, r) for xy, r in pieces):
             found.add(entity)
+    found.discard(on)
     return sorted(found)
 
 
@@ -186,8 +238,18 @@ def update(world: World) -> None:
 
 
 def forget(world: World, entity: int) -> None:
-    """``entity`` was deleted: take it out of every sensor it was inside (``sensor_left``)."""
+    """``entity`` was deleted: take it out of every sensor it was inside (``sensor_left``);
+    the sensors that followed it go too (each says ``sensor_left`` for what it held)."""
+    riders = []
     for sensor_entity, sensor in world.get_component(Sensor):
         if entity in sensor.inside:
             sensor.inside = [e for e in sensor.inside if e != entity]
             world.dispatch("sensor_left", sensor_entity, entity)
+        if sensor.on == entity:
+            riders.append((sensor_entity, sensor))
+    for sensor_entity, sensor in riders:
+        for other in sensor.inside:
+            world.dispatch("sensor_left", sensor_entity, other)
+        sensor.inside = []
+        if world.entity_exists(sensor_entity):
+            world.delete_entity(sensor_entity)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import derived
+from . import derived, kinematic
 from .kernels.graph import component_labels
 from .kernels.islands import reachable
 from .kernels.queries import touching_pairs
@@ -91,6 +91,7 @@ def update(world: World) -> None:
     for table, fast in ((p, speed), (b, bspeed)):
         still = table.still
         still[:] = np.where(table.asleep, still, np.where(fast < slow, still + 1, 0))
+    kinematic.keep_awake(b, bspeed)
     grabbed_p = st.pslot.get(world.grabbed, -1)
     grabbed_b = st.bslot.get(world.grabbed, -1)
     if grabbed_p >= 0:

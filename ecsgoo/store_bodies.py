@@ -47,7 +47,12 @@ class BodyRows:
         for k, (entity, comp) in enumerate(zip(_ints(entities), owners, strict=True)):
             pose = None if prev is None else (*prev[k].tolist(), float(values["prev_angle"][k]))
             self.add_body(entity, comp, prev=pose)
-        _given(self.bodies, [c._slot for c in owners], values)
+        slots = [c._slot for c in owners]
+        _given(self.bodies, slots, values)
+        if "kinematic" in values:  # a file's kind: never pushed
+            inverse_masses(self.bodies, np.asarray(slots, dtype=np.int64))
+            for comp in owners:
+                comp._vals["kind"] = comp.kind
         return owners
 
     def add_body(self, entity: int, comp: Any, prev: tuple[float, float, float] | None = None,
@@ -64,6 +69,7 @@ class BodyRows:
                   "extent": extent, "entity": entity}
         for name in ("friction", "restitution", "group", "layer", "mask", "events"):
             values[name] = v[name]
+        values["kinematic"] = v.get("kind") == "kinematic"
         self.bodies.extend([comp], values)
         inverse_masses(self.bodies, comp._slot)
         comp._table = self.bodies
@@ -74,6 +80,10 @@ class BodyRows:
     def anchor_body(self, slot: int) -> None:
         """Make body row ``slot`` static where it is (inverse mass and inertia 0, at rest)."""
         c = self.bodies.cols
+        if c["kinematic"][slot]:
+            raise WorldError(f"entity {c['entity'][slot]} (RigidBody): a kinematic body "
+                             "cannot take an Anchor (it moves by its velocity; anchored: "
+                             "kind='dynamic' with an Anchor is a static body)")
         c["pinned"][slot] = True
         inverse_masses(self.bodies, slot)
         c["prev"][slot] = c["pos"][slot]
@@ -163,6 +173,7 @@ class BodyRows:
                                     "lower": v["lower"], "upper": v["upper"],
                                     "motor_speed": v["motor_speed"],
                                     "motor_torque": v["motor_torque"], "entity": entity,
+                                    "collide": v.get("collide", False),
                                     "axis": (0.0, 0.0) if axis is None else
                                     self._local_direction(ab, axis)})
         comp._table = self.joints

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
-from . import contact_events, derived, limits, queries, sensors, sleeping
+from . import contact_events, derived, kinematic, limits, queries, sensors, sleeping
 from .components import (
     Anchor,
     AreaConstraint,
@@ -107,6 +107,9 @@ class World:
         self.name = f"ecsgoo-world-{next(_names)}"
         self._handlers: dict[str, list[Callable[..., Any]]] = {}
         self._takes: dict[str, list[int | None]] = {}  # positional arguments each handler takes
+        self._first: dict[str, list[bool]] = {}  # each handler gets the world first
+        self._kept: list[tuple[str, Callable[..., Any], bool]] = []  # copied by clone
+        self._game_handlers: list[tuple[str, Callable[..., Any]]] = []  # Game.handlers'
         self.resources: dict[type, Any] = {}
         self.frame = 0
         self.level = Level()
@@ -269,6 +272,8 @@ class World:
 
     def _add(self, entity: int, comp: Any) -> None:
         self._unbound(comp, entity)
+        if isinstance(comp, sensors.Sensor):
+            sensors.follow_check(self, entity, comp)
         with self._context():
             if esper.has_component(entity, type(comp)):
                 self.remove_component(entity, type(comp))
@@ -490,6 +495,7 @@ class World:
         counts, and the pointer arrives."""
         contact_events.update(self)  # each makes the store whole before it reads it: a
         sensors.update(self)  # stage or a handler may have made or deleted anything
+        kinematic.stop(self)  # what move_to moved rests where it arrived
         if self.sleep:
             sleeping.update(self)
         self.frame += 1
@@ -536,6 +542,13 @@ class World:
         fx, fy = limits.check(kind, "fx", fx), limits.check(kind, "fy", fy)
         force[:] = (limits.check(kind, "fx", force[0] + fx),
                     limits.check(kind, "fy", force[1] + fy))
+
+    def move_to(self, entity: int, x: float, y: float, angle: float | None = None) -> None:
+        """Move kinematic body ``entity`` to ``(x, y)`` px (and ``angle`` rad; None: as it is)
+        over the next step, by velocity: what it touches is pushed and carried on the way.
+        It arrives as that step ends and is then at rest (call it every frame to follow a
+        path). WorldError naming the entity for anything but a kinematic body."""
+        kinematic.move_to(self, entity, x, y, angle)
 
     def is_sleeping(self, entity: int) -> bool:
         """Whether particle or rigid body ``entity`` is asleep (``World(sleep=True)``)."""
@@ -740,7 +753,8 @@ class World:
         """The resource of type ``kind`` (``default`` if there is none)."""
         return self.resources.get(kind, default)
 
-    def set_handler(self, name: str, func: Callable[..., Any]) -> None:
+    def set_handler(self, name: str, func: Callable[..., Any], with_world: bool = False,
+                    keep: bool = False) -> None:
         """Call ``func(*args)`` whenever event ``name`` is dispatched.
 
         Handlers run in the order they were set. The world keeps them itself:
@@ -748,22 +762,47 @@ class World:
         in a set (an order that changes from run to run). A handler that takes fewer
         arguments than an event now carries gets the first ones (``contact_began``
         grew ``impulse`` and ``speed``: a handler of six still works).
+
+        ``with_world``: ``func(world, *args)`` for every event — the ones that do not
+        carry the world (``contact_began``, ``contact_ended``, ``sensor_entered``,
+        ``sensor_left``) get it put first, the ones that do (``spring_broke``,
+        ``joint_broke``, …) come as they are. ``keep``: ``clone`` copies this handler to
+        the copy (which it then gets first, with ``with_world``); otherwise a copy
+        starts with no handlers.
         """
         self._handlers.setdefault(name, []).append(func)
         self._takes.setdefault(name, []).append(_positional(func))
+        self._first.setdefault(name, []).append(bool(with_world))
+        if keep:
+            self._kept.append((name, func, bool(with_world)))
 
     def remove_handler(self, name: str, func: Callable[..., Any]) -> None:
         """Stop calling ``func`` for event ``name``."""
         handlers = self._handlers.get(name, [])
         if func in handlers:
-            del self._takes[name][handlers.index(func)]
+            at = handlers.index(func)
+            del self._takes[name][at], self._first[name][at]
             handlers.remove(func)
+        self._kept = [k for k in self._kept if not (k[0] == name and k[1] == func)]
+
+    def wire(self, handlers: Sequence[tuple[str, Callable[..., Any]]]) -> None:
+        """Make ``handlers`` (``(event, func)`` pairs) this world's game handlers, in place
+        of the ones wired before: each gets ``(world, *args)`` and is kept by ``clone``.
+        ``Game`` calls it whenever its ``world`` is set (build, restart, adopt, load)."""
+        for name, func in self._game_handlers:
+            self.remove_handler(name, func)
+        self._game_handlers = list(handlers)
+        for name, func in self._game_handlers:
+            self.set_handler(name, func, with_world=True, keep=True)
 
     def dispatch(self, name: str, *args: Any) -> None:
         """Dispatch event ``name`` to its handlers, in the order they were set."""
         handlers = self._handlers.get(name, ())
-        for func, take in list(zip(handlers, self._takes.get(name, ()), strict=True)):
-            func(*(args if take is None or take >= len(args) else args[:take]))
+        carried = bool(args) and args[0] is self  # the event already gives the world first
+        for func, take, first in list(zip(handlers, self._takes.get(name, ()),
+                                          self._first.get(name, ()), strict=True)):
+            given = (self, *args) if first and not carried else args
+            func(*(given if take is None or take >= len(given) else given[:take]))
 
     # -- inspection ----------------------------------------------------------------------
 
@@ -815,6 +854,9 @@ class World:
         new._insert_entities([(e, [_copy_component(c, mapping) for c in comps])
                               for e, comps in rows])
         new.next_entity = self.next_entity  # later spawns get the same ids as here
+        for name, func, first in self._kept:  # a game's handlers (keep): the copy's too
+            new.set_handler(name, func, with_world=first, keep=True)
+        new._game_handlers = list(self._game_handlers)
         new.grabbed, new.grab_target, new.grab_from = (self.grabbed, self.grab_target,
                                                        self.grab_from)
         new.grab_local = self.grab_local

@@ -322,11 +322,11 @@ def _substep_contacts(world: World, found: ContactGraph, h: float, grid: Any) ->
 
 def _linked(st: Any) -> np.ndarray:
     """Sorted keys ``a · 2³² + b`` (a < b) of the body pairs a joint links: they do not
-    collide (Box2D's default)."""
+    collide (Box2D's default) unless every joint between them says ``collide``."""
     j = st.joints
     if not j.n:
         return _NONE
-    both = (j.a_body >= 0) & (j.b_body >= 0) & ~j.broken
+    both = (j.a_body >= 0) & (j.b_body >= 0) & ~j.broken & ~j.collide
     lo = np.minimum(j.a_body[both], j.b_body[both])
     hi = np.maximum(j.a_body[both], j.b_body[both])
     return np.unique(lo * 4294967296 + hi)
@@ -352,7 +352,7 @@ def _linked_particles(st: Any) -> np.ndarray:
     j = st.joints
     if not j.n:
         return _NONE
-    ok = ~j.broken
+    ok = ~j.broken & ~j.collide
     keys = [j.a_body[ok & (j.b_part >= 0)] * 4294967296 + j.b_part[ok & (j.b_part >= 0)],
             j.b_body[ok & (j.a_part >= 0)] * 4294967296 + j.a_part[ok & (j.a_part >= 0)]]
     keys = np.concatenate(keys)
@@ -367,7 +367,8 @@ def _particle_contacts(world: World, found: ContactGraph, h: float, grid: Any,
     shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
     for _ in range(2):
         count = particle_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
-                                  c["w"], c["extent"], c["group"], c["layer"], c["mask"],
+                                  _meets_particles(st), c["extent"], c["group"], c["layer"],
+                                  c["mask"],
                                   c["friction"], c["restitution"], *shape, pc["pos"],
                                   pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"],
                                   pc["mask"], pc["friction"], pc["restitution"],
@@ -379,6 +380,15 @@ def _particle_contacts(world: World, found: ContactGraph, h: float, grid: Any,
         found.grow(count)
     prepare_contacts(first, count, found.ci, found.cf, c["w"], c["iw"], pc["w"])
     return count
+
+
+def _meets_particles(st: Any) -> np.ndarray:
+    """The bodies' inverse masses as ``particle_contacts`` takes them (0: static, left to
+    the static bodies' positional pass): a kinematic body meets particles here, in the
+    solver, where its velocity carries them."""
+    c = st.bodies.cols
+    moving = c["kinematic"]
+    return np.where(moving, 1.0, c["w"]) if moving[: st.bodies.n].any() else c["w"]
 
 
 def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:

@@ -37,7 +37,7 @@ __all__ = ["save", "load", "dumps", "loads", "check_file", "register_component",
 
 register_resource(systems.Score, "score")
 register_component(Look, "look")
-register_component(Sensor, "sensor", refs=("inside",))
+register_component(Sensor, "sensor", refs=("inside", "on"))
 register_resource(Touching, "contacts")
 register_resource(Placed, "editor_placed")
 

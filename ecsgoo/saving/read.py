@@ -22,6 +22,7 @@ from .. import limits
 from ..errors import WorldFileError
 from ..limits import FIELDS
 from ..rigid import RigidBody
+from ..sensors import Sensor
 from ..systems.pipeline import STAGES
 from ..world import World
 from .builtins import BUILTINS, BY_NAME, TABLES, Builtin
@@ -501,6 +502,17 @@ def _check_references(spec: Spec, top: Where) -> None:
             and spec.grab["entity"] not in has_body):
         _no_particle(spec, top.at("[world] grab"), "entity", spec.grab["entity"])
     _check_custom_refs(spec, top)
+    _check_followed(spec, top, has_particle | has_body)
+
+
+def _check_followed(spec: Spec, top: Where, movers: set[int]) -> None:
+    """A sensor ``on`` an entity follows a rigid body or a particle."""
+    for entity, comps in spec.entities.items():
+        for comp in comps:
+            on = getattr(comp, "on", None) if isinstance(comp, Sensor) else None
+            if on is not None and on not in movers:
+                top.at(f"entity {entity} (sensor)").fail(
+                    f"follows entity {on}, which is neither a rigid body nor a particle", "on")
 
 
 #: The kinds of entity a reference may name: ``particle``, ``body or particle``, …

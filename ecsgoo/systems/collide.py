@@ -299,10 +299,11 @@ def _outlines_off_static(world: World, vmin: float, push: float, hold: float) ->
 def _static(st: Any) -> np.ndarray:
     """The bodies' inverse masses as the static-geometry kernels take them (0: static):
     a frozen body (``sleeping.freeze``) is not, nothing that moves this frame reaches it."""
-    w = st.bodies.cols["w"]
-    if not st.any_frozen:
+    w, b = st.bodies.cols["w"], st.bodies
+    moving = b.cols["kinematic"][: len(w)]  # a kinematic body meets particles in the solver
+    if not st.any_frozen and not moving.any():
         return w
-    return np.where(st.bodies.cols["frozen"], 1.0, w)
+    return np.where(b.cols["frozen"][: len(w)] | moving, 1.0, w)
 
 
 def _level_segments(world: World) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Integrate: Verlet-advance every particle and rigid body one substep under gravity and forces.
 
-Reads: particle pos, prev, w, pinned, pin; body pos, prev, angle, prev_angle, w; the
+Reads: particle pos, prev, w, pinned, pin; body pos, prev, angle, prev_angle, w, kinematic; the
 frame's forces (``World.frame_force``, ``World.body_force``); gravity and damping.
 Writes: particle pos, prev; body pos, prev, angle, prev_angle.
 Events: none.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import kinematic
 from ..kernels.integrate import integrate
 from ..kernels.rigid import integrate_bodies, pull_body
 from .pipeline import Stage, register_stage
@@ -55,8 +56,12 @@ def _integrate_bodies(world: World, h: float, damp: float, target: tuple[float, 
     if b.n:
         c = b.cols
         gx, gy = world.gravity
+        kin = kinematic.rows(b)  # they keep their velocity (integrate_bodies stops them)
+        move = kinematic.moves(c, kin) if len(kin) else None
         integrate_bodies(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                          world.body_force, c["w"], gx, gy, damp, h)
+        if move is not None:
+            kinematic.advance(c, kin, move)
         row = world.store.bslot.get(world.grabbed, -1)
         if row >= 0:
             pull_body(row, c["pos"], c["angle"], c["w"], c["iw"], *world.grab_local, *target,
