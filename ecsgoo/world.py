@@ -29,6 +29,7 @@ from .components import (
 )
 from .errors import WorldError
 from .level import Level
+from .physics import astray
 from .physics.broadphase import BroadPhase
 from .physics.contacts import ContactGraph
 from .physics.discs import Discs
@@ -496,6 +497,7 @@ class World:
         contact_events.update(self)  # each makes the store whole before it reads it: a
         sensors.update(self)  # stage or a handler may have made or deleted anything
         kinematic.stop(self)  # what move_to moved rests where it arrived
+        astray.check(self)  # nothing past the representable range goes on unnoticed
         if self.sleep:
             sleeping.update(self)
         self.frame += 1

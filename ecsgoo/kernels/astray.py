@@ -1,0 +1,28 @@
+"""The first row whose state has left the representable range (``physics.astray``)."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+
+@njit(cache=True)
+def first_astray(n, pos, prev, limit, step_limit):
+    """The first of rows ``0..n`` with a coordinate not finite or beyond ``±limit`` px, or
+    a last substep's move longer than ``step_limit`` px along an axis; -1 if none."""
+    for i in range(n):
+        for k in range(2):
+            x, d = pos[i, k], pos[i, k] - prev[i, k]
+            if not (abs(x) <= limit and abs(d) <= step_limit):
+                return i
+    return -1
+
+
+@njit(cache=True)
+def first_unturnable(n, angle):
+    """The first of rows ``0..n`` whose angle is not finite; -1 if none."""
+    for i in range(n):
+        if not math.isfinite(angle[i]):
+            return i
+    return -1

@@ -1,0 +1,44 @@
+"""A world whose state leaves the representable range stops with a WorldError naming it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ecsgoo import Anchor, Joint, Particle, RigidBody, World, WorldError, limits, systems
+
+
+def _solver(**kw: object) -> World:
+    return World(**kw).use(*(s() for s in systems.SOLVER))
+
+
+def test_a_particle_flung_past_the_coordinate_limit_is_named() -> None:
+    w = _solver(bounds=None, gravity=(0.0, 0.0))
+    w.create_entity(Particle(0, 0))
+    e = w.create_entity(Particle(limits.MAX_COORD * 0.999, 0))
+    w.component(e, Particle).vx = limits.MAX_SPEED
+    with pytest.raises(WorldError, match=rf"entity {e} \(Particle\): left the representable "
+                                         r"range at frame \d+"):
+        w.step(60)
+
+
+def test_a_body_pushed_past_the_coordinate_limit_is_named() -> None:
+    w = _solver(bounds=None, gravity=(0.0, 0.0))
+    e = w.create_entity(RigidBody.box(limits.MAX_COORD * 0.999, 0, 10, 10, mass=1.0))
+    w.component(e, RigidBody).vx = limits.MAX_SPEED
+    with pytest.raises(WorldError, match=rf"entity {e} \(RigidBody\).*field x, y"):
+        w.step(60)
+
+
+def test_ordinary_and_extreme_but_held_scenes_never_raise() -> None:
+    """A 1:1000 weight on a mass-1 link holds; a 1:10⁶ one stretches the joint (beyond the
+    documented limit) but stays in range: neither is stopped."""
+    for ratio in (1e3, 1e6):
+        w = _solver(bounds=None)
+        top = w.create_entity(RigidBody.box(0, 0, 10, 10), Anchor())
+        link = w.create_entity(RigidBody.box(0, -20, 4, 40, mass=1.0))
+        heavy = w.create_entity(RigidBody.box(0, -50, 20, 20, mass=ratio))
+        w.create_entity(Joint(top, link, 0, 0))
+        w.create_entity(Joint(link, heavy, 0, -40))
+        w.step(300)
+        if ratio == 1e3:
+            assert w.component(heavy, RigidBody).y == pytest.approx(-50.0, abs=0.5)
