@@ -125,3 +125,18 @@ def test_surfaces_must_match_the_pieces():
             "segment_surfaces = [{}, {}]\n")
     with pytest.raises(WorldFileError, match="segment_surfaces"):
         saving.loads(text, "f.toml")
+
+
+def test_rays_and_touch_events_see_the_layers_their_mask_holds():
+    w = _world()
+    w.add_segment((-100, 0), (100, 0), layer=4)
+    assert w.raycast((0, 50), (0, -50)) is not None
+    assert w.raycast((0, 50), (0, -50), mask=4) is not None
+    assert w.raycast((0, 50), (0, -50), mask=3) is None
+    falls = w.create_entity(Particle(0, 5, radius=5, mask=1, events=True))
+    stays = w.create_entity(Particle(50, 5, radius=5, events=True))
+    touched = set()
+    w.set_handler("contact_began", lambda a, b, *rest: touched.update((a, b)))
+    w.step(3)
+    assert w.component(falls, Particle).vy == pytest.approx(-G * 3 / 60, rel=0.01)  # falling
+    assert stays in touched and falls not in touched
