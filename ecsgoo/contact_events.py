@@ -239,7 +239,7 @@ def _particles_on_things(world: World) -> list[tuple[tuple[int, int], Where]]:
     level = np.zeros((len(rows), 6))
     k = discs_on_level(rows, c["pos"], c["radius"], slop, lvl.segments, lvl.poly_off,
                        lvl.poly_xy, lvl.poly_idx, np.array(walls or (0.0,) * 4, dtype=float),
-                       walls is not None, level)
+                       walls is not None, level, c["mask"], lvl.seg_layer, lvl.poly_layer)
     out = []
     for row, other, x, y, nx, ny in np.concatenate([on_bodies, level[:k]]).tolist():
         a = int(p.entity[int(row)])

@@ -157,7 +157,7 @@ def _hits(world: World, px: float, py: float, dx: float, dy: float, mask: int,
     hits = _particle_hits(world, px, py, dx, dy, mask, first, skip)
     hits += _body_hits(world, px, py, dx, dy, mask, skip)
     hits += _outline_hits(world, px, py, dx, dy, mask, skip)
-    hits += _level_hits(world, px, py, dx, dy)
+    hits += _level_hits(world, px, py, dx, dy, mask)
     hits.sort(key=lambda h: (h.fraction, -1 if h.entity is None else h.entity))
     return hits[:1] if first else hits
 
@@ -248,14 +248,18 @@ def _level_segments(world: World) -> np.ndarray:
     return out
 
 
-def _level_hits(world: World, px: float, py: float, dx: float, dy: float) -> list[Hit]:
+def _level_hits(world: World, px: float, py: float, dx: float, dy: float,
+                mask: int = ALL) -> list[Hit]:
+    """The level's hits: the segments whose layer ``mask`` holds, and the bounds."""
     segs = _level_segments(world)
     if not len(segs):
         return []
     ids, ts = np.zeros(len(segs), dtype=np.int64), np.zeros(len(segs))
     count = ray_segments(px, py, dx, dy, segs, ids, ts)
+    layers = world.level.seg_layer
     return [_edge_hit(None, px, py, dx, dy, t, segs[k, :2], segs[k, 2:])
-            for k, t in zip(ids[:count].tolist(), ts[:count].tolist(), strict=True)]
+            for k, t in zip(ids[:count].tolist(), ts[:count].tolist(), strict=True)
+            if k >= len(layers) or mask & int(layers[k])]
 
 
 def _edge_hit(entity: int | None, px: float, py: float, dx: float, dy: float, t: float,

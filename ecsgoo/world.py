@@ -444,14 +444,22 @@ class World:
 
     # -- level geometry -------------------------------------------------------------
 
-    def add_segment(self, p: tuple[float, float], q: tuple[float, float]) -> None:
-        """Add a static segment (px) that particles collide with."""
-        self.level.add_segment(p, q)
+    def add_segment(self, p: tuple[float, float], q: tuple[float, float], *,
+                    friction: float | None = None, restitution: float | None = None,
+                    layer: int = 1) -> None:
+        """Add a static segment (px) that particles and bodies collide with: ``friction``
+        and ``restitution`` mix with theirs (None: theirs alone, and a body's friction
+        with ``LEVEL_FRICTION``), met only by those whose ``mask`` holds ``layer``."""
+        self.level.add_segment(p, q, friction=friction, restitution=restitution, layer=layer)
         self.wake_all()
 
-    def add_polygon(self, points: list[tuple[float, float]]) -> None:
-        """Add a static polygon (px) that particles collide with."""
-        self.level.add_polygon(points)
+    def add_polygon(self, points: list[tuple[float, float]], *,
+                    friction: float | None = None, restitution: float | None = None,
+                    layer: int = 1) -> None:
+        """Add a static polygon (px) that particles and bodies collide with (its surface:
+        as ``add_segment`` says)."""
+        self.level.add_polygon(points, friction=friction, restitution=restitution,
+                               layer=layer)
         self.wake_all()
 
     # -- pipeline and stepping ------------------------------------------------------

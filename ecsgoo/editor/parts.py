@@ -223,10 +223,11 @@ def delete_parts(world: World, parts: Iterable[Part]) -> None:
         if world.entity_exists(e):
             world.delete_entity(e)
     level = world.level
+    level.fit_surfaces()
     for i in sorted({i for p in parts for i in p.lines}, reverse=True):
-        del level.lines[i]
+        del level.lines[i], level.line_surfaces[i]
     for i in sorted({i for p in parts for i in p.polygons}, reverse=True):
-        del level.polygons[i]
+        del level.polygons[i], level.poly_surfaces[i]
     level._arrays = None
 
 
@@ -248,13 +249,17 @@ def copy_parts(world: World, parts: list[Part], where: Where) -> tuple[World, li
     for order in doc.get("rows", {}).values():
         order += [new[e] for e in list(order) if e in new]
     out = build(read(doc, SOURCE))
-    level = out.level
+    level, old = out.level, world.level
+    old.fit_surfaces()
+    level.fit_surfaces()
     copies = []
     for p in parts:
         lines = tuple(range(len(level.lines), len(level.lines) + len(p.lines)))
-        level.lines += [world.level.lines[i] for i in p.lines]
+        level.lines += [old.lines[i] for i in p.lines]
+        level.line_surfaces += [old.line_surfaces[i] for i in p.lines]
         polys = tuple(range(len(level.polygons), len(level.polygons) + len(p.polygons)))
-        level.polygons += [list(world.level.polygons[i]) for i in p.polygons]
+        level.polygons += [list(old.polygons[i]) for i in p.polygons]
+        level.poly_surfaces += [old.poly_surfaces[i] for i in p.polygons]
         copies.append(Part(tuple(new[e] for e in p.entities), lines, polys, p.title))
     move_parts(out, copies, where)
     return out, copies

@@ -129,9 +129,26 @@ def _crossing(sx, sy, px, py, ax, ay, bx, by):
     return True, nx, ny, abs(side_p) / ln
 
 
+@njit(cache=True, inline="always")
+def surface(mu, e, k, surf, layers, mask):
+    """Whether a particle or body with ``mask`` meets static piece ``k`` (its layer in
+    ``layers``; rows past their end: every mask), and the contact's friction and
+    restitution: its own ``mu``, ``e`` where the piece gives none (NaN in ``surf``'s
+    columns 0, 1), else mixed (friction the geometric mean, restitution the larger)."""
+    if k >= len(layers):
+        return True, mu, e
+    if mask & layers[k] == 0:
+        return False, mu, e
+    if not math.isnan(surf[k, 0]):
+        mu = math.sqrt(mu * surf[k, 0])
+    if not math.isnan(surf[k, 1]):
+        e = max(e, surf[k, 1])
+    return True, mu, e
+
+
 @njit(cache=True)
 def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin, push,
-                     hold, since, calm=False, slop=0.0):
+                     hold, since, calm, slop, surf, layers, mask):
     """Push particles out of the static segments ``segs`` (k, 4) they overlap.
 
     No tunnelling: ``since`` holds where each particle was when this substep's
@@ -140,12 +157,16 @@ def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin,
     pair contact — goes back to the side it came from, ``radius`` clear of it.
     ``calm`` and ``slop``: as ``collide_bounds`` says (the soft contacts hold the
     segments; this pass puts right only what they left deeper than ``slop``).
+    ``surf``, ``layers``, ``mask``: the segments' surfaces, as ``surface`` says.
     """
     for i in range(n):
         if w[i] == 0.0:
             continue
         r = radius[i]
         for s in range(segs.shape[0]):
+            meets, mu, e = surface(friction[i], restitution[i], s, surf, layers, mask[i])
+            if not meets:
+                continue
             ax, ay, bx, by = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3]
             px, py = pos[i, 0], pos[i, 1]
             sx, sy = since[i, 0], since[i, 1]
@@ -154,8 +175,8 @@ def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin,
                 continue
             crossed, nx, ny, past = _crossing(sx, sy, px, py, ax, ay, bx, by)
             if crossed:
-                resolve_static(i, nx, ny, past + r, pos, prev, friction[i], restitution[i],
-                               vmin, push, hold, calm)
+                resolve_static(i, nx, ny, past + r, pos, prev, mu, e, vmin, push, hold,
+                               calm)
                 continue
             qx, qy, _ = closest_on_segment(px, py, ax, ay, bx, by)
             dx, dy = px - qx, py - qy
@@ -167,8 +188,8 @@ def collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin,
             else:
                 ln = math.hypot(bx - ax, by - ay)
                 nx, ny = -(by - ay) / ln, (bx - ax) / ln
-            resolve_static(i, nx, ny, r - slop - d, pos, prev, friction[i], restitution[i],
-                           vmin, push, hold, calm)
+            resolve_static(i, nx, ny, r - slop - d, pos, prev, mu, e, vmin, push, hold,
+                           calm)
 
 
 @njit(cache=True)
@@ -203,19 +224,23 @@ def nearest_edge(px, py, xy_or_pos, idx, s, e):
 
 @njit(cache=True)
 def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, idx, vmin,
-                     push, hold, calm=False):
+                     push, hold, calm, surf, layers, mask):
     """Push particles that got inside a static polygon out through its nearest edge
-    (``calm``: as ``resolve_static`` says)."""
+    (``calm``: as ``resolve_static`` says; ``surf``, ``layers``: the polygons' surfaces,
+    as ``surface`` says)."""
     for i in range(n):
         if w[i] == 0.0:
             continue
         px, py = pos[i, 0], pos[i, 1]
         for p in range(off.shape[0] - 1):
+            meets, mu, el = surface(friction[i], restitution[i], p, surf, layers, mask[i])
+            if not meets:
+                continue
             s, e = off[p], off[p + 1]
             if not inside_ring(px, py, xy, idx, s, e):
                 continue
             _, qx, qy, _, d = nearest_edge(px, py, xy, idx, s, e)
             if d > 1e-12:
                 resolve_static(i, (qx - px) / d, (qy - py) / d, d + radius[i], pos, prev,
-                               friction[i], restitution[i], vmin, push, hold, calm)
+                               mu, el, vmin, push, hold, calm)
             break

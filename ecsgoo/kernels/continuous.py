@@ -42,7 +42,7 @@ MAX_ADVANCE = 40
 @njit(cache=True)
 def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, static, extent,
                restitution, group, layer, mask, piece_off, vert_off, verts, radius, segs,
-               seg_restitution, bounds, use_bounds, linked, slop, h):
+               seg_restitution, bounds, use_bounds, linked, slop, h, seg_layers, seg_surf):
     """Hold every moving body inside the bounds, and sweep every fast one against static
     geometry (see the module's docstring); returns how many bodies were stopped.
 
@@ -67,7 +67,7 @@ def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, stati
         t, nx, ny, px, py, e = _first_hit(i, n, pos, start, angle, start_angle, static, extent,
                                           restitution, group, layer, mask, piece_off,
                                           vert_off, verts, radius, segs, seg_restitution,
-                                          linked, target)
+                                          linked, target, seg_layers, seg_surf)
         if t < 1.0:
             _stop_at(i, t, nx, ny, px, py, _mix(1.0, 1.0, restitution[i], e)[1], pos, prev,
                      angle, prev_angle, start, start_angle, w, iw, h)
@@ -88,7 +88,7 @@ def _linked(linked, a, b):
 @njit(cache=True)
 def _first_hit(i, n, pos, prev, angle, prev_angle, static, extent, restitution, group, layer,
                mask, piece_off, vert_off, verts, radius, segs, seg_restitution, linked,
-               target):
+               target, seg_layers, seg_surf):
     """The first fraction ``t`` of body ``i``'s substep motion at which it meets a static
     body or level segment, with the normal (from the body into the shape), the meeting
     point and the shape's restitution; ``t = 1`` (and zeros) where it meets nothing."""
@@ -99,6 +99,12 @@ def _first_hit(i, n, pos, prev, angle, prev_angle, static, extent, restitution, 
     lo_y, hi_y = min(y0, y1) - reach, max(y0, y1) + reach
     seg = np.empty((2, 2))
     for s in range(len(segs)):
+        e_s = seg_restitution
+        if s < len(seg_layers):  # the level's segment: its layer and restitution, if given
+            if mask[i] & seg_layers[s] == 0:
+                continue
+            if not math.isnan(seg_surf[s, 1]):
+                e_s = seg_surf[s, 1]
         ax, ay, bx, by = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3]
         if (min(ax, bx) > hi_x or max(ax, bx) < lo_x or min(ay, by) > hi_y
                 or max(ay, by) < lo_y):
@@ -108,7 +114,7 @@ def _first_hit(i, n, pos, prev, angle, prev_angle, static, extent, restitution, 
                                      verts, radius, seg, 2, 0.0, 0.0, 0.0, 1.0, 0.0, best_t,
                                      target)
         if t < best_t:
-            best_t, bnx, bny, bpx, bpy, be = t, nx, ny, px, py, seg_restitution
+            best_t, bnx, bny, bpx, bpy, be = t, nx, ny, px, py, e_s
     for j in range(n):
         if static[j] != 0.0 or j == i:
             continue

@@ -43,7 +43,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .contacts import closest_on_segment
+from .contacts import closest_on_segment, surface
 from .support import carried
 
 LN, LT, MU, E, V0, HIT, NX, NY, ND, WI, WJ, M = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -66,14 +66,15 @@ def softness(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
 
 @njit(cache=True)
 def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, reach,
-               nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs=True):
+               nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs, surf, layers):
     """This frame's contacts into ``ij``/``cf``; returns their count, or −1 if they do not
     fit (call again with more room).
 
     A pair (if ``pairs``) is a contact when its gap is below both discs' ``reach`` (px:
     how far each may move this frame); a disc meets a bound (``walls`` true, ``bounds``
-    x0, y0, x1, y1) or a level segment (``segs``, (k, 4) px) the same way. ``V0`` is the
-    approach speed now (for the bounce).
+    x0, y0, x1, y1) or a level segment (``segs``, (k, 4) px; ``surf``, ``layers``: their
+    surfaces, as ``contacts.surface`` says) the same way. ``V0`` is the approach speed now
+    (for the bounce).
     """
     m = 0
     room = ij.shape[0]
@@ -123,26 +124,29 @@ def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, 
             if pos[i, 0] * px + pos[i, 1] * py - d < r:
                 if m >= room:
                     return -1
-                _plane(ij, cf, m, i, -1 - k, px, py, d, friction, restitution, radius, pos,
-                       prev, h)
+                _plane(ij, cf, m, i, -1 - k, px, py, d, friction[i], restitution[i], radius,
+                       pos, prev, h)
                 m += 1
         for g in range(segs.shape[0]):
+            meets, mu, e = surface(friction[i], restitution[i], g, surf, layers, mask[i])
+            if not meets:
+                continue
             px, py, d = _segment_plane(pos[i, 0], pos[i, 1], prev[i, 0], prev[i, 1], segs, g)
             if pos[i, 0] * px + pos[i, 1] * py - d < r:
                 if m >= room:
                     return -1
-                _plane(ij, cf, m, i, SEGMENT - g, px, py, d, friction, restitution, radius,
-                       pos, prev, h)
+                _plane(ij, cf, m, i, SEGMENT - g, px, py, d, mu, e, radius, pos, prev, h)
                 m += 1
     return m
 
 
 @njit(cache=True, inline="always")
-def _plane(ij, cf, m, i, j, px, py, d, friction, restitution, radius, pos, prev, h):
+def _plane(ij, cf, m, i, j, px, py, d, mu, e, radius, pos, prev, h):
     """Row ``m``: disc ``i`` against the static plane ``j`` (outward normal ``p``, offset
-    ``d``), written as ``prepare_discs`` reads it: the normal into the plane."""
+    ``d``; friction ``mu``, restitution ``e``), written as ``prepare_discs`` reads it: the
+    normal into the plane."""
     ij[m, 0], ij[m, 1] = i, j
-    _new(cf, m, friction[i], restitution[i], _approach(i, -1, pos, prev, h, px, py))
+    _new(cf, m, mu, e, _approach(i, -1, pos, prev, h, px, py))
     cf[m, NX], cf[m, NY], cf[m, ND] = -px, -py, d + radius[i]
 
 

@@ -417,11 +417,13 @@ def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev
 @njit(cache=True)
 def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                    piece_off, vert_off, verts, radius, segs, seg_friction, bounds, use_bounds,
-                   slop, h, frames, which, want, angle0, ci, cf, count):
+                   slop, h, frames, which, want, angle0, ci, cf, count, surf, layers, mask):
     """Contacts of every moving body with the level's segments and the world's bounds.
 
     ``segs`` (s, 4): x1, y1, x2, y2 px; ``bounds``: x0, y0, x1, y1 px; the bodies
-    looked at are those whose flag in ``which`` is ``want``.
+    looked at are those whose flag in ``which`` is ``want``; ``seg_friction`` mixes with a
+    segment that gives no friction of its own (``surf``, ``layers``, ``mask``: the
+    segments' surfaces, as ``contacts.surface`` says).
     """
     out = np.empty((2, 7))
     seg = np.empty((2, 2))
@@ -442,6 +444,14 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
         for p in range(piece_off[i], piece_off[i + 1]):
             va = verts[vert_off[p]: vert_off[p + 1]]
             for s in range(len(segs)):
+                mu_s, e_s = mu_w, e_w
+                if s < len(layers):
+                    if mask[i] & layers[s] == 0:
+                        continue
+                    if not math.isnan(surf[s, 0]):
+                        mu_s = math.sqrt(friction[i] * surf[s, 0])
+                    if not math.isnan(surf[s, 1]):
+                        e_s = max(restitution[i], surf[s, 1])
                 x1, y1, x2, y2 = segs[s, 0], segs[s, 1], segs[s, 2], segs[s, 3]
                 if (min(x1, x2) > xa + reach or max(x1, x2) < xa - reach
                         or min(y1, y2) > ya + reach or max(y1, y2) < ya - reach):
@@ -449,8 +459,8 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
                 seg[0, 0], seg[0, 1], seg[1, 0], seg[1, 1] = x1, y1, x2, y2
                 m = collide_convex(va, len(va), radius[p], xa, ya, ca, sa,
                                    seg, 2, 0.0, 0.0, 0.0, 1.0, 0.0, margin, out)
-                count = _static_contact(ci, cf, count, i, out, m, False, xa, ya, aa, mu_w,
-                                        e_w, pos, prev, angle, prev_angle, h, turn)
+                count = _static_contact(ci, cf, count, i, out, m, False, xa, ya, aa, mu_s,
+                                        e_s, pos, prev, angle, prev_angle, h, turn)
             if not use_bounds:
                 continue
             for wall in range(4):

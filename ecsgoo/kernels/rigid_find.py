@@ -20,7 +20,8 @@ from .rigid_solver import carry_impulses, prepare_contacts
 def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, friction,
                   restitution, piece_off, vert_off, verts, radius, segs, seg_friction, walls,
                   use_bounds, slop, h, frames, linked, angle0, ci, cf, first, oci, ocf, old_n,
-                  otable, still, boxes, trig, fast, want, pw, carry_tol, order):
+                  otable, still, boxes, trig, fast, want, pw, carry_tol, order, surf, layers,
+                  mask):
     """Contacts of the body ``pairs`` and of the bodies whose ``fast`` flag is ``want``
     with the level ``segs`` and the ``walls`` (if ``use_bounds``), appended from row
     ``first`` with the speculative margin of ``frames`` substeps; a pair at rest
@@ -41,7 +42,8 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
                           trig)
     count = world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                            piece_off, vert_off, verts, radius, segs, seg_friction, walls,
-                           use_bounds, slop, h, frames, fast, want, angle0, ci, cf, count)
+                           use_bounds, slop, h, frames, fast, want, angle0, ci, cf, count, surf,
+                           layers, mask)
     if count > len(ci):
         return count
     prepare_contacts(first, count, ci, cf, w, iw, pw)

@@ -68,21 +68,26 @@ def discs_on_bodies(rows, pos, radius, group, layer, mask, slop, nb, bpos, bangl
 
 @njit(cache=True)
 def discs_on_level(rows, pos, radius, slop, segs, poly_off, poly_xy, poly_idx, walls,
-                   use_bounds, out):
+                   use_bounds, out, mask, seg_layer, poly_layer):
     """Rows ``(particle row, -1, x, y, nx, ny)`` of the particles ``rows`` that touch the
     level (a segment, a polygon, a wall of the bounds if ``use_bounds``) within ``slop``
-    px: the nearest such place of each; returns the count (at most ``len(rows)``)."""
+    px: the nearest such place of each; returns the count (at most ``len(rows)``). A
+    segment or polygon counts only for a particle whose ``mask`` holds its layer."""
     count = 0
     for i in rows:
         px, py, r = pos[i, 0], pos[i, 1], radius[i]
         best, nx, ny = math.inf, 0.0, 0.0
         for k in range(len(segs)):
+            if mask[i] & seg_layer[k] == 0:
+                continue
             qx, qy, _ = closest_on_segment(px, py, segs[k, 0], segs[k, 1], segs[k, 2],
                                            segs[k, 3])
             d = math.hypot(qx - px, qy - py)
             if d - r < best and d > 1e-12:
                 best, nx, ny = d - r, (qx - px) / d, (qy - py) / d
         for p in range(len(poly_off) - 1):
+            if mask[i] & poly_layer[p] == 0:
+                continue
             s, e = poly_off[p], poly_off[p + 1]
             _, qx, qy, _, d = nearest_edge(px, py, poly_xy, poly_idx, s, e)
             if d <= 1e-12:

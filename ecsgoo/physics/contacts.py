@@ -299,7 +299,8 @@ def _find(world: World, found: ContactGraph, h: float, first: int, pairs: np.nda
                               found.old_ci, found.old_cf, found.old_n, found.otable, still,
                               found.boxes, found.trig, found.fast, fast,
                               st.particles.cols["w"], MATCH_PX if frame else 0.0,
-                              found.order)
+                              found.order, world.level.seg_surf, world.level.seg_layer,
+                              c["mask"])
         if count <= len(found.ci):
             return count
         found.grow(count)

@@ -98,7 +98,8 @@ class Discs:
             m = find_discs(c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
                            c["mask"], c["friction"], c["restitution"], reach, nx, ny, start,
                            items, bounds, world.bounds is not None, world.level.segments,
-                           ctx.h, self.ij, self.cf, pairs)
+                           ctx.h, self.ij, self.cf, pairs, world.level.seg_surf,
+                           world.level.seg_layer)
             if m >= 0:
                 break
             self.ij, self.cf = room(2 * len(self.ij))

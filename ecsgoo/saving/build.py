@@ -54,10 +54,11 @@ def _fill(world: World, spec: Spec) -> None:
             _riders(world, spec, parts)
     world._insert_entities([(e, parts[e]) for e in sorted(parts)])
     world.store.prepare()
-    for seg in spec.segments:
-        world.level.add_segment(seg[:2], seg[2:])  # as saved: nothing wakes
-    for poly in spec.polygons:
-        world.level.add_polygon(poly)
+    for seg, (mu, e, layer) in zip(spec.segments, spec.segment_surfaces, strict=True):
+        # as saved: nothing wakes
+        world.level.add_segment(seg[:2], seg[2:], friction=mu, restitution=e, layer=layer)
+    for poly, (mu, e, layer) in zip(spec.polygons, spec.polygon_surfaces, strict=True):
+        world.level.add_polygon(poly, friction=mu, restitution=e, layer=layer)
     world.frame = spec.frame
     world.use(*spec.stages)
     for resource in spec.resources:

@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import limits
 from ..errors import WorldFileError
+from ..level import DEFAULT_SURFACE, Surface
 from ..limits import FIELDS
 from ..rigid import RigidBody
 from ..sensors import Sensor
@@ -100,6 +101,8 @@ class Spec:
     grab: dict[str, Any] | None = None
     segments: list[list[float]] = field(default_factory=list)
     polygons: list[list[list[float]]] = field(default_factory=list)
+    segment_surfaces: list[Surface] = field(default_factory=list)
+    polygon_surfaces: list[Surface] = field(default_factory=list)
     stages: list[Any] = field(default_factory=list)
     resources: list[Any] = field(default_factory=list)
     entities: dict[int, list[Any]] = field(default_factory=dict)
@@ -230,11 +233,33 @@ def _world(table: Any, spec: Spec, where: Where) -> None:
 
 def _level(table: Any, spec: Spec, where: Where) -> None:
     t = where.table(table)
-    where.keys(t, ("segments", "polygons"))
+    where.keys(t, ("segments", "polygons", "segment_surfaces", "polygon_surfaces"))
     spec.segments = where.points(t, "segments", [], width=4)
     polygons = where.array(t, "polygons", [])
     spec.polygons = [where.points({"polygons": poly}, "polygons", least=3)
                      for poly in polygons]
+    spec.segment_surfaces = _surfaces(t, "segment_surfaces", len(spec.segments), where)
+    spec.polygon_surfaces = _surfaces(t, "polygon_surfaces", len(spec.polygons), where)
+
+
+def _surfaces(t: dict[str, Any], key: str, count: int, where: Where) -> list[Surface]:
+    """``[level]``'s ``key``: one table per piece (``friction``, ``restitution``,
+    ``layer``, each optional), checked as ``World.add_segment`` checks them; none: every
+    piece the default."""
+    rows = where.array(t, key, [])
+    if not rows:
+        return [DEFAULT_SURFACE] * count
+    if len(rows) != count:
+        where.fail(f"needs one table per piece ({count}), got {len(rows)}", key)
+    out = []
+    for k, row in enumerate(rows):
+        w = where.at(f"[level] {key} {k + 1}")
+        r = w.table(row)
+        w.keys(r, ("friction", "restitution", "layer"))
+        out.append((w.number(r, "friction", None, limits.FRICTION),
+                    w.number(r, "restitution", None, limits.UNIT),
+                    w.integer(r, "layer", 1, limits.INT)))
+    return out
 
 
 def _pipeline(entries: Any, spec: Spec, where: Where) -> None:

@@ -20,6 +20,7 @@ import tomli_w
 
 from .. import fruit as _fruit
 from ..columns import PARTICLES, TableSpec
+from ..level import DEFAULT_SURFACE, Surface
 from ..limits import FIELDS
 from ..rigid import RigidBody
 from ..systems.pipeline import STAGES
@@ -119,6 +120,22 @@ def _level(world: Any) -> dict[str, Any]:
     if world.level.polygons:
         out["polygons"] = [[[float(x), float(y)] for x, y in poly]
                            for poly in world.level.polygons]
+    world.level.fit_surfaces()
+    for key, surfaces in (("segment_surfaces", world.level.line_surfaces),
+                          ("polygon_surfaces", world.level.poly_surfaces)):
+        if any(s != DEFAULT_SURFACE for s in surfaces):
+            out[key] = [_surface(s) for s in surfaces]
+    return out
+
+
+def _surface(surface: Surface) -> dict[str, Any]:
+    """One piece's surface as a table: only what differs from the default."""
+    mu, e, layer = surface
+    out: dict[str, Any] = {} if mu is None else {"friction": float(mu)}
+    if e is not None:
+        out["restitution"] = float(e)
+    if layer != 1:
+        out["layer"] = int(layer)
     return out
 
 

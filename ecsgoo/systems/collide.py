@@ -189,10 +189,11 @@ class Collide(Stage):
         # soft: these put right what the soft contacts (``physics.discs``) left
         slop = SLOP_PX if self.soft else 0.0
         if since is not None:
-            collide_segments(n, *args, segs, vmin, push, hold, since, self.soft, slop)
+            collide_segments(n, *args, segs, vmin, push, hold, since, self.soft, slop,
+                             lvl.seg_surf, lvl.seg_layer, c["mask"])
         if len(lvl.polygons):
             collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
-                             hold, self.soft)
+                             hold, self.soft, lvl.poly_surf, lvl.poly_layer, c["mask"])
         if world.bounds is not None:
             collide_bounds(n, *args, *world.bounds, vmin, push, hold, self.soft, slop)
 
@@ -259,7 +260,7 @@ def _continuous(world: World, found: Any, start: tuple[np.ndarray, np.ndarray],
                _static(st), c["extent"], c["restitution"], c["group"], c["layer"], c["mask"],
                st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
                world.level.segments, 0.0, bounds, world.bounds is not None, found.linked,
-               world.contact_slop, h)
+               world.contact_slop, h, world.level.seg_layer, world.level.seg_surf)
 
 
 def _off_static_bodies(world: World, grid: Any, vmin: float, push: float,

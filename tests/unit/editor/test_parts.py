@@ -144,3 +144,21 @@ def test_a_hundred_random_operations_on_a_bundled_level_undo_to_its_file(game):
     for _ in range(100):
         assert ed.undo()
     assert not ed.dirty and ed.text().encode() == _bundled(ed)
+
+
+def test_deleted_and_copied_level_pieces_keep_their_surfaces():
+    from ecsgoo import World
+    from ecsgoo.editor.parts import copy_parts, delete_parts, find_parts
+
+    w = World()
+    for k in range(3):
+        w.add_segment((0, 10 * k), (50, 10 * k), friction=0.1 * (k + 1), layer=1 << k)
+    w.add_polygon([(0, 0), (10, 0), (0, 10)], restitution=0.5)
+    parts = find_parts(w)
+    segs = [p for p in parts if p.lines]
+    copy, made = copy_parts(w, [segs[2], parts[-1]], lambda x, y: (x + 100, y))
+    assert copy.level.line_surfaces[3:] == [w.level.line_surfaces[2]]
+    assert copy.level.poly_surfaces == [(None, 0.5, 1)] * 2
+    delete_parts(w, [segs[1]])
+    assert w.level.line_surfaces == [(0.1, None, 1), (0.1 * 3, None, 4)]
+    assert w.level.seg_layer.tolist() == [1, 4, 1, 1, 1]

@@ -34,7 +34,8 @@ def _found(pos, w, radius, group, reach, bounds, segs):
     ij, cf = room(room_for(n))
     box = np.asarray(bounds if bounds is not None else (0, 0, 0, 0), dtype=np.float64)
     m = find_discs(pos, prev, w, radius, group, ones, -ones, np.full(n, 0.5), np.zeros(n),
-                   reach, nx, ny, start, items, box, bounds is not None, segs, 1 / 360, ij, cf)
+                   reach, nx, ny, start, items, box, bounds is not None, segs, 1 / 360, ij, cf,
+                   True, np.full((len(segs), 2), np.nan), np.ones(len(segs), dtype=np.int64))
     assert m >= 0
     got = {}
     for k in range(m):
@@ -73,7 +74,8 @@ def test_room_runs_out_and_says_so():
     ones = np.ones(n, dtype=np.int64)
     m = find_discs(pos, pos.copy(), np.ones(n), radius, np.zeros(n, dtype=np.int64), ones,
                    -ones, np.ones(n), np.zeros(n), reach, *grid[3:], np.zeros(4), False,
-                   np.zeros((0, 4)), 1 / 360, ij, cf)
+                   np.zeros((0, 4)), 1 / 360, ij, cf, True, np.zeros((0, 2)),
+                   np.zeros(0, dtype=np.int64))
     assert m == -1  # 780 pairs do not fit in 10 rows
 
 

@@ -244,8 +244,8 @@ def test_stage_state_cannot_ask_for_huge_arrays(state):
 def test_level_segments_load_in_one_pass(monkeypatch):
     calls = []
     real = Level.add_segment  # the loader adds to the level itself (World's would wake it)
-    monkeypatch.setattr(Level, "add_segment", lambda self, p, q: calls.append(1) or
-                        real(self, p, q))
+    monkeypatch.setattr(Level, "add_segment", lambda self, p, q, **surface: calls.append(1) or
+                        real(self, p, q, **surface))
     n = 3000
     rows = "".join(f"[{k}.0, 0.0, {k}.5, 1.0],\n" for k in range(n))
     w = ecsgoo.loads(f"format_version = 1\n[level]\nsegments = [\n{rows}]\n")

@@ -18,8 +18,9 @@ def test_pieces_are_packed_once_when_read(monkeypatch):
         level.add_segment((i, 0), (i + 1, 1))
     level.add_polygon([(0, 0), (10, 0), (0, 10)])
     assert packs == [], "adding does not pack"
-    assert level.segments.shape == (503, 4) and len(packs) == 2  # segments and points
-    assert level.poly_off.tolist() == [0, 3] and len(packs) == 2
+    # segments and points, the segments' and polygons' surfaces and layers
+    assert level.segments.shape == (503, 4) and len(packs) == 6
+    assert level.poly_off.tolist() == [0, 3] and len(packs) == 6
 
 
 def test_copies_are_independent_and_bad_pieces_refused():
