@@ -115,7 +115,8 @@ def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
     return hits[0] if hits else None
 
 
-def skipping(ignore: Any = None, group: int = 0) -> tuple[frozenset[int], int]:
+def skipping(ignore: Any = None, group: int = 0,
+             what: str = "raycast") -> tuple[frozenset[int], int]:
     """What a query passes over: the entities ``ignore`` names — one entity, several, or
     a ``bodies.Body`` (its particles and constraint) — and, ``group`` not 0, every
     particle and body of that collision group and the outlines of its soft bodies."""
@@ -131,9 +132,13 @@ def skipping(ignore: Any = None, group: int = 0) -> tuple[frozenset[int], int]:
         try:
             out = frozenset(int(e) for e in ignore)
         except (TypeError, ValueError):
-            raise WorldError(f"raycast: ignore must be an entity, entities or a Body, got "
+            raise WorldError(f"{what}: ignore must be an entity, entities or a Body, got "
                              f"{ignore!r}") from None
-    return out, limits.INT.check(group, "raycast", "group")
+    return out, limits.INT.check(group, what, "group")
+
+
+#: A query that passes over nothing (``skipping()``).
+NO_SKIP: tuple[frozenset[int], int] = (frozenset(), 0)
 
 
 def _allowed(ok: np.ndarray, entity: np.ndarray, groups: np.ndarray, n: int,
@@ -148,6 +153,12 @@ def _allowed(ok: np.ndarray, entity: np.ndarray, groups: np.ndarray, n: int,
     if group:
         ok[:n] &= groups[:n] != group
     return ok
+
+
+def passes(skip: tuple[frozenset[int], int], entity: np.ndarray, groups: np.ndarray,
+           n: int) -> np.ndarray:
+    """Per row ``0..n``: True where ``skip`` (from ``skipping``) does not pass over it."""
+    return _allowed(np.ones(n, dtype=np.bool_), entity, groups, n, skip)
 
 
 def _hits(world: World, px: float, py: float, dx: float, dy: float, mask: int,
@@ -277,25 +288,29 @@ def _unit(x: float, y: float) -> tuple[float, float]:
 
 
 def query_box(world: World, x0: float, y0: float, x1: float, y1: float,
-              mask: int = ALL) -> list[int]:
+              mask: int = ALL, ignore: Any = None, group: int = 0) -> list[int]:
     """Entities overlapping the box (px, corners in any order), ascending.
 
     Particles whose disc overlaps it; rigid bodies whose shape does; soft bodies
-    whose outline overlaps it (as their constraint's entity).
+    whose outline overlaps it (as their constraint's entity). What ``ignore`` and
+    ``group`` name is passed over, as by ``raycast``.
     """
     (x0, y0), (x1, y1) = _point((x0, y0), "query_box"), _point((x1, y1), "query_box")
+    skip = skipping(ignore, group, "query_box")
     box = min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
-    found = set(world.store.particles.entity[box_rows(world, box, mask)].tolist())
-    found.update(owner for owner, _ in box_outlines(world, box, mask))
-    found.update(entity for entity, _ in box_bodies(world, box, mask)
+    found = set(world.store.particles.entity[box_rows(world, box, mask, skip)].tolist())
+    found.update(owner for owner, _ in box_outlines(world, box, mask, skip))
+    found.update(entity for entity, _ in box_bodies(world, box, mask, skip)
                  if _shape_meets_box(world, entity, box))
     return sorted(found)
 
 
-def box_bodies(world: World, box: tuple[float, float, float, float],
-               mask: int = ALL) -> list[tuple[int, list[tuple[np.ndarray, float]]]]:
+def box_bodies(world: World, box: tuple[float, float, float, float], mask: int = ALL,
+               skip: tuple[frozenset[int], int] = NO_SKIP,
+               ) -> list[tuple[int, list[tuple[np.ndarray, float]]]]:
     """Rigid bodies whose bounding circle reaches ``box``: ``(entity, pieces)`` with each
-    piece's world vertices (px) and radius — the candidates an exact test looks at."""
+    piece's world vertices (px) and radius — the candidates an exact test looks at
+    (those ``skip`` passes over left out)."""
     b = world.store.bodies
     if b.n == 0:
         return []
@@ -305,6 +320,7 @@ def box_bodies(world: World, box: tuple[float, float, float, float],
     pos, ext, layer = b.pos[rows], b.extent[rows], b.layer[rows]
     near = ((pos[:, 0] + ext >= x0) & (pos[:, 0] - ext <= x1) & (pos[:, 1] + ext >= y0)
             & (pos[:, 1] - ext <= y1) & ((layer & int(mask)) != 0))
+    near = _allowed(near, b.entity[rows], b.group[rows], len(rows), skip)
     return [(int(b.entity[row]), _pieces(world.store, row)) for row in rows[near].tolist()]
 
 
@@ -333,36 +349,43 @@ def _shape_meets_box(world: World, entity: int, box: tuple[float, float, float, 
     return False
 
 
-def box_rows(world: World, box: tuple[float, float, float, float],
-             mask: int = ALL) -> np.ndarray:
-    """The particle rows whose disc overlaps ``box`` = ``(x0, y0, x1, y1)`` (px, ordered)."""
+def box_rows(world: World, box: tuple[float, float, float, float], mask: int = ALL,
+             skip: tuple[frozenset[int], int] = NO_SKIP) -> np.ndarray:
+    """The particle rows whose disc overlaps ``box`` = ``(x0, y0, x1, y1)`` (px, ordered),
+    but those ``skip`` passes over."""
     n = world.store.particles.n
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     rows = np.zeros(n, dtype=np.int64)
-    count = box_particles(*box, world.store.particles.cols["pos"],
-                          world.store.particles.cols["radius"], _layer_ok(world, mask),
-                          *_grid(world), rows)
+    c = world.store.particles.cols
+    ok = _allowed(_layer_ok(world, mask), c["entity"], c["group"], n, skip)
+    count = box_particles(*box, c["pos"], c["radius"], ok, *_grid(world), rows)
     return rows[:count]
 
 
-def box_outlines(world: World, box: tuple[float, float, float, float],
-                 mask: int = ALL) -> list[tuple[int, np.ndarray]]:
-    """The soft bodies whose outline overlaps ``box``: ``(constraint entity, member rows)``."""
+def box_outlines(world: World, box: tuple[float, float, float, float], mask: int = ALL,
+                 skip: tuple[frozenset[int], int] = NO_SKIP) -> list[tuple[int, np.ndarray]]:
+    """The soft bodies whose outline overlaps ``box``: ``(constraint entity, member rows)``
+    (those ``skip`` passes over — by entity, or their particles' group — left out)."""
     off, idx, owners = _outlines(world, mask)
-    pos = world.store.particles.cols["pos"]
+    c = world.store.particles.cols
+    pos = c["pos"]
+    ignored, group = skip
     out = []
     for k, owner in enumerate(owners):
         members = idx[off[k]: off[k + 1]]
+        if owner in ignored or (group and len(members) and c["group"][members[0]] == group):
+            continue
         if owner >= 0 and _polygon_meets_box(pos[members], *box):
             out.append((owner, members))
     return out
 
 
-def query_point(world: World, x: float, y: float, mask: int = ALL) -> list[int]:
+def query_point(world: World, x: float, y: float, mask: int = ALL, ignore: Any = None,
+                group: int = 0) -> list[int]:
     """Entities at the point ``(x, y)`` (px): particle discs, rigid bodies and soft bodies,
-    ascending."""
-    return query_box(world, x, y, x, y, mask)
+    ascending (``ignore``, ``group``: as ``query_box``)."""
+    return query_box(world, x, y, x, y, mask, ignore, group)
 
 
 def _polygon_meets_box(xy: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> bool:

@@ -715,23 +715,28 @@ class World:
         ``group``: as ``raycast``)."""
         return queries.raycast_all(self, p, q, mask, ignore, group)
 
-    def query_point(self, x: float, y: float, mask: int = queries.ALL) -> list[int]:
-        """Entities at ``(x, y)`` px: particle discs, soft bodies (their constraint's entity)."""
-        return queries.query_point(self, x, y, mask)
+    def query_point(self, x: float, y: float, mask: int = queries.ALL, ignore: Any = None,
+                    group: int = 0) -> list[int]:
+        """Entities at ``(x, y)`` px: particle discs, soft bodies (their constraint's entity);
+        ``ignore``, ``group``: what it passes over, as ``raycast``."""
+        return queries.query_point(self, x, y, mask, ignore, group)
 
     def query_box(self, x0: float, y0: float, x1: float, y1: float,
-                  mask: int = queries.ALL) -> list[int]:
-        """Entities overlapping the box (px): particle discs and soft-body outlines."""
-        return queries.query_box(self, x0, y0, x1, y1, mask)
+                  mask: int = queries.ALL, ignore: Any = None, group: int = 0) -> list[int]:
+        """Entities overlapping the box (px): particle discs and soft-body outlines
+        (``ignore``, ``group``: as ``raycast``)."""
+        return queries.query_box(self, x0, y0, x1, y1, mask, ignore, group)
 
     def nearest_particle(self, x: float, y: float, reach: float = math.inf,
-                         movable: bool = True) -> int | None:
+                         movable: bool = True, ignore: Any = None,
+                         group: int = 0) -> int | None:
         """The particle whose disc edge is nearest ``(x, y)``, within ``reach`` px, or ``None``.
 
         Distance is measured to the disc (centre distance − radius; 0 or less
         inside it). ``movable`` leaves out anchored and immovable particles (what
-        a pointer can grab).
+        a pointer can grab); ``ignore``, ``group``: what it passes over, as ``raycast``.
         """
+        skip = queries.skipping(ignore, group, "nearest_particle")
         p = self.store.particles
         if p.n == 0:
             return None
@@ -739,6 +744,7 @@ class World:
         gap = np.hypot(c["pos"][: p.n, 0] - x, c["pos"][: p.n, 1] - y) - c["radius"][: p.n]
         if movable:
             gap[c["pinned"][: p.n] | (c["w"][: p.n] == 0)] = np.inf
+        gap[~queries.passes(skip, c["entity"], c["group"], p.n)] = np.inf
         row = int(np.argmin(gap))
         return int(c["entity"][row]) if gap[row] <= reach else None
 
