@@ -75,6 +75,26 @@ def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, stati
     return stopped
 
 
+@njit(cache=True)
+def may_be_fast(n, pos, prev, angle, prev_angle, w, extent, force, gx, gy, piece_off,
+                vert_off, verts, radius, h, headroom):
+    """Whether any moving body may turn fast this frame: its last substep's move, plus
+    what gravity and its force add over ``1/headroom`` of a frame's worth of substeps,
+    past ``headroom × FAST`` of its thinnest piece's half thickness. None may: the frame
+    skips the sweep (``continuous``), which costs a call each substep."""
+    h2 = h * h
+    for i in range(n):
+        if w[i] == 0.0:
+            continue
+        dx, dy = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
+        ax, ay = (gx + force[i, 0] * w[i]) * h2, (gy + force[i, 1] * w[i]) * h2
+        move = (math.sqrt(dx * dx + dy * dy) + math.sqrt(ax * ax + ay * ay) / headroom
+                + abs(angle[i] - prev_angle[i]) * extent[i])
+        if move > headroom * FAST * inner_radius(i, piece_off, vert_off, verts, radius):
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def _linked(linked, a, b):
     """Whether a joint links bodies ``a`` and ``b`` (they never touch)."""

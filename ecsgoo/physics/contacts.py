@@ -94,6 +94,8 @@ class ContactGraph:
         self.order = np.zeros(0, dtype=np.int64)  # the solver's order of the frame's rows
         self.boxes, self.trig = np.zeros((0, 4)), np.zeros((0, 2))
         self.walls, self.walls_of = np.zeros(4), None
+        # whether this frame sweeps fast bodies, and for which (frame, bodies.version)
+        self.sweep, self.sweep_key = True, None
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
         # rows of the memory are valid while no body was removed since (rows move then)
         self.removals = self._store_removals = 0
