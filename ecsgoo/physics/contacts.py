@@ -96,6 +96,8 @@ class ContactGraph:
         self.walls, self.walls_of = np.zeros(4), None
         # whether this frame sweeps fast bodies, and for which (frame, bodies.version)
         self.sweep, self.sweep_key = True, None
+        # the frame's heavy-on-light contacts (kernels.stacks), and for which frame
+        self.stacked, self.stacked_key = np.zeros(0, dtype=np.int64), None
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
         # rows of the memory are valid while no body was removed since (rows move then)
         self.removals = self._store_removals = 0

@@ -22,6 +22,7 @@ from ..kernels.outlines import collide_corners, collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
 from ..kernels.rigid import particles_on_static, static_corners, static_edges
 from ..kernels.rigid_solver import contact_substep
+from ..kernels.stacks import shock, stacked
 from ..physics.contacts import ContactGraph, find
 from ..physics.discs import Discs
 from .pipeline import Stage, register_stage
@@ -243,11 +244,29 @@ def _bodies(world: World, ctx: StepContext, grid: Any, bounce: float) -> None:
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], ctx.h,
                     st.bodies.n, found.angle0, found.pose, ctx.last, bounce, found.bodies,
                     found.order)
+    _heavy_on_light(world, found, ctx.h)
     if sweep:
         _continuous(world, found, start, ctx.h)
     if ctx.last:
         found.keep()
     found.keep_substep()
+
+
+def _heavy_on_light(world: World, found: Any, h: float) -> None:
+    """The shock pass over the frame's stacked contacts of large mass ratios
+    (``kernels.stacks``), picked once a frame (and again when the contacts are)."""
+    st = world.store
+    c = st.bodies.cols
+    key = (world.frame, found.shape, found.bodies)
+    if found.stacked_key != key:
+        found.stacked_key = key
+        rows = np.empty(found.bodies, dtype=np.int64)
+        m = stacked(found.bodies, found.ci, found.cf, c["pos"], c["w"], *world.gravity, rows)
+        found.stacked = rows[:m]
+    if len(found.stacked):
+        shock(len(found.stacked), found.stacked, found.ci, found.cf, c["pos"], c["prev"],
+              c["angle"], c["prev_angle"], c["w"], c["iw"], st.bodies.n, found.angle0,
+              found.pose, *world.gravity, h)
 
 
 #: The gate's room (``continuous.may_be_fast``): a body a quarter as fast as the sweep's
