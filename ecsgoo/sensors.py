@@ -63,6 +63,16 @@ class Sensor:
         self.points = _points(self.points) if self.kind == "polygon" else \
             [list(p) for p in self.points]
         self.inside = [limits.ENTITY.check(e, where, "inside") for e in self.inside]
+        object.__setattr__(self, "_made", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Writing a field of its shape checks it as the constructor does: a width of 0, a
+        NaN centre or a polygon without points was taken, then raised from inside the next
+        step (or made the world unsaveable)."""
+        if name in _SHAPE and self.__dict__.get("_made"):
+            trial = Sensor(**{**{key: getattr(self, key) for key in _SHAPE}, name: value})
+            value = getattr(trial, name)  # as the constructor keeps it (floats, lists)
+        object.__setattr__(self, name, value)
 
     @classmethod
     def box(cls, x: float, y: float, width: float, height: float, mask: int = -1) -> Sensor:
@@ -112,6 +122,8 @@ class Sensor:
 
 #: The fields that size each kind (each must be > 0).
 _SIZES = {"box": ("width", "height"), "circle": ("radius",), "polygon": ()}
+#: The fields a write checks (``inside`` is the World's to write, every frame).
+_SHAPE = ("kind", "x", "y", "width", "height", "radius", "points", "mask")
 
 
 def _short(value: Any) -> str:

@@ -156,3 +156,35 @@ def test_a_sensor_outline_has_at_most_the_outline_limit():
     with pytest.raises(WorldFileError, match=r"^f.toml: entity 1 \(sensor\).*3 to 256"):
         loads(f"format_version = 1\n[[entity]]\nid = 1\nsensor = {{ kind = 'polygon', "
               f"points = [{points}] }}\n", "f.toml")
+
+
+@pytest.mark.parametrize("field, value", [
+    ("width", 0.0), ("radius", -1.0), ("x", math.nan), ("y", 1e300), ("kind", "hexagon"),
+    ("kind", "polygon"), ("mask", "x"), ("points", [(0, 0), (1, 1)]),
+])
+def test_writing_a_field_the_constructor_refuses_is_refused_and_changes_nothing(field, value):
+    """Each was taken, then raised from inside the next step (IndexError for a polygon
+    without points, ValueError from int() for the mask) or made the world unsaveable."""
+    w, _ = _world()
+    made = {"points": Sensor.polygon([(0, 0), (10, 0), (0, 10)]),
+            "radius": Sensor.circle(50, 50, 10)}.get(field, Sensor.box(50, 50, 10, 10))
+    s = w.create_entity(made)
+    before = dumps(w)
+    with pytest.raises(WorldError):
+        setattr(w.component(s, Sensor), field, value)
+    assert dumps(w) == before
+    w.step()
+
+
+def test_writing_good_fields_moves_and_reshapes_it():
+    w, _ = _world()
+    s = w.create_entity(Sensor.box(50, 50, 10, 10))
+    e = w.create_entity(Particle(200, 200))
+    sensor = w.component(s, Sensor)
+    sensor.x, sensor.y, sensor.width = 200, 200, 20
+    w.step()
+    assert sensor.inside == [e] and type(sensor.x) is float
+    sensor.points = [(0, 0), (10, 0), (0, 10)]
+    sensor.kind = "polygon"
+    w.step()
+    assert sensor.inside == [] and loads(dumps(w)).component(s, Sensor).kind == "polygon"
