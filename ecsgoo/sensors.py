@@ -186,32 +186,43 @@ def sense(world: World, sensor: Sensor) -> list[int]:
         if sensor.overlaps(p.pos[members, 0], p.pos[members, 1], p.radius[members]).any():
             found.add(owner)
     for entity, pieces in queries.box_bodies(world, box, sensor.mask):
-        if any(_piece_overlaps(sensor, xy, r) for xy, r in pieces):
+        if _body_overlaps(sensor, pieces):
             found.add(entity)
     return sorted(found)
 
 
-def _piece_overlaps(sensor: Sensor, xy: np.ndarray, r: float) -> bool:
-    """Whether one convex piece of a rigid body (world vertices, radius) overlaps the
-    sensor: a circle as a disc; a polygon when its edges meet the sensor's region, or the
-    sensor's own point is inside it (a sensor smaller than the body). Exact, so the cost
-    is the piece's edges times the sensor's, whatever the sizes (sampling the edges every
-    2 px made a 1e6 px body cost 2 million points a frame)."""
-    if len(xy) == 1:
-        return bool(sensor.overlaps(xy[:, 0], xy[:, 1], np.array([r]))[0])
-    if _edges_meet(sensor, xy):
+def _body_overlaps(sensor: Sensor, pieces: list[tuple[np.ndarray, float]]) -> bool:
+    """Whether a rigid body (its convex pieces: world vertices, radius) overlaps the
+    sensor: a circle piece as a disc; polygon pieces when one of their edges meets the
+    sensor's region, or the sensor's own point is inside one (a sensor smaller than the
+    body). Exact, so the cost is the body's edges times the sensor's whatever the sizes
+    (sampling the edges every 2 px made a 1e6 px body cost 2 million points a frame), and
+    all of a body's edges go at once (a concave outline may have a hundred pieces)."""
+    discs = [(xy[0], r) for xy, r in pieces if len(xy) == 1]
+    if discs:
+        centres, radii = np.array([c for c, _ in discs]), np.array([r for _, r in discs])
+        if sensor.overlaps(centres[:, 0], centres[:, 1], radii).any():
+            return True
+    rings = [xy for xy, _ in pieces if len(xy) > 1]
+    if not rings:
+        return False
+    a = np.concatenate(rings)
+    ends = np.cumsum([len(xy) for xy in rings])
+    following = np.arange(1, len(a) + 1)  # each corner's next one in its own ring
+    following[ends - 1] = np.r_[0, ends[:-1]]  # a ring's last corner: its first
+    if _edges_meet(sensor, a, a[following]):
         return True
     px, py = (sensor.x, sensor.y) if sensor.kind != "polygon" else tuple(sensor.points[0])
-    return bool(inside_ring(px, py, xy, np.arange(len(xy)), 0, len(xy)))
+    return any(inside_ring(px, py, xy, np.arange(len(xy)), 0, len(xy)) for xy in rings)
 
 
-def _edges_meet(sensor: Sensor, xy: np.ndarray) -> bool:
-    """Whether the edges of the ring ``xy`` touch the sensor's region (its inside or edge)."""
-    a, b = xy, np.roll(xy, -1, axis=0)
+def _edges_meet(sensor: Sensor, a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether some edge ``a[k] b[k]`` (closed rings' edges: every corner is some ``a[k]``)
+    touches the sensor's region (its inside or its edge)."""
     if sensor.kind == "circle":
         return bool(_near_edges(a, b, np.array([sensor.x]), np.array([sensor.y]),
                                 np.array([sensor.radius]))[0])
-    if sensor.overlaps(xy[:, 0], xy[:, 1], np.zeros(len(xy))).any():
+    if sensor.overlaps(a[:, 0], a[:, 1], np.zeros(len(a))).any():
         return True  # a corner inside
     ring = sensor.ring()
     c, d = ring, np.roll(ring, -1, axis=0)

@@ -390,6 +390,9 @@ def _size(t: dict[str, Any], w: Where, shape: str) -> list[Any]:
     L = FIELDS["RigidBody"]
     if shape == "polygon":
         size: list[Any] = w.array(t, "size")
+        if len(size) > limits.MAX_OUTLINE_POINTS:  # refused before each point is read
+            w.fail(f"has {len(size)} points (at most {limits.MAX_OUTLINE_POINTS}, "
+                   "limits.MAX_OUTLINE_POINTS)", "size")
         for row in size:
             if type(row) is not list or len(row) != 2:
                 w.fail(f"each point must be an array of 2 numbers, got {show(row)}", "size")

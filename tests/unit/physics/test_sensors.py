@@ -188,3 +188,31 @@ def test_writing_good_fields_moves_and_reshapes_it():
     sensor.kind = "polygon"
     w.step()
     assert sensor.inside == [] and loads(dumps(w)).component(s, Sensor).kind == "polygon"
+
+
+def _star_body():
+    """A concave star of 8 arms (outer radius 100 px, notches at 40 px) centred at
+    (400, 300): cut into several convex pieces, whose edges a sensor tests at once."""
+    from ecsgoo import RigidBody
+
+    ring = [((100 if k % 2 == 0 else 40) * math.cos(math.pi * k / 8),
+             (100 if k % 2 == 0 else 40) * math.sin(math.pi * k / 8)) for k in range(16)]
+    body = RigidBody.polygon(400, 300, ring)
+    assert len(body.pieces) > 2
+    return body
+
+
+_NOTCH = (400 + 70 * math.cos(math.pi / 8), 300 + 70 * math.sin(math.pi / 8))  # 17.7 px out
+
+
+@pytest.mark.parametrize("sensor, found", [
+    (Sensor.box(400, 300, 2, 2), True),                  # at the centre: inside a piece
+    (Sensor.circle(499, 300, 2), True),                  # on an arm's tip
+    (Sensor.box(*_NOTCH, 2, 2), False),                  # in a notch, between two arms
+    (Sensor.circle(*_NOTCH, 15), False),
+    (Sensor.circle(*_NOTCH, 20), True),                  # reaching the arms' edges
+    (Sensor.polygon([(_NOTCH[0] - 1, _NOTCH[1]), (_NOTCH[0] + 1, _NOTCH[1]),
+                     (_NOTCH[0], _NOTCH[1] + 1)]), False),
+])
+def test_a_concave_body_is_found_by_the_edges_of_all_its_pieces(sensor, found):
+    assert bool(_inside_after_a_step(sensor, _star_body())) is found
