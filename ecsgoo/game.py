@@ -137,8 +137,12 @@ class Game:
     handlers: dict[str, str | tuple[str, ...]] = {}
 
     def __init__(self, level: int = 1, seed: int = 0) -> None:
-        if not 1 <= level <= len(self.levels):
-            raise ValueError(f"{self.name}: level must be 1..{len(self.levels)}, got {level}")
+        # a whole number (numpy's too), never a bool, a float or "1" (which became a path)
+        if type(level) is bool or not hasattr(level, "__index__") or \
+                not 1 <= level <= len(self.levels):
+            raise ValueError(f"{self.name}: level must be 1..{len(self.levels)}, got "
+                             f"{repr(level)[:40]}")
+        level = int(level)
         self.level, self.seed = level, seed
         self.rng = random.Random(seed)
         self.world: World = self.build()

@@ -73,6 +73,10 @@ MAX_FRICTION = 100.0
 #: Smallest and largest rigid-body size and outline coordinate, px (mass·size² stays
 #: finite and non-zero).
 MIN_SHAPE, MAX_SHAPE = 1e-3, 1e6
+#: Most points of an outline (a rigid body's polygon, a sensor's): checking that an
+#: outline does not cross itself costs points², cutting a concave one into convex pieces
+#: points³ (3,000 points took over 20 s), so a file's size keeps bounding its load.
+MAX_OUTLINE_POINTS = 256
 #: Most frames a spring may stay over its limit before it breaks (~190 days at 60 Hz).
 MAX_FRAMES = 10**9
 

@@ -41,7 +41,10 @@ GROUP_PALETTE: tuple[Color, ...] = (
 
 def rgba(color: Any) -> tuple[float, float, float, float]:
     """``(r, g, b)`` or ``(r, g, b, a)`` in 0..255 as four floats in [0, 1]."""
-    c = tuple(float(v) for v in color)
+    try:  # "red" would be three letters that are not numbers
+        c = tuple(float(v) for v in color) if not isinstance(color, str | bytes) else ()
+    except (TypeError, ValueError):
+        c = ()
     if len(c) == 3:
         c += (255.0,)
     if len(c) != 4 or not all(0.0 <= v <= 255.0 for v in c):

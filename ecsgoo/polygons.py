@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ecsgoo.errors import WorldError
+from ecsgoo.limits import MAX_OUTLINE_POINTS
 
 __all__ = [
     "MAX_COORD",
@@ -26,6 +27,7 @@ __all__ = [
     "convex_pieces",
     "outline",
     "polygon_mass",
+    "segments_meet",
 ]
 
 MAX_COORD = 1e6
@@ -159,6 +161,19 @@ def _on_segment(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return ((lo <= c) & (c <= hi)).all(axis=-1)
 
 
+def segments_meet(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Whether closed segments ``a b`` and ``c d`` share a point (touching and collinear
+    overlap count), by orientation signs; the (…, 2) arrays broadcast against each other."""
+    d1, d2 = np.sign(_orient(c, d, a)), np.sign(_orient(c, d, b))
+    d3, d4 = np.sign(_orient(a, b, c)), np.sign(_orient(a, b, d))
+    meet = (d1 * d2 < 0) & (d3 * d4 < 0)
+    meet |= (d1 == 0) & _on_segment(c, d, a)
+    meet |= (d2 == 0) & _on_segment(c, d, b)
+    meet |= (d3 == 0) & _on_segment(a, b, c)
+    meet |= (d4 == 0) & _on_segment(a, b, d)
+    return meet
+
+
 def first_crossing(p: np.ndarray) -> tuple[int, int] | None:
     """The first pair (i, j), i < j, of non-adjacent edges of ring ``p`` that share a point.
 
@@ -171,14 +186,7 @@ def first_crossing(p: np.ndarray) -> tuple[int, int] | None:
         i = np.arange(start, min(start + _BLOCK, k))[:, None]
         # Only pairs j > i + 1 and not the closing pair (0, k - 1): those share a vertex.
         pairs = (j > i + 1) & ~((i == 0) & (j == k - 1))
-        ai, bi, aj, bj = a[i], b[i], a[None, :], b[None, :]
-        d1, d2 = np.sign(_orient(aj, bj, ai)), np.sign(_orient(aj, bj, bi))
-        d3, d4 = np.sign(_orient(ai, bi, aj)), np.sign(_orient(ai, bi, bj))
-        meet = (d1 * d2 < 0) & (d3 * d4 < 0)
-        meet |= (d1 == 0) & _on_segment(aj, bj, ai)
-        meet |= (d2 == 0) & _on_segment(aj, bj, bi)
-        meet |= (d3 == 0) & _on_segment(ai, bi, aj)
-        meet |= (d4 == 0) & _on_segment(ai, bi, bj)
+        meet = segments_meet(a[i], b[i], a[None, :], b[None, :])
         hits = np.argwhere(meet & pairs)
         if len(hits):
             return start + int(hits[0, 0]), int(hits[0, 1])
@@ -196,13 +204,16 @@ def outline(points: Sequence[Sequence[float]] | np.ndarray, who: str,
 
     Raises WorldError, worded ``"{who}: field {field} ..."`` (``who`` is e.g.
     ``"RigidBody.polygon"``), when ``points`` is not a sequence of pairs of numbers, has a
-    NaN/inf or a coordinate beyond ±1e6 px, has fewer than 3 distinct points, lies on one
-    line, visits a point twice, doubles back, crosses or touches itself, or encloses less
-    than 1e-6 px².
+    NaN/inf or a coordinate beyond ±1e6 px, has more than ``limits.MAX_OUTLINE_POINTS``
+    (256) points or fewer than 3 distinct ones, lies on one line, visits a point twice,
+    doubles back, crosses or touches itself, or encloses less than 1e-6 px².
     """
     arr = _as_pairs(points, who, field)
     if len(arr) < 3:
         raise WorldError(f"{who}: field {field} has {len(arr)} points (at least 3)")
+    if len(arr) > MAX_OUTLINE_POINTS:  # before the checks that cost points² and more
+        raise WorldError(f"{who}: field {field} has {len(arr)} points (at most "
+                         f"{MAX_OUTLINE_POINTS}, limits.MAX_OUTLINE_POINTS)")
     _check_numbers(arr, who, field)
     p, idx = _drop_repeats(arr)
     if len(p) < 3:

@@ -56,9 +56,16 @@ class Hit:
 
 
 def _point(p: tuple[float, float], what: str) -> tuple[float, float]:
-    x, y = float(p[0]), float(p[1])
+    """``p`` as two finite floats, else WorldError naming the query."""
+    try:
+        if isinstance(p, str | bytes):  # "ab" would be two letters
+            raise TypeError
+        x, y = (float(v) for v in p)
+    except (TypeError, ValueError):  # (1,), None, ("a", 1), three numbers
+        x = y = math.nan
     if not (math.isfinite(x) and math.isfinite(y)):
-        raise WorldError(f"{what}: the point must be finite, got {p!r}")
+        shown = repr(p) if len(repr(p)) <= 40 else repr(p)[:37] + "..."
+        raise WorldError(f"{what}: the point must be two finite numbers, got {shown}")
     return x, y
 
 

@@ -29,6 +29,7 @@ import numpy as np
 from . import geometry, limits, queries
 from .errors import WorldError
 from .kernels.contacts import inside_ring
+from .polygons import segments_meet
 
 if TYPE_CHECKING:
     from .world import World
@@ -59,7 +60,7 @@ class Sensor:
         where = f"Sensor.{self.kind}" if self.kind in _SIZES else "Sensor"
         if self.kind not in _SIZES:
             raise WorldError(f"Sensor: field kind must be box, circle or polygon, got "
-                             f"{self.kind!r}")
+                             f"{_short(self.kind)}")
         self.x, self.y = (limits.COORD.check(getattr(self, k), where, k) for k in ("x", "y"))
         for name in ("width", "height", "radius"):
             value = limits.COORD.check(getattr(self, name), where, name)
@@ -72,6 +73,16 @@ class Sensor:
         self.inside = [limits.ENTITY.check(e, where, "inside") for e in self.inside]
         if self.on is not None:
             self.on = limits.ENTITY.check(self.on, where, "on")
+        object.__setattr__(self, "_made", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Writing a field of its shape checks it as the constructor does: a width of 0, a
+        NaN centre or a polygon without points was taken, then raised from inside the next
+        step (or made the world unsaveable)."""
+        if name in _SHAPE and self.__dict__.get("_made"):
+            trial = Sensor(**{**{key: getattr(self, key) for key in _SHAPE}, name: value})
+            value = getattr(trial, name)  # as the constructor keeps it (floats, lists)
+        object.__setattr__(self, name, value)
 
     @classmethod
     def box(cls, x: float, y: float, width: float, height: float, mask: int = -1,
@@ -105,6 +116,13 @@ class Sensor:
             return _discs_in_polygon(np.asarray(self.points, dtype=np.float64), px, py, r)
         raise WorldError(f"Sensor: kind must be box, circle or polygon, got {self.kind!r}")
 
+    def ring(self) -> np.ndarray:
+        """Its outline as a (k, 2) array of corners, px (a box's four; not for a circle)."""
+        if self.kind == "polygon":
+            return np.asarray(self.points, dtype=np.float64)
+        x0, y0, x1, y1 = self.bounds()
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
     def bounds(self) -> tuple[float, float, float, float]:
         """Its bounding box ``(x0, y0, x1, y1)``, px."""
         if self.kind == "polygon":
@@ -118,6 +136,14 @@ class Sensor:
 
 #: The fields that size each kind (each must be > 0).
 _SIZES = {"box": ("width", "height"), "circle": ("radius",), "polygon": ()}
+#: The fields a write checks (``inside`` is the World's to write, every frame).
+_SHAPE = ("kind", "x", "y", "width", "height", "radius", "points", "mask")
+
+
+def _short(value: Any) -> str:
+    """A value for a message, cut to a readable length (a file may hold any string)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _points(points: Any) -> list[list[float]]:
@@ -126,12 +152,18 @@ def _points(points: Any) -> list[list[float]]:
         pts = [[float(px), float(py)] for px, py in points]
     except (TypeError, ValueError, OverflowError):
         pts = []
-    if len(pts) < 3 or not all(limits.COORD.contains(v) for p in pts for v in p):
-        raise WorldError("Sensor.polygon: field points must be at least 3 (x, y) pairs "
-                         f"{limits.COORD.describe()}")
+    if not 3 <= len(pts) <= limits.MAX_OUTLINE_POINTS or \
+            not all(limits.COORD.contains(v) for p in pts for v in p):
+        raise WorldError(f"Sensor.polygon: field points must be 3 to {limits.MAX_OUTLINE_POINTS}"
+                         f" (x, y) pairs {limits.COORD.describe()}, got {len(pts)}")
     if not math.isfinite(area := geometry.polygon_area(np.array(pts))) or area == 0.0:
         raise WorldError("Sensor.polygon: field points enclose no area")
     return pts
+
+
+#: Discs tested against a polygon's edges at once: bounds each temporary array at
+#: _DISCS × MAX_OUTLINE_POINTS values (2,000 particles in a big polygon took ~1 GB at once).
+_DISCS = 1024
 
 
 def _discs_in_polygon(xy: np.ndarray, px: np.ndarray, py: np.ndarray,
@@ -139,13 +171,21 @@ def _discs_in_polygon(xy: np.ndarray, px: np.ndarray, py: np.ndarray,
     """Discs whose centre is inside the polygon or whose edge distance is at most r."""
     inside = np.asarray(geometry.point_in_polygon(np.column_stack([px, py]), xy), dtype=bool)
     a, b = xy, np.roll(xy, -1, axis=0)
+    for start in range(0, len(px), _DISCS):
+        part = slice(start, start + _DISCS)
+        inside[part] |= _near_edges(a, b, px[part], py[part], r[part])
+    return inside
+
+
+def _near_edges(a: np.ndarray, b: np.ndarray, px: np.ndarray, py: np.ndarray,
+                r: np.ndarray) -> np.ndarray:
+    """Per point ``(px, py)``: whether some segment ``a[k] b[k]`` is within ``r`` of it."""
     e = b - a
     t = ((px[:, None] - a[None, :, 0]) * e[None, :, 0] + (py[:, None] - a[None, :, 1])
          * e[None, :, 1]) / np.maximum((e**2).sum(axis=1), 1e-300)[None, :]
     t = np.clip(t, 0.0, 1.0)
     qx, qy = a[None, :, 0] + t * e[None, :, 0], a[None, :, 1] + t * e[None, :, 1]
-    near = (np.hypot(px[:, None] - qx, py[:, None] - qy) <= r[:, None]).any(axis=1)
-    return inside | near
+    return (np.hypot(px[:, None] - qx, py[:, None] - qy) <= r[:, None]).any(axis=1)
 
 
 def follow_check(world: World, entity: int, sensor: Sensor) -> None:
@@ -197,30 +237,48 @@ def sense(world: World, sensor: Sensor) -> list[int]:
         if sensor.overlaps(p.pos[members, 0], p.pos[members, 1], p.radius[members]).any():
             found.add(owner)
     for entity, pieces in queries.box_bodies(world, box, sensor.mask):
-        if any(_piece_overlaps(sensor, xy, r) for xy, r in pieces):
+        if _body_overlaps(sensor, pieces):
             found.add(entity)
     found.discard(on)
     return sorted(found)
 
 
-#: Spacing of the points a rigid body's edges are sampled at for sensing, px.
-EDGE_STEP = 2.0
-
-
-def _piece_overlaps(sensor: Sensor, xy: np.ndarray, r: float) -> bool:
-    """Whether one convex piece of a rigid body (world vertices, radius) overlaps the
-    sensor: a circle as a disc; a polygon by points along its edges, or the sensor's own
-    point inside it (a sensor smaller than the body)."""
-    if len(xy) == 1:
-        return bool(sensor.overlaps(xy[:, 0], xy[:, 1], np.array([r]))[0])
-    a, b = xy, np.roll(xy, -1, axis=0)
-    steps = np.maximum(np.ceil(np.hypot(*(b - a).T) / EDGE_STEP), 1).astype(int)
-    pts = np.concatenate([a[k] + np.outer(np.arange(steps[k]) / steps[k], b[k] - a[k])
-                          for k in range(len(xy))])
-    if sensor.overlaps(pts[:, 0], pts[:, 1], np.zeros(len(pts))).any():
+def _body_overlaps(sensor: Sensor, pieces: list[tuple[np.ndarray, float]]) -> bool:
+    """Whether a rigid body (its convex pieces: world vertices, radius) overlaps the
+    sensor: a circle piece as a disc; polygon pieces when one of their edges meets the
+    sensor's region, or the sensor's own point is inside one (a sensor smaller than the
+    body). Exact, so the cost is the body's edges times the sensor's whatever the sizes
+    (sampling the edges every 2 px made a 1e6 px body cost 2 million points a frame), and
+    all of a body's edges go at once (a concave outline may have a hundred pieces)."""
+    discs = [(xy[0], r) for xy, r in pieces if len(xy) == 1]
+    if discs:
+        centres, radii = np.array([c for c, _ in discs]), np.array([r for _, r in discs])
+        if sensor.overlaps(centres[:, 0], centres[:, 1], radii).any():
+            return True
+    rings = [xy for xy, _ in pieces if len(xy) > 1]
+    if not rings:
+        return False
+    a = np.concatenate(rings)
+    ends = np.cumsum([len(xy) for xy in rings])
+    following = np.arange(1, len(a) + 1)  # each corner's next one in its own ring
+    following[ends - 1] = np.r_[0, ends[:-1]]  # a ring's last corner: its first
+    if _edges_meet(sensor, a, a[following]):
         return True
     px, py = (sensor.x, sensor.y) if sensor.kind != "polygon" else tuple(sensor.points[0])
-    return bool(inside_ring(px, py, xy, np.arange(len(xy)), 0, len(xy)))
+    return any(inside_ring(px, py, xy, np.arange(len(xy)), 0, len(xy)) for xy in rings)
+
+
+def _edges_meet(sensor: Sensor, a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether some edge ``a[k] b[k]`` (closed rings' edges: every corner is some ``a[k]``)
+    touches the sensor's region (its inside or its edge)."""
+    if sensor.kind == "circle":
+        return bool(_near_edges(a, b, np.array([sensor.x]), np.array([sensor.y]),
+                                np.array([sensor.radius]))[0])
+    if sensor.overlaps(a[:, 0], a[:, 1], np.zeros(len(a))).any():
+        return True  # a corner inside
+    ring = sensor.ring()
+    c, d = ring, np.roll(ring, -1, axis=0)
+    return bool(segments_meet(a[:, None], b[:, None], c[None, :], d[None, :]).any())
 
 
 def update(world: World) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -99,9 +100,11 @@ class Progress:
         """Keep a finished game (``result`` ``"won"`` or ``"lost"``); True if it set a record.
 
         Stars count only for a win; every finished score enters the game's top list.
+        A value the file could not hold (level 0, a score past 2**53, a date that is not
+        one, a name of 201 characters) is a ValueError here rather than a file every
+        later ``load`` refuses.
         """
-        entry = (game, int(level), result, int(score), int(stars),
-                 date or _dt.date.today().isoformat())
+        entry = _entry(game, level, result, score, stars, date or _dt.date.today().isoformat())
         self.pending.append(entry)
         return _apply(self.levels, self.top, *entry)
 
@@ -135,6 +138,37 @@ class Progress:
             self.problem = f"progress not saved ({exc.strerror or type(exc).__name__})"
             if tmp is not None:
                 Path(tmp).unlink(missing_ok=True)
+
+
+def _entry(game: Any, level: Any, result: Any, score: Any, stars: Any,
+           date: Any) -> tuple[str, int, str, int, int, str]:
+    """One record's values, checked as ``load`` checks the file (a value ``save`` wrote
+    that ``load`` refused would make the whole file unreadable), else ValueError."""
+    try:
+        if not isinstance(game, str) or not 0 < len(game) <= MAX_NAME:
+            raise Damaged(f"game {str(game)[:20]!r} is not a name of 1..{MAX_NAME} characters")
+        if result not in ("won", "lost"):
+            raise Damaged(f"result {str(result)[:20]!r} is not 'won' or 'lost'")
+        level = _count(_whole(level, "level"), "level", 1)
+        # a negative score or star count means none (as it always did: records keep the best)
+        score = _count(max(_whole(score, "score"), 0), "score")
+        stars = _count(max(_whole(stars, "stars"), 0), "stars")
+        return game, level, result, score, stars, _score({"score": score, "level": level,
+                                                           "date": date}, game)["date"]
+    except Damaged as exc:
+        raise ValueError(f"Progress.record: {exc}") from None
+
+
+def _whole(value: Any, what: str) -> int:
+    """An integral number (numpy's, or a float such as 3.0) as an int, else Damaged."""
+    try:
+        out = int(value)
+        whole = out == value
+    except (TypeError, ValueError, OverflowError):  # None, "3", NaN, inf
+        whole = False
+    if not whole:
+        raise Damaged(f"{what} {str(value)[:20]!r} is not a whole number")
+    return out
 
 
 def _backup(path: Path) -> Path:
@@ -192,7 +226,11 @@ def _as_dict(levels: dict[str, dict[int, Record]],
 def _read(path: Path) -> tuple[dict[str, dict[int, Record]], dict[str, list[dict[str, Any]]]]:
     """The levels and top lists of ``path`` (none if it does not exist), else Damaged."""
     try:
-        with open(path, "rb") as f:
+        # non-blocking: a FIFO put there would hang every game's start and `ecsgoo list`
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise Damaged("not a regular file")
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         return {}, {}
@@ -271,14 +309,18 @@ def record_finished(game: Any, bot: str | None = None, unfinished: bool = False
         return None
     if getattr(game, "custom_source", None) is not None:
         return None  # a user's own level, a play-test: not the bundled level's progress
+    import sys
+
     progress = Progress.load()
     if progress.problem:
-        import sys
-
         print(f"ecsgoo: {progress.problem}", file=sys.stderr)
     # a game without stars of its own earns one for a win
     stars = status.extra.get("stars", 1 if status.result == "won" else 0)
-    progress.record(game.name, game.level, status.result, int(status.score), int(stars or 0))
+    try:
+        progress.record(game.name, game.level, status.result, status.score, stars or 0)
+    except ValueError as exc:  # progress is never worth a crash
+        print(f"ecsgoo: progress not recorded ({exc})", file=sys.stderr)
+        return None
     progress.save()
     return progress
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..game import EPISODE_FRAMES as FRAMES
 from ..game import Game
+from ..world import World
 from . import pixels
 
 #: Game seeds drawn when ``reset`` is called without one: ``0 .. SEEDS - 1``.
@@ -67,6 +68,11 @@ def headless_if_no_display() -> None:
     """
     if "arcade" not in sys.modules and no_display():
         os.environ["ARCADE_HEADLESS"] = "1"
+
+
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is a whole number (Python's or numpy's), not a bool."""
+    return type(value) is not bool and hasattr(value, "__index__")
 
 
 def _action_problem(space: gym.spaces.Space, action: Any) -> tuple[str | None, Any]:
@@ -129,8 +135,9 @@ class GameEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} "
                              f"or None, got {render_mode!r}")
-        if max_frames is not None and max_frames < 1:
-            raise ValueError(f"max_frames must be >= 1 or None, got {max_frames}")
+        if max_frames is not None and not (_whole(max_frames) and max_frames >= 1):
+            raise ValueError(f"{type(self).__name__}: max_frames must be a whole number >= 1 "
+                             f"or None, got {repr(max_frames)[:40]}")
         if render_mode is not None:
             headless_if_no_display()
             if render_mode == "rgb_array" and "arcade" not in sys.modules:
@@ -185,10 +192,13 @@ class GameEnv(gym.Env):
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start a new game: ``Game(level, seed)`` and the reset noise of ``seed``; without
         a seed, one drawn from ``np_random`` (itself seeded by the last seed given)."""
+        if seed is not None:
+            if not (_whole(seed) and 0 <= seed < 2**63):
+                raise ValueError(f"{type(self).__name__}: seed must be a whole number in "
+                                 f"0 .. 2**63 - 1 or None, got {repr(seed)[:40]}")
+            seed = int(seed)  # numpy's integers too (gymnasium takes only Python's)
         super().reset(seed=seed)
         self.seed_used = seed if seed is not None else int(self.np_random.integers(SEEDS))
-        if not 0 <= self.seed_used < 2**63:
-            raise ValueError(f"seed must be in 0 .. 2**63 - 1, got {self.seed_used}")
         self.game.world.close()
         self.game = self._new_game(self.seed_used)
         self._perturb(np.random.default_rng(self.seed_used))
@@ -248,8 +258,11 @@ class GameEnv(gym.Env):
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Continue from a ``get_state()`` snapshot (of this environment or a copy of it)."""
-        if not (isinstance(state, dict) and state.keys() == {"env", "world"}):
-            raise ValueError("set_state: state must be what get_state() returned")
+        if not (isinstance(state, dict) and state.keys() == {"env", "world"}
+                and isinstance(state["env"], dict) and state["env"].keys() == self.__dict__.keys()
+                and isinstance(state["world"], World)):
+            raise ValueError(f"{type(self).__name__}.set_state: state must be what get_state() "
+                             "returned")
         old = self.game.world
         self.__dict__.update(copy.deepcopy(state["env"]))
         self.game.adopt(state["world"].clone())

@@ -271,7 +271,7 @@ def _pipeline(entries: Any, spec: Spec, where: Where) -> None:
         name = w.string(t, "stage")
         cls = STAGES.get(name)
         if cls is None:
-            w.fail(f"unknown stage {name!r}{suggest(name, STAGES)}; a game's own stages "
+            w.fail(f"unknown stage {show(name)}{suggest(name, STAGES)}; a game's own stages "
                    "must be registered with systems.register_stage before loading", "stage")
         w = where.at(f"pipeline stage {k + 1} ({name})")
         settings = {key: v for key, v in t.items() if key not in ("stage", "state")}
@@ -308,7 +308,7 @@ def _resources(table: Any, spec: Spec, where: Where) -> None:
     for name, value in where.table(table).items():
         codec = RESOURCES.get(name)
         if codec is None:
-            where.fail(f"unknown resource {name!r}{suggest(name, RESOURCES)}; register it "
+            where.fail(f"unknown resource {show(name)}{suggest(name, RESOURCES)}; register it "
                        "with ecsgoo.register_resource before loading")
         spec.resources.append(codec.decode(value, where.at(f"resource {name}")))
 
@@ -351,7 +351,7 @@ def _custom(name: str, value: Any, w: Where, where: Where) -> Any:
     codec = COMPONENTS.get(name)
     if codec is None:
         known = [*BY_NAME, *COMPONENTS]
-        where.fail(f"unknown component {name!r}{suggest(name, known)}; a game's own "
+        where.fail(f"unknown component {show(name)}{suggest(name, known)}; a game's own "
                    "components must be registered with ecsgoo.register_component before "
                    "loading")
     if not codec.saved:
@@ -397,7 +397,7 @@ def _body(t: dict[str, Any], w: Where, v: dict[str, Any]) -> RigidBody:
     """
     shape = w.string(t, "shape")
     if shape not in BODY_SIZES:
-        w.fail(f"unknown shape {shape!r}{suggest(shape, BODY_SIZES)}", "shape")
+        w.fail(f"unknown shape {show(shape)}{suggest(shape, BODY_SIZES)}", "shape")
     size = _size(t, w, shape)
     common = {key: v[key] for key in _BODY_COMMON}
     try:
@@ -416,6 +416,9 @@ def _size(t: dict[str, Any], w: Where, shape: str) -> list[Any]:
     L = FIELDS["RigidBody"]
     if shape == "polygon":
         size: list[Any] = w.array(t, "size")
+        if len(size) > limits.MAX_OUTLINE_POINTS:  # refused before each point is read
+            w.fail(f"has {len(size)} points (at most {limits.MAX_OUTLINE_POINTS}, "
+                   "limits.MAX_OUTLINE_POINTS)", "size")
         for row in size:
             if type(row) is not list or len(row) != 2:
                 w.fail(f"each point must be an array of 2 numbers, got {show(row)}", "size")

@@ -78,7 +78,7 @@ class Where:
             allowed = set(allowed)
         for key in table:
             if key not in allowed:
-                self.fail(f"unknown field {key!r}{suggest(key, allowed)}")
+                self.fail(f"unknown field {show(key)}{suggest(key, allowed)}")
 
     # -- scalar fields --------------------------------------------------------------
 

@@ -63,3 +63,35 @@ def test_a_good_action_of_another_dtype_is_taken(env):
     action = [1] * n if isinstance(inner.action_space, gym.spaces.MultiBinary) else [0.5] * n
     env.step(action)
     env.step(np.asarray(action, dtype=np.float64))
+
+
+@pytest.mark.parametrize("kwargs", [{"level": "1"}, {"level": 1.5}, {"level": True},
+                                    {"level": 0}, {"max_frames": "10"},
+                                    {"max_frames": float("nan")}, {"max_frames": 1.5},
+                                    {"max_frames": 0}])
+def test_a_bad_level_or_frame_cap_is_a_value_error_naming_the_game(kwargs):
+    """``level="1"`` compared a str with an int (TypeError), 1.5 looked for 1.5.toml
+    (FileNotFoundError), NaN frames were taken as no cap."""
+    with pytest.raises(ValueError, match=r"(rope: level|RopeEnv: max_frames) must be"):
+        gym.make("ecsgoo/Rope-v0", **kwargs)
+
+
+def test_bad_seeds_are_value_errors_and_numpy_integers_seed_alike(env):
+    inner = env.unwrapped
+    for seed in ("a", 1.5, -1, 2**64, True):
+        with pytest.raises(ValueError, match=rf"{type(inner).__name__}: seed must be"):
+            env.reset(seed=seed)
+    env.reset(seed=np.int64(5))
+    after_numpy = inner.game.world.state_hash()
+    env.reset(seed=5)
+    assert inner.game.world.state_hash() == after_numpy
+
+
+def test_a_state_that_get_state_did_not_return_is_refused(env):
+    inner = env.unwrapped
+    good = inner.get_state()
+    for state in ({"env": 5, "world": 5}, {"env": {}, "world": good["world"]},
+                  {"env": good["env"], "world": "world"}):
+        with pytest.raises(ValueError, match=r"set_state: state must be what get_state"):
+            inner.set_state(state)
+    inner.set_state(good)

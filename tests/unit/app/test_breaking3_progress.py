@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import signal
+import stat
 
+import numpy as np
 import pytest
 
 from ecsgoo import cli
-from ecsgoo.app.progress import MAX_BYTES, Progress, progress_path
+from ecsgoo.app.progress import MAX_BYTES, Progress, Record, progress_path
 
 
 @pytest.mark.parametrize("text", [
@@ -102,3 +106,42 @@ def test_two_processes_recording_at_once_keep_every_record(tmp_path):
     p = Progress.load(path)
     assert not p.problem
     assert sum(len(levels) for levels in p.levels.values()) == 200
+
+
+def test_a_fifo_where_the_file_was_is_reported_not_waited_on(tmp_path):
+    """Opening a FIFO blocks until a writer comes: every game's start and `ecsgoo list`
+    hung. It is reported, moved aside as .damaged on the next save, and replaced."""
+    path = tmp_path / "progress.json"
+    os.mkfifo(path)
+    signal.setitimer(signal.ITIMER_REAL, 20.0)  # a regression fails here, not hangs CI
+    try:
+        p = Progress.load(path)
+        assert "not a regular file" in p.problem
+        p.record("rope", 1, "won", 10, 1)
+        p.save()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    assert stat.S_ISFIFO(os.stat(tmp_path / "progress.json.damaged").st_mode)
+    assert Progress.load(path).best("rope", 1).best_stars == 1
+
+
+@pytest.mark.parametrize("game, level, result, score, stars, date", [
+    ("rope", 0, "won", 1, 1, None), ("rope", 1, "won", 2**60, 1, None),
+    ("rope", 1, "won", float("nan"), 1, None), ("rope", 1, "won", "10", 1, None),
+    ("rope", 1, "won", 1, 1, "yesterday"), ("x" * 201, 1, "won", 1, 1, None),
+    ("", 1, "won", 1, 1, None), ("rope", 1, "drawn", 1, 1, None),
+])
+def test_a_record_the_file_could_not_hold_is_refused_before_it_is_kept(
+        tmp_path, game, level, result, score, stars, date):
+    """Saved as given, each made the whole file unreadable to the next load."""
+    p = Progress.load(tmp_path / "progress.json")
+    with pytest.raises(ValueError, match="Progress.record: "):
+        p.record(game, level, result, score, stars, date)
+    assert p.pending == [] and p.levels == {}
+
+
+def test_whole_numbers_of_other_types_and_negative_counts_are_kept_as_they_read():
+    p = Progress(path=None)
+    p.record("rope", np.int64(2), "won", 30.0, np.int32(-1))
+    assert p.best("rope", 2) == Record(best_score=30, best_stars=0, wins=1)
+    assert type(p.pending[0][3]) is int

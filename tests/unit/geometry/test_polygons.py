@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ecsgoo import polygons
+from ecsgoo import RigidBody, World, WorldFileError, dumps, limits, loads, polygons
 from ecsgoo.errors import WorldError
 
 WHO = "RigidBody.polygon"
@@ -106,6 +106,7 @@ def test_numpy_input_and_rounded_collinear_point():
     ([], "has 0 points (at least 3)"),
     ([(0, 0), (1, 0)], "has 2 points (at least 3)"),
     ([(0, 0), (1, 0), (1, 0), (0, 0)], "has 2 distinct points (at least 3)"),
+    ([(math.cos(k / 50), math.sin(k / 50)) for k in range(257)], "has 257 points (at most 256"),
     ([(0, 0), (1, math.nan), (0, 1)], "point 1 is not finite"),
     ([(0, 0), (1, 0), (0, math.inf)], "point 2 is not finite"),
     ([(0, 0), (2e6, 0), (0, 1)], "point 1 is beyond ±1e+06 px"),
@@ -272,3 +273,24 @@ def test_body_mass_rejects_bad_input():
 def test_circle_and_box_inertia():
     assert polygons.circle_inertia(2.0, 3.0) == 6.0
     assert polygons.box_inertia(3.0, 4.0, 12.0) == 25.0
+
+
+def _star(n: int) -> list[tuple[float, float]]:
+    """A concave outline of n points (every other one pulled in): the costliest to cut."""
+    return [((50 if k % 2 else 100) * math.cos(2 * math.pi * k / n),
+             (50 if k % 2 else 100) * math.sin(2 * math.pi * k / n)) for k in range(n)]
+
+
+def test_an_outline_of_the_most_points_is_cut_and_one_more_is_refused_in_a_file():
+    """3,000 points took over 20 s to check and cut (points² and points³): a 100 KB file
+    hung the loader. The limit is the constructor's, so a file says it the same way."""
+    body = RigidBody.polygon(0, 0, _star(limits.MAX_OUTLINE_POINTS))
+    assert len(body.pieces) > 1
+    size = ", ".join(f"[{x!r}, {y!r}]" for x, y in _star(3000))
+    with pytest.raises(WorldFileError, match=r"^f.toml: entity 1 \(body\): field size: "
+                                             r".*has 3000 points \(at most 256"):
+        loads(f"format_version = 1\n[[entity]]\nid = 1\nbody = {{ shape = 'polygon', "
+              f"size = [{size}], x = 1.0, y = 2.0 }}\n", "f.toml")
+    w = World()
+    w.create_entity(body)
+    assert loads(dumps(w))

@@ -90,6 +90,12 @@ def test_masks_and_bad_points():
     assert w.query_box(0, 0, 1000, 1000, mask=0b10) == [], "by default everything is on layer 1"
     with pytest.raises(WorldError, match="finite"):
         w.raycast((0, 0), (math.nan, 1))
+    # each was float()'s ValueError or a TypeError from inside the query
+    for call in (lambda: w.raycast("ab", (1, 1)), lambda: w.raycast((0, 0), (1,)),
+                 lambda: w.raycast_all((0, 0), None), lambda: w.query_box("a", 0, 1, 1),
+                 lambda: w.query_point(None, 0), lambda: w.raycast((0, 0), (1, 2, 3))):
+        with pytest.raises(WorldError, match="the point must be two finite numbers"):
+            call()
     assert World(bounds=None).raycast((0, 0), (10, 10)) is None
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from ecsgoo import Particle, Sensor, World, WorldError, dumps, loads, systems
 from ecsgoo.bodies import jelly_ball
+from ecsgoo.errors import WorldFileError
+from ecsgoo.limits import MAX_OUTLINE_POINTS
 from events import continued, record
 
 EVENTS = {"sensor_entered": "in", "sensor_left": "out"}
@@ -94,3 +98,121 @@ def test_a_sensor_sees_a_rigid_body_pass_through():
     w.step(60)
     assert got == [("in", s, plank), ("out", s, plank)]
     assert w.component(s, Sensor).inside == []
+
+
+def _inside_after_a_step(sensor: Sensor, body) -> list[int]:
+    from ecsgoo import Anchor
+
+    w = World(gravity=(0, 0), bounds=None).use(*(s() for s in systems.SOLVER))
+    s = w.create_entity(sensor)
+    w.create_entity(body, Anchor())
+    w.step()
+    return w.component(s, Sensor).inside
+
+
+@pytest.mark.parametrize("sensor", [
+    Sensor.box(401.0, 305.0, 0.5, 0.5),                    # on the edge between two 2-px samples
+    Sensor.circle(401.0, 305.2, 0.3),                      # likewise, a hair's breadth off it
+    Sensor.polygon([(399, 290), (401, 290), (401, 320), (399, 320)]),  # across: no corner inside
+    Sensor.box(400.0, 300.0, 2e6, 2e6),                    # far around it
+    Sensor.box(400.0, 300.0, 1.0, 1.0),                    # deep inside it
+])
+def test_a_sensor_finds_a_body_piece_exactly(sensor):
+    from ecsgoo import RigidBody
+
+    assert len(_inside_after_a_step(sensor, RigidBody.box(400, 300, 200, 10))) == 1
+
+
+@pytest.mark.parametrize("sensor", [Sensor.box(400.0, 306.0, 0.5, 0.5),
+                                    Sensor.circle(400.0, 305.5, 0.4),
+                                    Sensor.polygon([(0, 0), (10, 0), (5, 10)])])
+def test_a_sensor_near_a_body_but_apart_finds_nothing(sensor):
+    from ecsgoo import RigidBody
+
+    assert _inside_after_a_step(sensor, RigidBody.box(400, 300, 200, 10)) == []
+
+
+@pytest.mark.parametrize("sensor", [
+    Sensor.box(0.0, 0.0, 3e6, 3e6),
+    Sensor.polygon([(-1e6, -1e6), (1e6, -1e6), (0.0, 0.0)]),
+])
+def test_a_body_a_million_pixels_wide_costs_its_edges_not_its_length(sensor):
+    """The edges were sampled every 2 px: 2 million points a frame for this body, and
+    times a polygon sensor's edges in memory (gigabytes); exact edges cost 4 × k."""
+    from ecsgoo import RigidBody
+
+    assert len(_inside_after_a_step(sensor, RigidBody.box(0, 0, 1e6, 1e6))) == 1
+
+
+def test_a_sensor_outline_has_at_most_the_outline_limit():
+    ring = [(100 * math.cos(k / 50), 100 * math.sin(k / 50))
+            for k in range(MAX_OUTLINE_POINTS + 1)]
+    w = World()
+    w.create_entity(Sensor.polygon(ring[:-1]))
+    assert loads(dumps(w))  # the most points save and load
+    with pytest.raises(WorldError, match="3 to 256"):
+        Sensor.polygon(ring)
+    points = ", ".join(f"[{x!r}, {y!r}]" for x, y in ring)
+    with pytest.raises(WorldFileError, match=r"^f.toml: entity 1 \(sensor\).*3 to 256"):
+        loads(f"format_version = 1\n[[entity]]\nid = 1\nsensor = {{ kind = 'polygon', "
+              f"points = [{points}] }}\n", "f.toml")
+
+
+@pytest.mark.parametrize("field, value", [
+    ("width", 0.0), ("radius", -1.0), ("x", math.nan), ("y", 1e300), ("kind", "hexagon"),
+    ("kind", "polygon"), ("mask", "x"), ("points", [(0, 0), (1, 1)]),
+])
+def test_writing_a_field_the_constructor_refuses_is_refused_and_changes_nothing(field, value):
+    """Each was taken, then raised from inside the next step (IndexError for a polygon
+    without points, ValueError from int() for the mask) or made the world unsaveable."""
+    w, _ = _world()
+    made = {"points": Sensor.polygon([(0, 0), (10, 0), (0, 10)]),
+            "radius": Sensor.circle(50, 50, 10)}.get(field, Sensor.box(50, 50, 10, 10))
+    s = w.create_entity(made)
+    before = dumps(w)
+    with pytest.raises(WorldError):
+        setattr(w.component(s, Sensor), field, value)
+    assert dumps(w) == before
+    w.step()
+
+
+def test_writing_good_fields_moves_and_reshapes_it():
+    w, _ = _world()
+    s = w.create_entity(Sensor.box(50, 50, 10, 10))
+    e = w.create_entity(Particle(200, 200))
+    sensor = w.component(s, Sensor)
+    sensor.x, sensor.y, sensor.width = 200, 200, 20
+    w.step()
+    assert sensor.inside == [e] and type(sensor.x) is float
+    sensor.points = [(0, 0), (10, 0), (0, 10)]
+    sensor.kind = "polygon"
+    w.step()
+    assert sensor.inside == [] and loads(dumps(w)).component(s, Sensor).kind == "polygon"
+
+
+def _star_body():
+    """A concave star of 8 arms (outer radius 100 px, notches at 40 px) centred at
+    (400, 300): cut into several convex pieces, whose edges a sensor tests at once."""
+    from ecsgoo import RigidBody
+
+    ring = [((100 if k % 2 == 0 else 40) * math.cos(math.pi * k / 8),
+             (100 if k % 2 == 0 else 40) * math.sin(math.pi * k / 8)) for k in range(16)]
+    body = RigidBody.polygon(400, 300, ring)
+    assert len(body.pieces) > 2
+    return body
+
+
+_NOTCH = (400 + 70 * math.cos(math.pi / 8), 300 + 70 * math.sin(math.pi / 8))  # 17.7 px out
+
+
+@pytest.mark.parametrize("sensor, found", [
+    (Sensor.box(400, 300, 2, 2), True),                  # at the centre: inside a piece
+    (Sensor.circle(499, 300, 2), True),                  # on an arm's tip
+    (Sensor.box(*_NOTCH, 2, 2), False),                  # in a notch, between two arms
+    (Sensor.circle(*_NOTCH, 15), False),
+    (Sensor.circle(*_NOTCH, 20), True),                  # reaching the arms' edges
+    (Sensor.polygon([(_NOTCH[0] - 1, _NOTCH[1]), (_NOTCH[0] + 1, _NOTCH[1]),
+                     (_NOTCH[0], _NOTCH[1] + 1)]), False),
+])
+def test_a_concave_body_is_found_by_the_edges_of_all_its_pieces(sensor, found):
+    assert bool(_inside_after_a_step(sensor, _star_body())) is found

@@ -162,6 +162,21 @@ def test_an_id_at_the_largest_value_costs_no_work_per_skipped_id(monkeypatch):
     assert again.next_entity == ecsgoo.limits.MAX_ENTITY_ID + 1
 
 
+@pytest.mark.parametrize("text", [
+    HEAD + "[[entity]]\nid = 1\n" + "q" * 100_000 + " = {}\n",
+    HEAD + "[[pipeline]]\nstage = '" + "q" * 100_000 + "'\n",
+    HEAD + "[world]\n" + "q" * 100_000 + " = 1\n",
+    HEAD + "[resources]\n" + "q" * 100_000 + " = 1\n",
+    HEAD + "[[entity]]\nid = 1\nparticle = { x = 1.0, y = 2.0, " + "q" * 100_000 + " = 1 }\n",
+    HEAD + "[[entity]]\nid = 1\nsensor = { kind = '" + "q" * 100_000 + "' }\n",
+    HEAD + "[[entity]]\nid = 1\nbody = { shape = '" + "q" * 100_000 + "', size = [1.0], "
+    "x = 1.0, y = 1.0 }\n",
+])
+def test_a_long_unknown_name_is_cut_short_in_the_message(text):
+    """The message quoted the whole name: 100 KB of error for one long key."""
+    assert len(_refused(text, "qqq...")) < 1000  # the known names may follow
+
+
 # -- public World calls ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("call", [

@@ -23,3 +23,10 @@ def test_look_saves_as_look_component():
     assert "look = { color = [10, 20, 30], visible = false }" in text
     look = loads(text).component(e, Look)
     assert look.color == (10, 20, 30) and look.visible is False
+
+
+@pytest.mark.parametrize("color", ["red", 5, (1, 2, "x"), (1, 2, None)])
+def test_a_colour_that_is_not_numbers_says_what_a_colour_is(color):
+    """'red' raised float()'s "could not convert string to float: 'r'"; 5 a TypeError."""
+    with pytest.raises(ValueError, match=r"colour must be \(r, g, b\)"):
+        Look(color=color)
