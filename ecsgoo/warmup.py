@@ -238,11 +238,14 @@ def _rigid_bodies(world: Any) -> int:
     hook = world.create_entity(Particle(300, 250), Anchor())
     world.create_entity(Spring(hook, plank, at_b=(322, 201)))
     world.create_entity(Particle(305, 162, radius=5))
-    # off to the side: a heavy box resting on a light one (the shock pass, kernels.stacks)
+    # off to the side: heavy boxes resting on a light one and on a particle (the shock
+    # pass, kernels.stacks)
     # and a thin fast plank (the sweep, kernels.continuous)
     world.create_entity(RigidBody.box(620, 100, 80, 20), Anchor())
     world.create_entity(RigidBody.box(620, 115, 30, 10, mass=1.0))
     world.create_entity(RigidBody.box(620, 135, 30, 30, mass=100.0))
+    world.create_entity(Particle(648, 115, radius=5))  # and one on a particle
+    world.create_entity(RigidBody.box(648, 130, 20, 20, mass=100.0))
     dart = world.create_entity(RigidBody.box(520, 160, 20, 2, mass=1.0))
     world.component(dart, RigidBody).vx = 6000.0
     return crate

@@ -34,6 +34,7 @@ from .rigid_solver import (
     RBX,
     RBY,
     SLOP_PX,
+    T,
     _arm_point,
     _rel,
     poses,
@@ -55,28 +56,54 @@ def _depth_along(pos, i, ux, uy):
     return pos[i, 0] * ux + pos[i, 1] * uy
 
 
+@njit(cache=True, inline="always")
+def _end_b(ci, cf, k, ppos, pprev, pw, inv_h):
+    """A particle end's (or outline edge point's, by ``t``) inverse mass, position and
+    velocity: ``(w, x, y, vx, vy)``; its point's offset ``(RBX, RBY)`` not added."""
+    p, q = ci[k, 2], ci[k, 3]
+    w, x, y = pw[p], ppos[p, 0], ppos[p, 1]
+    vx, vy = (x - pprev[p, 0]) * inv_h, (y - pprev[p, 1]) * inv_h
+    if q >= 0:
+        t = cf[k, T]
+        w = (1.0 - t) ** 2 * pw[p] + t * t * pw[q]
+        x, y = x + t * (ppos[q, 0] - x), y + t * (ppos[q, 1] - y)
+        vx += t * ((ppos[q, 0] - pprev[q, 0]) * inv_h - vx)
+        vy += t * ((ppos[q, 1] - pprev[q, 1]) * inv_h - vy)
+    return w, x, y, vx, vy
+
+
 @njit(cache=True)
-def stacked(nb, ci, cf, bpos, bw, gx, gy, out):
-    """The frame's body–body contacts ``0..nb`` that get the shock pass, lowest first
-    along gravity ``(gx, gy)``, into ``out``; returns how many."""
+def stacked(nc, nb, ci, cf, bpos, bw, ppos, pw, gx, gy, out):
+    """The contacts that get the shock pass, lowest first along gravity ``(gx, gy)``, into
+    ``out``; returns how many. Rows ``0..nb`` are between bodies; rows ``nb..nc`` a body's
+    with a particle or an outline's edge (``ci[k, 2] >= 0``), whose particle side is the
+    lower one when the body rests on it."""
     g = math.sqrt(gx * gx + gy * gy)
     if g == 0.0:
         return 0
     ux, uy = gx / g, gy / g
-    key = np.empty(nb)
+    key = np.empty(nc)
     m = 0
-    for k in range(nb):
-        a, b = ci[k, 0], ci[k, 1]
-        if b < 0 or ci[k, 2] >= 0 or bw[a] == 0.0 or bw[b] == 0.0:
+    for k in range(nc):
+        a, b, p = ci[k, 0], ci[k, 1], ci[k, 2]
+        if bw[a] == 0.0 or (b < 0 and (k < nb or p < 0)) or (b >= 0 and bw[b] == 0.0):
             continue
         if abs(cf[k, NX] * ux + cf[k, NY] * uy) < UPRIGHT:
             continue
-        da, db = _depth_along(bpos, a, ux, uy), _depth_along(bpos, b, ux, uy)
-        lower, upper = (a, b) if da > db else (b, a)
-        if bw[lower] < HEAVIER * bw[upper]:  # inverse masses: the upper one is heavier
+        da = _depth_along(bpos, a, ux, uy)
+        if b >= 0:
+            db, wb = _depth_along(bpos, b, ux, uy), bw[b]
+        else:  # the particle end: the body must be above it, and heavier
+            db, wb = _depth_along(ppos, p, ux, uy), pw[p]
+            if ci[k, 3] >= 0:
+                wb = min(wb, pw[ci[k, 3]])
+            if db <= da or wb == 0.0:
+                continue
+        w_lower, w_upper = (bw[a], wb) if da > db else (wb, bw[a])
+        if w_lower < HEAVIER * w_upper:  # inverse masses: the upper one is heavier
             continue
         out[m] = k
-        key[m] = -max(da, db)  # the lower body's height: lowest first
+        key[m] = -max(da, db)  # the lower end's height: lowest first
         m += 1
     order = np.argsort(key[:m], kind="mergesort")
     picked = out[:m].copy()
@@ -86,12 +113,34 @@ def stacked(nb, ci, cf, bpos, bw, gx, gy, out):
 
 
 @njit(cache=True)
-def shock(m, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, n, angle0, pose, gx,
-          gy, h):
+def before_solve(m, rows, ci, cf, pv, out):
+    """The particle ends' velocities (px/s) of contacts ``rows[:m]`` where the frame began
+    (``pv``: each particle's), into ``out[:m]`` (body rows: left): what says whether an
+    end rests, and the speed the shock pass holds a heavy body to. Not this substep's: a
+    light end moves as the heavy one pushes it, and a ball in flight squashed by a hit
+    passes through rest on its way back."""
+    for q in range(m):
+        k = rows[q]
+        p, r = ci[k, 2], ci[k, 3]
+        if ci[k, 1] >= 0:
+            continue
+        out[q, 0], out[q, 1] = pv[p, 0], pv[p, 1]
+        if r >= 0:
+            t = cf[k, T]
+            out[q, 0] += t * (pv[r, 0] - pv[p, 0])
+            out[q, 1] += t * (pv[r, 1] - pv[p, 1])
+
+
+@njit(cache=True)
+def shock(m, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, n, angle0, pose,
+          ppos, pprev, pw, before, gx, gy, h):
     """The shock pass over contacts ``rows[:m]`` (``stacked``'s order): the upper body's
-    speed into the lower one taken out (its ``prev`` moves) and its
-    overlap past ``SLOP_PX`` too (``pos`` and ``prev`` alike: no speed from it); the lower
-    one stays."""
+    speed into the lower end taken out (its ``prev`` moves) and its overlap past
+    ``SLOP_PX`` too (``pos`` and ``prev`` alike: no speed from it); the lower end (a
+    body, a particle or an outline's edge) stays. A particle end's speed is the one it
+    had when the frame began (``before``), and only one that was resting (slower than
+    ``RESTING`` along gravity) takes part, impacts included: what holds it up holds the
+    body. One in flight holds nothing up: there the solver's exchange stands."""
     g = math.sqrt(gx * gx + gy * gy)
     ux, uy = gx / g, gy / g
     inv_h = 1.0 / h
@@ -99,21 +148,30 @@ def shock(m, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, n, angle0,
     for q in range(m):
         k = rows[q]
         a, b = ci[k, 0], ci[k, 1]
-        up_is_b = _depth_along(bpos, a, ux, uy) > _depth_along(bpos, b, ux, uy)
         nx, ny = cf[k, NX], cf[k, NY]
         vax, vay = (bpos[a, 0] - bprev[a, 0]) * inv_h, (bpos[a, 1] - bprev[a, 1]) * inv_h
         oma = (bangle[a] - bprev_angle[a]) * inv_h
-        vbx, vby = (bpos[b, 0] - bprev[b, 0]) * inv_h, (bpos[b, 1] - bprev[b, 1]) * inv_h
-        omb = (bangle[b] - bprev_angle[b]) * inv_h
+        pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3], cf[k, RAX],
+                              cf[k, RAY])
+        if b >= 0:
+            up_is_b = _depth_along(bpos, a, ux, uy) > _depth_along(bpos, b, ux, uy)
+            vbx, vby = (bpos[b, 0] - bprev[b, 0]) * inv_h, (bpos[b, 1] - bprev[b, 1]) * inv_h
+            omb = (bangle[b] - bprev_angle[b]) * inv_h
+            pbx, pby = _arm_point(pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3],
+                                  cf[k, RBX], cf[k, RBY])
+        else:  # a particle or an edge below body a (``stacked``)
+            up_is_b, omb = False, 0.0
+            _, pbx, pby, _, _ = _end_b(ci, cf, k, ppos, pprev, pw, inv_h)
+            pbx, pby = pbx + cf[k, RBX], pby + cf[k, RBY]
+            vbx, vby = before[q, 0], before[q, 1]
+            resting = abs(vbx * ux + vby * uy) < RESTING
         rx, ry = _rel(vax, vay, oma, cf[k, JAX], cf[k, JAY], vbx, vby, omb, cf[k, JBX],
                       cf[k, JBY])
         vn = rx * nx + ry * ny  # < 0: closing
-        pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3], cf[k, RAX],
-                              cf[k, RAY])
-        pbx, pby = _arm_point(pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3], cf[k, RBX],
-                              cf[k, RBY])
         depth = -((pbx - pax) * nx + (pby - pay) * ny) - SLOP_PX
-        if vn < -RESTING:
+        if b < 0 and not resting:
+            continue  # a particle in flight holds nothing up: the solver's exchange
+        if vn < -RESTING and b >= 0:
             continue  # an impact: the masses' own exchange, which breaks what it should
         i = b if up_is_b else a
         away = 1.0 if up_is_b else -1.0  # along n, the way that parts i from the other

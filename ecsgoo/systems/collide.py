@@ -22,7 +22,7 @@ from ..kernels.outlines import collide_corners, collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
 from ..kernels.rigid import particles_on_static, static_corners, static_edges
 from ..kernels.rigid_solver import contact_substep
-from ..kernels.stacks import shock, stacked
+from ..kernels.stacks import before_solve, shock, stacked
 from ..physics.contacts import ContactGraph, find
 from ..physics.discs import Discs
 from .pipeline import Stage, register_stage
@@ -240,6 +240,7 @@ def _bodies(world: World, ctx: StepContext, grid: Any, bounce: float) -> None:
     c, pc = st.bodies.cols, st.particles.cols
     sweep = _sweeps(world, found, ctx)
     start = (c["prev"].copy(), c["prev_angle"].copy()) if sweep else None  # the sweep's
+    _stacked(world, found, ctx.h)
     contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], ctx.h,
                     st.bodies.n, found.angle0, found.pose, ctx.last, bounce, found.bodies,
@@ -252,21 +253,38 @@ def _bodies(world: World, ctx: StepContext, grid: Any, bounce: float) -> None:
     found.keep_substep()
 
 
-def _heavy_on_light(world: World, found: Any, h: float) -> None:
-    """The shock pass over the frame's stacked contacts of large mass ratios
-    (``kernels.stacks``), picked once a frame (and again when the contacts are)."""
+def _stacked(world: World, found: Any, h: float) -> None:
+    """The contacts of large mass ratios that get the shock pass (``kernels.stacks``):
+    bodies on bodies picked once a frame (and again when the contacts are), bodies on
+    particles every substep (their contacts are found every substep), with the particle
+    ends' velocities as the frame began (at its first substep with such contacts)."""
     st = world.store
-    c = st.bodies.cols
+    c, pc = st.bodies.cols, st.particles.cols
     key = (world.frame, found.shape, found.bodies)
-    if found.stacked_key != key:
-        found.stacked_key = key
-        rows = np.empty(found.bodies, dtype=np.int64)
-        m = stacked(found.bodies, found.ci, found.cf, c["pos"], c["w"], *world.gravity, rows)
+    particles = found.n > found.bodies
+    if found.stacked_key != key or particles:
+        found.stacked_key = None if particles else key  # particles' rows: this substep's
+        rows = np.empty(found.n, dtype=np.int64)
+        m = stacked(found.n, found.bodies, found.ci, found.cf, c["pos"], c["w"], pc["pos"],
+                    pc["w"], *world.gravity, rows)
         found.stacked = rows[:m]
+        found.before = np.zeros((m, 2))
+        if particles and m:
+            if found.rest_frame != world.frame:  # the particles' speeds as the frame began
+                found.rest_frame = world.frame
+                n = st.particles.n
+                found.rest_v = (pc["pos"][:n] - pc["prev"][:n]) * (1.0 / h)
+            before_solve(m, found.stacked, found.ci, found.cf, found.rest_v, found.before)
+
+
+def _heavy_on_light(world: World, found: Any, h: float) -> None:
+    """The shock pass over ``_stacked``'s contacts, after the solve."""
+    st = world.store
+    c, pc = st.bodies.cols, st.particles.cols
     if len(found.stacked):
         shock(len(found.stacked), found.stacked, found.ci, found.cf, c["pos"], c["prev"],
               c["angle"], c["prev_angle"], c["w"], c["iw"], st.bodies.n, found.angle0,
-              found.pose, *world.gravity, h)
+              found.pose, pc["pos"], pc["prev"], pc["w"], found.before, *world.gravity, h)
 
 
 #: The gate's room (``continuous.may_be_fast``): a body a quarter as fast as the sweep's

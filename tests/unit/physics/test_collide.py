@@ -273,17 +273,19 @@ def test_a_self_colliding_jelly_ball_slammed_by_a_heavy_crate_keeps_a_simple_out
     from ecsgoo import AreaConstraint, RigidBody, World, dumps, loads, systems
     from ecsgoo.bodies import jelly_ball
 
+    # slammed sideways into the left wall: from above, the shock pass (kernels.stacks)
+    # holds a heavy crate on a resting ball, which then does not fold at all
     crossed = {}
     for flag in (False, True):
         w = World(bounds=(0, 0, 800, 600)).use(*(s() for s in systems.SOLVER))
-        ball = jelly_ball(w, 400, 50, radius=45, vertices=24, stiffness=0.3)
+        ball = jelly_ball(w, 50, 50, radius=45, vertices=24, stiffness=0.3)
         w.component(ball.constraint, AreaConstraint).self_collide = flag
         w.step(30)
         if flag:
             w = loads(dumps(w))  # the option is saved
             assert w.component(ball.constraint, AreaConstraint).self_collide
-        crate = w.create_entity(RigidBody.box(400, 160, 60, 60, mass=200))
-        w.component(crate, RigidBody).vy = -4000.0
+        crate = w.create_entity(RigidBody.box(160, 50, 60, 60, mass=200))
+        w.component(crate, RigidBody).vx = -4000.0
         rows = w.area_members(0)
         crossed[flag] = 0
         for _ in range(120):

@@ -1,11 +1,16 @@
 """Heavy bodies on light ones (``kernels.stacks``): the shock pass keeps a 1:1000 stack
-standing, and leaves scenes of like masses and sideways hits alone."""
+standing and a heavy crate on a jelly ball, and leaves scenes of like masses, sideways
+hits and hits on what is in flight alone."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import pytest
 
-from ecsgoo import RigidBody, World, systems
+from ecsgoo import Anchor, Particle, RigidBody, World, systems
+from ecsgoo.bodies import jelly_ball
 
 
 def _stack(masses: list[float], sizes: list[float]) -> tuple[World, list[RigidBody]]:
@@ -52,3 +57,76 @@ def test_a_light_box_thrown_sideways_does_not_launch_a_heavy_one() -> None:
     w.step(60)
     assert abs(heavy.x) < 1.0
     assert light.x < -25.0  # stopped at (or bounced off) the heavy box's face
+
+
+def _crate_on_a_jelly_ball(ratio: float, drop: float, well: bool) -> tuple[World, Any, Any]:
+    """A jelly ball (radius 40 px, mass 5 in 25 particles) on the floor and an 80 × 60 px
+    crate ``ratio`` times its mass ``drop`` px above it; ``well``: between two static
+    walls 96 px apart, so the crate cannot slide off."""
+    w = World(bounds=(-1000, 0, 1000, 2000)).use(*(s() for s in systems.SOLVER))
+    if well:
+        for x in (-58.0, 58.0):
+            w.create_entity(RigidBody.box(x, 200, 20, 400), Anchor())
+    ball = jelly_ball(w, 0, 41, radius=40)
+    crate = w.create_entity(RigidBody.box(0, 112 + drop, 80, 60, mass=5.0 * ratio))
+    return w, ball, w.component(crate, RigidBody)
+
+
+def _ring_area(w: World, ball: Any) -> float:
+    """The ball's outline's area over its rest area (πr², r = 40 px)."""
+    xy = w.particles.pos[w.area_members(0)]
+    x, y = xy[:, 0], xy[:, 1]
+    return 0.5 * abs(float(np.sum(x * np.roll(y, 1) - np.roll(x, 1) * y))) / (np.pi * 1600)
+
+
+@pytest.mark.parametrize(("ratio", "drop"), [(1000.0, 0.0), (1000.0, 100.0), (10000.0, 0.0)])
+def test_a_heavy_crate_stays_on_a_jelly_ball_in_a_well(ratio: float, drop: float) -> None:
+    """Before: a crate 1000 times the ball's mass crushed it flat (area 3 % of its own)
+    and reached the floor; now the ball's springs and pressure hold it, as they hold a
+    crate of its own weight."""
+    w, ball, crate = _crate_on_a_jelly_ball(ratio, drop, well=True)
+    least = 1.0
+    for _ in range(240):
+        w.step()
+        least = min(least, _ring_area(w, ball))
+    assert least > 0.85
+    assert crate.y - 30 > 70.0  # on top of the ball (its top rests at 81 px)
+    assert abs(crate.angle) < 0.35  # it may lean on a wall of the well
+
+
+@pytest.mark.parametrize("ratio", [200.0, 2000.0])
+def test_a_heavy_crate_dropped_on_a_free_jelly_ball_lands_on_it(ratio: float) -> None:
+    """Before: dropped from 100 px, a crate 1000 times the ball's mass squashed it to a
+    third of its area and the ball shot out sideways at ~30,000 px/s; one 2000 times it
+    went through to the floor. Now it lands on top and, a box on a ball, slides off."""
+    w, ball, crate = _crate_on_a_jelly_ball(ratio, 100.0, well=False)
+    least, low = 1.0, np.inf
+    for _ in range(300):
+        w.step()
+        least = min(least, _ring_area(w, ball))
+        if abs(crate.x) < 40.0:  # over the ball
+            low = min(low, crate.y - 30)
+    assert least > 0.85 and low > 60.0
+    assert np.abs(w.particles.velocity[w.area_members(0)]).max() < 200.0  # not flung
+    # slid off, on its side (80 px tall now), on the floor
+    assert crate.y == pytest.approx(40.0, abs=1.0)
+    assert abs(crate.angle) == pytest.approx(np.pi / 2, abs=0.05)
+
+
+def test_a_heavy_crate_thrown_down_at_a_ball_in_flight_keeps_its_speed() -> None:
+    """The shock pass holds a heavy body only to what rests: a ball in flight is no
+    support, so the crate hits it as the masses say and flies on. (Held to the ball's
+    vertices as they passed through rest on their way back, it had stopped dead and
+    bounced up.)"""
+    w = World(bounds=(-1000, 0, 1000, 4000)).use(*(s() for s in systems.SOLVER))
+    ball = jelly_ball(w, 0, 2000, radius=40)
+    crate = w.component(w.create_entity(RigidBody.box(0, 2200, 80, 60, mass=500.0)),
+                        RigidBody)
+    w.step()
+    for p in ball.particles:
+        w.component(p, Particle).vy = 300.0  # thrown up
+    crate.vy = -900.0
+    for _ in range(12):
+        w.step()
+    assert crate.vy < -900.0  # still falling faster than it was thrown
+    assert _ring_area(w, ball) > 0.5  # the ball is knocked down ahead of it, not destroyed
