@@ -101,6 +101,24 @@ class Component:
         for name in self._fields:
             setattr(self, name, values[name])
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Fields and writable properties only: a typo on a component in a world
+        (``body.frction = 0``) or a field fixed when the component was made
+        (``joint.a = 5``) is a WorldError naming it, not a new attribute that nothing
+        reads or Python's bare AttributeError."""
+        if name[0] != "_":
+            attr = getattr(type(self), name, None)
+            if (attr is None and name not in self.__dict__
+                    and getattr(self, "_table", None) is not None):
+                raise WorldError(f"{type(self).__name__}: no field {name!r} (fields: "
+                                 f"{', '.join(self._fields)})")
+            if isinstance(attr, property) and attr.fset is None:
+                kind = type(self).__name__
+                why = (f"it is fixed when the {kind} is made" if name in self._fields
+                       else "the world writes it")
+                raise WorldError(f"{kind}: field {name} is read-only: {why}")
+        object.__setattr__(self, name, value)
+
     def as_dict(self) -> dict[str, Any]:
         """The component's fields and their current values."""
         return {name: getattr(self, name) for name in self._fields}

@@ -107,9 +107,10 @@ def raycast_all(world: World, p: tuple[float, float], q: tuple[float, float],
                 mask: int = ALL, ignore: Any = None, group: int = 0) -> list[Hit]:
     """Every hit of the segment ``p → q`` (px), nearest first (each thing once); what
     ``ignore`` and ``group`` name is passed over (``skipping``)."""
-    (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
+    (px, py), (qx, qy) = _point(p, "raycast_all"), _point(q, "raycast_all")
     dx, dy = qx - px, qy - py
-    return _hits(world, px, py, dx, dy, mask, False, skipping(ignore, group))
+    return _hits(world, px, py, dx, dy, _mask(mask, "raycast_all"), False,
+                 skipping(ignore, group, "raycast_all"))
 
 
 def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
@@ -117,7 +118,7 @@ def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
     """The first hit of the segment ``p → q`` (px), or ``None``; what ``ignore`` and
     ``group`` name is passed over (a ray from inside the player's own ball)."""
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
-    hits = _hits(world, px, py, qx - px, qy - py, mask, True,
+    hits = _hits(world, px, py, qx - px, qy - py, _mask(mask, "raycast"), True,
                  skipping(ignore, group))
     return hits[0] if hits else None
 
@@ -142,6 +143,13 @@ def skipping(ignore: Any = None, group: int = 0,
             raise WorldError(f"{what}: ignore must be an entity, entities or a Body, got "
                              f"{ignore!r}") from None
     return out, limits.INT.check(group, what, "group")
+
+
+def _mask(mask: Any, what: str) -> int:
+    """A query's ``mask`` as an int (layer bits; -1 every layer), or WorldError naming it."""
+    if type(mask) is int and -limits.MAX_INT <= mask <= limits.MAX_INT:
+        return mask  # the common case, checked fast
+    return limits.INT.check(mask, what, "mask")
 
 
 #: A query that passes over nothing (``skipping()``).
@@ -303,6 +311,7 @@ def query_box(world: World, x0: float, y0: float, x1: float, y1: float,
     ``group`` name is passed over, as by ``raycast``.
     """
     (x0, y0), (x1, y1) = _point((x0, y0), "query_box"), _point((x1, y1), "query_box")
+    mask = _mask(mask, "query_box")
     skip = skipping(ignore, group, "query_box")
     box = min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
     found = set(world.store.particles.entity[box_rows(world, box, mask, skip)].tolist())
@@ -392,7 +401,7 @@ def query_point(world: World, x: float, y: float, mask: int = ALL, ignore: Any =
                 group: int = 0) -> list[int]:
     """Entities at the point ``(x, y)`` (px): particle discs, rigid bodies and soft bodies,
     ascending (``ignore``, ``group``: as ``query_box``)."""
-    return query_box(world, x, y, x, y, mask, ignore, group)
+    return query_box(world, x, y, x, y, _mask(mask, "query_point"), ignore, group)
 
 
 def _polygon_meets_box(xy: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> bool:

@@ -56,13 +56,14 @@ def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, stati
     for i in range(n):
         if w[i] == 0.0:
             continue
+        fast = FAST * inner_radius(i, piece_off, vert_off, verts, radius)  # px a substep
         if use_bounds:
-            deep = max(4.0 * slop, FAST * inner_radius(i, piece_off, vert_off, verts, radius))
-            _keep_inside(i, pos, prev, angle, piece_off, vert_off, verts, radius, bounds, deep)
+            _keep_inside(i, pos, prev, angle, piece_off, vert_off, verts, radius, bounds,
+                         max(4.0 * slop, fast))
         dx, dy = pos[i, 0] - start[i, 0], pos[i, 1] - start[i, 1]
         turn = angle[i] - start_angle[i]
         motion = math.sqrt(dx * dx + dy * dy) + abs(turn) * extent[i]
-        if motion <= 1e-6 or motion <= FAST * inner_radius(i, piece_off, vert_off, verts, radius):
+        if motion <= 1e-6 or motion <= fast:
             continue
         t, nx, ny, px, py, e = _first_hit(i, n, pos, start, angle, start_angle, static, extent,
                                           restitution, group, layer, mask, piece_off,

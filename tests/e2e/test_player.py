@@ -418,11 +418,6 @@ assert Progress.load().best("suika", 1).best_score == 42
 w.start("suika", 1)
 assert w.player.game.seed != first
 print("ok", first, flush=True)
-# the checks are done: leave without the interpreter's teardown, which hung past the
-# timeout in two full CI runs of stop 34 after printing "ok" (not seen alone or with -n 2;
-# cause not found yet, see the session note)
-import os
-os._exit(0)
 """)
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,

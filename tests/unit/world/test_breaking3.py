@@ -195,8 +195,10 @@ def test_per_entity_calls_on_a_deleted_entity_raise_world_error(call):
 
 
 def test_a_member_row_that_does_not_exist_is_world_error():
+    from ecsgoo.bodies import jelly_ball  # not imported by ``import ecsgoo`` itself
+
     w = World()
-    ecsgoo.bodies.jelly_ball(w, 100, 100, radius=20, vertices=6)
+    jelly_ball(w, 100, 100, radius=20, vertices=6)
     assert len(w.ring_members(0)) == 6
     for row in (1, -1, "0"):
         with pytest.raises(WorldError, match="no area row"):
@@ -256,3 +258,36 @@ def test_save_writes_a_new_path_and_a_regular_file(tmp_path):
     save(_world(), tmp_path / "w.toml")
     save(_world(), tmp_path / "w.toml")
     assert len(load(tmp_path / "w.toml").entities()) == 1
+
+
+# -- public calls with wrong kinds of values ------------------------------------------------
+
+
+@pytest.mark.parametrize("mask", ["abc", 1.5, None, [1]])
+@pytest.mark.parametrize("call", ["raycast", "raycast_all", "query_box", "query_point"])
+def test_a_query_mask_that_is_not_a_whole_number_is_a_world_error(call, mask):
+    w = _world()
+    args = {"raycast": ((0, 0), (10, 10)), "raycast_all": ((0, 0), (10, 10)),
+            "query_box": (0, 0, 10, 10), "query_point": (5, 5)}[call]
+    with pytest.raises(WorldError, match=f"{call}: field mask must be a whole number"):
+        getattr(w, call)(*args, mask=mask)
+    getattr(w, call)(*args, mask=0b11)  # and a good one goes through
+
+
+def test_a_read_only_or_unknown_field_of_a_component_in_a_world_is_a_world_error():
+    from ecsgoo import Joint, RigidBody
+
+    w = World(bounds=(0, 0, 400, 400)).use(*(s() for s in systems.SOLVER))
+    a = w.create_entity(RigidBody.box(100, 100, 20, 20))
+    b = w.create_entity(RigidBody.box(130, 100, 20, 20))
+    joint = w.component(w.create_entity(Joint(a, b, 115, 100)), Joint)
+    with pytest.raises(WorldError, match="Joint: field a is read-only: it is fixed when"):
+        joint.a = b
+    with pytest.raises(WorldError, match="Joint: field broken is read-only: the world"):
+        joint.broken = True
+    body = w.component(a, RigidBody)
+    with pytest.raises(WorldError, match="RigidBody: no field 'frction' \\(fields: x, y"):
+        body.frction = 0.0  # a typo: before, a new attribute nothing read
+    joint.motor_speed = 2.0  # what is writable still is
+    body.friction = 0.2
+    assert body.friction == 0.2 and joint.a == a
