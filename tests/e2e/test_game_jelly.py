@@ -558,7 +558,10 @@ def crate_sink(stiffness, pressure, mass, height, frames=150, mask=None):
 def test_a_crate_corner_does_not_sink_15_px_into_a_jelly_ball(stiffness, pressure, mass,
                                                               height):
     into_crate, into_ball = crate_sink(stiffness, pressure, mass, height)
-    assert into_crate > -0.5  # it did land on the ball (discs touching the crate)
+    # it did land on the ball: its discs within a pixel of the crate (a crate 25× a
+    # vertex's mass gets the shock pass, kernels.stacks, which may stop it at its
+    # speculative contacts: 0.79 px short on the inflated ball)
+    assert into_crate > -1.0
     assert into_crate < 15.0 and into_ball < 15.0, (into_crate, into_ball)
 
 
