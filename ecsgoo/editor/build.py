@@ -75,6 +75,9 @@ class Live:
         self._part_built: list[Built] = []
         self._bases: dict[str, World] = {}
         self._parts_of: dict[str, list[Part]] = {}  # the kept bases' parts
+        #: Each thing's ``Built`` and where its geometry starts (lines, polygons).
+        self._things_built: list[Built] = []
+        self._starts: list[tuple[int, int]] = []
 
     # -- building ------------------------------------------------------------------------
 
@@ -83,6 +86,7 @@ class Live:
         world, parts, geometry, made = self.full(state)
         old = self.world
         self.world, self.state, self.parts, self._made = world, state, parts, made
+        self._things_built, self._starts = [], []
         self._base_geometry, self.pristine = geometry, True
         self._part_built = [Built(p.entities, p.lines, p.polygons,
                                   box_of(part_points(world, p), *_first_point(world, p)))
@@ -178,11 +182,11 @@ class Live:
             raise _Lost  # a kept thing's entity went with a removed one (a link to it)
         made = [self._made[kept[i]] if i in kept else self._make(world, i, *new[i])
                 for i in range(len(new))]
-        self._made = made
+        before, self._made = self._made, made
         _assemble(world, self._base_geometry, made)
         if self.kit.finish is not None:
             self.kit.finish(world)
-        self.built = self._built()
+        self.built = self._built(before)
 
     def _make(self, world: World, k: int, kind: str, fields: str, check: bool = True) -> _Made:
         """Thing ``k`` made into ``world``, checked and measured (``check=False``: neither,
@@ -210,15 +214,44 @@ class Live:
         points += [(x, y, 0.0) for poly in polys for x, y in poly]
         return _Made(ents, lines, polys, box_of(points, values["x"], values["y"]))
 
-    def _built(self) -> list[Built]:
-        """Each part's and each thing's ``Built``, with its geometry's indices."""
-        out = list(self._part_built)
-        nl, np_ = (len(g) for g in self._base_geometry)
-        for m in self._made:
-            out.append(Built(m.entities, tuple(range(nl, nl + len(m.lines))),
-                             tuple(range(np_, np_ + len(m.polygons))), m.box))
+    def _built(self, old: Sequence[_Made] = ()) -> list[Built]:
+        """Each part's and each thing's ``Built``, with its geometry's indices. Things
+        ``old`` held at the same place at the start and at the end keep their ``Built``
+        (at the end, if their geometry still starts where it did): an edit of one thing of
+        2,000 makes one ``Built``, not 2,000."""
+        made, n = self._made, len(self._made)
+        olds, starts = self._things_built, self._starts
+        p = 0
+        while p < min(n, len(old)) and made[p] is old[p]:
+            p += 1
+        s = 0
+        while s < min(n, len(old)) - p and made[n - 1 - s] is old[len(old) - 1 - s]:
+            s += 1
+        if p < len(starts):
+            nl, np_ = starts[p]
+        elif p:  # every old thing kept at the start: after the last one's geometry
+            nl, np_ = starts[p - 1][0] + len(old[p - 1].lines), \
+                starts[p - 1][1] + len(old[p - 1].polygons)
+        else:
+            nl, np_ = (len(g) for g in self._base_geometry)
+        things, at = olds[:p], starts[:p]
+        for m in made[p:n - s]:
+            at.append((nl, np_))
+            things.append(Built(m.entities, tuple(range(nl, nl + len(m.lines))),
+                                tuple(range(np_, np_ + len(m.polygons))), m.box))
             nl, np_ = nl + len(m.lines), np_ + len(m.polygons)
-        return out
+        tail = len(old) - s
+        if s and starts[tail] == (nl, np_):  # the end's geometry starts where it did
+            things += olds[tail:]
+            at += starts[tail:]
+        else:
+            for m in made[n - s:]:
+                at.append((nl, np_))
+                things.append(Built(m.entities, tuple(range(nl, nl + len(m.lines))),
+                                    tuple(range(np_, np_ + len(m.polygons))), m.box))
+                nl, np_ = nl + len(m.lines), np_ + len(m.polygons)
+        self._things_built, self._starts = things, at
+        return self._part_built + things
 
     def made_counts(self) -> list[tuple[tuple[int, ...], int, int]]:
         """Each thing's entities and how many segments and polygons it made."""

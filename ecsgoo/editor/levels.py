@@ -33,7 +33,7 @@ def kit_of(game: type[Game] | None) -> Kit:
     if game is None:
         from .. import systems
 
-        return Kit(blank=lambda: World().use(*systems.SOLVER))
+        return Kit(blank=lambda: World().use(*(stage() for stage in systems.SOLVER)))
     spec = getattr(game, "editor_kit", None)
     if isinstance(spec, str):
         import importlib

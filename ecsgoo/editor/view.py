@@ -32,9 +32,10 @@ import math
 import time
 from typing import Any
 
-from ..app.buttons import Button, draw_buttons, hit
+from ..app.buttons import Button, hit
 from ..errors import WorldError
 from ..render import Fit, Render, fit
+from . import paint
 from .core import Editor
 from .prompt import LeavePrompt
 from .still import Still
@@ -45,8 +46,6 @@ STRIP, PANEL, TOP, FOOT = 170, 250, 34, 22
 GRID, GRID_LINES = 10.0, 50.0
 #: How far (screen px) from a handle a press takes it.
 HANDLE = 9.0
-_BG = (22, 26, 42)
-_BAND = (14, 16, 28, 255)
 _TEXT = (230, 234, 246)
 _DIM = (150, 158, 184)
 _SEL = (90, 220, 255)
@@ -54,10 +53,7 @@ _GHOST = (255, 220, 90)
 _ERR = (255, 130, 120)
 _OK = (140, 230, 150)
 _WARN = (255, 196, 90)
-_TOOL_ON = (230, 180, 60, 255)
 _ROW_H = 20
-#: About how wide a character of the title (12 pt bold) and of a message (11 pt) is, px.
-_HEAD_PX, _MESSAGE_PX = 7.6, 6.4
 
 
 class EditorView:
@@ -76,9 +72,9 @@ class EditorView:
         self.player: Any = None  # the play-test, while it runs
         self.on_leave: Any = None  # what Esc does (a window closes, the launcher goes back)
         self.prompt: LeavePrompt | None = None  # the unsaved-changes question, while asked
-        self._view: Any = None
-        self._view_of: Any = None
         self._fit: Fit | None = None
+        #: What the picture's level was painted from (``editor.paint``).
+        self.painted = paint.Painted()
         #: The window's picture, kept while nothing it shows changes.
         self.still = Still()
 
@@ -476,21 +472,6 @@ class EditorView:
 
     # -- drawing ------------------------------------------------------------------------
 
-    def _view_game(self) -> Any:
-        """A game object drawing the level's own overlay (stars, pipe, Om Nom…) on a copy."""
-        ed = self.editor
-        if ed.game is None:
-            return None
-        if self._view_of != (id(ed.world), ed.version):
-            self._view_of = (id(ed.world), ed.version)
-            try:
-                if self._view is None:
-                    self._view = ed.game.custom_level(text=ed.text())
-                self._view.adopt(ed.world.clone())
-            except Exception:  # a level a game cannot adopt yet (no candy): no overlay
-                self._view = None
-        return self._view
-
     def draw(self, window: Any) -> None:
         """Draw one frame into ``window``: the still picture (painted again only when what
         it shows changed: ``still``), then what follows the pointer."""
@@ -500,7 +481,8 @@ class EditorView:
             self.player.draw(window)
             self.still.forget()
             return
-        self.still.show(window, self._look(), lambda: self._paint(window))
+        self.still.show(window, paint.keys(self), lambda changed: paint.paint(self, window,
+                                                                             changed))
         window.default_camera.use()
         live = _draw_for(window, "editor-live")
         live.set_pixel(1.0)
@@ -510,64 +492,6 @@ class EditorView:
         self._draw_selection(live, self._fit)
         live.flush()
         window.ctx.scissor = None
-
-    def _look(self) -> tuple[Any, ...]:
-        """Everything the still picture shows: it is painted again when this changes."""
-        ed = self.editor
-        text, until, color = self.message
-        lit = None
-        if self.pointer is not None:
-            boxes = [*self.tools(), *(b for _, _, b in self.panel_rows())]
-            if self.prompt is not None:
-                boxes += self.prompt.buttons(self.panel_rect())
-            lit = next((b.action for b in boxes if b.contains(*self.pointer)), None)
-        return (self.size, id(ed.world), ed.version, ed.dirty, tuple(ed.selection), self.tool,
-                self.snap,
-                self.editing, self.prompt is not None, lit, ed.problem,
-                (text, color) if text and time.monotonic() < until else None)
-
-    def _paint(self, window: Any) -> None:
-        """The still picture: the level, its overlay, the grid, the strip and the panel."""
-        from ..app.player import _draw_for
-
-        window.ctx.active_framebuffer.clear(color=_BG)
-        view = self._view_game()
-        world = view.world if view is not None else self.editor.world
-        render = Render.of(world)
-        f = render.draw(world, window, self._game_size(), self.area())
-        self._fit = f
-        wd = _draw_for(window, "world")
-        wd.set_pixel(1.0 / f.scale)
-        if view is not None:
-            try:
-                view.draw_overlay(wd)
-            except Exception:  # a half-made level (no Om Nom yet): the physics still shows
-                pass
-        wd.flush()
-        window.default_camera.use()
-        sd = _draw_for(window, "screen")
-        sd.set_pixel(1.0)
-        self._draw_grid(sd, f)
-        self._draw_bands(sd)
-        sd.flush()
-
-    def _draw_grid(self, d: Any, f: Fit) -> None:
-        if not self.snap:
-            return
-        ax, ay, aw, ah = self.area()
-        x0, y0 = f.to_world(ax, ay)
-        x1, y1 = f.to_world(ax + aw, ay + ah)
-        color = (255, 255, 255, 22)
-        gx = math.ceil(x0 / GRID_LINES) * GRID_LINES
-        while gx <= x1:
-            sx = f.to_screen(gx, 0)[0]
-            d.line(sx, ay, sx, ay + ah, color, 1)
-            gx += GRID_LINES
-        gy = math.ceil(y0 / GRID_LINES) * GRID_LINES
-        while gy <= y1:
-            sy = f.to_screen(0, gy)[1]
-            d.line(ax, sy, ax + aw, sy, color, 1)
-            gy += GRID_LINES
 
     def _boxes(self, f: Fit, things: list[int]) -> list[tuple[float, float, float, float]]:
         out = []
@@ -631,75 +555,6 @@ class EditorView:
                 pts.append(self.pointer)
             d.polyline(pts, _GHOST, 2)
             d.dots(pts, 3, _GHOST)
-
-    def _draw_bands(self, d: Any) -> None:
-        w, h = self.size
-        ed = self.editor
-        d.rect(0, 0, STRIP, h, _BAND)
-        d.rect(w - PANEL, 0, PANEL, h, _BAND)
-        d.rect(0, h - TOP, w, TOP, _BAND)
-        d.rect(0, 0, w, FOOT, _BAND)
-        title = ed.game.title if ed.game is not None else "world"
-        where = (ed.path.name if ed.path is not None
-                 else f"{ed.opened} (^S saves to your levels)")
-        head = f"editing · {title} · {where}" + (" · edited" if ed.dirty else "")
-        d.text(10, h - 22, head, _TEXT, 12, bold=True)
-        room = int((w - 40 - len(head) * _HEAD_PX) / _MESSAGE_PX)  # what fits to its right
-        text, until, color = self.message
-        if not (text and time.monotonic() < until) and ed.problem:
-            text, until, color = f"to save: {ed.problem}", math.inf, _DIM
-        if text and time.monotonic() < until and room > 8:
-            d.text(w - 12, h - 22, _clip(text, room), color, 11, anchor_x="right")
-        buttons = self.tools()
-        chosen = f"tool:{self.tool}"
-        for b in buttons:
-            if b.action == chosen:
-                d.rect(b.x - 2, b.y - 2, b.w + 4, b.h + 4, _TOOL_ON)
-        draw_buttons(d, buttons, self.pointer, size=9)
-        if self.prompt is not None:
-            self.prompt.draw(d, self.panel_rect(), self.pointer)
-        else:
-            self._draw_panel(d)
-        d.text(8, 6, "click select · drag move · dot turn · corner size · Q/E turn · "
-               "+/- size · ^D copy · Del · G grid · ^Z/^Y · ^S save · Space play · Esc back",
-               _DIM, 10)
-
-    def _draw_panel(self, d: Any) -> None:
-        w, h = self.size
-        ed = self.editor
-        x = w - PANEL + 8
-        hint = "click a field, type, Enter"
-        if len(ed.selection) == 1:
-            t = ed.selection[0]
-            head = f"{ed.title(t)} (#{t})"
-            if t < ed.parts:  # a part of the opened level: say what it holds
-                head, hint = f"opened part #{t}", ed.title(t).split(": ", 1)[1]
-        elif ed.selection:
-            head, hint = f"{len(ed.selection)} things selected", "drag, turn or copy them together"
-        else:
-            head = "level settings"
-        d.text(x, h - TOP - 22, _clip(head, 30), _TEXT, 12, bold=True)
-        d.text(x, h - TOP - 38, _clip(hint, 38), _DIM, 9)
-        for name, value, box in self.panel_rows():
-            editing = self.editing is not None and self.editing[0] == name
-            lit = self.pointer is not None and box.contains(*self.pointer)
-            if editing or lit:
-                d.rect(box.x, box.y, box.w, box.h, (58, 76, 122, 235))
-            d.text(box.x + 4, box.y + 5, _clip(name, 22), _DIM, 9)
-            shown = self.editing[1] + "▏" if editing else _show(value)
-            d.text(box.x + box.w - 4, box.y + 5, _clip(shown, 18), _TEXT, 9, anchor_x="right")
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, list):
-        return json.dumps(value if len(json.dumps(value)) < 18 else f"[{len(value)} points]")
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _clip(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def _parse(text: str) -> Any:
