@@ -36,7 +36,15 @@ from ..saving.registry import component_codec
 from ..world import World
 from .base import base_text, split, state_objects, unmet
 from .build import Built, Live, State
-from .levels import bundled, emptied, game_class, kit_of, user_levels, user_levels_dir
+from .levels import (
+    bundled,
+    emptied,
+    game_class,
+    game_of_file,
+    kit_of,
+    user_levels,
+    user_levels_dir,
+)
 from .parts import Part, copy_parts, delete_parts, move_parts
 from .pieces import FRAMEWORK, Piece
 
@@ -106,7 +114,10 @@ class Editor:
         world = None
         if isinstance(source, str | os.PathLike):
             path = Path(source)
-            world = saving.load(path)
+            data = saving._read(path)  # a regular file of a world's size, else WorldFileError
+            if self.game is None:  # its game's module first: the stages its file names
+                self.game = game_of_file(path, data.decode("utf-8", "replace"))
+            world = saving.loads(data, str(path))
             self.opened = path.name
             if not bundled(path):
                 self.path = path
