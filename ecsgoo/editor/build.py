@@ -56,6 +56,8 @@ class _Made:
     lines: tuple[tuple[float, ...], ...]
     polygons: tuple[Any, ...]
     box: tuple[float, float, float, float]
+    #: Each segment's and polygon's surface (``level.Surface``).
+    surfaces: tuple[tuple[Any, ...], tuple[Any, ...]] = ((), ())
 
 
 class Live:
@@ -71,7 +73,8 @@ class Live:
         #: Whether ``world`` was built in full for ``state`` (its ids are the file's).
         self.pristine = False
         self._made: list[_Made] = []
-        self._base_geometry: tuple[list[Any], list[Any]] = ([], [])
+        #: The base's segments and polygons and their surfaces.
+        self._base_geometry: tuple[list[Any], ...] = ([], [], [], [])
         self._part_built: list[Built] = []
         self._bases: dict[str, World] = {}
         self._parts_of: dict[str, list[Part]] = {}  # the kept bases' parts
@@ -106,7 +109,10 @@ class Live:
             parts = self._parts_of.get(base)
             if parts is None:
                 parts = self._parts_of[base] = find_parts(world)
-            geometry = (list(world.level.lines), list(world.level.polygons))
+            level = world.level
+            level.fit_surfaces()
+            geometry = (list(level.lines), list(level.polygons), list(level.line_surfaces),
+                        list(level.poly_surfaces))
             made = [self._make(world, k, kind, fields, check) for k, (kind, fields) in
                     enumerate(things)]
             _assemble(world, geometry, made)
@@ -201,18 +207,21 @@ class Live:
         except (WorldError, ValueError) as exc:
             raise WorldError(f"{kind} (thing {k}): {exc}") from None
         ents = tuple(e for e in range(first, world.next_entity) if world.entity_exists(e))
+        level.fit_surfaces()
         lines, polys = tuple(level.lines[nl:]), tuple(level.polygons[np_:])
+        surfaces = (tuple(level.line_surfaces[nl:]), tuple(level.poly_surfaces[np_:]))
         del level.lines[nl:], level.polygons[np_:]
+        del level.line_surfaces[nl:], level.poly_surfaces[np_:]
         level._arrays = None
         if not check:
-            return _Made(ents, lines, polys, (0.0, 0.0, 0.0, 0.0))
+            return _Made(ents, lines, polys, (0.0, 0.0, 0.0, 0.0), surfaces)
         check_made(world, ents, lines, polys)
         points = [p for e in ents for p in entity_points(world, e)]
         points += [(v[0], v[1], 0.0) for f in piece.fields if f.role == "point"
                    for v in [values[f.name]]]
         points += [(x, y, 0.0) for seg in lines for x, y in (seg[:2], seg[2:])]
         points += [(x, y, 0.0) for poly in polys for x, y in poly]
-        return _Made(ents, lines, polys, box_of(points, values["x"], values["y"]))
+        return _Made(ents, lines, polys, box_of(points, values["x"], values["y"]), surfaces)
 
     def _built(self, old: Sequence[_Made] = ()) -> list[Built]:
         """Each part's and each thing's ``Built``, with its geometry's indices. Things
@@ -233,7 +242,7 @@ class Live:
             nl, np_ = starts[p - 1][0] + len(old[p - 1].lines), \
                 starts[p - 1][1] + len(old[p - 1].polygons)
         else:
-            nl, np_ = (len(g) for g in self._base_geometry)
+            nl, np_ = len(self._base_geometry[0]), len(self._base_geometry[1])
         things, at = olds[:p], starts[:p]
         for m in made[p:n - s]:
             at.append((nl, np_))
@@ -267,11 +276,14 @@ def _first_point(world: World, part: Part) -> tuple[float, float]:
     return (pts[0][0], pts[0][1]) if pts else (0.0, 0.0)
 
 
-def _assemble(world: World, base: tuple[list[Any], list[Any]], made: Sequence[_Made]) -> None:
-    """The level geometry in thing order: the base's, then each thing's."""
+def _assemble(world: World, base: tuple[list[Any], ...], made: Sequence[_Made]) -> None:
+    """The level geometry in thing order, with its surfaces: the base's, then each
+    thing's."""
     level = world.level
     level.lines = list(base[0]) + [seg for m in made for seg in m.lines]
     level.polygons = list(base[1]) + [poly for m in made for poly in m.polygons]
+    level.line_surfaces = list(base[2]) + [sf for m in made for sf in m.surfaces[0]]
+    level.poly_surfaces = list(base[3]) + [sf for m in made for sf in m.surfaces[1]]
     level._arrays = None
 
 

@@ -239,7 +239,7 @@ class Editor:
 
     # -- operations (each one undoable) ---------------------------------------------------
 
-    def place(self, kind: str, **fields: Any) -> int:
+    def place(self, kind: str, /, **fields: Any) -> int:
         """Add a thing of piece ``kind`` with ``fields`` (the rest default); returns its
         number and selects it. A bad value raises WorldError naming the field."""
         return self.place_many([(kind, fields)])[0]

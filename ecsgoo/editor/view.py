@@ -394,10 +394,24 @@ class EditorView:
     # -- the property panel -------------------------------------------------------------
 
     def _begin_edit(self, name: str, value: Any) -> None:
+        """A click on a field: a switch flips, a choice takes the next one, else typing."""
         if isinstance(value, bool):
             self._set(name, not value)
             return
+        choices = self._choices(name)
+        if choices:
+            self._set(name, choices[(choices.index(value) + 1) % len(choices)]
+                      if value in choices else choices[0])
+            return
         self.editing = (name, "")
+
+    def _choices(self, name: str) -> list[Any]:
+        """The values a field of the one selected thing may take, if it is a choice."""
+        ed = self.editor
+        if len(ed.selection) != 1 or ed.selection[0] < ed.parts:
+            return []
+        check = ed.piece(ed.kind(ed.selection[0])).field(name).check
+        return list(check) if isinstance(check, list) else []
 
     def _edit_key(self, name: str) -> None:
         field, buf = self.editing

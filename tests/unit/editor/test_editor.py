@@ -117,6 +117,8 @@ def test_every_refused_value_names_its_field(piece):
     elif piece.kind == "hinge":  # on two overlapping bodies
         ed.place("rigid_box", x=190, y=300)
         ed.place("rigid_box", x=210, y=300)
+    elif piece.kind == "sensor_on":  # on a body
+        ed.place("rigid_box", x=200, y=300)
     t = ed.place(piece.kind, x=200, y=300, **fields)
     text = ed.text()
     for field in piece.all_fields():

@@ -140,3 +140,14 @@ def test_the_window_paints_its_picture_again_only_when_it_changes():
     view.draw(window)
     view.draw(window)
     assert view.still.paints == 3
+
+
+def test_a_click_on_a_choice_field_takes_its_next_value():
+    view = EditorView(Editor("rope"))
+    _tool(view, "rigid_box")
+    _click(view, 200, 200)
+    ed = view.editor
+    (row,) = [b for name, _, b in view.panel_rows() if name == "kind"]
+    for want in ("static", "kinematic", "dynamic"):
+        view.press(row.x + 5, row.y + 5)
+        assert ed.fields(ed.selection[0])["kind"] == want
