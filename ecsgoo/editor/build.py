@@ -108,7 +108,8 @@ class Live:
             world.use(*copy.deepcopy(self.stages))
             parts = self._parts_of.get(base)
             if parts is None:
-                parts = self._parts_of[base] = find_parts(world)
+                parts = self._parts_of[base] = find_parts(world, self.kit.hubs,
+                                                           self.kit.links)
             level = world.level
             level.fit_surfaces()
             geometry = (list(level.lines), list(level.polygons), list(level.line_surfaces),

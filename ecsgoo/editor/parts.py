@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..components import Particle
+from ..components import Particle, Spring
 from ..rigid import RigidBody
 from ..saving.builtins import BUILTINS
 from ..saving.fields import references
@@ -79,10 +79,19 @@ def content(world: World) -> set[int]:
                    and any(r in core for r in links(world, e))}
 
 
-def find_parts(world: World) -> list[Part]:
+def find_parts(world: World, hubs: Iterable[str] = (),
+               more: Callable[[Any], list[int]] | None = None) -> list[Part]:
     """``world``'s content as parts: the linked groups of entities (by their first id),
-    then each level segment, then each level polygon."""
+    then each level segment, then each level polygon.
+
+    A game's kit shapes the groups as its player sees them (``Kit.hubs``, ``Kit.links``):
+    an entity holding a component saved under one of ``hubs`` (rope's candy) is a part of
+    its own, and a link to it joins nothing (each rope tied to the candy is a part); ``more``
+    gives a game component's links its file does not declare (goo's crawler on a link)."""
+    hubs = set(hubs)
     members = content(world)
+    hub = {e for e in members if any(_saved_name(c) in hubs
+                                     for c in world.components_for_entity(e))}
     root = {e: e for e in members}
 
     def find(e: int) -> int:
@@ -92,8 +101,9 @@ def find_parts(world: World) -> list[Part]:
         return e
 
     for e in sorted(members):
-        for r in links(world, e):
-            if r in root:
+        extra = [r for c in world.components_for_entity(e) for r in more(c)] if more else []
+        for r in links(world, e) + extra:
+            if r in root and e not in hub and r not in hub:
                 a, b = find(e), find(r)
                 root[max(a, b)] = min(a, b)
     groups: dict[int, list[int]] = {}
@@ -104,6 +114,12 @@ def find_parts(world: World) -> list[Part]:
     parts += [Part(polygons=(i,), title="level polygon")
               for i in range(len(world.level.polygons))]
     return parts
+
+
+def _saved_name(comp: Any) -> str | None:
+    """The name a game component is saved under (None: not one of a game's)."""
+    codec = component_codec(type(comp))
+    return codec.name if codec is not None else None
 
 
 def _title(world: World, entities: list[int]) -> str:
@@ -172,16 +188,27 @@ def move_parts(world: World, parts: Iterable[Part], where: Where, angle: float =
     (and ``NAME_x, NAME_y`` pairs), level segments and polygons."""
     c, s = math.cos(angle), math.sin(angle)
     level = world.level
+    parts = list(parts)
+    moved = {e for part in parts for e in part.entities}
     for part in parts:
         for e in part.entities:
             for comp in world.components_for_entity(e):
                 _move_component(comp, where, c, s, angle)
+    if moved:  # a link from a moved part to one left (a rope's tie to the candy) ...
+        for _, link in world.get_component(Spring):
+            if (link.a in moved) != (link.b in moved):
+                link.rest = _distance(world, link.a, link.b)  # ... reaches it, no pull
         for i in part.lines:
             x0, y0, x1, y1 = level.lines[i]
             level.lines[i] = (*where(x0, y0), *where(x1, y1))
         for i in part.polygons:
             level.polygons[i] = [where(x, y) for x, y in level.polygons[i]]
     level._arrays = None
+
+
+def _distance(world: World, a: int, b: int) -> float:
+    pa, pb = world.component(a, Particle), world.component(b, Particle)
+    return math.hypot(pb.x - pa.x, pb.y - pa.y)
 
 
 def _move_component(comp: Any, where: Where, c: float, s: float, angle: float) -> None:

@@ -174,6 +174,13 @@ class Kit:
     put: Callable[[World, str, Any], None] | None = None
     #: Pieces of the framework the tool strip leaves out for this game (all are placeable).
     hide: tuple[str, ...] = field(default=())
+    #: How an opened level's parts are cut as the player sees them (``editor.parts``):
+    #: entities holding a component saved under one of ``hubs`` are parts of their own that
+    #: join nothing (rope's candy: each rope tied to it is a part), and ``links(component)``
+    #: names the entities a game component points at that its file does not declare as
+    #: ``refs`` (goo's crawler on its link: it goes with the structure).
+    hubs: tuple[str, ...] = field(default=())
+    links: Callable[[Any], list[int]] | None = None
 
 
 # -- the framework's pieces ---------------------------------------------------------------
