@@ -84,9 +84,10 @@ class Live:
 
     # -- building ------------------------------------------------------------------------
 
-    def build(self, state: State) -> None:
-        """Make ``state``'s world from nothing; WorldError leaves everything as it was."""
-        world, parts, geometry, made = self.full(state)
+    def build(self, state: State, check: bool = True) -> None:
+        """Make ``state``'s world from nothing; WorldError leaves everything as it was
+        (``check=False``: its things are not checked one by one, as a file's that loaded)."""
+        world, parts, geometry, made = self.full(state, check)
         old = self.world
         self.world, self.state, self.parts, self._made = world, state, parts, made
         self._things_built, self._starts = [], []
@@ -98,10 +99,11 @@ class Live:
         if old is not None:
             old.close()
 
-    def full(self, state: State, check: bool = True) -> tuple[
+    def full(self, state: State, check: bool = True, measure: bool = True) -> tuple[
             World, list[Part], tuple[list[Any], list[Any]], list[_Made]]:
         """A new world of ``state``: it, its base's parts and geometry, its things as made
-        (``check=False``: not checked thing by thing, for a save that checks it whole)."""
+        (``check=False``: not checked thing by thing, for a save that checks it whole;
+        ``measure=False``: nor their boxes found)."""
         base, things = state
         world = self.base_world(base)
         try:
@@ -114,7 +116,7 @@ class Live:
             level.fit_surfaces()
             geometry = (list(level.lines), list(level.polygons), list(level.line_surfaces),
                         list(level.poly_surfaces))
-            made = [self._make(world, k, kind, fields, check) for k, (kind, fields) in
+            made = [self._make(world, k, kind, fields, check, measure) for k, (kind, fields) in
                     enumerate(things)]
             _assemble(world, geometry, made)
             if self.kit.finish is not None:
@@ -195,9 +197,10 @@ class Live:
             self.kit.finish(world)
         self.built = self._built(before)
 
-    def _make(self, world: World, k: int, kind: str, fields: str, check: bool = True) -> _Made:
-        """Thing ``k`` made into ``world``, checked and measured (``check=False``: neither,
-        for a file); its geometry taken back out (the caller puts every thing's in order)."""
+    def _make(self, world: World, k: int, kind: str, fields: str, check: bool = True,
+              measure: bool = True) -> _Made:
+        """Thing ``k`` made into ``world``, checked and measured (``check``, ``measure``
+        False: not); its geometry taken back out (the caller puts every thing's in order)."""
         values = json.loads(fields)
         piece = self.pieces[kind]
         first = world.next_entity
@@ -214,9 +217,10 @@ class Live:
         del level.lines[nl:], level.polygons[np_:]
         del level.line_surfaces[nl:], level.poly_surfaces[np_:]
         level._arrays = None
-        if not check:
+        if not measure:
             return _Made(ents, lines, polys, (0.0, 0.0, 0.0, 0.0), surfaces)
-        check_made(world, ents, lines, polys)
+        if check:
+            check_made(world, ents, lines, polys)
         points = [p for e in ents for p in entity_points(world, e)]
         points += [(v[0], v[1], 0.0) for f in piece.fields if f.role == "point"
                    for v in [values[f.name]]]

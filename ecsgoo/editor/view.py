@@ -38,6 +38,7 @@ from ..render import Fit, Render, fit
 from . import paint
 from .core import Editor
 from .prompt import LeavePrompt
+from .saver import Saver
 from .still import Still
 
 #: Window bands, px: the tool strip's width, the panel's, the top band and the footer.
@@ -77,6 +78,8 @@ class EditorView:
         self.painted = paint.Painted()
         #: The window's picture, kept while nothing it shows changes.
         self.still = Still()
+        #: Saves the level in a worker process (Ctrl+S), so the window keeps drawing.
+        self.saver = Saver()
 
     # -- geometry ---------------------------------------------------------------------
 
@@ -357,15 +360,38 @@ class EditorView:
         elif action == "play":
             self.play_test()
 
-    def save(self) -> bool:
-        """Ctrl+S: save the level (into the user's levels); says where, or why not."""
+    def save(self, wait: bool = False) -> bool:
+        """Ctrl+S: save the level into the user's levels, in a worker process so the window
+        keeps drawing (``editor.saver``; ``wait``: here and now, as leaving does); says
+        where, or why not. True if it saved or started saving."""
+        if self.saver.busy:
+            self.say("still saving the last save…", _WARN)
+            return False
         try:
-            path = self.editor.save()
+            job = None if wait else self.editor.save_job()
+            if job is None:
+                path = self.editor.save()
+            else:
+                self.saver.start(*job)
+                self.say("saving…", _DIM, 60.0)
+                return True
         except (WorldError, OSError, ValueError) as exc:
             self.say(f"not saved: {exc}", _ERR, 6.0)
             return False
         self.say(f"saved {path}", _OK, 6.0)
         return True
+
+    def _saving(self) -> None:
+        """A save in the worker finished: the level is its file (or says why not)."""
+        try:
+            done = self.saver.poll()
+        except Exception as exc:  # noqa: BLE001 - the worker's error, said in the window
+            self.say(f"not saved: {exc}", _ERR, 6.0)
+            return
+        if done is not None:
+            state, path = done
+            self.editor.saved_as(state, path, given=False)
+            self.say(f"saved {path}", _OK, 6.0)
 
     # -- leaving ------------------------------------------------------------------------
 
@@ -377,7 +403,7 @@ class EditorView:
             then()
             return
         self.editing, self.outline, self.drag = None, [], None
-        self.prompt = LeavePrompt(then, self.save, why)
+        self.prompt = LeavePrompt(then, lambda: self.save(wait=True), why)
         self.say("unsaved changes: save (S) · discard (D) · keep editing (Esc)", _WARN, 3600.0)
 
     def _prompt_answered(self) -> None:
@@ -464,7 +490,10 @@ class EditorView:
             self.player.key(name)
 
     def update(self, elapsed: float) -> None:
-        """Time passed: the play-test steps (the edit itself does not run)."""
+        """Time passed: a save in the worker is looked at, the play-test steps (the edit
+        itself does not run)."""
+        if self.saver.busy:
+            self._saving()
         if self.player is not None:
             self.player.size = self.size
             self.player.update(elapsed)
