@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ecsgoo.editor import Editor
 from ecsgoo.editor.view import EditorView
 
@@ -151,3 +153,61 @@ def test_a_click_on_a_choice_field_takes_its_next_value():
     for want in ("static", "kinematic", "dynamic"):
         view.press(row.x + 5, row.y + 5)
         assert ed.fields(ed.selection[0])["kind"] == want
+
+
+def test_e_in_a_game_edits_the_level_at_hand_and_esc_goes_to_its_level_select(tmp_path):
+    import arcade
+
+    from ecsgoo.app.window import PlayerWindow
+    from games.rope.game import RopeGame
+
+    win = PlayerWindow(RopeGame(level=2), None)
+    try:
+        win.on_key_press(arcade.key.E, 0)
+        assert win.player is None and win.editor.editor.opened == "bundled level 2"
+        win.on_draw()
+        win.on_key_press(arcade.key.ESCAPE, 0)  # nothing edited: leaves at once
+        assert win.editor is None and win.launcher.screen == "rope"
+        mine = Editor("rope")
+        mine.place("rope_candy", x=300, y=300)
+        path = mine.save(tmp_path / "mine.toml")
+        win.start("rope", 1, RopeGame.custom_level(path=path))
+        win.on_key_press(arcade.key.E, 0)  # a level of the user's: that file
+        assert win.editor.editor.path == path and win.editor.editor.things == mine.things
+    finally:
+        win.close()
+
+
+def test_the_mouse_turns_and_sizes_with_the_handles_and_keys_copy_delete_and_snap():
+    import math
+
+    view = EditorView(Editor("rope"))
+    ed = view.editor
+    _tool(view, "rigid_box")
+    _click(view, 300, 300)
+    _tool(view, "select")
+    _click(view, 300, 300)
+    f = view.fit()
+    handles = view._handles(f)
+    hx, hy = handles["rotate"]  # above the box: drag it a quarter turn round to the left
+    cx, cy = _screen(view, 300, 300)
+    r = math.hypot(hx - cx, hy - cy)
+    view.press(hx, hy)
+    view.drag_to(cx - r, cy)
+    view.release(cx - r, cy)
+    assert ed.fields(0)["angle"] == pytest.approx(math.pi / 2)
+    sx, sy = view._handles(view.fit())["scale"]  # the corner, dragged twice as far out
+    view.press(sx, sy)
+    view.drag_to(cx + 2 * (sx - cx), cy + 2 * (sy - cy))
+    view.release(cx + 2 * (sx - cx), cy + 2 * (sy - cy))
+    assert ed.fields(0)["width"] == pytest.approx(80.0)
+    view.key("d", ctrl=True)
+    assert len(ed.things) == 2 and ed.selection == [1]
+    assert ed.fields(1)["x"] == ed.fields(0)["x"] + 20
+    view.key("delete")
+    assert len(ed.things) == 1
+    view.key("g")
+    assert not view.snap
+    ed.select(0)
+    view.key("right")  # a nudge of 1 px off the grid, 10 on it
+    assert ed.fields(0)["x"] == 301
