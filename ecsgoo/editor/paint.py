@@ -272,7 +272,7 @@ def _panel(view: Any, d: Any) -> None:
     hint = "click a field, type, Enter"
     if len(ed.selection) == 1:
         t = ed.selection[0]
-        head = f"{ed.title(t)} (#{t})"
+        head = f"{ed.title(t).split(' (')[0]} (#{t})"
         if t < ed.parts:  # a part of the opened level: say what it holds
             head, hint = f"opened part #{t}", ed.title(t).split(": ", 1)[1]
     elif ed.selection:
@@ -293,6 +293,8 @@ def _panel(view: Any, d: Any) -> None:
 
 def show(value: Any) -> str:
     """A field's value as the panel shows it."""
+    if value is None:
+        return "none"
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, list):

@@ -56,12 +56,14 @@ def is_content(world: World, entity: int) -> bool:
 
 
 def links(world: World, entity: int) -> list[int]:
-    """The entities ``entity``'s components point at (a sensor's ``inside``, which is what
-    overlaps it now, is not a link)."""
+    """The entities ``entity``'s components point at (a sensor's ``on``; its ``inside``,
+    which is what overlaps it now, is not a link)."""
     out: list[int] = []
     for comp in world.components_for_entity(entity):
         names = _REFS.get(type(comp))
-        if names is not None:
+        if isinstance(comp, Sensor):
+            out += [] if comp.on is None else [int(comp.on)]  # what it follows, not holds
+        elif names is not None:
             for name in names:
                 value = getattr(comp, name)
                 out += [int(v) for v in (value if isinstance(value, Iterable) else [value])]
@@ -156,14 +158,29 @@ def entity_points(world: World, entity: int) -> list[tuple[float, float, float]]
             out += [(float(px), float(py), r) for verts in comp.outline()
                     for px, py in verts.reshape(-1, 2)]
         elif isinstance(comp, Sensor):
-            x0, y0, x1, y1 = comp.bounds()
-            out += [(x0, y0, 0.0), (x1, y1, 0.0)]
+            out += _sensor_corners(world, comp)
         elif hasattr(comp, "x") and hasattr(comp, "y") and type(comp).__name__ not in (
                 "Joint", "Anchor"):
             r = getattr(comp, "radius", 10.0)
             out.append((float(comp.x), float(comp.y),
                         float(r) if isinstance(r, int | float) else 10.0))
     return out
+
+
+def _sensor_corners(world: World, sensor: Sensor) -> list[tuple[float, float, float]]:
+    """A sensor's bounding corners in the world (one on a body or particle: placed in its
+    frame)."""
+    x0, y0, x1, y1 = sensor.bounds()
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    if sensor.on is None:
+        return [(x, y, 0.0) for x, y in corners]
+    host = world.try_component(sensor.on, RigidBody) or world.try_component(sensor.on,
+                                                                              Particle)
+    if host is None:
+        return []
+    angle = float(getattr(host, "angle", 0.0))
+    c, s = math.cos(angle), math.sin(angle)
+    return [(host.x + c * x - s * y, host.y + s * x + c * y, 0.0) for x, y in corners]
 
 
 def part_points(world: World, part: Part) -> list[tuple[float, float, float]]:
@@ -220,8 +237,9 @@ def _move_component(comp: Any, where: Where, c: float, s: float, angle: float) -
             if isinstance(comp, RigidBody):
                 comp.angle = comp.angle + angle
     elif isinstance(comp, Sensor):
-        comp.x, comp.y = where(comp.x, comp.y)
-        comp.points = [list(where(x, y)) for x, y in comp.points]
+        if comp.on is None:  # (one on a body or particle is in its frame: it follows)
+            comp.x, comp.y = where(comp.x, comp.y)
+            comp.points = [list(where(x, y)) for x, y in comp.points]
     elif component_codec(type(comp)) is not None:
         for ax, ay in _pairs(comp):
             x, y = where(getattr(comp, ax), getattr(comp, ay))
@@ -312,7 +330,8 @@ def _renumbered(table: dict[str, Any], new: dict[int, int]) -> dict[str, Any]:
             keys = [k for col in references(builtin.table) for k in col.saved]
         else:
             codec = COMPONENTS.get(name)
-            keys = [] if codec is None or name == "sensor" else list(codec.refs)
+            keys = (["on"] if name == "sensor" else [] if codec is None
+                    else list(codec.refs))  # a sensor follows its entity's copy
         for key in keys:
             if key in value:
                 v = value[key]

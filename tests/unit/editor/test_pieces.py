@@ -88,3 +88,23 @@ def test_a_sensor_on_a_body_follows_it_and_is_remade_with_it():
         ed.place("sensor_on", x=700, y=500)
     placed = saving.loads(ed.text()).resource(Placed)
     assert json.loads(placed.fields[1])["dx"] == 5.0
+
+
+def test_a_sensor_on_a_body_is_one_part_with_it_moved_and_copied_together():
+    from ecsgoo import World, systems
+
+    w = World().use(*(s() for s in systems.SOLVER))
+    body = w.create_entity(RigidBody.box(300, 200, 60, 30, angle=0.5))
+    w.create_entity(Sensor.box(10, 0, 20, 20, on=body))
+    ed = Editor(w)
+    assert ed.parts == 1 and len(ed.built[0].entities) == 2
+    x0, y0, x1, y1 = ed.built[0].box
+    assert 250 < x0 and x1 < 350 and 160 < y0 and y1 < 240  # round the body, not (0, 0)
+    ed.move(50, 0, things=[0])
+    (copy,) = ed.duplicate(0, 100, things=[0])
+    w = ed.world
+    sensors = {e: w.component(e, Sensor) for e in w.entities() if w.has_component(e, Sensor)}
+    assert sorted((s.x, s.y) for s in sensors.values()) == [(10, 0), (10, 0)]  # its frame
+    hosts = sorted(s.on for s in sensors.values())
+    assert len(set(hosts)) == 2 and all(w.has_component(h, RigidBody) for h in hosts)
+    assert w.component(hosts[0], RigidBody).x == pytest.approx(350)
