@@ -211,3 +211,15 @@ def test_the_mouse_turns_and_sizes_with_the_handles_and_keys_copy_delete_and_sna
     ed.select(0)
     view.key("right")  # a nudge of 1 px off the grid, 10 on it
     assert ed.fields(0)["x"] == 301
+
+
+def test_ctrl_z_and_ctrl_y_undo_and_redo_in_the_window():
+    view = EditorView(Editor("rope"))
+    _tool(view, "particle")
+    _click(view, 200, 200)
+    _click(view, 300, 200)
+    ed = view.editor
+    view.key("z", ctrl=True)
+    assert len(ed.things) == 1
+    view.key("y", ctrl=True)
+    assert len(ed.things) == 2
