@@ -465,8 +465,8 @@ class Editor:
         with self._base_world() as world:
             world.use(*copy.deepcopy(self.stages))
             staged = saving.dumps(world)
-        name = self.game.name if self.game is not None else None
-        return (name, staged, self._state[1], str(target)), self._state
+        named = (self.game.__module__, self.game.name) if self.game is not None else None
+        return (named, staged, self._state[1], str(target)), self._state
 
     def saved_as(self, state: Any, path: Path, given: bool = True) -> None:
         """``state`` was saved to ``path`` (by ``save`` or a worker): it is the level's file

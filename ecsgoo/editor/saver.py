@@ -23,9 +23,9 @@ from ..game import GAMES
 from ..saving.placed import Placed
 from ..world import World
 
-#: What a worker needs to save a state: the game's name (None: no game), the base's
-#: text with the level's pipeline, the things, the target path.
-Job = tuple[str | None, str, tuple[tuple[str, str], ...], str]
+#: What a worker needs to save a state: the game's module and name (None: no game), the
+#: base's text with the level's pipeline, the things, the target path.
+Job = tuple[tuple[str, str] | None, str, tuple[tuple[str, str], ...], str]
 
 
 def placed_world(world: World, things: Any, counts: Any, game: str | None) -> World:
@@ -51,14 +51,20 @@ def placed_world(world: World, things: Any, counts: Any, game: str | None) -> Wo
 
 def save_job(job: Job) -> str:
     """In the worker: build the job's state in full and save it; returns the path."""
+    import importlib
+
     from .base import base_text
     from .build import Live
     from .core import PART
-    from .levels import game_class, kit_of
+    from .levels import kit_of
     from .pieces import FRAMEWORK
 
-    name, staged, things, target = job
-    game = game_class(name) if name is not None else None
+    named, staged, things, target = job
+    game, name = None, None
+    if named is not None:
+        module, name = named
+        importlib.import_module(module)  # registers the game (and its stages, components)
+        game = GAMES[name]
     kit = kit_of(game)
     pieces = {p.kind: p for p in (PART, *FRAMEWORK, *kit.pieces)}
     staged_world = saving.loads(staged, "<level being saved>")
@@ -77,8 +83,19 @@ def save_job(job: Job) -> str:
 
 
 def in_worker(game: Any) -> bool:
-    """Whether a worker process finds ``game`` by its name (a bundled or installed game)."""
-    return game is None or (GAMES.get(game.name) is game and game.__module__ != "__main__")
+    """Whether a worker process finds ``game``: by importing its module (a bundled or
+    installed game, one on the path; not a script's ``__main__`` nor a file loaded by
+    path)."""
+    import importlib.util
+
+    if game is None:
+        return True
+    if GAMES.get(game.name) is not game or game.__module__ == "__main__":
+        return False
+    try:
+        return importlib.util.find_spec(game.__module__) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 class Saver:

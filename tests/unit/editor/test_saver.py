@@ -48,3 +48,21 @@ def test_a_save_the_worker_refuses_is_said_and_the_level_stays_dirty(tmp_path):
     view = EditorView(ed)
     view.key("s", ctrl=True)
     assert not view.saver.busy and "not saved" in view.message[0] and ed.dirty
+
+
+def test_a_game_a_worker_cannot_import_is_saved_in_place(tmp_path):
+    from toygame import Toy
+
+    from ecsgoo.editor.saver import in_worker
+    from ecsgoo.game import GAMES
+
+    assert in_worker(GAMES["rope"]) and in_worker(None) and in_worker(Toy)
+    made = type("Scripted", (Toy,), {"__module__": "__main__"})
+    assert not in_worker(made)
+    ed = Editor("rope")
+    ed.game = made  # a game made in a script: saved here and now
+    ed.place("particle", x=100, y=100)
+    view = EditorView(ed)
+    ed.path = tmp_path / "here.toml"
+    view.key("s", ctrl=True)
+    assert not view.saver.busy and (tmp_path / "here.toml").exists() and not ed.dirty
