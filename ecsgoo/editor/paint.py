@@ -35,6 +35,7 @@ _TEXT = (230, 234, 246)
 _DIM = (150, 158, 184)
 _TOOL_ON = (230, 180, 60, 255)
 _LIT_ROW = (58, 76, 122, 235)
+_SENSOR = (120, 200, 255, 110)
 #: About how wide a character of the title (12 pt bold) and of a message (11 pt) is, px.
 _HEAD_PX, _MESSAGE_PX = 7.6, 6.4
 #: A rectangle in window px: ``(x, y, w, h)``.
@@ -141,6 +142,7 @@ def _paint_level(view: Any, window: Any, before: Hashable | None, k: float) -> N
     view._fit = f
     wd.set_pixel(1.0 / f.scale)
     overlay.replay(calls, wd)
+    _sensors(world, wd, 1.0 / f.scale)
     wd.flush()
     window.default_camera.use()
     window.ctx.scissor = scissor
@@ -148,6 +150,22 @@ def _paint_level(view: Any, window: Any, before: Hashable | None, k: float) -> N
     sd.set_pixel(1.0)
     _grid(view, sd, f)
     sd.flush()
+
+
+def _sensors(world: Any, d: Any, px: float) -> None:
+    """Each sensor's outline, faint (the game draws none: a level maker sees them here)."""
+    from ..sensors import Sensor
+    from .parts import sensor_corners
+
+    for _, sensor in world.get_component(Sensor):
+        if sensor.kind == "circle" and sensor.on is None:
+            d.circle_outline(sensor.x, sensor.y, sensor.radius, _SENSOR, 1.5 * px)
+        elif sensor.kind == "polygon" and sensor.on is None:
+            d.polyline([*sensor.points, sensor.points[0]], _SENSOR, 1.5 * px)
+        else:  # a box, or one on an entity: its bounds placed in that entity's frame
+            pts = [(x, y) for x, y, _ in sensor_corners(world, sensor)]
+            if pts:
+                d.polyline([*pts, pts[0]], _SENSOR, 1.5 * px)
 
 
 def _changed_rect(view: Any, f: Fit, calls: list[overlay.Call]) -> Rect | None:

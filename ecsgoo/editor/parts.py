@@ -158,7 +158,7 @@ def entity_points(world: World, entity: int) -> list[tuple[float, float, float]]
             out += [(float(px), float(py), r) for verts in comp.outline()
                     for px, py in verts.reshape(-1, 2)]
         elif isinstance(comp, Sensor):
-            out += _sensor_corners(world, comp)
+            out += sensor_corners(world, comp)
         elif hasattr(comp, "x") and hasattr(comp, "y") and type(comp).__name__ not in (
                 "Joint", "Anchor"):
             r = getattr(comp, "radius", 10.0)
@@ -167,7 +167,7 @@ def entity_points(world: World, entity: int) -> list[tuple[float, float, float]]
     return out
 
 
-def _sensor_corners(world: World, sensor: Sensor) -> list[tuple[float, float, float]]:
+def sensor_corners(world: World, sensor: Sensor) -> list[tuple[float, float, float]]:
     """A sensor's bounding corners in the world (one on a body or particle: placed in its
     frame)."""
     x0, y0, x1, y1 = sensor.bounds()

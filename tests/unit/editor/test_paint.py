@@ -84,3 +84,13 @@ def test_the_overlay_is_drawn_from_the_live_world_and_leaves_it_as_it_was(window
         ed.undo()
         _picture(view, window)
         assert ed.text() == text, game
+
+
+def test_a_sensor_the_game_does_not_draw_is_outlined_in_the_edit(window):
+    ed = Editor("rope")
+    view = EditorView(ed, (1220, 656))
+    empty = _picture(view, window)
+    ed.place("sensor", x=400, y=300, width=120, height=80)
+    got = _picture(view, window)
+    assert got != empty and _area(view.painted.rect) < 0.2 * _area(view.area())
+    assert _picture(view, window) == _whole(view, window)
