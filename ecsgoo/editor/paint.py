@@ -7,7 +7,9 @@ whose key changed is painted again under a scissor, the others are left as they 
 Within the level, an edit repaints only the boxes of the things it changed (the things
 whose ``Built`` is new, before and after) and of the overlay's shapes that changed (the
 overlay is recorded and compared: ``editor.overlay``), grown by ``MARGIN`` screen px; a
-new world, a new size or the grid toggled repaints the whole level. Painting the level of
+new world, a new size, the grid toggled, or a thing whose piece reads the world coming
+or going (a rope, a spring, a hinge, a game's piece: what they tie to may be drawn
+otherwise, as a chain of springs drawn as a rope) repaints the whole level. Painting the level of
 a 2,000-thing level whole costs about 40 ms of CPU with a software renderer; an edit of
 one thing repaints a box of a few dozen pixels.
 """
@@ -52,6 +54,8 @@ class Painted:
     calls: list[overlay.Call] | None = None
     #: The level's rectangle painted last (window px; None: nothing changed there).
     rect: Rect | None = None
+    #: The ids of the painted ``Built`` of things whose piece reads the world.
+    readers: set[int] = field(default_factory=set)
     game: Any = None
     game_of: Any = None
 
@@ -134,6 +138,7 @@ def _paint_level(view: Any, window: Any, before: Hashable | None, k: float) -> N
              or before[:2] != now[:2] or before[3:] != now[3:])
     rect = view.area() if whole else _changed_rect(view, view.fit(), calls)
     view.painted.built, view.painted.calls, view.painted.rect = list(ed.built), calls, rect
+    view.painted.readers = _readers(view)
     if rect is None:
         return
     scissor = _scissor(rect, k)
@@ -168,11 +173,26 @@ def _sensors(world: Any, d: Any, px: float) -> None:
                 d.polyline([*pts, pts[0]], _SENSOR, 1.5 * px)
 
 
+def _readers(view: Any) -> set[int]:
+    """The ids of the ``Built`` of things whose piece reads the world (they tie to what is
+    there: their coming or going may change how other things are drawn, as a chain of
+    springs drawn as a rope)."""
+    ed = view.editor
+    return {id(b) for t, b in enumerate(ed.built)
+            if t >= ed.parts and ed.piece(ed.kind(t)).reads}
+
+
 def _changed_rect(view: Any, f: Fit, calls: list[overlay.Call]) -> Rect | None:
-    """The window rectangle round what the last edit changed (None: nothing)."""
+    """The window rectangle round what the last edit changed (None: nothing; the whole
+    level if a thing that reads the world came or went)."""
     before, now = view.painted.built, view.editor.built
     kept = {id(b) for b in now}
     old_ids = {id(b) for b in before}
+    readers = view.painted.readers | _readers(view)
+    changed = [b for b in before if id(b) not in kept] + [b for b in now
+                                                           if id(b) not in old_ids]
+    if any(id(b) in readers for b in changed):
+        return view.area()
     gone = Counter((b.entities, b.box) for b in before if id(b) not in kept)
     came = Counter((b.entities, b.box) for b in now if id(b) not in old_ids)
     boxes = [box for _, box in (gone - came) + (came - gone)]

@@ -57,6 +57,14 @@ def test_each_edit_repaints_only_what_it_changed_and_the_picture_is_the_whole_on
         assert got == _whole(view, window), f"edit {k}: the repaint differs from the whole"
         if k in (0, 1, 2, 3):  # a thing of its own: its box, not the level
             assert rect is not None and _area(rect) < 0.2 * full, (k, rect)
+    ed.place("chain", x=600, y=500, to=[650, 180])  # it ties to the ball: the whole level
+    got = _picture(view, window)
+    assert view.painted.rect == view.area() and got == _whole(view, window)
+    late = ed.place("rigid_box", x=700, y=100)  # after the chain: it reads nothing of it
+    _picture(view, window)
+    ed.move(0, 5, things=[late])
+    got = _picture(view, window)
+    assert _area(view.painted.rect) < 0.2 * full and got == _whole(view, window)
 
 
 def test_a_pointer_over_a_tool_repaints_the_strip_alone(window):
