@@ -113,14 +113,20 @@ class EditorView:
 
     def tools(self) -> list[Button]:
         """The tool strip: select, each piece (the framework's, then the game's), then the
-        commands."""
+        commands; the pieces' rows close up (to 15 px) when a game brings many, so they
+        end above the commands."""
         h = self.size[1]
+        pieces = self.editor.placeable()
+        gaps = sum(1 for a, b in zip(["framework", *(p.group for p in pieces)],
+                                     (p.group for p in pieces), strict=False) if a != b)
+        room = (h - TOP - 26) - (FOOT + 6 + 23 * 5 + 4) - 8 * gaps  # above the commands
+        step = max(15.0, min(21.0, room / max(len(pieces), 1)))
         rows = [Button("select", "tool:select", 6, h - TOP - 26, STRIP - 12, 19)]
         y, group = h - TOP - 26, "framework"
-        for p in self.editor.placeable():
-            y -= 21 + (8 if p.group != group else 0)  # a gap before the game's own
+        for p in pieces:
+            y -= step + (8 if p.group != group else 0)  # a gap before the game's own
             group = p.group
-            rows.append(Button(p.title.split(" (")[0], f"tool:{p.kind}", 6, y, STRIP - 12, 19))
+            rows.append(Button(_label(p.title), f"tool:{p.kind}", 6, y, STRIP - 12, step - 2))
         cmds = [("undo", "undo", "^Z"), ("redo", "redo", "^Y"),
                 ("grid " + ("on" if self.snap else "off"), "grid", "G"),
                 ("save", "save", "^S"), ("play-test", "play", "Space")]
@@ -598,6 +604,12 @@ class EditorView:
                 pts.append(self.pointer)
             d.polyline(pts, _GHOST, 2)
             d.dots(pts, 3, _GHOST)
+
+
+def _label(title: str) -> str:
+    """A piece's title as its tool button says it: before any bracket, cut to fit."""
+    short = title.split(" (")[0]
+    return short if len(short) <= 24 else short[:23] + "…"
 
 
 def _parse(text: str) -> Any:

@@ -223,3 +223,19 @@ def test_ctrl_z_and_ctrl_y_undo_and_redo_in_the_window():
     assert len(ed.things) == 1
     view.key("y", ctrl=True)
     assert len(ed.things) == 2
+
+
+@pytest.mark.parametrize("game", ["rope", "goo", "suika", "jelly"])
+def test_every_tool_fits_the_strip_without_covering_another(game):
+    from ecsgoo.editor.view import FOOT, STRIP, TOP
+    from ecsgoo.editor.window import editor_size
+
+    ed = Editor(game)
+    view = EditorView(ed, editor_size(ed))
+    buttons = view.tools()
+    assert len(buttons) == len(ed.placeable()) + 6
+    for b in buttons:
+        assert 0 <= b.x and b.x + b.w <= STRIP and FOOT <= b.y
+        assert b.y + b.h <= view.size[1] - TOP and len(b.label) <= 24
+    rows = sorted((b.y, b.y + b.h) for b in buttons)
+    assert all(top <= nxt for (_, top), (nxt, _) in zip(rows, rows[1:], strict=False))
