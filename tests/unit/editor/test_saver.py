@@ -50,12 +50,13 @@ def test_a_save_the_worker_refuses_is_said_and_the_level_stays_dirty(tmp_path):
     assert not view.saver.busy and "not saved" in view.message[0] and ed.dirty
 
 
-def test_a_game_a_worker_cannot_import_is_saved_in_place(tmp_path):
+def test_a_game_a_worker_cannot_import_is_saved_in_place(tmp_path, monkeypatch):
     from toygame import Toy
 
     from ecsgoo.editor.saver import in_worker
     from ecsgoo.game import GAMES
 
+    monkeypatch.setitem(GAMES, "toy", Toy)  # (another test may have loaded it by path)
     assert in_worker(GAMES["rope"]) and in_worker(None) and in_worker(Toy)
     made = type("Scripted", (Toy,), {"__module__": "__main__"})
     assert not in_worker(made)
