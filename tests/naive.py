@@ -650,3 +650,30 @@ def xpbd_step_naive(pos, w, springs, h):
     for s, dl in zip(springs, dlam, strict=True):
         s["lam"] += dl
     return moved.reshape(-1, 2).tolist()
+
+
+def unshared_edges_naive(owner, start, end):
+    """Which edges have no reverse edge (b → a) in the same body: a set of the forward
+    edges on a 1e-6 px grid, each edge looked up reversed."""
+    q = np.round(np.concatenate([start, end], axis=1) / 1e-6).astype(np.int64).tolist()
+    forward = {(int(o), *e) for o, e in zip(owner, q, strict=True)}
+    return np.array([(int(o), e[2], e[3], e[0], e[1]) not in forward
+                     for o, e in zip(owner, q, strict=True)], bool)
+
+
+def scene_within_naive(triangles, capsules, discs, rect):
+    """The rows of each kind whose shape's box meets ``rect``, one shape at a time."""
+    x0, y0, x1, y1 = rect
+
+    def meets(lo_x, lo_y, hi_x, hi_y):
+        return hi_x >= x0 and lo_x <= x1 and hi_y >= y0 and lo_y <= y1
+
+    tri = [t for t in triangles.reshape(-1, 3, triangles.shape[1])
+           if meets(t[:, 0].min(), t[:, 1].min(), t[:, 0].max(), t[:, 1].max())]
+    caps = [c for c in capsules
+            if meets(min(c[0], c[2]) - c[4], min(c[1], c[3]) - c[4],
+                     max(c[0], c[2]) + c[4], max(c[1], c[3]) + c[4])]
+    disc = [d for d in discs if meets(d[0] - d[2], d[1] - d[2], d[0] + d[2], d[1] + d[2])]
+    return (np.array(tri, np.float32).reshape(-1, triangles.shape[1]),
+            np.array(caps, np.float32).reshape(-1, capsules.shape[1]),
+            np.array(disc, np.float32).reshape(-1, discs.shape[1]))

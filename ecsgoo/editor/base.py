@@ -8,6 +8,7 @@ the level's pipeline still needs.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -61,7 +62,8 @@ def split(world: World, pieces: dict[str, Piece]) -> tuple[str, tuple[tuple[str,
         unknown = [k for k in placed.kinds if k not in pieces]
         if unknown:
             raise WorldError(f"editor_placed: no piece {unknown[0]!r} in this game's editor")
-        things = tuple(zip(placed.kinds, placed.fields, strict=True))
+        things = tuple((kind, _upgraded(pieces[kind], fields))
+                       for kind, fields in zip(placed.kinds, placed.fields, strict=True))
         for e in placed.entities:
             if world.entity_exists(e):
                 world.delete_entity(e)
@@ -82,3 +84,12 @@ def base_text(world: World) -> str:
     """A base world's text, ids counted on from its last entity (so a reopened level builds
     its things with the ids they were saved with)."""
     return re.sub(r"^next_entity = \d+\n", "", saving.dumps(world), count=1, flags=re.M)
+
+
+def _upgraded(piece: Piece, fields: str) -> str:
+    """A thing's fields (JSON) as its piece has them now (``Piece.upgrade``)."""
+    if piece.upgrade is None:
+        return fields
+    values = json.loads(fields)
+    new = piece.upgrade(values)
+    return fields if new == values else json.dumps(new, sort_keys=True, separators=(",", ":"))

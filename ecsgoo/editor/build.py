@@ -56,6 +56,8 @@ class _Made:
     lines: tuple[tuple[float, ...], ...]
     polygons: tuple[Any, ...]
     box: tuple[float, float, float, float]
+    #: Each segment's and polygon's surface (``level.Surface``).
+    surfaces: tuple[tuple[Any, ...], tuple[Any, ...]] = ((), ())
 
 
 class Live:
@@ -71,18 +73,24 @@ class Live:
         #: Whether ``world`` was built in full for ``state`` (its ids are the file's).
         self.pristine = False
         self._made: list[_Made] = []
-        self._base_geometry: tuple[list[Any], list[Any]] = ([], [])
+        #: The base's segments and polygons and their surfaces.
+        self._base_geometry: tuple[list[Any], ...] = ([], [], [], [])
         self._part_built: list[Built] = []
         self._bases: dict[str, World] = {}
         self._parts_of: dict[str, list[Part]] = {}  # the kept bases' parts
+        #: Each thing's ``Built`` and where its geometry starts (lines, polygons).
+        self._things_built: list[Built] = []
+        self._starts: list[tuple[int, int]] = []
 
     # -- building ------------------------------------------------------------------------
 
-    def build(self, state: State) -> None:
-        """Make ``state``'s world from nothing; WorldError leaves everything as it was."""
-        world, parts, geometry, made = self.full(state)
+    def build(self, state: State, check: bool = True) -> None:
+        """Make ``state``'s world from nothing; WorldError leaves everything as it was
+        (``check=False``: its things are not checked one by one, as a file's that loaded)."""
+        world, parts, geometry, made = self.full(state, check)
         old = self.world
         self.world, self.state, self.parts, self._made = world, state, parts, made
+        self._things_built, self._starts = [], []
         self._base_geometry, self.pristine = geometry, True
         self._part_built = [Built(p.entities, p.lines, p.polygons,
                                   box_of(part_points(world, p), *_first_point(world, p)))
@@ -91,19 +99,24 @@ class Live:
         if old is not None:
             old.close()
 
-    def full(self, state: State, check: bool = True) -> tuple[
+    def full(self, state: State, check: bool = True, measure: bool = True) -> tuple[
             World, list[Part], tuple[list[Any], list[Any]], list[_Made]]:
         """A new world of ``state``: it, its base's parts and geometry, its things as made
-        (``check=False``: not checked thing by thing, for a save that checks it whole)."""
+        (``check=False``: not checked thing by thing, for a save that checks it whole;
+        ``measure=False``: nor their boxes found)."""
         base, things = state
         world = self.base_world(base)
         try:
             world.use(*copy.deepcopy(self.stages))
             parts = self._parts_of.get(base)
             if parts is None:
-                parts = self._parts_of[base] = find_parts(world)
-            geometry = (list(world.level.lines), list(world.level.polygons))
-            made = [self._make(world, k, kind, fields, check) for k, (kind, fields) in
+                parts = self._parts_of[base] = find_parts(world, self.kit.hubs,
+                                                           self.kit.links)
+            level = world.level
+            level.fit_surfaces()
+            geometry = (list(level.lines), list(level.polygons), list(level.line_surfaces),
+                        list(level.poly_surfaces))
+            made = [self._make(world, k, kind, fields, check, measure) for k, (kind, fields) in
                     enumerate(things)]
             _assemble(world, geometry, made)
             if self.kit.finish is not None:
@@ -178,15 +191,16 @@ class Live:
             raise _Lost  # a kept thing's entity went with a removed one (a link to it)
         made = [self._made[kept[i]] if i in kept else self._make(world, i, *new[i])
                 for i in range(len(new))]
-        self._made = made
+        before, self._made = self._made, made
         _assemble(world, self._base_geometry, made)
         if self.kit.finish is not None:
             self.kit.finish(world)
-        self.built = self._built()
+        self.built = self._built(before)
 
-    def _make(self, world: World, k: int, kind: str, fields: str, check: bool = True) -> _Made:
-        """Thing ``k`` made into ``world``, checked and measured (``check=False``: neither,
-        for a file); its geometry taken back out (the caller puts every thing's in order)."""
+    def _make(self, world: World, k: int, kind: str, fields: str, check: bool = True,
+              measure: bool = True) -> _Made:
+        """Thing ``k`` made into ``world``, checked and measured (``check``, ``measure``
+        False: not); its geometry taken back out (the caller puts every thing's in order)."""
         values = json.loads(fields)
         piece = self.pieces[kind]
         first = world.next_entity
@@ -197,28 +211,61 @@ class Live:
         except (WorldError, ValueError) as exc:
             raise WorldError(f"{kind} (thing {k}): {exc}") from None
         ents = tuple(e for e in range(first, world.next_entity) if world.entity_exists(e))
+        level.fit_surfaces()
         lines, polys = tuple(level.lines[nl:]), tuple(level.polygons[np_:])
+        surfaces = (tuple(level.line_surfaces[nl:]), tuple(level.poly_surfaces[np_:]))
         del level.lines[nl:], level.polygons[np_:]
+        del level.line_surfaces[nl:], level.poly_surfaces[np_:]
         level._arrays = None
-        if not check:
-            return _Made(ents, lines, polys, (0.0, 0.0, 0.0, 0.0))
-        check_made(world, ents, lines, polys)
+        if not measure:
+            return _Made(ents, lines, polys, (0.0, 0.0, 0.0, 0.0), surfaces)
+        if check:
+            check_made(world, ents, lines, polys)
         points = [p for e in ents for p in entity_points(world, e)]
         points += [(v[0], v[1], 0.0) for f in piece.fields if f.role == "point"
                    for v in [values[f.name]]]
         points += [(x, y, 0.0) for seg in lines for x, y in (seg[:2], seg[2:])]
         points += [(x, y, 0.0) for poly in polys for x, y in poly]
-        return _Made(ents, lines, polys, box_of(points, values["x"], values["y"]))
+        return _Made(ents, lines, polys, box_of(points, values["x"], values["y"]), surfaces)
 
-    def _built(self) -> list[Built]:
-        """Each part's and each thing's ``Built``, with its geometry's indices."""
-        out = list(self._part_built)
-        nl, np_ = (len(g) for g in self._base_geometry)
-        for m in self._made:
-            out.append(Built(m.entities, tuple(range(nl, nl + len(m.lines))),
-                             tuple(range(np_, np_ + len(m.polygons))), m.box))
+    def _built(self, old: Sequence[_Made] = ()) -> list[Built]:
+        """Each part's and each thing's ``Built``, with its geometry's indices. Things
+        ``old`` held at the same place at the start and at the end keep their ``Built``
+        (at the end, if their geometry still starts where it did): an edit of one thing of
+        2,000 makes one ``Built``, not 2,000."""
+        made, n = self._made, len(self._made)
+        olds, starts = self._things_built, self._starts
+        p = 0
+        while p < min(n, len(old)) and made[p] is old[p]:
+            p += 1
+        s = 0
+        while s < min(n, len(old)) - p and made[n - 1 - s] is old[len(old) - 1 - s]:
+            s += 1
+        if p < len(starts):
+            nl, np_ = starts[p]
+        elif p:  # every old thing kept at the start: after the last one's geometry
+            nl, np_ = starts[p - 1][0] + len(old[p - 1].lines), \
+                starts[p - 1][1] + len(old[p - 1].polygons)
+        else:
+            nl, np_ = len(self._base_geometry[0]), len(self._base_geometry[1])
+        things, at = olds[:p], starts[:p]
+        for m in made[p:n - s]:
+            at.append((nl, np_))
+            things.append(Built(m.entities, tuple(range(nl, nl + len(m.lines))),
+                                tuple(range(np_, np_ + len(m.polygons))), m.box))
             nl, np_ = nl + len(m.lines), np_ + len(m.polygons)
-        return out
+        tail = len(old) - s
+        if s and starts[tail] == (nl, np_):  # the end's geometry starts where it did
+            things += olds[tail:]
+            at += starts[tail:]
+        else:
+            for m in made[n - s:]:
+                at.append((nl, np_))
+                things.append(Built(m.entities, tuple(range(nl, nl + len(m.lines))),
+                                    tuple(range(np_, np_ + len(m.polygons))), m.box))
+                nl, np_ = nl + len(m.lines), np_ + len(m.polygons)
+        self._things_built, self._starts = things, at
+        return self._part_built + things
 
     def made_counts(self) -> list[tuple[tuple[int, ...], int, int]]:
         """Each thing's entities and how many segments and polygons it made."""
@@ -234,11 +281,14 @@ def _first_point(world: World, part: Part) -> tuple[float, float]:
     return (pts[0][0], pts[0][1]) if pts else (0.0, 0.0)
 
 
-def _assemble(world: World, base: tuple[list[Any], list[Any]], made: Sequence[_Made]) -> None:
-    """The level geometry in thing order: the base's, then each thing's."""
+def _assemble(world: World, base: tuple[list[Any], ...], made: Sequence[_Made]) -> None:
+    """The level geometry in thing order, with its surfaces: the base's, then each
+    thing's."""
     level = world.level
     level.lines = list(base[0]) + [seg for m in made for seg in m.lines]
     level.polygons = list(base[1]) + [poly for m in made for poly in m.polygons]
+    level.line_surfaces = list(base[2]) + [sf for m in made for sf in m.surfaces[0]]
+    level.poly_surfaces = list(base[3]) + [sf for m in made for sf in m.surfaces[1]]
     level._arrays = None
 
 

@@ -19,6 +19,7 @@ resource that names the placed things, so the editor reopens it as it was made.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -36,9 +37,18 @@ from ..saving.registry import component_codec
 from ..world import World
 from .base import base_text, split, state_objects, unmet
 from .build import Built, Live, State
-from .levels import bundled, emptied, game_class, kit_of, user_levels, user_levels_dir
+from .levels import (
+    bundled,
+    emptied,
+    game_class,
+    game_of_file,
+    kit_of,
+    user_levels,
+    user_levels_dir,
+)
 from .parts import Part, copy_parts, delete_parts, move_parts
 from .pieces import FRAMEWORK, Piece
+from .saver import placed_world
 
 __all__ = ["Editor", "Built", "emptied", "kit_of", "user_levels", "user_levels_dir"]
 
@@ -93,8 +103,10 @@ class Editor:
         self._future: list[State] = []
         self._text: str | None = None
         self._live = Live(self.pieces, self.kit, self.stages)
+        for kind, fields in things:  # a file's things: their fields as its pieces check them
+            self.pieces[kind].clean(json.loads(fields))
         self._state: State = (base, things)
-        self._live.build(self._state)
+        self._live.build(self._state, check=not things)  # what the file made loaded checked
         self._saved: State = self._state
         self._changed()
 
@@ -106,7 +118,10 @@ class Editor:
         world = None
         if isinstance(source, str | os.PathLike):
             path = Path(source)
-            world = saving.load(path)
+            data = saving._read(path)  # a regular file of a world's size, else WorldFileError
+            if self.game is None:  # its game's module first: the stages its file names
+                self.game = game_of_file(path, data.decode("utf-8", "replace"))
+            world = saving.loads(data, str(path))
             self.opened = path.name
             if not bundled(path):
                 self.path = path
@@ -228,7 +243,7 @@ class Editor:
 
     # -- operations (each one undoable) ---------------------------------------------------
 
-    def place(self, kind: str, **fields: Any) -> int:
+    def place(self, kind: str, /, **fields: Any) -> int:
         """Add a thing of piece ``kind`` with ``fields`` (the rest default); returns its
         number and selects it. A bad value raises WorldError naming the field."""
         return self.place_many([(kind, fields)])[0]
@@ -432,15 +447,40 @@ class Editor:
         """Save the level (atomic, checked like every save: ``ecsgoo.save``); returns the
         path. With no path: ``default_path()``. A bundled level is written only when its
         path is given. Afterwards the level is not ``dirty``."""
+        target = self._target(path)
+        with self._canonical() as world:
+            saving.save(world, target)
+        self.saved_as(self._state, target, path is not None)
+        return target
+
+    def save_job(self, path: str | os.PathLike[str] | None = None) -> tuple[Any, Any] | None:
+        """What a worker process needs to save the level as ``save`` would
+        (``editor.saver``), and the state it saves: ``(job, state)``; None if a worker
+        could not find this level's game by name (save it here)."""
+        from .saver import in_worker
+
+        if not in_worker(self.game):
+            return None
+        target = self._target(path)
+        with self._base_world() as world:
+            world.use(*copy.deepcopy(self.stages))
+            staged = saving.dumps(world)
+        named = (self.game.__module__, self.game.name) if self.game is not None else None
+        return (named, staged, self._state[1], str(target)), self._state
+
+    def saved_as(self, state: Any, path: Path, given: bool = True) -> None:
+        """``state`` was saved to ``path`` (by ``save`` or a worker): it is the level's file
+        now (a bundled level only if its path was ``given``)."""
+        if not bundled(path) or given:
+            self.path = path
+        self._saved = state
+
+    def _target(self, path: str | os.PathLike[str] | None) -> Path:
+        """Where a save goes (its folder made); WorldError if the level cannot be saved."""
         if self.problem is not None:
             raise WorldError(f"cannot save yet: {self.problem}")
         target = Path(path) if path is not None else self.default_path()
         target.parent.mkdir(parents=True, exist_ok=True)
-        with self._canonical() as world:
-            saving.save(world, target)
-        if not bundled(target) or path is not None:
-            self.path = target
-        self._saved = self._state
         return target
 
     def play_test(self, seed: int = 0) -> Game:
@@ -587,23 +627,12 @@ class Editor:
         live, things = self._live, self._state[1]
         fresh = not live.pristine
         if fresh:
-            world, _, _, made = live.full(self._state, check=False)  # the save checks it
+            world, _, _, made = live.full(self._state, check=False, measure=False)
             counts = [(m.entities, len(m.lines), len(m.polygons)) for m in made]
         else:
             world, counts = live.world, live.made_counts()
         try:
-            if things:  # a level opened and left as it was saves as it was
-                placed = Placed()
-                for (kind, fields), (ents, nl, np_) in zip(things, counts, strict=True):
-                    placed.kinds.append(kind)
-                    placed.fields.append(fields)
-                    placed.entities += ents
-                    placed.counts.append(len(ents))
-                    placed.lines.append(nl)
-                    placed.polygons.append(np_)
-                world.add_resource(placed)
-                if self.game is not None:  # so `ecsgoo play FILE` knows its game
-                    world.add_resource(SavedGame(self.game.name))
+            placed_world(world, things, counts, self.game.name if self.game else None)
             yield world
         finally:
             if fresh:

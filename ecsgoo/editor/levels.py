@@ -3,6 +3,7 @@ levels folder, whether a file is a bundled level."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .. import saving
@@ -33,7 +34,7 @@ def kit_of(game: type[Game] | None) -> Kit:
     if game is None:
         from .. import systems
 
-        return Kit(blank=lambda: World().use(*systems.SOLVER))
+        return Kit(blank=lambda: World().use(*(stage() for stage in systems.SOLVER)))
     spec = getattr(game, "editor_kit", None)
     if isinstance(spec, str):
         import importlib
@@ -75,3 +76,41 @@ def game_class(game: str | type[Game]) -> type[Game]:
     from ..app.games import find_game
 
     return find_game(game)
+
+
+_SAVED_GAME = re.compile(r'^saved_game\s*=\s*\{[^}\n]*\bgame\s*=\s*"([^"\n]+)"', re.M)
+_STAGE = re.compile(r'^stage\s*=\s*"([^"\n]+)"', re.M)
+
+
+def game_of_file(path: Path, text: str) -> type[Game] | None:
+    """The game a level file belongs to, its module imported: the game it names
+    (``saved_game``), else the game whose package registers a stage of its pipeline (the
+    bundled games and entry points are imported when a stage is not known yet). None if
+    its stages are all the framework's; WorldFileError naming the file and a stage that
+    no game registers."""
+    from ..app.games import discover
+    from ..errors import WorldFileError
+    from ..game import GAMES
+    from ..systems.pipeline import STAGES
+
+    named = _SAVED_GAME.search(text)
+    if named is not None:
+        try:
+            return game_class(named.group(1))
+        except LookupError:
+            pass  # a game not installed here: its stages say the rest
+    stages = _STAGE.findall(text)
+    if any(s not in STAGES for s in stages):
+        discover()
+    for stage in stages:
+        cls = STAGES.get(stage)
+        if cls is None:
+            raise WorldFileError(
+                f"{path}: pipeline stage {stage!r} is no stage of ecsgoo or of a game it "
+                f"knows ({', '.join(sorted(GAMES))}); install the game that makes it, or "
+                "open the file with its game: ecsgoo edit GAME FILE.toml")
+        package = cls.__module__.rpartition(".")[0] or cls.__module__
+        for game in GAMES.values():
+            if game.__module__ == cls.__module__ or game.__module__.startswith(package + "."):
+                return game
+    return None

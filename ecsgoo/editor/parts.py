@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..components import Particle
+from ..components import Particle, Spring
 from ..rigid import RigidBody
 from ..saving.builtins import BUILTINS
 from ..saving.fields import references
@@ -56,12 +56,14 @@ def is_content(world: World, entity: int) -> bool:
 
 
 def links(world: World, entity: int) -> list[int]:
-    """The entities ``entity``'s components point at (a sensor's ``inside``, which is what
-    overlaps it now, is not a link)."""
+    """The entities ``entity``'s components point at (a sensor's ``on``; its ``inside``,
+    which is what overlaps it now, is not a link)."""
     out: list[int] = []
     for comp in world.components_for_entity(entity):
         names = _REFS.get(type(comp))
-        if names is not None:
+        if isinstance(comp, Sensor):
+            out += [] if comp.on is None else [int(comp.on)]  # what it follows, not holds
+        elif names is not None:
             for name in names:
                 value = getattr(comp, name)
                 out += [int(v) for v in (value if isinstance(value, Iterable) else [value])]
@@ -79,10 +81,19 @@ def content(world: World) -> set[int]:
                    and any(r in core for r in links(world, e))}
 
 
-def find_parts(world: World) -> list[Part]:
+def find_parts(world: World, hubs: Iterable[str] = (),
+               more: Callable[[Any], list[int]] | None = None) -> list[Part]:
     """``world``'s content as parts: the linked groups of entities (by their first id),
-    then each level segment, then each level polygon."""
+    then each level segment, then each level polygon.
+
+    A game's kit shapes the groups as its player sees them (``Kit.hubs``, ``Kit.links``):
+    an entity holding a component saved under one of ``hubs`` (rope's candy) is a part of
+    its own, and a link to it joins nothing (each rope tied to the candy is a part); ``more``
+    gives a game component's links its file does not declare (goo's crawler on a link)."""
+    hubs = set(hubs)
     members = content(world)
+    hub = {e for e in members if any(_saved_name(c) in hubs
+                                     for c in world.components_for_entity(e))}
     root = {e: e for e in members}
 
     def find(e: int) -> int:
@@ -92,8 +103,9 @@ def find_parts(world: World) -> list[Part]:
         return e
 
     for e in sorted(members):
-        for r in links(world, e):
-            if r in root:
+        extra = [r for c in world.components_for_entity(e) for r in more(c)] if more else []
+        for r in links(world, e) + extra:
+            if r in root and e not in hub and r not in hub:
                 a, b = find(e), find(r)
                 root[max(a, b)] = min(a, b)
     groups: dict[int, list[int]] = {}
@@ -104,6 +116,12 @@ def find_parts(world: World) -> list[Part]:
     parts += [Part(polygons=(i,), title="level polygon")
               for i in range(len(world.level.polygons))]
     return parts
+
+
+def _saved_name(comp: Any) -> str | None:
+    """The name a game component is saved under (None: not one of a game's)."""
+    codec = component_codec(type(comp))
+    return codec.name if codec is not None else None
 
 
 def _title(world: World, entities: list[int]) -> str:
@@ -140,14 +158,29 @@ def entity_points(world: World, entity: int) -> list[tuple[float, float, float]]
             out += [(float(px), float(py), r) for verts in comp.outline()
                     for px, py in verts.reshape(-1, 2)]
         elif isinstance(comp, Sensor):
-            x0, y0, x1, y1 = comp.bounds()
-            out += [(x0, y0, 0.0), (x1, y1, 0.0)]
+            out += sensor_corners(world, comp)
         elif hasattr(comp, "x") and hasattr(comp, "y") and type(comp).__name__ not in (
                 "Joint", "Anchor"):
             r = getattr(comp, "radius", 10.0)
             out.append((float(comp.x), float(comp.y),
                         float(r) if isinstance(r, int | float) else 10.0))
     return out
+
+
+def sensor_corners(world: World, sensor: Sensor) -> list[tuple[float, float, float]]:
+    """A sensor's bounding corners in the world (one on a body or particle: placed in its
+    frame)."""
+    x0, y0, x1, y1 = sensor.bounds()
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    if sensor.on is None:
+        return [(x, y, 0.0) for x, y in corners]
+    host = world.try_component(sensor.on, RigidBody) or world.try_component(sensor.on,
+                                                                              Particle)
+    if host is None:
+        return []
+    angle = float(getattr(host, "angle", 0.0))
+    c, s = math.cos(angle), math.sin(angle)
+    return [(host.x + c * x - s * y, host.y + s * x + c * y, 0.0) for x, y in corners]
 
 
 def part_points(world: World, part: Part) -> list[tuple[float, float, float]]:
@@ -172,16 +205,27 @@ def move_parts(world: World, parts: Iterable[Part], where: Where, angle: float =
     (and ``NAME_x, NAME_y`` pairs), level segments and polygons."""
     c, s = math.cos(angle), math.sin(angle)
     level = world.level
+    parts = list(parts)
+    moved = {e for part in parts for e in part.entities}
     for part in parts:
         for e in part.entities:
             for comp in world.components_for_entity(e):
                 _move_component(comp, where, c, s, angle)
+    if moved:  # a link from a moved part to one left (a rope's tie to the candy) ...
+        for _, link in world.get_component(Spring):
+            if (link.a in moved) != (link.b in moved):
+                link.rest = _distance(world, link.a, link.b)  # ... reaches it, no pull
         for i in part.lines:
             x0, y0, x1, y1 = level.lines[i]
             level.lines[i] = (*where(x0, y0), *where(x1, y1))
         for i in part.polygons:
             level.polygons[i] = [where(x, y) for x, y in level.polygons[i]]
     level._arrays = None
+
+
+def _distance(world: World, a: int, b: int) -> float:
+    pa, pb = world.component(a, Particle), world.component(b, Particle)
+    return math.hypot(pb.x - pa.x, pb.y - pa.y)
 
 
 def _move_component(comp: Any, where: Where, c: float, s: float, angle: float) -> None:
@@ -193,8 +237,9 @@ def _move_component(comp: Any, where: Where, c: float, s: float, angle: float) -
             if isinstance(comp, RigidBody):
                 comp.angle = comp.angle + angle
     elif isinstance(comp, Sensor):
-        comp.x, comp.y = where(comp.x, comp.y)
-        comp.points = [list(where(x, y)) for x, y in comp.points]
+        if comp.on is None:  # (one on a body or particle is in its frame: it follows)
+            comp.x, comp.y = where(comp.x, comp.y)
+            comp.points = [list(where(x, y)) for x, y in comp.points]
     elif component_codec(type(comp)) is not None:
         for ax, ay in _pairs(comp):
             x, y = where(getattr(comp, ax), getattr(comp, ay))
@@ -285,7 +330,8 @@ def _renumbered(table: dict[str, Any], new: dict[int, int]) -> dict[str, Any]:
             keys = [k for col in references(builtin.table) for k in col.saved]
         else:
             codec = COMPONENTS.get(name)
-            keys = [] if codec is None or name == "sensor" else list(codec.refs)
+            keys = (["on"] if name == "sensor" else [] if codec is None
+                    else list(codec.refs))  # a sensor follows its entity's copy
         for key in keys:
             if key in value:
                 v = value[key]

@@ -56,8 +56,11 @@ class Field:
     doc: str = ""
 
     def clean(self, owner: str, value: Any) -> Any:
-        """``value`` as this field holds it, or WorldError naming ``owner`` and the field."""
+        """``value`` as this field holds it, or WorldError naming ``owner`` and the field
+        (a field whose default is None takes None: "not given")."""
         rng = self.check
+        if value is None and self.default is None:
+            return None
         if isinstance(rng, tuple):
             rng = limits.FIELDS[rng[0]][rng[1]]
         if self.role in ("point", "outline") or isinstance(self.default, list):
@@ -116,6 +119,9 @@ class Piece:
     #: end, a hinge on the bodies under it): then an edit of an earlier thing makes it
     #: again. A game's piece is taken to look unless it says ``reads=False``.
     reads: bool = True
+    #: Field values as an older editor saved them → as this piece has them (a renamed
+    #: field), applied when a level is opened; None: the fields never changed.
+    upgrade: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     def field(self, name: str) -> Field:
         """The field ``name``, or WorldError naming the piece's fields."""
@@ -168,6 +174,13 @@ class Kit:
     put: Callable[[World, str, Any], None] | None = None
     #: Pieces of the framework the tool strip leaves out for this game (all are placeable).
     hide: tuple[str, ...] = field(default=())
+    #: How an opened level's parts are cut as the player sees them (``editor.parts``):
+    #: entities holding a component saved under one of ``hubs`` are parts of their own that
+    #: join nothing (rope's candy: each rope tied to it is a part), and ``links(component)``
+    #: names the entities a game component points at that its file does not declare as
+    #: ``refs`` (goo's crawler on its link: it goes with the structure).
+    hubs: tuple[str, ...] = field(default=())
+    links: Callable[[Any], list[int]] | None = None
 
 
 # -- the framework's pieces ---------------------------------------------------------------
@@ -190,14 +203,22 @@ def _anchor(world: World, x: float, y: float, radius: float) -> int:
     return world.create_entity(Particle(x, y, radius=radius), Anchor())
 
 
+#: A rigid body's kinds as the editor offers them: pushed by what it meets, pinned where
+#: it is (an ``Anchor``), or moved by its velocity alone.
+BODY_KINDS = ["dynamic", "static", "kinematic"]
+
+
 def _rigid(shape: str) -> Callable[..., int]:
-    def make(world: World, x: float, y: float, static: bool = False, **f: Any) -> int:
+    def make(world: World, x: float, y: float, kind: str = "dynamic", static: bool = False,
+             **f: Any) -> int:
+        static = static or kind == "static"  # (``static``: how the first saves said it)
+        kind = "kinematic" if kind == "kinematic" else "dynamic"
         if shape == "box":
-            body = RigidBody.box(x, y, f.pop("width"), f.pop("height"), **f)
+            body = RigidBody.box(x, y, f.pop("width"), f.pop("height"), kind=kind, **f)
         elif shape == "circle":
-            body = RigidBody.circle(x, y, f.pop("radius"), **f)
+            body = RigidBody.circle(x, y, f.pop("radius"), kind=kind, **f)
         else:
-            body = RigidBody.polygon(x, y, [tuple(p) for p in f.pop("points")], **f)
+            body = RigidBody.polygon(x, y, [tuple(p) for p in f.pop("points")], kind=kind, **f)
         return world.create_entity(body, *([Anchor()] if static else []))
     return make
 
@@ -254,16 +275,40 @@ def _joint(world: World, x: float, y: float, weld: bool, limit: bool, lower: flo
                                      motor_speed=motor_speed, motor_torque=motor_torque))
 
 
-def _segment(world: World, x: float, y: float, to: list[float]) -> None:
-    world.add_segment((x, y), tuple(to))
+def _segment(world: World, x: float, y: float, to: list[float], friction: float | None = None,
+             restitution: float | None = None, layer: int = 1) -> None:
+    world.add_segment((x, y), tuple(to), friction=friction, restitution=restitution,
+                      layer=layer)
 
 
-def _polygon(world: World, x: float, y: float, points: list[list[float]]) -> None:
-    world.add_polygon([(x + px, y + py) for px, py in points])
+def _polygon(world: World, x: float, y: float, points: list[list[float]],
+             friction: float | None = None, restitution: float | None = None,
+             layer: int = 1) -> None:
+    world.add_polygon([(x + px, y + py) for px, py in points], friction=friction,
+                      restitution=restitution, layer=layer)
 
 
 def _sensor(world: World, x: float, y: float, width: float, height: float) -> int:
     return world.create_entity(Sensor.box(x, y, width, height))
+
+
+def _sensor_on(world: World, x: float, y: float, width: float, height: float,
+               dx: float, dy: float) -> int:
+    """A sensor box on the body or particle under ``(x, y)`` (topmost), its centre
+    ``(dx, dy)`` from that entity's centre in its frame: it follows the entity."""
+    ends = _ends_at(world, x, y)
+    if not ends:
+        raise WorldError(f"sensor_on: field x must put it on a body or particle (none at "
+                         f"{x:g}, {y:g})")
+    return world.create_entity(Sensor.box(dx, dy, width, height, on=ends[0]))
+
+
+def _static_to_kind(values: dict[str, Any]) -> dict[str, Any]:
+    """A rigid piece's first ``static`` field as its ``kind``."""
+    out = {k: v for k, v in values.items() if k != "static"}
+    if values.get("static") is True:
+        out["kind"] = "static"
+    return out
 
 
 def _square(half: float) -> list[list[float]]:
@@ -271,6 +316,12 @@ def _square(half: float) -> list[list[float]]:
 
 
 _SURFACE = (Field("friction", 0.6, _FRICTION), Field("restitution", 0.0, _BOUNCE))
+#: A level segment's or polygon's surface: None (not given) mixes as docs/api.md says.
+_LEVEL_SURFACE = (
+    Field("friction", None, limits.FRICTION, doc="none: the toucher's own"),
+    Field("restitution", None, limits.UNIT, doc="none: the toucher's own"),
+    Field("layer", 1, limits.INT, doc="met by masks holding it"))
+_KIND = Field("kind", "dynamic", BODY_KINDS, doc="static: pinned; kinematic: moved")
 
 #: Every thing the framework has, as pieces (a game's kit adds its own).
 FRAMEWORK: tuple[Piece, ...] = (
@@ -290,16 +341,16 @@ FRAMEWORK: tuple[Piece, ...] = (
     Piece("rigid_box", "rigid box", _rigid("box"), (
         Field("width", 40.0, _SIZE, "size"), Field("height", 40.0, _SIZE, "size"),
         Field("angle", 0.0, ("RigidBody", "angle"), "angle"),
-        Field("mass", 1.0, ("RigidBody", "mass")), Field("static", False), *_SURFACE)),
+        Field("mass", 1.0, ("RigidBody", "mass")), _KIND, *_SURFACE)),
     Piece("rigid_circle", "rigid circle", _rigid("circle"), (
         Field("radius", 20.0, ("RigidBody", "radius"), "size"),
         Field("angle", 0.0, ("RigidBody", "angle"), "angle"),
-        Field("mass", 1.0, ("RigidBody", "mass")), Field("static", False), *_SURFACE)),
+        Field("mass", 1.0, ("RigidBody", "mass")), _KIND, *_SURFACE)),
     Piece("rigid_polygon", "rigid polygon (concave allowed)", _rigid("polygon"), (
         Field("points", _square(20.0), ("RigidBody", "points"), "outline",
               "outline relative to x, y (px)"),
         Field("angle", 0.0, ("RigidBody", "angle"), "angle"),
-        Field("mass", 1.0, ("RigidBody", "mass")), Field("static", False), *_SURFACE)),
+        Field("mass", 1.0, ("RigidBody", "mass")), _KIND, *_SURFACE)),
     Piece("rope", "rope", _rope(False), (
         Field("to", [400.0, 200.0], role="point", doc="the other end (px)"),
         Field("links", 10, _COUNT), Field("pinned", True, doc="x, y is a pin"),
@@ -319,15 +370,24 @@ FRAMEWORK: tuple[Piece, ...] = (
         Field("motor_speed", 0.0, ("Joint", "motor_speed"), doc="rad/s"),
         Field("motor_torque", 0.0, ("Joint", "motor_torque"), doc="0: no motor"))),
     Piece("segment", "level segment", _segment, (
-        Field("to", [500.0, 300.0], role="point", doc="the other end (px)"),)),
+        Field("to", [500.0, 300.0], role="point", doc="the other end (px)"),
+        *_LEVEL_SURFACE)),
     Piece("polygon", "level polygon", _polygon, (
-        Field("points", _square(40.0), role="outline", doc="relative to x, y (px)"),)),
+        Field("points", _square(40.0), role="outline", doc="relative to x, y (px)"),
+        *_LEVEL_SURFACE)),
     Piece("sensor", "sensor box", _sensor, (
         Field("width", 80.0, limits.Range(1e-3, 1e9), "size"),
         Field("height", 80.0, limits.Range(1e-3, 1e9), "size"))),
+    Piece("sensor_on", "sensor on a body (follows it)", _sensor_on, (
+        Field("width", 40.0, limits.Range(1e-3, 1e9), "size"),
+        Field("height", 40.0, limits.Range(1e-3, 1e9), "size"),
+        Field("dx", 0.0, limits.COORD, doc="from its centre, in its frame (px)"),
+        Field("dy", 0.0, limits.COORD, doc="from its centre, in its frame (px)"))),
 )
 
 #: The framework's pieces that look at what is built: ropes and chains tie their end,
 #: springs and hinges join what lies under their ends.
-_READERS = ("rope", "chain", "spring", "hinge")
-FRAMEWORK = tuple(replace(p, reads=p.kind in _READERS) for p in FRAMEWORK)
+_READERS = ("rope", "chain", "spring", "hinge", "sensor_on")
+FRAMEWORK = tuple(replace(p, reads=p.kind in _READERS,
+                          upgrade=_static_to_kind if p.kind.startswith("rigid_") else None)
+                  for p in FRAMEWORK)

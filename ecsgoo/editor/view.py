@@ -32,11 +32,13 @@ import math
 import time
 from typing import Any
 
-from ..app.buttons import Button, draw_buttons, hit
+from ..app.buttons import Button, hit
 from ..errors import WorldError
 from ..render import Fit, Render, fit
+from . import paint
 from .core import Editor
 from .prompt import LeavePrompt
+from .saver import Saver
 from .still import Still
 
 #: Window bands, px: the tool strip's width, the panel's, the top band and the footer.
@@ -45,8 +47,6 @@ STRIP, PANEL, TOP, FOOT = 170, 250, 34, 22
 GRID, GRID_LINES = 10.0, 50.0
 #: How far (screen px) from a handle a press takes it.
 HANDLE = 9.0
-_BG = (22, 26, 42)
-_BAND = (14, 16, 28, 255)
 _TEXT = (230, 234, 246)
 _DIM = (150, 158, 184)
 _SEL = (90, 220, 255)
@@ -54,10 +54,7 @@ _GHOST = (255, 220, 90)
 _ERR = (255, 130, 120)
 _OK = (140, 230, 150)
 _WARN = (255, 196, 90)
-_TOOL_ON = (230, 180, 60, 255)
 _ROW_H = 20
-#: About how wide a character of the title (12 pt bold) and of a message (11 pt) is, px.
-_HEAD_PX, _MESSAGE_PX = 7.6, 6.4
 
 
 class EditorView:
@@ -76,11 +73,13 @@ class EditorView:
         self.player: Any = None  # the play-test, while it runs
         self.on_leave: Any = None  # what Esc does (a window closes, the launcher goes back)
         self.prompt: LeavePrompt | None = None  # the unsaved-changes question, while asked
-        self._view: Any = None
-        self._view_of: Any = None
         self._fit: Fit | None = None
+        #: What the picture's level was painted from (``editor.paint``).
+        self.painted = paint.Painted()
         #: The window's picture, kept while nothing it shows changes.
         self.still = Still()
+        #: Saves the level in a worker process (Ctrl+S), so the window keeps drawing.
+        self.saver = Saver()
 
     # -- geometry ---------------------------------------------------------------------
 
@@ -114,14 +113,20 @@ class EditorView:
 
     def tools(self) -> list[Button]:
         """The tool strip: select, each piece (the framework's, then the game's), then the
-        commands."""
+        commands; the pieces' rows close up (to 15 px) when a game brings many, so they
+        end above the commands."""
         h = self.size[1]
+        pieces = self.editor.placeable()
+        gaps = sum(1 for a, b in zip(["framework", *(p.group for p in pieces)],
+                                     (p.group for p in pieces), strict=False) if a != b)
+        room = (h - TOP - 26) - (FOOT + 6 + 23 * 5 + 4) - 8 * gaps  # above the commands
+        step = max(15.0, min(21.0, room / max(len(pieces), 1)))
         rows = [Button("select", "tool:select", 6, h - TOP - 26, STRIP - 12, 19)]
         y, group = h - TOP - 26, "framework"
-        for p in self.editor.placeable():
-            y -= 21 + (8 if p.group != group else 0)  # a gap before the game's own
+        for p in pieces:
+            y -= step + (8 if p.group != group else 0)  # a gap before the game's own
             group = p.group
-            rows.append(Button(p.title.split(" (")[0], f"tool:{p.kind}", 6, y, STRIP - 12, 19))
+            rows.append(Button(_label(p.title), f"tool:{p.kind}", 6, y, STRIP - 12, step - 2))
         cmds = [("undo", "undo", "^Z"), ("redo", "redo", "^Y"),
                 ("grid " + ("on" if self.snap else "off"), "grid", "G"),
                 ("save", "save", "^S"), ("play-test", "play", "Space")]
@@ -361,15 +366,38 @@ class EditorView:
         elif action == "play":
             self.play_test()
 
-    def save(self) -> bool:
-        """Ctrl+S: save the level (into the user's levels); says where, or why not."""
+    def save(self, wait: bool = False) -> bool:
+        """Ctrl+S: save the level into the user's levels, in a worker process so the window
+        keeps drawing (``editor.saver``; ``wait``: here and now, as leaving does); says
+        where, or why not. True if it saved or started saving."""
+        if self.saver.busy:
+            self.say("still saving the last save…", _WARN)
+            return False
         try:
-            path = self.editor.save()
+            job = None if wait else self.editor.save_job()
+            if job is None:
+                path = self.editor.save()
+            else:
+                self.saver.start(*job)
+                self.say("saving…", _DIM, 60.0)
+                return True
         except (WorldError, OSError, ValueError) as exc:
             self.say(f"not saved: {exc}", _ERR, 6.0)
             return False
         self.say(f"saved {path}", _OK, 6.0)
         return True
+
+    def _saving(self) -> None:
+        """A save in the worker finished: the level is its file (or says why not)."""
+        try:
+            done = self.saver.poll()
+        except Exception as exc:  # noqa: BLE001 - the worker's error, said in the window
+            self.say(f"not saved: {exc}", _ERR, 6.0)
+            return
+        if done is not None:
+            state, path = done
+            self.editor.saved_as(state, path, given=False)
+            self.say(f"saved {path}", _OK, 6.0)
 
     # -- leaving ------------------------------------------------------------------------
 
@@ -381,7 +409,7 @@ class EditorView:
             then()
             return
         self.editing, self.outline, self.drag = None, [], None
-        self.prompt = LeavePrompt(then, self.save, why)
+        self.prompt = LeavePrompt(then, lambda: self.save(wait=True), why)
         self.say("unsaved changes: save (S) · discard (D) · keep editing (Esc)", _WARN, 3600.0)
 
     def _prompt_answered(self) -> None:
@@ -398,10 +426,24 @@ class EditorView:
     # -- the property panel -------------------------------------------------------------
 
     def _begin_edit(self, name: str, value: Any) -> None:
+        """A click on a field: a switch flips, a choice takes the next one, else typing."""
         if isinstance(value, bool):
             self._set(name, not value)
             return
+        choices = self._choices(name)
+        if choices:
+            self._set(name, choices[(choices.index(value) + 1) % len(choices)]
+                      if value in choices else choices[0])
+            return
         self.editing = (name, "")
+
+    def _choices(self, name: str) -> list[Any]:
+        """The values a field of the one selected thing may take, if it is a choice."""
+        ed = self.editor
+        if len(ed.selection) != 1 or ed.selection[0] < ed.parts:
+            return []
+        check = ed.piece(ed.kind(ed.selection[0])).field(name).check
+        return list(check) if isinstance(check, list) else []
 
     def _edit_key(self, name: str) -> None:
         field, buf = self.editing
@@ -454,7 +496,10 @@ class EditorView:
             self.player.key(name)
 
     def update(self, elapsed: float) -> None:
-        """Time passed: the play-test steps (the edit itself does not run)."""
+        """Time passed: a save in the worker is looked at, the play-test steps (the edit
+        itself does not run)."""
+        if self.saver.busy:
+            self._saving()
         if self.player is not None:
             self.player.size = self.size
             self.player.update(elapsed)
@@ -476,21 +521,6 @@ class EditorView:
 
     # -- drawing ------------------------------------------------------------------------
 
-    def _view_game(self) -> Any:
-        """A game object drawing the level's own overlay (stars, pipe, Om Nom…) on a copy."""
-        ed = self.editor
-        if ed.game is None:
-            return None
-        if self._view_of != (id(ed.world), ed.version):
-            self._view_of = (id(ed.world), ed.version)
-            try:
-                if self._view is None:
-                    self._view = ed.game.custom_level(text=ed.text())
-                self._view.adopt(ed.world.clone())
-            except Exception:  # a level a game cannot adopt yet (no candy): no overlay
-                self._view = None
-        return self._view
-
     def draw(self, window: Any) -> None:
         """Draw one frame into ``window``: the still picture (painted again only when what
         it shows changed: ``still``), then what follows the pointer."""
@@ -500,7 +530,8 @@ class EditorView:
             self.player.draw(window)
             self.still.forget()
             return
-        self.still.show(window, self._look(), lambda: self._paint(window))
+        self.still.show(window, paint.keys(self), lambda changed: paint.paint(self, window,
+                                                                             changed))
         window.default_camera.use()
         live = _draw_for(window, "editor-live")
         live.set_pixel(1.0)
@@ -510,64 +541,6 @@ class EditorView:
         self._draw_selection(live, self._fit)
         live.flush()
         window.ctx.scissor = None
-
-    def _look(self) -> tuple[Any, ...]:
-        """Everything the still picture shows: it is painted again when this changes."""
-        ed = self.editor
-        text, until, color = self.message
-        lit = None
-        if self.pointer is not None:
-            boxes = [*self.tools(), *(b for _, _, b in self.panel_rows())]
-            if self.prompt is not None:
-                boxes += self.prompt.buttons(self.panel_rect())
-            lit = next((b.action for b in boxes if b.contains(*self.pointer)), None)
-        return (self.size, id(ed.world), ed.version, ed.dirty, tuple(ed.selection), self.tool,
-                self.snap,
-                self.editing, self.prompt is not None, lit, ed.problem,
-                (text, color) if text and time.monotonic() < until else None)
-
-    def _paint(self, window: Any) -> None:
-        """The still picture: the level, its overlay, the grid, the strip and the panel."""
-        from ..app.player import _draw_for
-
-        window.ctx.active_framebuffer.clear(color=_BG)
-        view = self._view_game()
-        world = view.world if view is not None else self.editor.world
-        render = Render.of(world)
-        f = render.draw(world, window, self._game_size(), self.area())
-        self._fit = f
-        wd = _draw_for(window, "world")
-        wd.set_pixel(1.0 / f.scale)
-        if view is not None:
-            try:
-                view.draw_overlay(wd)
-            except Exception:  # a half-made level (no Om Nom yet): the physics still shows
-                pass
-        wd.flush()
-        window.default_camera.use()
-        sd = _draw_for(window, "screen")
-        sd.set_pixel(1.0)
-        self._draw_grid(sd, f)
-        self._draw_bands(sd)
-        sd.flush()
-
-    def _draw_grid(self, d: Any, f: Fit) -> None:
-        if not self.snap:
-            return
-        ax, ay, aw, ah = self.area()
-        x0, y0 = f.to_world(ax, ay)
-        x1, y1 = f.to_world(ax + aw, ay + ah)
-        color = (255, 255, 255, 22)
-        gx = math.ceil(x0 / GRID_LINES) * GRID_LINES
-        while gx <= x1:
-            sx = f.to_screen(gx, 0)[0]
-            d.line(sx, ay, sx, ay + ah, color, 1)
-            gx += GRID_LINES
-        gy = math.ceil(y0 / GRID_LINES) * GRID_LINES
-        while gy <= y1:
-            sy = f.to_screen(0, gy)[1]
-            d.line(ax, sy, ax + aw, sy, color, 1)
-            gy += GRID_LINES
 
     def _boxes(self, f: Fit, things: list[int]) -> list[tuple[float, float, float, float]]:
         out = []
@@ -632,74 +605,11 @@ class EditorView:
             d.polyline(pts, _GHOST, 2)
             d.dots(pts, 3, _GHOST)
 
-    def _draw_bands(self, d: Any) -> None:
-        w, h = self.size
-        ed = self.editor
-        d.rect(0, 0, STRIP, h, _BAND)
-        d.rect(w - PANEL, 0, PANEL, h, _BAND)
-        d.rect(0, h - TOP, w, TOP, _BAND)
-        d.rect(0, 0, w, FOOT, _BAND)
-        title = ed.game.title if ed.game is not None else "world"
-        where = (ed.path.name if ed.path is not None
-                 else f"{ed.opened} (^S saves to your levels)")
-        head = f"editing · {title} · {where}" + (" · edited" if ed.dirty else "")
-        d.text(10, h - 22, head, _TEXT, 12, bold=True)
-        room = int((w - 40 - len(head) * _HEAD_PX) / _MESSAGE_PX)  # what fits to its right
-        text, until, color = self.message
-        if not (text and time.monotonic() < until) and ed.problem:
-            text, until, color = f"to save: {ed.problem}", math.inf, _DIM
-        if text and time.monotonic() < until and room > 8:
-            d.text(w - 12, h - 22, _clip(text, room), color, 11, anchor_x="right")
-        buttons = self.tools()
-        chosen = f"tool:{self.tool}"
-        for b in buttons:
-            if b.action == chosen:
-                d.rect(b.x - 2, b.y - 2, b.w + 4, b.h + 4, _TOOL_ON)
-        draw_buttons(d, buttons, self.pointer, size=9)
-        if self.prompt is not None:
-            self.prompt.draw(d, self.panel_rect(), self.pointer)
-        else:
-            self._draw_panel(d)
-        d.text(8, 6, "click select · drag move · dot turn · corner size · Q/E turn · "
-               "+/- size · ^D copy · Del · G grid · ^Z/^Y · ^S save · Space play · Esc back",
-               _DIM, 10)
 
-    def _draw_panel(self, d: Any) -> None:
-        w, h = self.size
-        ed = self.editor
-        x = w - PANEL + 8
-        hint = "click a field, type, Enter"
-        if len(ed.selection) == 1:
-            t = ed.selection[0]
-            head = f"{ed.title(t)} (#{t})"
-            if t < ed.parts:  # a part of the opened level: say what it holds
-                head, hint = f"opened part #{t}", ed.title(t).split(": ", 1)[1]
-        elif ed.selection:
-            head, hint = f"{len(ed.selection)} things selected", "drag, turn or copy them together"
-        else:
-            head = "level settings"
-        d.text(x, h - TOP - 22, _clip(head, 30), _TEXT, 12, bold=True)
-        d.text(x, h - TOP - 38, _clip(hint, 38), _DIM, 9)
-        for name, value, box in self.panel_rows():
-            editing = self.editing is not None and self.editing[0] == name
-            lit = self.pointer is not None and box.contains(*self.pointer)
-            if editing or lit:
-                d.rect(box.x, box.y, box.w, box.h, (58, 76, 122, 235))
-            d.text(box.x + 4, box.y + 5, _clip(name, 22), _DIM, 9)
-            shown = self.editing[1] + "▏" if editing else _show(value)
-            d.text(box.x + box.w - 4, box.y + 5, _clip(shown, 18), _TEXT, 9, anchor_x="right")
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, list):
-        return json.dumps(value if len(json.dumps(value)) < 18 else f"[{len(value)} points]")
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _clip(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
+def _label(title: str) -> str:
+    """A piece's title as its tool button says it: before any bracket, cut to fit."""
+    short = title.split(" (")[0]
+    return short if len(short) <= 24 else short[:23] + "…"
 
 
 def _parse(text: str) -> Any:

@@ -22,6 +22,8 @@ from .shapes import segments, triangulate
 #: A spring's or particle's role: a plain link (drawn by stretch), part of a body
 #: (under its fill), part of a rope (drawn as a curve).
 LINK, BODY, ROPE = 0, 1, 2
+#: ``BODY_PALETTE`` as float RGBA rows (a body's colour by its entity, indexed, not made).
+_BODY_RGBA = table(BODY_PALETTE)
 
 
 class Layout:
@@ -118,8 +120,7 @@ class Layout:
         """Rigid bodies' shapes (body coordinates) and colours, joints' Looks, by row."""
         self.rigid = RigidShapes(st)
         ents = st.bodies.cols["entity"][: st.bodies.n]
-        self.rigid_palette = table([BODY_PALETTE[e % len(BODY_PALETTE)] for e in ents.tolist()]
-                                   ).reshape(-1, 4)
+        self.rigid_palette = _BODY_RGBA[ents % len(BODY_PALETTE)].reshape(-1, 4)
         self.rigid_look, self.rigid_has_look, self.rigid_visible = self._looks_of(ents)
         self.joint_look, self.joint_has_look, self.joint_visible = self._looks_of(
             st.joints.cols["entity"][: st.joints.n])

@@ -74,11 +74,18 @@ class RigidShapes:
 
 
 def _unshared(owner: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """Which edges (``owner`` body row, ``start → end`` px) have no reverse edge in their body."""
+    """Which edges (``owner`` body row, ``start → end`` px) have no reverse edge in their body
+    (ends compared on a 1e-6 px grid; whole rows compared as bytes, in numpy)."""
+    if not len(owner):
+        return np.zeros(0, bool)
     q = np.round(np.concatenate([start, end], axis=1) / 1e-6).astype(np.int64)
-    forward = {(int(o), *e) for o, e in zip(owner, q.tolist(), strict=True)}
-    return np.array([(int(o), e[2], e[3], e[0], e[1]) not in forward
-                     for o, e in zip(owner, q.tolist(), strict=True)], bool)
+    o = np.asarray(owner, np.int64)[:, None]
+    both = np.ascontiguousarray(np.concatenate([np.hstack([o, q]),
+                                                np.hstack([o, q[:, 2:], q[:, :2]])]))
+    rows = both.view(np.dtype((np.void, both.dtype.itemsize * both.shape[1]))).ravel()
+    _, key = np.unique(rows, return_inverse=True)
+    key = key.ravel()
+    return ~np.isin(key[len(owner):], key[: len(owner)])
 
 
 def _place(local: np.ndarray, rows: np.ndarray, pos: np.ndarray, cos: np.ndarray,

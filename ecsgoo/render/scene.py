@@ -32,6 +32,25 @@ class Scene:
     capsules: np.ndarray
     discs: np.ndarray
 
+    def within(self, rect: tuple[float, float, float, float]) -> Scene:
+        """Only the shapes whose box reaches into ``rect`` (world px ``(x0, y0, x1, y1)``),
+        in their order (the backdrop whole): what a partial repaint draws."""
+        x0, y0, x1, y1 = rect
+
+        def meets(xs: list[np.ndarray], ys: list[np.ndarray], grow: Any = 0.0) -> np.ndarray:
+            """Whether the box of the points ``xs[i], ys[i]`` (grown by ``grow``) meets rect."""
+            return ((np.maximum.reduce(xs) + grow >= x0) & (np.minimum.reduce(xs) - grow <= x1)
+                    & (np.maximum.reduce(ys) + grow >= y0)
+                    & (np.minimum.reduce(ys) - grow <= y1))
+
+        t = self.triangles
+        keep = meets([t[0::3, 0], t[1::3, 0], t[2::3, 0]], [t[0::3, 1], t[1::3, 1], t[2::3, 1]])
+        tri = t.reshape(-1, 3 * VERTEX_COLUMNS)[keep].reshape(-1, VERTEX_COLUMNS)
+        c, d = self.capsules, self.discs
+        caps = c[meets([c[:, 0], c[:, 2]], [c[:, 1], c[:, 3]], c[:, 4])]
+        discs = d[meets([d[:, 0]], [d[:, 1]], d[:, 2])]
+        return Scene(self.backdrop, tri, caps, discs)
+
 
 def build_scene(world: Any, layout: Layout, px: float, wireframe: bool, critical_count: int,
                 visible: tuple[float, float, float, float]) -> Scene:

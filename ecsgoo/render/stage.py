@@ -101,13 +101,15 @@ class Render(Stage):
         return self._auto_view[1]
 
     def draw(self, world: World, window: Any = None, size: tuple[int, int] | None = None,
-             area: Rect | None = None) -> Fit:
+             area: Rect | None = None, clip: tuple[int, int, int, int] | None = None) -> Fit:
         """Draw ``world`` into the current arcade window (or ``window``); return the camera fit.
 
         Clears the window, sets a camera that fits ``view_rect(world, size)``
         into it (``size``: the game's nominal window size, default the
         window's; ``area``: the part of the window to fit into, window px, default
         all of it), and leaves that camera active for overlays in world coordinates.
+        ``clip`` (framebuffer px ``(x, y, w, h)``) draws only there: a scissor, and only
+        the shapes that reach into it (a partial repaint; the window is not cleared).
         """
         import arcade
 
@@ -118,14 +120,20 @@ class Render(Stage):
             area = tuple(k * v for v in area)
         self.fit = fit(self.view_rect(world, size or (window.width, window.height)),
                        width, height, area)
-        if world.bounds is not None and not self.fit.covered_by(world.bounds):
+        if clip is None and world.bounds is not None and not self.fit.covered_by(world.bounds):
             window.clear(color=OUTSIDE)  # letterbox; otherwise the sky covers every pixel
-        self.camera(window).use()
+        camera = self.camera(window)
+        camera.scissor = arcade.LBWH(*clip) if clip is not None else None
+        camera.use()
         px = 1.0 / self.fit.scale  # one screen pixel in world px
         gpu = batches(window.ctx)
         gpu.begin()
         gpu.set_pixel(px)
         scene = self.scene(world, px)
+        if clip is not None:
+            (x0, y0), (x1, y1) = (self.fit.to_world(clip[0], clip[1]),
+                                  self.fit.to_world(clip[0] + clip[2], clip[1] + clip[3]))
+            scene = scene.within((x0 - 2 * px, y0 - 2 * px, x1 + 2 * px, y1 + 2 * px))
         gpu.triangles(scene.backdrop, blend=False)
         gpu.triangles(scene.triangles)
         gpu.capsules(scene.capsules)

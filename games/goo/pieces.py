@@ -51,6 +51,11 @@ def _structure(world: World, x: float, y: float, width: float, height: float,
     return links
 
 
+def _crawling_on(comp: object) -> list[int]:
+    """The link a crawler is on: it goes with the structure (its file saves it as a number)."""
+    return [comp.link] if isinstance(comp, GooBall) and comp.link else []
+
+
 KIT = Kit(
     blank=lambda: emptied(load(GooGame.level_file(1))),
     pieces=(
@@ -67,4 +72,6 @@ KIT = Kit(
         Piece("goo_ball", "goo ball", _ball, (
             Field("free", True, doc="the player may build with it"),
             Field("anchored", False)), group="goo", at=(300.0, 50.0)),
-    ))
+    ),
+    links=_crawling_on,
+)

@@ -31,4 +31,6 @@ KIT = Kit(
         Piece("rope_hook", "hook", add_hook, (
             Field("reach", 70.0, limits.Range(1.0, 1e4), "size", "px"),), group="rope"),
         Piece("rope_monster", "Om Nom", add_monster, group="rope", at=(650.0, 100.0)),
-    ))
+    ),
+    hubs=("rope_candy",),  # each rope of the candy is a part of its own, as the player sees
+)

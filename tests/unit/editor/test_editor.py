@@ -117,6 +117,8 @@ def test_every_refused_value_names_its_field(piece):
     elif piece.kind == "hinge":  # on two overlapping bodies
         ed.place("rigid_box", x=190, y=300)
         ed.place("rigid_box", x=210, y=300)
+    elif piece.kind == "sensor_on":  # on a body
+        ed.place("rigid_box", x=200, y=300)
     t = ed.place(piece.kind, x=200, y=300, **fields)
     text = ed.text()
     for field in piece.all_fields():
@@ -177,3 +179,39 @@ def test_a_goo_level_without_its_pipe_cannot_be_saved_yet(tmp_path):
     ed.place("goo_pipe")
     assert ed.problem is None
     ed.save(tmp_path / "x.toml")
+
+
+def test_each_kind_of_operation_undoes_and_redoes_exactly_and_undo_reaches_150_back():
+    from ecsgoo.sensors import Sensor
+
+    ed = Editor("rope", level=1)
+    box = ed.place("rigid_box", x=100, y=100)
+    star = next(t for t in range(ed.parts) if "rope_star" in ed.title(t))
+    (sensor,) = [e for e in ed.built[star].entities if ed.world.has_component(e, Sensor)]
+    ops = {
+        "place": lambda: ed.place("jelly_ball", x=500, y=200),
+        "place_many": lambda: ed.place_many([("particle", {"x": 50, "y": 50}),
+                                             ("segment", {"x": 10, "y": 10, "to": [90, 20]})]),
+        "move": lambda: ed.move(5, 0, things=[box, star]),
+        "rotate": lambda: ed.rotate(0.3, things=[box, star]),
+        "scale": lambda: ed.scale(1.5, things=[box]),
+        "duplicate": lambda: ed.duplicate(things=[box, star]),
+        "delete": lambda: ed.delete(things=[star]),
+        "set a field": lambda: ed.set("mass", 3.0, things=[box]),
+        "set a part's component": lambda: ed.set(sensor, Sensor, "radius", 30.0),
+        "set the level": lambda: ed.set_level("damping", 0.99),
+    }
+    for name, op in ops.items():
+        before = ed.text()
+        op()
+        after = ed.text()
+        assert after != before, name
+        assert ed.undo() and ed.text() == before, name
+        assert ed.redo() and ed.text() == after, name
+        assert ed.undo() and ed.text() == before, name
+    start = ed.text()
+    for k in range(150):
+        ed.move(1.0 if k % 2 else -2.0, 0.0, things=[box])
+    for _ in range(150):
+        assert ed.undo()
+    assert ed.text() == start

@@ -58,19 +58,67 @@ def test_a_part_turns_about_its_centre_particles_and_all():
         ed.scale(2.0, things=[box])
 
 
-def test_a_copied_rope_holds_its_own_copied_candy():
-    ed = Editor("rope", level=1)
-    rope = next(t for t in range(ed.parts) if "rope_candy" in ed.title(t))
-    (copy,) = ed.duplicate(0, -100, things=[rope])
-    assert ed.selection == [copy] and ed.title(copy) == ed.title(rope)
-    new = set(ed.built[copy].entities)
-    assert not new & set(ed.built[rope].entities)
+def _ties(world, entities, candy):
+    """The springs among ``entities`` tied to ``candy``."""
+    from ecsgoo import Spring
+
+    return [world.component(e, Spring) for e in entities if world.has_component(e, Spring)
+            and candy in (world.component(e, Spring).a, world.component(e, Spring).b)]
+
+
+def test_each_rope_of_the_candy_is_a_part_and_a_copy_ties_to_the_same_candy():
+    import math
+
+    from ecsgoo import Particle
+
+    ed = Editor("rope", level=3)
+    ropes = [t for t in range(ed.parts) if ed.title(t).startswith("opened: rope_rope")]
+    (candy,) = [t for t in range(ed.parts) if ed.title(t).startswith("opened: rope_candy")]
+    assert len(ropes) == 3 and len(ed.built[candy].entities) == 1
+    (candy_e,) = ed.built[candy].entities
+    (copy,) = ed.duplicate(0, -40, things=[ropes[0]])
     world = saving.loads(ed.text())
-    ropes = [c for e in new for c in world.components_for_entity(e)
-             if type(c).__name__ == "Rope"]
-    assert len(ropes) == 1 and set(ropes[0].nodes) <= new and set(ropes[0].springs) <= new
-    ed.delete(things=[rope])
-    assert ed.parts == 5 and ed.undo() and ed.undo() and ed.text().encode() == _bundled(ed)
+    (tie,) = _ties(world, ed.built[copy].entities, candy_e)  # the copy is tied to the candy
+    a, b = world.component(tie.a, Particle), world.component(tie.b, Particle)
+    assert tie.rest == pytest.approx(math.hypot(b.x - a.x, b.y - a.y))  # reaches, no pull
+    assert len([c for e in world.entities() for c in world.components_for_entity(e)
+                if type(c).__name__ == "Rope"]) == 4
+    ed.delete(things=[ropes[1]])
+    game = ed.play_test()
+    for _ in range(60):
+        game.step()
+    assert game.status().result == "running"  # the candy still hangs from three ropes
+    ed.move(0, 30, things=[candy])  # the candy moved: each rope's tie reaches it
+    world = saving.loads(ed.text())
+    left = [t for t in range(ed.parts) if ed.title(t).startswith("opened: rope_rope")]
+    assert len(left) == 3
+    for t in left:
+        (tie,) = _ties(world, ed.built[t].entities, candy_e)
+        a, b = world.component(tie.a, Particle), world.component(tie.b, Particle)
+        assert tie.rest == pytest.approx(math.hypot(b.x - a.x, b.y - a.y))
+    for _ in range(3):
+        assert ed.undo()
+    assert ed.text().encode() == _bundled(ed)
+
+
+def test_goo_crawlers_go_with_the_structure_they_crawl_on():
+    from ecsgoo import Particle
+
+    ed = Editor("goo", level=1)
+    (structure,) = [t for t in range(ed.parts) if "springs" in ed.title(t)]
+    world = ed.world
+    crawlers = [e for e in ed.built[structure].entities
+                if any(getattr(c, "link", 0) for c in world.components_for_entity(e))]
+    assert len(crawlers) == 8
+    before = {e: (world.component(e, Particle).x, world.component(e, Particle).y)
+              for e in crawlers}
+    ed.move(20, 0, things=[structure])
+    world = ed.world
+    for e, (x, y) in before.items():
+        p = world.component(e, Particle)
+        assert (p.x, p.y) == pytest.approx((x + 20, y))
+    ed.delete(things=[structure])
+    assert not any(ed.world.entity_exists(e) for e in crawlers)
 
 
 def test_a_part_has_its_place_as_fields_and_its_components_fields():

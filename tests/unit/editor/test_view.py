@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ecsgoo.editor import Editor
 from ecsgoo.editor.view import EditorView
 
@@ -140,3 +142,100 @@ def test_the_window_paints_its_picture_again_only_when_it_changes():
     view.draw(window)
     view.draw(window)
     assert view.still.paints == 3
+
+
+def test_a_click_on_a_choice_field_takes_its_next_value():
+    view = EditorView(Editor("rope"))
+    _tool(view, "rigid_box")
+    _click(view, 200, 200)
+    ed = view.editor
+    (row,) = [b for name, _, b in view.panel_rows() if name == "kind"]
+    for want in ("static", "kinematic", "dynamic"):
+        view.press(row.x + 5, row.y + 5)
+        assert ed.fields(ed.selection[0])["kind"] == want
+
+
+def test_e_in_a_game_edits_the_level_at_hand_and_esc_goes_to_its_level_select(tmp_path):
+    import arcade
+
+    from ecsgoo.app.window import PlayerWindow
+    from games.rope.game import RopeGame
+
+    win = PlayerWindow(RopeGame(level=2), None)
+    try:
+        win.on_key_press(arcade.key.E, 0)
+        assert win.player is None and win.editor.editor.opened == "bundled level 2"
+        win.on_draw()
+        win.on_key_press(arcade.key.ESCAPE, 0)  # nothing edited: leaves at once
+        assert win.editor is None and win.launcher.screen == "rope"
+        mine = Editor("rope")
+        mine.place("rope_candy", x=300, y=300)
+        path = mine.save(tmp_path / "mine.toml")
+        win.start("rope", 1, RopeGame.custom_level(path=path))
+        win.on_key_press(arcade.key.E, 0)  # a level of the user's: that file
+        assert win.editor.editor.path == path and win.editor.editor.things == mine.things
+    finally:
+        win.close()
+
+
+def test_the_mouse_turns_and_sizes_with_the_handles_and_keys_copy_delete_and_snap():
+    import math
+
+    view = EditorView(Editor("rope"))
+    ed = view.editor
+    _tool(view, "rigid_box")
+    _click(view, 300, 300)
+    _tool(view, "select")
+    _click(view, 300, 300)
+    f = view.fit()
+    handles = view._handles(f)
+    hx, hy = handles["rotate"]  # above the box: drag it a quarter turn round to the left
+    cx, cy = _screen(view, 300, 300)
+    r = math.hypot(hx - cx, hy - cy)
+    view.press(hx, hy)
+    view.drag_to(cx - r, cy)
+    view.release(cx - r, cy)
+    assert ed.fields(0)["angle"] == pytest.approx(math.pi / 2)
+    sx, sy = view._handles(view.fit())["scale"]  # the corner, dragged twice as far out
+    view.press(sx, sy)
+    view.drag_to(cx + 2 * (sx - cx), cy + 2 * (sy - cy))
+    view.release(cx + 2 * (sx - cx), cy + 2 * (sy - cy))
+    assert ed.fields(0)["width"] == pytest.approx(80.0)
+    view.key("d", ctrl=True)
+    assert len(ed.things) == 2 and ed.selection == [1]
+    assert ed.fields(1)["x"] == ed.fields(0)["x"] + 20
+    view.key("delete")
+    assert len(ed.things) == 1
+    view.key("g")
+    assert not view.snap
+    ed.select(0)
+    view.key("right")  # a nudge of 1 px off the grid, 10 on it
+    assert ed.fields(0)["x"] == 301
+
+
+def test_ctrl_z_and_ctrl_y_undo_and_redo_in_the_window():
+    view = EditorView(Editor("rope"))
+    _tool(view, "particle")
+    _click(view, 200, 200)
+    _click(view, 300, 200)
+    ed = view.editor
+    view.key("z", ctrl=True)
+    assert len(ed.things) == 1
+    view.key("y", ctrl=True)
+    assert len(ed.things) == 2
+
+
+@pytest.mark.parametrize("game", ["rope", "goo", "suika", "jelly"])
+def test_every_tool_fits_the_strip_without_covering_another(game):
+    from ecsgoo.editor.view import FOOT, STRIP, TOP
+    from ecsgoo.editor.window import editor_size
+
+    ed = Editor(game)
+    view = EditorView(ed, editor_size(ed))
+    buttons = view.tools()
+    assert len(buttons) == len(ed.placeable()) + 6
+    for b in buttons:
+        assert 0 <= b.x and b.x + b.w <= STRIP and FOOT <= b.y
+        assert b.y + b.h <= view.size[1] - TOP and len(b.label) <= 24
+    rows = sorted((b.y, b.y + b.h) for b in buttons)
+    assert all(top <= nxt for (_, top), (nxt, _) in zip(rows, rows[1:], strict=False))

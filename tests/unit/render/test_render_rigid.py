@@ -121,3 +121,17 @@ def test_a_headless_frame_shows_the_bodies(window):
     assert np.abs(image[599 - 300, 200] - CRATE).max() < 8, "the crate's fill"
     assert np.abs(image[599 - 10, 100] - STATIC_BODY).max() < 8, "the static ground"
     assert np.abs(image[599 - 300, 300 + 100] - CRATE).max() > 40, "nothing beside it"
+
+
+def test_unshared_edges_match_the_naive_set_lookup():
+    from ecsgoo.render.rigid import _unshared
+    from tests.naive import unshared_edges_naive
+
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        n = int(rng.integers(1, 40))
+        owner = rng.integers(0, 3, n)
+        ends = rng.integers(0, 4, (n, 4)) * 0.5  # few points: many edges shared
+        got = _unshared(owner, ends[:, :2], ends[:, 2:])
+        assert (got == unshared_edges_naive(owner, ends[:, :2], ends[:, 2:])).all()
+    assert _unshared(np.zeros(0, int), np.zeros((0, 2)), np.zeros((0, 2))).shape == (0,)

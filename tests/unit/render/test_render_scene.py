@@ -47,3 +47,24 @@ def test_a_body_is_a_filled_outline_over_its_particles():
     w.add_component(ball.constraint, Look(visible=False))
     assert len(Render().scene(w).triangles) == 0
     assert len(scene.backdrop) == 6, "the sky: two triangles"
+
+
+def test_a_scene_within_a_rectangle_keeps_the_shapes_that_reach_into_it():
+    from ecsgoo.rigid import RigidBody
+    from tests.naive import scene_within_naive
+
+    w = World().use(*(s() for s in systems.SOLVER))
+    for k in range(12):
+        jelly_ball(w, 60 + 70 * k, 200, radius=25, vertices=10)
+        w.create_entity(RigidBody.box(60 + 70 * k, 400, 30, 20, angle=0.1 * k))
+        w.create_entity(RigidBody.circle(60 + 70 * k, 500, 12))
+    scene = Render().scene(w, 1.0)
+    rects = ((0, 0, 1e4, 1e4), (200, 180, 260, 420), (500, 495, 501, 505), (-50, -50, -40, -40))
+    for rect in rects:
+        got = scene.within(rect)
+        tri, caps, discs = scene_within_naive(scene.triangles, scene.capsules, scene.discs, rect)
+        assert np.array_equal(got.triangles, tri) and np.array_equal(got.capsules, caps)
+        assert np.array_equal(got.discs, discs) and got.backdrop is scene.backdrop
+    whole = scene.within((0, 0, 1e4, 1e4))
+    assert len(whole.triangles) == len(scene.triangles) and len(whole.discs) == len(scene.discs)
+    assert 0 < len(scene.within((200, 180, 260, 420)).triangles) < len(scene.triangles)
