@@ -8,7 +8,8 @@ environments in turn, and each reports its best round (CPU time of this process,
 machine still slows every figure, so the ratio to CartPole is given too). Then,
 for the ecsgoo environments, where a step's time goes (physics, the game's own
 stages, the environment layer) and the CPU ms of an ``rgb_array`` frame and of an
-``obs="pixels"`` picture. LunarLander needs ``box2d`` and pygame (gymnasium's
+``obs="pixels"`` picture; then each stage's µs a frame (``--stages``: that table
+alone). LunarLander needs ``box2d`` and pygame (gymnasium's
 box2d package imports its car racing module, which imports pygame).
 
 The bar (issue 27): Suika ≥ 400, Rope ≥ 3,000, Goo ≥ 100 steps per CPU-second.
@@ -106,6 +107,55 @@ def time_split(env_id: str, steps: int) -> dict[str, float]:
             "env": 1 - spent["world"] / total}
 
 
+def stage_profile(env_id: str, steps: int) -> tuple[float, dict[str, float]]:
+    """Where a frame's time goes, for whoever makes the physics step cheaper: wall µs per
+    frame of each pipeline stage (a solver stage summed over its substeps), of
+    ``World.begin_frame`` and ``World.end_frame`` (contact events, sensors, sleeping), and
+    of everything outside ``World.step`` (``"outside World.step"``), over ``steps`` random
+    steps after the same steps once (compiles, caches). Returns the µs of a whole frame
+    (the step's time over its frames) and the parts."""
+    from ecsgoo.world import World
+
+    parts: dict[str, float] = {}
+    frames = [0]
+    plain, begin, end = World.step, World.begin_frame, World.end_frame
+
+    def timed(world: World, n: int = 1) -> None:
+        world.profile = parts
+        t0 = time.perf_counter()
+        try:
+            plain(world, n)
+        finally:
+            parts["World.step"] = parts.get("World.step", 0.0) + time.perf_counter() - t0
+            frames[0] += n
+
+    def around(method: Any, name: str) -> Any:
+        def run(world: World) -> None:
+            t0 = time.perf_counter()
+            try:
+                method(world)
+            finally:
+                parts[name] = parts.get(name, 0.0) + time.perf_counter() - t0
+        return run
+
+    env = _make(env_id)
+    _episodes(env, steps)
+    World.step = timed  # type: ignore[method-assign]
+    World.begin_frame = around(begin, "begin_frame")  # type: ignore[method-assign]
+    World.end_frame = around(end, "end_frame")  # type: ignore[method-assign]
+    try:
+        t0 = time.perf_counter()
+        _episodes(env, steps)
+        total = time.perf_counter() - t0
+    finally:
+        World.step, World.begin_frame, World.end_frame = plain, begin, end  # type: ignore
+        env.close()
+    n = max(frames[0], 1)
+    parts["outside World.step"] = total - parts.pop("World.step", 0.0)
+    return 1e6 * total / n, {k: 1e6 * v / n for k, v in sorted(parts.items(),
+                                                               key=lambda kv: -kv[1])}
+
+
 def _frame_ms(env_id: str, frames: int = 20) -> float:
     """CPU ms of one ``render()`` of an ``rgb_array`` environment (after a first frame),
     a step between frames (only the ``render`` calls are timed)."""
@@ -187,7 +237,25 @@ def bench_env_speed(rounds: int = SPEED_ROUNDS) -> list[tuple[str, str, str]]:
     return rows
 
 
+def stage_rows(steps: dict[str, int] | None = None) -> list[tuple[str, str, str]]:
+    """``stage_profile`` of each ecsgoo environment as table rows (µs a frame, shares)."""
+    rows = []
+    for env_id, count in (steps or {k: v for k, v in SPEED_STEPS.items()
+                                    if k in SPEED_BARS}).items():
+        frame, parts = stage_profile(env_id, count)
+        shown = ", ".join(f"{k} {v:.0f} ({v / frame:.0%})" for k, v in parts.items())
+        rows.append((f"`{env_id}`", f"**{frame:.0f}**", shown))
+    return rows
+
+
 if __name__ == "__main__":
-    print("| environment | steps per CPU-second (best round) | same run |\n|---|---|---|")
-    for row in bench_env_speed():
+    import sys
+
+    if "--stages" not in sys.argv[1:]:
+        print("| environment | steps per CPU-second (best round) | same run |\n|---|---|---|")
+        for row in bench_env_speed():
+            print("| " + " | ".join(row) + " |", flush=True)
+    print("\n| environment | µs a frame (wall) | stages and frame parts, µs a frame (share) |\n"
+          "|---|---|---|")
+    for row in stage_rows():
         print("| " + " | ".join(row) + " |", flush=True)
