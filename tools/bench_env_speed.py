@@ -70,41 +70,19 @@ def cpu_rate(env_id: str, steps: int) -> tuple[float, int]:
 
 
 def time_split(env_id: str, steps: int) -> dict[str, float]:
-    """Of a step's time (wall clock, over ``steps`` steps): the shares (0–1) in the
-    physics (``World.step`` but the game's own stages), in the game's stages (from
-    ``games.``) and outside ``World.step`` (the environment layer, the game's view
-    updates, resets)."""
-    from ecsgoo.world import World
-
-    spent = {"world": 0.0}
-    plain = World.step
-    stages: dict[str, float] = {}
-
-    def timed(world: World, n: int = 1) -> None:
-        world.profile = stages
-        t0 = time.perf_counter()
-        try:
-            plain(world, n)
-        finally:
-            spent["world"] += time.perf_counter() - t0
-
+    """Of a step's time (wall clock, over ``steps`` steps, from ``stage_profile``): the
+    shares (0–1) in the physics (``World.step`` but the game's own stages), in the game's
+    stages (from ``games.``) and outside ``World.step`` (the environment layer, the
+    game's view updates, resets)."""
+    frame, parts = stage_profile(env_id, steps)
     env = _make(env_id)
-    env.reset(seed=0)
-    env.step(env.action_space.sample())
-    World.step = timed  # type: ignore[method-assign]
-    try:
-        t0 = time.perf_counter()
-        _episodes(env, steps)
-        total = time.perf_counter() - t0
-        game = {type(s).__name__ for s in env.unwrapped.game.world.pipeline
-                if type(s).__module__.startswith("games.")}
-        names = {s.name: type(s).__name__ for s in env.unwrapped.game.world.pipeline}
-    finally:
-        World.step = plain  # type: ignore[method-assign]
-        env.close()
-    rules = sum(t for name, t in stages.items() if names.get(name) in game)
-    return {"physics": (spent["world"] - rules) / total, "game": rules / total,
-            "env": 1 - spent["world"] / total}
+    game = {s.name for s in env.unwrapped.game.world.pipeline
+            if type(s).__module__.startswith("games.")}
+    env.close()
+    rules = sum(t for name, t in parts.items() if name in game)
+    outside = parts["outside World.step"]
+    return {"physics": (frame - outside - rules) / frame, "game": rules / frame,
+            "env": outside / frame}
 
 
 def stage_profile(env_id: str, steps: int) -> tuple[float, dict[str, float]]:
