@@ -8,7 +8,8 @@ environments in turn, and each reports its best round (CPU time of this process,
 machine still slows every figure, so the ratio to CartPole is given too). Then,
 for the ecsgoo environments, where a step's time goes (physics, the game's own
 stages, the environment layer) and the CPU ms of an ``rgb_array`` frame and of an
-``obs="pixels"`` picture. LunarLander needs ``box2d`` and pygame (gymnasium's
+``obs="pixels"`` picture; then each stage's µs a frame (``--stages``: that table
+alone). LunarLander needs ``box2d`` and pygame (gymnasium's
 box2d package imports its car racing module, which imports pygame).
 
 The bar (issue 27): Suika ≥ 400, Rope ≥ 3,000, Goo ≥ 100 steps per CPU-second.
@@ -69,41 +70,68 @@ def cpu_rate(env_id: str, steps: int) -> tuple[float, int]:
 
 
 def time_split(env_id: str, steps: int) -> dict[str, float]:
-    """Of a step's time (wall clock, over ``steps`` steps): the shares (0–1) in the
-    physics (``World.step`` but the game's own stages), in the game's stages (from
-    ``games.``) and outside ``World.step`` (the environment layer, the game's view
-    updates, resets)."""
+    """Of a step's time (wall clock, over ``steps`` steps, from ``stage_profile``): the
+    shares (0–1) in the physics (``World.step`` but the game's own stages), in the game's
+    stages (from ``games.``) and outside ``World.step`` (the environment layer, the
+    game's view updates, resets)."""
+    frame, parts = stage_profile(env_id, steps)
+    env = _make(env_id)
+    game = {s.name for s in env.unwrapped.game.world.pipeline
+            if type(s).__module__.startswith("games.")}
+    env.close()
+    rules = sum(t for name, t in parts.items() if name in game)
+    outside = parts["outside World.step"]
+    return {"physics": (frame - outside - rules) / frame, "game": rules / frame,
+            "env": outside / frame}
+
+
+def stage_profile(env_id: str, steps: int) -> tuple[float, dict[str, float]]:
+    """Where a frame's time goes, for whoever makes the physics step cheaper: wall µs per
+    frame of each pipeline stage (a solver stage summed over its substeps), of
+    ``World.begin_frame`` and ``World.end_frame`` (contact events, sensors, sleeping), and
+    of everything outside ``World.step`` (``"outside World.step"``), over ``steps`` random
+    steps after the same steps once (compiles, caches). Returns the µs of a whole frame
+    (the step's time over its frames) and the parts."""
     from ecsgoo.world import World
 
-    spent = {"world": 0.0}
-    plain = World.step
-    stages: dict[str, float] = {}
+    parts: dict[str, float] = {}
+    frames = [0]
+    plain, begin, end = World.step, World.begin_frame, World.end_frame
 
     def timed(world: World, n: int = 1) -> None:
-        world.profile = stages
+        world.profile = parts
         t0 = time.perf_counter()
         try:
             plain(world, n)
         finally:
-            spent["world"] += time.perf_counter() - t0
+            parts["World.step"] = parts.get("World.step", 0.0) + time.perf_counter() - t0
+            frames[0] += n
+
+    def around(method: Any, name: str) -> Any:
+        def run(world: World) -> None:
+            t0 = time.perf_counter()
+            try:
+                method(world)
+            finally:
+                parts[name] = parts.get(name, 0.0) + time.perf_counter() - t0
+        return run
 
     env = _make(env_id)
-    env.reset(seed=0)
-    env.step(env.action_space.sample())
+    _episodes(env, steps)
     World.step = timed  # type: ignore[method-assign]
+    World.begin_frame = around(begin, "begin_frame")  # type: ignore[method-assign]
+    World.end_frame = around(end, "end_frame")  # type: ignore[method-assign]
     try:
         t0 = time.perf_counter()
         _episodes(env, steps)
         total = time.perf_counter() - t0
-        game = {type(s).__name__ for s in env.unwrapped.game.world.pipeline
-                if type(s).__module__.startswith("games.")}
-        names = {s.name: type(s).__name__ for s in env.unwrapped.game.world.pipeline}
     finally:
-        World.step = plain  # type: ignore[method-assign]
+        World.step, World.begin_frame, World.end_frame = plain, begin, end  # type: ignore
         env.close()
-    rules = sum(t for name, t in stages.items() if names.get(name) in game)
-    return {"physics": (spent["world"] - rules) / total, "game": rules / total,
-            "env": 1 - spent["world"] / total}
+    n = max(frames[0], 1)
+    parts["outside World.step"] = total - parts.pop("World.step", 0.0)
+    return 1e6 * total / n, {k: 1e6 * v / n for k, v in sorted(parts.items(),
+                                                               key=lambda kv: -kv[1])}
 
 
 def _frame_ms(env_id: str, frames: int = 20) -> float:
@@ -187,7 +215,25 @@ def bench_env_speed(rounds: int = SPEED_ROUNDS) -> list[tuple[str, str, str]]:
     return rows
 
 
+def stage_rows(steps: dict[str, int] | None = None) -> list[tuple[str, str, str]]:
+    """``stage_profile`` of each ecsgoo environment as table rows (µs a frame, shares)."""
+    rows = []
+    for env_id, count in (steps or {k: v for k, v in SPEED_STEPS.items()
+                                    if k in SPEED_BARS}).items():
+        frame, parts = stage_profile(env_id, count)
+        shown = ", ".join(f"{k} {v:.0f} ({v / frame:.0%})" for k, v in parts.items())
+        rows.append((f"`{env_id}`", f"**{frame:.0f}**", shown))
+    return rows
+
+
 if __name__ == "__main__":
-    print("| environment | steps per CPU-second (best round) | same run |\n|---|---|---|")
-    for row in bench_env_speed():
+    import sys
+
+    if "--stages" not in sys.argv[1:]:
+        print("| environment | steps per CPU-second (best round) | same run |\n|---|---|---|")
+        for row in bench_env_speed():
+            print("| " + " | ".join(row) + " |", flush=True)
+    print("\n| environment | µs a frame (wall) | stages and frame parts, µs a frame (share) |\n"
+          "|---|---|---|")
+    for row in stage_rows():
         print("| " + " | ".join(row) + " |", flush=True)

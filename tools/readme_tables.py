@@ -1,6 +1,6 @@
 """Regenerate the README's evaluation tables from ``ecsgoo eval`` runs.
 
-    python tools/readme_tables.py [--seeds 20] [--workers 2] [--write]
+    python tools/readme_tables.py [--seeds 20] [--workers 2] [--table suika|bots] [--write]
 
 Plays every bundled bot of suika, rope and goo (level 1) on seeds 0..N-1 with
 ``ecsgoo.evaluate.evaluate`` (what ``ecsgoo eval GAME --bot NAME --seeds N`` does:
@@ -8,7 +8,10 @@ through the game's environment, each episode capped at 20,000 frames), prints
 the Markdown tables, and with ``--write`` puts them into README.md between the
 ``<!-- table:NAME -->`` and ``<!-- /table:NAME -->`` markers, draws
 ``docs/suika-eval.png`` (each suika bot's histogram) and keeps the runs' JSON
-lines in ``docs/eval-tables.json`` (with the ecsgoo version and commit).
+lines in ``docs/eval-tables.json`` (with the ecsgoo version and commit). ``--table``
+plays and writes only that table (its games' lines in the JSON replaced, the others
+kept): ``bots`` takes a minute or two, ``suika`` most of an hour on 2 cores (lookahead's
+games that reach the cap).
 """
 
 from __future__ import annotations
@@ -72,17 +75,28 @@ def replace(text: str, name: str, table: str) -> str:
     return pattern.sub(lambda m: m.group(1) + table + m.group(2), text)
 
 
+#: The games each README table is played from.
+TABLE_GAMES = {"suika": ("suika",), "bots": ("rope", "goo")}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--table", action="append", choices=list(TABLE_GAMES),
+                        help="only this table (again for more; default: every one)")
     parser.add_argument("--write", action="store_true",
                         help="write README.md, docs/suika-eval.png and docs/eval-tables.json")
     args = parser.parse_args(argv)
-    results = {game: evaluate(game, bots, args.seeds, frames=FRAMES, workers=args.workers)
-               for game, bots in BOTS.items()}
-    tables = {"suika": suika_table(results["suika"], args.seeds),
-              "bots": bots_table({g: results[g] for g in ("rope", "goo")}, args.seeds)}
+    chosen = args.table or list(TABLE_GAMES)
+    games = [g for name in chosen for g in TABLE_GAMES[name]]
+    results = {game: evaluate(game, BOTS[game], args.seeds, frames=FRAMES,
+                              workers=args.workers) for game in games}
+    tables = {}
+    if "suika" in chosen:
+        tables["suika"] = suika_table(results["suika"], args.seeds)
+    if "bots" in chosen:
+        tables["bots"] = bots_table({g: results[g] for g in ("rope", "goo")}, args.seeds)
     for name, table in tables.items():
         print(f"<!-- table:{name} -->\n{table}\n")
     if args.write:
@@ -91,10 +105,16 @@ def main(argv: list[str]) -> int:
         for name, table in tables.items():
             text = replace(text, name, table)
         readme.write_text(text, encoding="utf-8")
-        plot(ROOT / "docs" / "suika-eval.png", results["suika"])
-        lines = [summarize(e) for runs in results.values() for e in runs.values()]
-        (ROOT / "docs" / "eval-tables.json").write_text(
-            "\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+        if "suika" in results:
+            plot(ROOT / "docs" / "suika-eval.png", results["suika"])
+        kept = ROOT / "docs" / "eval-tables.json"
+        old = [json.loads(line) for line in kept.read_text(encoding="utf-8").splitlines()
+               if line.strip()] if kept.exists() else []
+        lines = [line for line in old if line["game"] not in results]  # the tables not run
+        lines += [summarize(e) for runs in results.values() for e in runs.values()]
+        lines.sort(key=lambda line: list(BOTS).index(line["game"]))
+        kept.write_text("\n".join(json.dumps(line) for line in lines) + "\n",
+                        encoding="utf-8")
     return 0
 
 

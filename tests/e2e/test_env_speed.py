@@ -126,3 +126,27 @@ def test_a_cut_piece_moved_in_its_table_is_found_again():
     after = finder.pieces(world)
     assert after.stubs.tolist() == stubs and after.tails.tolist() == tails
     assert not np.array_equal(after.stubs, before.stubs)
+
+
+def test_the_stage_profile_names_every_stage_and_its_parts_fit_in_the_frame():
+    """tools/bench_env_speed.stage_profile: each pipeline stage, begin_frame, end_frame and
+    what is outside World.step, none negative, the parts within the whole; World's methods
+    are its own again afterwards (a profile left patched would time every later step)."""
+    import sys
+    from pathlib import Path
+
+    from ecsgoo.world import World
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+    import bench_env_speed
+
+    before = (World.step, World.begin_frame, World.end_frame)
+    frame, parts = bench_env_speed.stage_profile("ecsgoo/Rope-v0", 20)
+    assert (World.step, World.begin_frame, World.end_frame) == before
+    names = {s.name for s in gym.make("ecsgoo/Rope-v0").unwrapped.game.world.pipeline}
+    assert names | {"begin_frame", "end_frame", "outside World.step"} == set(parts)
+    assert all(v >= 0 for v in parts.values()) and frame > 0
+    assert sum(parts.values()) <= frame * (1 + 1e-9)
+    split = bench_env_speed.time_split("ecsgoo/Rope-v0", 20)
+    assert split.keys() == {"physics", "game", "env"} and split["game"] > 0
+    assert sum(split.values()) == pytest.approx(1.0)
