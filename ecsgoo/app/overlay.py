@@ -66,6 +66,20 @@ def fitted_footer(draw: Any, game: Any, width: float) -> tuple[str, float]:
         keys.remove(spare[0])
 
 
+def fitted_lines(draw: Any, lines: list[str], width: float) -> tuple[str, float]:
+    """Row 2's text (the game's HUD lines joined) and size (pt) that fit ``width`` px with
+    a margin: 11 pt, smaller down to 9 pt, then cut short with "…" (goo's star goals ran
+    off an 800 px window's edge)."""
+    room = width - 20
+    text = "   ·   ".join(str(t) for t in lines)
+    for size in (11.0, 10.0, 9.0):
+        if draw.text_width(text, size) <= room:
+            return text, size
+    while len(text) > 1 and draw.text_width(text, 9.0) > room:
+        text = text[:-2] + "…"
+    return text, 9.0
+
+
 def hud_row(draw: Any, player: Any, limit: float = float("inf")
             ) -> list[tuple[float, str, Any, float, bool]]:
     """Row 1's left side, laid out by measured width so nothing overlaps: ``(x, text, color,
@@ -109,7 +123,8 @@ def draw_hud(draw: Any, player: Any, width: int, height: int) -> None:
     limit = width - 10 - draw.text_width(stats, 9) - 16
     for x, text, color, size, bold in hud_row(draw, player, limit):
         draw.text(x, row1, text, color, size, bold=bold)
-    draw.text(10, row2, "   ·   ".join(str(t) for t in game.hud()), _TEXT, 11)
+    text, size = fitted_lines(draw, game.hud(), width)
+    draw.text(10, row2, text, _TEXT, size)
     room = width - player.widgets.strip_width()  # a game's buttons at the footer's right end
     footer, size = fitted_footer(draw, game, room)
     draw.text(room / 2, 7, footer, _DIM, size, anchor_x="center")

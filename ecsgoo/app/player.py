@@ -79,7 +79,7 @@ class Player:
         self._message = ("", 0.0)
         self._last_frame: float | None = None
         self._widgets_of_world: Any = None
-        self.widgets = WidgetLayer([], *self.size, top=HUD_BAND)
+        self.widgets = WidgetLayer([], *self.size, top=HUD_BAND, bottom=bands(True)[1])
         #: Set by headless runs: frames are drawn only to be saved, fps means nothing.
         self.headless = False
         self.sounds = Sounds()
@@ -199,7 +199,8 @@ class Player:
         if force or self._widgets_of_world is not self.world:
             self._widgets_of_world = self.world
             self.widgets = WidgetLayer(self.game.widgets(), *self.size, top=self.top_band(),
-                                       collapsed=self.widgets.collapsed)
+                                       collapsed=self.widgets.collapsed,
+                                       bottom=bands(self.show_hud)[1])
         self.sounds.hook(self.world)
 
     def top_band(self) -> int:
@@ -231,7 +232,7 @@ class Player:
             self.toggle_wireframe()
         elif name == "h":
             self.show_hud = not self.show_hud
-            self.widgets.layout(*self.size, top=self.top_band())
+            self.widgets.layout(*self.size, top=self.top_band(), bottom=bands(self.show_hud)[1])
         elif name == "m":
             self.say("sound off (M)" if self.sounds.toggle_mute() else "sound on")
         elif name == "f5":

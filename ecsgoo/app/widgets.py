@@ -18,6 +18,10 @@ ROW = {"slider": 40, "toggle": 26, "button": 30}
 MARGIN = 10
 #: Height (px) of the panel's header, which folds the panel away or opens it again.
 HEADER = 24
+#: The open panel fills its column down to the footer band: its rows grow up to this
+#: factor to take the room (larger controls), and the panel's background runs to the
+#: column's foot beyond that (a sidebar, not a dark empty patch below the controls).
+STRETCH = 1.35
 #: A game whose widgets are all buttons gets them in a strip at the footer band's right
 #: end instead of a side panel (no column of empty panel beside the world): each button's
 #: height and, per character of its label, its width (px), and the gap between buttons.
@@ -46,17 +50,18 @@ class WidgetLayer:
 
     ``press``/``drag``/``release`` take window pixels (y up) and return whether a
     widget took the event (then the game does not see it). ``top`` is the px left
-    free above the panel (the player's HUD band). The panel's header folds it
-    away (``collapsed``) and opens it again; ``width()`` is what it takes at the
-    right edge, which the player keeps out of the play area.
+    free above the panel (the player's HUD band), ``bottom`` the px below it (the
+    footer band): the open panel fills the column between them (``STRETCH``). The
+    panel's header folds it away (``collapsed``) and opens it again; ``width()`` is
+    what it takes at the right edge, which the player keeps out of the play area.
     """
 
     def __init__(self, widgets: list[Widget], width: int, height: int, top: int = 0,
-                 collapsed: bool = False) -> None:
+                 collapsed: bool = False, bottom: int = 0) -> None:
         self.widgets = list(widgets)
         self.active: _Slot | None = None
         self.collapsed = collapsed
-        self.top = top
+        self.top, self.bottom = top, bottom
         self.layout(width, height)
 
     @property
@@ -74,10 +79,13 @@ class WidgetLayer:
         """Window px the footer strip of buttons takes at the footer's right end (0 without)."""
         return self.size[0] - self.panel[0] if self.strip else 0.0
 
-    def layout(self, width: int, height: int, top: int | None = None) -> None:
-        """Place the rows for a ``width × height`` window."""
+    def layout(self, width: int, height: int, top: int | None = None,
+               bottom: int | None = None) -> None:
+        """Place the rows for a ``width × height`` window (``top``/``bottom``: the bands'
+        px, kept when not given)."""
         self.size = (width, height)
         self.top = self.top if top is None else top
+        self.bottom = self.bottom if bottom is None else bottom
         self.slots: list[_Slot] = []
         if self.strip:
             self._layout_strip(width)
@@ -87,11 +95,17 @@ class WidgetLayer:
         if self.collapsed and self.top >= HEADER:  # folded: a small tab in the HUD band
             self.header = (width - 110, height - self.top + 2, 100, HEADER - 6)
         y -= HEADER
-        for widget in self.widgets if not self.collapsed else ():
-            h = ROW.get(widget.kind, 30)
+        rows = [ROW.get(w.kind, 30) for w in self.widgets] if not self.collapsed else []
+        foot = self.bottom + MARGIN  # the column's foot (window px)
+        room = y - 8 - foot  # px the rows may take
+        grow = min(max(room / sum(rows), 1.0), STRETCH) if rows else 1.0
+        for widget, row in zip(self.widgets if rows else [], rows, strict=True):
+            h = round(row * grow)  # whole pixels: text at half a pixel is drawn cut
             y -= h
-            self.slots.append(_Slot(widget, x + 10, y, PANEL_WIDTH - 20, h - 6))
-        bottom = y - 8 if self.slots else y
+            # the control keeps its own height, centred in the grown row
+            pad = (h - row) // 2
+            self.slots.append(_Slot(widget, x + 10, y + pad, PANEL_WIDTH - 20, row - 6))
+        bottom = min(y - 8, float(foot)) if self.slots else y
         self.panel = (x, bottom, PANEL_WIDTH, height - MARGIN - self.top - bottom)
         if self.collapsed:
             self.panel = self.header

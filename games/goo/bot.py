@@ -35,6 +35,12 @@ DRAG = 12
 #: A balloon goes on the tip once the tip is this many build ranges from every anchor,
 #: and on no tip within BALLOON_GAP build ranges of a ball that has one already.
 BALLOON_OUT, BALLOON_GAP = 1.0, 1.0
+#: Balls back along the arm (the tip first) the last balloons may go above.
+BALLOON_BACK = 4
+#: Plans (one every SETTLE frames, the pipe shut) the builder waits, tying balloons only,
+#: before it places the ball that would leave too few to collect for the second star:
+#: time for the balloons it tied to lift the swaying tip into the pipe's reach again.
+THRIFT = 6
 #: Spare ivy is moved (before a crawler is taken) to a spot this many build ranges nearer
 #: the pipe than it is.
 IVY_GAIN = 0.5
@@ -109,6 +115,7 @@ class Bot:
         self.pause = SETTLE if kind == "builder" else HASTE
         self.wait = self.pause // 2
         self.stroke = Stroke()
+        self.thrift = THRIFT
 
     def act(self, game: Any) -> None:
         """One frame of the bot's plan."""
@@ -124,7 +131,10 @@ class Bot:
     def _plan(self, game: Any) -> None:
         world = game.world
         if self.kind == "builder":
-            start, spot = builder_move(world)
+            thrifty = self.thrift > 0 and costs_a_star(world)
+            start, spot = builder_move(world, thrifty)
+            # patience runs out only while the pipe is shut (open, the crawlers are coming)
+            self.thrift -= int(thrifty and start is None and pipe_node(world, balls(world)) < 0)
         else:
             spot = random_spot(world, self.rng)
             start = pick_up(world, spot)
@@ -148,13 +158,15 @@ class Bot:
 Move = tuple[tuple[float, float] | None, tuple[float, float] | None]
 
 
-def builder_move(world: World) -> Move:
+def builder_move(world: World, thrifty: bool = False) -> Move:
     """The builder's next ``(press, release)`` points, or ``(None, None)`` to wait: a balloon
-    for the tip, else a crawler for the next triangle, else spare ivy moved there."""
+    for the tip, else a crawler for the next triangle, else spare ivy moved there.
+    ``thrifty``: one more crawler would cost the second star (``costs_a_star``), so only a
+    balloon or spare ivy goes on."""
     if pipe_node(world, balls(world)) >= 0:
         return None, None
     building = worth_building(world)
-    move = balloon_move(world, spaced=building)
+    move = balloon_move(world, spaced=building and not thrifty)
     if move[0] is not None:
         return move
     ivy = spare_ivy(world)
@@ -163,10 +175,18 @@ def builder_move(world: World) -> Move:
         spot = truss_spot(world, ivy)
         if spot is not None and _nearer(world, spot, p):
             return (float(p[0]), float(p[1])), spot
-    if building:
+    if building and not thrifty:
         spot = truss_spot(world)
         return pick_up(world, spot), spot
     return None, None
+
+
+def costs_a_star(world: World) -> bool:
+    """Whether placing one more crawler leaves too few balls to collect for the second star
+    (``GooRulesState.more``) while enough are left now."""
+    rules, bs = rules_state(world), balls(world)
+    left = rules.collected + rules.supply + int(np.sum(bs.collectable))
+    return rules.more > 0 and left >= rules.more > left - 1
 
 
 def _nearer(world: World, spot: tuple[float, float], now: np.ndarray) -> bool:
@@ -178,16 +198,19 @@ def _nearer(world: World, spot: tuple[float, float], now: np.ndarray) -> bool:
 
 
 def balloon_move(world: World, spaced: bool = True) -> Move:
-    """Tie a free balloon above the tip (the structure ball nearest the pipe) once the tip
-    is ``BALLOON_OUT`` build ranges from every anchor and (if ``spaced``: more balls are
+    """Tie a free balloon above the tip (the structure's goo ball nearest the pipe) once the
+    tip is ``BALLOON_OUT`` build ranges from every anchor and (if ``spaced``: more balls are
     to come) no ball within ``BALLOON_GAP`` of it has a balloon: ``(balloon, spot)``, or
-    ``(None, None)``."""
+    ``(None, None)``. Not ``spaced`` (the last balls), a spot by the tip that is taken
+    (too close to a balloon already there) gives way to one above the next balls back
+    along the arm, the nearest the pipe first (``BALLOON_BACK`` of them)."""
     bs, g, reach = balls(world), goal(world), rules_state(world).build_range
     free = np.flatnonzero(bs.usable & bs.balloon & (bs.entities != world.grabbed))
-    mine = np.flatnonzero(bs.structure & ~bs.pinned)
+    mine = np.flatnonzero(bs.structure & ~bs.pinned & ~bs.balloon)
     if not len(free) or not len(mine) or not bs.pinned.any():
         return None, None
-    tip = mine[np.argmin(np.hypot(*(bs.pos[mine] - (g.x, g.y)).T))]
+    order = mine[np.argsort(np.hypot(*(bs.pos[mine] - (g.x, g.y)).T), kind="stable")]
+    tip = order[0]
     anchors = bs.pos[bs.pinned]
     if np.hypot(*(anchors - bs.pos[tip]).T).min() < BALLOON_OUT * reach:
         return None, None
@@ -195,10 +218,13 @@ def balloon_move(world: World, spaced: bool = True) -> Move:
     if spaced and len(lifted) and np.hypot(*(lifted - bs.pos[tip]).T).min() < BALLOON_GAP * reach:
         return None, None
     k = free[0]
-    for dx in (0.0, -0.3, 0.3, -0.6, 0.6):
-        spot = (float(bs.pos[tip, 0] + dx * reach), float(bs.pos[tip, 1] + 0.75 * reach))
-        if _clean(world, spot, {int(bs.entities[tip])}, int(bs.entities[k]), "balloon"):
-            return (float(bs.pos[k, 0]), float(bs.pos[k, 1])), spot
+    for ball in order[:1 if spaced else BALLOON_BACK].tolist():
+        if np.hypot(*(anchors - bs.pos[ball]).T).min() < BALLOON_OUT * reach:
+            continue
+        for dx in (0.0, -0.3, 0.3, -0.6, 0.6):
+            spot = (float(bs.pos[ball, 0] + dx * reach), float(bs.pos[ball, 1] + 0.75 * reach))
+            if _clean(world, spot, {int(bs.entities[ball])}, int(bs.entities[k]), "balloon"):
+                return (float(bs.pos[k, 0]), float(bs.pos[k, 1])), spot
     return None, None
 
 

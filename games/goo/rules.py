@@ -38,14 +38,16 @@ class GooRules(Stage):
     that come; the win is decided when no ball has been in flight to the mouth
     for ``settle`` frames and none crawls on the structure any more, or for
     ``linger`` frames whatever still crawls (then the pipe closes: the score
-    stays what the win screen shows).
+    stays what the win screen shows). ``linger`` is 10 s: a crawler climbs a tall
+    tower at 45 px/s, and at 2.5 s the pipe closed on balls still on their way (goo
+    level 5 by hand: two balls short of the second star).
     """
 
     name = "goo_rules"
     requires = (GooRulesState, Goal)
 
     def __init__(self, collapse: float = 0.5, grace: int = 180, settle: int = 30,
-                 linger: int = 150) -> None:
+                 linger: int = 600) -> None:
         self.collapse, self.grace = float(collapse), int(grace)
         self.settle, self.linger = int(settle), int(linger)
 

@@ -4,7 +4,8 @@ A ``Topple`` component (saved with the level) lists the pyramid's crates and
 where each started. A crate is *down* once its centre is ``DROP`` px below
 where it started, or it is gone. The level is won when ``needed`` crates are
 down; it is lost once the last allowed fling has landed (its flight is over)
-and not enough came down.
+and not enough came down. The pyramid's crates cannot be grabbed (``untouchable``): they
+are knocked down, not carried.
 """
 
 from __future__ import annotations
@@ -46,6 +47,14 @@ def down(world: World, t: Topple) -> int:
         body = world.try_component(crate, RigidBody) if world.entity_exists(crate) else None
         count += body is None or body.y < y - DROP
     return count
+
+
+def untouchable(world: World, entity: int) -> bool:
+    """Whether ``entity`` is one of the pyramid's crates, which the player may not take in
+    hand: carried to the floor slowly (no fling spent), four crates came down with no throw
+    at all (found by hand)."""
+    t = goal(world)
+    return t is not None and int(entity) in t.crates
 
 
 def result(world: World, t: Topple) -> str:

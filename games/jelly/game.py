@@ -180,6 +180,8 @@ class JellyGame(Game):
         self._trace(x, y)
         x, y = basket.clamp(self.world, x, y)  # level 4: nothing is carried past the line
         self._pointer = (x, y)
+        if entity >= 0 and challenge.untouchable(self.world, entity):
+            entity = -1  # level 3: the pyramid is knocked down, not carried down by hand
         if entity >= 0:
             self.world.grab(entity, x, y)
             self.sound("grab")

@@ -341,11 +341,14 @@ def test_jelly_balls_spawned_touching_stop_shivering():
 
 def test_a_crate_can_be_grabbed_dragged_and_flung():
     from ecsgoo import RigidBody
+    from games.jelly import challenge
 
     g = JellyGame(level=3)
     w = g.world
+    pyramid = challenge.goal(w).crates
     crate = next(e for e, b in w.get_component(RigidBody)
-                 if w.bodies.w[w.bodies.row(e)] > 0 and b.size == (40.0, 40.0))
+                 if w.bodies.w[w.bodies.row(e)] > 0 and e not in pyramid
+                 and b.size[0] == b.size[1])  # the crate on the seesaw (not its plank)
     b = w.component(crate, RigidBody)
     x, y = b.x, b.y
     g.on_press(x + 5, y + 5)
@@ -353,7 +356,7 @@ def test_a_crate_can_be_grabbed_dragged_and_flung():
     for k in range(12):
         g.on_drag(x + 5, y + 5 + 15 * (k + 1))
         g.step()
-    assert b.y > y + 60  # lifted off the pyramid
+    assert b.y > y + 60  # lifted off the seesaw
     g.on_release(x + 5, y + 185)
     assert w.grabbed == -1
 
@@ -871,3 +874,30 @@ def test_a_playground_level_has_no_goal_card():
     d = _Texts()
     JellyGame(level=1).draw_overlay(d)
     assert not any(t.startswith("GOAL") for t in d.texts)
+
+
+def test_level_3_the_pyramids_crates_cannot_be_carried_down_by_hand():
+    """By hand: a crate taken off the pyramid and carried slowly to the floor spent no
+    fling and counted as knocked down (level 3 won with a fling to spare). A press on a
+    pyramid crate grabs nothing; a crate the player adds (K) is still his to throw."""
+    from ecsgoo import RigidBody
+    from games.jelly import challenge
+
+    g = JellyGame(level=3)
+    w = g.world
+    for _ in range(30):
+        g.step()
+    goal = challenge.goal(w)
+    top = max(goal.crates, key=lambda e: w.component(e, RigidBody).y)
+    b = w.component(top, RigidBody)
+    x, y = b.x, b.y
+    g.on_press(x, y)
+    assert w.grabbed == -1
+    for k in range(60):  # a slow carry down to the floor and to the left
+        g.on_drag(x - 3 * k, y - 2 * k)
+        g.step()
+    g.on_release(x - 180, y - 120)
+    assert challenge.down(w, goal) == 0 and rules.stats(w).flings == 0
+    g.spawn("crate")
+    spawned = max(e for e, _ in w.get_component(RigidBody))
+    assert not challenge.untouchable(w, spawned)

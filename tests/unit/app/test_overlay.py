@@ -107,3 +107,20 @@ def test_a_game_with_only_buttons_has_them_in_the_footer_not_a_side_column():
     assert player.widgets.strip_width() >= undo.w
     player.press(undo.x + undo.w / 2, undo.y + undo.h / 2)  # the button, not the level
     assert game.hint is not None and game.hint[0] == "nothing to undo"
+
+
+def test_the_hud_lines_fit_the_window_with_smaller_type_then_cut_short():
+    """goo level 6's lines (its name, balls, balloons, then the star goals) ran off an
+    800 px window at 11 pt."""
+    from ecsgoo.app.overlay import fitted_lines
+    from games.goo.game import GooGame
+
+    lines = GooGame(level=6).hud()
+    text, size = fitted_lines(_Measure, lines, 2000)
+    assert size == 11.0 and "★★★ place at most" in text  # room: all of it, full size
+    for width in (800, 600, 300):
+        text, size = fitted_lines(_Measure, lines, width)
+        assert _Measure.text_width(text, size) <= width - 20
+        assert size >= 9.0 and text.startswith("Up, Up and Away")
+    text, size = fitted_lines(_Measure, lines, 300)
+    assert size == 9.0 and text.endswith("…")
