@@ -47,7 +47,7 @@ from .levels import (
     user_levels_dir,
 )
 from .parts import Part, copy_parts, delete_parts, move_parts
-from .pieces import FRAMEWORK, Piece
+from .pieces import FRAMEWORK, PART, Piece
 from .saver import placed_world
 
 __all__ = ["Editor", "Built", "emptied", "kit_of", "user_levels", "user_levels_dir"]
@@ -56,14 +56,6 @@ __all__ = ["Editor", "Built", "emptied", "kit_of", "user_levels", "user_levels_d
 UNDO_STEPS = 500
 #: Where a duplicate lands, relative to its original (px).
 DUPLICATE_OFFSET = (20.0, -20.0)
-
-
-def _not_placed(world: World, x: float, y: float) -> None:
-    raise WorldError("part: a part of the opened level is copied (duplicate), not placed")
-
-
-#: The piece a part of an opened level is shown as (its fields: where it is, px).
-PART = Piece("part", "part of the opened level", _not_placed, group="opened")
 
 
 class Editor:

@@ -28,6 +28,7 @@ from ..app.buttons import draw_buttons
 from ..render import Fit, Render
 from . import overlay
 from .build import Built
+from .layout import FOOT, GRID_LINES, PANEL, STRIP, TOP
 
 #: Screen px added round each changed box (outlines, antialiasing, a joint's ring).
 MARGIN = 8.0
@@ -63,7 +64,6 @@ class Painted:
 def regions(view: Any) -> dict[str, Rect]:
     """Each region's rectangle, window px (they do not overlap)."""
     w, h = view.size
-    from .view import FOOT, PANEL, STRIP, TOP
 
     return {"level": view.area(), "strip": (0, FOOT, STRIP, h - TOP - FOOT),
             "panel": (w - PANEL, FOOT, PANEL, h - TOP - FOOT), "top": (0, h - TOP, w, TOP),
@@ -241,7 +241,6 @@ def _overlay_game(view: Any) -> Any:
 
 def _grid(view: Any, d: Any, f: Fit) -> None:
     """Faint lines every ``GRID_LINES`` px over the level while snapping is on."""
-    from .view import GRID_LINES
 
     if not view.snap:
         return
@@ -299,7 +298,6 @@ def _foot(view: Any, d: Any) -> None:
 def _panel(view: Any, d: Any) -> None:
     """The property panel: the selection's fields, or the level's settings (or the
     unsaved-changes question in its place)."""
-    from .view import PANEL, TOP
 
     if view.prompt is not None:
         view.prompt.draw(d, view.panel_rect(), view.pointer)

@@ -391,3 +391,11 @@ _READERS = ("rope", "chain", "spring", "hinge", "sensor_on")
 FRAMEWORK = tuple(replace(p, reads=p.kind in _READERS,
                           upgrade=_static_to_kind if p.kind.startswith("rigid_") else None)
                   for p in FRAMEWORK)
+
+
+def _not_placed(world: World, x: float, y: float) -> None:
+    raise WorldError("part: a part of the opened level is copied (duplicate), not placed")
+
+
+#: The piece a part of an opened level is shown as (its fields: where it is, px).
+PART = Piece("part", "part of the opened level", _not_placed, group="opened")

@@ -55,9 +55,8 @@ def save_job(job: Job) -> str:
 
     from .base import base_text
     from .build import Live
-    from .core import PART
     from .levels import kit_of
-    from .pieces import FRAMEWORK
+    from .pieces import FRAMEWORK, PART
 
     named, staged, things, target = job
     game, name = None, None

@@ -37,14 +37,11 @@ from ..errors import WorldError
 from ..render import Fit, Render, fit
 from . import paint
 from .core import Editor
+from .layout import FOOT, GRID, GRID_LINES, PANEL, STRIP, TOP  # noqa: F401 (names of view)
 from .prompt import LeavePrompt
 from .saver import Saver
 from .still import Still
 
-#: Window bands, px: the tool strip's width, the panel's, the top band and the footer.
-STRIP, PANEL, TOP, FOOT = 170, 250, 34, 22
-#: Grid snap step, px (world), and the grid lines drawn every so many px.
-GRID, GRID_LINES = 10.0, 50.0
 #: How far (screen px) from a handle a press takes it.
 HANDLE = 9.0
 _TEXT = (230, 234, 246)
