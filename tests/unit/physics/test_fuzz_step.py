@@ -2,11 +2,12 @@
 keeps every derived column equal to its one function, and saves mid-run bit for bit.
 
 Each example is one seed: a small world (sleeping on or off) and a sequence of the
-operations a game makes — creating and deleting particles, soft bodies, rigid bodies,
-joints, springs, tethers and sensors; anchoring and releasing; writing positions,
-velocities and masses; grabbing and releasing; adding and removing fruit; waking —
-each done from one of four places: between frames, from a stage before the solver, from
-a stage after it, or from a ``contact_began`` handler. ``HYPOTHESIS_PROFILE=explore``
+operations a game makes — creating and deleting particles, soft bodies, rigid bodies
+(heavy crates and fast spinning darts among them), joints, springs, tethers and
+sensors; anchoring and releasing; writing positions, velocities and masses; grabbing
+and releasing; adding and removing fruit; waking — each done from one of four places:
+between frames, from a stage before the solver, from a stage after it, or from a
+``contact_began`` handler. ``HYPOTHESIS_PROFILE=explore``
 draws new seeds (and more of them) to hunt for cases.
 """
 
@@ -79,7 +80,8 @@ def _operation(rng: random.Random):
     picks among what exists then)."""
     kind = rng.choice(["particle", "jelly", "box", "rope", "body", "joint", "spring",
                        "tether", "sensor", "delete", "delete", "anchor", "release", "move",
-                       "push", "mass", "grab", "release_grab", "fruit", "unfruit", "wake"])
+                       "push", "mass", "grab", "release_grab", "fruit", "unfruit", "wake",
+                       "crate", "dart"])
     x, y = rng.uniform(100, 700), rng.uniform(40, 500)
 
     def run(w: World) -> None:
@@ -105,6 +107,13 @@ def _do(w: World, rng: random.Random, kind: str, x: float, y: float) -> None:
                            RigidBody.circle(x, y, 12)])
         comps = [make, Anchor()] if rng.random() < 0.2 else [make]
         w.create_entity(*comps)
+    elif kind == "crate":  # heavy on light: the shock pass (kernels.stacks)
+        w.create_entity(RigidBody.box(x, y, 40, 30, mass=rng.choice([500.0, 5000.0])))
+    elif kind == "dart":  # fast and thin: the sweep (kernels.continuous)
+        e = w.create_entity(RigidBody.box(x, y, 30, 2, angle=rng.uniform(0, math.pi)))
+        dart = w.component(e, RigidBody)
+        dart.vx, dart.vy = rng.uniform(-20000, 20000), rng.uniform(-20000, 20000)
+        dart.omega = rng.choice([0.0, 3000.0])
     elif kind == "joint":
         a, b = _pick(w, rng, "bodies"), _pick(w, rng, rng.choice(["bodies", "particles"]))
         if a is not None and b is not None and a != b:
@@ -140,7 +149,7 @@ def _do(w: World, rng: random.Random, kind: str, x: float, y: float) -> None:
         elif kind == "push":
             c.vx, c.vy = rng.uniform(-800, 800), rng.uniform(-800, 800)
         else:
-            c.mass = rng.choice([0.1, 1.0, 50.0])
+            c.mass = rng.choice([0.1, 1.0, 50.0, 5000.0])
     elif kind == "grab":
         e = w.nearest_particle(x, y, movable=True)
         target = e if e is not None else _pick(w, rng, "bodies")
