@@ -80,6 +80,15 @@ def fitted_lines(draw: Any, lines: list[str], width: float) -> tuple[str, float]
     return text, 9.0
 
 
+def level_title(game: Any) -> str:
+    """Row 1's title: ``"Cut the Rope — level 2"``; a level of the user's own (a file, or
+    the editor's play-test, both played as level 1) is not called the bundled "level 1"."""
+    source = getattr(game, "custom_source", None)
+    if source is None:
+        return f"{game.title} — level {game.level}"
+    return f"{game.title} — {'play-test' if isinstance(source, str) else 'your level'}"
+
+
 def hud_row(draw: Any, player: Any, limit: float = float("inf")
             ) -> list[tuple[float, str, Any, float, bool]]:
     """Row 1's left side, laid out by measured width so nothing overlaps: ``(x, text, color,
@@ -87,7 +96,7 @@ def hud_row(draw: Any, player: Any, limit: float = float("inf")
     run past ``limit`` (px: where the stats on the right begin) is cut short with "…"."""
     game = player.game
     status = game.status()
-    pieces = [(f"{game.title} — level {game.level}", _TITLE, 13, True)]
+    pieces = [(level_title(game), _TITLE, 13, True)]
     if status.result != "running":
         pieces.append((status.result.upper(), _WON if status.result == "won" else _LOST, 13,
                        True))

@@ -51,6 +51,7 @@ def screenshot(editor: Editor, path: str, select: list[int] | None = None) -> No
 def _window_class() -> Any:
     import arcade
 
+    from ..app.loading import LoadingScreen
     from ..app.window import key_name
 
     class _EditorWindow(arcade.Window):
@@ -62,6 +63,10 @@ def _window_class() -> Any:
             super().__init__(*size, f"ecsgoo edit — {title}", resizable=True,
                              update_rate=1 / 120)
             self.editing_view = EditorView(editor, size)
+            # first run only: the kernels compile behind a loading screen (as the player's
+            # window does), not in the first play-test, which froze the window for seconds
+            # while Space, Esc and clicks queued up and then landed in the test
+            self.loading = LoadingScreen.open_if_cold(self, f"edit — {title}")
 
         def on_update(self, delta_time: float) -> None:
             self.editing_view.update(delta_time)

@@ -6,13 +6,8 @@ of exactly one step's time, draws and flips — so the frame count it checks doe
 not depend on how fast the machine is (a busy machine only takes longer).
 """
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-
 import pytest
+from xvfb import needs_xvfb, run_on_xvfb
 
 pytestmark = pytest.mark.window
 
@@ -59,14 +54,9 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs xvfb-run")
+@needs_xvfb
 def test_every_game_plays_in_a_window():
-    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
-    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", sys.executable,
-                          "-c", SCRIPT, str(FRAMES)], capture_output=True, text=True,
-                         timeout=600, env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
-    result = json.loads(run.stdout.strip().splitlines()[-1])
+    result = run_on_xvfb(SCRIPT, str(FRAMES))
     assert set(result) >= {"goo", "rope", "suika", "jelly"}
     for name, seen in result.items():
         # one fixed step per driven frame, plus the single step of N
@@ -110,13 +100,9 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs xvfb-run")
+@needs_xvfb
 def test_the_launcher_opens_a_game_and_esc_comes_back():
-    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
-    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", sys.executable,
-                          "-c", LAUNCHER], capture_output=True, text=True, timeout=600, env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
-    out = json.loads(run.stdout.strip().splitlines()[-1])
+    out = run_on_xvfb(LAUNCHER)
     assert out["first"] and out["title_colours"] > 20
     assert out["screen"] == "rope" and out["playing"] == "rope" and out["frames"] == 5
     assert out["muted"] and out["back"] == [True, "rope"] and out["title"] == "title"

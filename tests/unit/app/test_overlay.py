@@ -3,7 +3,14 @@
 from toygame import Toy
 
 from ecsgoo.app import Player
-from ecsgoo.app.overlay import FOOTER_BAND, HUD_BAND, fitted_footer, footer_keys, play_area
+from ecsgoo.app.overlay import (
+    FOOTER_BAND,
+    HUD_BAND,
+    fitted_footer,
+    footer_keys,
+    level_title,
+    play_area,
+)
 
 
 def test_the_footer_names_the_games_own_keys_first():
@@ -124,3 +131,18 @@ def test_the_hud_lines_fit_the_window_with_smaller_type_then_cut_short():
         assert size >= 9.0 and text.startswith("Up, Up and Away")
     text, size = fitted_lines(_Measure, lines, 300)
     assert size == 9.0 and text.endswith("…")
+
+
+def test_a_users_level_and_a_play_test_are_not_titled_the_bundled_level_1(tmp_path):
+    """Found under Xvfb: the launcher played the user's level-1.toml titled "Cut the Rope —
+    level 1", the bundled First Swing's title."""
+    from ecsgoo.editor import Editor
+    from games.rope.game import RopeGame
+
+    assert level_title(RopeGame(level=2)) == "Cut the Rope — level 2"
+    ed = Editor("rope")
+    ed.place("rope_candy", x=400, y=380)
+    ed.place("rope_rope", x=250, y=520)
+    path = ed.save(tmp_path / "level-1.toml")
+    assert level_title(RopeGame.custom_level(path=path)) == "Cut the Rope — your level"
+    assert level_title(ed.play_test()) == "Cut the Rope — play-test"
