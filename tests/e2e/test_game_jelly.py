@@ -876,6 +876,37 @@ def test_a_playground_level_has_no_goal_card():
     assert not any(t.startswith("GOAL") for t in d.texts)
 
 
+class _Measured(_Texts):
+    """A Draw stand-in that measures text as ``app.draw.Draw`` does (0.6 em a character
+    here) and keeps the card's box and where each text starts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boxes: list[tuple] = []
+        self.starts: dict[str, float] = {}
+
+    def text_width(self, text, size=14, bold=False) -> float:
+        return 0.6 * size * len(text)
+
+    def rect(self, x, y, w, h, color) -> None:
+        self.boxes.append((x, w))
+
+    def text(self, x, y, text, color=None, size=14, *args, **kwargs) -> None:
+        super().text(x, y, text)
+        self.starts[str(text)] = (x, size)
+
+
+@pytest.mark.parametrize("level", [3, 4])
+def test_the_goal_cards_lines_fit_inside_its_box(level):
+    """By hand in a window, level 4's "throw from left of the line · 42 s left" ran past
+    the right edge of its card: the card grows to fit its longest line."""
+    d = _Measured()
+    JellyGame(level=level).draw_overlay(d)
+    (left, w), = d.boxes
+    for text, (x, size) in d.starts.items():
+        assert x + d.text_width(text, size) <= left + w, f"{text!r} runs past the card"
+
+
 def test_level_3_the_pyramids_crates_cannot_be_carried_down_by_hand():
     """By hand: a crate taken off the pyramid and carried slowly to the floor spent no
     fling and counted as knocked down (level 3 won with a fling to spare). A press on a
