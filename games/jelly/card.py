@@ -31,8 +31,9 @@ class Card:
     flings: int
 
 
-def card(world: World) -> Card | None:
-    """The card of ``world``'s challenge, or None on a playground level."""
+def card(world: World, won_down: int | None = None) -> Card | None:
+    """The card of ``world``'s challenge, or None on a playground level; ``won_down``:
+    the crates down when the pyramid was won (the score), shown instead of the count now."""
     thrown = rules.stats(world).flings
     cup = basket.goal(world)
     if cup is not None:
@@ -45,7 +46,8 @@ def card(world: World) -> Card | None:
     if goal is None:
         return None
     return Card(f"knock {goal.needed} crates down",
-                f"{challenge.down(world, goal)} of {goal.needed} down",
+                f"{challenge.down(world, goal) if won_down is None else won_down}"
+                f" of {goal.needed} down",
                 max(0, goal.flings - thrown), goal.flings)
 
 
@@ -60,9 +62,9 @@ def width(d: Any, c: Card) -> float:
                           if isinstance(w, (int, float))])
 
 
-def draw(d: Any, world: World) -> None:
-    """Draw the card (nothing on a playground level)."""
-    c = card(world)
+def draw(d: Any, world: World, won_down: int | None = None) -> None:
+    """Draw the card (nothing on a playground level); ``won_down`` as for ``card``."""
+    c = card(world, won_down)
     if c is None:
         return
     left, _bottom, _right, top = world.bounds

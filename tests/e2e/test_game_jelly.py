@@ -907,6 +907,29 @@ def test_the_goal_cards_lines_fit_inside_its_box(level):
         assert x + d.text_width(text, size) <= left + w, f"{text!r} runs past the card"
 
 
+def test_level_3_records_the_score_its_win_screen_shows():
+    """By hand in a window: level 3 was won with 4 crates down, more fell after, and the
+    win screen said "score 5" while progress recorded 4. The score is the count at the
+    win: the status (what is shown and recorded) and the card keep it."""
+    from ecsgoo import RigidBody
+    from games.jelly import challenge
+
+    g = JellyGame(level=3)
+    crates = challenge.goal(g.world).crates
+    for crate in crates[:4]:
+        g.world.component(crate, RigidBody).y -= 100.0
+    assert g.status().result == "won" and g.status().score == 4
+    g.world.component(crates[4], RigidBody).y -= 100.0  # a fifth comes down after the win
+    assert challenge.down(g.world, challenge.goal(g.world)) == 5
+    status = g.status()
+    assert status.score == 4 and status.extra["crates_down"] == 4
+    d = _Texts()
+    g.draw_overlay(d)
+    assert "4 of 4 down" in d.texts
+    g.restart()
+    assert g.status().result == "running" and g.status().score == 0
+
+
 def test_level_3_the_pyramids_crates_cannot_be_carried_down_by_hand():
     """By hand: a crate taken off the pyramid and carried slowly to the floor spent no
     fling and counted as knocked down (level 3 won with a fling to spare). A press on a
