@@ -67,6 +67,9 @@ class JellyGame(Game):
         self._gesture = bots.Gesture()
         self._pointer: tuple[float, float] | None = None
         self._path: deque[tuple[float, float, float]] = deque(maxlen=32)
+        #: Crates down when the pyramid was won: the score shown and recorded from then on
+        #: (more crates fall after the win; the recorded score was the count at the win).
+        self._won_down: int | None = None
         super().__init__(level, seed)
 
     def build(self) -> World:
@@ -78,6 +81,7 @@ class JellyGame(Game):
         self._gesture = bots.Gesture()
         self._pointer = None
         self._path.clear()
+        self._won_down = None
 
     def adopt(self, world: World) -> None:
         """Continue ``world`` (a quick load); a save from before the balls eased into a
@@ -88,6 +92,7 @@ class JellyGame(Game):
             world.create_entity(rules.Inflation(float(world.areas.pressure[0])))
         super().adopt(world)
         self._pointer = None
+        self._won_down = None
 
     # -- status -----------------------------------------------------------------
 
@@ -101,8 +106,12 @@ class JellyGame(Game):
         goal = challenge.goal(self.world)
         if goal is None:
             return Status("running", st.flings, extra)
-        extra["crates_down"] = challenge.down(self.world, goal)
-        return Status(challenge.result(self.world, goal), extra["crates_down"], extra)
+        result = challenge.result(self.world, goal)
+        if result == "won" and self._won_down is None:
+            self._won_down = challenge.down(self.world, goal)
+        extra["crates_down"] = (self._won_down if self._won_down is not None
+                                else challenge.down(self.world, goal))
+        return Status(result, extra["crates_down"], extra)
 
     def hud(self) -> list[str]:
         st = rules.stats(self.world)
@@ -323,7 +332,7 @@ class JellyGame(Game):
         cup = basket.goal(w)
         if cup is not None:
             basket.draw(draw, w, cup)
-        card.draw(draw, w)
+        card.draw(draw, w, self._won_down)
         if w.grabbed < 0 or self._pointer is None:
             return
         grabbed = w.component(w.grabbed, Particle)

@@ -876,6 +876,60 @@ def test_a_playground_level_has_no_goal_card():
     assert not any(t.startswith("GOAL") for t in d.texts)
 
 
+class _Measured(_Texts):
+    """A Draw stand-in that measures text as ``app.draw.Draw`` does (0.6 em a character
+    here) and keeps the card's box and where each text starts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boxes: list[tuple] = []
+        self.starts: dict[str, float] = {}
+
+    def text_width(self, text, size=14, bold=False) -> float:
+        return 0.6 * size * len(text)
+
+    def rect(self, x, y, w, h, color) -> None:
+        self.boxes.append((x, w))
+
+    def text(self, x, y, text, color=None, size=14, *args, **kwargs) -> None:
+        super().text(x, y, text)
+        self.starts[str(text)] = (x, size)
+
+
+@pytest.mark.parametrize("level", [3, 4])
+def test_the_goal_cards_lines_fit_inside_its_box(level):
+    """By hand in a window, level 4's "throw from left of the line · 42 s left" ran past
+    the right edge of its card: the card grows to fit its longest line."""
+    d = _Measured()
+    JellyGame(level=level).draw_overlay(d)
+    (left, w), = d.boxes
+    for text, (x, size) in d.starts.items():
+        assert x + d.text_width(text, size) <= left + w, f"{text!r} runs past the card"
+
+
+def test_level_3_records_the_score_its_win_screen_shows():
+    """By hand in a window: level 3 was won with 4 crates down, more fell after, and the
+    win screen said "score 5" while progress recorded 4. The score is the count at the
+    win: the status (what is shown and recorded) and the card keep it."""
+    from ecsgoo import RigidBody
+    from games.jelly import challenge
+
+    g = JellyGame(level=3)
+    crates = challenge.goal(g.world).crates
+    for crate in crates[:4]:
+        g.world.component(crate, RigidBody).y -= 100.0
+    assert g.status().result == "won" and g.status().score == 4
+    g.world.component(crates[4], RigidBody).y -= 100.0  # a fifth comes down after the win
+    assert challenge.down(g.world, challenge.goal(g.world)) == 5
+    status = g.status()
+    assert status.score == 4 and status.extra["crates_down"] == 4
+    d = _Texts()
+    g.draw_overlay(d)
+    assert "4 of 4 down" in d.texts
+    g.restart()
+    assert g.status().result == "running" and g.status().score == 0
+
+
 def test_level_3_the_pyramids_crates_cannot_be_carried_down_by_hand():
     """By hand: a crate taken off the pyramid and carried slowly to the floor spent no
     fling and counted as knocked down (level 3 won with a fling to spare). A press on a
