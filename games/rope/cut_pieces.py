@@ -29,6 +29,10 @@ CUT_DRAG = 0.93
 #: Of the non-rigid motion of the candy and the tails hanging on it, the part taken each
 #: frame (what makes a tail curl as the candy swings).
 TAIL_DAMP = 0.6
+#: px/frame of sideways speed a stub's node above its pin gets each frame: a rope has no
+#: strength in compression, but its links (distance constraints) hold a cut stub that
+#: points straight up standing like a rod for over a second, until rounding tips it.
+BUCKLE = 0.5
 #: Bending stiffness of cut rope pieces: of the slack between a node's two neighbours
 #: (their distance short of the two links' lengths), the part pushed out each frame.
 BEND = 1.0
@@ -42,7 +46,8 @@ class Pieces:
     and then the candy; empty when no tail hangs on it) and the bending triples
     ``a``, ``m``, ``b`` (each node ``m`` between its neighbours along a piece of at
     least three) with ``bent``, the rows of ``a`` and ``b`` (sorted, once each);
-    ``touched``: every row of them (sorted, once each)."""
+    ``touched``: every row of them (sorted, once each); ``stub_pins``: each stub row's
+    pin row."""
 
     stubs: np.ndarray
     tails: np.ndarray
@@ -51,6 +56,7 @@ class Pieces:
     b: np.ndarray
     bent: np.ndarray
     touched: np.ndarray
+    stub_pins: np.ndarray
 
 
 class PieceFinder:
@@ -101,7 +107,7 @@ class PieceFinder:
 
     def _find(self, cuts: np.ndarray) -> Pieces:
         """The pieces of these ``cuts`` (a flag per link of ``_links``, rope after rope)."""
-        stubs, tails, chains = [], [], []
+        stubs, pins, tails, chains = [], [], [], []
         start = 0
         for nodes, links, pin, _ in self._ropes:
             cut = np.flatnonzero(cuts[start:start + len(links)])
@@ -111,6 +117,7 @@ class PieceFinder:
             stub = _living(nodes[:cut[0]])
             tail = _living(nodes[cut[-1]:]) if self._candy >= 0 else _NONE
             stubs.append(stub)
+            pins.append(np.full(len(stub), pin, dtype=np.int64))
             tails.append(tail)
             chains += [np.append(pin, stub), np.append(tail, [self._candy] if len(tail) else [])]
         tail_rows = np.concatenate(tails) if tails else _NONE
@@ -120,8 +127,9 @@ class PieceFinder:
         stub_rows = np.concatenate(stubs) if stubs else _NONE
         tail_rows = np.append(tail_rows, self._candy) if len(tail_rows) else _NONE
         bent = np.unique(np.concatenate([a, b]))
+        pin_rows = np.concatenate(pins) if pins else _NONE
         return Pieces(stub_rows, tail_rows, a, m, b, bent,
-                      np.unique(np.concatenate([stub_rows, tail_rows, bent])))
+                      np.unique(np.concatenate([stub_rows, tail_rows, bent])), pin_rows)
 
 
 def _layout(world: Any) -> tuple[Any, ...]:
@@ -153,6 +161,7 @@ def calm(world: Any, pieces: Pieces) -> None:
     rows = pieces.stubs
     if len(rows):
         prev[rows] = pos[rows] - (pos[rows] - prev[rows]) * CUT_DRAG
+        prev[rows] -= _buckling(pos[rows], pos[pieces.stub_pins], world.down)
     rows = pieces.tails
     if len(rows):
         prev[rows] = _damped(pos[rows], prev[rows], parts.mass[rows])
@@ -160,6 +169,20 @@ def calm(world: Any, pieces: Pieces) -> None:
     if len(rows):
         prev[rows] = prev[rows] - _bending(parts, pieces, world.substeps)[rows]
     parts.write("prev", prev[pieces.touched], pieces.touched)
+
+
+def _buckling(pos: np.ndarray, pins: np.ndarray, down: tuple[float, float]) -> np.ndarray:
+    """The sideways push (px a frame, to take from ``prev``) on stub nodes at ``pos`` that
+    stand above their pins at ``pins`` (``down``: gravity's unit direction): ``BUCKLE``
+    across gravity, to the side the node already leans to (the right, looking down
+    gravity, when it does not lean), so a stub pointing up folds over at once, as a
+    rope does. A function of the positions only: a loaded world continues the same."""
+    dx, dy = down
+    rel = pos - pins
+    above = rel[:, 0] * dx + rel[:, 1] * dy < -0.5  # px above the pin along gravity
+    across = rel[:, 0] * -dy + rel[:, 1] * dx
+    side = np.where(across < 0.0, -1.0, 1.0) * above * BUCKLE
+    return side[:, None] * np.array([-dy, dx])
 
 
 def _damped(pos: np.ndarray, prev: np.ndarray, m: np.ndarray) -> np.ndarray:

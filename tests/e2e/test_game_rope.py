@@ -447,6 +447,34 @@ def test_a_cut_stub_hangs_straight_down_from_its_pin():
     assert max(abs(n.vx) + abs(n.vy) for n in stub) < 20.0  # px/s: at rest, not curling
 
 
+def test_a_stub_cut_pointing_up_from_its_pin_folds_over_at_once():
+    """Level 3's bottom rope runs straight up from its pin to the candy. Cut near the
+    candy, its stub used to stand upright like a rod for 1.5–2 s (distance links hold a
+    perfectly upright chain until rounding tips it; a rope has no strength in
+    compression), seen in a real window as a stub standing up curled."""
+    game = RopeGame(level=3)
+    world = game.world
+    rope_entity = min(holding(world), key=lambda e: world.component(
+        world.component(e, Rope).pin, Particle).y)  # the rope from the bottom pin
+    rope = world.component(rope_entity, Rope)
+    for _ in range(20):
+        game.step()
+    k = len(rope.springs) - 2
+    link = world.component(rope.springs[k], Spring)
+    a, b = world.component(link.a, Particle), world.component(link.b, Particle)
+    mx, my, dx, dy = (a.x + b.x) / 2, (a.y + b.y) / 2, b.x - a.x, b.y - a.y
+    n = math.hypot(dx, dy)
+    game.on_press(mx + dy / n * 30, my - dx / n * 30, 1)
+    game.on_release(mx - dy / n * 30, my + dx / n * 30, 1)
+    assert rope_entity not in holding(world)
+    pin = world.component(rope.pin, Particle)
+    stub = [world.component(e, Particle) for e in rope.nodes[1:k + 1]]
+    assert max(p.y for p in stub) > pin.y + 100  # it points up when cut
+    for _ in range(30):  # half a second
+        game.step()
+    assert max(p.y for p in stub) < pin.y  # folded over: it hangs below its pin
+
+
 def test_on_level_3_the_candy_stays_on_screen_whatever_is_cut_when():
     import itertools
 
