@@ -447,6 +447,17 @@ def test_a_cut_stub_hangs_straight_down_from_its_pin():
     assert max(abs(n.vx) + abs(n.vy) for n in stub) < 20.0  # px/s: at rest, not curling
 
 
+def _swipe_link(game: RopeGame, spring: int) -> None:
+    """A player's 60 px swipe across the middle of rope link ``spring``, square to it."""
+    world = game.world
+    link = world.component(spring, Spring)
+    a, b = world.component(link.a, Particle), world.component(link.b, Particle)
+    mx, my, dx, dy = (a.x + b.x) / 2, (a.y + b.y) / 2, b.x - a.x, b.y - a.y
+    n = math.hypot(dx, dy)
+    game.on_press(mx + dy / n * 30, my - dx / n * 30, 1)
+    game.on_release(mx - dy / n * 30, my + dx / n * 30, 1)
+
+
 def test_a_stub_cut_pointing_up_from_its_pin_folds_over_at_once():
     """Level 3's bottom rope runs straight up from its pin to the candy. Cut near the
     candy, its stub used to stand upright like a rod for 1.5–2 s (distance links hold a
@@ -460,12 +471,7 @@ def test_a_stub_cut_pointing_up_from_its_pin_folds_over_at_once():
     for _ in range(20):
         game.step()
     k = len(rope.springs) - 2
-    link = world.component(rope.springs[k], Spring)
-    a, b = world.component(link.a, Particle), world.component(link.b, Particle)
-    mx, my, dx, dy = (a.x + b.x) / 2, (a.y + b.y) / 2, b.x - a.x, b.y - a.y
-    n = math.hypot(dx, dy)
-    game.on_press(mx + dy / n * 30, my - dx / n * 30, 1)
-    game.on_release(mx - dy / n * 30, my + dx / n * 30, 1)
+    _swipe_link(game, rope.springs[k])
     assert rope_entity not in holding(world)
     pin = world.component(rope.pin, Particle)
     stub = [world.component(e, Particle) for e in rope.nodes[1:k + 1]]
@@ -523,12 +529,7 @@ def test_cut_pieces_hang_straight_not_curled(level, which, where):
     rope_entity = holding(world)[which]
     rope = world.component(rope_entity, Rope)
     k = int(len(rope.springs) * where)
-    link = world.component(rope.springs[k], Spring)
-    a, b = world.component(link.a, Particle), world.component(link.b, Particle)
-    mx, my, dx, dy = (a.x + b.x) / 2, (a.y + b.y) / 2, b.x - a.x, b.y - a.y
-    n = math.hypot(dx, dy)
-    game.on_press(mx + dy / n * 30, my - dx / n * 30, 1)
-    game.on_release(mx - dy / n * 30, my + dx / n * 30, 1)
+    _swipe_link(game, rope.springs[k])
     assert rope_entity not in holding(world) and holding(world)  # the others hold it
     stub, tail = [rope.pin, *rope.nodes[1:k + 1]], [*rope.nodes[k + 1:], candy_of(world)]
     worst = {"stub": 1.0, "tail": 1.0}
