@@ -95,29 +95,46 @@ class Component:
     _fields: tuple[str, ...] = ()
 
     def __init__(self, **values: Any) -> None:
-        self._table = None
-        self._slot = -1
-        self._vals: dict[str, Any] = {}
+        # object's own setattr: what is set here is known, and checking it in
+        # ``__setattr__`` doubled the cost of making a component
+        put = object.__setattr__
+        put(self, "_table", None)
+        put(self, "_slot", -1)
+        put(self, "_vals", {})
         for name in self._fields:
-            setattr(self, name, values[name])
+            put(self, name, values[name])
+
+    #: The names ``__setattr__`` lets through at once (fields and writable properties,
+    #: per class, ``__init_subclass__``); any other goes through its checks.
+    _writable: frozenset[str] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._writable = frozenset(
+            n for n in dir(cls) if isinstance(a := getattr(cls, n, None), _Field)
+            or (isinstance(a, property) and a.fset is not None))
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Fields and writable properties only: a typo on a component in a world
         (``body.frction = 0``) or a field fixed when the component was made
         (``joint.a = 5``) is a WorldError naming it, not a new attribute that nothing
         reads or Python's bare AttributeError."""
-        if name[0] != "_":
-            attr = getattr(type(self), name, None)
-            if (attr is None and name not in self.__dict__
-                    and getattr(self, "_table", None) is not None):
-                raise WorldError(f"{type(self).__name__}: no field {name!r} (fields: "
-                                 f"{', '.join(self._fields)})")
-            if isinstance(attr, property) and attr.fset is None:
-                kind = type(self).__name__
-                why = (f"it is fixed when the {kind} is made" if name in self._fields
-                       else "the world writes it")
-                raise WorldError(f"{kind}: field {name} is read-only: {why}")
+        if name[0] != "_" and name not in self._writable:
+            self._check_new(name)
         object.__setattr__(self, name, value)
+
+    def _check_new(self, name: str) -> None:
+        """``__setattr__``'s checks of a name that is not a known writable one."""
+        attr = getattr(type(self), name, None)
+        if (attr is None and name not in self.__dict__
+                and getattr(self, "_table", None) is not None):
+            raise WorldError(f"{type(self).__name__}: no field {name!r} (fields: "
+                             f"{', '.join(self._fields)})")
+        if isinstance(attr, property) and attr.fset is None:
+            kind = type(self).__name__
+            why = (f"it is fixed when the {kind} is made" if name in self._fields
+                   else "the world writes it")
+            raise WorldError(f"{kind}: field {name} is read-only: {why}")
 
     def as_dict(self) -> dict[str, Any]:
         """The component's fields and their current values."""
