@@ -57,19 +57,15 @@ def _depth_along(pos, i, ux, uy):
 
 
 @njit(cache=True, inline="always")
-def _end_b(ci, cf, k, ppos, pprev, pw, inv_h):
-    """A particle end's (or outline edge point's, by ``t``) inverse mass, position and
-    velocity: ``(w, x, y, vx, vy)``; its point's offset ``(RBX, RBY)`` not added."""
+def _on_edge(xy, ci, cf, k):
+    """Row ``ci[k, 2]`` of ``xy`` (a particle's position or velocity), or, for an outline
+    edge's point (``ci[k, 3] >= 0``), the blend of its two ends by ``t``."""
     p, q = ci[k, 2], ci[k, 3]
-    w, x, y = pw[p], ppos[p, 0], ppos[p, 1]
-    vx, vy = (x - pprev[p, 0]) * inv_h, (y - pprev[p, 1]) * inv_h
+    x, y = xy[p, 0], xy[p, 1]
     if q >= 0:
         t = cf[k, T]
-        w = (1.0 - t) ** 2 * pw[p] + t * t * pw[q]
-        x, y = x + t * (ppos[q, 0] - x), y + t * (ppos[q, 1] - y)
-        vx += t * ((ppos[q, 0] - pprev[q, 0]) * inv_h - vx)
-        vy += t * ((ppos[q, 1] - pprev[q, 1]) * inv_h - vy)
-    return w, x, y, vx, vy
+        x, y = x + t * (xy[q, 0] - x), y + t * (xy[q, 1] - y)
+    return x, y
 
 
 @njit(cache=True)
@@ -121,19 +117,13 @@ def before_solve(m, rows, ci, cf, pv, out):
     passes through rest on its way back."""
     for q in range(m):
         k = rows[q]
-        p, r = ci[k, 2], ci[k, 3]
-        if ci[k, 1] >= 0:
-            continue
-        out[q, 0], out[q, 1] = pv[p, 0], pv[p, 1]
-        if r >= 0:
-            t = cf[k, T]
-            out[q, 0] += t * (pv[r, 0] - pv[p, 0])
-            out[q, 1] += t * (pv[r, 1] - pv[p, 1])
+        if ci[k, 1] < 0:
+            out[q, 0], out[q, 1] = _on_edge(pv, ci, cf, k)
 
 
 @njit(cache=True)
 def shock(m, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, n, angle0, pose,
-          ppos, pprev, pw, before, gx, gy, h):
+          ppos, before, gx, gy, h):
     """The shock pass over contacts ``rows[:m]`` (``stacked``'s order): the upper body's
     speed into the lower end taken out (its ``prev`` moves) and its overlap past
     ``SLOP_PX`` too (``pos`` and ``prev`` alike: no speed from it); the lower end (a
@@ -160,17 +150,16 @@ def shock(m, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, n, angle0,
             pbx, pby = _arm_point(pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3],
                                   cf[k, RBX], cf[k, RBY])
         else:  # a particle or an edge below body a (``stacked``)
-            up_is_b, omb = False, 0.0
-            _, pbx, pby, _, _ = _end_b(ci, cf, k, ppos, pprev, pw, inv_h)
-            pbx, pby = pbx + cf[k, RBX], pby + cf[k, RBY]
             vbx, vby = before[q, 0], before[q, 1]
-            resting = abs(vbx * ux + vby * uy) < RESTING
+            if abs(vbx * ux + vby * uy) >= RESTING:
+                continue  # a particle in flight holds nothing up: the solver's exchange
+            up_is_b, omb = False, 0.0
+            pbx, pby = _on_edge(ppos, ci, cf, k)
+            pbx, pby = pbx + cf[k, RBX], pby + cf[k, RBY]
         rx, ry = _rel(vax, vay, oma, cf[k, JAX], cf[k, JAY], vbx, vby, omb, cf[k, JBX],
                       cf[k, JBY])
         vn = rx * nx + ry * ny  # < 0: closing
         depth = -((pbx - pax) * nx + (pby - pay) * ny) - SLOP_PX
-        if b < 0 and not resting:
-            continue  # a particle in flight holds nothing up: the solver's exchange
         if vn < -RESTING and b >= 0:
             continue  # an impact: the masses' own exchange, which breaks what it should
         i = b if up_is_b else a

@@ -99,7 +99,7 @@ class ContactGraph:
         # the frame's heavy-on-light contacts (kernels.stacks), and for which frame
         self.stacked, self.stacked_key = np.zeros(0, dtype=np.int64), None
         self.before = np.zeros((0, 2))  # their particle ends' velocities (kernels.stacks)
-        self.rest_v, self.rest_frame = np.zeros((0, 2)), -1  # the particles', by frame
+        self.rest_v, self.rest_frame = np.zeros((0, 2)), None  # the particles', by frame
         self.pending: dict[str, Any] | None = None  # loaded memory, by entity
         # rows of the memory are valid while no body was removed since (rows move then)
         self.removals = self._store_removals = 0

@@ -270,8 +270,11 @@ def _stacked(world: World, found: Any, h: float) -> None:
         found.stacked = rows[:m]
         found.before = np.zeros((m, 2))
         if particles and m:
-            if found.rest_frame != world.frame:  # the particles' speeds as the frame began
-                found.rest_frame = world.frame
+            # the particles' speeds as the frame began (again if rows came or went since:
+            # a per-substep stage may spawn, and the kernel reads rows by index)
+            moment = (world.frame, st.particles.version)
+            if found.rest_frame != moment:
+                found.rest_frame = moment
                 n = st.particles.n
                 found.rest_v = (pc["pos"][:n] - pc["prev"][:n]) * (1.0 / h)
             before_solve(m, found.stacked, found.ci, found.cf, found.rest_v, found.before)
@@ -284,7 +287,7 @@ def _heavy_on_light(world: World, found: Any, h: float) -> None:
     if len(found.stacked):
         shock(len(found.stacked), found.stacked, found.ci, found.cf, c["pos"], c["prev"],
               c["angle"], c["prev_angle"], c["w"], c["iw"], st.bodies.n, found.angle0,
-              found.pose, pc["pos"], pc["prev"], pc["w"], found.before, *world.gravity, h)
+              found.pose, pc["pos"], found.before, *world.gravity, h)
 
 
 #: The gate's room (``continuous.may_be_fast``): a body a quarter as fast as the sweep's
