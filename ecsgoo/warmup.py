@@ -136,6 +136,7 @@ def _step_tiny_scene(part: str = "all") -> None:
     from .bodies import box, jelly_ball, rope
     from .components import AreaConstraint, Fruit, Particle
     from .geometry import cut
+    from .sensors import Sensor
     from .world import World
 
     soft, rigid = part in ("all", "soft"), part in ("all", "rigid")
@@ -153,6 +154,7 @@ def _step_tiny_scene(part: str = "all") -> None:
             world.create_entity(Particle(40, 250), Fruit(0))
             world.create_entity(Particle(60, 250), Fruit(0))  # touching: they merge
             world.create_entity(Particle(300, 290, radius=5, events=True))
+            world.create_entity(Sensor.box(100, 150, 80, 80))  # on the ball and its outline
         if rigid:
             crate = _rigid_bodies(world)
             world.grab(crate, 322, 150)  # a body held by the pointer
