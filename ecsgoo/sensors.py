@@ -241,12 +241,18 @@ def sense_all(world: World, sensors: list[Sensor]) -> list[list[int]]:
     found: list[set[int]] = [set() for _ in sensors]
     st = world.store
     p = st.particles
+    st.prepare()  # the rows and outlines as they are now
     if p.n:
-        grid = world.broadphase.particles(world)  # makes the store whole
+        # a few rows are looked at one by one; more through the grid (the frame's, if a
+        # query or the contact events made it already)
+        grid = world.broadphase.kept_particles(world)
+        every = grid is None and p.n * len(shown) <= BRUTE_ROWS
+        if grid is None:
+            grid = _NO_GRID if every else world.broadphase.particles(world)
         c = p.cols
         out = np.zeros((4 * p.n + 16, 2), dtype=np.int64)
-        while (m := sense_discs(len(shown), kind, geo, poly_off, poly_xy, mask, c["pos"],
-                                c["radius"], c["layer"], *grid, out)) < 0:
+        while (m := sense_discs(len(shown), kind, geo, poly_off, poly_xy, mask, p.n, c["pos"],
+                                c["radius"], c["layer"], every, *grid, out)) < 0:
             out = np.zeros((2 * len(out), 2), dtype=np.int64)
         entity = c["entity"]
         for k, row in out[:m].tolist():
@@ -271,6 +277,10 @@ def sense_all(world: World, sensors: list[Sensor]) -> list[list[int]]:
     return [sorted(f) for f in found]
 
 
+#: Sensors × particles up to which every row is looked at (no grid is made for them).
+BRUTE_ROWS = 4096
+#: The grid's arguments when none is used.
+_NO_GRID = (0.0, 0.0, 1.0, 0, 0, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
 #: ``Sensor.kind`` as ``kernels.sensing`` codes it.
 _KINDS = {"box": BOX, "circle": CIRCLE, "polygon": POLYGON}
 

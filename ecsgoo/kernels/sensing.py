@@ -57,13 +57,34 @@ def disc_meets(k, kind, geo, poly_off, poly_xy, px, py, r):
 
 
 @njit(cache=True)
-def sense_discs(count, kind, geo, poly_off, poly_xy, mask, pos, radius, layer, x0, y0, cell,
-                nx, ny, start, items, out):
-    """Pairs ``(sensor, particle row)`` whose disc overlaps the sensor and whose layer its
-    ``mask`` sees (−1: every layer, 0 too), found through the particles' grid; written
-    into ``out`` (m, 2) in sensor order; the count, or −1 when ``out`` is full."""
+def _disc_row(k, i, kind, geo, poly_off, poly_xy, mask, pos, radius, layer):
+    """Whether particle row ``i`` is in sensor ``k``: its layer seen by the sensor's
+    ``mask`` (−1: every layer, 0 too) and its disc overlapping the region."""
+    if mask[k] != -1 and (layer[i] & mask[k]) == 0:
+        return False
+    px, py, r = pos[i, 0], pos[i, 1], radius[i]
+    if px + r < geo[k, 5] or px - r > geo[k, 7] or py + r < geo[k, 6] or py - r > geo[k, 8]:
+        return False
+    return disc_meets(k, kind, geo, poly_off, poly_xy, px, py, r)
+
+
+@njit(cache=True)
+def sense_discs(count, kind, geo, poly_off, poly_xy, mask, n, pos, radius, layer, every, x0,
+                y0, cell, nx, ny, start, items, out):
+    """Pairs ``(sensor, particle row)`` whose row is in the sensor (``_disc_row``), looked
+    for through the particles' grid, or (``every``: the grid arguments unused) among all
+    ``n`` rows; written into ``out`` (m, 2) in sensor order; the count, or −1 when ``out``
+    is full."""
     m = 0
     for k in range(count):
+        if every:
+            for i in range(n):
+                if _disc_row(k, i, kind, geo, poly_off, poly_xy, mask, pos, radius, layer):
+                    if m == len(out):
+                        return -1
+                    out[m, 0], out[m, 1] = k, i
+                    m += 1
+            continue
         cx0 = max(int(math.floor((geo[k, 5] - x0) / cell)) - 1, 0)
         cx1 = min(int(math.floor((geo[k, 7] - x0) / cell)) + 1, nx - 1)
         cy0 = max(int(math.floor((geo[k, 6] - y0) / cell)) - 1, 0)
@@ -73,13 +94,7 @@ def sense_discs(count, kind, geo, poly_off, poly_xy, mask, pos, radius, layer, x
                 c = gx + gy * nx
                 for u in range(start[c], start[c + 1]):
                     i = items[u]
-                    if mask[k] != -1 and (layer[i] & mask[k]) == 0:  # -1: every layer
-                        continue
-                    px, py, r = pos[i, 0], pos[i, 1], radius[i]
-                    if (px + r < geo[k, 5] or px - r > geo[k, 7] or py + r < geo[k, 6]
-                            or py - r > geo[k, 8]):
-                        continue
-                    if disc_meets(k, kind, geo, poly_off, poly_xy, px, py, r):
+                    if _disc_row(k, i, kind, geo, poly_off, poly_xy, mask, pos, radius, layer):
                         if m == len(out):
                             return -1
                         out[m, 0], out[m, 1] = k, i
