@@ -172,6 +172,29 @@ def _step_tiny_scene(part: str = "all") -> None:
         world.close()
     if soft:
         _sleepers()
+    if rigid:
+        _rigid_alone()
+
+
+def _rigid_alone() -> None:
+    """Rigid bodies only, a hinge and a heavy box on a light one: a frame's later substeps
+    in one call (``kernels.rigid_frame``)."""
+    from . import systems
+    from .components import Anchor
+    from .rigid import Joint, RigidBody
+    from .world import World
+
+    world = World(bounds=(0, 0, 400, 300)).use(systems.Integrate(), systems.Project(),
+                                                systems.Collide())
+    try:
+        world.create_entity(RigidBody.box(200, 10, 300, 20), Anchor())
+        light = world.create_entity(RigidBody.box(200, 25, 30, 10, mass=1.0))
+        world.create_entity(RigidBody.box(200, 45, 30, 30, mass=100.0))
+        world.create_entity(Joint(light, world.create_entity(RigidBody.box(240, 25, 30, 10)),
+                                  225, 25))
+        world.step(2)
+    finally:
+        world.close()
 
 
 def _sleepers() -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
+from ..physics import rigid_frame
 from ..physics.step import StepContext
 
 if TYPE_CHECKING:
@@ -76,6 +77,25 @@ def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
         prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
 
 
+def _substeps(world: World, stages: list[Stage]) -> None:
+    """The frame's substeps: integrate → project → collide, each substep (a world of
+    rigid bodies alone: the first, then the rest in one call, ``physics.rigid_frame``)."""
+    fusable = rigid_frame.can_fuse(world, stages)
+    for ctx in _contexts(world.dt, world.substeps):
+        world.substep_index = ctx.substep  # for a game's own stage (read-only)
+        if world.profile is not None:
+            for stage in stages:
+                _timed(world, stage, stage.solve, world, ctx)
+            continue
+        store = world.store
+        for stage in stages:  # ``_timed`` without the clock
+            store.prepare()
+            stage.solve(world, ctx)
+            store.poses += 1
+        if fusable and ctx.first and rigid_frame.fuse(world, ctx, stages):
+            return
+
+
 @functools.lru_cache(maxsize=64)
 def _contexts(dt: float, count: int) -> tuple[StepContext, ...]:
     """A frame's substeps' contexts (the same for every frame of the same ``dt`` and
@@ -126,17 +146,7 @@ class Pipeline(Sequence[Stage]):
                 for stage in stages:
                     _timed(world, stage, stage.process, world)
             elif not world.resting:  # the solver (skipped while everything sleeps)
-                for ctx in _contexts(world.dt, world.substeps):  # integrate → project →
-                    world.substep_index = ctx.substep  # collide, each substep (the index:
-                    if world.profile is not None:  # for a game's own stage, read-only)
-                        for stage in stages:
-                            _timed(world, stage, stage.solve, world, ctx)
-                        continue
-                    store = world.store
-                    for stage in stages:  # ``_timed`` without the clock
-                        store.prepare()
-                        stage.solve(world, ctx)
-                        store.poses += 1
+                _substeps(world, stages)
         world.end_frame()  # events, sleeping, the frame counter, the pointer
 
     def __getitem__(self, index: Any) -> Any:
