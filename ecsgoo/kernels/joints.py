@@ -56,24 +56,28 @@ def joint_substep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_a
                   ppos, pprev, pw, h):
     """One substep of the joints: warm start, solve, relax and position pass
     (``joint_sweep``'s modes 0–3), one of each for every row and ``JOINT_PASSES`` for
-    the heavy ones (``_heavy_rows``)."""
+    the heavy ones (``_heavy_rows``), in one call (a call between kernels passing ~40
+    arrays cost ~0.6 µs here: seven of them were half a 30-joint substep)."""
     nb = len(bangle)
     rot, stamp = np.empty((nb, 2)), np.zeros(nb, np.int8)
     heavy = np.zeros(nj, np.bool_)
     extra = JOINT_PASSES - 1 if _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw,
                                             pw, heavy) else 0
-    joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken, impulse,
-              spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
-              lower_impulse, upper_impulse)
-    state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot, heavy, h)
-    _rotations(nj, a_body, b_body, broken, bprev_angle, rot, stamp, 1)  # where it started
-    joint_sweep(*joints, *state, False, 0)
-    for p in range(1 + extra):
-        joint_sweep(*joints, *state, p > 0, 1)
-    _rotations(nj, a_body, b_body, broken, bangle, rot, stamp, 2)  # where it is now
-    for mode in (2, 3):
-        for p in range(1 + extra):
-            joint_sweep(*joints, *state, p > 0, mode)
+    joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
+                impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
+                lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
+                pprev, pw, rot, stamp, heavy, h, 0, 3, extra)
+
+
+@njit(cache=True)
+def _schedule(q, first, extra):
+    """Pass ``q`` of a sweep from mode ``first``: its mode and whether it takes the heavy
+    rows alone (mode 0 once, each later mode once for all and ``extra`` times for them)."""
+    if first == 0:
+        if q == 0:
+            return 0, False
+        q, first = q - 1, 1
+    return first + q // (1 + extra), q % (1 + extra) > 0
 
 
 @njit(cache=True)
@@ -116,18 +120,28 @@ def _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw, pw, heavy):
 def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
                 impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                 lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
-                pprev, pw, rot, heavy, h, only_heavy, mode):
-    """One pass over the joints (only the ``heavy`` rows if ``only_heavy``): 0 warm
-    start, 1 solve (into the move), 2 relax (into the velocity only), 3 position pass
-    (the anchors' gap, a weld's angle and a limit's overshoot taken out in position and
+                pprev, pw, rot, stamp, heavy, h, first, last, extra):
+    """Passes over the joints, modes ``first`` to ``last`` (``_schedule``: each once, and
+    ``extra`` more times for the ``heavy`` rows but the warm start): 0 warm start, 1
+    solve (into the move), 2 relax (into the velocity only), 3 position pass (the
+    anchors' gap, a weld's angle and a limit's overshoot taken out in position and
     previous position: no velocity). Velocity constraints ``J v = 0`` take
     ``λ = −(J M⁻¹ Jᵀ)⁻¹ J v``, accumulated in ``impulse`` (warm-started across frames),
     ``force`` = |impulse| / h; the position pass ``λ = −(J M⁻¹ Jᵀ)⁻¹ C``. Each end's
-    rotation is ``rot`` (where the substep started for modes 0–1, where it is now for
-    2–3, moved along by the position pass)."""
+    rotation is ``rot`` (``_rotations``: where the substep started for modes 0–1, where
+    it is now for 2–3, moved along by the position pass)."""
     inv_h = 1.0 / h
-    use_prev = mode < 2
-    for k in range(nj):
+    passes = (1 if first == 0 else 0) + (last - max(first, 1) + 1) * (1 + extra)
+    q, k, mode, only_heavy = -1, nj - 1, first, False
+    for _ in range(passes * nj):
+        k += 1
+        if k == nj:  # the next pass
+            q, k = q + 1, 0
+            mode, only_heavy = _schedule(q, first, extra)
+            if q == 0 or (mode == 2 and not only_heavy):
+                _rotations(nj, a_body, b_body, broken, bprev_angle if mode < 2 else bangle,
+                           rot, stamp, 1 if q == 0 else 2)
+        use_prev = mode < 2
         if broken[k] or (only_heavy and not heavy[k]):
             continue
         ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
