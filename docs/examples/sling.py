@@ -46,7 +46,7 @@ def build_tower(world: World) -> list[int]:
         crate = world.create_entity(RigidBody.box(TOWER_X, y, CRATE, CRATE, mass=1.0),
                                     Look(WOOD))
         for dx in (-CRATE / 2, CRATE / 2):
-            joint = Joint(below, crate, TOWER_X + dx, y - CRATE / 2, max_force=4000.0,
+            joint = Joint(below, crate, TOWER_X + dx, y - CRATE / 2, max_force=3500.0,
                           collide=True)
             joints.append(world.create_entity(joint))
         below = crate
