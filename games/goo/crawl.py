@@ -29,7 +29,7 @@ from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooBall, GooRulesState
-from .structure import Balls, balls, board, drop_off, pipe_node, rules_state
+from .structure import Balls, board, drop_off, frame_balls, pipe_node, rules_state
 
 
 @dataclass
@@ -109,41 +109,59 @@ class GooCrawl(Stage):
                 "sense": self.sense, "climb": self.climb}
 
     def process(self, world: Any) -> None:
-        bs = balls(world, world.resource(systems.StructureReport))
-        net = Network.of(world, bs)
-        target = pipe_node(world, bs)
-        hops = net.hops(target) if target >= 0 else None
-        loads: dict[int, list[float]] = {}
-        for k in np.flatnonzero(bs.usable & ~bs.balloon).tolist():
-            entity = int(bs.entities[k])
-            if entity == world.grabbed:
-                continue
-            goo = bs.goo[k]
-            if goo.link:
-                self._crawl(world, entity, goo, bs.particles[k], net, hops, loads)
-            else:
-                self._walk(world, entity, bs.particles[k], net)
-        _wind(world, bs, net.wind, loads)
-        _lift(world, bs, rules_state(world).lift, loads)
-        for entity in sorted(loads):  # one force per ball: the crawlers on it and the wind
-            world.apply_force(entity, loads[entity][0], loads[entity][1])
+        bs = frame_balls(world, world.resource(systems.StructureReport))
+        lazy = _Lazy(world, bs)
+        mine = np.flatnonzero(bs.usable & ~bs.balloon & (bs.entities != world.grabbed))
+        link = np.array([bs.goo[k].link for k in mine.tolist()], dtype=np.int64)
+        for k in mine[link == 0].tolist():
+            self._walk(world, int(bs.entities[k]), bs.particles[k], lazy)
+        rides = self._crawl(world, bs, mine[link != 0], link[link != 0], lazy)
+        loads = [rides, _wind(world, bs, rules_state(world).wind),
+                 _lift(world, bs, rules_state(world).lift)]
+        rows = np.concatenate([r for r, _ in loads])
+        if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
+            total = np.zeros((len(world.particles), 2))
+            np.add.at(total, rows, np.concatenate([f for _, f in loads]))
+            touched = np.unique(rows)
+            world.particles.push(touched, total[touched])
 
-    def _crawl(self, world: Any, entity: int, goo: GooBall, p: Particle, net: Network,
-               hops: dict[int, int] | None, loads: dict[int, list[float]]) -> None:
-        """One frame along the link; at its end, on to the next one."""
-        if goo.link not in net.ends:  # the link snapped, or its ball was taken back
-            drop_off(world, entity)
-            return
-        pos = net.pos
-        a, b = net.ends[goo.link]
-        (xa, ya), (xb, yb) = pos[net.row[a]], pos[net.row[b]]
-        length = float(np.hypot(xb - xa, yb - ya))
-        goo.t += goo.heading * self.speed * world.dt / max(length, 1.0)
-        if not 0.0 < goo.t < 1.0:
-            node = b if goo.t >= 1.0 else a
-            self._turn(world, entity, goo, node, net, hops)
-            a, b = net.ends[goo.link]
-        self._ride(world, goo, p, a, b, net, loads)
+    def _crawl(self, world: Any, bs: Balls, ks: np.ndarray, link: np.ndarray,
+               lazy: _Lazy) -> tuple[np.ndarray, np.ndarray]:
+        """One frame along their links for the crawlers ``ks`` (on ``link``), at a link's
+        end on to the next one (``_turn``), all in entity order; they ride (``_ride``).
+        Returns the loads of ``_ride``."""
+        p, s = world.particles, world.springs
+        if not len(ks):
+            return _NO_LOAD
+        if not len(s):
+            for k in ks.tolist():
+                drop_off(world, int(bs.entities[k]))
+            return _NO_LOAD
+        order = np.argsort(s.entity, kind="stable")
+        srow = order[np.minimum(np.searchsorted(s.entity[order], link), len(order) - 1)]
+        structure = np.zeros(len(p), dtype=bool)
+        structure[bs.rows[bs.structure]] = True
+        a, b = s.a[srow], s.b[srow]
+        on = (s.entity[srow] == link) & ~s.broken[srow] & structure[a] & structure[b]
+        for k in ks[~on].tolist():  # the link snapped, or its ball was taken back
+            drop_off(world, int(bs.entities[k]))
+        ks, a, b = ks[on], a[on], b[on]
+        pos = p.pos
+        t = np.array([bs.goo[k].t for k in ks.tolist()], dtype=np.float64)
+        heading = np.array([bs.goo[k].heading for k in ks.tolist()], dtype=np.int64)
+        length = np.hypot(pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1])
+        t = t + heading * self.speed * world.dt / np.maximum(length, 1.0)
+        for j in np.flatnonzero(~((0.0 < t) & (t < 1.0))).tolist():
+            k = int(ks[j])
+            goo, ends = bs.goo[k], p.entity
+            goo.t = float(t[j])
+            node = int(ends[b[j]] if t[j] >= 1.0 else ends[a[j]])
+            self._turn(world, int(bs.entities[k]), goo, node, lazy.net, lazy.hops)
+            ea, eb = lazy.net.ends[goo.link]
+            a[j], b[j], t[j] = lazy.net.row[ea], lazy.net.row[eb], goo.t
+        for k, value in zip(ks.tolist(), t.tolist(), strict=True):
+            bs.goo[k].t = value
+        return self._ride(world, bs.rows[ks], a, b, t, rules_state(world).wind)
 
     def _turn(self, world: Any, entity: int, goo: GooBall, node: int, net: Network,
               hops: dict[int, int] | None) -> None:
@@ -156,29 +174,34 @@ class GooCrawl(Stage):
         at_a = net.ends[spring][0] == node
         goo.link, goo.t, goo.heading = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
 
-    def _ride(self, world: Any, goo: GooBall, p: Particle, a: int, b: int, net: Network,
-              loads: dict[int, list[float]]) -> None:
-        """Sit at ``t`` on the link from ``a`` to ``b``, moving with it; weigh on its ends
-        (added to ``loads``: ball entity → force, mass·px/s²)."""
-        ra, rb, t = net.row[a], net.row[b], goo.t
-        (xa, ya), (xb, yb) = net.pos[ra], net.pos[rb]
-        (ua, va), (ub, vb) = net.vel[ra], net.vel[rb]
-        p.x, p.y = (1.0 - t) * xa + t * xb, (1.0 - t) * ya + t * yb
-        p.vx, p.vy = (1.0 - t) * ua + t * ub, (1.0 - t) * va + t * vb
-        if self.load > 0.0:
-            gx, gy = world.gravity
-            fx, fy = self.load * p.mass * (gx + net.wind), self.load * p.mass * gy
-            for end, share, row in ((a, 1.0 - t, ra), (b, t, rb)):
-                if not net.pinned[row]:
-                    load = loads.setdefault(end, [0.0, 0.0])
-                    load[0] += share * fx
-                    load[1] += share * fy
+    def _ride(self, world: Any, rows: np.ndarray, a: np.ndarray, b: np.ndarray,
+              t: np.ndarray, wind: float) -> tuple[np.ndarray, np.ndarray]:
+        """The crawlers of particle ``rows`` sit at ``t`` on their links from rows ``a`` to
+        ``b``, moving with them; each weighs on its link's ends. Returns those loads: the
+        rows (a crawler's ``a`` then its ``b`` end, but not the pinned) and their forces
+        (mass·px/s²)."""
+        p = world.particles
+        pos, vel, u = p.pos, p.velocity, (1.0 - t)[:, None]
+        if not len(rows):
+            return _NO_LOAD
+        p.place(rows, u * pos[a] + t[:, None] * pos[b], u * vel[a] + t[:, None] * vel[b])
+        if self.load <= 0.0:
+            return _NO_LOAD
+        gx, gy = world.gravity
+        mass = p.mass[rows]
+        weight = np.column_stack([self.load * mass * (gx + wind), self.load * mass * gy])
+        ends = np.column_stack([a, b]).reshape(-1)
+        force = (np.column_stack([1.0 - t, t]).reshape(-1)[:, None]
+                 * np.repeat(weight, 2, axis=0))
+        free = ~p.pinned[ends]
+        return ends[free], force[free]
 
-    def _walk(self, world: Any, entity: int, p: Particle, net: Network) -> None:
+    def _walk(self, world: Any, entity: int, p: Particle, lazy: _Lazy) -> None:
         """A loose ball on the ground: climb on a structure ball it touches, walk to one it
         sees, or wander."""
         if abs(p.vy) > 15.0:  # in the air
             return
+        net = lazy.net
         near = [e for e in net.at if e != entity]
         if near:
             pos = net.pos
@@ -197,30 +220,60 @@ class GooCrawl(Stage):
 
 #: Of a free balloon's velocity, the part kept each frame: it drifts to a stop where it is.
 HOVER = 0.9
+#: No rows, no forces.
+_NO_LOAD = (np.zeros(0, dtype=np.int64), np.zeros((0, 2)))
 
 
-def _lift(world: Any, bs: Balls, lift: float, loads: dict[int, list[float]]) -> None:
-    """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``loads``), a free
-    one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
+class _Lazy:
+    """The frame's ``Network`` and the hops to the pipe, read only if a ball needs them
+    (one walks, or turns at a node)."""
+
+    def __init__(self, world: Any, bs: Balls) -> None:
+        self.world, self.bs = world, bs
+        self._net: Network | None = None
+        self._hops: tuple[dict[int, int] | None] | None = None
+
+    @property
+    def net(self) -> Network:
+        if self._net is None:
+            self._net = Network.of(self.world, self.bs)
+        return self._net
+
+    @property
+    def hops(self) -> dict[int, int] | None:
+        if self._hops is None:
+            target = pipe_node(self.world, self.bs)
+            self._hops = (self.net.hops(target) if target >= 0 else None,)
+        return self._hops[0]
+
+
+def _lift(world: Any, bs: Balls, lift: float) -> tuple[np.ndarray, np.ndarray]:
+    """Balloons pull up: a placed one with ``lift`` (mass·px/s²), a free one (not held)
+    with just its weight, so it floats, slowing to a stop (``HOVER``). Returns the rows
+    and their forces."""
     gy = world.gravity[1]
+    rows, force = [], []
     for k in np.flatnonzero(bs.balloon).tolist():
         entity = int(bs.entities[k])
         if entity == world.grabbed:
             continue
         p = bs.particles[k]
+        rows.append(int(bs.rows[k]))
         if bs.goo[k].free:
-            loads.setdefault(entity, [0.0, 0.0])[1] -= p.mass * gy
+            force.append((0.0, -(p.mass * gy)))
             p.vx, p.vy = p.vx * HOVER, p.vy * HOVER
         else:
-            loads.setdefault(entity, [0.0, 0.0])[1] += lift
+            force.append((0.0, lift))
+    if not rows:
+        return _NO_LOAD
+    return np.array(rows, dtype=np.int64), np.array(force, dtype=np.float64)
 
 
-def _wind(world: Any, bs: Balls, wind: float, loads: dict[int, list[float]]) -> None:
-    """Push every unpinned goo ball ``wind`` px/s² to the side (a force of mass × wind,
-    added to ``loads``)."""
+def _wind(world: Any, bs: Balls, wind: float) -> tuple[np.ndarray, np.ndarray]:
+    """Push every unpinned goo ball ``wind`` px/s² to the side: the rows and their forces
+    (mass × wind)."""
     if wind == 0.0:
-        return
-    pinned, mass = world.particles.pinned, world.particles.mass
-    for entity, row in zip(bs.entities.tolist(), bs.rows.tolist(), strict=True):
-        if not pinned[row] and entity != world.grabbed:
-            loads.setdefault(entity, [0.0, 0.0])[0] += float(mass[row]) * wind
+        return _NO_LOAD
+    p = world.particles
+    rows = bs.rows[~p.pinned[bs.rows] & (bs.entities != world.grabbed)]
+    return rows, np.column_stack([p.mass[rows] * wind, np.zeros(len(rows))])

@@ -21,7 +21,7 @@ from ecsgoo import systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooBall, GooRulesState
-from .structure import Balls, balls, rules_state
+from .structure import Balls, frame_balls, rules_state
 
 
 @register_stage
@@ -59,7 +59,7 @@ class GooRules(Stage):
         rules = rules_state(world)
         if rules.result != "running":
             return
-        bs = balls(world, world.resource(systems.StructureReport))
+        bs = frame_balls(world, world.resource(systems.StructureReport), fresh=True)
         _free_orphans(world, bs)
         verdict = self._verdict(world, bs, rules)
         if verdict is None:
