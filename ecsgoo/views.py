@@ -122,8 +122,7 @@ class Rows:
         for value, keys in zip(values, [k for k, v in ((("x", "y"), pos),
                                                        (("vx", "vy"), velocity))
                                         if v is not None], strict=True):
-            for k, key in enumerate(keys):
-                _check_field("Particle", key, value[:, k])
+            _check_pair("Particle", keys, value)
         _wake_rows(self._world, table, rows)
         cols = table.cols
         if pos is not None:
@@ -144,25 +143,28 @@ class Rows:
         table = self._table
         rows = np.asarray(rows, dtype=np.int64)
         force = np.asarray(force, dtype=np.float64).reshape(len(rows), 2)
-        for k, key in enumerate(("fx", "fy")):
-            _check_field("Particle", key, force[:, k])
+        _check_pair("Particle", ("fx", "fy"), force)
         _wake_rows(self._world, table, rows)
         col = table.cols["force"]
         new = col[rows] + force
-        for k, key in enumerate(("fx", "fy")):
-            _check_field("Particle", key, new[:, k])
+        _check_pair("Particle", ("fx", "fy"), new)
         col[rows] = new
 
     def __repr__(self) -> str:
         return f"<{self._name}: {len(self)} rows>"
 
 
-def _check_field(owner: str, key: str, values: np.ndarray) -> None:
-    """WorldError naming ``owner``'s field ``key`` if one of ``values`` is out of its range."""
-    limit = limits.FIELDS[owner][key]
-    bad = _out_of_range(limit, values)
-    if bad is not None:
-        raise WorldError(f"{owner}: field {key} must be {limit.describe()}, got {bad!r}")
+def _check_pair(owner: str, keys: tuple[str, str], values: np.ndarray) -> None:
+    """WorldError naming ``owner``'s field if one of ``values`` (``(k, 2)``: a column per
+    key of ``keys``) is out of its range; both columns at once when they share one."""
+    fields = limits.FIELDS[owner]
+    if fields[keys[0]] == fields[keys[1]] and _out_of_range(fields[keys[0]], values) is None:
+        return
+    for k, key in enumerate(keys):
+        bad = _out_of_range(fields[key], values[:, k])
+        if bad is not None:
+            raise WorldError(f"{owner}: field {key} must be {fields[key].describe()}, "
+                             f"got {bad!r}")
 
 
 def _wake_rows(world: Any, table: Any, rows: np.ndarray) -> None:

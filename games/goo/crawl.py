@@ -116,11 +116,11 @@ class GooCrawl(Stage):
         for k in mine[link == 0].tolist():
             self._walk(world, int(bs.entities[k]), bs.particles[k], lazy)
         rides = self._crawl(world, bs, mine[link != 0], link[link != 0], lazy)
-        loads = [rides, _wind(world, bs, rules_state(world).wind),
-                 _lift(world, bs, rules_state(world).lift)]
+        rules = rules_state(world)
+        loads = [rides, _wind(world, bs, lazy, rules.wind), _lift(world, bs, rules.lift)]
         rows = np.concatenate([r for r, _ in loads])
         if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
-            total = np.zeros((len(world.particles), 2))
+            total = np.zeros((len(lazy.pos), 2))
             np.add.at(total, rows, np.concatenate([f for _, f in loads]))
             touched = np.unique(rows)
             world.particles.push(touched, total[touched])
@@ -130,38 +130,26 @@ class GooCrawl(Stage):
         """One frame along their links for the crawlers ``ks`` (on ``link``), at a link's
         end on to the next one (``_turn``), all in entity order; they ride (``_ride``).
         Returns the loads of ``_ride``."""
-        p, s = world.particles, world.springs
         if not len(ks):
             return _NO_LOAD
-        if not len(s):
-            for k in ks.tolist():
-                drop_off(world, int(bs.entities[k]))
-            return _NO_LOAD
-        order = np.argsort(s.entity, kind="stable")
-        srow = order[np.minimum(np.searchsorted(s.entity[order], link), len(order) - 1)]
-        structure = np.zeros(len(p), dtype=bool)
-        structure[bs.rows[bs.structure]] = True
-        a, b = s.a[srow], s.b[srow]
-        on = (s.entity[srow] == link) & ~s.broken[srow] & structure[a] & structure[b]
+        on, a, b = lazy.links(link)
         for k in ks[~on].tolist():  # the link snapped, or its ball was taken back
             drop_off(world, int(bs.entities[k]))
         ks, a, b = ks[on], a[on], b[on]
-        pos = p.pos
-        t = np.array([bs.goo[k].t for k in ks.tolist()], dtype=np.float64)
-        heading = np.array([bs.goo[k].heading for k in ks.tolist()], dtype=np.int64)
+        pos = lazy.pos
+        goo = [bs.goo[k] for k in ks.tolist()]
+        t = np.array([g.t for g in goo], dtype=np.float64)
+        heading = np.array([g.heading for g in goo], dtype=np.int64)
         length = np.hypot(pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1])
         t = t + heading * self.speed * world.dt / np.maximum(length, 1.0)
         for j in np.flatnonzero(~((0.0 < t) & (t < 1.0))).tolist():
-            k = int(ks[j])
-            goo, ends = bs.goo[k], p.entity
-            goo.t = float(t[j])
-            node = int(ends[b[j]] if t[j] >= 1.0 else ends[a[j]])
-            self._turn(world, int(bs.entities[k]), goo, node, lazy.net, lazy.hops)
-            ea, eb = lazy.net.ends[goo.link]
-            a[j], b[j], t[j] = lazy.net.row[ea], lazy.net.row[eb], goo.t
-        for k, value in zip(ks.tolist(), t.tolist(), strict=True):
-            bs.goo[k].t = value
-        return self._ride(world, bs.rows[ks], a, b, t, rules_state(world).wind)
+            node = int(lazy.entity[b[j]] if t[j] >= 1.0 else lazy.entity[a[j]])
+            self._turn(world, int(bs.entities[ks[j]]), goo[j], node, lazy.net, lazy.hops)
+            ea, eb = lazy.net.ends[goo[j].link]
+            a[j], b[j], t[j] = lazy.net.row[ea], lazy.net.row[eb], goo[j].t
+        for g, value in zip(goo, t.tolist(), strict=True):
+            g.t = value
+        return self._ride(world, bs.rows[ks], a, b, t, lazy)
 
     def _turn(self, world: Any, entity: int, goo: GooBall, node: int, net: Network,
               hops: dict[int, int] | None) -> None:
@@ -175,25 +163,24 @@ class GooCrawl(Stage):
         goo.link, goo.t, goo.heading = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
 
     def _ride(self, world: Any, rows: np.ndarray, a: np.ndarray, b: np.ndarray,
-              t: np.ndarray, wind: float) -> tuple[np.ndarray, np.ndarray]:
+              t: np.ndarray, lazy: _Lazy) -> tuple[np.ndarray, np.ndarray]:
         """The crawlers of particle ``rows`` sit at ``t`` on their links from rows ``a`` to
         ``b``, moving with them; each weighs on its link's ends. Returns those loads: the
         rows (a crawler's ``a`` then its ``b`` end, but not the pinned) and their forces
         (mass·px/s²)."""
-        p = world.particles
-        pos, vel, u = p.pos, p.velocity, (1.0 - t)[:, None]
         if not len(rows):
             return _NO_LOAD
-        p.place(rows, u * pos[a] + t[:, None] * pos[b], u * vel[a] + t[:, None] * vel[b])
+        pos, vel = lazy.pos, world.particles.velocity
+        u, v = (1.0 - t)[:, None], t[:, None]
+        world.particles.place(rows, u * pos[a] + v * pos[b], u * vel[a] + v * vel[b])
         if self.load <= 0.0:
             return _NO_LOAD
         gx, gy = world.gravity
-        mass = p.mass[rows]
-        weight = np.column_stack([self.load * mass * (gx + wind), self.load * mass * gy])
+        mass = lazy.mass[rows]
+        weight = np.column_stack([self.load * mass * (gx + lazy.wind), self.load * mass * gy])
         ends = np.column_stack([a, b]).reshape(-1)
-        force = (np.column_stack([1.0 - t, t]).reshape(-1)[:, None]
-                 * np.repeat(weight, 2, axis=0))
-        free = ~p.pinned[ends]
+        force = np.column_stack([u, v]).reshape(-1, 1) * np.repeat(weight, 2, axis=0)
+        free = ~lazy.pinned[ends]
         return ends[free], force[free]
 
     def _walk(self, world: Any, entity: int, p: Particle, lazy: _Lazy) -> None:
@@ -201,18 +188,17 @@ class GooCrawl(Stage):
         sees, or wander."""
         if abs(p.vy) > 15.0:  # in the air
             return
-        net = lazy.net
-        near = [e for e in net.at if e != entity]
-        if near:
-            pos = net.pos
+        near = lazy.nodes
+        if len(near):
+            pos = lazy.pos
             x, y = p.x, p.y
-            dist = [float(np.hypot(pos[net.row[e]][0] - x, pos[net.row[e]][1] - y))
-                    for e in near]
+            dist = np.hypot(pos[near, 0] - x, pos[near, 1] - y)
             k = int(np.argmin(dist))
-            if dist[k] <= self.climb * p.radius and board(world, entity, near[k]):
+            if dist[k] <= self.climb * p.radius and board(world, entity,
+                                                           int(lazy.entity[near[k]])):
                 return
             if dist[k] <= self.sense:
-                dx = pos[net.row[near[k]]][0] - p.x
+                dx = float(pos[near[k], 0]) - p.x
                 p.vx = self.speed * float(np.sign(dx)) if abs(dx) > 1.0 else 0.0
                 return
         p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)
@@ -225,13 +211,52 @@ _NO_LOAD = (np.zeros(0, dtype=np.int64), np.zeros((0, 2)))
 
 
 class _Lazy:
-    """The frame's ``Network`` and the hops to the pipe, read only if a ball needs them
-    (one walks, or turns at a node)."""
+    """What the crawl reads of a frame, each read once and only if a ball needs it: the
+    particles' columns, the structure's links, the ``Network`` and the hops to the pipe
+    (a ball turns at a node)."""
 
     def __init__(self, world: Any, bs: Balls) -> None:
         self.world, self.bs = world, bs
+        p = world.particles
+        self.pos, self.pinned = p.pos, p.pinned
+        self.mass, self.entity = p.mass, p.entity
+        self.wind = rules_state(world).wind
         self._net: Network | None = None
         self._hops: tuple[dict[int, int] | None] | None = None
+        self._valid: tuple[np.ndarray, ...] | None = None
+        self._nodes: np.ndarray | None = None
+
+    @property
+    def valid(self) -> tuple[np.ndarray, ...]:
+        """The springs' entities, ``a`` and ``b`` rows, and which are links of the
+        structure (unbroken, both ends structure balls): ``Network.ends``."""
+        if self._valid is None:
+            s = self.world.springs
+            structure = np.zeros(len(self.pos), dtype=bool)
+            structure[self.bs.rows[self.bs.structure]] = True
+            a, b = s.a, s.b
+            self._valid = (s.entity, a, b, ~s.broken & structure[a] & structure[b])
+        return self._valid
+
+    def links(self, link: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Of spring entities ``link``: which are links of the structure, and their ``a``
+        and ``b`` rows."""
+        entity, a, b, valid = self.valid
+        if not len(entity):
+            none = np.zeros(len(link), dtype=np.int64)
+            return np.zeros(len(link), dtype=bool), none, none
+        order = np.argsort(entity, kind="stable")
+        row = order[np.minimum(np.searchsorted(entity[order], link), len(order) - 1)]
+        return (entity[row] == link) & valid[row], a[row], b[row]
+
+    @property
+    def nodes(self) -> np.ndarray:
+        """The rows of the structure balls with a link, in ``Network.at``'s order."""
+        if self._nodes is None:
+            _, a, b, valid = self.valid
+            ends = np.column_stack([a[valid], b[valid]]).reshape(-1)
+            self._nodes = ends[np.sort(np.unique(ends, return_index=True)[1])]
+        return self._nodes
 
     @property
     def net(self) -> Network:
@@ -269,11 +294,10 @@ def _lift(world: Any, bs: Balls, lift: float) -> tuple[np.ndarray, np.ndarray]:
     return np.array(rows, dtype=np.int64), np.array(force, dtype=np.float64)
 
 
-def _wind(world: Any, bs: Balls, wind: float) -> tuple[np.ndarray, np.ndarray]:
+def _wind(world: Any, bs: Balls, lazy: _Lazy, wind: float) -> tuple[np.ndarray, np.ndarray]:
     """Push every unpinned goo ball ``wind`` px/s² to the side: the rows and their forces
     (mass × wind)."""
     if wind == 0.0:
         return _NO_LOAD
-    p = world.particles
-    rows = bs.rows[~p.pinned[bs.rows] & (bs.entities != world.grabbed)]
-    return rows, np.column_stack([p.mass[rows] * wind, np.zeros(len(rows))])
+    rows = bs.rows[~lazy.pinned[bs.rows] & (bs.entities != world.grabbed)]
+    return rows, np.column_stack([lazy.mass[rows] * wind, np.zeros(len(rows))])
