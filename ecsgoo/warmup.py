@@ -170,6 +170,32 @@ def _step_tiny_scene(part: str = "all") -> None:
         world.close()
     if soft:
         _sleepers()
+        _calm()
+
+
+def _calm() -> None:
+    """The rope game's cut pieces (``kernels.calm``), with the arrays its stage passes: the
+    particles' read-only columns, a copy of ``prev``, the pieces' rows."""
+    import numpy as np
+
+    from .components import Anchor, Particle
+    from .kernels.calm import calm_pieces
+    from .world import World
+
+    world = World(bounds=(0, 0, 200, 100))
+    try:
+        pin = world.create_entity(Particle(10, 90), Anchor(10, 90))
+        world.create_entities([Particle(10 + 10 * k, 80) for k in range(1, 4)])
+        world.step()
+        p, pins = world.particles, np.array([world.particles.row(pin)], dtype=np.int64)
+        one, two = np.array([1], dtype=np.int64), np.array([2, 3], dtype=np.int64)
+        triple = np.array([1], dtype=np.int64)
+        calm_pieces(p.pos, p.prev.copy(), p.mass, p.pinned, one, pins, two, pins, triple,
+                    two[:1].copy(), np.array([0, 2], dtype=np.int64),
+                    np.asarray(world.down, dtype=np.float64), world.substeps, 0.93, 0.5, 0.6,
+                    1.0)
+    finally:
+        world.close()
 
 
 def _sleepers() -> None:
