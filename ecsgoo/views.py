@@ -95,15 +95,18 @@ class Rows:
                              "through the component's view)")
         target = table.cols[name][: table.n]
         index = slice(None) if rows is None else np.asarray(rows, dtype=np.int64)
-        new = np.broadcast_to(np.asarray(values, dtype=target.dtype), target[index].shape)
+        shape = target.shape if rows is None else index.shape + target.shape[1:]
+        new = np.broadcast_to(np.asarray(values, dtype=target.dtype), shape)
         spec = table.spec
         keys = spec[name].saved or (name,)
-        for k, key in enumerate(keys):
-            part = new[..., k] if spec[name].width else new
-            bad = _out_of_range(spec.limit(key), part)
-            if bad is not None:
-                raise WorldError(f"{spec.component}: field {key} must be "
-                                 f"{spec.limit(key).describe()}, got {bad!r}")
+        ranges = {spec.limit(key) for key in keys}
+        if len(ranges) > 1 or _out_of_range(ranges.pop(), new) is not None:
+            for k, key in enumerate(keys):  # one range for all the keys: checked at once
+                part = new[..., k] if spec[name].width else new
+                bad = _out_of_range(spec.limit(key), part)
+                if bad is not None:
+                    raise WorldError(f"{spec.component}: field {key} must be "
+                                     f"{spec.limit(key).describe()}, got {bad!r}")
         target[index] = new
         table.store.moved()
         table.store.woken_all()  # a sleeping world feels what the game changed
