@@ -73,9 +73,9 @@ class GooRules(Stage):
     def _verdict(self, world: Any, bs: Balls, rules: Any) -> tuple[str, str] | None:
         if rules.collected >= rules.required:
             return self._sucked_in(bs, rules)
-        if np.sum(bs.grounded) < self.collapse * np.sum(bs.linked):
+        if np.count_nonzero(bs.grounded) < self.collapse * np.count_nonzero(bs.linked):
             return "lost", "the structure collapsed"
-        left = rules.supply + int(np.sum(bs.collectable))
+        left = rules.supply + np.count_nonzero(bs.collectable)
         if rules.collected + left >= rules.required:
             rules.idle = 0
             return None
@@ -87,11 +87,11 @@ class GooRules(Stage):
 
     def _sucked_in(self, bs: Balls, rules: Any) -> tuple[str, str] | None:
         """Won once the pipe has nothing left to suck in (``idle`` counts the quiet frames)."""
-        if np.any(bs.sucked):
+        if bs.sucked.any():
             rules.idle = 0
             return None
         rules.idle += 1
-        crawling = bool(np.any(bs.crawling & bs.free))
+        crawling = bool((bs.crawling & bs.free).any())
         if rules.idle < (self.linger if crawling else self.settle):
             return None
         return "won", "the pipe collected enough goo balls"
