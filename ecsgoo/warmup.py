@@ -170,16 +170,18 @@ def _step_tiny_scene(part: str = "all") -> None:
         world.close()
     if soft:
         _sleepers()
-        _calm()
+        _game_kernels()
 
 
-def _calm() -> None:
-    """The rope game's cut pieces (``kernels.calm``), with the arrays its stage passes: the
-    particles' read-only columns, a copy of ``prev``, the pieces' rows."""
+def _game_kernels() -> None:
+    """The games' own kernels, with the arrays their stages pass (the particles' read-only
+    columns, rows of their own): the rope game's cut pieces (``kernels.calm``), the goo
+    game's crawlers (``kernels.riders``)."""
     import numpy as np
 
     from .components import Anchor, Particle
     from .kernels.calm import calm_pieces
+    from .kernels.riders import ride_links
     from .world import World
 
     world = World(bounds=(0, 0, 200, 100))
@@ -189,11 +191,14 @@ def _calm() -> None:
         world.step()
         p, pins = world.particles, np.array([world.particles.row(pin)], dtype=np.int64)
         one, two = np.array([1], dtype=np.int64), np.array([2, 3], dtype=np.int64)
-        triple = np.array([1], dtype=np.int64)
-        calm_pieces(p.pos, p.prev.copy(), p.mass, p.pinned, one, pins, two, pins, triple,
+        calm_pieces(p.pos, p.prev.copy(), p.mass, p.pinned, one, pins, two, pins, one.copy(),
                     two[:1].copy(), np.array([0, 2], dtype=np.int64),
                     np.asarray(world.down, dtype=np.float64), world.substeps, 0.93, 0.5, 0.6,
                     1.0)
+        gx, gy = world.gravity
+        ride_links(p.pos, p.prev, world.h, p.pinned, p.mass, one, pins, two[:1].copy(),
+                   np.array([0.5]), 1.0, gx, gy, 0.0, np.empty((1, 2)), np.empty((1, 2)),
+                   np.zeros((len(p), 2)), np.zeros(len(p), dtype=np.bool_))
     finally:
         world.close()
 

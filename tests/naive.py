@@ -719,3 +719,24 @@ def calm_pieces_naive(pos, prev, mass, pinned, stubs, stub_pins, tails, a, m, b,
         np.add.at(push, b, share * wb[:, None])
         prev[bent] = prev[bent] - push[bent]
     return prev
+
+
+# --- particles riding on links (ecsgoo.kernels.riders; the goo game's crawlers)
+
+
+def ride_links_naive(pos, prev, h, pinned, mass, rows, a, b, t, load, gx, gy, wind):
+    """Mirrors ``riders.ride_links`` in numpy (the goo crawl as it was): returns where the
+    riders sit, their velocities, and the force and touched flag per row."""
+    u, v = (1.0 - t)[:, None], t[:, None]
+    vel = (pos - prev) / h
+    where, speed = u * pos[a] + v * pos[b], u * vel[a] + v * vel[b]
+    force, touched = np.zeros_like(pos), np.zeros(len(pos), dtype=np.bool_)
+    if load > 0.0:
+        m = mass[rows]
+        weight = np.column_stack([load * m * (gx + wind), load * m * gy])
+        ends = np.column_stack([a, b]).reshape(-1)
+        share = np.column_stack([u, v]).reshape(-1, 1) * np.repeat(weight, 2, axis=0)
+        free = ~pinned[ends]
+        np.add.at(force, ends[free], share[free])
+        touched[ends[free]] = True
+    return where, speed, force, touched

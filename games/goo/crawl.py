@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ecsgoo import Particle, systems
+from ecsgoo.kernels.riders import ride_links
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooBall, GooRulesState
@@ -115,23 +116,22 @@ class GooCrawl(Stage):
         link = np.array([bs.goo[k].link for k in mine.tolist()], dtype=np.int64)
         for k in mine[link == 0].tolist():
             self._walk(world, int(bs.entities[k]), bs.particles[k], lazy)
-        rides = self._crawl(world, bs, mine[link != 0], link[link != 0], lazy)
-        rules = rules_state(world)
-        loads = [rides, _wind(world, bs, lazy, rules.wind), _lift(world, bs, rules.lift)]
-        rows = np.concatenate([r for r, _ in loads])
+        n = len(lazy.pos)
+        force, touched = np.zeros((n, 2)), np.zeros(n, dtype=np.bool_)
+        self._crawl(world, bs, mine[link != 0], link[link != 0], lazy, force, touched)
+        _wind(world, bs, lazy, force, touched)
+        _lift(world, bs, rules_state(world).lift, force, touched)
+        rows = np.flatnonzero(touched)
         if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
-            total = np.zeros((len(lazy.pos), 2))
-            np.add.at(total, rows, np.concatenate([f for _, f in loads]))
-            touched = np.unique(rows)
-            world.particles.push(touched, total[touched])
+            world.particles.push(rows, force[rows])
 
     def _crawl(self, world: Any, bs: Balls, ks: np.ndarray, link: np.ndarray,
-               lazy: _Lazy) -> tuple[np.ndarray, np.ndarray]:
+               lazy: _Lazy, force: np.ndarray, touched: np.ndarray) -> None:
         """One frame along their links for the crawlers ``ks`` (on ``link``), at a link's
-        end on to the next one (``_turn``), all in entity order; they ride (``_ride``).
-        Returns the loads of ``_ride``."""
+        end on to the next one (``_turn``), all in entity order; they ride and weigh on
+        their links (``kernels.riders.ride_links``: into ``force`` and ``touched``)."""
         if not len(ks):
-            return _NO_LOAD
+            return
         on, a, b = lazy.links(link)
         for k in ks[~on].tolist():  # the link snapped, or its ball was taken back
             drop_off(world, int(bs.entities[k]))
@@ -149,7 +149,14 @@ class GooCrawl(Stage):
             a[j], b[j], t[j] = lazy.net.row[ea], lazy.net.row[eb], goo[j].t
         for g, value in zip(goo, t.tolist(), strict=True):
             g.t = value
-        return self._ride(world, bs.rows[ks], a, b, t, lazy)
+        rows = bs.rows[ks]
+        if not len(rows):
+            return
+        where, speed = np.empty((len(rows), 2)), np.empty((len(rows), 2))
+        gx, gy = world.gravity
+        ride_links(lazy.pos, world.particles.prev, world.h, lazy.pinned, lazy.mass, rows, a, b,
+                   t, self.load, gx, gy, lazy.wind, where, speed, force, touched)
+        world.particles.place(rows, where, speed)
 
     def _turn(self, world: Any, entity: int, goo: GooBall, node: int, net: Network,
               hops: dict[int, int] | None) -> None:
@@ -161,27 +168,6 @@ class GooCrawl(Stage):
             spring, _ = options[(entity * 7919 + world.frame * 104729) % len(options)]
         at_a = net.ends[spring][0] == node
         goo.link, goo.t, goo.heading = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
-
-    def _ride(self, world: Any, rows: np.ndarray, a: np.ndarray, b: np.ndarray,
-              t: np.ndarray, lazy: _Lazy) -> tuple[np.ndarray, np.ndarray]:
-        """The crawlers of particle ``rows`` sit at ``t`` on their links from rows ``a`` to
-        ``b``, moving with them; each weighs on its link's ends. Returns those loads: the
-        rows (a crawler's ``a`` then its ``b`` end, but not the pinned) and their forces
-        (mass·px/s²)."""
-        if not len(rows):
-            return _NO_LOAD
-        pos, vel = lazy.pos, world.particles.velocity
-        u, v = (1.0 - t)[:, None], t[:, None]
-        world.particles.place(rows, u * pos[a] + v * pos[b], u * vel[a] + v * vel[b])
-        if self.load <= 0.0:
-            return _NO_LOAD
-        gx, gy = world.gravity
-        mass = lazy.mass[rows]
-        weight = np.column_stack([self.load * mass * (gx + lazy.wind), self.load * mass * gy])
-        ends = np.column_stack([a, b]).reshape(-1)
-        force = np.column_stack([u, v]).reshape(-1, 1) * np.repeat(weight, 2, axis=0)
-        free = ~lazy.pinned[ends]
-        return ends[free], force[free]
 
     def _walk(self, world: Any, entity: int, p: Particle, lazy: _Lazy) -> None:
         """A loose ball on the ground: climb on a structure ball it touches, walk to one it
@@ -206,8 +192,6 @@ class GooCrawl(Stage):
 
 #: Of a free balloon's velocity, the part kept each frame: it drifts to a stop where it is.
 HOVER = 0.9
-#: No rows, no forces.
-_NO_LOAD = (np.zeros(0, dtype=np.int64), np.zeros((0, 2)))
 
 
 class _Lazy:
@@ -220,7 +204,7 @@ class _Lazy:
         p = world.particles
         self.pos, self.pinned = p.pos, p.pinned
         self.mass, self.entity = p.mass, p.entity
-        self.wind = rules_state(world).wind
+        self.wind = float(rules_state(world).wind)
         self._net: Network | None = None
         self._hops: tuple[dict[int, int] | None] | None = None
         self._valid: tuple[np.ndarray, ...] | None = None
@@ -272,32 +256,28 @@ class _Lazy:
         return self._hops[0]
 
 
-def _lift(world: Any, bs: Balls, lift: float) -> tuple[np.ndarray, np.ndarray]:
-    """Balloons pull up: a placed one with ``lift`` (mass·px/s²), a free one (not held)
-    with just its weight, so it floats, slowing to a stop (``HOVER``). Returns the rows
-    and their forces."""
+def _lift(world: Any, bs: Balls, lift: float, force: np.ndarray, touched: np.ndarray) -> None:
+    """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``force``), a free
+    one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
     gy = world.gravity[1]
-    rows, force = [], []
     for k in np.flatnonzero(bs.balloon).tolist():
         entity = int(bs.entities[k])
         if entity == world.grabbed:
             continue
-        p = bs.particles[k]
-        rows.append(int(bs.rows[k]))
+        p, row = bs.particles[k], int(bs.rows[k])
+        touched[row] = True
         if bs.goo[k].free:
-            force.append((0.0, -(p.mass * gy)))
+            force[row, 1] -= p.mass * gy
             p.vx, p.vy = p.vx * HOVER, p.vy * HOVER
         else:
-            force.append((0.0, lift))
-    if not rows:
-        return _NO_LOAD
-    return np.array(rows, dtype=np.int64), np.array(force, dtype=np.float64)
+            force[row, 1] += lift
 
 
-def _wind(world: Any, bs: Balls, lazy: _Lazy, wind: float) -> tuple[np.ndarray, np.ndarray]:
-    """Push every unpinned goo ball ``wind`` px/s² to the side: the rows and their forces
-    (mass × wind)."""
-    if wind == 0.0:
-        return _NO_LOAD
+def _wind(world: Any, bs: Balls, lazy: _Lazy, force: np.ndarray, touched: np.ndarray) -> None:
+    """Push every unpinned goo ball the level's wind (px/s²) to the side: a force of
+    mass × wind, added to ``force``."""
+    if lazy.wind == 0.0:
+        return
     rows = bs.rows[~lazy.pinned[bs.rows] & (bs.entities != world.grabbed)]
-    return rows, np.column_stack([lazy.mass[rows] * wind, np.zeros(len(rows))])
+    force[rows, 0] += lazy.mass[rows] * lazy.wind
+    touched[rows] = True

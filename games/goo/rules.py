@@ -75,7 +75,7 @@ class GooRules(Stage):
             return self._sucked_in(bs, rules)
         if np.count_nonzero(bs.grounded) < self.collapse * np.count_nonzero(bs.linked):
             return "lost", "the structure collapsed"
-        left = rules.supply + np.count_nonzero(bs.collectable)
+        left = rules.supply + int(np.count_nonzero(bs.collectable))
         if rules.collected + left >= rules.required:
             rules.idle = 0
             return None

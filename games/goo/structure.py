@@ -85,7 +85,7 @@ def to_place(world: World, bs: Balls | None = None) -> int:
     """Goo balls the player has to build with: the supply pile and the ``buildable`` free
     balls (``bs``: ``balls(world)`` if already read)."""
     bs = balls(world) if bs is None else bs
-    return rules_state(world).supply + np.count_nonzero(bs.buildable)
+    return rules_state(world).supply + int(np.count_nonzero(bs.buildable))
 
 
 def goal(world: World) -> Goal:
