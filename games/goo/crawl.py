@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle, systems
+from ecsgoo import systems
 from ecsgoo.kernels.riders import ride_links
 from ecsgoo.systems import Stage, register_stage
 
@@ -114,8 +114,7 @@ class GooCrawl(Stage):
         lazy = _Lazy(world, bs)
         mine = np.flatnonzero(bs.usable & ~bs.balloon & (bs.entities != world.grabbed))
         link = np.array([bs.goo[k].link for k in mine.tolist()], dtype=np.int64)
-        for k in mine[link == 0].tolist():
-            self._walk(world, int(bs.entities[k]), bs.particles[k], lazy)
+        self._walk(world, bs, mine[link == 0], lazy)
         n = len(lazy.pos)
         force, touched = np.zeros((n, 2)), np.zeros(n, dtype=np.bool_)
         self._crawl(world, bs, mine[link != 0], link[link != 0], lazy, force, touched)
@@ -169,25 +168,34 @@ class GooCrawl(Stage):
         at_a = net.ends[spring][0] == node
         goo.link, goo.t, goo.heading = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
 
-    def _walk(self, world: Any, entity: int, p: Particle, lazy: _Lazy) -> None:
-        """A loose ball on the ground: climb on a structure ball it touches, walk to one it
-        sees, or wander."""
-        if abs(p.vy) > 15.0:  # in the air
+    def _walk(self, world: Any, bs: Balls, ks: np.ndarray, lazy: _Lazy) -> None:
+        """The loose balls ``ks`` on the ground (not in the air): each climbs on a structure
+        ball it touches, walks to the nearest it sees, or wanders."""
+        if not len(ks):
             return
-        near = lazy.nodes
-        if len(near):
-            pos = lazy.pos
-            x, y = p.x, p.y
-            dist = np.hypot(pos[near, 0] - x, pos[near, 1] - y)
-            k = int(np.argmin(dist))
-            if dist[k] <= self.climb * p.radius and board(world, entity,
-                                                           int(lazy.entity[near[k]])):
-                return
-            if dist[k] <= self.sense:
-                dx = float(pos[near[k], 0]) - p.x
-                p.vx = self.speed * float(np.sign(dx)) if abs(dx) > 1.0 else 0.0
-                return
-        p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)
+        rows = bs.rows[ks]
+        ks = ks[~(np.abs(world.particles.velocity[rows, 1]) > 15.0)]  # not in the air
+        if not len(ks):
+            return
+        pos, near, rows = lazy.pos, lazy.nodes, bs.rows[ks]
+        xs, ys, radii = pos[rows, 0], pos[rows, 1], world.particles.radius[rows]
+        if len(near):  # the structure balls are not free: none is one of these
+            dist = np.hypot(pos[near, 0][None, :] - xs[:, None],
+                            pos[near, 1][None, :] - ys[:, None])
+            nearest = np.argmin(dist, axis=1)
+            dist = dist[np.arange(len(ks)), nearest]
+        for j, k in enumerate(ks.tolist()):
+            entity, p = int(bs.entities[k]), bs.particles[k]
+            if len(near):
+                node = near[nearest[j]]
+                if dist[j] <= self.climb * radii[j] and board(world, entity,
+                                                              int(lazy.entity[node])):
+                    continue
+                if dist[j] <= self.sense:
+                    dx = float(pos[node, 0]) - float(xs[j])
+                    p.vx = self.speed * float(np.sign(dx)) if abs(dx) > 1.0 else 0.0
+                    continue
+            p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)
 
 
 #: Of a free balloon's velocity, the part kept each frame: it drifts to a stop where it is.
