@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .kernels.stillness import all_asleep
+
 if TYPE_CHECKING:
     from .world import World
 
@@ -59,6 +61,4 @@ def resting(world: World) -> bool:
     if not world.sleep:
         return False
     p, b = world.store.particles, world.store.bodies
-    can = movable(world)
-    asleep = np.concatenate([p.asleep, b.asleep])
-    return bool(can.any() and asleep[can].all())
+    return bool(all_asleep(p.n, p.pinned, p.mass, p.asleep, b.n, b.pinned, b.asleep))

@@ -9,6 +9,7 @@ anywhere else a ``Lines``: at most ``STEPS`` plain lines, one as each quarter is
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from typing import Any, TextIO
@@ -59,6 +60,16 @@ class Lines:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: A line ``Lines`` writes (``label: 50/100 frames, 1.2 s (41 frame/s)``).
+_LINE = re.compile(r".*: \d+/\d+ \w+s, \d+\.\d s \((\d+|inf) \w+/s\)")
+
+
+def is_progress(line: str) -> bool:
+    """Whether ``line`` is one that ``Lines`` wrote (what reads a stream that may carry
+    progress skips it)."""
+    return _LINE.fullmatch(line.strip()) is not None
 
 
 def bar(total: int, desc: str, unit: str, stream: TextIO | None = None,

@@ -57,6 +57,11 @@ class Hit:
 
 def _point(p: tuple[float, float], what: str) -> tuple[float, float]:
     """``p`` as two finite floats, else WorldError naming the query."""
+    if type(p) is tuple and len(p) == 2:  # the common case, checked fast
+        x, y = p
+        if isinstance(x, float) and isinstance(y, float) and math.isfinite(x + y) and \
+                math.isfinite(x - y):  # both finite (an inf or a NaN makes one of them not)
+            return float(x), float(y)
     try:
         if isinstance(p, str | bytes):  # "ab" would be two letters
             raise TypeError
@@ -183,7 +188,7 @@ def _hits(world: World, px: float, py: float, dx: float, dy: float, mask: int,
     hits = _particle_hits(world, px, py, dx, dy, mask, first, skip)
     hits += _body_hits(world, px, py, dx, dy, mask, skip)
     hits += _outline_hits(world, px, py, dx, dy, mask, skip)
-    hits += _level_hits(world, px, py, dx, dy, mask)
+    hits += _level_hits(world, px, py, dx, dy, mask, first)
     hits.sort(key=lambda h: (h.fraction, -1 if h.entity is None else h.entity))
     return hits[:1] if first else hits
 
@@ -235,6 +240,8 @@ def _body_hits(world: World, px: float, py: float, dx: float, dy: float,
 
 def _outline_hits(world: World, px: float, py: float, dx: float, dy: float,
                   mask: int, skip: tuple[frozenset[int], int] = (frozenset(), 0)) -> list[Hit]:
+    if len(world.store.outline_off) < 2 and not world.store._csr_dirty:
+        return []  # no soft body: no outline to look along
     off, idx, owners = _outlines(world, mask)
     ignored, group = skip
     if ignored or group:
@@ -275,17 +282,21 @@ def _level_segments(world: World) -> np.ndarray:
 
 
 def _level_hits(world: World, px: float, py: float, dx: float, dy: float,
-                mask: int = ALL) -> list[Hit]:
-    """The level's hits: the segments whose layer ``mask`` holds, and the bounds."""
+                mask: int = ALL, first: bool = False) -> list[Hit]:
+    """The level's hits: the segments whose layer ``mask`` holds, and the bounds
+    (``first``: the nearest only; of two as near, the one listed first, as the sort of
+    them all would keep)."""
     segs = _level_segments(world)
     if not len(segs):
         return []
     ids, ts = np.zeros(len(segs), dtype=np.int64), np.zeros(len(segs))
     count = ray_segments(px, py, dx, dy, segs, ids, ts)
     layers = world.level.seg_layer
-    return [_edge_hit(None, px, py, dx, dy, t, segs[k, :2], segs[k, 2:])
-            for k, t in zip(ids[:count].tolist(), ts[:count].tolist(), strict=True)
-            if k >= len(layers) or mask & int(layers[k])]
+    found = [(k, t) for k, t in zip(ids[:count].tolist(), ts[:count].tolist(), strict=True)
+             if k >= len(layers) or mask & int(layers[k])]
+    if first and len(found) > 1:
+        found = [min(found, key=lambda kt: kt[1])]
+    return [_edge_hit(None, px, py, dx, dy, t, segs[k, :2], segs[k, 2:]) for k, t in found]
 
 
 def _edge_hit(entity: int | None, px: float, py: float, dx: float, dy: float, t: float,

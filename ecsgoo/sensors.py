@@ -29,6 +29,7 @@ import numpy as np
 from . import geometry, limits, queries
 from .errors import WorldError
 from .kernels.contacts import inside_ring
+from .kernels.sensing import BOX, CIRCLE, POLYGON, sense_discs, sense_outlines
 from .polygons import segments_meet
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ class Sensor:
         if self.on is not None:
             self.on = limits.ENTITY.check(self.on, where, "on")
         object.__setattr__(self, "_made", True)
+        _EDITS[0] += 1  # the packed sensors (``_packed``) are made again
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Writing a field of its shape checks it as the constructor does: a width of 0, a
@@ -83,6 +85,8 @@ class Sensor:
             trial = Sensor(**{**{key: getattr(self, key) for key in _SHAPE}, name: value})
             value = getattr(trial, name)  # as the constructor keeps it (floats, lists)
         object.__setattr__(self, name, value)
+        if name in _SHAPE:
+            _EDITS[0] += 1
 
     @classmethod
     def box(cls, x: float, y: float, width: float, height: float, mask: int = -1,
@@ -226,21 +230,99 @@ def placed(world: World, sensor: Sensor) -> Sensor:
 
 def sense(world: World, sensor: Sensor) -> list[int]:
     """The entities overlapping ``sensor`` now, ascending (see the module docstring)."""
-    on, sensor = sensor.on, placed(world, sensor)
-    # discs and outlines near its bounds, on the layers it senses, then its exact shape
-    box = sensor.bounds()
-    p = world.store.particles
-    rows = queries.box_rows(world, box, sensor.mask)
-    found = set(p.entity[rows[sensor.overlaps(p.pos[rows, 0], p.pos[rows, 1],
-                                              p.radius[rows])]].tolist())
-    for owner, members in queries.box_outlines(world, box, sensor.mask):
-        if sensor.overlaps(p.pos[members, 0], p.pos[members, 1], p.radius[members]).any():
-            found.add(owner)
-    for entity, pieces in queries.box_bodies(world, box, sensor.mask):
-        if _body_overlaps(sensor, pieces):
-            found.add(entity)
-    found.discard(on)
-    return sorted(found)
+    return sense_all(world, [sensor])[0]
+
+
+def sense_all(world: World, sensors: list[Sensor]) -> list[list[int]]:
+    """``sense`` for each of ``sensors`` at once: their discs and outlines in two kernel
+    passes (``kernels.sensing``), the rigid bodies near each one exactly."""
+    shown = [placed(world, sensor) for sensor in sensors]
+    kind, geo, poly_off, poly_xy, mask = _kept(world, sensors, shown)
+    found: list[set[int]] = [set() for _ in sensors]
+    st = world.store
+    p = st.particles
+    st.prepare()  # the rows and outlines as they are now
+    if p.n:
+        # a few rows are looked at one by one; more through the grid (the frame's, if a
+        # query or the contact events made it already)
+        grid = world.broadphase.kept_particles(world)
+        every = grid is None and p.n * len(shown) <= BRUTE_ROWS
+        if grid is None:
+            grid = _NO_GRID if every else world.broadphase.particles(world)
+        c = p.cols
+        out = np.zeros((4 * p.n + 16, 2), dtype=np.int64)
+        while (m := sense_discs(len(shown), kind, geo, poly_off, poly_xy, mask, p.n, c["pos"],
+                                c["radius"], c["layer"], every, *grid, out)) < 0:
+            out = np.zeros((2 * len(out), 2), dtype=np.int64)
+        entity = c["entity"]
+        for k, row in out[:m].tolist():
+            found[k].add(int(entity[row]))
+        if len(st.outline_off) > 1:
+            owners = _outline_owners(st)
+            out = np.zeros((2 * len(owners) + 16, 2), dtype=np.int64)
+            while (m := sense_outlines(len(shown), kind, geo, poly_off, poly_xy, mask,
+                                       len(owners), st.outline_off, st.outline_idx,
+                                       c["pos"], c["radius"], c["layer"], out)) < 0:
+                out = np.zeros((2 * len(out), 2), dtype=np.int64)
+            for k, o in out[:m].tolist():
+                if owners[o] >= 0:
+                    found[k].add(owners[o])
+    if st.bodies.n:
+        for k, sensor in enumerate(shown):
+            for entity, pieces in queries.box_bodies(world, sensor.bounds(), sensor.mask):
+                if _body_overlaps(sensor, pieces):
+                    found[k].add(entity)
+    for k, sensor in enumerate(sensors):
+        found[k].discard(sensor.on)
+    return [sorted(f) for f in found]
+
+
+#: Sensors × particles up to which every row is looked at (no grid is made for them).
+BRUTE_ROWS = 4096
+#: The grid's arguments when none is used.
+_NO_GRID = (0.0, 0.0, 1.0, 0, 0, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
+#: ``Sensor.kind`` as ``kernels.sensing`` codes it.
+_KINDS = {"box": BOX, "circle": CIRCLE, "polygon": POLYGON}
+
+
+#: Writes of a sensor's shape so far (and sensors made): a count that tells whether the
+#: sensors packed last frame still hold.
+_EDITS = [0]
+
+
+def _kept(world: World, sensors: list[Sensor], shown: list[Sensor]) -> tuple[np.ndarray, ...]:
+    """``_packed(shown)``, kept while no sensor was made or reshaped and none follows
+    anything (then the pack is made every frame)."""
+    if any(s.on is not None for s in sensors):
+        return _packed(shown)
+    key = (tuple(map(id, sensors)), _EDITS[0])
+    kept = world.__dict__.get("_sensor_pack")
+    if kept is None or kept[0] != key:
+        kept = world._sensor_pack = (key, _packed(shown))
+    return kept[1]
+
+
+def _packed(shown: list[Sensor]) -> tuple[np.ndarray, ...]:
+    """The sensors (placed) as ``kernels.sensing`` takes them: kinds, geometry rows,
+    the polygons' corner offsets and corners, masks."""
+    count = len(shown)
+    kind = np.array([_KINDS[s.kind] for s in shown], dtype=np.int64)
+    geo = np.array([(s.x, s.y, s.width / 2, s.height / 2, s.radius, *s.bounds())
+                    for s in shown], dtype=np.float64).reshape(count, 9)
+    mask = np.array([s.mask for s in shown], dtype=np.int64)
+    corners = [s.points if s.kind == "polygon" else [] for s in shown]
+    poly_off = np.zeros(count + 1, dtype=np.int64)
+    poly_off[1:] = np.cumsum([len(c) for c in corners])
+    flat = [pt for c in corners for pt in c]
+    poly_xy = np.array(flat, dtype=np.float64).reshape(len(flat), 2)
+    return kind, geo, poly_off, poly_xy, mask
+
+
+def _outline_owners(st: Any) -> list[int]:
+    """Each outline's constraint entity (``Store.outline_off`` order: areas, then shapes
+    with an outline), as ``queries._outlines`` names them."""
+    owners = [c._entity for c in st.areas.owner[: st.areas.n]]
+    return owners + [c._entity for c in st.shapes.owner[: st.shapes.n] if c._vals["outline"]]
 
 
 def _body_overlaps(sensor: Sensor, pieces: list[tuple[np.ndarray, float]]) -> bool:
@@ -282,17 +364,27 @@ def _edges_meet(sensor: Sensor, a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def update(world: World) -> None:
-    """Refresh every sensor's ``inside`` and dispatch who entered and who left."""
+    """Refresh every sensor's ``inside`` and dispatch who entered and who left.
+
+    All are sensed at once; once a handler has run (it may have moved, made or deleted
+    anything) the sensors after its own are sensed again."""
     sensors = world.get_component(Sensor)
-    for entity, sensor in sensors:
-        now = sense(world, sensor)
+    now: list[list[int]] = []
+    for k, (entity, sensor) in enumerate(sensors):
+        if not now:
+            now = sense_all(world, [s for _, s in sensors[k:]])
+        inside = now.pop(0)
+        if inside == sensor.inside:
+            continue
         before = set(sensor.inside)
-        sensor.inside = now
-        for other in now:
+        sensor.inside = inside
+        for other in inside:
             if other not in before:
                 world.dispatch("sensor_entered", entity, other)
-        for other in sorted(before - set(now)):
+                now = []
+        for other in sorted(before - set(inside)):
             world.dispatch("sensor_left", entity, other)
+            now = []
 
 
 def forget(world: World, entity: int) -> None:

@@ -43,6 +43,13 @@ from . import derived, kinematic
 from .kernels.graph import component_labels
 from .kernels.islands import reachable
 from .kernels.queries import touching_pairs
+from .kernels.stillness import (
+    body_speeds,
+    count_still,
+    fastest_awake,
+    moved_asleep,
+    particle_speeds,
+)
 from .physics.contacts import island_pairs
 
 if TYPE_CHECKING:
@@ -87,10 +94,9 @@ def update(world: World) -> None:
     start, state.start = state.start, None
     speed, bspeed = _frame_speeds(world, start)
     slow = sleep_speed(world)
-    _hold(world, start, speed >= slow, bspeed >= slow)
+    _hold(world, start, speed, bspeed, slow)
     for table, fast in ((p, speed), (b, bspeed)):
-        still = table.still
-        still[:] = np.where(table.asleep, still, np.where(fast < slow, still + 1, 0))
+        count_still(table.n, fast, table.asleep, table.still, slow)
     kinematic.keep_awake(b, bspeed)
     grabbed_p = st.pslot.get(world.grabbed, -1)
     grabbed_b = st.bslot.get(world.grabbed, -1)
@@ -134,23 +140,25 @@ def freeze(world: World) -> None:
     p, b = st.particles, st.bodies
     if not (p.asleep.any() or b.asleep.any()):
         return
-    asleep = np.concatenate([p.asleep, b.asleep])
-    awake = derived.movable(world) & ~asleep
-    if not awake.any():
-        return  # all asleep: the solver does not run
     dt = world.dt
-    # as fast as it goes, plus what gravity and its force add over the frame
-    push = math.hypot(*world.gravity) + np.concatenate([
-        np.hypot(*world.frame_force.T) * p.w, np.hypot(*world.body_force.T) * b.w])
-    speed = np.concatenate(_substep_speeds(st)) + push * dt
-    pos = np.concatenate([p.pos, b.pos])
-    grabbed = st.pslot.get(world.grabbed, -1)
+    grabbed, pull = st.pslot.get(world.grabbed, -1), 0.0
     if grabbed < 0 and world.grabbed in st.bslot:
         grabbed = p.n + st.bslot[world.grabbed]
     if grabbed >= 0:  # the pointer may pull it as far as the target this frame
-        speed[grabbed] += math.hypot(*(pos[grabbed] - world.grab_target)) / dt
+        at = p.pos[grabbed] if grabbed < p.n else b.pos[grabbed - p.n]
+        pull = math.hypot(*(at - world.grab_target)) / dt
     # what is awake may pass its speed on to anything awake it hits: the fastest counts
-    fastest = float(speed[awake].max())
+    c, bc = p.cols, b.cols
+    fastest = fastest_awake(p.n, c["pos"], c["prev"], c["w"], world.frame_force, c["pinned"],
+                            c["mass"], c["asleep"], b.n, bc["pos"], bc["prev"], bc["angle"],
+                            bc["prev_angle"], bc["extent"], bc["w"], world.body_force,
+                            bc["pinned"], bc["asleep"], st.h, dt, math.hypot(*world.gravity),
+                            grabbed, pull)
+    if fastest < 0.0:
+        return  # all asleep (the solver does not run), or nothing is
+    asleep = np.concatenate([p.asleep, b.asleep])
+    awake = derived.movable(world) & ~asleep
+    pos = np.concatenate([p.pos, b.pos])
     naps, island = np.unique(np.concatenate([p.nap, b.nap]), return_inverse=True)
     size = np.concatenate([p.radius, b.extent])
     near = reachable(island, asleep, awake, pos, size, fastest, dt,
@@ -176,13 +184,13 @@ class FrameStart:
         self.entity, self.pos, self.version = entity, pos, version
         self.bentity, self.bpose, self.bversion = bentity, bpose, bversion
 
-    def poses(self, table: Any, body: bool) -> tuple[np.ndarray, np.ndarray]:
+    def poses(self, table: Any, body: bool) -> tuple[np.ndarray, np.ndarray | bool]:
         """Per row of ``table`` now: its pose as the frame began (x, y[, angle]) and whether
-        it had one (rows added during the frame had none)."""
+        it had one (rows added during the frame had none; True: every row had)."""
         entity, pose, version = ((self.bentity, self.bpose, self.bversion) if body
                                  else (self.entity, self.pos, self.version))
         if version == table.version:  # no row came or went: the same rows
-            return pose, np.ones(table.n, dtype=bool)
+            return pose, True
         order = np.argsort(entity, kind="stable")
         at = np.minimum(np.searchsorted(entity[order], table.entity), max(len(order) - 1, 0))
         found = (entity[order][at] == table.entity) if len(order) else np.zeros(table.n, bool)
@@ -191,16 +199,21 @@ class FrameStart:
         return out, found
 
 
-def _hold(world: World, start: FrameStart | None, moved: np.ndarray,
-          bmoved: np.ndarray) -> None:
-    """Sleeping rows the frame moved (``moved``, ``bmoved``) wake their islands; the others
-    go back to where the frame began, at rest (nothing that sleeps creeps). No start: the
-    solver did not run (the world rested), so nothing sleeping moved."""
+def _hold(world: World, start: FrameStart | None, speed: np.ndarray,
+          bspeed: np.ndarray, slow: float) -> None:
+    """Sleeping rows the frame moved (``speed``, ``bspeed`` px/s: at ``slow`` or faster)
+    wake their islands; the others go back to where the frame began, at rest (nothing
+    that sleeps creeps). No start: the solver did not run (the world rested), so nothing
+    sleeping moved."""
     p, b = world.store.particles, world.store.bodies
-    if start is None or not (p.asleep.any() or b.asleep.any()):
+    if start is None:
         return
-    hit = np.concatenate([p.asleep & moved, b.asleep & bmoved])
-    if hit.any():
+    hit_p, sleeps_p = moved_asleep(p.n, speed, p.asleep, slow)
+    hit_b, sleeps_b = moved_asleep(b.n, bspeed, b.asleep, slow)
+    if not (sleeps_p or sleeps_b):
+        return
+    if hit_p or hit_b:
+        hit = np.concatenate([p.asleep & (speed >= slow), b.asleep & (bspeed >= slow)])
         island = islands(world)  # as the solver left them (not the last look's: a loaded
         # world has none, and must wake the same)
         woke = np.isin(island, island[hit])
@@ -224,22 +237,17 @@ def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, n
     (rows added during the frame, or no start taken) from its last substep."""
     st = world.store
     p, b = st.particles, st.bodies
-    speed, bspeed = _substep_speeds(st)
-    if start is not None:
-        then, known = start.poses(p, False)
-        speed[known] = np.hypot(*(p.pos[known] - then[known]).T) / world.dt
-        then, known = start.poses(b, True)
-        turn = np.abs(b.angle[known] - then[known, 2]) * b.extent[known]
-        bspeed[known] = (np.hypot(*(b.pos[known] - then[known, :2]).T) + turn) / world.dt
-    return speed, bspeed
-
-
-def _substep_speeds(st: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Each particle's and body's speed over its last substep (px/s; a body's with its
-    rim's turning speed, the farthest point of its shape)."""
-    p, b, h = st.particles, st.bodies, st.h
-    speed = np.hypot(*(p.pos - p.prev).T) / h
-    bspeed = (np.hypot(*(b.pos - b.prev).T) + np.abs(b.angle - b.prev_angle) * b.extent) / h
+    speed, bspeed = np.empty(p.n), np.empty(b.n)
+    none = np.zeros(0, dtype=np.bool_)
+    then, known = (np.zeros((0, 2)), np.zeros(p.n, dtype=np.bool_)) if start is None else \
+        start.poses(p, False)
+    particle_speeds(p.n, p.cols["pos"], p.cols["prev"], then, none if known is True else known,
+                    st.h, world.dt, speed)
+    then, known = (np.zeros((0, 3)), np.zeros(b.n, dtype=np.bool_)) if start is None else \
+        start.poses(b, True)
+    c = b.cols
+    body_speeds(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["extent"], then,
+                none if known is True else known, st.h, world.dt, bspeed)
     return speed, bspeed
 
 

@@ -136,6 +136,7 @@ def _step_tiny_scene(part: str = "all") -> None:
     from .bodies import box, jelly_ball, rope
     from .components import AreaConstraint, Fruit, Particle
     from .geometry import cut
+    from .sensors import Sensor
     from .world import World
 
     soft, rigid = part in ("all", "soft"), part in ("all", "rigid")
@@ -153,6 +154,7 @@ def _step_tiny_scene(part: str = "all") -> None:
             world.create_entity(Particle(40, 250), Fruit(0))
             world.create_entity(Particle(60, 250), Fruit(0))  # touching: they merge
             world.create_entity(Particle(300, 290, radius=5, events=True))
+            world.create_entity(Sensor.box(100, 150, 80, 80))  # on the ball and its outline
         if rigid:
             crate = _rigid_bodies(world)
             world.grab(crate, 322, 150)  # a body held by the pointer
@@ -171,6 +173,8 @@ def _step_tiny_scene(part: str = "all") -> None:
     if soft:
         _sleepers()
         _game_kernels()
+    if rigid:
+        _rigid_alone()
 
 
 def _game_kernels() -> None:
@@ -199,6 +203,27 @@ def _game_kernels() -> None:
         ride_links(p.pos, p.prev, world.h, p.pinned, p.mass, one, pins, two[:1].copy(),
                    np.array([0.5]), 1.0, gx, gy, 0.0, np.empty((1, 2)), np.empty((1, 2)),
                    np.zeros((len(p), 2)), np.zeros(len(p), dtype=np.bool_))
+    finally:
+        world.close()
+
+
+def _rigid_alone() -> None:
+    """Rigid bodies only, a hinge and a heavy box on a light one: a frame's later substeps
+    in one call (``kernels.rigid_frame``)."""
+    from . import systems
+    from .components import Anchor
+    from .rigid import Joint, RigidBody
+    from .world import World
+
+    world = World(bounds=(0, 0, 400, 300)).use(systems.Integrate(), systems.Project(),
+                                                systems.Collide())
+    try:
+        world.create_entity(RigidBody.box(200, 10, 300, 20), Anchor())
+        light = world.create_entity(RigidBody.box(200, 25, 30, 10, mass=1.0))
+        world.create_entity(RigidBody.box(200, 45, 30, 30, mass=100.0))
+        world.create_entity(Joint(light, world.create_entity(RigidBody.box(240, 25, 30, 10)),
+                                  225, 25))
+        world.step(2)
     finally:
         world.close()
 

@@ -135,6 +135,7 @@ class World:
         self.broadphase = BroadPhase()  # the grids of the world as it is now
         self.event_start: Any = None  # velocities as the frame began (contact events)
         self.resting = False  # everything movable asleep: the solver's substeps are skipped
+        self.rested = False  # resting as this frame began (``begin_frame``)
         self.store = Store(self.h)
         self.store.woken, self.store.woken_all = self.wake, self.wake_all
         with self._context():
@@ -491,11 +492,14 @@ class World:
         if self.sleep and not self.resting:
             sleeping.begin_frame(self)  # what moved this frame is measured from here
         contact_events.begin_frame(self)  # what a hit changed is measured from here
-        for table, now in ((self.store.particles, self.frame_force),
-                           (self.store.bodies, self.body_force)):
-            pending = table.cols["force"][: table.n]
-            now[:] = pending
-            pending[:] = 0.0
+        self.rested = self.resting  # nothing woke it yet this frame (``end_frame``)
+        for table, attr in ((self.store.particles, "_frame_force"),
+                            (self.store.bodies, "_body_force")):
+            if table.n:
+                now = self._frame_share(attr, table)
+                pending = table.cols["force"][: table.n]
+                now[:] = pending
+                pending[:] = 0.0
         if self.sleep and not self.resting:
             sleeping.freeze(self)  # what nothing awake can reach is solved as static
 
@@ -505,7 +509,8 @@ class World:
         contact_events.update(self)  # each makes the store whole before it reads it: a
         sensors.update(self)  # stage or a handler may have made or deleted anything
         kinematic.stop(self)  # what move_to moved rests where it arrived
-        astray.check(self)  # nothing past the representable range goes on unnoticed
+        if not (self.rested and self.resting):  # asleep all through: nothing moved since
+            astray.check(self)  # nothing past the representable range goes on unnoticed
         if self.sleep:
             sleeping.update(self)
         self.frame += 1

@@ -244,3 +244,21 @@ def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, id
                 resolve_static(i, (qx - px) / d, (qy - py) / d, d + radius[i], pos, prev,
                                mu, el, vmin, push, hold, calm)
             break
+
+
+@njit(cache=True)
+def collide_level(n, pos, prev, w, radius, friction, restitution, vmin, push, hold, calm,
+                  slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy, poly_idx,
+                  poly_surf, poly_layer, bounds, use_bounds):
+    """The level's segments (when ``since`` has a row per particle), polygons (when there
+    are any) and the bounds (``use_bounds``: ``bounds`` = x0, y0, x1, y1), in that order,
+    in one call: ``collide_segments``, ``collide_polygons``, ``collide_bounds``."""
+    if len(since) >= n and len(segs):
+        collide_segments(n, pos, prev, w, radius, friction, restitution, segs, vmin, push,
+                         hold, since, calm, slop, seg_surf, seg_layer, mask)
+    if len(poly_off) > 1:
+        collide_polygons(n, pos, prev, w, radius, friction, restitution, poly_off, poly_xy,
+                         poly_idx, vmin, push, hold, calm, poly_surf, poly_layer, mask)
+    if use_bounds:
+        collide_bounds(n, pos, prev, w, radius, friction, restitution, bounds[0], bounds[1],
+                       bounds[2], bounds[3], vmin, push, hold, calm, slop)

@@ -317,6 +317,17 @@ def solve_discs(m, ij, cf, pos, prev, h, relax, soft, push):
 
 
 @njit(cache=True)
+def disc_substep(m, ij, cf, pos, prev, h, soft, push, last, bounce):
+    """One substep of the disc contacts, in one call: warm start, solve, relax and, after
+    the frame's last substep (``last``), the bounce (``bounce``: ``bounce_discs``' vmin)."""
+    warm_discs(m, ij, cf, pos, h)
+    solve_discs(m, ij, cf, pos, prev, h, False, soft, push)
+    solve_discs(m, ij, cf, pos, prev, h, True, soft, push)
+    if last:
+        bounce_discs(m, ij, cf, pos, prev, h, bounce)
+
+
+@njit(cache=True)
 def bounce_discs(m, ij, cf, pos, prev, h, vmin):
     """Restitution after the frame's last substep: contacts that hit faster than ``vmin``
     (px/s) leave at ``e`` times their approach speed (velocity only: ``prev`` moves)."""

@@ -1,30 +1,52 @@
-"""Joints: hinges and welds between rigid bodies and particles.
+"""Joints: hinges, welds and sliders between rigid bodies and particles.
 
-Solved in Project, before the contacts (``joint_substep``: warm start, solve,
-relax, position pass, as ``rigid_solver.contact_substep`` does for contacts): hard
-point constraints with a 2×2 effective mass (Box2D's
-revolute joint), a weld's angle as a 1×1 one, a slider (prismatic joint) as three
-1×1 ones (``_slider``), impulses accumulated and
-warm-started across frames (a chain of 1:1000 masses hangs; XPBD joints, the
-first try, stretched 25 px there), then a position pass that closes the gaps
-without making velocity. ``force`` (impulse / h, mass·px/s²) is what Break reads.
+Solved in Project, before the contacts, one pass of each a substep (``joint_substep``,
+after Box2D v3's soft step): a warm start with the impulses kept from the last
+substep, a solve (the velocity constraint at the anchors where the substep started,
+into the move), a relax (the same at the anchors where the bodies now are, into the
+velocity alone) and a position pass that closes what gap is left in position and
+previous position alike (no velocity). Hard point constraints with a 2×2 effective
+mass (Box2D's revolute joint), a weld's angle as a 1×1 one, a slider (prismatic
+joint) as three 1×1 ones (``_slider``); motors and limits as in Box2D (limits
+speculative: a gap to one may close this substep, no more). ``force`` (impulse / h,
+mass·px/s²) is what Break reads. Each body's rotation is taken once a pass
+(``_rotations``), not per joint end.
+
+Why hard constraints and one position pass, not Box2D v3's soft bias (``b2MakeSoft``
+in the solve, no position pass) — measured here at the World's 6 substeps: with the
+bias at 60–240 Hz and damping ratios 1–5, a plank hinged to a post it rests on
+slipped off it (0.28 rad, test_joint_collide), a motor of 1.05× the weight's torque
+no longer held its rod level (1.06e-3 rad) or a strong slider motor pushed 1.8 px
+through its limit (soft limits), and a chain of 1:1000 masses stretched 7 px a link;
+a rigid bias (1/h) blew that chain up. The hard solve with one position pass passes
+all of them and leaves the 30-link chain's worst hinge gap at 0.05 px (Box2D 2.3,
+8 + 3 iterations: 2.8 px).
+
+A chain of unequal masses needs more passes: a row whose end is joined to something
+more than ``MASS_RATIO`` times heavier or lighter (``_heavy_rows``) gets
+``JOINT_PASSES`` of each (a 1:1000 chain after 10 s: within 0.15 px of hanging
+straight with 8, 1.7 px with 4, 20 px with 1); the others one. The passes before
+(25 a substep for every row, 8 of each mode until settled) cost 0.26 ms a frame in
+the 30-link chain.
+
+The helpers take numbers, not arrays, where a pass calls them for every joint: a
+helper over arrays cost 15–25 ns a call here, one marked ``inline="always"`` more
+(the two ends read by such a helper: 190 ns a joint, by a plain one 23 ns).
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from ..columns import NO_LIMIT
 
-#: Most passes over the joints per solve, relax and position pass (a chain of unequal
-#: masses needs several to converge) …
+#: Passes of each mode for the rows of a chain of unequal masses (``_heavy_rows``).
 JOINT_PASSES = 8
-#: … but no more once a pass changed no anchor's speed by more than this (px/s: solve,
-#: relax) or closed no gap by more than this (px: the position pass). A resting chain
-#: converges in one or two; Box2D v3 always takes one of each.
-SETTLED_SPEED, SETTLED_GAP = 5.0, 0.05
+#: Ends this many times heavier or lighter than what they are joined to make a row heavy.
+MASS_RATIO = 10.0
 
 
 @njit(cache=True)
@@ -32,130 +54,191 @@ def joint_substep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_a
                   impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                   lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw,
                   ppos, pprev, pw, h):
-    """One substep of the joints: warm start, then ``JOINT_PASSES`` of solve, of relax and
-    of the position pass (``joint_sweep``'s modes 0–3), each stopped early once settled
-    (``SETTLED_SPEED``, ``SETTLED_GAP``)."""
-    joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken, impulse,
-              spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
-              lower_impulse, upper_impulse)
-    state = (bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
-    joint_sweep(*joints, *state, 0)
-    for mode in (1, 2, 3):
-        settled = SETTLED_GAP if mode == 3 else SETTLED_SPEED
-        for _ in range(JOINT_PASSES):
-            if joint_sweep(*joints, *state, mode) <= settled:
-                break
+    """One substep of the joints: warm start, solve, relax and position pass
+    (``joint_sweep``'s modes 0–3), one of each for every row and ``JOINT_PASSES`` for
+    the heavy ones (``_heavy_rows``), in one call (a call between kernels passing ~40
+    arrays cost ~0.6 µs here: seven of them were half a 30-joint substep)."""
+    nb = len(bangle)
+    rot, stamp = np.empty((nb, 2)), np.zeros(nb, np.int8)
+    heavy = np.zeros(nj, np.bool_)
+    extra = JOINT_PASSES - 1 if _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw,
+                                            pw, heavy) else 0
+    joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
+                impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
+                lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
+                pprev, pw, rot, stamp, heavy, h, 0, 3, extra)
+
+
+@njit(cache=True)
+def _schedule(q, first, extra):
+    """Pass ``q`` of a sweep from mode ``first``: its mode and whether it takes the heavy
+    rows alone (mode 0 once, each later mode once for all and ``extra`` times for them)."""
+    if first == 0:
+        if q == 0:
+            return 0, False
+        q, first = q - 1, 1
+    return first + q // (1 + extra), q % (1 + extra) > 0
+
+
+@njit(cache=True)
+def _rotations(nj, a_body, b_body, broken, angle, rot, stamp, mark):
+    """``rot[b]`` = (cos, sin) of ``angle[b]`` for every body at a joint's end, each once
+    (``stamp[b]`` set to ``mark``)."""
+    for k in range(nj):
+        if broken[k]:
+            continue
+        for body in (a_body[k], b_body[k]):
+            if body >= 0 and stamp[body] != mark:
+                rot[body, 0], rot[body, 1] = math.cos(angle[body]), math.sin(angle[body])
+                stamp[body] = mark
+
+
+@njit(cache=True)
+def _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw, pw, heavy):
+    """Flags in ``heavy`` the rows with an end on a body or particle that some joint
+    joins to a moving one over ``MASS_RATIO`` times heavier or lighter; whether any."""
+    bmark, pmark = np.zeros(len(bw), np.bool_), np.zeros(len(pw), np.bool_)
+    found = False
+    for k in range(nj):
+        wa = bw[a_body[k]] if a_body[k] >= 0 else pw[a_part[k]]
+        wb = bw[b_body[k]] if b_body[k] >= 0 else pw[b_part[k]]
+        if not broken[k] and wa > 0.0 and wb > 0.0 and max(wa, wb) > MASS_RATIO * min(wa, wb):
+            found = True
+            for body, part in ((a_body[k], a_part[k]), (b_body[k], b_part[k])):
+                if body >= 0:
+                    bmark[body] = True
+                else:
+                    pmark[part] = True
+    for k in range(nj if found else 0):
+        a = bmark[a_body[k]] if a_body[k] >= 0 else pmark[a_part[k]]
+        b = bmark[b_body[k]] if b_body[k] >= 0 else pmark[b_part[k]]
+        heavy[k] = a or b
+    return found
 
 
 @njit(cache=True)
 def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
                 impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                 lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
-                pprev, pw, h, mode):
-    """One pass over the joints: 0 warm start, 1 solve (moves), 2 relax (velocities
-    only), 3 position pass (the anchors' gap, a weld's angle and a limit's overshoot
-    taken out, in position and previous position: no velocity). Hard point
-    constraints with a 2×2 effective mass (Box2D's revolute joint), accumulated and
-    warm-started across frames — so a chain of 1:1000 masses hangs — and ``force`` =
-    the impulse / h (mass·px/s²). Before the point, as in Box2D: the motor (its
-    impulse clamped to ``motor_torque`` × h) and the angle limits (one-sided,
-    speculative: a gap to a limit may close this substep, no more).
-
-    Returns the largest change the pass made: an anchor's speed (px/s, solve and
-    relax) or a gap closed (px, position pass); a slider counts as unsettled (inf)."""
+                pprev, pw, rot, stamp, heavy, h, first, last, extra):
+    """Passes over the joints, modes ``first`` to ``last`` (``_schedule``: each once, and
+    ``extra`` more times for the ``heavy`` rows but the warm start): 0 warm start, 1
+    solve (into the move), 2 relax (into the velocity only), 3 position pass (the
+    anchors' gap, a weld's angle and a limit's overshoot taken out in position and
+    previous position: no velocity). Velocity constraints ``J v = 0`` take
+    ``λ = −(J M⁻¹ Jᵀ)⁻¹ J v``, accumulated in ``impulse`` (warm-started across frames),
+    ``force`` = |impulse| / h; the position pass ``λ = −(J M⁻¹ Jᵀ)⁻¹ C``. Each end's
+    rotation is ``rot`` (``_rotations``: where the substep started for modes 0–1, where
+    it is now for 2–3, moved along by the position pass)."""
     inv_h = 1.0 / h
-    worst = 0.0
-    for k in range(nj):
-        if broken[k]:
+    passes = (1 if first == 0 else 0) + (last - max(first, 1) + 1) * (1 + extra)
+    q, k, mode, only_heavy = -1, nj - 1, first, False
+    for _ in range(passes * nj):
+        k += 1
+        if k == nj:  # the next pass
+            q, k = q + 1, 0
+            mode, only_heavy = _schedule(q, first, extra)
+            if q == 0 or (mode == 2 and not only_heavy):
+                _rotations(nj, a_body, b_body, broken, bprev_angle if mode < 2 else bangle,
+                           rot, stamp, 1 if q == 0 else 2)
+        use_prev = mode < 2
+        if broken[k] or (only_heavy and not heavy[k]):
             continue
         ab, ap, bb, bp = a_body[k], a_part[k], b_body[k], b_part[k]
-        # ends: position (of the substep's start for solving, its end for the position
-        # pass), arm, velocity, inverse mass and inertia
-        use_prev = mode == 1
+        # ends: anchor point, arm, velocity, angular velocity, inverse mass and inertia
         pax, pay, rax, ray, vax, vay, oma, wa, iwa = _end(
-            ab, ap, la[k, 0], la[k, 1], use_prev, bpos, bprev, bangle, bprev_angle, bw, biw,
-            ppos, pprev, pw, inv_h)
+            ab, ap, la[k, 0], la[k, 1], use_prev, bpos, bprev, bangle, bprev_angle, rot, bw,
+            biw, ppos, pprev, pw, inv_h)
         pbx, pby, rbx, rby, vbx, vby, omb, wb, iwb = _end(
-            bb, bp, lb[k, 0], lb[k, 1], use_prev, bpos, bprev, bangle, bprev_angle, bw, biw,
-            ppos, pprev, pw, inv_h)
+            bb, bp, lb[k, 0], lb[k, 1], use_prev, bpos, bprev, bangle, bprev_angle, rot, bw,
+            biw, ppos, pprev, pw, inv_h)
+        kw = iwa + iwb
         if axis[k, 0] != 0.0 or axis[k, 1] != 0.0:  # a slider: a unit of its own
-            worst = math.inf
-            _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa,
-                    pbx, pby, rbx, rby, vbx, vby, omb, wb, iwb, axis, rest_angle, impulse, spin,
-                    force, lower, upper, motor_speed, motor_torque, motor_impulse,
-                    lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, ppos,
-                    pprev, h, inv_h)
-            continue
-        k11 = wa + wb + iwa * ray * ray + iwb * rby * rby
-        k12 = -iwa * rax * ray - iwb * rbx * rby
-        k22 = wa + wb + iwa * rax * rax + iwb * rbx * rbx
-        det = k11 * k22 - k12 * k12
-        if det <= 0.0:
-            continue
-        jx, jy, jw = 0.0, 0.0, 0.0
-        turns = iwa + iwb > 0.0 and not weld[k]
-        if mode == 0:
-            jx, jy, jw = impulse[k, 0], impulse[k, 1], spin[k]
-            if turns:
-                jw += motor_impulse[k] + lower_impulse[k] - upper_impulse[k]
-        elif mode <= 2:
-            if weld[k] and iwa + iwb > 0.0:  # the angle first, then the point
-                jw = -(omb - oma) / (iwa + iwb)
-                oma, omb = oma - iwa * jw, omb + iwb * jw
-                spin[k] += jw
-            elif turns:  # the motor and the limits, then the point
-                theta = _joint_angle(ab, bb, mode == 1, bangle, bprev_angle) - rest_angle[k]
-                jw = _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower, upper,
-                                       motor_speed, motor_torque, motor_impulse,
-                                       lower_impulse, upper_impulse)
-                oma, omb = oma - iwa * jw, omb + iwb * jw
-            cvx = vbx - omb * rby - (vax - oma * ray)
-            cvy = vby + omb * rbx - (vay + oma * rax)
-            jx = -(k22 * cvx - k12 * cvy) / det
-            jy = -(k11 * cvy - k12 * cvx) / det
-            impulse[k, 0] += jx
-            impulse[k, 1] += jy
-            # what it holds: the accumulated impulse over a substep
-            force[k] = math.sqrt(impulse[k, 0] ** 2 + impulse[k, 1] ** 2) * inv_h
-            oma, omb = oma + iwa * jw, omb - iwb * jw  # the angular part: applied below
+            jx, jy, jw, rax, ray = _slider(
+                k, mode, ab, bb, pax, pay, rax, ray, vax, vay, oma, wa, iwa, pbx, pby, rbx,
+                rby, vbx, vby, omb, wb, iwb, rot, bangle, bprev_angle, axis, rest_angle,
+                impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
+                lower_impulse, upper_impulse, h, inv_h)
         else:
-            ex, ey = pbx - pax, pby - pay  # the gap, taken out in position only
-            dx = -(k22 * ex - k12 * ey) / det
-            dy = -(k11 * ey - k12 * ex) / det
-            dw = 0.0
-            if weld[k] and ab >= 0 and bb >= 0 and iwa + iwb > 0.0:
-                dw = -(bangle[bb] - bangle[ab] - rest_angle[k]) / (iwa + iwb)
-            elif turns:  # past a limit: back to it
-                theta = _joint_angle(ab, bb, False, bangle, bprev_angle) - rest_angle[k]
-                over = min(theta - lower[k], 0.0) + max(theta - upper[k], 0.0)
-                dw = -over / (iwa + iwb)
-            _shift_ends(ab, ap, bb, bp, dx, dy, dw, rax, ray, rbx, rby, wa, iwa, wb, iwb,
-                        bpos, bprev, bangle, bprev_angle, ppos, pprev)
-            arms = math.hypot(rax, ray) + math.hypot(rbx, rby)
-            worst = max(worst, math.hypot(ex, ey) + abs(dw) * (iwa + iwb) * arms)
-            continue
-        # apply impulse j (and a weld's jw) to the velocities: into the move (solve, warm
-        # start) or the velocity only (relax)
-        dva, dvb = (-jx * wa, -jy * wa), (jx * wb, jy * wb)
-        dwa = -iwa * (rax * jy - ray * jx + jw)
-        dwb = iwb * (rbx * jy - rby * jx + jw)
-        if mode == 2:
-            _kick_end(ab, ap, -dva[0] * h, -dva[1] * h, -dwa * h, bprev, bprev_angle, pprev)
-            _kick_end(bb, bp, -dvb[0] * h, -dvb[1] * h, -dwb * h, bprev, bprev_angle, pprev)
-        else:
-            _kick_end(ab, ap, dva[0] * h, dva[1] * h, dwa * h, bpos, bangle, ppos)
-            _kick_end(bb, bp, dvb[0] * h, dvb[1] * h, dwb * h, bpos, bangle, ppos)
-        if mode > 0:
-            worst = max(worst, math.hypot(jx, jy) * (wa + wb)
-                        + abs(dwa) * math.hypot(rax, ray) + abs(dwb) * math.hypot(rbx, rby))
-    return worst
+            k11 = wa + wb + iwa * ray * ray + iwb * rby * rby
+            k12 = -iwa * rax * ray - iwb * rbx * rby
+            k22 = wa + wb + iwa * rax * rax + iwb * rbx * rbx
+            det = k11 * k22 - k12 * k12
+            if det <= 0.0:
+                continue
+            turns = kw > 0.0 and not weld[k]
+            limited = turns and (lower[k] > -NO_LIMIT or upper[k] < NO_LIMIT)
+            jw = 0.0
+            if mode == 3:
+                ex, ey = pbx - pax, pby - pay  # the gap, taken out in position only
+                jx = -(k22 * ex - k12 * ey) / det
+                jy = -(k11 * ey - k12 * ex) / det
+                if weld[k] and ab >= 0 and bb >= 0 and kw > 0.0:
+                    jw = -(bangle[bb] - bangle[ab] - rest_angle[k]) / kw
+                elif limited:  # past a limit: back to it
+                    theta = _joint_angle(ab, bb, False, bangle, bprev_angle) - rest_angle[k]
+                    jw = -(min(theta - lower[k], 0.0) + max(theta - upper[k], 0.0)) / kw
+            elif mode == 0:
+                jx, jy, jw = impulse[k, 0], impulse[k, 1], spin[k]
+                if turns:
+                    jw += motor_impulse[k] + lower_impulse[k] - upper_impulse[k]
+            else:
+                if weld[k] and kw > 0.0:  # the angle first, then the point
+                    jw = -(omb - oma) / kw
+                    spin[k] += jw
+                elif limited or (turns and motor_torque[k] > 0.0):  # motor, limits, point
+                    theta = _joint_angle(ab, bb, use_prev, bangle, bprev_angle) - rest_angle[k]
+                    jw = _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower,
+                                           upper, motor_speed, motor_torque, motor_impulse,
+                                           lower_impulse, upper_impulse)
+                oma, omb = oma - iwa * jw, omb + iwb * jw
+                cvx = vbx - omb * rby - (vax - oma * ray)
+                cvy = vby + omb * rbx - (vay + oma * rax)
+                jx = -(k22 * cvx - k12 * cvy) / det
+                jy = -(k11 * cvy - k12 * cvx) / det
+                impulse[k, 0] += jx
+                impulse[k, 1] += jy
+                # what it holds: the accumulated impulse over a substep
+                force[k] = math.sqrt(impulse[k, 0] ** 2 + impulse[k, 1] ** 2) * inv_h
+        # impulse (jx, jy) at the anchors and jw about them: a's share −, b's +; times h
+        # into the move (warm start, solve), minus into prev (relax: the velocity only),
+        # or as is into both (the position pass: no velocity)
+        to_move = 1.0 if mode == 3 else h
+        dxa, dya = -jx * wa * to_move, -jy * wa * to_move
+        dxb, dyb = jx * wb * to_move, jy * wb * to_move
+        dwa = -iwa * (rax * jy - ray * jx + jw) * to_move
+        dwb = iwb * (rbx * jy - rby * jx + jw) * to_move
+        if mode != 2:
+            _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, 1.0, bpos, bangle, ppos)
+        if mode >= 2:
+            _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, 1.0 if mode == 3 else -1.0,
+                       bprev, bprev_angle, pprev)
+        if mode == 3:  # the ends turned: their rotations follow (to first order)
+            for body, turn in ((ab, dwa), (bb, dwb)):
+                if body >= 0:
+                    c, s = rot[body, 0], rot[body, 1]
+                    rot[body, 0], rot[body, 1] = c - s * turn, s + c * turn
 
 
 @njit(cache=True)
-def _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa, pbx, pby,
-            rbx, rby, vbx, vby, omb, wb, iwb, axis, rest_angle, impulse, spin, force, lower,
-            upper, motor_speed, motor_torque, motor_impulse, lower_impulse, upper_impulse,
-            bpos, bprev, bangle, bprev_angle, ppos, pprev, h, inv_h):
+def _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, sign, pos, angle, ppos):
+    """Add ``sign`` × each end's move (x, y and turn: a's, b's) to ``pos`` and ``angle``
+    (a body's) or ``ppos`` (a particle's)."""
+    for body, part, dx, dy, turn in ((ab, ap, dxa, dya, dwa), (bb, bp, dxb, dyb, dwb)):
+        if body >= 0:
+            pos[body, 0] += sign * dx
+            pos[body, 1] += sign * dy
+            angle[body] += sign * turn
+        else:
+            ppos[part, 0] += sign * dx
+            ppos[part, 1] += sign * dy
+
+
+@njit(cache=True)
+def _slider(k, mode, ab, bb, pax, pay, rax, ray, vax, vay, oma, wa, iwa, pbx, pby, rbx, rby,
+            vbx, vby, omb, wb, iwb, rot, bangle, bprev_angle, axis, rest_angle, impulse, spin,
+            force, lower, upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
+            upper_impulse, h, inv_h):
     """One pass of slider ``k`` (Box2D's prismatic joint), the same modes as
     ``joint_sweep``. Its axis ``u`` turns with a; ``p`` is ``u`` turned a quarter.
     Three 1-D constraints, taken in turn: the relative angle (b's − a's = rest), the
@@ -164,9 +247,11 @@ def _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa,
     point (a's arm reaches to b's anchor), so for a direction ``n`` the effective mass
     is ``1 / (wa + wb + iwa (ra' × n)² + iwb (rb × n)²)``. Impulses: ``impulse[k, 0]``
     (along p), ``spin`` (angle), ``motor_impulse``, ``lower_impulse``,
-    ``upper_impulse`` (along u), accumulated and warm-started."""
-    ang = bprev_angle[ab] if mode == 1 else bangle[ab]
-    c, s = math.cos(ang), math.sin(ang)
+    ``upper_impulse`` (along u), accumulated and warm-started.
+
+    Returns the impulse to apply (x, y, angular) and a's arm to b's anchor, where it
+    acts on a (the position pass: the positional impulse)."""
+    c, s = (rot[ab, 0], rot[ab, 1]) if ab >= 0 else (1.0, 0.0)
     ux, uy = c * axis[k, 0] - s * axis[k, 1], s * axis[k, 0] + c * axis[k, 1]
     px, py = -uy, ux
     dx, dy = pbx - pax, pby - pay
@@ -176,18 +261,15 @@ def _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa,
     ku = wa + wb + iwa * su_a * su_a + iwb * su_b * su_b
     kp = wa + wb + iwa * sp_a * sp_a + iwb * sp_b * sp_b
     kw = iwa + iwb
-    theta = _joint_angle(ab, bb, mode == 1, bangle, bprev_angle) - rest_angle[k]
+    theta = _joint_angle(ab, bb, mode < 2, bangle, bprev_angle) - rest_angle[k]
     t = ux * dx + uy * dy
-    if mode == 3:  # position pass: the angle, the offset along p, a limit's overshoot
-        dw = -theta / kw if kw > 0.0 and bb >= 0 else 0.0
-        over = min(t - lower[k], 0.0) + max(t - upper[k], 0.0)
-        lu = -over / ku if ku > 0.0 else 0.0
-        lp = -(px * dx + py * dy) / kp if kp > 0.0 else 0.0
-        _shift_ends(ab, ap, bb, bp, lu * ux + lp * px, lu * uy + lp * py, dw, sx, sy, rbx,
-                    rby, wa, iwa, wb, iwb, bpos, bprev, bangle, bprev_angle, ppos, pprev)
-        return
     ju, jp, jw = 0.0, 0.0, 0.0
-    if mode == 0:
+    if mode == 3:  # position pass: the angle, the offset along p, a limit's overshoot
+        jw = -theta / kw if kw > 0.0 and bb >= 0 else 0.0
+        over = min(t - lower[k], 0.0) + max(t - upper[k], 0.0)
+        ju = -over / ku if ku > 0.0 else 0.0
+        jp = -(px * dx + py * dy) / kp if kp > 0.0 else 0.0
+    elif mode == 0:
         ju = motor_impulse[k] + lower_impulse[k] - upper_impulse[k]
         jp, jw = impulse[k, 0], spin[k]
     else:
@@ -205,20 +287,14 @@ def _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa,
                 ju += new - old
                 vu += (new - old) * ku
             if lower[k] > -NO_LIMIT:
-                gap = t - lower[k]
-                bias = gap * inv_h if gap > 0.0 else 0.0
-                old = lower_impulse[k]
-                new = max(old - (vu + bias) / ku, 0.0)
+                new = _limit(lower_impulse[k], vu, t - lower[k], ku, inv_h)
+                ju += new - lower_impulse[k]
+                vu += (new - lower_impulse[k]) * ku
                 lower_impulse[k] = new
-                ju += new - old
-                vu += (new - old) * ku
             if upper[k] < NO_LIMIT:
-                gap = upper[k] - t
-                bias = gap * inv_h if gap > 0.0 else 0.0
-                old = upper_impulse[k]
-                new = max(old - (-vu + bias) / ku, 0.0)
+                new = _limit(upper_impulse[k], -vu, upper[k] - t, ku, inv_h)
+                ju -= new - upper_impulse[k]
                 upper_impulse[k] = new
-                ju -= new - old
         # along p: no motion, after what u gave (it moved b's anchor and turned the ends)
         oma2, omb2 = oma - iwa * ju * su_a, omb + iwb * ju * su_b
         vp = ((vbx + wb * ju * ux - omb2 * rby - vax + wa * ju * ux + oma2 * sy) * px
@@ -227,112 +303,64 @@ def _slider(k, mode, ab, ap, bb, bp, pax, pay, rax, ray, vax, vay, oma, wa, iwa,
             jp = -vp / kp
             impulse[k, 0] += jp
         force[k] = abs(impulse[k, 0]) * inv_h
-    jx, jy = ju * ux + jp * px, ju * uy + jp * py
-    dwa = -iwa * (sx * jy - sy * jx + jw)
-    dwb = iwb * (rbx * jy - rby * jx + jw)
-    if mode == 2:  # relax: the velocity only
-        _kick_end(ab, ap, jx * wa * h, jy * wa * h, -dwa * h, bprev, bprev_angle, pprev)
-        _kick_end(bb, bp, -jx * wb * h, -jy * wb * h, -dwb * h, bprev, bprev_angle, pprev)
-    else:
-        _kick_end(ab, ap, -jx * wa * h, -jy * wa * h, dwa * h, bpos, bangle, ppos)
-        _kick_end(bb, bp, jx * wb * h, jy * wb * h, dwb * h, bpos, bangle, ppos)
+    return ju * ux + jp * px, ju * uy + jp * py, jw, sx, sy
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def _limit(old, speed, gap, k, inv_h):
+    """A one-sided limit's new accumulated impulse (Box2D's): ``speed`` towards it, ``gap``
+    to it (> 0: short of it, may close this substep), ``k`` its inverse effective mass."""
+    return max(old - (speed + max(gap, 0.0) * inv_h) / k, 0.0)
+
+
+@njit(cache=True)
 def _joint_angle(ab, bb, use_prev, bangle, bprev_angle):
     """b's angle less a's (a particle end: 0), rad, where the substep started or now."""
     angles = bprev_angle if use_prev else bangle
     return (angles[bb] if bb >= 0 else 0.0) - (angles[ab] if ab >= 0 else 0.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower, upper, motor_speed,
                       motor_torque, motor_impulse, lower_impulse, upper_impulse):
     """Joint ``k``'s motor and limit impulses this pass (angular, on b; −that on a) at
     joint angle ``theta`` (rad) and angular velocities ``oma``, ``omb`` (rad/s):
     accumulated and clamped as in Box2D's revolute joint. Returns their sum."""
-    mass = 1.0 / (iwa + iwb)
+    kw = iwa + iwb
     total = 0.0
     if motor_torque[k] > 0.0:
         most = motor_torque[k] * h
         old = motor_impulse[k]
-        new = min(max(old - mass * (omb - oma - motor_speed[k]), -most), most)
+        new = min(max(old - (omb - oma - motor_speed[k]) / kw, -most), most)
         motor_impulse[k] = new
         total += new - old
         oma, omb = oma - iwa * (new - old), omb + iwb * (new - old)
     if lower[k] > -NO_LIMIT:
-        gap = theta - lower[k]  # > 0: short of the limit; may close this substep
-        bias = gap * inv_h if gap > 0.0 else 0.0
-        old = lower_impulse[k]
-        new = max(old - mass * (omb - oma + bias), 0.0)
+        new = _limit(lower_impulse[k], omb - oma, theta - lower[k], kw, inv_h)
+        total += new - lower_impulse[k]
+        oma, omb = oma - iwa * (new - lower_impulse[k]), omb + iwb * (new - lower_impulse[k])
         lower_impulse[k] = new
-        total += new - old
-        oma, omb = oma - iwa * (new - old), omb + iwb * (new - old)
     if upper[k] < NO_LIMIT:
-        gap = upper[k] - theta
-        bias = gap * inv_h if gap > 0.0 else 0.0
-        old = upper_impulse[k]
-        new = max(old - mass * (oma - omb + bias), 0.0)
+        new = _limit(upper_impulse[k], oma - omb, upper[k] - theta, kw, inv_h)
+        total -= new - upper_impulse[k]
         upper_impulse[k] = new
-        total -= new - old
     return total
 
 
-@njit(cache=True, inline="always")
-def _end(body, part, lx, ly, use_prev, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
-         pw, inv_h):
+@njit(cache=True)
+def _end(body, part, lx, ly, use_prev, bpos, bprev, bangle, bprev_angle, rot, bw, biw, ppos,
+         pprev, pw, inv_h):
     """One joint end: its anchor point (where the substep started, or where it is now),
-    arm, velocity, angular velocity, inverse mass and inertia (a particle: no arm, no
-    rotation)."""
+    arm (``rot`` turns the local anchor), velocity, angular velocity, inverse mass and
+    inertia (a particle: no arm, no rotation)."""
     if body >= 0:
-        ang = bprev_angle[body] if use_prev else bangle[body]
-        c, s = math.cos(ang), math.sin(ang)
+        c, s = rot[body, 0], rot[body, 1]
         rx, ry = c * lx - s * ly, s * lx + c * ly
-        cx, cy = (bprev[body, 0], bprev[body, 1]) if use_prev else (bpos[body, 0], bpos[body, 1])
-        return (cx + rx, cy + ry, rx, ry, (bpos[body, 0] - bprev[body, 0]) * inv_h,
+        centre = bprev if use_prev else bpos
+        return (centre[body, 0] + rx, centre[body, 1] + ry, rx, ry,
+                (bpos[body, 0] - bprev[body, 0]) * inv_h,
                 (bpos[body, 1] - bprev[body, 1]) * inv_h,
                 (bangle[body] - bprev_angle[body]) * inv_h, bw[body], biw[body])
-    px, py = (pprev[part, 0], pprev[part, 1]) if use_prev else (ppos[part, 0], ppos[part, 1])
-    return (px, py, 0.0, 0.0, (ppos[part, 0] - pprev[part, 0]) * inv_h,
+    at = pprev if use_prev else ppos
+    return (at[part, 0], at[part, 1], 0.0, 0.0, (ppos[part, 0] - pprev[part, 0]) * inv_h,
             (ppos[part, 1] - pprev[part, 1]) * inv_h, 0.0, pw[part], 0.0)
-
-
-@njit(cache=True, inline="always")
-def _kick_end(body, part, dx, dy, dang, bp, ba, pp):
-    """Add ``(dx, dy)`` and ``dang`` to a joint end's body (or particle) arrays."""
-    if body >= 0:
-        bp[body, 0] += dx
-        bp[body, 1] += dy
-        ba[body] += dang
-    else:
-        pp[part, 0] += dx
-        pp[part, 1] += dy
-
-
-@njit(cache=True, inline="always")
-def _shift_ends(ab, ap, bb, bp, dx, dy, dw, rax, ray, rbx, rby, wa, iwa, wb, iwb, bpos, bprev,
-                bangle, bprev_angle, ppos, pprev):
-    """Move both ends by the positional impulse ``(dx, dy)`` (and angular ``dw``), in
-    position and previous position alike: no velocity comes of it."""
-    ta = -iwa * (rax * dy - ray * dx + dw)
-    tb = iwb * (rbx * dy - rby * dx + dw)
-    if ab >= 0:
-        for t in (bpos, bprev):
-            t[ab, 0] -= dx * wa
-            t[ab, 1] -= dy * wa
-        bangle[ab] += ta
-        bprev_angle[ab] += ta
-    if bb >= 0:
-        for t in (bpos, bprev):
-            t[bb, 0] += dx * wb
-            t[bb, 1] += dy * wb
-        bangle[bb] += tb
-        bprev_angle[bb] += tb
-    if ab < 0:
-        for t in (ppos, pprev):
-            t[ap, 0] -= dx * wa
-            t[ap, 1] -= dy * wa
-    if bb < 0:
-        for t in (ppos, pprev):
-            t[bp, 0] += dx * wb
-            t[bp, 1] += dy * wb

@@ -38,6 +38,15 @@ class BroadPhase:
             self._particles = (key, grid)
         return self._particles[1]
 
+    def kept_particles(self, world: World) -> tuple | None:
+        """``particles``' grid if it holds the particles as they are now, else None (it
+        is not made)."""
+        st = world.store
+        p = st.particles
+        key = (st.poses, p.version, p.n, world.contact_slop)
+        return self._particles[1] if self._particles is not None and \
+            self._particles[0] == key else None
+
     def solver_particles(self, world: World) -> tuple:
         """The particles' grid without the frozen rows (``sleeping.freeze``): Collide's.
         Nothing awake can reach those this frame, so they meet nothing that moves; left

@@ -15,8 +15,8 @@ import numpy as np
 from .. import limits
 from ..kernels.discs import (
     CF,
-    bounce_discs,
     contact_keys,
+    disc_substep,
     find_discs,
     outran,
     prepare_discs,
@@ -25,8 +25,6 @@ from ..kernels.discs import (
     room,
     room_for,
     softness,
-    solve_discs,
-    warm_discs,
     warm_from,
 )
 from ..kernels.grid import build_grid_without
@@ -60,6 +58,7 @@ class Discs:
         #: the rows' keys, which have their entities the other way round, and the order
         #: that sorts the keys (``_key``)
         self.found = _no_keys()
+        self.soft_h, self.soft = -1.0, np.zeros((2, 3))  # ``substep``'s, for its h
 
     def clone(self) -> Discs:
         twin = Discs()
@@ -154,13 +153,11 @@ class Discs:
         c = world.store.particles.cols
         h = ctx.h
         hertz = min(HERTZ, 0.25 / h)
-        soft = np.array([softness(hertz, ZETA, h), softness(2.0 * hertz, ZETA, h)])
-        args = (self.n, self.ij, self.cf, c["pos"], c["prev"], h)
-        warm_discs(self.n, self.ij, self.cf, c["pos"], h)
-        solve_discs(*args, False, soft, push)
-        solve_discs(*args, True, soft, push)
-        if ctx.last:
-            bounce_discs(*args, bounce)
+        if self.soft_h != h:  # the two stiffnesses, made again only when h changes
+            self.soft_h = h
+            self.soft = np.array([softness(hertz, ZETA, h), softness(2.0 * hertz, ZETA, h)])
+        disc_substep(self.n, self.ij, self.cf, c["pos"], c["prev"], h, self.soft, push,
+                     ctx.last, bounce)
 
     # -- files -----------------------------------------------------------------------
     def save(self) -> dict[str, Any]:

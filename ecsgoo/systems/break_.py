@@ -56,7 +56,10 @@ class Break(Stage):
             world.dispatch("spring_broke", world, int(t.entity[row]))
 
     def process(self, world: World) -> None:
-        s = world.store.springs
+        st = world.store
+        s = st.springs
+        if not (s.n or st.tethers.n or st.joints.n):
+            return  # nothing to measure: no kernel call
         if len(self._out) < s.n:
             self._out = np.zeros(2 * s.n, dtype=np.int64)
         count = update_springs(s.n, world.store.particles.pos, s.a, s.b, s.rest, s.max_stretch,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..kernels.contacts import collide_bounds, collide_polygons, collide_segments
+from ..kernels.contacts import collide_level
 from ..kernels.continuous import continuous, may_be_fast
 from ..kernels.outlines import collide_corners, collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
@@ -81,6 +81,7 @@ class Collide(Stage):
         self.along_gravity = bool(along_gravity)
         self.soft = bool(soft)
         self._loaded: dict[str, Any] | None = None  # a file's contact memory, not yet given
+        self._walls_of: tuple[Any, np.ndarray] | None = None  # ``_walls``'
 
     def settings(self) -> dict[str, Any]:
         return {"particles": self.particles, "outlines": self.outlines,
@@ -189,14 +190,21 @@ class Collide(Stage):
         _outlines_off_static(world, vmin, push, hold)  # a static corner in a jelly ball
         # soft: these put right what the soft contacts (``physics.discs``) left
         slop = SLOP_PX if self.soft else 0.0
-        if since is not None:
-            collide_segments(n, *args, segs, vmin, push, hold, since, self.soft, slop,
-                             lvl.seg_surf, lvl.seg_layer, c["mask"])
-        if len(lvl.polygons):
-            collide_polygons(n, *args, lvl.poly_off, lvl.poly_xy, lvl.poly_idx, vmin, push,
-                             hold, self.soft, lvl.poly_surf, lvl.poly_layer, c["mask"])
-        if world.bounds is not None:
-            collide_bounds(n, *args, *world.bounds, vmin, push, hold, self.soft, slop)
+        _, poly_off, poly_xy, poly_idx, _, _, poly_surf, poly_layer = lvl._packed()
+        collide_level(n, *args, vmin, push, hold, self.soft, slop, c["mask"], segs,
+                      _NO_ROWS if since is None else since, lvl.seg_surf, lvl.seg_layer,
+                      poly_off, poly_xy, poly_idx, poly_surf, poly_layer,
+                      self._walls(world.bounds), world.bounds is not None)
+
+    def _walls(self, bounds: Any) -> np.ndarray:
+        """The bounds as ``collide_level`` takes them, made again only when they change."""
+        if self._walls_of is None or self._walls_of[0] != bounds:
+            self._walls_of = (bounds, np.array(bounds or (0.0,) * 4, dtype=np.float64))
+        return self._walls_of[1]
+
+
+#: No rows (``since`` when there are no segments to sweep against).
+_NO_ROWS = np.zeros((0, 2))
 
 
 def _split(state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

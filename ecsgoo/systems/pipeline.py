@@ -8,6 +8,7 @@ the whole frame (Box2D's ``b2World_Step``, Ten Minute Physics' ``simulate``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
+from ..physics import rigid_frame
 from ..physics.step import StepContext
 
 if TYPE_CHECKING:
@@ -75,6 +77,33 @@ def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
         prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
 
 
+def _substeps(world: World, stages: list[Stage]) -> None:
+    """The frame's substeps: integrate → project → collide, each substep (a world of
+    rigid bodies alone: the first, then the rest in one call, ``physics.rigid_frame``)."""
+    fusable = rigid_frame.can_fuse(world, stages)
+    for ctx in _contexts(world.dt, world.substeps):
+        world.substep_index = ctx.substep  # for a game's own stage (read-only)
+        if world.profile is not None:
+            for stage in stages:
+                _timed(world, stage, stage.solve, world, ctx)
+            continue
+        store = world.store
+        for stage in stages:  # ``_timed`` without the clock
+            store.prepare()
+            stage.solve(world, ctx)
+            store.poses += 1
+        if fusable and ctx.first and rigid_frame.fuse(world, ctx, stages):
+            return
+
+
+@functools.lru_cache(maxsize=64)
+def _contexts(dt: float, count: int) -> tuple[StepContext, ...]:
+    """A frame's substeps' contexts (the same for every frame of the same ``dt`` and
+    count: made once)."""
+    return tuple(StepContext(dt, dt / count, k, count, k == 0, k == count - 1)
+                 for k in range(count))
+
+
 def living_particles(world: World, entities: np.ndarray) -> np.ndarray:
     """Those of ``entities`` (ids) that are particles of ``world`` now, in the same order.
 
@@ -117,12 +146,7 @@ class Pipeline(Sequence[Stage]):
                 for stage in stages:
                     _timed(world, stage, stage.process, world)
             elif not world.resting:  # the solver (skipped while everything sleeps)
-                dt, count = world.dt, world.substeps
-                for k in range(count):  # integrate → project → collide, each substep
-                    ctx = StepContext(dt, dt / count, k, count, k == 0, k == count - 1)
-                    world.substep_index = k  # for a game's own per-substep stage (read-only)
-                    for stage in stages:
-                        _timed(world, stage, stage.solve, world, ctx)
+                _substeps(world, stages)
         world.end_frame()  # events, sleeping, the frame counter, the pointer
 
     def __getitem__(self, index: Any) -> Any:

@@ -26,6 +26,7 @@ from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
 from ..kernels.joints import joint_substep
 from ..kernels.shape import solve_shape
 from ..kernels.tethers import solve_tethers
+from ..physics.rigid_frame import joint_arrays as _joint_arrays
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
@@ -195,12 +196,3 @@ def _solve_tethers_once(world: World, h: float, skip: Any) -> None:
         solve_tethers(t.n, tc["a_body"], tc["a_part"], tc["b_body"], tc["b_part"], tc["la"],
                       tc["lb"], tc["rest"], tc["compliance"], tc["broken"], skip, tc["lam"],
                       bc["pos"], bc["angle"], bc["w"], bc["iw"], pc["pos"], pc["w"], h)
-
-
-def _joint_arrays(st: Any) -> tuple[Any, ...]:
-    """The joint table's arrays in the order ``joints.joint_substep`` takes them."""
-    jc = st.joints.cols
-    return (st.joints.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
-            jc["lb"], jc["weld"], jc["axis"], jc["rest_angle"], jc["broken"], jc["impulse"],
-            jc["spin"], jc["force"], jc["lower"], jc["upper"], jc["motor_speed"],
-            jc["motor_torque"], jc["motor_impulse"], jc["lower_impulse"], jc["upper_impulse"])

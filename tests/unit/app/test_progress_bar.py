@@ -2,7 +2,7 @@
 
 import io
 
-from ecsgoo.progress_bar import STEPS, Lines, bar, is_terminal
+from ecsgoo.progress_bar import STEPS, Lines, bar, is_progress, is_terminal
 
 
 class Terminal(io.StringIO):
@@ -45,3 +45,15 @@ def test_closed_and_odd_streams_are_not_terminals():
     closed = io.StringIO()
     closed.close()
     assert not is_terminal(closed) and not is_terminal(object()) and is_terminal(Terminal())
+
+
+def test_every_line_a_pipe_gets_is_known_as_progress_and_an_error_is_not():
+    out = io.StringIO()
+    counter = bar(7, "bad_key level 1", "frame", out)
+    for _ in range(7):
+        counter.update()
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 4 and all(is_progress(line) for line in lines)
+    assert is_progress("bad_key level 1: 2/5 frames, 2.4 s (1 frame/s)")
+    assert not is_progress("error: KeyError: 'missing'")
+    assert not is_progress("bad_key level 1: 2/5 frames, then KeyError: 'missing'")

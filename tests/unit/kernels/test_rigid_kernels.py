@@ -62,7 +62,8 @@ def test_a_hinge_position_pass_matches_the_jacobian_solve():
                 np.zeros(1), np.zeros(1),
                 np.array([-1e12]), np.array([1e12]), *(np.zeros(1) for _ in range(5)),
                 bpos, bprev, bangle, bprev_angle, bw, biw, np.zeros((1, 2)), np.zeros((1, 2)),
-                np.zeros(1), 1 / 360, 3)
+                np.zeros(1), np.empty((2, 2)), np.zeros(2, dtype=np.int8),
+                np.zeros(1, dtype=np.bool_), 1 / 360, 3, 3, 0)
     assert np.allclose(bpos[0] - before_p[0], ma[:2]) and np.isclose(bangle[0] - before_a[0], ma[2])
     assert np.allclose(bpos[1] - before_p[1], mb[:2]) and np.isclose(bangle[1] - before_a[1], mb[2])
     assert np.array_equal(bpos, bprev) and np.array_equal(bangle, bprev_angle)  # no velocity

@@ -35,6 +35,22 @@ def test_raycast_all_matches_the_brute_force_reference(seed):
         assert [t for _, t in got] == pytest.approx([t for _, t in want], abs=1e-12)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_first_hit_is_the_first_of_all_hits_with_the_level_and_bounds(seed):
+    w, _, _ = _scattered(seed, 60)
+    w.bounds = (-100.0, -100.0, 1100.0, 1100.0)
+    rng = np.random.default_rng(200 + seed)
+    for _ in range(12):  # crossing segments, some on another layer
+        a, b = rng.uniform(0, 1000, 2), rng.uniform(0, 1000, 2)
+        w.level.add_segment(tuple(a), tuple(b), layer=int(rng.choice([1, 2])))
+    for _ in range(60):
+        p, q = rng.uniform(-300, 1300, 2), rng.uniform(-300, 1300, 2)
+        for mask in (ALL, 1, 2):
+            every = w.raycast_all((float(p[0]), float(p[1])), tuple(q), mask=mask)
+            first = w.raycast(tuple(p), (float(q[0]), float(q[1])), mask=mask)
+            assert first == (every[0] if every else None)
+
+
 def test_a_ray_meets_a_circle_where_the_closed_form_says():
     w = World(bounds=None)
     e = w.create_entity(Particle(300.0, 200.0, radius=25.0))

@@ -294,6 +294,40 @@ def test_a_chain_of_alternating_1_to_1000_masses_hangs():
     assert max(math.hypot(b.vx, b.vy) for b in bodies) < 2.0
 
 
+def test_a_disc_hinged_off_centre_to_a_pinned_particle_swings_with_its_period():
+    """A physical pendulum on a particle end: T = 2π √(I / (m g d)), I = m r²/2 + m d²."""
+    w = _world()
+    pin = w.create_entity(Particle(0, 0), Anchor())
+    radius, d, th0 = 30.0, 20.0, 0.1
+    disc = w.create_entity(RigidBody.circle(d * math.sin(th0), -d * math.cos(th0), radius))
+    w.create_entity(Joint(pin, disc, 0, 0))
+    b = w.component(disc, RigidBody)
+    crossings, before = [], b.x
+    for frame in range(1, 300):
+        w.step()
+        if before > 0 >= b.x or before < 0 <= b.x:
+            crossings.append((frame - b.x / (b.x - before)) / 60)
+        before = b.x
+    period = 2 * (crossings[-1] - crossings[0]) / (len(crossings) - 1)
+    expected = 2 * math.pi * math.sqrt((radius**2 / 2 + d**2) / (G * d)) * (1 + th0**2 / 16)
+    assert period == pytest.approx(expected, rel=0.01)
+    assert math.hypot(b.x, b.y) == pytest.approx(d, abs=0.05)  # the hinge held
+
+
+def test_a_chain_of_30_equal_links_let_go_level_comes_to_hang_straight():
+    w = _world(damping=0.95)
+    prev, links = w.create_entity(RigidBody.box(0, 0, 10, 10), Anchor()), []
+    for k in range(30):
+        links.append(w.create_entity(RigidBody.box(20 * (k + 0.5), 0, 20, 4, mass=1.0)))
+        w.create_entity(Joint(prev, links[-1], 20 * k, 0))
+        prev = links[-1]
+    w.step(1200)
+    bodies = [w.component(e, RigidBody) for e in links]
+    for k, b in enumerate(bodies):  # straight down from the pin, no link stretched
+        assert b.y == pytest.approx(-20 * (k + 0.5), abs=0.5) and abs(b.x) < 0.5
+    assert max(math.hypot(b.vx, b.vy) for b in bodies) < 1.0
+
+
 def test_a_fast_particle_does_not_pass_a_thin_static_box():
     w = _world(gravity=(0, 0))
     w.create_entity(RigidBody.box(0, 0, 200, 10), Anchor())
