@@ -95,21 +95,92 @@ class Rows:
                              "through the component's view)")
         target = table.cols[name][: table.n]
         index = slice(None) if rows is None else np.asarray(rows, dtype=np.int64)
-        new = np.broadcast_to(np.asarray(values, dtype=target.dtype), target[index].shape)
+        shape = target.shape if rows is None else index.shape + target.shape[1:]
+        new = np.broadcast_to(np.asarray(values, dtype=target.dtype), shape)
         spec = table.spec
         keys = spec[name].saved or (name,)
-        for k, key in enumerate(keys):
-            part = new[..., k] if spec[name].width else new
-            bad = _out_of_range(spec.limit(key), part)
-            if bad is not None:
-                raise WorldError(f"{spec.component}: field {key} must be "
-                                 f"{spec.limit(key).describe()}, got {bad!r}")
+        ranges = {spec.limit(key) for key in keys}
+        if len(ranges) > 1 or _out_of_range(ranges.pop(), new) is not None:
+            for k, key in enumerate(keys):  # one range for all the keys: checked at once
+                part = new[..., k] if spec[name].width else new
+                bad = _out_of_range(spec.limit(key), part)
+                if bad is not None:
+                    raise WorldError(f"{spec.component}: field {key} must be "
+                                     f"{spec.limit(key).describe()}, got {bad!r}")
         target[index] = new
         table.store.moved()
         table.store.woken_all()  # a sleeping world feels what the game changed
 
+    def place(self, rows: Any, pos: Any = None, velocity: Any = None) -> None:
+        """Particles: what writing ``x``, ``y`` (``pos``, px, ``(k, 2)``) and then ``vx``,
+        ``vy`` (``velocity``, px/s) on the Particle of each of ``rows`` does, for all of
+        them at once, the same bits (either may be ``None``: left as it is). Each row wakes
+        as its component's write wakes it. ``rows`` hold each row once."""
+        if self._name != "particles":
+            raise AttributeError(f"{self._name} have no place (particles do)")
+        table = self._table
+        rows = np.asarray(rows, dtype=np.int64)
+        values = [np.asarray(v, dtype=np.float64).reshape(len(rows), 2)
+                  for v in (pos, velocity) if v is not None]
+        for value, keys in zip(values, [k for k, v in ((("x", "y"), pos),
+                                                       (("vx", "vy"), velocity))
+                                        if v is not None], strict=True):
+            _check_pair("Particle", keys, value)
+        _wake_rows(self._world, table, rows)
+        cols = table.cols
+        if pos is not None:
+            new = values[0]
+            cols["prev"][rows] += new - cols["pos"][rows]  # it keeps its velocity
+            cols["pos"][rows] = new
+            cols["pin"][rows] = new  # an anchor's pin follows; a free one's spawn point
+            table.store.moved()
+        if velocity is not None:
+            cols["prev"][rows] = cols["pos"][rows] - values[-1] * table.store.h
+
+    def push(self, rows: Any, force: Any) -> None:
+        """Particles: ``world.apply_force`` of each ``force`` (mass·px/s², ``(k, 2)``) on
+        its row of ``rows`` (each once), at once: the same bits, the same wakes, checked
+        against ``limits.MAX_FORCE`` likewise."""
+        if self._name != "particles":
+            raise AttributeError(f"{self._name} have no push (particles do)")
+        table = self._table
+        rows = np.asarray(rows, dtype=np.int64)
+        force = np.asarray(force, dtype=np.float64).reshape(len(rows), 2)
+        _check_pair("Particle", ("fx", "fy"), force)
+        _wake_rows(self._world, table, rows)
+        col = table.cols["force"]
+        new = col[rows] + force
+        _check_pair("Particle", ("fx", "fy"), new)
+        col[rows] = new
+
     def __repr__(self) -> str:
         return f"<{self._name}: {len(self)} rows>"
+
+
+def _check_pair(owner: str, keys: tuple[str, str], values: np.ndarray) -> None:
+    """WorldError naming ``owner``'s field if one of ``values`` (``(k, 2)``: a column per
+    key of ``keys``) is out of its range; both columns at once when they share one."""
+    fields = limits.FIELDS[owner]
+    if fields[keys[0]] == fields[keys[1]] and _out_of_range(fields[keys[0]], values) is None:
+        return
+    for k, key in enumerate(keys):
+        bad = _out_of_range(fields[key], values[:, k])
+        if bad is not None:
+            raise WorldError(f"{owner}: field {key} must be {fields[key].describe()}, "
+                             f"got {bad!r}")
+
+
+def _wake_rows(world: Any, table: Any, rows: np.ndarray) -> None:
+    """What ``world.wake`` of each of ``rows``' entities does, at once: an asleep row wakes
+    its island (``world.wake``, one at a time: rare); an awake row, whose island cannot
+    sleep before it, starts its still count again (``sleeping.wake``)."""
+    if not world.sleep or not len(rows):
+        return
+    cols = table.cols
+    for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
+        world.wake(entity)
+    cols["still"][rows] = 0
+    world.resting = False
 
 
 def _out_of_range(limit: limits.Range | None, values: np.ndarray) -> Any:

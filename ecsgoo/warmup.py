@@ -172,8 +172,39 @@ def _step_tiny_scene(part: str = "all") -> None:
         world.close()
     if soft:
         _sleepers()
+        _game_kernels()
     if rigid:
         _rigid_alone()
+
+
+def _game_kernels() -> None:
+    """The games' own kernels, with the arrays their stages pass (the particles' read-only
+    columns, rows of their own): the rope game's cut pieces (``kernels.calm``), the goo
+    game's crawlers (``kernels.riders``)."""
+    import numpy as np
+
+    from .components import Anchor, Particle
+    from .kernels.calm import calm_pieces
+    from .kernels.riders import ride_links
+    from .world import World
+
+    world = World(bounds=(0, 0, 200, 100))
+    try:
+        pin = world.create_entity(Particle(10, 90), Anchor(10, 90))
+        world.create_entities([Particle(10 + 10 * k, 80) for k in range(1, 4)])
+        world.step()
+        p, pins = world.particles, np.array([world.particles.row(pin)], dtype=np.int64)
+        one, two = np.array([1], dtype=np.int64), np.array([2, 3], dtype=np.int64)
+        calm_pieces(p.pos, p.prev.copy(), p.mass, p.pinned, one, pins, two, pins, one.copy(),
+                    two[:1].copy(), np.array([0, 2], dtype=np.int64),
+                    np.asarray(world.down, dtype=np.float64), world.substeps, 0.93, 0.5, 0.6,
+                    1.0)
+        gx, gy = world.gravity
+        ride_links(p.pos, p.prev, world.h, p.pinned, p.mass, one, pins, two[:1].copy(),
+                   np.array([0.5]), 1.0, gx, gy, 0.0, np.empty((1, 2)), np.empty((1, 2)),
+                   np.zeros((len(p), 2)), np.zeros(len(p), dtype=np.bool_))
+    finally:
+        world.close()
 
 
 def _rigid_alone() -> None:

@@ -677,3 +677,66 @@ def scene_within_naive(triangles, capsules, discs, rect):
     return (np.array(tri, np.float32).reshape(-1, triangles.shape[1]),
             np.array(caps, np.float32).reshape(-1, capsules.shape[1]),
             np.array(disc, np.float32).reshape(-1, discs.shape[1]))
+
+
+# --- calming cut chains (ecsgoo.kernels.calm; the rope game's cut pieces)
+
+
+def calm_pieces_naive(pos, prev, mass, pinned, stubs, stub_pins, tails, a, m, b, bent, down,
+                      substeps, drag, buckle, damp, bend):
+    """Mirrors ``calm.calm_pieces`` in numpy, a call a step (the rope game's ``calm`` as
+    it was): returns the calmed previous positions (a copy of ``prev``)."""
+    prev = prev.copy()
+    if len(stubs):
+        prev[stubs] = pos[stubs] - (pos[stubs] - prev[stubs]) * drag
+        dx, dy = down
+        rel = pos[stubs] - pos[stub_pins]
+        above = rel[:, 0] * dx + rel[:, 1] * dy < -0.5
+        across = rel[:, 0] * -dy + rel[:, 1] * dx
+        side = np.where(across < 0.0, -1.0, 1.0) * above * buckle
+        prev[stubs] -= side[:, None] * np.array([-dy, dx])
+    if len(tails):
+        p, ms = pos[tails], mass[tails]
+        v = p - prev[tails]
+        centre = (ms[:, None] * p).sum(axis=0) / ms.sum()
+        v_cm = (ms[:, None] * v).sum(axis=0) / ms.sum()
+        r = p - centre
+        spin = (ms * (r[:, 0] * v[:, 1] - r[:, 1] * v[:, 0])).sum()
+        inertia = (ms * (r * r).sum(axis=1)).sum()
+        omega = spin / inertia if inertia > 1e-9 else 0.0
+        rigid = v_cm + omega * np.column_stack([-r[:, 1], r[:, 0]])
+        prev[tails] = p - (v + damp * (rigid - v))
+    if len(bent):
+        chord = pos[b] - pos[a]
+        span = np.hypot(*chord.T)
+        slack = (np.hypot(*(pos[m] - pos[a]).T) + np.hypot(*(pos[b] - pos[m]).T)) - span
+        wa = np.where(pinned[a], 0.0, 1.0 / mass[a])
+        wb = np.where(pinned[b], 0.0, 1.0 / mass[b])
+        share = np.where(wa + wb > 0, bend * slack / np.maximum(span, 1e-9)
+                         / np.maximum(wa + wb, 1e-12), 0.0)[:, None] * chord / substeps
+        push = np.zeros_like(pos)
+        np.add.at(push, a, -share * wa[:, None])
+        np.add.at(push, b, share * wb[:, None])
+        prev[bent] = prev[bent] - push[bent]
+    return prev
+
+
+# --- particles riding on links (ecsgoo.kernels.riders; the goo game's crawlers)
+
+
+def ride_links_naive(pos, prev, h, pinned, mass, rows, a, b, t, load, gx, gy, wind):
+    """Mirrors ``riders.ride_links`` in numpy (the goo crawl as it was): returns where the
+    riders sit, their velocities, and the force and touched flag per row."""
+    u, v = (1.0 - t)[:, None], t[:, None]
+    vel = (pos - prev) / h
+    where, speed = u * pos[a] + v * pos[b], u * vel[a] + v * vel[b]
+    force, touched = np.zeros_like(pos), np.zeros(len(pos), dtype=np.bool_)
+    if load > 0.0:
+        m = mass[rows]
+        weight = np.column_stack([load * m * (gx + wind), load * m * gy])
+        ends = np.column_stack([a, b]).reshape(-1)
+        share = np.column_stack([u, v]).reshape(-1, 1) * np.repeat(weight, 2, axis=0)
+        free = ~pinned[ends]
+        np.add.at(force, ends[free], share[free])
+        touched[ends[free]] = True
+    return where, speed, force, touched

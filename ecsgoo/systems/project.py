@@ -151,16 +151,29 @@ def _chains(ends: Any, st: Any) -> tuple[Any, ...]:
     return (count, off, rows, cends, chain_scratch(longest), skip, links[links >= 0])
 
 
+#: The tuple of tether columns ``solve_chains`` takes, kept with the columns dict it is of.
+_TETHERS: list[Any] = [None, ()]
+#: Those columns, in the kernel's order.
+_TETHER_NAMES = ("a_body", "a_part", "b_body", "b_part", "la", "lb", "rest", "compliance", "lam")
+
+
+def _tether_columns(tc: dict[str, Any]) -> tuple[Any, ...]:
+    """The tether table's columns in ``solve_chains``'s order: built again only when the
+    table is another or grew (its columns all new arrays), not ~24 times a frame."""
+    kept = _TETHERS[1]
+    if _TETHERS[0] is not tc or not kept or kept[0] is not tc["a_body"]:
+        _TETHERS[0], _TETHERS[1] = tc, tuple(tc[k] for k in _TETHER_NAMES)
+    return _TETHERS[1]
+
+
 def _solve_chains(world: World, vals: Any, h: float) -> None:
     """One exact step of every chain of springs and tethers (``kernels.chains``)."""
     st = world.store
     count, off, rows, cends, scratch, _, _ = st.spring_chains
     if count:
-        pc, bc, tc = st.particles.cols, st.bodies.cols, st.tethers.cols
-        tethers = tuple(tc[k] for k in ("a_body", "a_part", "b_body", "b_part", "la", "lb",
-                                        "rest", "compliance", "lam"))
-        solve_chains(count, off, rows, cends, vals, pc["pos"], pc["w"], h, scratch, tethers,
-                     bc["pos"], bc["angle"], bc["w"], bc["iw"])
+        pc, bc = st.particles.cols, st.bodies.cols
+        solve_chains(count, off, rows, cends, vals, pc["pos"], pc["w"], h, scratch,
+                     _tether_columns(st.tethers.cols), bc["pos"], bc["angle"], bc["w"], bc["iw"])
 
 
 def _solve_joints(world: World, h: float) -> None:

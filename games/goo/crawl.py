@@ -25,11 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from ecsgoo import Particle, systems
+from ecsgoo import systems
+from ecsgoo.kernels.riders import ride_links
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooBall, GooRulesState
-from .structure import Balls, balls, board, drop_off, pipe_node, rules_state
+from .structure import Balls, board, drop_off, frame_balls, pipe_node, rules_state
 
 
 @dataclass
@@ -109,41 +110,52 @@ class GooCrawl(Stage):
                 "sense": self.sense, "climb": self.climb}
 
     def process(self, world: Any) -> None:
-        bs = balls(world, world.resource(systems.StructureReport))
-        net = Network.of(world, bs)
-        target = pipe_node(world, bs)
-        hops = net.hops(target) if target >= 0 else None
-        loads: dict[int, list[float]] = {}
-        for k in np.flatnonzero(bs.usable & ~bs.balloon).tolist():
-            entity = int(bs.entities[k])
-            if entity == world.grabbed:
-                continue
-            goo = bs.goo[k]
-            if goo.link:
-                self._crawl(world, entity, goo, bs.particles[k], net, hops, loads)
-            else:
-                self._walk(world, entity, bs.particles[k], net)
-        _wind(world, bs, net.wind, loads)
-        _lift(world, bs, rules_state(world).lift, loads)
-        for entity in sorted(loads):  # one force per ball: the crawlers on it and the wind
-            world.apply_force(entity, loads[entity][0], loads[entity][1])
+        bs = frame_balls(world, world.resource(systems.StructureReport))
+        lazy = _Lazy(world, bs)
+        mine = np.flatnonzero(bs.usable & ~bs.balloon & (bs.entities != world.grabbed))
+        link = np.array([bs.goo[k].link for k in mine.tolist()], dtype=np.int64)
+        self._walk(world, bs, mine[link == 0], lazy)
+        n = len(lazy.pos)
+        force, touched = np.zeros((n, 2)), np.zeros(n, dtype=np.bool_)
+        self._crawl(world, bs, mine[link != 0], link[link != 0], lazy, force, touched)
+        _wind(world, bs, lazy, force, touched)
+        _lift(world, bs, rules_state(world).lift, force, touched)
+        rows = np.flatnonzero(touched)
+        if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
+            world.particles.push(rows, force[rows])
 
-    def _crawl(self, world: Any, entity: int, goo: GooBall, p: Particle, net: Network,
-               hops: dict[int, int] | None, loads: dict[int, list[float]]) -> None:
-        """One frame along the link; at its end, on to the next one."""
-        if goo.link not in net.ends:  # the link snapped, or its ball was taken back
-            drop_off(world, entity)
+    def _crawl(self, world: Any, bs: Balls, ks: np.ndarray, link: np.ndarray,
+               lazy: _Lazy, force: np.ndarray, touched: np.ndarray) -> None:
+        """One frame along their links for the crawlers ``ks`` (on ``link``), at a link's
+        end on to the next one (``_turn``), all in entity order; they ride and weigh on
+        their links (``kernels.riders.ride_links``: into ``force`` and ``touched``)."""
+        if not len(ks):
             return
-        pos = net.pos
-        a, b = net.ends[goo.link]
-        (xa, ya), (xb, yb) = pos[net.row[a]], pos[net.row[b]]
-        length = float(np.hypot(xb - xa, yb - ya))
-        goo.t += goo.heading * self.speed * world.dt / max(length, 1.0)
-        if not 0.0 < goo.t < 1.0:
-            node = b if goo.t >= 1.0 else a
-            self._turn(world, entity, goo, node, net, hops)
-            a, b = net.ends[goo.link]
-        self._ride(world, goo, p, a, b, net, loads)
+        on, a, b = lazy.links(link)
+        for k in ks[~on].tolist():  # the link snapped, or its ball was taken back
+            drop_off(world, int(bs.entities[k]))
+        ks, a, b = ks[on], a[on], b[on]
+        pos = lazy.pos
+        goo = [bs.goo[k] for k in ks.tolist()]
+        t = np.array([g.t for g in goo], dtype=np.float64)
+        heading = np.array([g.heading for g in goo], dtype=np.int64)
+        length = np.hypot(pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1])
+        t = t + heading * self.speed * world.dt / np.maximum(length, 1.0)
+        for j in np.flatnonzero(~((0.0 < t) & (t < 1.0))).tolist():
+            node = int(lazy.entity[b[j]] if t[j] >= 1.0 else lazy.entity[a[j]])
+            self._turn(world, int(bs.entities[ks[j]]), goo[j], node, lazy.net, lazy.hops)
+            ea, eb = lazy.net.ends[goo[j].link]
+            a[j], b[j], t[j] = lazy.net.row[ea], lazy.net.row[eb], goo[j].t
+        for g, value in zip(goo, t.tolist(), strict=True):
+            g.t = value
+        rows = bs.rows[ks]
+        if not len(rows):
+            return
+        where, speed = np.empty((len(rows), 2)), np.empty((len(rows), 2))
+        gx, gy = world.gravity
+        ride_links(lazy.pos, world.particles.prev, world.h, lazy.pinned, lazy.mass, rows, a, b,
+                   t, self.load, gx, gy, lazy.wind, where, speed, force, touched)
+        world.particles.place(rows, where, speed)
 
     def _turn(self, world: Any, entity: int, goo: GooBall, node: int, net: Network,
               hops: dict[int, int] | None) -> None:
@@ -156,71 +168,124 @@ class GooCrawl(Stage):
         at_a = net.ends[spring][0] == node
         goo.link, goo.t, goo.heading = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
 
-    def _ride(self, world: Any, goo: GooBall, p: Particle, a: int, b: int, net: Network,
-              loads: dict[int, list[float]]) -> None:
-        """Sit at ``t`` on the link from ``a`` to ``b``, moving with it; weigh on its ends
-        (added to ``loads``: ball entity → force, mass·px/s²)."""
-        ra, rb, t = net.row[a], net.row[b], goo.t
-        (xa, ya), (xb, yb) = net.pos[ra], net.pos[rb]
-        (ua, va), (ub, vb) = net.vel[ra], net.vel[rb]
-        p.x, p.y = (1.0 - t) * xa + t * xb, (1.0 - t) * ya + t * yb
-        p.vx, p.vy = (1.0 - t) * ua + t * ub, (1.0 - t) * va + t * vb
-        if self.load > 0.0:
-            gx, gy = world.gravity
-            fx, fy = self.load * p.mass * (gx + net.wind), self.load * p.mass * gy
-            for end, share, row in ((a, 1.0 - t, ra), (b, t, rb)):
-                if not net.pinned[row]:
-                    load = loads.setdefault(end, [0.0, 0.0])
-                    load[0] += share * fx
-                    load[1] += share * fy
-
-    def _walk(self, world: Any, entity: int, p: Particle, net: Network) -> None:
-        """A loose ball on the ground: climb on a structure ball it touches, walk to one it
-        sees, or wander."""
-        if abs(p.vy) > 15.0:  # in the air
+    def _walk(self, world: Any, bs: Balls, ks: np.ndarray, lazy: _Lazy) -> None:
+        """The loose balls ``ks`` on the ground (not in the air): each climbs on a structure
+        ball it touches, walks to the nearest it sees, or wanders."""
+        if not len(ks):
             return
-        near = [e for e in net.at if e != entity]
-        if near:
-            pos = net.pos
-            x, y = p.x, p.y
-            dist = [float(np.hypot(pos[net.row[e]][0] - x, pos[net.row[e]][1] - y))
-                    for e in near]
-            k = int(np.argmin(dist))
-            if dist[k] <= self.climb * p.radius and board(world, entity, near[k]):
-                return
-            if dist[k] <= self.sense:
-                dx = pos[net.row[near[k]]][0] - p.x
-                p.vx = self.speed * float(np.sign(dx)) if abs(dx) > 1.0 else 0.0
-                return
-        p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)
+        rows = bs.rows[ks]
+        ks = ks[~(np.abs(world.particles.velocity[rows, 1]) > 15.0)]  # not in the air
+        if not len(ks):
+            return
+        pos, near, rows = lazy.pos, lazy.nodes, bs.rows[ks]
+        xs, ys, radii = pos[rows, 0], pos[rows, 1], world.particles.radius[rows]
+        if len(near):  # the structure balls are not free: none is one of these
+            dist = np.hypot(pos[near, 0][None, :] - xs[:, None],
+                            pos[near, 1][None, :] - ys[:, None])
+            nearest = np.argmin(dist, axis=1)
+            dist = dist[np.arange(len(ks)), nearest]
+        for j, k in enumerate(ks.tolist()):
+            entity, p = int(bs.entities[k]), bs.particles[k]
+            if len(near):
+                node = near[nearest[j]]
+                if dist[j] <= self.climb * radii[j] and board(world, entity,
+                                                              int(lazy.entity[node])):
+                    continue
+                if dist[j] <= self.sense:
+                    dx = float(pos[node, 0]) - float(xs[j])
+                    p.vx = self.speed * float(np.sign(dx)) if abs(dx) > 1.0 else 0.0
+                    continue
+            p.vx = self.speed * math.sin(self.rate * world.frame + 1.7 * entity)
 
 
 #: Of a free balloon's velocity, the part kept each frame: it drifts to a stop where it is.
 HOVER = 0.9
 
 
-def _lift(world: Any, bs: Balls, lift: float, loads: dict[int, list[float]]) -> None:
-    """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``loads``), a free
+class _Lazy:
+    """What the crawl reads of a frame, each read once and only if a ball needs it: the
+    particles' columns, the structure's links, the ``Network`` and the hops to the pipe
+    (a ball turns at a node)."""
+
+    def __init__(self, world: Any, bs: Balls) -> None:
+        self.world, self.bs = world, bs
+        p = world.particles
+        self.pos, self.pinned = p.pos, p.pinned
+        self.mass, self.entity = p.mass, p.entity
+        self.wind = float(rules_state(world).wind)
+        self._net: Network | None = None
+        self._hops: tuple[dict[int, int] | None] | None = None
+        self._valid: tuple[np.ndarray, ...] | None = None
+        self._nodes: np.ndarray | None = None
+
+    @property
+    def valid(self) -> tuple[np.ndarray, ...]:
+        """The springs' entities, ``a`` and ``b`` rows, and which are links of the
+        structure (unbroken, both ends structure balls): ``Network.ends``."""
+        if self._valid is None:
+            s = self.world.springs
+            structure = np.zeros(len(self.pos), dtype=bool)
+            structure[self.bs.rows[self.bs.structure]] = True
+            a, b = s.a, s.b
+            self._valid = (s.entity, a, b, ~s.broken & structure[a] & structure[b])
+        return self._valid
+
+    def links(self, link: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Of spring entities ``link``: which are links of the structure, and their ``a``
+        and ``b`` rows."""
+        entity, a, b, valid = self.valid
+        if not len(entity):
+            none = np.zeros(len(link), dtype=np.int64)
+            return np.zeros(len(link), dtype=bool), none, none
+        order = np.argsort(entity, kind="stable")
+        row = order[np.minimum(np.searchsorted(entity[order], link), len(order) - 1)]
+        return (entity[row] == link) & valid[row], a[row], b[row]
+
+    @property
+    def nodes(self) -> np.ndarray:
+        """The rows of the structure balls with a link, in ``Network.at``'s order."""
+        if self._nodes is None:
+            _, a, b, valid = self.valid
+            ends = np.column_stack([a[valid], b[valid]]).reshape(-1)
+            self._nodes = ends[np.sort(np.unique(ends, return_index=True)[1])]
+        return self._nodes
+
+    @property
+    def net(self) -> Network:
+        if self._net is None:
+            self._net = Network.of(self.world, self.bs)
+        return self._net
+
+    @property
+    def hops(self) -> dict[int, int] | None:
+        if self._hops is None:
+            target = pipe_node(self.world, self.bs)
+            self._hops = (self.net.hops(target) if target >= 0 else None,)
+        return self._hops[0]
+
+
+def _lift(world: Any, bs: Balls, lift: float, force: np.ndarray, touched: np.ndarray) -> None:
+    """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``force``), a free
     one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
     gy = world.gravity[1]
     for k in np.flatnonzero(bs.balloon).tolist():
         entity = int(bs.entities[k])
         if entity == world.grabbed:
             continue
-        p = bs.particles[k]
+        p, row = bs.particles[k], int(bs.rows[k])
+        touched[row] = True
         if bs.goo[k].free:
-            loads.setdefault(entity, [0.0, 0.0])[1] -= p.mass * gy
+            force[row, 1] -= p.mass * gy
             p.vx, p.vy = p.vx * HOVER, p.vy * HOVER
         else:
-            loads.setdefault(entity, [0.0, 0.0])[1] += lift
+            force[row, 1] += lift
 
 
-def _wind(world: Any, bs: Balls, wind: float, loads: dict[int, list[float]]) -> None:
-    """Push every unpinned goo ball ``wind`` px/s² to the side (a force of mass × wind,
-    added to ``loads``)."""
-    if wind == 0.0:
+def _wind(world: Any, bs: Balls, lazy: _Lazy, force: np.ndarray, touched: np.ndarray) -> None:
+    """Push every unpinned goo ball the level's wind (px/s²) to the side: a force of
+    mass × wind, added to ``force``."""
+    if lazy.wind == 0.0:
         return
-    pinned, mass = world.particles.pinned, world.particles.mass
-    for entity, row in zip(bs.entities.tolist(), bs.rows.tolist(), strict=True):
-        if not pinned[row] and entity != world.grabbed:
-            loads.setdefault(entity, [0.0, 0.0])[0] += float(mass[row]) * wind
+    rows = bs.rows[~lazy.pinned[bs.rows] & (bs.entities != world.grabbed)]
+    force[rows, 0] += lazy.mass[rows] * lazy.wind
+    touched[rows] = True

@@ -23,7 +23,7 @@ from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooRulesState
-from .structure import balls, goal, intake, pipe_node, rules_state
+from .structure import frame_balls, goal, intake, pipe_node, rules_state
 
 
 @register_stage
@@ -46,7 +46,7 @@ class GooPipe(Stage):
     def process(self, world: Any) -> None:
         if rules_state(world).result != "running":
             return  # closed once the level is decided: the score stays what was shown
-        bs = balls(world, world.resource(systems.StructureReport))
+        bs = frame_balls(world, world.resource(systems.StructureReport))
         open_ = pipe_node(world, bs) >= 0
         inside = set(intake(world).inside)
         for k in np.flatnonzero(bs.collectable).tolist():
@@ -55,6 +55,7 @@ class GooPipe(Stage):
                 if not open_ or entity not in inside or entity == world.grabbed:
                     continue
                 goo.sucked, goo.link = True, 0
+                bs.sucked[k] = True  # for the stages after it this frame (frame_balls)
                 p.mask = 0
             self._fly(world, entity, p)
 

@@ -21,7 +21,7 @@ from ecsgoo import systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooBall, GooRulesState
-from .structure import Balls, balls, rules_state
+from .structure import Balls, frame_balls, rules_state
 
 
 @register_stage
@@ -59,7 +59,7 @@ class GooRules(Stage):
         rules = rules_state(world)
         if rules.result != "running":
             return
-        bs = balls(world, world.resource(systems.StructureReport))
+        bs = frame_balls(world, world.resource(systems.StructureReport), fresh=True)
         _free_orphans(world, bs)
         verdict = self._verdict(world, bs, rules)
         if verdict is None:
@@ -73,9 +73,9 @@ class GooRules(Stage):
     def _verdict(self, world: Any, bs: Balls, rules: Any) -> tuple[str, str] | None:
         if rules.collected >= rules.required:
             return self._sucked_in(bs, rules)
-        if np.sum(bs.grounded) < self.collapse * np.sum(bs.linked):
+        if np.count_nonzero(bs.grounded) < self.collapse * np.count_nonzero(bs.linked):
             return "lost", "the structure collapsed"
-        left = rules.supply + int(np.sum(bs.collectable))
+        left = rules.supply + int(np.count_nonzero(bs.collectable))
         if rules.collected + left >= rules.required:
             rules.idle = 0
             return None
@@ -87,11 +87,11 @@ class GooRules(Stage):
 
     def _sucked_in(self, bs: Balls, rules: Any) -> tuple[str, str] | None:
         """Won once the pipe has nothing left to suck in (``idle`` counts the quiet frames)."""
-        if np.any(bs.sucked):
+        if bs.sucked.any():
             rules.idle = 0
             return None
         rules.idle += 1
-        crawling = bool(np.any(bs.crawling & bs.free))
+        crawling = bool((bs.crawling & bs.free).any())
         if rules.idle < (self.linger if crawling else self.settle):
             return None
         return "won", "the pipe collected enough goo balls"

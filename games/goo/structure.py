@@ -6,6 +6,7 @@ rules stage all use the same answers.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +85,7 @@ def to_place(world: World, bs: Balls | None = None) -> int:
     """Goo balls the player has to build with: the supply pile and the ``buildable`` free
     balls (``bs``: ``balls(world)`` if already read)."""
     bs = balls(world) if bs is None else bs
-    return rules_state(world).supply + int(np.sum(bs.buildable))
+    return rules_state(world).supply + int(np.count_nonzero(bs.buildable))
 
 
 def goal(world: World) -> Goal:
@@ -130,6 +131,26 @@ def balls(world: World, report: Any = None) -> Balls:
     linked = (degree[rows] > 0) | pinned
     return Balls(ents, rows, pos, free, fields[:, 1].copy(), linked, grounded[rows] & linked,
                  free & (fields[:, 2] != 0), sucked, kind, pinned, kind == "balloon", parts, goo)
+
+
+#: Each world's ``Balls`` of this frame as the rules stage read them, and its key
+#: (``frame_balls``).
+_FRAME: weakref.WeakKeyDictionary[World, tuple[tuple[int, ...], Balls]] = \
+    weakref.WeakKeyDictionary()
+
+
+def frame_balls(world: World, report: Any, fresh: bool = False) -> Balls:
+    """``balls(world, report)`` for the goo stages of one frame: read once (by the first
+    of them, ``fresh``) and shared by those after it in the same frame, which keep it up
+    to date as they change it (a freed orphan, a caught ball). Read again if the frame,
+    the report or the number of particles or springs changed since (a ball went in)."""
+    key = (world.frame, id(report), len(world.particles), len(world.springs))
+    kept = None if fresh else _FRAME.get(world)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    bs = balls(world, report)
+    _FRAME[world] = (key, bs)
+    return bs
 
 
 def _entity(item: tuple[int, Any]) -> int:

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from ecsgoo.kernels.calm import calm_pieces
+
 from .components import Candy, Rope
 
 #: Of a cut rope node's velocity, the part kept each frame (the rest is air drag).
@@ -155,73 +157,12 @@ def _living(rows: np.ndarray) -> np.ndarray:
 def calm(world: Any, pieces: Pieces) -> None:
     """Drag on the stubs, damping on the tails and the candy, bending on both (see the
     module docstring), in that order, written once; velocities are frame
-    displacements, ``pos - prev`` (px)."""
+    displacements, ``pos - prev`` (px). One kernel, ``kernels.calm.calm_pieces`` (the
+    numpy form it replaced, to the bit: ``tests/naive.py``)."""
     parts = world.particles
-    pos, prev = parts.pos, parts.prev.copy()
-    rows = pieces.stubs
-    if len(rows):
-        prev[rows] = pos[rows] - (pos[rows] - prev[rows]) * CUT_DRAG
-        prev[rows] -= _buckling(pos[rows], pos[pieces.stub_pins], world.down)
-    rows = pieces.tails
-    if len(rows):
-        prev[rows] = _damped(pos[rows], prev[rows], parts.mass[rows])
-    rows = pieces.bent
-    if len(rows):
-        prev[rows] = prev[rows] - _bending(parts, pieces, world.substeps)[rows]
+    prev = parts.prev.copy()
+    calm_pieces(parts.pos, prev, parts.mass, parts.pinned, pieces.stubs, pieces.stub_pins,
+                pieces.tails, pieces.a, pieces.m, pieces.b, pieces.bent,
+                np.asarray(world.down, dtype=np.float64), world.substeps, CUT_DRAG, BUCKLE,
+                TAIL_DAMP, BEND)
     parts.write("prev", prev[pieces.touched], pieces.touched)
-
-
-def _buckling(pos: np.ndarray, pins: np.ndarray, down: tuple[float, float]) -> np.ndarray:
-    """The sideways push (px a frame, to take from ``prev``) on stub nodes at ``pos`` that
-    stand above their pins at ``pins`` (``down``: gravity's unit direction): ``BUCKLE``
-    across gravity, to the side the node already leans to (the right, looking down
-    gravity, when it does not lean), so a stub pointing up folds over at once, as a
-    rope does. A function of the positions only: a loaded world continues the same."""
-    dx, dy = down
-    rel = pos - pins
-    above = rel[:, 0] * dx + rel[:, 1] * dy < -0.5  # px above the pin along gravity
-    across = rel[:, 0] * -dy + rel[:, 1] * dx
-    side = np.where(across < 0.0, -1.0, 1.0) * above * BUCKLE
-    return side[:, None] * np.array([-dy, dx])
-
-
-def _damped(pos: np.ndarray, prev: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """The previous positions (px) that take ``TAIL_DAMP`` of the motion of particles at
-    ``pos`` (mass ``m``) that is not a rigid motion of them all (Müller et al. 2007, PBD
-    velocity damping): their momentum and angular momentum are unchanged, so the
-    candy's swing and flight keep their energy, and only the curling dies out."""
-    v = pos - prev
-    centre = (m[:, None] * pos).sum(axis=0) / m.sum()
-    v_cm = (m[:, None] * v).sum(axis=0) / m.sum()
-    r = pos - centre
-    spin = (m * (r[:, 0] * v[:, 1] - r[:, 1] * v[:, 0])).sum()
-    inertia = (m * (r * r).sum(axis=1)).sum()
-    omega = spin / inertia if inertia > 1e-9 else 0.0
-    rigid = v_cm + omega * np.column_stack([-r[:, 1], r[:, 0]])
-    return pos - (v + TAIL_DAMP * (rigid - v))
-
-
-def _bending(parts: Any, pieces: Pieces, substeps: int) -> np.ndarray:
-    """Skip-one bending on cut pieces, per particle row (px, to take from ``prev``): a
-    node's two neighbours closer than its two links are long are pushed apart by
-    ``BEND`` of the slack, split by inverse mass (equal and opposite: no momentum from
-    nowhere), as a velocity for the next frame. The links then pull the node between
-    them into line, so a piece in free fall, where no gravity straightens it, does not
-    stay folded."""
-    a, m, b = pieces.a, pieces.m, pieces.b
-    pos = parts.pos
-    chord = pos[b] - pos[a]
-    span = np.hypot(*chord.T)
-    slack = (np.hypot(*(pos[m] - pos[a]).T) + np.hypot(*(pos[b] - pos[m]).T)) - span
-    wa, wb = _inverse_mass(parts, a), _inverse_mass(parts, b)
-    share = np.where(wa + wb > 0, BEND * slack / np.maximum(span, 1e-9)
-                     / np.maximum(wa + wb, 1e-12), 0.0)[:, None] * chord / substeps
-    push = np.zeros_like(pos)
-    np.add.at(push, a, -share * wa[:, None])
-    np.add.at(push, b, share * wb[:, None])
-    return push
-
-
-def _inverse_mass(parts: Any, rows: np.ndarray) -> np.ndarray:
-    """1 / mass of ``rows``, 0 for a pinned particle."""
-    return np.where(parts.pinned[rows], 0.0, 1.0 / parts.mass[rows])

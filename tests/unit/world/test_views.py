@@ -87,3 +87,44 @@ def test_the_bundled_games_use_the_public_api_only():
     for path in ROOT.glob("games/**/*.py"):
         text = path.read_text()
         assert not re.search(r"\.store\b|\bpslot\b|\.cols\b", text), path
+
+
+def _sleepy_pair() -> World:
+    """Two discs settled apart on a floor, asleep, and a third falling far away."""
+    w = World(bounds=(0, 0, 400, 200), sleep=True).use(systems.Integrate(), systems.Collide())
+    w.create_entities([Particle(50, 5, radius=5), Particle(150, 5, radius=5)])
+    w.step(120)
+    w.create_entity(Particle(300, 150, radius=5))
+    w.step(3)
+    return w
+
+
+def test_place_and_push_are_the_setters_and_apply_force_to_the_bit():
+    worlds = [_sleepy_pair(), _sleepy_pair()]
+    assert worlds[0].particles.asleep[:2].all()
+    rng = np.random.default_rng(0)
+    pos, vel, force = rng.uniform(10, 190, (2, 2)), rng.normal(0, 50, (2, 2)), [[3.0, -2.0]]
+    for e, (x, y), (vx, vy) in zip((1, 3), pos, vel, strict=True):
+        p = worlds[0].component(e, Particle)
+        p.x, p.y, p.vx, p.vy = x, y, vx, vy
+    worlds[0].apply_force(2, *force[0])
+    rows = worlds[1].particles.rows([1, 3])
+    worlds[1].particles.place(rows, pos, vel)
+    worlds[1].particles.push(worlds[1].particles.rows([2]), force)
+    for w in worlds:
+        w.step(30)
+    assert worlds[0].state_hash() == worlds[1].state_hash()
+    assert dumps(worlds[0]) == dumps(worlds[1])
+
+
+def test_place_of_a_velocity_alone_keeps_the_position_and_checks_ranges():
+    w = _world()
+    w.particles.place([1], velocity=[[60.0, 0.0]])
+    assert w.particles.pos[1].tolist() == [10.0, 0.0]
+    assert w.component(2, Particle).vx == pytest.approx(60.0)
+    with pytest.raises(WorldError, match="field vy"):
+        w.particles.place([0], velocity=[[0.0, limits.MAX_SPEED * 2]])
+    with pytest.raises(WorldError, match="field fx"):
+        w.particles.push([0], [[limits.MAX_FORCE * 2, 0.0]])
+    with pytest.raises(AttributeError):
+        w.springs.place([0], [[0.0, 0.0]])
