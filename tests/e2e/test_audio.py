@@ -44,7 +44,7 @@ else:
 def _run(code: str, **env: str) -> subprocess.CompletedProcess:
     # python -c puts the current directory first on sys.path: this checkout's ecsgoo
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, **env})
+                          text=True, timeout=300, env={**os.environ, **env})
 
 
 def _noise(stderr: str) -> list[str]:

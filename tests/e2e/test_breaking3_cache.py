@@ -36,7 +36,7 @@ def _env(tmp_path: Path) -> dict:
 
 def _run(tmp_path: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True,
-                          env=_env(tmp_path), cwd=tmp_path, timeout=120)
+                          env=_env(tmp_path), cwd=tmp_path, timeout=300)
 
 
 def test_entries_of_two_kernels_swapped_are_not_run_as_each_other(tmp_path):
@@ -71,7 +71,7 @@ def test_processes_compiling_at_once_from_empty_raise_no_alarm(tmp_path):
                               stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
              for _ in range(3)]
     for p in procs:
-        out, err = p.communicate(timeout=120)
+        out, err = p.communicate(timeout=300)
         assert p.returncode == 0 and out.split() == ["8", "7"], err
         assert err == "", err
     assert _run(tmp_path).stderr == "", "what they left loads"

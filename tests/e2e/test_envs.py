@@ -129,7 +129,7 @@ def test_make_finds_the_environments_by_module_without_an_import():
     code = ("import gymnasium as gym; env = gym.make('ecsgoo.envs:ecsgoo/Rope-v0'); "
             "env.reset(seed=0); print(env.spec.id)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "ARCADE_HEADLESS": "1"})
+                          timeout=300, env={**os.environ, "ARCADE_HEADLESS": "1"})
     assert proc.stdout.strip() == "ecsgoo/Rope-v0", proc.stderr
 
 

@@ -52,15 +52,45 @@ BOTS = [("rope", "cutter", 20_000), ("rope", "random", 20_000), ("goo", "builder
 
 
 @pytest.mark.parametrize(("game", "bot", "frames"), BOTS)
-def test_a_bot_scores_through_the_environment_what_it_scores_in_eval(game, bot, frames):
+def test_a_bot_scores_through_the_environment_what_it_scores_in_eval(game, bot, frames,
+                                                                      monkeypatch):
+    """Issue 27's bar, seeds 0-9 and every bundled bot, each episode played once: eval plays
+    it in the environment a user makes (``gym.make(env_id, max_frames=frames)``, level 1)
+    while a wrapper sums its rewards as ``envs.episode_return`` does, and eval's score must
+    be that sum; ``episode_return`` itself plays seed 0 again the user's way."""
     gym = pytest.importorskip("gymnasium")
     import ecsgoo.envs as envs
 
-    seeds = list(range(10))  # issue 27's bar: seeds 0-9, every bundled bot
+    class Summed(gym.Wrapper):
+        summed, episodes = 0.0, 0
+
+        def reset(self, **kwargs):
+            self.summed, self.episodes = 0.0, self.episodes + 1
+            return super().reset(**kwargs)
+
+        def step(self, action):
+            out = super().step(action)
+            self.summed += float(out[1])
+            return out
+
+    made: list[tuple[tuple, dict, Summed]] = []
+    make = gym.make
+
+    def make_and_sum(*args, **kwargs):
+        made.append((args, kwargs, Summed(make(*args, **kwargs))))
+        return made[-1][2]
+
+    seeds = list(range(10))
+    monkeypatch.setattr(gym, "make", make_and_sum)
     runs = evaluate(game, bot, seeds, frames=frames)[bot]
-    env = gym.make(GAME_ENVS[game], max_frames=frames)
-    through_env = [envs.episode_return(env, envs.bot_policy(env, bot), seed=s) for s in seeds]
-    assert [e["score"] for e in runs] == through_env
+    monkeypatch.undo()
+    assert [(args, kwargs) for args, kwargs, _ in made] == \
+        [((GAME_ENVS[game],), {"level": 1, "max_frames": frames})] * len(seeds)
+    assert [e["score"] for e in runs] == [env.summed for _, _, env in made]
+    assert all(env.episodes == 1 for _, _, env in made)
+    env = make(GAME_ENVS[game], max_frames=frames)
+    assert envs.episode_return(env, envs.bot_policy(env, bot), seed=0) == runs[0]["score"]
+    env.close()
     assert [e["seed"] for e in runs] == seeds and all(e["env"] == GAME_ENVS[game] for e in runs)
     if game == "rope" and bot == "cutter":
         assert all(e["result"] == "won" for e in runs)
@@ -122,22 +152,18 @@ def test_one_and_two_workers_give_the_same_episodes():
     assert [e["seed"] for e in one["random"]] == [0, 1, 2] and len(set(scores)) > 1
 
 
-def test_ray_gives_the_same_episodes():
-    pytest.importorskip("ray")
-    assert evaluate(**SHORT, workers=2, engine="ray") == evaluate(**SHORT, workers=1)
-
-
-def test_ray_evaluates_a_policy_like_one_local_worker(tmp_path, monkeypatch):
-    """A policy from a module of the working folder and a callable: Ray's workers import and
-    unpickle them and play the same episodes as one local worker."""
+def test_ray_gives_the_same_episodes_for_bots_and_policies(tmp_path, monkeypatch):
+    """A bot, a policy from a module of the working folder and a callable, in one Ray
+    instance started for the call (one start: it is most of the cost): Ray's workers import
+    and unpickle the policies and play the same episodes as one local worker."""
     pytest.importorskip("ray")
     pytest.importorskip("gymnasium")
     (tmp_path / "raypolicy.py").write_text(
         "import numpy as np\n\ndef act(observation):\n    return np.full(1, 0.7, np.float32)\n")
     monkeypatch.chdir(tmp_path)
-    players = ["raypolicy:act", _leftmost]
-    local = evaluate("suika", players, [0, 1], frames=300, workers=1)
-    assert evaluate("suika", players, [0, 1], frames=300, workers=2, engine="ray") == local
+    players = [*SHORT["players"], "raypolicy:act", _leftmost]
+    local = evaluate(**{**SHORT, "players": players}, workers=1)
+    assert evaluate(**{**SHORT, "players": players}, workers=2, engine="ray") == local
     assert [e["score"] for e in local["raypolicy:act"]] != \
         [e["score"] for e in local[f"{__name__}:_leftmost"]]
 

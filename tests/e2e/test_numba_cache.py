@@ -31,7 +31,7 @@ def test_import_works_when_no_cache_folder_is_writable():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ARCADE_HEADLESS": "1"}
     env.pop("NUMBA_CACHE_DIR", None)
     proc = subprocess.run([sys.executable, "-c", READ_ONLY], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=120)
+                          env=env, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "ecsgoo-numba-" in proc.stdout
     assert len(proc.stderr.strip().splitlines()) == 1 and "no writable numba cache" in proc.stderr
@@ -69,7 +69,7 @@ def _runner(tmp_path: Path):
 
     def run() -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True,
-                              env=env, cwd=tmp_path, timeout=120)
+                              env=env, cwd=tmp_path, timeout=300)
 
     return run
 

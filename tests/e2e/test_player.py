@@ -259,7 +259,7 @@ assert [key_name(k) for k in (arcade.key.PERIOD, arcade.key.F5, arcade.key.KEY_1
 print("ok")
 """)
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=300)
     assert proc.stdout.strip() == "ok", proc.stderr
 
 
@@ -421,5 +421,5 @@ print("ok", first, flush=True)
 """)
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=120, env=env, cwd=str(Path(__file__).resolve().parents[2]))
+                          timeout=300, env=env, cwd=str(Path(__file__).resolve().parents[2]))
     assert proc.stdout.strip().startswith("ok"), proc.stderr

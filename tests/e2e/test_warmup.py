@@ -154,7 +154,7 @@ def test_a_warm_headless_run_prints_no_compile_line_and_ends_with_the_json(tmp_p
     warmup.warm_up()
     run = subprocess.run([sys.executable, "-m", "ecsgoo", "play", "rope", "--headless",
                           "--frames", "1"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+                         timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "compiling" not in run.stderr
     assert json.loads(run.stdout.strip().splitlines()[-1])["frames"] == 1

@@ -75,7 +75,7 @@ import json; print(json.dumps({"driver": driver_name(), "played": len(s.played)}
 
 def test_playing_through_arcade_headless_uses_the_silent_driver():
     run = subprocess.run([sys.executable, "-c", PLAY], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "ARCADE_HEADLESS": "1"})
+                         timeout=300, env={**os.environ, "ARCADE_HEADLESS": "1"})
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout.splitlines()[-1]) == {"driver": "silent", "played": len(SOUNDS)}
     assert "ALSA" not in run.stderr
