@@ -95,13 +95,19 @@ def _layer_ok(world: World, mask: int) -> np.ndarray:
     return (p.cols["layer"] & int(mask)) != 0
 
 
+def outline_owners(st: Any) -> list[int]:
+    """Each outline's constraint entity, in ``Store.outline_off``'s order: the areas', then
+    the shapes' that have an outline (the store whole: ``Store.prepare``)."""
+    owners = [c._entity for c in st.areas.owner[: st.areas.n]]
+    return owners + [c._entity for c in st.shapes.owner[: st.shapes.n] if c._vals["outline"]]
+
+
 def _outlines(world: World, mask: int = ALL) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """The outline CSR (particle rows) and each outline's constraint entity (or ``-1`` for
     one whose layer ``mask`` does not see)."""
     st = world.store
     st.prepare()
-    owners = [c._entity for c in st.areas.owner[: st.areas.n]]
-    owners += [c._entity for c in st.shapes.owner[: st.shapes.n] if c._vals["outline"]]
+    owners = outline_owners(st)
     layer = world.store.particles.layer
     off, idx = st.outline_off, st.outline_idx
     owners = [o if layer[idx[off[k]]] & int(mask) else -1 for k, o in enumerate(owners)]
@@ -240,7 +246,8 @@ def _body_hits(world: World, px: float, py: float, dx: float, dy: float,
 
 def _outline_hits(world: World, px: float, py: float, dx: float, dy: float,
                   mask: int, skip: tuple[frozenset[int], int] = (frozenset(), 0)) -> list[Hit]:
-    if len(world.store.outline_off) < 2 and not world.store._csr_dirty:
+    world.store.prepare()  # the outlines as they are now
+    if len(world.store.outline_off) < 2:
         return []  # no soft body: no outline to look along
     off, idx, owners = _outlines(world, mask)
     ignored, group = skip

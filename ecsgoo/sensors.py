@@ -29,7 +29,7 @@ import numpy as np
 from . import geometry, limits, queries
 from .errors import WorldError
 from .kernels.contacts import inside_ring
-from .kernels.sensing import BOX, CIRCLE, POLYGON, sense_discs, sense_outlines
+from .kernels.sensing import BOX, CIRCLE, POLYGON, one_cell, sense_discs, sense_outlines
 from .polygons import segments_meet
 
 if TYPE_CHECKING:
@@ -237,7 +237,7 @@ def sense_all(world: World, sensors: list[Sensor]) -> list[list[int]]:
     """``sense`` for each of ``sensors`` at once: their discs and outlines in two kernel
     passes (``kernels.sensing``), the rigid bodies near each one exactly."""
     shown = [placed(world, sensor) for sensor in sensors]
-    kind, geo, poly_off, poly_xy, mask = _kept(world, sensors, shown)
+    pack = _kept(world, sensors, shown)
     found: list[set[int]] = [set() for _ in sensors]
     st = world.store
     p = st.particles
@@ -246,23 +246,23 @@ def sense_all(world: World, sensors: list[Sensor]) -> list[list[int]]:
         # a few rows are looked at one by one; more through the grid (the frame's, if a
         # query or the contact events made it already)
         grid = world.broadphase.kept_particles(world)
-        every = grid is None and p.n * len(shown) <= BRUTE_ROWS
         if grid is None:
-            grid = _NO_GRID if every else world.broadphase.particles(world)
+            grid = one_cell(p.n) if p.n * len(shown) <= BRUTE_ROWS else \
+                world.broadphase.particles(world)
         c = p.cols
         out = np.zeros((4 * p.n + 16, 2), dtype=np.int64)
-        while (m := sense_discs(len(shown), kind, geo, poly_off, poly_xy, mask, p.n, c["pos"],
-                                c["radius"], c["layer"], every, *grid, out)) < 0:
+        while (m := sense_discs(len(shown), *pack, c["pos"], c["radius"], c["layer"], *grid,
+                                out)) < 0:
             out = np.zeros((2 * len(out), 2), dtype=np.int64)
         entity = c["entity"]
         for k, row in out[:m].tolist():
             found[k].add(int(entity[row]))
         if len(st.outline_off) > 1:
-            owners = _outline_owners(st)
+            owners = queries.outline_owners(st)
             out = np.zeros((2 * len(owners) + 16, 2), dtype=np.int64)
-            while (m := sense_outlines(len(shown), kind, geo, poly_off, poly_xy, mask,
-                                       len(owners), st.outline_off, st.outline_idx,
-                                       c["pos"], c["radius"], c["layer"], out)) < 0:
+            while (m := sense_outlines(len(shown), *pack, len(owners), st.outline_off,
+                                       st.outline_idx, c["pos"], c["radius"], c["layer"],
+                                       out)) < 0:
                 out = np.zeros((2 * len(out), 2), dtype=np.int64)
             for k, o in out[:m].tolist():
                 if owners[o] >= 0:
@@ -279,8 +279,6 @@ def sense_all(world: World, sensors: list[Sensor]) -> list[list[int]]:
 
 #: Sensors × particles up to which every row is looked at (no grid is made for them).
 BRUTE_ROWS = 4096
-#: The grid's arguments when none is used.
-_NO_GRID = (0.0, 0.0, 1.0, 0, 0, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
 #: ``Sensor.kind`` as ``kernels.sensing`` codes it.
 _KINDS = {"box": BOX, "circle": CIRCLE, "polygon": POLYGON}
 
@@ -304,7 +302,7 @@ def _kept(world: World, sensors: list[Sensor], shown: list[Sensor]) -> tuple[np.
 
 def _packed(shown: list[Sensor]) -> tuple[np.ndarray, ...]:
     """The sensors (placed) as ``kernels.sensing`` takes them: kinds, geometry rows,
-    the polygons' corner offsets and corners, masks."""
+    the polygons' corner offsets, corners and their rows, masks."""
     count = len(shown)
     kind = np.array([_KINDS[s.kind] for s in shown], dtype=np.int64)
     geo = np.array([(s.x, s.y, s.width / 2, s.height / 2, s.radius, *s.bounds())
@@ -315,14 +313,7 @@ def _packed(shown: list[Sensor]) -> tuple[np.ndarray, ...]:
     poly_off[1:] = np.cumsum([len(c) for c in corners])
     flat = [pt for c in corners for pt in c]
     poly_xy = np.array(flat, dtype=np.float64).reshape(len(flat), 2)
-    return kind, geo, poly_off, poly_xy, mask
-
-
-def _outline_owners(st: Any) -> list[int]:
-    """Each outline's constraint entity (``Store.outline_off`` order: areas, then shapes
-    with an outline), as ``queries._outlines`` names them."""
-    owners = [c._entity for c in st.areas.owner[: st.areas.n]]
-    return owners + [c._entity for c in st.shapes.owner[: st.shapes.n] if c._vals["outline"]]
+    return kind, geo, poly_off, poly_xy, np.arange(len(flat), dtype=np.int64), mask
 
 
 def _body_overlaps(sensor: Sensor, pieces: list[tuple[np.ndarray, float]]) -> bool:

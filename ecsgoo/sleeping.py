@@ -155,7 +155,7 @@ def freeze(world: World) -> None:
                             bc["pinned"], bc["asleep"], st.h, dt, math.hypot(*world.gravity),
                             grabbed, pull)
     if fastest < 0.0:
-        return  # all asleep (the solver does not run), or nothing is
+        return  # all asleep: the solver does not run
     asleep = np.concatenate([p.asleep, b.asleep])
     awake = derived.movable(world) & ~asleep
     pos = np.concatenate([p.pos, b.pos])

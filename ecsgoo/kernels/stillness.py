@@ -86,27 +86,22 @@ def fastest_awake(n, pos, prev, w, force, pinned, mass, asleep, m, bpos, bprev, 
                   prev_angle, extent, bw, bforce, bpinned, basleep, h, dt, g, grabbed, pull):
     """The fastest awake row's reach speed this frame (px/s: its last substep's speed plus
     what gravity ``g`` and its force add over ``dt``; the ``grabbed`` row, particle rows
-    then body rows, ``pull`` px/s more), or −1 when nothing can move awake or nothing
-    sleeps (``sleeping.freeze``: then nothing is frozen)."""
+    then body rows, ``pull`` px/s more), or −1 when nothing that can move is awake
+    (``sleeping.freeze``: then nothing is frozen)."""
     fastest = -1.0
-    sleeps = False
     for i in range(n):
-        if asleep[i]:
-            sleeps = True
-        elif not pinned[i] and mass[i] < math.inf:
+        if not asleep[i] and not pinned[i] and mass[i] < math.inf:
             s = (math.hypot(pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]) / h
                  + (g + math.hypot(force[i, 0], force[i, 1]) * w[i]) * dt)
             if i == grabbed:
                 s += pull
             fastest = max(fastest, s)
     for i in range(m):
-        if basleep[i]:
-            sleeps = True
-        elif not bpinned[i]:
+        if not basleep[i] and not bpinned[i]:
             s = ((math.hypot(bpos[i, 0] - bprev[i, 0], bpos[i, 1] - bprev[i, 1])
                   + abs(angle[i] - prev_angle[i]) * extent[i]) / h
                  + (g + math.hypot(bforce[i, 0], bforce[i, 1]) * bw[i]) * dt)
             if n + i == grabbed:
                 s += pull
             fastest = max(fastest, s)
-    return fastest if sleeps else -1.0
+    return fastest

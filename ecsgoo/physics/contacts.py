@@ -201,6 +201,15 @@ class ContactGraph:
             else:
                 self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
 
+    def walls_for(self, bounds: tuple[float, float, float, float] | None) -> np.ndarray:
+        """The world's ``bounds`` as the kernels take them (``walls``: zeros for none), made
+        again only when they change."""
+        if bounds != self.walls_of:
+            self.walls_of = bounds
+            self.walls = np.array(bounds if bounds is not None else (0.0,) * 4,
+                                  dtype=np.float64)
+        return self.walls
+
     def room(self, bodies: int) -> None:
         """Scratch rows for ``bodies`` bodies and last frame's contacts (``find_contacts``)."""
         if len(self.order) < len(self.ci):
@@ -289,9 +298,7 @@ def _find(world: World, found: ContactGraph, h: float, first: int, pairs: np.nda
     st = world.store
     c, n = st.bodies.cols, st.bodies.n
     bounds = world.bounds
-    if bounds != found.walls_of:  # the walls as an array, made again only when they change
-        found.walls_of = bounds
-        found.walls = np.array(bounds if bounds is not None else (0.0,) * 4, dtype=np.float64)
+    found.walls_for(bounds)
     frame = frames > 1
     still = STILL_PX if frame and found.removals == st.removals else 0.0
     found.room(n)

@@ -89,8 +89,7 @@ class Discs:
         skip = c["frozen"][:n] if st.any_frozen else np.zeros(n, dtype=np.bool_)
         grid = build_grid_without(n, c["pos"], radius + reach, 0.0, skip)
         _, _, _, nx, ny, start, items = grid
-        bounds = np.asarray(world.bounds if world.bounds is not None else (0, 0, 0, 0),
-                            dtype=np.float64)
+        bounds = world.contacts.walls_for(world.bounds)  # the kernels' form, kept
         if len(self.ij) < room_for(n):
             self.ij, self.cf = room(room_for(n))
         while True:

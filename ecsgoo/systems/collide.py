@@ -81,7 +81,6 @@ class Collide(Stage):
         self.along_gravity = bool(along_gravity)
         self.soft = bool(soft)
         self._loaded: dict[str, Any] | None = None  # a file's contact memory, not yet given
-        self._walls_of: tuple[Any, np.ndarray] | None = None  # ``_walls``'
 
     def settings(self) -> dict[str, Any]:
         return {"particles": self.particles, "outlines": self.outlines,
@@ -194,13 +193,7 @@ class Collide(Stage):
         collide_level(n, *args, vmin, push, hold, self.soft, slop, c["mask"], segs,
                       _NO_ROWS if since is None else since, lvl.seg_surf, lvl.seg_layer,
                       poly_off, poly_xy, poly_idx, poly_surf, poly_layer,
-                      self._walls(world.bounds), world.bounds is not None)
-
-    def _walls(self, bounds: Any) -> np.ndarray:
-        """The bounds as ``collide_level`` takes them, made again only when they change."""
-        if self._walls_of is None or self._walls_of[0] != bounds:
-            self._walls_of = (bounds, np.array(bounds or (0.0,) * 4, dtype=np.float64))
-        return self._walls_of[1]
+                      world.contacts.walls_for(world.bounds), world.bounds is not None)
 
 
 #: No rows (``since`` when there are no segments to sweep against).
