@@ -22,10 +22,12 @@ def solve_area(r, pos, w, off, idx, rest_area, pressure, stiffness, grad):
             i = idx[s + t]
             nxt = idx[s + t + 1] if t + 1 < k else idx[s]
             prv = idx[s + t - 1] if t > 0 else idx[e - 1]
-            area += pos[i, 0] * pos[nxt, 1] - pos[nxt, 0] * pos[i, 1]
-            grad[s + t, 0] = 0.5 * (pos[nxt, 1] - pos[prv, 1])
-            grad[s + t, 1] = 0.5 * (pos[prv, 0] - pos[nxt, 0])
-            denom += w[i] * (grad[s + t, 0] ** 2 + grad[s + t, 1] ** 2)
+            xi, yi, xn, yn = pos[i, 0], pos[i, 1], pos[nxt, 0], pos[nxt, 1]
+            area += xi * yn - xn * yi
+            # in locals: read back from grad they would be loaded again after its stores
+            gx, gy = 0.5 * (yn - pos[prv, 1]), 0.5 * (pos[prv, 0] - xn)
+            grad[s + t, 0], grad[s + t, 1] = gx, gy
+            denom += w[i] * (gx ** 2 + gy ** 2)
         C = 0.5 * area - rest_area[ring] * pressure[ring]
         if denom < 1e-12:
             continue

@@ -230,15 +230,6 @@ def prepare_discs(m, ij, cf, pos, w, radius, gx, gy, vmin):
 
 
 @njit(cache=True, inline="always")
-def _gap(k, i, j, at, cf):
-    """Contact ``k``'s gap (px) with the discs at ``at``, along its frame's normal."""
-    if j >= 0:
-        return ((at[j, 0] - at[i, 0]) * cf[k, NX] + (at[j, 1] - at[i, 1]) * cf[k, NY]
-                - cf[k, ND])
-    return -(at[i, 0] * cf[k, NX] + at[i, 1] * cf[k, NY]) - cf[k, ND]
-
-
-@njit(cache=True, inline="always")
 def _vel(i, j, pos, prev, rate, nx, ny):
     """Relative velocity (px/s, ``rate`` = 1 / h) of ``j`` against ``i`` (``i``'s own,
     negated, for a plane) along ``n`` and along the tangent ``(−ny, nx)``."""
@@ -281,39 +272,100 @@ def solve_discs(m, ij, cf, pos, prev, h, relax, soft, push):
     ``soft``: ``(bias_rate, mass_scale, impulse_scale)`` of a pair (row 0) and of a
     plane (row 1: twice as stiff, as Box2D's static contacts).
     """
-    arr = prev if relax else pos
-    sign = -1.0 if relax else 1.0  # prev moves the other way for the same velocity
+    if relax:
+        _relax_pass(m, ij, cf, pos, prev, h)
+    else:
+        _solve_pass(m, ij, cf, pos, prev, h, soft, push)
+
+
+# The two passes are written out, each disc's values loaded once into locals: the same
+# loop through helpers that read them from the arrays, and a ``relax`` flag, ran 3×
+# slower (58 µs against 18 for a settled 2,000 pile's 2,052 contacts), with the same
+# bits; one loop choosing by a flag, 1.3× slower.
+@njit(cache=True)
+def _solve_pass(m, ij, cf, pos, prev, h, soft, push):
+    """``solve_discs`` without the relax: the gap at the substep's start (``prev``);
+    the change of velocity moves ``pos``."""
     rate = 1.0 / h  # multiplications in the loop: it is one long chain of dependencies
     for k in range(m):
-        mass = cf[k, M]
-        if mass == 0.0:
+        if cf[k, M] == 0.0:
             continue
         i, j = ij[k, 0], ij[k, 1]
-        nx, ny, wi, wj = cf[k, NX], cf[k, NY], cf[k, WI], cf[k, WJ]
-        # the gap at the substep's start for the solve, after the move for the relax
-        gap = _gap(k, i, j, pos if relax else prev, cf)
-        vn, vt = _vel(i, j, pos, prev, rate, nx, ny)
-        ln, lt = cf[k, LN], cf[k, LT]
-        if gap > 0.0:  # speculative: approach no faster than closes the gap this substep
-            if ln == 0.0 and lt == 0.0 and vn + gap * rate >= 0.0:
-                continue  # apart, and not closing it this substep: nothing to do
-            bias, ms, ks = gap * rate, 1.0, 0.0
-        elif relax:
-            bias, ms, ks = 0.0, 1.0, 0.0
+        xi, yi, ai, bi = pos[i, 0], pos[i, 1], prev[i, 0], prev[i, 1]
+        nx, ny = cf[k, NX], cf[k, NY]
+        if j >= 0:
+            aj, bj = prev[j, 0], prev[j, 1]
+            gap = (aj - ai) * nx + (bj - bi) * ny - cf[k, ND]
+            ux, uy = -(xi - ai) + (pos[j, 0] - aj), -(yi - bi) + (pos[j, 1] - bj)
+            q = 0
         else:
-            q = 1 if j < 0 else 0
-            bias, ms, ks = max(soft[q, 0] * gap, -push), soft[q, 1], soft[q, 2]
-        new = max(ln - ms * (vn + bias) * mass - ks * ln, 0.0)
-        dn = new - ln
-        cf[k, LN] = new
-        if new > 0.0:
-            cf[k, HIT] = 1.0
-        # friction, bounded by the normal impulse (which did not change the tangent speed)
-        cap = cf[k, MU] * new
-        nt = min(max(lt - vt * mass, -cap), cap)
-        dt = nt - lt
-        cf[k, LT] = nt
-        _apply(i, j, wi, wj, sign * (dn * nx - dt * ny), sign * (dn * ny + dt * nx), arr, h)
+            gap = -(ai * nx + bi * ny) - cf[k, ND]
+            ux, uy = -(xi - ai), -(yi - bi)
+            q = 1
+        bias = max(soft[q, 0] * gap, -push)  # soft, pushing out at most ``push``
+        px, py = _impulses(k, cf, gap, ux, uy, rate, bias, soft[q, 1], soft[q, 2])
+        if px == 0.0 and py == 0.0:
+            continue
+        pos[i, 0] = xi - cf[k, WI] * px * h
+        pos[i, 1] = yi - cf[k, WI] * py * h
+        if j >= 0:
+            pos[j, 0] += cf[k, WJ] * px * h
+            pos[j, 1] += cf[k, WJ] * py * h
+
+
+@njit(cache=True)
+def _relax_pass(m, ij, cf, pos, prev, h):
+    """``solve_discs``' relax: the gap after the move (``pos``), no push; the change of
+    velocity moves ``prev`` (the other way)."""
+    rate = 1.0 / h
+    for k in range(m):
+        if cf[k, M] == 0.0:
+            continue
+        i, j = ij[k, 0], ij[k, 1]
+        xi, yi, ai, bi = pos[i, 0], pos[i, 1], prev[i, 0], prev[i, 1]
+        nx, ny = cf[k, NX], cf[k, NY]
+        if j >= 0:
+            xj, yj = pos[j, 0], pos[j, 1]
+            gap = (xj - xi) * nx + (yj - yi) * ny - cf[k, ND]
+            ux, uy = -(xi - ai) + (xj - prev[j, 0]), -(yi - bi) + (yj - prev[j, 1])
+        else:
+            gap = -(xi * nx + yi * ny) - cf[k, ND]
+            ux, uy = -(xi - ai), -(yi - bi)
+        px, py = _impulses(k, cf, gap, ux, uy, rate, 0.0, 1.0, 0.0)
+        if px == 0.0 and py == 0.0:
+            continue
+        # prev moves the other way for the same change of velocity
+        prev[i, 0] = ai - cf[k, WI] * -px * h
+        prev[i, 1] = bi - cf[k, WI] * -py * h
+        if j >= 0:
+            prev[j, 0] += cf[k, WJ] * -px * h
+            prev[j, 1] += cf[k, WJ] * -py * h
+
+
+@njit(cache=True)
+def _impulses(k, cf, gap, ux, uy, rate, bias, ms, ks):
+    """Contact ``k``'s normal impulse (soft: ``bias``, ``ms``, ``ks`` as ``softness``
+    makes them, unless the gap is open) and friction, bounded by it, from the relative
+    move ``u`` (px a substep, ``rate`` = 1 / h); stores them and returns the change as
+    an impulse on ``j`` (0 when apart and not closing the gap this substep)."""
+    nx, ny, mass = cf[k, NX], cf[k, NY], cf[k, M]
+    vn, vt = (ux * nx + uy * ny) * rate, (-ux * ny + uy * nx) * rate
+    ln, lt = cf[k, LN], cf[k, LT]
+    if gap > 0.0:  # speculative: approach no faster than closes the gap this substep
+        if ln == 0.0 and lt == 0.0 and vn + gap * rate >= 0.0:
+            return 0.0, 0.0  # apart, and not closing it this substep: nothing to do
+        bias, ms, ks = gap * rate, 1.0, 0.0
+    new = max(ln - ms * (vn + bias) * mass - ks * ln, 0.0)
+    dn = new - ln
+    cf[k, LN] = new
+    if new > 0.0:
+        cf[k, HIT] = 1.0
+    # friction, bounded by the normal impulse (which did not change the tangent speed)
+    cap = cf[k, MU] * new
+    nt = min(max(lt - vt * mass, -cap), cap)
+    dt = nt - lt
+    cf[k, LT] = nt
+    return dn * nx - dt * ny, dn * ny + dt * nx
 
 
 @njit(cache=True)
