@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 #: which makes a contact a stiff, over-damped spring, so a pile settles instead of
 #: ringing.
 HERTZ, ZETA = 30.0, 10.0
+#: px of overlap with a bound the soft contacts may hold before the bounds' positional
+#: pass (``systems.collide``, ``kernels.contacts.collide_level``) takes the rest out.
+SLOP_PX = 0.5
 #: px a disc may move in a frame beyond its own motion and still find its contacts.
 REACH_PX = 2.0
 _WALL = limits.MAX_ENTITY_ID + 1  # a bound's key code: above every entity id
@@ -210,4 +213,4 @@ def _no_keys() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(0, dtype=np.int64))
 
 
-__all__ = ["CF", "Discs"]
+__all__ = ["CF", "SLOP_PX", "Discs"]

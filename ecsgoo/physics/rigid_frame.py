@@ -33,15 +33,19 @@ ENABLED = True
 def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
     """Whether this frame's later substeps may go to ``rigid_substeps`` (checked before
     the first; ``fuse`` checks what the first substep found)."""
-    if not ENABLED or world.profile is not None:
-        return False
-    kinds = tuple(f"{type(s).__module__}.{type(s).__qualname__}" for s in stages)
-    if kinds not in _SOLVER_STAGES:  # exactly ours: a subclass may do anything between
+    if not ENABLED or world.profile is not None or not ours(stages):
         return False
     st = world.store
     b = st.bodies
     return (b.n > 0 and st.particles.n == 0 and st.tethers.n == 0 and
             world.grabbed not in st.bslot and not b.kinematic.any())
+
+
+def ours(stages: Sequence[Stage]) -> bool:
+    """Whether the solver stages are exactly ours, Integrate, Project (or not) and Collide
+    (a subclass may do anything between substeps)."""
+    return tuple(f"{type(s).__module__}.{type(s).__qualname__}" for s in stages) in \
+        _SOLVER_STAGES
 
 
 #: The solver stages (by module and name: the stages import this module) that fuse.

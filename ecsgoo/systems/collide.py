@@ -24,17 +24,12 @@ from ..kernels.rigid import particles_on_static, static_corners, static_edges
 from ..kernels.rigid_solver import contact_substep
 from ..kernels.stacks import before_solve, shock, stacked
 from ..physics.contacts import ContactGraph, find
-from ..physics.discs import Discs
+from ..physics.discs import SLOP_PX, Discs
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
     from ..physics import StepContext
     from ..world import World
-
-
-#: px of overlap with a bound the soft contacts may hold (``physics.discs``) before the
-#: bounds' positional pass takes the rest out.
-SLOP_PX = 0.5
 
 
 @register_stage

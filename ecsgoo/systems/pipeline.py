@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
-from ..physics import rigid_frame
+from ..physics import disc_frame, rigid_frame
 from ..physics.step import StepContext
 
 if TYPE_CHECKING:
@@ -79,21 +79,28 @@ def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
 
 def _substeps(world: World, stages: list[Stage]) -> None:
     """The frame's substeps: integrate → project → collide, each substep (a world of
-    rigid bodies alone: the first, then the rest in one call, ``physics.rigid_frame``)."""
-    fusable = rigid_frame.can_fuse(world, stages)
-    for ctx in _contexts(world.dt, world.substeps):
+    rigid bodies alone or of free discs: the first, then the rest in one call,
+    ``physics.rigid_frame``, ``physics.disc_frame``)."""
+    rigid = rigid_frame.can_fuse(world, stages)
+    discs = not rigid and disc_frame.can_fuse(world, stages)
+    contexts = _contexts(world.dt, world.substeps)
+    k = start = 0  # the substep, and its first stage left to run
+    while k < len(contexts):
+        ctx = contexts[k]
         world.substep_index = ctx.substep  # for a game's own stage (read-only)
         if world.profile is not None:
             for stage in stages:
                 _timed(world, stage, stage.solve, world, ctx)
+            k += 1
             continue
         store = world.store
-        for stage in stages:  # ``_timed`` without the clock
+        for stage in stages[start:]:  # ``_timed`` without the clock
             store.prepare()
             stage.solve(world, ctx)
             store.poses += 1
-        if fusable and ctx.first and rigid_frame.fuse(world, ctx, stages):
+        if rigid and ctx.first and rigid_frame.fuse(world, ctx, stages):
             return
+        k, start = disc_frame.fuse(world, ctx, stages) if discs else (k + 1, 0)
 
 
 @functools.lru_cache(maxsize=64)

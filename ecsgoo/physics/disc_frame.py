@@ -1,0 +1,86 @@
+"""A world of free discs solves its frame's later substeps in one kernel call
+(``kernels.disc_frame``), to the same bits as the stages one by one.
+
+The rigid bodies' twin (``physics.rigid_frame``): ``Pipeline.step`` runs the frame's
+first substep through the stages as always — forces, a loaded world's contacts, the disc
+contacts found for the frame — and then, when the substeps left would only repeat the
+same kernels on the same rows, hands them to ``disc_substeps``: the solver stages are
+exactly ``Integrate``, ``Project`` (if there) and a soft ``Collide`` of circle pairs;
+there are particles and nothing else that a substep solves in Python (no bodies,
+joints, springs, tethers, areas, shapes or outlines), no particle is grabbed, and no
+profile is taken. When a particle outruns its reach the kernel stops after that
+substep's integration, the stages finish the substep (finding its contacts again) and
+the kernel takes the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..kernels.disc_frame import disc_substeps
+from . import rigid_frame
+from .discs import SLOP_PX
+from .step import StepContext
+
+if TYPE_CHECKING:
+    from ..systems.pipeline import Stage
+    from ..world import World
+
+#: Off: every substep through the stages (the tests compare both to the bit).
+ENABLED = True
+
+
+def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
+    """Whether this frame's later substeps may go to ``disc_substeps`` (checked before
+    the first; ``fuse`` checks what the first substep found)."""
+    if not ENABLED or world.profile is not None or not rigid_frame.ours(stages):
+        return False
+    collide = stages[-1]
+    st = world.store
+    return (collide.soft and collide.particles and st.particles.n > 0
+            and not (st.bodies.n or st.joints.n or st.springs.n or st.tethers.n
+                     or st.areas.n or st.shapes.n or len(st.outline_off) > 1)
+            and world.grabbed not in st.pslot)
+
+
+def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
+    """After substep ``ctx`` ran through the stages: solve the next ones in one call.
+    Returns the substep to go on with and its first stage left to run: ``(count, 0)``
+    when the frame is done, ``(k, 1)`` when the kernel stopped in substep ``k`` after
+    its integration (a particle outran its reach), ``(ctx.substep + 1, 0)`` when it
+    declined (something the first substep found needs Python)."""
+    st, discs = world.store, world.discs
+    p = st.particles
+    collide = stages[-1]
+    if ctx.last or collide._loaded is not None or discs.shape != (p.version, p.n):
+        return ctx.substep + 1, 0
+    c = p.cols
+    h, n = ctx.h, p.n
+    gx, gy = world.gravity
+    segs = world.level.segments
+    since = np.empty((n, 2)) if len(segs) else _NO_ROWS
+    lvl = world.level
+    _, poly_off, poly_xy, poly_idx, _, _, poly_surf, poly_layer = lvl._packed()
+    k = disc_substeps(ctx.substep + 1, ctx.substeps, h, world.damping ** (h * 60.0), gx, gy,
+                      world.frame_force, n, c["pos"], c["prev"], c["w"], c["pinned"],
+                      c["pin"], discs.n, discs.ij, discs.cf, discs.soft, collide.push_speed,
+                      collide.bounce_speed, discs.at, discs.reach, c["radius"],
+                      c["friction"], c["restitution"], c["mask"], collide.bounce_speed * h,
+                      collide.push_speed * h, max(0.0, collide.hold_speed) * h,
+                      SLOP_PX, segs, since, lvl.seg_surf, lvl.seg_layer, poly_off, poly_xy,
+                      poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
+                      world.bounds is not None)
+    st.poses += 1  # what the substeps moved, the kept grids no longer hold
+    if k < ctx.substeps:
+        world.substep_index = k
+        return k, 1
+    discs.keep(world)
+    world.substep_index = ctx.substeps - 1
+    return ctx.substeps, 0
+
+
+#: No rows (``since`` when there are no segments to sweep against).
+_NO_ROWS = np.zeros((0, 2))

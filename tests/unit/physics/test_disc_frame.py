@@ -1,0 +1,117 @@
+"""A world of free discs: the frame's later substeps in one kernel call
+(``physics.disc_frame``) give the same bits as the stages one substep at a time, the way
+games use it too (spawning, deleting, sleeping, saving mid-run)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import scenes
+from ecsgoo import Anchor, Particle, Spring, World, saving, systems
+from ecsgoo.physics import disc_frame
+
+
+def _pile() -> World:
+    return scenes.circle_pile(300, width=400.0)
+
+
+def _cup() -> World:
+    """A cup of the level's segments and a polygon, bouncy discs of mixed masses (one
+    pinned) poured in fast enough to outrun their reach."""
+    w = World(bounds=(0, 0, 600, 900), sleep=False).use(*(s() for s in systems.SOLVER))
+    w.level.add_segment((100, 300), (150, 40))
+    w.level.add_segment((500, 300), (450, 40), friction=0.1)
+    w.level.add_polygon([(250, 60), (350, 60), (300, 120)])
+    rng = np.random.default_rng(5)
+    for k in range(60):
+        w.create_entity(Particle(200 + (k % 10) * 20 + rng.uniform(-2, 2), 400 + (k // 10) * 30,
+                                 vy=-900.0 * rng.uniform(0.5, 1.5), radius=rng.uniform(5, 12),
+                                 mass=float(rng.choice([0.1, 1.0, 50.0])),
+                                 restitution=float(rng.choice([0.0, 0.8]))))
+    w.create_entity(Particle(300, 250, radius=8), Anchor())
+    return w
+
+
+def _games(world: World, frames: int, save_at: int | None = None) -> World:
+    """Step ``frames`` frames, spawning a disc every 7th and deleting the oldest every
+    11th (from outside the step, as a game's input would), reloaded from a save at
+    ``save_at``."""
+    made = []
+    for f in range(frames):
+        if f % 7 == 0:
+            made.append(world.create_entity(Particle(300 + f % 5, 700, radius=9, vy=-400.0)))
+        if f % 11 == 0 and made:
+            world.delete_entity(made.pop(0))
+        if f == save_at:
+            world = saving.loads(saving.dumps(world))
+        world.step()
+    return world
+
+
+SCENES = {"pile": (_pile, 90), "cup": (_cup, 120),
+          "sleeping pile": (lambda: scenes.circle_pile(120, width=300.0), 400)}
+
+
+def _state(world: World) -> bytes:
+    p = world.store.particles
+    cols = [p.cols[k][: p.n].tobytes() for k in ("pos", "prev", "frozen")]
+    d = world.discs
+    return b"".join(cols + [d.keys.tobytes(), d.memory.tobytes()])
+
+
+def _run(make, frames: int, fused: bool, games: bool = False) -> bytes:
+    disc_frame.ENABLED = fused
+    try:
+        w = make()
+        w = _games(w, frames, save_at=frames // 2) if games else (w.step(frames) or w)
+        return _state(w)
+    finally:
+        disc_frame.ENABLED = True
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_the_fused_substeps_give_the_same_bits_as_the_stages(name):
+    make, frames = SCENES[name]
+    assert _run(make, frames, True) == _run(make, frames, False)
+
+
+def test_the_same_bits_while_a_game_spawns_deletes_and_saves():
+    assert _run(_cup, 80, True, games=True) == _run(_cup, 80, False, games=True)
+
+
+def _spied(world: World, frames: int) -> list[tuple[int, int]]:
+    seen = []
+    real = disc_frame.fuse
+
+    def spy(w, ctx, stages):
+        seen.append(real(w, ctx, stages))
+        return seen[-1]
+
+    disc_frame.fuse = spy
+    try:
+        world.step(frames)
+    finally:
+        disc_frame.fuse = real
+    return seen
+
+
+def test_it_fuses_where_it_may_and_stops_where_a_disc_outruns_its_reach():
+    assert _spied(_pile(), 3) == [(6, 0)] * 3  # the default 6 substeps: all in one call
+    seen = _spied(_cup(), 40)
+    assert (6, 0) in seen
+    stops = [s for s in seen if s[1] == 1]
+    assert stops and all(0 < k < 6 for k, _ in stops)  # found again, then fused on
+
+
+def test_it_does_not_fuse_what_needs_python_between_substeps():
+    w = _pile()
+    w.profile = {}
+    assert _spied(w, 2) == []  # a profile times every stage
+    w = _pile()
+    a, b = w.store.particles.entity[:2].tolist()
+    w.create_entity(Spring(a, b))
+    assert _spied(w, 2) == []  # springs are solved in Project
+    w = _pile()
+    w.grab(int(w.store.particles.entity[0]), 100.0, 300.0)
+    assert _spied(w, 2) == []  # the grab's pull moves each substep
