@@ -341,8 +341,10 @@ def solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw
 def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                 threshold):
     """Give back ``e ×`` the approach speed of impacts faster than ``threshold`` px/s."""
+    # ``first`` given, not left to its default: numba types an omitted argument apart,
+    # and compiled all of ``_sweep`` a second time for this call (2.4 s)
     _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 3,
-           bpos, ppos, threshold)
+           bpos, ppos, threshold, 0)
 
 
 @njit(cache=True)
