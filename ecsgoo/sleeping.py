@@ -361,6 +361,20 @@ def _set(world: World, particles: np.ndarray, bodies: np.ndarray,
     b.asleep[:] = bodies
 
 
+def wake_rows(world: World, table: Any, rows: np.ndarray) -> None:
+    """What ``wake`` of each of ``rows``' entities (rows of ``table``, each once) does, at
+    once (the views' bulk writes: ``world.particles.place``, ``push``): an asleep row wakes
+    its island (``world.wake``, one at a time: rare); an awake row, whose island cannot
+    sleep before it, starts its still count again."""
+    if not world.sleep or not len(rows):
+        return
+    cols = table.cols
+    for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
+        world.wake(entity)
+    cols["still"][rows] = 0
+    world.resting = False
+
+
 def wake(world: World, entity: int) -> None:
     """Wake ``entity``'s island now (a write, a force, a grab, a deletion, a break): what
     fell asleep with it (``nap``); their still counts start again (awake already: its

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import components, limits, rigid
+from . import components, limits, rigid, sleeping
 from .errors import WorldError
 
 #: Columns ``write`` may set: nothing else in the store is computed from them. The
@@ -126,7 +126,7 @@ class Rows:
                                                        (("vx", "vy"), velocity))
                                         if v is not None], strict=True):
             _check_pair("Particle", keys, value)
-        _wake_rows(self._world, table, rows)
+        sleeping.wake_rows(self._world, table, rows)
         cols = table.cols
         if pos is not None:
             new = values[0]
@@ -147,7 +147,7 @@ class Rows:
         rows = np.asarray(rows, dtype=np.int64)
         force = np.asarray(force, dtype=np.float64).reshape(len(rows), 2)
         _check_pair("Particle", ("fx", "fy"), force)
-        _wake_rows(self._world, table, rows)
+        sleeping.wake_rows(self._world, table, rows)
         col = table.cols["force"]
         new = col[rows] + force
         _check_pair("Particle", ("fx", "fy"), new)
@@ -168,19 +168,6 @@ def _check_pair(owner: str, keys: tuple[str, str], values: np.ndarray) -> None:
         if bad is not None:
             raise WorldError(f"{owner}: field {key} must be {fields[key].describe()}, "
                              f"got {bad!r}")
-
-
-def _wake_rows(world: Any, table: Any, rows: np.ndarray) -> None:
-    """What ``world.wake`` of each of ``rows``' entities does, at once: an asleep row wakes
-    its island (``world.wake``, one at a time: rare); an awake row, whose island cannot
-    sleep before it, starts its still count again (``sleeping.wake``)."""
-    if not world.sleep or not len(rows):
-        return
-    cols = table.cols
-    for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
-        world.wake(entity)
-    cols["still"][rows] = 0
-    world.resting = False
 
 
 def _out_of_range(limit: limits.Range | None, values: np.ndarray) -> Any:
