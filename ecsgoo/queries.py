@@ -29,6 +29,7 @@ from .kernels.queries import (
     bodies_along,
     bodies_in_box,
     box_particles,
+    first_hit,
     ray_bodies,
     ray_particles,
     ray_rings,
@@ -129,9 +130,30 @@ def raycast(world: World, p: tuple[float, float], q: tuple[float, float],
     """The first hit of the segment ``p → q`` (px), or ``None``; what ``ignore`` and
     ``group`` name is passed over (a ray from inside the player's own ball)."""
     (px, py), (qx, qy) = _point(p, "raycast"), _point(q, "raycast")
-    hits = _hits(world, px, py, qx - px, qy - py, _mask(mask, "raycast"), True,
-                 skipping(ignore, group))
+    mask, skip = _mask(mask, "raycast"), skipping(ignore, group)
+    st = world.store
+    st.prepare()
+    if st.particles.n and not st.bodies.n and len(st.outline_off) < 2:
+        return _first_of_discs_and_level(world, px, py, qx - px, qy - py, mask, skip)
+    hits = _hits(world, px, py, qx - px, qy - py, mask, True, skip)
     return hits[0] if hits else None
+
+
+def _first_of_discs_and_level(world: World, px: float, py: float, dx: float, dy: float,
+                              mask: int, skip: tuple[frozenset[int], int]) -> Hit | None:
+    """``raycast`` in a world of particles and the level alone: the nearest of both in
+    one kernel call (``first_hit``), the same Hit as ``_hits`` makes."""
+    p = world.store.particles
+    c = p.cols
+    ok = _allowed(_layer_ok(world, mask), c["entity"], c["group"], p.n, skip)
+    segs = _level_segments(world)
+    kind, index, t = first_hit(px, py, dx, dy, c["pos"], c["radius"], ok, *_grid(world),
+                               c["entity"], segs, world.level.seg_layer, mask)
+    if kind == 2:
+        return _edge_hit(None, px, py, dx, dy, t, segs[index, :2], segs[index, 2:])
+    if kind == 1:
+        return _disc_hit(c, index, px, py, dx, dy, t)
+    return None
 
 
 def skipping(ignore: Any = None, group: int = 0,
@@ -214,14 +236,19 @@ def _particle_hits(world: World, px: float, py: float, dx: float, dy: float,
     count = ray_particles(px, py, dx, dy, pos, radius, ok, *_grid(world),
                           rows, ts, first, entity)
     rows, ts = rows[:count], ts[:count]
-    out = []
-    for row, t in zip(rows.tolist(), ts.tolist(), strict=True):
-        x, y = px + t * dx, py + t * dy
-        nx, ny = (x - pos[row, 0]) / radius[row], (y - pos[row, 1]) / radius[row]
-        if t == 0.0:  # started inside: the normal faces back along the ray
-            nx, ny = _unit(-dx, -dy)
-        out.append(Hit(int(entity[row]), x, y, float(nx), float(ny), t))
-    return out
+    return [_disc_hit(p.cols, row, px, py, dx, dy, t)
+            for row, t in zip(rows.tolist(), ts.tolist(), strict=True)]
+
+
+def _disc_hit(c: dict[str, np.ndarray], row: int, px: float, py: float, dx: float,
+              dy: float, t: float) -> Hit:
+    """The hit on particle ``row`` (of the columns ``c``) at fraction ``t``."""
+    pos, radius = c["pos"], c["radius"]
+    x, y = px + t * dx, py + t * dy
+    nx, ny = (x - pos[row, 0]) / radius[row], (y - pos[row, 1]) / radius[row]
+    if t == 0.0:  # started inside: the normal faces back along the ray
+        nx, ny = _unit(-dx, -dy)
+    return Hit(int(c["entity"][row]), x, y, float(nx), float(ny), t)
 
 
 def _body_hits(world: World, px: float, py: float, dx: float, dy: float,

@@ -229,7 +229,8 @@ def _rigid_alone() -> None:
 
 
 def _sleepers() -> None:
-    """A disc asleep on the floor while another falls: the sleeping kernels."""
+    """A disc asleep on the floor while another falls: the sleeping kernels (and a ray
+    where there are only discs)."""
     from . import systems
     from .components import Particle
     from .world import World
@@ -241,6 +242,7 @@ def _sleepers() -> None:
         world.step(90)
         world.create_entity(Particle(150, 80, radius=5))
         world.step(2)
+        world.raycast((0.0, 5.0), (200.0, 5.0))  # discs and the level alone: one call
     finally:
         world.close()
 

@@ -126,6 +126,33 @@ def ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, st
 
 
 @njit(cache=True)
+def first_hit(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, start, items,
+              entity, segs, seg_layer, mask):
+    """The nearest hit of the segment ``p → p + d`` among the particle discs
+    (``ray_particles``: ``mask_ok`` rows, ties to the lowest ``entity``) and the static
+    segments ``segs`` (those past ``seg_layer``'s length, the bounds, whatever ``mask``;
+    of two as near, the first listed), the level winning a tie with a disc, as
+    ``raycast``'s sort of them all does. Returns ``(kind, index, t)``: kind 0 nothing,
+    1 a particle row, 2 a segment."""
+    row, t = np.empty(1, dtype=np.int64), np.empty(1)
+    kind, index, best = 0, -1, 2.0
+    if ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, start,
+                     items, row, t, True, entity):
+        kind, index, best = 1, row[0], t[0]
+    layers = seg_layer.shape[0]
+    seg, near = -1, 2.0
+    for k in range(segs.shape[0]):
+        if k < layers and (mask & seg_layer[k]) == 0:
+            continue
+        u = ray_segment(px, py, dx, dy, segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3])
+        if u >= 0.0 and u < near:
+            seg, near = k, u
+    if seg >= 0 and (kind == 0 or near <= best):
+        return 2, seg, near
+    return kind, index, best
+
+
+@njit(cache=True)
 def ray_rings(px, py, dx, dy, pos, off, idx, out_ring, out_t, out_edge):
     """The first crossing of the segment with each outline ``idx[off[k]:off[k+1]]``.
 

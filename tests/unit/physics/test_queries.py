@@ -51,6 +51,24 @@ def test_the_first_hit_is_the_first_of_all_hits_with_the_level_and_bounds(seed):
             assert first == (every[0] if every else None)
 
 
+def test_the_first_hit_passes_over_what_it_ignores_as_all_hits_do():
+    # discs of three layers and groups, some rays starting inside one or of no length
+    w, xy, _ = _scattered(3, 120)
+    rng = np.random.default_rng(7)
+    for e, _ in w.get_component(Particle):
+        w.component(e, Particle).layer = int(rng.choice([1, 2, 4]))
+        w.component(e, Particle).group = int(rng.choice([0, 0, 3]))
+    w.level.add_segment((0.0, 500.0), (1000.0, 520.0), layer=2)
+    for k in range(80):
+        p = tuple(xy[k % len(xy)]) if k % 5 == 0 else tuple(rng.uniform(-100, 1100, 2))
+        q = p if k % 11 == 0 else tuple(rng.uniform(-100, 1100, 2))
+        ignore, group = (k % 7 + 1, 0) if k % 2 else (None, 3 * (k % 3 == 0))
+        for mask in (ALL, 1, 6):
+            every = w.raycast_all(p, q, mask=mask, ignore=ignore, group=group)
+            first = w.raycast(p, q, mask=mask, ignore=ignore, group=group)
+            assert first == (every[0] if every else None)
+
+
 def test_a_ray_meets_a_circle_where_the_closed_form_says():
     w = World(bounds=None)
     e = w.create_entity(Particle(300.0, 200.0, radius=25.0))
