@@ -398,6 +398,22 @@ def bounce_discs(m, ij, cf, pos, prev, h, vmin):
 
 
 @njit(cache=True)
+def held_up(m, ij, cf, ux, uy, lean, out):
+    """Mark in ``out`` (per particle row) each disc that one of the ``m`` contacts holds up
+    now: a normal impulse (``LN`` > 0) from an end below it (a plane, or the other disc),
+    the normal within ``lean`` (cosine) of the direction ``(ux, uy)`` gravity pulls."""
+    for k in range(m):
+        if cf[k, LN] <= 0.0:
+            continue
+        i, j = ij[k, 0], ij[k, 1]
+        d = cf[k, NX] * ux + cf[k, NY] * uy  # the normal runs from i toward j
+        if d >= lean:
+            out[i] = True  # j (or the plane) is below i
+        elif j >= 0 and d <= -lean:
+            out[j] = True
+
+
+@njit(cache=True)
 def outran(n, pos, at, reach):
     """Whether some particle moved farther than its ``reach`` (px) from ``at`` (where it
     was when the contacts were found): then they are found again."""

@@ -130,7 +130,9 @@ def shock(m, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, n, angle0,
     body, a particle or an outline's edge) stays. A particle end's speed is the one it
     had when the frame began (``before``), and only one that was resting (slower than
     ``RESTING`` along gravity) takes part, impacts included: what holds it up holds the
-    body. One in flight holds nothing up: there the solver's exchange stands."""
+    body. One in flight holds nothing up: there the solver's exchange stands (a loose
+    disc that no contact holds up is in flight however slow: ``systems.collide``'s
+    ``_in_flight`` gives it a speed far past ``RESTING``)."""
     g = math.sqrt(gx * gx + gy * gy)
     ux, uy = gx / g, gy / g
     inv_h = 1.0 / h

@@ -18,6 +18,7 @@ import numpy as np
 from .. import limits
 from ..kernels.contacts import collide_level
 from ..kernels.continuous import continuous, may_be_fast
+from ..kernels.discs import held_up
 from ..kernels.outlines import collide_corners, collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
 from ..kernels.rigid import particles_on_static, static_corners, static_edges
@@ -273,7 +274,43 @@ def _stacked(world: World, found: Any, h: float) -> None:
                 found.rest_frame = moment
                 n = st.particles.n
                 found.rest_v = (pc["pos"][:n] - pc["prev"][:n]) * (1.0 / h)
+                # a loose disc that nothing holds up is in flight, however slow (at
+                # rest as it was spawned, at the top of its arc): no support
+                found.rest_v[_in_flight(world, n)] = np.multiply(world.down, FLYING)
             before_solve(m, found.stacked, found.ci, found.cf, found.rest_v, found.before)
+
+
+#: px/s along gravity given to a disc in flight as its speed where the frame began: far
+#: past ``stacks.RESTING``, so the shock pass leaves its contacts to the solver.
+FLYING = 1e6
+#: A disc contact holds up its upper end when its normal is within this (cosine, 60°)
+#: of gravity.
+HOLDS_UP = 0.5
+
+
+def _in_flight(world: World, n: int) -> np.ndarray:
+    """Per particle row: a loose disc (no spring, ring, shape, joint or tether has it; it
+    can move) that none of this frame's disc contacts holds up (``discs.held_up``: a
+    normal impulse from below, as last frame's carried over or this frame's so far).
+    None when the disc contacts are not this frame's rows (``Collide(soft=False)``): then
+    every slow disc may hold a body up, as before."""
+    st, discs = world.store, world.discs
+    p = st.particles
+    flying = np.zeros(n, dtype=np.bool_)
+    if discs.shape != (p.version, n):
+        return flying
+    held = np.zeros(n, dtype=np.bool_)
+    held_up(discs.n, discs.ij, discs.cf, *world.down, HOLDS_UP, held)
+    tied = p.cols["w"][:n] == 0.0
+    sc = st.springs.cols
+    for rows in (sc["a"][: st.springs.n], sc["b"][: st.springs.n], st.area_idx,
+                 st.shape_idx):
+        tied[rows] = True
+    for table in (st.joints, st.tethers):
+        for col in (table.cols["a_part"][: table.n], table.cols["b_part"][: table.n]):
+            tied[col[col >= 0]] = True
+    flying[:] = ~(held | tied)
+    return flying
 
 
 def _heavy_on_light(world: World, found: Any, h: float) -> None:
