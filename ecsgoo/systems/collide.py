@@ -292,8 +292,8 @@ def _in_flight(world: World, n: int) -> np.ndarray:
     """Per particle row: a loose disc (no spring, ring, shape, joint or tether has it; it
     can move) that none of this frame's disc contacts holds up (``discs.held_up``: a
     normal impulse from below, as last frame's carried over or this frame's so far).
-    None when the disc contacts are not this frame's rows (``Collide(soft=False)``): then
-    every slow disc may hold a body up, as before."""
+    All False when the disc contacts are not this frame's rows (``Collide(soft=False)``):
+    then every slow disc may hold a body up, as before."""
     st, discs = world.store, world.discs
     p = st.particles
     flying = np.zeros(n, dtype=np.bool_)
