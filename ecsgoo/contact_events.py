@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .flags import any_set
 from .kernels.queries import touching_pairs
 from .kernels.touching import discs_on_bodies, discs_on_level, discs_on_outlines
 from .physics.contacts import touching_bodies
@@ -97,7 +98,7 @@ class FrameVelocities:
 def begin_frame(world: World) -> None:
     """Keep the velocities the frame begins with, if anything is watched."""
     st = world.store
-    watched = st.particles.events.any() or st.bodies.events.any()
+    watched = any_set(st.particles.events) or any_set(st.bodies.events)
     world.event_start = FrameVelocities(world) if watched else None
 
 
@@ -105,7 +106,7 @@ def update(world: World) -> None:
     """Dispatch the contacts that began and ended since the last frame."""
     state = world.resource(Touching)
     st = world.store
-    if state is None and not (st.particles.events.any() or st.bodies.events.any()):
+    if state is None and not (any_set(st.particles.events) or any_set(st.bodies.events)):
         return  # nothing watched, nothing was touching: the usual case costs nothing
     found = _touching(world)
     if state is None:
@@ -160,7 +161,7 @@ def _particles_on_outlines(world: World) -> list[tuple[tuple[int, int], Where]]:
     the pair names the outline's particle nearer the touching point."""
     st = world.store
     p = st.particles
-    if not p.events.any():
+    if not any_set(p.events):
         return []
     grid = world.broadphase.particles(world)  # makes the store whole: outlines are current
     if len(st.outline_off) < 2:
@@ -186,7 +187,7 @@ def _particle_pairs(world: World) -> list[tuple[tuple[int, int], Where]]:
     p = world.store.particles
     n = p.n
     watched = p.cols["events"][:n]
-    if n == 0 or not watched.any():
+    if n == 0 or not any_set(watched):
         return []
     grid = world.broadphase.particles(world)
     out = np.zeros((16 * int(watched.sum()) + 16, 2), dtype=np.int64)

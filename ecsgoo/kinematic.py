@@ -22,6 +22,7 @@ import numpy as np
 
 from . import limits
 from .errors import WorldError
+from .flags import any_set
 
 if TYPE_CHECKING:
     from .world import World
@@ -68,7 +69,7 @@ def move_to(world: World, entity: int, x: float, y: float, angle: float | None) 
 def stop(world: World) -> None:
     """As a frame ends: the kinematic bodies ``move_to`` moved come to rest where they are."""
     b = world.store.bodies
-    if not b.n or not b.stop.any():
+    if not b.n or not any_set(b.stop):
         return
     c, s = b.cols, np.flatnonzero(b.stop)
     c["prev"][s] = c["pos"][s]
@@ -79,7 +80,7 @@ def stop(world: World) -> None:
 def keep_awake(bodies: Any, frame_speed: np.ndarray) -> None:
     """A kinematic body that moved over the frame (``frame_speed`` px/s per row) or moves
     now counts no still frames: it never falls asleep while it moves."""
-    if not bodies.n or not bodies.kinematic.any():
+    if not bodies.n or not any_set(bodies.kinematic):
         return
     moving = ((frame_speed > 0.0) | (bodies.pos != bodies.prev).any(axis=1)
               | (bodies.angle != bodies.prev_angle))

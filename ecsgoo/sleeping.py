@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import derived, kinematic
+from .flags import any_set
 from .kernels.graph import component_labels
 from .kernels.islands import reachable
 from .kernels.queries import touching_pairs
@@ -138,7 +139,7 @@ def freeze(world: World) -> None:
     the frame's end thaws them)."""
     st = world.store
     p, b = st.particles, st.bodies
-    if not (p.asleep.any() or b.asleep.any()):
+    if not (any_set(p.asleep) or any_set(b.asleep)):
         return
     dt = world.dt
     grabbed, pull = st.pslot.get(world.grabbed, -1), 0.0
@@ -221,7 +222,7 @@ def _hold(world: World, start: FrameStart | None, speed: np.ndarray,
         p.still[woke[: p.n]] = 0
         b.still[woke[p.n:]] = 0
     for table, body in ((p, False), (b, True)):
-        if not table.asleep.any():
+        if not any_set(table.asleep):
             continue
         then, known = start.poses(table, body)
         rows = np.flatnonzero(table.asleep & known)
@@ -332,7 +333,7 @@ def _name(world: World, island: np.ndarray, asleep: np.ndarray, rows: np.ndarray
 def wake_all(world: World) -> None:
     """Wake everything (a bulk write through a table view, new gravity)."""
     p, b = world.store.particles, world.store.bodies
-    if p.asleep.any() or b.asleep.any() or world.resting:
+    if any_set(p.asleep) or any_set(b.asleep) or world.resting:
         _set(world, np.zeros(p.n, dtype=bool), np.zeros(b.n, dtype=bool))
         p.still[:] = 0
         b.still[:] = 0

@@ -28,6 +28,7 @@ from .columns import AREAS, BODIES, JOINTS, PARTICLES, SHAPES, SPRINGS, TETHERS,
 from .components import Anchor, AreaConstraint, Particle, ShapeMatch, Spring, _Rider
 from .derived import inverse_masses
 from .errors import WorldError
+from .flags import any_set
 from .kernels.chains import chain_room, chain_scratch
 from .kernels.coloring import color_order
 from .kernels.distance import measure_rest
@@ -433,7 +434,7 @@ class Store(BodyRows):
                 table.cols["frozen"][cold] = False
                 inverse_masses(table, cold)
                 self.frozen_version += 1
-        if not (self.particles.frozen.any() or self.bodies.frozen.any()):
+        if not (any_set(self.particles.frozen) or any_set(self.bodies.frozen)):
             self._frozen_at = None
 
     def prepare(self) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
+from ..flags import any_set
 from ..kernels.rigid import body_pairs, particle_contacts, split_spinning
 from ..kernels.rigid_find import find_contacts
 from ..kernels.rigid_solver import (
@@ -402,7 +403,7 @@ def _meets_particles(st: Any) -> np.ndarray:
     solver, where its velocity carries them."""
     c = st.bodies.cols
     moving = c["kinematic"]
-    return np.where(moving, 1.0, c["w"]) if moving[: st.bodies.n].any() else c["w"]
+    return np.where(moving, 1.0, c["w"]) if any_set(moving[: st.bodies.n]) else c["w"]
 
 
 def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:
@@ -412,7 +413,7 @@ def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, f
     st = world.store
     b = st.bodies
     found = world.contacts
-    if not b.n or not (b.events.any() or st.particles.events.any()):
+    if not b.n or not (any_set(b.events) or any_set(st.particles.events)):
         return {}
     out: dict[tuple[int, int], tuple[float, float, float, float]] = {}
     rows = [(found.old_ci[: found.old_n], found.old_cf[: found.old_n]),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..flags import any_set
 from ..kernels.rigid_frame import rigid_substeps
 from .step import StepContext
 
@@ -38,7 +39,7 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
     st = world.store
     b = st.bodies
     return (b.n > 0 and st.particles.n == 0 and st.tethers.n == 0 and
-            world.grabbed not in st.bslot and not b.kinematic.any())
+            world.grabbed not in st.bslot and not any_set(b.kinematic))
 
 
 def ours(stages: Sequence[Stage]) -> bool:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
+from ..flags import any_set
 from ..kernels.contacts import collide_level
 from ..kernels.continuous import continuous, may_be_fast
 from ..kernels.discs import held_up
@@ -166,7 +167,7 @@ class Collide(Stage):
                              c["pos"], c["prev"], c["w"], c["radius"], c["group"],
                              c["layer"], c["mask"], c["friction"], c["restitution"], x0, y0,
                              cell, nx, ny, start, items, vmin, push, hold)
-        if st.areas.n and st.areas.self_collide.any():  # areas' own outlines (self_collide)
+        if st.areas.n and any_set(st.areas.self_collide):  # areas' own outlines (self_collide)
             collide_self(st.areas.n, st.area_off, st.area_idx, st.areas.self_collide,
                          c["pos"], c["prev"], c["w"], c["radius"], c["friction"],
                          c["restitution"], vmin, push, hold)
@@ -378,7 +379,7 @@ def _outlines_off_static(world: World, vmin: float, push: float, hold: float) ->
     """Soft-body outlines off the static bodies' corners (``outlines.collide_corners``)."""
     st = world.store
     b = st.bodies
-    if not b.n or len(st.outline_off) < 2 or not b.pinned.any():
+    if not b.n or len(st.outline_off) < 2 or not any_set(b.pinned):
         return
     c, pc = b.cols, st.particles.cols
     out = np.empty((max(8, len(st.piece_verts)), 6))  # room for every vertex of every piece
@@ -398,7 +399,7 @@ def _static(st: Any) -> np.ndarray:
     a frozen body (``sleeping.freeze``) is not, nothing that moves this frame reaches it."""
     w, b = st.bodies.cols["w"], st.bodies
     moving = b.cols["kinematic"][: len(w)]  # a kinematic body meets particles in the solver
-    if not st.any_frozen and not moving.any():
+    if not st.any_frozen and not any_set(moving):
         return w
     return np.where(b.cols["frozen"][: len(w)] | moving, 1.0, w)
 
@@ -409,7 +410,7 @@ def _level_segments(world: World) -> np.ndarray:
     segs = world.level.segments
     st = world.store
     b = st.bodies
-    if not b.n or not b.pinned.any():
+    if not b.n or not any_set(b.pinned):
         return segs
     c = b.cols
     out = np.empty((max(8, 2 * len(st.piece_verts)), 4))
