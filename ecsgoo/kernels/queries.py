@@ -68,23 +68,35 @@ def _clip(px, py, dx, dy, xmin, ymin, xmax, ymax):
 
 
 @njit(cache=True)
+def _walk(px, py, dx, dy, x0, y0, cell, nx, ny):
+    """A ray walk's span: the fractions ``t0..t1`` of the segment ``p → p + d`` over the
+    grid grown by a cell and its samples' count less one (``t0 > t1``: off the grid)."""
+    t0, t1 = _clip(px, py, dx, dy, x0 - cell, y0 - cell, x0 + (nx + 1) * cell,
+                   y0 + (ny + 1) * cell)
+    return t0, t1, int((t1 - t0) * math.sqrt(dx * dx + dy * dy) / (0.5 * cell)) + 1
+
+
+@njit(cache=True)
+def _sample(px, py, dx, dy, x0, y0, cell, t0, t1, steps, s):
+    """Sample ``s`` of ``_walk``'s (half a cell apart): its fraction and its cell."""
+    f = t0 + (t1 - t0) * s / steps
+    return (f, int(math.floor((px + f * dx - x0) / cell)),
+            int(math.floor((py + f * dy - y0) / cell)))
+
+
+@njit(cache=True)
 def _cells_along(px, py, dx, dy, x0, y0, cell, nx, ny):
     """The grid cells a ray walk looks in, in order: along the segment ``p → p + d``
     (the part over the grid grown by a cell, sampled every half cell), each sample's
     cell with its eight neighbours (a cell may come more than once: the callers keep
     what they have seen)."""
-    t0, t1 = _clip(px, py, dx, dy, x0 - cell, y0 - cell, x0 + (nx + 1) * cell,
-                   y0 + (ny + 1) * cell)
+    t0, t1, steps = _walk(px, py, dx, dy, x0, y0, cell, nx, ny)
     if t0 > t1:
         return np.zeros(0, dtype=np.int64)
-    length = (t1 - t0) * math.sqrt(dx * dx + dy * dy)
-    steps = int(length / (0.5 * cell)) + 1
     out = np.empty(9 * (steps + 1), dtype=np.int64)
     count, last = 0, -1
     for s in range(steps + 1):
-        f = t0 + (t1 - t0) * s / steps
-        cx = int(math.floor((px + f * dx - x0) / cell))
-        cy = int(math.floor((py + f * dy - y0) / cell))
+        _, cx, cy = _sample(px, py, dx, dy, x0, y0, cell, t0, t1, steps, s)
         if cx + cy * 131071 == last:
             continue
         last = cx + cy * 131071
@@ -101,53 +113,23 @@ def ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, st
     """Every particle disc the segment ``p → p + d`` meets: rows and fractions, unsorted
     (``first``: only the nearest, ties to the lowest ``entity``).
 
-    Walks the grid cells along the segment (sampled every half cell) with their
-    eight neighbours; ``mask_ok[row]`` says which rows may be hit. Returns the
-    count written into ``out_row``/``out_t`` (each at least as long as the rows).
+    Walks the grid cells along the segment (``_walk``: sampled every half cell) with
+    their eight neighbours; ``mask_ok[row]`` says which rows may be hit. Returns the
+    count written into ``out_row``/``out_t`` (each at least as long as the rows). The
+    first hit stops the walk once no disc further on can be hit sooner: a disc (radius
+    at most half a cell) hit at ``t`` has its centre within ¾ of a cell of the sample
+    nearest its hit point, so it is seen by the time the walk is a quarter cell past it.
+    The walk goes sample by sample, not through ``_cells_along``'s list: made whole
+    first, that list cost a first hit 1.5–1.6× pymunk's time where this costs 1.45×.
     """
-    if first:
-        row, t = _nearest_disc(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny,
-                               start, items, entity)
-        if row < 0:
-            return 0
-        out_row[0], out_t[0] = row, t
-        return 1
-    seen = np.zeros(len(radius), dtype=np.bool_)
-    count = 0
-    for c in _cells_along(px, py, dx, dy, x0, y0, cell, nx, ny):
-        for u in range(start[c], start[c + 1]):
-            i = items[u]
-            if seen[i] or not mask_ok[i]:
-                continue
-            seen[i] = True
-            t = ray_circle(px, py, dx, dy, pos[i, 0], pos[i, 1], radius[i])
-            if t < 0.0:
-                continue
-            out_row[count], out_t[count] = i, t
-            count += 1
-    return count
-
-
-@njit(cache=True)
-def _nearest_disc(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, start, items,
-                  entity):
-    """``ray_particles``' first hit: ``(row, t)`` of the nearest disc (ties to the lowest
-    ``entity``), or ``(-1, -1)``. The same walk as ``_cells_along``, which stops once no
-    disc further on can be hit sooner: a disc (radius at most half a cell) hit at ``t``
-    has its centre within ¾ of a cell of the sample nearest its hit point (samples are
-    half a cell apart), so it is seen by the time the walk is a quarter cell past it."""
-    t0, t1 = _clip(px, py, dx, dy, x0 - cell, y0 - cell, x0 + (nx + 1) * cell,
-                   y0 + (ny + 1) * cell)
+    t0, t1, steps = _walk(px, py, dx, dy, x0, y0, cell, nx, ny)
     if t0 > t1:
-        return -1, -1.0
+        return 0
     norm = math.sqrt(dx * dx + dy * dy)
-    steps = int((t1 - t0) * norm / (0.5 * cell)) + 1
     seen = np.zeros(len(radius), dtype=np.bool_)
-    best, best_t, last = -1, 2.0, -1
+    count, last = 0, -1
     for s in range(steps + 1):
-        f = t0 + (t1 - t0) * s / steps
-        cx = int(math.floor((px + f * dx - x0) / cell))
-        cy = int(math.floor((py + f * dy - y0) / cell))
+        f, cx, cy = _sample(px, py, dx, dy, x0, y0, cell, t0, t1, steps, s)
         if cx + cy * 131071 != last:
             last = cx + cy * 131071
             for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
@@ -159,12 +141,18 @@ def _nearest_disc(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, st
                             continue
                         seen[i] = True
                         t = ray_circle(px, py, dx, dy, pos[i, 0], pos[i, 1], radius[i])
-                        if t >= 0.0 and (t < best_t or (t == best_t
-                                                        and entity[i] < entity[best])):
-                            best, best_t = i, t
-        if best >= 0 and best_t * norm + 0.25 * cell <= f * norm:
-            break  # every disc hit before best_t was seen
-    return best, best_t
+                        if t < 0.0:
+                            continue
+                        if first and count:
+                            if t < out_t[0] or (t == out_t[0]
+                                                and entity[i] < entity[out_row[0]]):
+                                out_row[0], out_t[0] = i, t
+                            continue
+                        out_row[count], out_t[count] = i, t
+                        count += 1
+        if first and count and out_t[0] * norm + 0.25 * cell <= f * norm:
+            break  # every disc hit before the nearest so far was seen
+    return count
 
 
 @njit(cache=True)
@@ -176,11 +164,11 @@ def first_hit(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, start,
     of two as near, the first listed), the level winning a tie with a disc, as
     ``raycast``'s sort of them all does. Returns ``(kind, index, t)``: kind 0 nothing,
     1 a particle row, 2 a segment."""
+    row, t = np.empty(1, dtype=np.int64), np.empty(1)
     kind, index, best = 0, -1, 2.0
-    row, t = _nearest_disc(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny,
-                           start, items, entity)
-    if row >= 0:
-        kind, index, best = 1, row, t
+    if ray_particles(px, py, dx, dy, pos, radius, mask_ok, x0, y0, cell, nx, ny, start,
+                     items, row, t, True, entity):
+        kind, index, best = 1, row[0], t[0]
     layers = seg_layer.shape[0]
     seg, near = -1, 2.0
     for k in range(segs.shape[0]):
