@@ -21,7 +21,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 # progress, quick saves and recordings never go into the real user folder (subprocesses too)
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ecsgoo-test-data-")
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # naive, scenes, events, toygame
+sys.path.insert(0, str(HERE))  # naive, scenes, events, spy, toygame
 E2E = HERE / "e2e"
 
 # CI runs the same examples every time (a failure reproduces; a pass stays a pass);

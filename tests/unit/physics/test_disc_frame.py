@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import spy
 
 import scenes
 from ecsgoo import Anchor, Particle, Spring, World, saving, systems
@@ -81,18 +82,8 @@ def test_the_same_bits_while_a_game_spawns_deletes_and_saves():
 
 
 def _spied(world: World, frames: int) -> list[tuple[int, int]]:
-    seen = []
-    real = disc_frame.fuse
-
-    def spy(w, ctx, stages):
-        seen.append(real(w, ctx, stages))
-        return seen[-1]
-
-    disc_frame.fuse = spy
-    try:
+    with spy.returns(disc_frame, "fuse") as seen:
         world.step(frames)
-    finally:
-        disc_frame.fuse = real
     return seen
 
 

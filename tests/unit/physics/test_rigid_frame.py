@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import spy
 
 import scenes
 from ecsgoo import Anchor, Joint, RigidBody, World, systems
@@ -72,15 +73,7 @@ def test_the_fused_substeps_give_the_same_bits_as_the_stages(name):
 
 
 def test_it_fuses_where_it_may_and_not_where_it_may_not():
-    seen = []
-    real = rigid_frame.fuse
-
-    def spy(world, ctx, stages):
-        seen.append(real(world, ctx, stages))
-        return seen[-1]
-
-    rigid_frame.fuse = spy
-    try:
+    with spy.returns(rigid_frame, "fuse") as seen:
         _one_box().step(3)
         assert seen == [True, True, True]
         seen.clear()
@@ -91,5 +84,3 @@ def test_it_fuses_where_it_may_and_not_where_it_may_not():
         w = _dart()
         w.step(1)
         assert seen == [False]  # the dart is swept
-    finally:
-        rigid_frame.fuse = real
