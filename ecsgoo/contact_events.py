@@ -106,8 +106,10 @@ def update(world: World) -> None:
     """Dispatch the contacts that began and ended since the last frame."""
     state = world.resource(Touching)
     st = world.store
-    if state is None and not (any_set(st.particles.events) or any_set(st.bodies.events)):
-        return  # nothing watched, nothing was touching: the usual case costs nothing
+    if not (any_set(st.particles.events) or any_set(st.bodies.events)) and (
+            state is None or not (state.pairs or state.arriving)):
+        return  # nothing watched, nothing was touching or arriving: nothing begins or
+        # ends, so the usual case costs nothing (a game that watched once included)
     found = _touching(world)
     if state is None:
         if not found:

@@ -143,6 +143,11 @@ def _ends_of(code, ends, tp, tside, cends, t):
         cends[t, 0], cends[t, 1] = (p, -1) if tside[-1 - code] == 0 else (-1, p)
 
 
+#: The tether table's columns ``solve_chains`` takes as ``tethers``, in its order.
+TETHER_COLUMNS = ("a_body", "a_part", "b_body", "b_part", "la", "lb", "rest", "compliance",
+                  "lam")
+
+
 @njit(cache=True)
 def solve_chains(chains, off, rows, cends, vals, pos, w, h, scratch, tethers, bpos, bangle,
                  bw, biw):

@@ -1,19 +1,23 @@
-"""A frame's later substeps of a world of free discs, in one call (``physics.disc_frame``).
+"""A frame's later substeps of a world of discs and springs, in one call
+(``physics.disc_frame``).
 
-Each substep is what the solver stages do for particles without springs, bodies or
-outlines, in their order and with the same kernels: Integrate (``integrate``), then
+Each substep is what the solver stages do for particles without bodies, areas, shapes or
+outlines, in their order and with the same kernels: Integrate (``integrate``), Project's
+springs and chains (``sweep_springs``, ``solve_chains``, ``rounds`` a substep), then
 Collide: the soft disc contacts found at the frame's first substep (``disc_substep``),
 then the level's segments, polygons and bounds (``collide_level``). Called from Python,
 that was some thirty function calls a substep around the arithmetic (a Suika cup of
-a few dozen fruit). Units: px, s.
+a few dozen fruit, a rope of a dozen links). Units: px, s.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
+from .chains import solve_chains
 from .contacts import collide_level
 from .discs import disc_substep, outran
+from .distance import sweep_springs, unpack_lam
 from .integrate import integrate
 
 
@@ -22,12 +26,16 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
                   m, ij, cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
                   restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                   seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
-                  use_bounds):
+                  use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
+                  chain_ends, scratch, tethers, bpos, bangle, bw, biw):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``n`` particles:
     integrate under gravity ``(gx, gy)`` and ``force``, the ``m`` disc contacts (``ij``,
     ``cf``, ``soft``, at most ``push_speed`` px/s out, restitution after the last
     substep above ``bounce_speed``), then the level (``vmin``, ``push``, ``hold``: px a
     substep; ``since``: room for where each particle was, when there are ``segs``).
+    Between the two, when ``rounds`` (Project's iterations; 0: no Project, or nothing for
+    it), the springs packed at the first substep (``ends``, ``vals``, ``order`` into
+    ``lam``) and their ``chains`` (``kernels.chains``; the tether and body columns empty).
 
     Returns the substep it stopped in, its integration done, when a particle outran its
     ``reach`` from ``at`` (its contacts are found again in Python, as ``Discs.stale``
@@ -37,6 +45,9 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
         integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, -1, 0.0, 0.0, 0.0)
         if m and outran(n, pos, at, reach):
             return k
+        if rounds:
+            _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
+                     chain_ends, scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
         if len(segs):
             since[:n] = prev[:n]  # where each was before this substep's contacts
         disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, k == count - 1,
@@ -45,3 +56,24 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
                       True, slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, bounds, use_bounds)
     return count
+
+
+@njit(cache=True)
+def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, tethers,
+             bpos, bangle, bw, biw, pos, w, h):
+    """One substep of Project after the frame's first (``systems.project.Project.solve``
+    for springs and chains alone): the packed multipliers from 0, ``rounds`` symmetric
+    Gauss–Seidel sweeps each followed by the chains, one more backward for an odd
+    count, the multipliers back into ``lam``."""
+    vals[:, 2] = 0.0
+    for r in range(rounds):
+        sweep_springs(ends, vals, pos, w, h, r % 2 == 1)
+        if chains:
+            solve_chains(chains, off, rows, cends, vals, pos, w, h, scratch, tethers, bpos,
+                         bangle, bw, biw)
+    if rounds % 2:
+        sweep_springs(ends, vals, pos, w, h, True)
+        if chains:
+            solve_chains(chains, off, rows, cends, vals, pos, w, h, scratch, tethers, bpos,
+                         bangle, bw, biw)
+    unpack_lam(order, vals, lam)

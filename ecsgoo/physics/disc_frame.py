@@ -1,14 +1,15 @@
-"""A world of free discs solves its frame's later substeps in one kernel call
+"""A world of discs and springs solves its frame's later substeps in one kernel call
 (``kernels.disc_frame``), to the same bits as the stages one by one.
 
 The rigid bodies' twin (``physics.rigid_frame``): ``Pipeline.step`` runs the frame's
 first substep through the stages as always — forces, a loaded world's contacts, the disc
-contacts found for the frame — and then, when the substeps left would only repeat the
-same kernels on the same rows, hands them to ``disc_substeps``: the solver stages are
-exactly ``Integrate``, ``Project`` (if there) and a soft ``Collide`` of circle pairs;
-there are particles and nothing else that a substep solves in Python (no bodies,
-joints, springs, tethers, areas, shapes or outlines), no particle is grabbed, and no
-profile is taken. When a particle outruns its reach the kernel stops after that
+contacts found for the frame, the springs packed and their chains found — and then,
+when the substeps left would only repeat the same kernels on the same rows, hands them
+to ``disc_substeps``: the solver stages are exactly ``Integrate``, ``Project`` (if
+there) and a soft ``Collide`` (of circle pairs or outlines); there are particles, maybe
+springs (ropes, goo strands, links of any kind), and nothing else that a substep
+solves in Python (no bodies, joints, tethers, areas, shapes or outlines), no particle
+is grabbed, and no profile is taken. When a particle outruns its reach the kernel stops after that
 substep's integration, the stages finish the substep (finding its contacts again) and
 the kernel takes the rest.
 """
@@ -16,10 +17,11 @@ the kernel takes the rest.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..kernels.chains import TETHER_COLUMNS
 from ..kernels.disc_frame import disc_substeps
 from . import rigid_frame
 from .discs import SLOP_PX
@@ -40,9 +42,10 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
         return False
     collide = stages[-1]
     st = world.store
-    return (collide.soft and collide.particles and st.particles.n > 0
-            and not (st.bodies.n or st.joints.n or st.springs.n or st.tethers.n
-                     or st.areas.n or st.shapes.n or len(st.outline_off) > 1)
+    # Collide without pairs or outlines to look for finds no disc contacts at all
+    return (collide.soft and (collide.particles or collide.outlines) and st.particles.n > 0
+            and not (st.bodies.n or st.joints.n or st.tethers.n or st.areas.n
+                     or st.shapes.n or len(st.outline_off) > 1)
             and world.grabbed not in st.pslot)
 
 
@@ -72,7 +75,7 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
                       collide.push_speed * h, max(0.0, collide.hold_speed) * h,
                       SLOP_PX, segs, since, lvl.seg_surf, lvl.seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
-                      world.bounds is not None)
+                      world.bounds is not None, *_springs(world, stages))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if k < ctx.substeps:
         world.substep_index = k
@@ -82,5 +85,24 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
     return ctx.substeps, 0
 
 
+def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
+    """``disc_substeps``' Project arguments: its rounds (0: no Project stage, or no
+    springs for it), the springs as the first substep packed them (``Project._packed``)
+    and their chains; then the (empty) tether and body columns the chains' kernel takes."""
+    st = world.store
+    rounds = 0
+    if len(stages) == 3 and st.springs.n:
+        rounds = int(stages[1].iterations or world.iterations)
+    ends, vals = st.spring_pack
+    count, off, rows, cends, scratch, _, _ = st.spring_chains if rounds else _NO_CHAINS
+    tc, bc = st.tethers.cols, st.bodies.cols
+    return (rounds, ends, vals, st.spring_order, st.springs.cols["lam"], count, off, rows,
+            cends, scratch, tuple(tc[k] for k in TETHER_COLUMNS), bc["pos"], bc["angle"],
+            bc["w"], bc["iw"])
+
+
 #: No rows (``since`` when there are no segments to sweep against).
 _NO_ROWS = np.zeros((0, 2))
+#: No chains (``st.spring_chains``' form), for a frame without Project's springs.
+_NO_CHAINS = (0, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+              np.zeros((0, 2), dtype=np.int64), np.zeros((1, 10)), None, None)

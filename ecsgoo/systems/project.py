@@ -21,7 +21,13 @@ import numpy as np
 
 from .. import limits
 from ..kernels.area import solve_area
-from ..kernels.chains import chain_room, chain_scratch, find_chains, solve_chains
+from ..kernels.chains import (
+    TETHER_COLUMNS,
+    chain_room,
+    chain_scratch,
+    find_chains,
+    solve_chains,
+)
 from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
 from ..kernels.joints import joint_substep
 from ..kernels.shape import solve_shape
@@ -153,8 +159,6 @@ def _chains(ends: Any, st: Any) -> tuple[Any, ...]:
 
 #: The tuple of tether columns ``solve_chains`` takes, kept with the columns dict it is of.
 _TETHERS: list[Any] = [None, ()]
-#: Those columns, in the kernel's order.
-_TETHER_NAMES = ("a_body", "a_part", "b_body", "b_part", "la", "lb", "rest", "compliance", "lam")
 
 
 def _tether_columns(tc: dict[str, Any]) -> tuple[Any, ...]:
@@ -162,7 +166,7 @@ def _tether_columns(tc: dict[str, Any]) -> tuple[Any, ...]:
     table is another or grew (its columns all new arrays), not ~24 times a frame."""
     kept = _TETHERS[1]
     if _TETHERS[0] is not tc or not kept or kept[0] is not tc["a_body"]:
-        _TETHERS[0], _TETHERS[1] = tc, tuple(tc[k] for k in _TETHER_NAMES)
+        _TETHERS[0], _TETHERS[1] = tc, tuple(tc[k] for k in TETHER_COLUMNS)
     return _TETHERS[1]
 
 

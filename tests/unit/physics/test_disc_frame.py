@@ -1,6 +1,6 @@
-"""A world of free discs: the frame's later substeps in one kernel call
+"""A world of discs and springs: the frame's later substeps in one kernel call
 (``physics.disc_frame``) give the same bits as the stages one substep at a time, the way
-games use it too (spawning, deleting, sleeping, saving mid-run)."""
+games use it too (spawning, deleting, sleeping, saving mid-run, springs breaking)."""
 
 from __future__ import annotations
 
@@ -50,13 +50,45 @@ def _games(world: World, frames: int, save_at: int | None = None) -> World:
     return world
 
 
-SCENES = {"pile": (_pile, 90), "cup": (_cup, 120),
+def _ropes() -> World:
+    """Two ropes of springs hung from anchors (one a chain, one crossed by a brace the
+    chains leave to the sweep), swinging into the cup's discs and segments; a stiff
+    three-link strand falls onto them, and the first rope's heavy end snaps off."""
+    w = _cup()
+    for x0, links, brace in ((180.0, 12, False), (420.0, 9, True)):
+        ends = [w.create_entity(Particle(x0, 800.0, radius=4), Anchor())]
+        end_mass = 2.0 if brace else 40.0
+        for k in range(1, links + 1):
+            ends.append(w.create_entity(Particle(x0 + 14.0 * k, 800.0, radius=4,
+                                                 mass=end_mass if k == links else 0.5)))
+            last = k == links and not brace  # the first rope's end snaps as it swings
+            w.create_entity(Spring(ends[-2], ends[-1], compliance=1e-7,
+                                   max_stretch=1.0001 if last else None))
+        if brace:
+            w.create_entity(Spring(ends[2], ends[5], compliance=1e-4))
+    strand = [w.create_entity(Particle(300.0 + 20 * k, 600.0, radius=6)) for k in range(3)]
+    for a, b in zip(strand, strand[1:], strict=False):
+        w.create_entity(Spring(a, b, compliance=0.0, max_stretch=1.05))
+    return w
+
+
+def _ropes_odd() -> World:
+    """The ropes with an odd iteration count (Project's closing backward sweep)."""
+    w = _ropes()
+    w.iterations = 3
+    return w
+
+
+SCENES = {"pile": (_pile, 90), "cup": (_cup, 120), "ropes": (_ropes, 150),
+          "ropes, odd iterations": (_ropes_odd, 90),
           "sleeping pile": (lambda: scenes.circle_pile(120, width=300.0), 400)}
 
 
 def _state(world: World) -> bytes:
     p = world.store.particles
     cols = [p.cols[k][: p.n].tobytes() for k in ("pos", "prev", "frozen")]
+    sc = world.store.springs.cols
+    cols += [sc[k][: world.store.springs.n].tobytes() for k in ("lam", "broken")]
     d = world.discs
     return b"".join(cols + [d.keys.tobytes(), d.memory.tobytes()])
 
@@ -77,8 +109,21 @@ def test_the_fused_substeps_give_the_same_bits_as_the_stages(name):
     assert _run(make, frames, True) == _run(make, frames, False)
 
 
-def test_the_same_bits_while_a_game_spawns_deletes_and_saves():
-    assert _run(_cup, 80, True, games=True) == _run(_cup, 80, False, games=True)
+@pytest.mark.parametrize("make", [_cup, _ropes])
+def test_the_same_bits_while_a_game_spawns_deletes_and_saves(make):
+    assert _run(make, 80, True, games=True) == _run(make, 80, False, games=True)
+
+
+def test_the_springs_multipliers_are_the_last_substeps_as_break_reads_them():
+    def lam(fused: bool) -> bytes:
+        disc_frame.ENABLED = fused
+        try:
+            w = _ropes()
+            w.step(40)
+            return w.store.springs.cols["lam"][: w.store.springs.n].tobytes()
+        finally:
+            disc_frame.ENABLED = True
+    assert lam(True) == lam(False)
 
 
 def _spied(world: World, frames: int) -> list[tuple[int, int]]:
@@ -102,7 +147,8 @@ def test_it_does_not_fuse_what_needs_python_between_substeps():
     w = _pile()
     a, b = w.store.particles.entity[:2].tolist()
     w.create_entity(Spring(a, b))
-    assert _spied(w, 2) == []  # springs are solved in Project
+    assert _spied(w, 2) == [(6, 0)] * 2  # springs and chains: Project's part of the kernel
+    assert _spied(scenes.jelly_field(2), 2) == []  # areas, shapes and outlines are not
     w = _pile()
     w.grab(int(w.store.particles.entity[0]), 100.0, 300.0)
     assert _spied(w, 2) == []  # the grab's pull moves each substep
