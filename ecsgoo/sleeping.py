@@ -42,7 +42,7 @@ import numpy as np
 from . import derived, kinematic
 from .flags import any_set
 from .kernels.graph import component_labels
-from .kernels.islands import reachable
+from .kernels.islands import frozen_rows
 from .kernels.queries import touching_pairs
 from .kernels.stillness import (
     body_speeds,
@@ -157,15 +157,10 @@ def freeze(world: World) -> None:
                             grabbed, pull)
     if fastest < 0.0:
         return  # all asleep: the solver does not run
-    asleep = np.concatenate([p.asleep, b.asleep])
-    awake = derived.movable(world) & ~asleep
-    pos = np.concatenate([p.pos, b.pos])
-    naps, island = np.unique(np.concatenate([p.nap, b.nap]), return_inverse=True)
-    size = np.concatenate([p.radius, b.extent])
-    near = reachable(island, asleep, awake, pos, size, fastest, dt,
-                     2.0 * world.contact_slop + 1.0, len(naps))
-    cold = asleep & ~near[island]
-    if cold.any():
+    cold = np.empty(p.n + b.n, dtype=np.bool_)
+    if frozen_rows(p.n, c["nap"], c["asleep"], c["pinned"], c["mass"], c["pos"], c["radius"],
+                   b.n, bc["nap"], bc["asleep"], bc["pinned"], bc["pos"], bc["extent"],
+                   fastest, dt, 2.0 * world.contact_slop + 1.0, cold):
         st.freeze(cold[: p.n], cold[p.n:])
 
 

@@ -51,3 +51,41 @@ def reachable(group, asleep, awake, pos, size, speed, dt, margin, count):
                 out[k] = True
                 break
     return out
+
+
+@njit(cache=True)
+def frozen_rows(n, nap, asleep, pinned, mass, pos, radius, m, bnap, basleep, bpinned, bpos,
+                extent, speed, dt, margin, cold):
+    """``sleeping.freeze`` in one call: per particle row, then body row, into ``cold``,
+    whether it sleeps in an island (rows of one ``nap``) that nothing awake that can move
+    reaches this frame (``reachable``); returns whether any row is cold. The islands are
+    numbered in ``nap`` order, as ``np.unique`` numbers them."""
+    total = n + m
+    names = np.empty(total, dtype=np.int64)
+    sleeps = np.empty(total, dtype=np.bool_)
+    awake = np.empty(total, dtype=np.bool_)
+    at = np.empty((total, 2))
+    size = np.empty(total)
+    for i in range(n):
+        names[i], sleeps[i] = nap[i], asleep[i]
+        awake[i] = not pinned[i] and mass[i] < np.inf and not asleep[i]
+        at[i, 0], at[i, 1], size[i] = pos[i, 0], pos[i, 1], radius[i]
+    for j in range(m):
+        i = n + j
+        names[i], sleeps[i] = bnap[j], basleep[j]
+        awake[i] = not bpinned[j] and not basleep[j]
+        at[i, 0], at[i, 1], size[i] = bpos[j, 0], bpos[j, 1], extent[j]
+    group = np.empty(total, dtype=np.int64)
+    order = np.argsort(names)
+    count = 0
+    for t in range(total):
+        if t and names[order[t]] != names[order[t - 1]]:
+            count += 1
+        group[order[t]] = count
+    near = reachable(group, sleeps, awake, at, size, speed, dt, margin,
+                     count + 1 if total else 0)
+    some = False
+    for i in range(total):
+        cold[i] = sleeps[i] and not near[group[i]]
+        some = some or cold[i]
+    return some

@@ -126,3 +126,19 @@ def record(n, pos, kind, entity):
         seen[e] = True
         was_fruit[e] = kind[i] >= 0
     return seen_pos, seen, was_fruit
+
+
+@njit(cache=True)
+def nothing_to_merge(n, pos, pin, radius, kind, entity, slop, seen_pos, seen, was_fruit):
+    """Whether a Merge frame has nothing to merge (``systems.merge.Merge.process``'s usual
+    case, in one call): no fruit new since the last ``record`` touched one of its kind as
+    the frame began (``start_positions``, then ``merge_pairs`` of the fresh) and no two of
+    a kind touch now (``merge_pairs`` of all)."""
+    start, fresh, count = start_positions(n, pos, pin, kind, entity, seen_pos, seen,
+                                          was_fruit)
+    if count:
+        first, _ = merge_pairs(n, start, radius, kind, entity, slop, fresh)
+        if len(first):
+            return False
+    first, _ = merge_pairs(n, pos, radius, kind, entity, slop, np.ones(n, np.bool_))
+    return len(first) == 0

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import fruit, limits
 from ..components import Fruit, Particle
-from ..kernels.merge import merge_pairs, record, start_positions
+from ..kernels.merge import merge_pairs, nothing_to_merge, record, start_positions
 from ..limits import FIELDS
 from .pipeline import Stage, living_particles, register_stage
 
@@ -111,10 +111,15 @@ class Merge(Stage):
         self._record = (seen_pos, seen, was_fruit)
 
     def process(self, world: World) -> None:
-        self.merge_spawned(world)
-        while self.merge_once(world):
-            pass
         p = world.store.particles
+        seen_pos, seen, was_fruit = self._record or _NOT_SEEN
+        # most frames merge nothing: one kernel says so (the same pairs the passes find)
+        if not nothing_to_merge(p.n, p.pos, p.pin, p.radius, p.kind, p.entity,
+                                world.contact_slop, seen_pos, seen, was_fruit):
+            self.merge_spawned(world)
+            while self.merge_once(world):
+                pass
+            p = world.store.particles
         self._record = record(p.n, p.pos, p.kind, p.entity)
 
     def merge_spawned(self, world: World) -> int:
@@ -126,7 +131,7 @@ class Merge(Stage):
         run, or the spawn point for particles created since. Returns how many merged.
         """
         p = world.store.particles
-        seen_pos, seen, was_fruit = self._record or (np.zeros((0, 2)), _bools(), _bools())
+        seen_pos, seen, was_fruit = self._record or _NOT_SEEN
         start, fresh, count = start_positions(p.n, p.pos, p.pin, p.kind, p.entity, seen_pos,
                                               seen, was_fruit)
         if count == 0:
@@ -200,3 +205,7 @@ def _list(state: dict[str, Any], key: str) -> list[Any]:
 
 def _bools(size: int = 0) -> np.ndarray:
     return np.zeros(size, np.bool_)
+
+
+#: No record yet (a fresh stage): nothing seen, every fruit is new.
+_NOT_SEEN = (np.zeros((0, 2)), _bools(), _bools())
