@@ -91,6 +91,7 @@ class Table:
         t = type(self).__new__(type(self))
         t.__dict__.update(self.__dict__)
         t.cols = {k: v.copy() for k, v in self.cols.items()}
+        t.__dict__.pop("_read_only", None)  # ``views``' read-only views are of these columns
         t.owner = [None] * self.n
         return t
 

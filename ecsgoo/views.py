@@ -57,9 +57,7 @@ class Rows:
         if name not in table.cols:
             known = ", ".join(table.cols)
             raise AttributeError(f"{self._name} have no column {name!r} (columns: {known})")
-        view = table.cols[name][: table.n].view()
-        view.flags.writeable = False
-        return view
+        return _read_only(table, name)[: table.n]
 
     def row(self, entity: int) -> int:
         """The row of ``entity``'s component in this table (``WorldError`` if it has none)."""
@@ -155,6 +153,18 @@ class Rows:
 
     def __repr__(self) -> str:
         return f"<{self._name}: {len(self)} rows>"
+
+
+def _read_only(table: Any, name: str) -> np.ndarray:
+    """A read-only view of ``table``'s whole column ``name``, made once per column array
+    (a fresh view made read-only cost ~1 µs a read; a slice of this one inherits it)."""
+    col = table.cols[name]
+    kept = table.__dict__.setdefault("_read_only", {}).get(name)
+    if kept is None or kept[0] is not col:  # a new column (grown, copied, loaded)
+        view = col.view()
+        view.flags.writeable = False
+        kept = table._read_only[name] = (col, view)
+    return kept[1]
 
 
 def _check_pair(owner: str, keys: tuple[str, str], values: np.ndarray) -> None:

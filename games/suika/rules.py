@@ -214,17 +214,18 @@ class SuikaRules(Stage):
 
 def _fruits_at(world: World, entities: list[int]) -> list[tuple[int, float, float]]:
     """Those of ``entities`` that are fruits (particles with a kind), with where they are
-    (px), in the same order: read from the particles' columns at once, not entity by
-    entity."""
+    (px), in the same order: read from the particles' columns, not entity by entity."""
     p = world.particles
-    ids, ent = np.asarray(entities, dtype=np.int64), p.entity
-    if not len(ids) or not len(ent):
-        return []
-    order = np.argsort(ent)
-    rows = order[np.minimum(np.searchsorted(ent[order], ids), len(order) - 1)]
-    keep = (ent[rows] == ids) & (p.kind[rows] >= 0)
-    return [(e, x, y) for e, (x, y) in zip(ids[keep].tolist(), p.pos[rows[keep]].tolist(),
-                                           strict=True)]
+    ent = p.entity.tolist()
+    row_of = dict(zip(ent, range(len(ent)), strict=True))
+    kind, pos = p.kind, p.pos
+    out = []
+    for e in entities:
+        row = row_of.get(e)
+        if row is not None and kind[row] >= 0:
+            x, y = pos[row].tolist()
+            out.append((e, x, y))
+    return out
 
 
 def on_landing(world: World, a: int, b: int, x: float, y: float, nx: float,
@@ -254,8 +255,10 @@ def _landed_on_the_floor(world: World) -> None:
     if not len(watched):  # nothing falling: most frames
         return
     floor = world.bounds[1] if world.bounds is not None else -math.inf
-    for row in watched[p.pos[watched, 1] - p.radius[watched] <= floor + 0.5]:
-        world.component(int(p.entity[row]), Particle).events = False
+    pos, radius, entity = p.pos, p.radius, p.entity
+    for row in watched.tolist():  # one or two falling fruits: row by row is cheapest
+        if pos[row, 1] - radius[row] <= floor + 0.5:
+            world.component(int(entity[row]), Particle).events = False
 
 
 def _speed(entry: tuple[float, int, Any]) -> float:
