@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from .contacts import closest_on_segment, surface
+from .grid import build_grid_without
 from .support import carried
 
 LN, LT, MU, E, V0, HIT, NX, NY, ND, WI, WJ, M = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -483,3 +484,32 @@ def remember(m, keys, flipped, order, cf, out_keys, out):
         out_keys[r] = keys[k]
         out[r, 0] = cf[k, LN]
         out[r, 1] = -cf[k, LT] if flipped[k] else cf[k, LT]
+
+
+@njit(cache=True)
+def find_frame(n, pos, prev, w, radius, group, layer, mask, friction, restitution, frozen,
+               any_frozen, substeps, extra, bounds, walls, segs, h, ij, cf, pairs, surf,
+               layers, gx, gy, vmin, ent, wall, shift, old_keys, old, reach):
+    """``physics.discs.Discs.find`` in one call: each disc's ``reach`` (``reach_of``), the
+    grid of the unfrozen ones grown by it, the contacts (``find_discs``; ``-1``: they do
+    not fit ``ij``/``cf``, call again with more room), their frames (``prepare_discs``),
+    keys (``contact_keys`` of the entities ``ent``, sorted: keys are unique) and last
+    frame's impulses by key (``warm_from``). Returns ``(m, keys, flipped, order)``."""
+    reach_of(n, pos, prev, radius, substeps, extra, reach)
+    size = np.empty(n)
+    for i in range(n):
+        size[i] = radius[i] + reach[i]
+    skip = frozen[:n].copy() if any_frozen else np.zeros(n, dtype=np.bool_)
+    _, _, _, nx, ny, start, items = build_grid_without(n, pos, size, 0.0, skip)
+    m = find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, reach,
+                   nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs, surf, layers)
+    keys = np.empty(max(m, 0), dtype=np.int64)
+    flipped = np.empty(max(m, 0), dtype=np.bool_)
+    if m < 0:
+        return m, keys, flipped, np.empty(0, dtype=np.int64)
+    prepare_discs(m, ij, cf, pos, w, radius, gx, gy, vmin)
+    contact_keys(m, ij, ent, wall, shift, keys, flipped)
+    order = np.argsort(keys)
+    if old_keys.shape[0] and m:
+        warm_from(m, keys, flipped, order, cf, old_keys, old)
+    return m, keys, flipped, order

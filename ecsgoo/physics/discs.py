@@ -15,19 +15,14 @@ import numpy as np
 from .. import limits
 from ..kernels.discs import (
     CF,
-    contact_keys,
     disc_substep,
-    find_discs,
+    find_frame,
     outran,
-    prepare_discs,
-    reach_of,
     remember,
     room,
     room_for,
     softness,
-    warm_from,
 )
-from ..kernels.grid import build_grid_without
 
 if TYPE_CHECKING:
     from ..world import World
@@ -81,47 +76,30 @@ class Discs:
         p = st.particles
         c = p.cols
         n = p.n
-        # how far each may go this frame: its speed's worth, at most its diameter (a
-        # faster one has its contacts found again when it outruns it: ``stale``)
         reach = np.empty(n)
-        reach_of(n, c["pos"], c["prev"], c["radius"], float(ctx.substeps), REACH_PX, reach)
-        radius = c["radius"][:n]
         self.at, self.reach = c["pos"][:n].copy(), reach
         self.shape = (p.version, n)
         self.ents = c["entity"][:n].copy()  # the rows' entities, as they were found
-        skip = c["frozen"][:n] if st.any_frozen else np.zeros(n, dtype=np.bool_)
-        grid = build_grid_without(n, c["pos"], radius + reach, 0.0, skip)
-        _, _, _, nx, ny, start, items = grid
         bounds = world.contacts.walls_for(world.bounds)  # the kernels' form, kept
         if len(self.ij) < room_for(n):
             self.ij, self.cf = room(room_for(n))
+        gx, gy = world.down
+        lvl = world.level
         while True:
-            m = find_discs(c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
-                           c["mask"], c["friction"], c["restitution"], reach, nx, ny, start,
-                           items, bounds, world.bounds is not None, world.level.segments,
-                           ctx.h, self.ij, self.cf, pairs, world.level.seg_surf,
-                           world.level.seg_layer)
+            # how far each may go this frame: its speed's worth, at most its diameter (a
+            # faster one has its contacts found again when it outruns it: ``stale``)
+            m, keys, flipped, order = find_frame(
+                n, c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
+                c["mask"], c["friction"], c["restitution"], c["frozen"], st.any_frozen,
+                float(ctx.substeps), REACH_PX, bounds, world.bounds is not None,
+                lvl.segments, ctx.h, self.ij, self.cf, pairs, lvl.seg_surf, lvl.seg_layer,
+                gx, gy, bounce, self.ents, _WALL, _SHIFT, self.keys, self.memory, reach)
             if m >= 0:
                 break
             self.ij, self.cf = room(2 * len(self.ij))
         self.n = m
-        gx, gy = world.down
-        prepare_discs(m, self.ij, self.cf, c["pos"], c["w"], c["radius"], gx, gy, bounce)
-        self.found = self._key(self.ents)  # the rows' keys, for the warm start and keep
-        self._warm()
-
-    def _key(self, ent: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each contact's key (its two entities, the lower first, a bound coded above
-        every entity), whether its entities are the other way round, and the keys'
-        sorting order (keys are unique: a pair or a disc and a plane is found once)."""
-        keys = np.empty(self.n, dtype=np.int64)
-        flipped = np.empty(self.n, dtype=np.bool_)
-        contact_keys(self.n, self.ij, ent, _WALL, _SHIFT, keys, flipped)
-        return keys, flipped, np.argsort(keys)
-
-    def _warm(self) -> None:
-        if len(self.keys) and self.n:  # this frame's, matched to last frame's by key
-            warm_from(self.n, *self.found, self.cf, self.keys, self.memory)
+        # the rows' keys (for the warm start, done, and keep) and the order that sorts them
+        self.found = (keys, flipped, order)
 
     def keep(self, world: World) -> None:
         """Remember this frame's impulses for the next frame's warm start (and keep what
