@@ -45,6 +45,22 @@ def test_columns_are_live_and_read_only():
         _ = w.particles.nope
 
 
+def test_columns_stay_live_and_read_only_as_the_table_grows_and_is_cloned():
+    w = _world()
+    assert w.particles.pos.shape == (2, 2)
+    for k in range(300):  # past the table's room: its columns are new arrays
+        w.create_entity(Particle(float(k), 5.0))
+    pos = w.particles.pos
+    assert pos.shape == (302, 2) and pos[301].tolist() == [299.0, 5.0]
+    with pytest.raises(ValueError):
+        pos[301, 0] = 1.0
+    twin = w.clone()
+    twin.component(int(twin.particles.entity[0]), Particle).x = -7.0
+    assert twin.particles.pos[0, 0] == -7.0 and w.particles.pos[0, 0] == 0.0
+    with pytest.raises(ValueError):
+        twin.particles.pos[0, 0] = 1.0
+
+
 def test_rows_by_entity_and_velocity():
     w = _world()
     w.component(1, Particle).vx = 30.0
