@@ -489,12 +489,13 @@ def remember(m, keys, flipped, order, cf, out_keys, out):
 @njit(cache=True)
 def find_frame(n, pos, prev, w, radius, group, layer, mask, friction, restitution, frozen,
                any_frozen, substeps, extra, bounds, walls, segs, h, ij, cf, pairs, surf,
-               layers, gx, gy, vmin, ent, wall, shift, old_keys, old, reach):
-    """``physics.discs.Discs.find`` in one call: each disc's ``reach`` (``reach_of``), the
-    grid of the unfrozen ones grown by it, the contacts (``find_discs``; ``-1``: they do
-    not fit ``ij``/``cf``, call again with more room), their frames (``prepare_discs``),
-    keys (``contact_keys`` of the entities ``ent``, sorted: keys are unique) and last
-    frame's impulses by key (``warm_from``). Returns ``(m, keys, flipped, order)``."""
+               layers, gx, gy, vmin, ent, wall, shift, reach):
+    """``physics.discs.Discs.find``'s kernels in one call: each disc's ``reach``
+    (``reach_of``), the grid of the unfrozen ones grown by it, the contacts (``find_discs``;
+    ``-1``: they do not fit ``ij``/``cf``, call again with more room), their frames
+    (``prepare_discs``) and keys (``contact_keys`` of the entities ``ent``). Returns
+    ``(m, keys, flipped)``; the caller sorts the keys (numpy's sort is 2–4× numba's)
+    and warm-starts (``warm_from``)."""
     reach_of(n, pos, prev, radius, substeps, extra, reach)
     size = np.empty(n)
     for i in range(n):
@@ -505,11 +506,7 @@ def find_frame(n, pos, prev, w, radius, group, layer, mask, friction, restitutio
                    nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs, surf, layers)
     keys = np.empty(max(m, 0), dtype=np.int64)
     flipped = np.empty(max(m, 0), dtype=np.bool_)
-    if m < 0:
-        return m, keys, flipped, np.empty(0, dtype=np.int64)
-    prepare_discs(m, ij, cf, pos, w, radius, gx, gy, vmin)
-    contact_keys(m, ij, ent, wall, shift, keys, flipped)
-    order = np.argsort(keys)
-    if old_keys.shape[0] and m:
-        warm_from(m, keys, flipped, order, cf, old_keys, old)
-    return m, keys, flipped, order
+    if m > 0:
+        prepare_discs(m, ij, cf, pos, w, radius, gx, gy, vmin)
+        contact_keys(m, ij, ent, wall, shift, keys, flipped)
+    return m, keys, flipped

@@ -22,6 +22,7 @@ from ..kernels.discs import (
     room,
     room_for,
     softness,
+    warm_from,
 )
 
 if TYPE_CHECKING:
@@ -88,18 +89,21 @@ class Discs:
         while True:
             # how far each may go this frame: its speed's worth, at most its diameter (a
             # faster one has its contacts found again when it outruns it: ``stale``)
-            m, keys, flipped, order = find_frame(
+            m, keys, flipped = find_frame(
                 n, c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
                 c["mask"], c["friction"], c["restitution"], c["frozen"], st.any_frozen,
                 float(ctx.substeps), REACH_PX, bounds, world.bounds is not None,
                 lvl.segments, ctx.h, self.ij, self.cf, pairs, lvl.seg_surf, lvl.seg_layer,
-                gx, gy, bounce, self.ents, _WALL, _SHIFT, self.keys, self.memory, reach)
+                gx, gy, bounce, self.ents, _WALL, _SHIFT, reach)
             if m >= 0:
                 break
             self.ij, self.cf = room(2 * len(self.ij))
         self.n = m
-        # the rows' keys (for the warm start, done, and keep) and the order that sorts them
-        self.found = (keys, flipped, order)
+        # the rows' keys (for the warm start and keep; unique: a pair or a disc and a
+        # plane is found once) and the order that sorts them
+        self.found = (keys, flipped, np.argsort(keys))
+        if len(self.keys) and m:  # this frame's, matched to last frame's by key
+            warm_from(m, *self.found, self.cf, self.keys, self.memory)
 
     def keep(self, world: World) -> None:
         """Remember this frame's impulses for the next frame's warm start (and keep what
