@@ -26,6 +26,7 @@ inside a chain (an anchor) couples nothing: its two sides solve apart in one sys
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -146,6 +147,17 @@ def _ends_of(code, ends, tp, tside, cends, t):
 #: The tether table's columns ``solve_chains`` takes as ``tethers``, in its order.
 TETHER_COLUMNS = ("a_body", "a_part", "b_body", "b_part", "la", "lb", "rest", "compliance",
                   "lam")
+#: The tuple of tether columns ``solve_chains`` takes, kept with the columns dict it is of.
+_TETHERS: list[Any] = [None, ()]
+
+
+def tether_columns(tc: dict[str, Any]) -> tuple[Any, ...]:
+    """The tether table's columns ``tc`` in ``solve_chains``' order: built again only when
+    the table is another or grew (its columns all new arrays), not ~24 times a frame."""
+    kept = _TETHERS[1]
+    if _TETHERS[0] is not tc or not kept or kept[0] is not tc["a_body"]:
+        _TETHERS[0], _TETHERS[1] = tc, tuple(tc[k] for k in TETHER_COLUMNS)
+    return _TETHERS[1]
 
 
 @njit(cache=True)

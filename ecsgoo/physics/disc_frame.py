@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..kernels.chains import TETHER_COLUMNS
+from ..kernels.chains import chain_room, chain_scratch, tether_columns
 from ..kernels.disc_frame import disc_substeps
 from . import rigid_frame
 from .discs import SLOP_PX
@@ -95,14 +95,13 @@ def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
         rounds = int(stages[1].iterations or world.iterations)
     ends, vals = st.spring_pack
     count, off, rows, cends, scratch, _, _ = st.spring_chains if rounds else _NO_CHAINS
-    tc, bc = st.tethers.cols, st.bodies.cols
+    bc = st.bodies.cols
     return (rounds, ends, vals, st.spring_order, st.springs.cols["lam"], count, off, rows,
-            cends, scratch, tuple(tc[k] for k in TETHER_COLUMNS), bc["pos"], bc["angle"],
+            cends, scratch, tether_columns(st.tethers.cols), bc["pos"], bc["angle"],
             bc["w"], bc["iw"])
 
 
 #: No rows (``since`` when there are no segments to sweep against).
 _NO_ROWS = np.zeros((0, 2))
 #: No chains (``st.spring_chains``' form), for a frame without Project's springs.
-_NO_CHAINS = (0, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64),
-              np.zeros((0, 2), dtype=np.int64), np.zeros((1, 10)), None, None)
+_NO_CHAINS = (0, *chain_room(0), chain_scratch(0), None, None)

@@ -22,11 +22,11 @@ import numpy as np
 from .. import limits
 from ..kernels.area import solve_area
 from ..kernels.chains import (
-    TETHER_COLUMNS,
     chain_room,
     chain_scratch,
     find_chains,
     solve_chains,
+    tether_columns,
 )
 from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
 from ..kernels.joints import joint_substep
@@ -157,19 +157,6 @@ def _chains(ends: Any, st: Any) -> tuple[Any, ...]:
     return (count, off, rows, cends, chain_scratch(longest), skip, links[links >= 0])
 
 
-#: The tuple of tether columns ``solve_chains`` takes, kept with the columns dict it is of.
-_TETHERS: list[Any] = [None, ()]
-
-
-def _tether_columns(tc: dict[str, Any]) -> tuple[Any, ...]:
-    """The tether table's columns in ``solve_chains``'s order: built again only when the
-    table is another or grew (its columns all new arrays), not ~24 times a frame."""
-    kept = _TETHERS[1]
-    if _TETHERS[0] is not tc or not kept or kept[0] is not tc["a_body"]:
-        _TETHERS[0], _TETHERS[1] = tc, tuple(tc[k] for k in TETHER_COLUMNS)
-    return _TETHERS[1]
-
-
 def _solve_chains(world: World, vals: Any, h: float) -> None:
     """One exact step of every chain of springs and tethers (``kernels.chains``)."""
     st = world.store
@@ -177,7 +164,7 @@ def _solve_chains(world: World, vals: Any, h: float) -> None:
     if count:
         pc, bc = st.particles.cols, st.bodies.cols
         solve_chains(count, off, rows, cends, vals, pc["pos"], pc["w"], h, scratch,
-                     _tether_columns(st.tethers.cols), bc["pos"], bc["angle"], bc["w"], bc["iw"])
+                     tether_columns(st.tethers.cols), bc["pos"], bc["angle"], bc["w"], bc["iw"])
 
 
 def _solve_joints(world: World, h: float) -> None:
