@@ -18,6 +18,7 @@ import numpy as np
 
 from . import components, limits, rigid, sleeping
 from .errors import WorldError
+from .kernels.rows import place_rows, push_rows, within
 
 #: Columns ``write`` may set: nothing else in the store is computed from them. The
 #: rest (a position moves a pin, a mass changes the inverse mass, ends and kinds are
@@ -49,15 +50,19 @@ class Rows:
         return self._table.n
 
     def __getattr__(self, name: str) -> np.ndarray:
-        if name.startswith("_"):
+        if name[0] == "_":  # not a column (and ``_world`` while a copy is being made)
             raise AttributeError(name)
-        table = self._table
+        table = getattr(self._world.store, self._name)
+        kept = table.__dict__.get("_read_only", _NONE).get(name)
+        if kept is not None and kept[2] == table.n and kept[0] is table.cols[name]:
+            return kept[3]  # the column and the row count as the last read found them
         if name == "entity" and "entity" not in table.cols:
             return np.array([c._entity for c in table.owner[: table.n]], dtype=np.int64)
         if name not in table.cols:
             known = ", ".join(table.cols)
             raise AttributeError(f"{self._name} have no column {name!r} (columns: {known})")
-        return _read_only(table, name)[: table.n]
+        _read_only(table, name)
+        return table._read_only[name][3]
 
     def row(self, entity: int) -> int:
         """The row of ``entity``'s component in this table (``WorldError`` if it has none)."""
@@ -109,31 +114,35 @@ class Rows:
         table.store.moved()
         table.store.woken_all()  # a sleeping world feels what the game changed
 
-    def place(self, rows: Any, pos: Any = None, velocity: Any = None) -> None:
+    def place(self, rows: Any, pos: Any = None, velocity: Any = None,
+              axis: int | None = None) -> None:
         """Particles: what writing ``x``, ``y`` (``pos``, px, ``(k, 2)``) and then ``vx``,
         ``vy`` (``velocity``, px/s) on the Particle of each of ``rows`` does, for all of
-        them at once, the same bits (either may be ``None``: left as it is). Each row wakes
-        as its component's write wakes it. ``rows`` hold each row once."""
+        them at once, the same bits (either may be ``None``: left as it is). With ``axis``
+        0 or 1 only that axis is written (``x`` and ``vx``, or ``y`` and ``vy``: ``pos`` and
+        ``velocity`` of shape ``(k,)``). Each row wakes as its component's write wakes it.
+        ``rows`` hold each row once."""
         if self._name != "particles":
             raise AttributeError(f"{self._name} have no place (particles do)")
+        if axis not in (None, 0, 1):
+            raise ValueError(f"particles.place: axis must be None, 0 or 1, got {axis!r}")
         table = self._table
-        rows = np.asarray(rows, dtype=np.int64)
-        values = [np.asarray(v, dtype=np.float64).reshape(len(rows), 2)
-                  for v in (pos, velocity) if v is not None]
-        for value, keys in zip(values, [k for k, v in ((("x", "y"), pos),
-                                                       (("vx", "vy"), velocity))
-                                        if v is not None], strict=True):
-            _check_pair("Particle", keys, value)
-        sleeping.wake_rows(self._world, table, rows)
+        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
+        shape = (len(rows), 2) if axis is None else (len(rows),)
+        none = np.empty(0)
+        values = [none if v is None else np.ascontiguousarray(v, dtype=np.float64).reshape(shape)
+                  for v in (pos, velocity)]
+        for value, keys in zip(values, (("x", "y"), ("vx", "vy")), strict=True):
+            if len(value) and not _holds(keys, value, axis):
+                _check_axes(keys, value, axis)  # names the field and raises
         cols = table.cols
+        if not place_rows(table.n, cols["pos"], cols["prev"], cols["pin"], cols["pinned"],
+                          rows, values[0].reshape(-1), values[1].reshape(-1), table.store.h,
+                          -1 if axis is None else axis):
+            _in_table(table, rows)  # raises: nothing was written
+        sleeping.wake_rows(self._world, table, rows)  # after: it reads no position
         if pos is not None:
-            new = values[0]
-            cols["prev"][rows] += new - cols["pos"][rows]  # it keeps its velocity
-            cols["pos"][rows] = new
-            cols["pin"][rows] = new  # an anchor's pin follows; a free one's spawn point
             table.store.moved()
-        if velocity is not None:
-            cols["prev"][rows] = cols["pos"][rows] - values[-1] * table.store.h
 
     def push(self, rows: Any, force: Any) -> None:
         """Particles: ``world.apply_force`` of each ``force`` (mass·px/s², ``(k, 2)``) on
@@ -142,11 +151,16 @@ class Rows:
         if self._name != "particles":
             raise AttributeError(f"{self._name} have no push (particles do)")
         table = self._table
-        rows = np.asarray(rows, dtype=np.int64)
-        force = np.asarray(force, dtype=np.float64).reshape(len(rows), 2)
+        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
+        force = np.ascontiguousarray(force, dtype=np.float64).reshape(len(rows), 2)
+        col, limit = table.cols["force"], limits.FIELDS["Particle"]["fx"]
+        if limit == limits.FIELDS["Particle"]["fy"] and push_rows(table.n, col, rows, force,
+                                                                   *_bounds(limit)):
+            sleeping.wake_rows(self._world, table, rows)  # checked and written in one call
+            return
+        _in_table(table, rows)
         _check_pair("Particle", ("fx", "fy"), force)
         sleeping.wake_rows(self._world, table, rows)
-        col = table.cols["force"]
         new = col[rows] + force
         _check_pair("Particle", ("fx", "fy"), new)
         col[rows] = new
@@ -155,16 +169,60 @@ class Rows:
         return f"<{self._name}: {len(self)} rows>"
 
 
+#: No kept views yet (``_read_only``).
+_NONE: dict[str, Any] = {}
+
+
 def _read_only(table: Any, name: str) -> np.ndarray:
     """A read-only view of ``table``'s whole column ``name``, made once per column array
-    (a fresh view made read-only cost ~1 µs a read; a slice of this one inherits it)."""
+    (a fresh view made read-only cost ~1 µs a read; a slice of this one inherits it), and
+    its slice of the table's rows, kept while the row count is the same (``Rows``' read
+    of a column then costs a dict look-up)."""
     col = table.cols[name]
     kept = table.__dict__.setdefault("_read_only", {}).get(name)
     if kept is None or kept[0] is not col:  # a new column (grown, copied, loaded)
         view = col.view()
         view.flags.writeable = False
-        kept = table._read_only[name] = (col, view)
-    return kept[1]
+    else:
+        view = kept[1]
+    table._read_only[name] = (col, view, table.n, view[: table.n])
+    return view
+
+
+def _in_table(table: Any, rows: np.ndarray) -> None:
+    """WorldError unless every one of ``rows`` is a row of ``table`` (``0 <= row < n``): the
+    row kernels write where they are told."""
+    if len(rows) and (rows.min() < 0 or rows.max() >= table.n):
+        bad = rows[(rows < 0) | (rows >= table.n)][0]
+        raise WorldError(f"particles: no row {int(bad)} (there are {table.n})")
+
+
+def _bounds(limit: limits.Range) -> tuple[float, float, bool, bool, bool]:
+    """``limit`` as the row kernels take it (``kernels.rows.within``)."""
+    return float(limit.low), float(limit.high), limit.open_low, limit.zero, limit.inf
+
+
+def _holds(keys: tuple[str, str], values: np.ndarray, axis: int | None) -> bool:
+    """Whether every one of ``values`` (``(k, 2)`` of both ``keys``, or ``(k,)`` of the one
+    of ``axis``) is in its Particle field's range, in one kernel call a field."""
+    fields = limits.FIELDS["Particle"]
+    if axis is not None:
+        return within(values, *_bounds(fields[keys[axis]]))
+    if fields[keys[0]] == fields[keys[1]]:
+        return within(values.reshape(-1), *_bounds(fields[keys[0]]))
+    return all(within(values[:, k].copy(), *_bounds(fields[key])) for k, key in enumerate(keys))
+
+
+def _check_axes(keys: tuple[str, str], values: np.ndarray, axis: int | None) -> None:
+    """``_check_pair`` of a Particle's ``keys`` (``values``: ``(k, 2)``), or of the one of
+    ``axis`` (``values``: ``(k,)``)."""
+    if axis is None:
+        _check_pair("Particle", keys, values)
+        return
+    bad = _out_of_range(limits.FIELDS["Particle"][keys[axis]], values)
+    if bad is not None:
+        raise WorldError(f"Particle: field {keys[axis]} must be "
+                         f"{limits.FIELDS['Particle'][keys[axis]].describe()}, got {bad!r}")
 
 
 def _check_pair(owner: str, keys: tuple[str, str], values: np.ndarray) -> None:

@@ -203,8 +203,37 @@ def _game_kernels() -> None:
         ride_links(p.pos, p.prev, world.h, p.pinned, p.mass, one, pins, two[:1].copy(),
                    np.array([0.5]), 1.0, gx, gy, 0.0, np.empty((1, 2)), np.empty((1, 2)),
                    np.zeros((len(p), 2)), np.zeros(len(p), dtype=np.bool_))
+        _crawlers(world)
+        p.place(two, p.pos[two], np.zeros((2, 2)))  # the views' bulk writes (kernels.rows)
+        p.place(two, velocity=np.zeros(2), axis=0)
+        p.push(two, np.zeros((2, 2)))
     finally:
         world.close()
+
+
+def _crawlers(world: Any) -> None:
+    """The goo crawl's frame (``kernels.riders.crawl_frame``) with the types its stage
+    passes: a link of the structure, a ball crawling on it and one walking to it."""
+    import numpy as np
+
+    from .components import Spring
+    from .kernels.riders import crawl_frame
+
+    first = int(world.particles.entity[0])
+    world.create_entity(Spring(first, int(world.particles.entity[1])))
+    world.step()
+    p, s = world.particles, world.springs
+    n, m = 4, len(p)
+    rows, ids = np.arange(n, dtype=np.int64), p.entity[:n].copy()
+    structure = np.array([True, True, False, False])
+    link = np.array([0, 0, int(s.entity[0]), 0], dtype=np.int64)
+    gx, gy = world.gravity
+    crawl_frame(p.pos, p.prev, world.h, p.pinned, p.mass, p.radius, s.entity, s.a, s.b,
+                s.broken, rows, ids, structure, ~structure, link, np.zeros(n),
+                np.ones(n, dtype=np.int64), world.grabbed, 45.0, world.dt, world.frame, 0,
+                3.0, 250.0, 0.013, 1.0, gx, gy, 1.0, np.empty(n, dtype=np.int64),
+                np.empty(n, dtype=np.int64), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
+                np.zeros((m, 2)), np.zeros(m, dtype=np.bool_))
 
 
 def _rigid_alone() -> None:

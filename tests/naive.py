@@ -740,3 +740,50 @@ def ride_links_naive(pos, prev, h, pinned, mass, rows, a, b, t, load, gx, gy, wi
         np.add.at(force, ends[free], share[free])
         touched[ends[free]] = True
     return where, speed, force, touched
+
+
+def crawl_links_naive(pos, s_entity, s_a, s_b, valid, entity, link, t, heading, speed, dt,
+                      frame, target):
+    """Mirrors ``riders.crawl_links`` as the goo crawl did it in Python (a dict network,
+    hops breadth first, ``min`` over ``(hops, spring)``): returns ``link``, ``t``,
+    ``heading``, ``a``, ``b`` and ``on`` per crawler."""
+    from collections import deque
+
+    at: dict[int, list[tuple[int, int]]] = {}
+    row_of = {int(e): k for k, e in enumerate(s_entity)}
+    for k in range(len(s_entity)):
+        if valid[k]:
+            at.setdefault(int(s_a[k]), []).append((int(s_entity[k]), int(s_b[k])))
+            at.setdefault(int(s_b[k]), []).append((int(s_entity[k]), int(s_a[k])))
+    at = {k: sorted(v) for k, v in at.items()}
+    hops = None
+    if target >= 0:
+        hops, todo = {target: 0}, deque([target])
+        while todo:
+            node = todo.popleft()
+            for _spring, other in at.get(node, []):
+                if other not in hops:
+                    hops[other] = hops[node] + 1
+                    todo.append(other)
+    link, t, heading = link.copy(), t.copy(), heading.copy()
+    a, b = np.zeros(len(link), np.int64), np.zeros(len(link), np.int64)
+    on = np.zeros(len(link), bool)
+    for j in range(len(link)):
+        s = row_of.get(int(link[j]), -1)
+        if s < 0 or not valid[s]:
+            continue
+        on[j] = True
+        length = np.hypot(pos[s_b[s], 0] - pos[s_a[s], 0], pos[s_b[s], 1] - pos[s_a[s], 1])
+        tj = t[j] + heading[j] * speed * dt / max(length, 1.0)
+        if not (0.0 < tj < 1.0):
+            node = int(s_b[s] if tj >= 1.0 else s_a[s])
+            options = [o for o in at[node] if o[0] != link[j]] or at[node]
+            if hops is not None:
+                spring, _ = min(options, key=lambda o: (hops.get(o[1], 1 << 30), o[0]))
+            else:
+                spring, _ = options[(int(entity[j]) * 7919 + frame * 104729) % len(options)]
+            s = row_of[spring]
+            at_a = s_a[s] == node
+            link[j], tj, heading[j] = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
+        t[j], a[j], b[j] = tj, s_a[s], s_b[s]
+    return link, t, heading, a, b, on

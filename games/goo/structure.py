@@ -168,6 +168,8 @@ def pipe_node(world: World, bs: Balls) -> int:
     """The structure ball the open pipe draws the crawlers to: of those its intake senses,
     the nearest the mouth; ``-1`` while the pipe is closed (no structure ball reached it)."""
     sensed = set(intake(world).inside)  # a few entities: a set, not np.isin's sort
+    if not sensed:
+        return -1  # nothing at the mouth (most frames)
     inside = np.array([e in sensed for e in bs.entities.tolist()], dtype=bool) & bs.structure
     if not inside.any():
         return -1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from ecsgoo import (
+    Anchor,
     AreaConstraint,
     Particle,
     Spring,
@@ -144,3 +146,47 @@ def test_place_of_a_velocity_alone_keeps_the_position_and_checks_ranges():
         w.particles.push([0], [[limits.MAX_FORCE * 2, 0.0]])
     with pytest.raises(AttributeError):
         w.springs.place([0], [[0.0, 0.0]])
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_place_of_one_axis_is_that_setter_to_the_bit(axis):
+    worlds = [_sleepy_pair(), _sleepy_pair()]
+    pins = [w.create_entity(Particle(200, 100), Anchor(200, 100)) for w in worlds]
+    new, speed = [37.5, 120.25, 210.0], [-40.0, 12.5, 0.0]
+    for e, value, v in zip((1, 3, pins[0]), new, speed, strict=True):
+        p = worlds[0].component(e, Particle)
+        setattr(p, "xy"[axis], value)
+        setattr(p, ("vx", "vy")[axis], v)
+    rows = worlds[1].particles.rows([1, 3, pins[1]])
+    worlds[1].particles.place(rows, new, speed, axis=axis)
+    for name in ("pos", "prev", "pin", "asleep", "still"):
+        assert getattr(worlds[0].particles, name).tobytes() == \
+            getattr(worlds[1].particles, name).tobytes()
+    for w in worlds:
+        w.step(30)
+    assert dumps(worlds[0]) == dumps(worlds[1])
+
+
+def test_a_bulk_write_out_of_range_or_of_no_row_writes_nothing():
+    w = _world()
+    before = {name: getattr(w.particles, name).copy() for name in ("pos", "prev", "pin")}
+    bad = [([0, 1], [[5.0, 5.0], [math.nan, 1.0]], None, None, "field x"),
+           ([0, 1], None, [[0.0, 0.0], [1.0, limits.MAX_SPEED * 2]], None, "field vy"),
+           ([1], None, [limits.MAX_SPEED * 2], 0, "field vx"),
+           ([0, 99], [[5.0, 5.0], [6.0, 6.0]], None, None, "no row 99"),
+           ([-1], None, [[1.0, 1.0]], None, "no row -1")]
+    for rows, pos, vel, axis, message in bad:
+        with pytest.raises(WorldError, match=message):
+            w.particles.place(rows, pos, vel, axis=axis)
+        for name, value in before.items():
+            assert getattr(w.particles, name).tobytes() == value.tobytes()
+    with pytest.raises(ValueError, match="axis"):
+        w.particles.place([0], velocity=[1.0], axis=2)
+    for rows, push, message in (([0, 1], [[1.0, 1.0], [limits.MAX_FORCE * 2, 0.0]], "fx"),
+                                ([5], [[1.0, 1.0]], "no row 5")):
+        with pytest.raises(WorldError, match=message):
+            w.particles.push(rows, push)
+    w.step()  # no force was left behind
+    fresh = _world()
+    fresh.step()
+    assert w.state_hash() == fresh.state_hash()

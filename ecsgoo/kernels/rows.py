@@ -1,0 +1,72 @@
+"""Bulk writes of a few rows (the views' ``place`` and ``push``): checked and written in one
+call, where a dozen small numpy operations on three rows cost ~15 µs.
+
+The same bits as the numpy forms (``tests/naive.py``); a value out of range writes nothing
+and the caller's numpy path names it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+
+@njit(cache=True)
+def within(values, low, high, open_low, zero, inf):
+    """Whether every one of ``values`` (a flat float64 array) is in ``limits.Range(low,
+    high, open_low, zero, inf)`` (NaN never is)."""
+    for v in values:
+        above = v > low if open_low else v >= low
+        if not ((above and v <= high) or (zero and v == 0.0) or (inf and v == math.inf)):
+            return False
+    return True
+
+
+@njit(cache=True)
+def place_rows(n, pos, prev, pin, pinned, rows, new, vel, h, axis):
+    """``views.place``'s writes: each of ``rows`` moved to ``new`` (keeping its step
+    ``pos − prev``; its pin follows) and then given velocity ``vel`` (``prev = pos −
+    vel·h``), both flat (``(k, 2)`` raveled, or ``(k,)`` of one ``axis`` ≥ 0); either empty:
+    not written. ``False``, and nothing written, if a row is not one of the table's ``n``."""
+    for r in rows:
+        if r < 0 or r >= n:
+            return False
+    width = 2 if axis < 0 else 1
+    first = 0 if axis < 0 else axis
+    for i in range(len(rows)):
+        r = rows[i]
+        if len(new):
+            for d in range(width):
+                value = new[i * width + d]
+                prev[r, first + d] += value - pos[r, first + d]
+                pos[r, first + d] = value
+                pin[r, first + d] = value
+            if axis >= 0 and not pinned[r]:  # a free one's spawn point: where it is
+                pin[r, 0], pin[r, 1] = pos[r, 0], pos[r, 1]
+        if len(vel):
+            for d in range(width):
+                prev[r, first + d] = pos[r, first + d] - vel[i * width + d] * h
+    return True
+
+
+@njit(cache=True)
+def push_rows(n, col, rows, force, low, high, open_low, zero, inf):
+    """``views.push``'s write: ``force`` (``(k, 2)``) added to ``col`` at ``rows``, if every
+    force and every sum is in the range (``within``'s) and every row one of the table's
+    ``n``; ``False``, and nothing written, if not."""
+    for r in rows:
+        if r < 0 or r >= n:
+            return False
+    for i in range(len(rows)):
+        for d in range(2):
+            f, total = force[i, d], col[rows[i], d] + force[i, d]
+            for v in (f, total):
+                above = v > low if open_low else v >= low
+                if not ((above and v <= high) or (zero and v == 0.0)
+                        or (inf and v == math.inf)):
+                    return False
+    for i in range(len(rows)):
+        for d in range(2):
+            col[rows[i], d] += force[i, d]
+    return True
