@@ -44,6 +44,7 @@ from .flags import any_set
 from .kernels.graph import component_labels
 from .kernels.islands import frozen_rows
 from .kernels.queries import touching_pairs
+from .kernels.rows import still_again
 from .kernels.stillness import (
     body_speeds,
     count_still,
@@ -365,9 +366,10 @@ def wake_rows(world: World, table: Any, rows: np.ndarray) -> None:
     if not world.sleep or not len(rows):
         return
     cols = table.cols
-    for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
-        world.wake(entity)
-    cols["still"][rows] = 0
+    if still_again(cols["asleep"], cols["still"], rows):  # the usual case: all awake
+        for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
+            world.wake(entity)
+        cols["still"][rows] = 0
     world.resting = False
 
 

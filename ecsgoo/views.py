@@ -153,8 +153,9 @@ class Rows:
         table = self._table
         rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
         force = np.ascontiguousarray(force, dtype=np.float64).reshape(len(rows), 2)
-        col, limit = table.cols["force"], limits.FIELDS["Particle"]["fx"]
-        if limit == limits.FIELDS["Particle"]["fy"] and push_rows(table.n, col, rows, force,
+        fields, col = limits.FIELDS["Particle"], table.cols["force"]
+        limit, other = fields["fx"], fields["fy"]
+        if (limit is other or limit == other) and push_rows(table.n, col, rows, force,
                                                                    *_bounds(limit)):
             sleeping.wake_rows(self._world, table, rows)  # checked and written in one call
             return
@@ -198,8 +199,16 @@ def _in_table(table: Any, rows: np.ndarray) -> None:
 
 
 def _bounds(limit: limits.Range) -> tuple[float, float, bool, bool, bool]:
-    """``limit`` as the row kernels take it (``kernels.rows.within``)."""
-    return float(limit.low), float(limit.high), limit.open_low, limit.zero, limit.inf
+    """``limit`` as the row kernels take it (``kernels.rows.within``), made once a range."""
+    kept = _BOUNDS.get(id(limit))
+    if kept is None or kept[0] is not limit:
+        kept = _BOUNDS[id(limit)] = (limit, (float(limit.low), float(limit.high),
+                                             limit.open_low, limit.zero, limit.inf))
+    return kept[1]
+
+
+#: Each range's bounds as the row kernels take them, by the range's id (``_bounds``).
+_BOUNDS: dict[int, tuple[limits.Range, tuple[float, float, bool, bool, bool]]] = {}
 
 
 def _holds(keys: tuple[str, str], values: np.ndarray, axis: int | None) -> bool:
@@ -208,8 +217,9 @@ def _holds(keys: tuple[str, str], values: np.ndarray, axis: int | None) -> bool:
     fields = limits.FIELDS["Particle"]
     if axis is not None:
         return within(values, *_bounds(fields[keys[axis]]))
-    if fields[keys[0]] == fields[keys[1]]:
-        return within(values.reshape(-1), *_bounds(fields[keys[0]]))
+    first, second = fields[keys[0]], fields[keys[1]]
+    if first is second or first == second:
+        return within(values.reshape(-1), *_bounds(first))
     return all(within(values[:, k].copy(), *_bounds(fields[key])) for k, key in enumerate(keys))
 
 

@@ -204,7 +204,8 @@ def _game_kernels() -> None:
                    np.array([0.5]), 1.0, gx, gy, 0.0, np.empty((1, 2)), np.empty((1, 2)),
                    np.zeros((len(p), 2)), np.zeros(len(p), dtype=np.bool_))
         _crawlers(world)
-        p.place(two, p.pos[two], np.zeros((2, 2)))  # the views' bulk writes (kernels.rows)
+        world.sleep = True  # the views' bulk writes (kernels.rows), waking what they move
+        p.place(two, p.pos[two], np.zeros((2, 2)))
         p.place(two, velocity=np.zeros(2), axis=0)
         p.push(two, np.zeros((2, 2)))
     finally:

@@ -70,3 +70,14 @@ def push_rows(n, col, rows, force, low, high, open_low, zero, inf):
         for d in range(2):
             col[rows[i], d] += force[i, d]
     return True
+
+
+@njit(cache=True)
+def still_again(asleep, still, rows):
+    """``rows``' still counts start again (``sleeping.wake_rows``); whether one of them is
+    asleep (its island then wakes, one entity at a time)."""
+    any_asleep = False
+    for r in rows:
+        still[r] = 0
+        any_asleep = any_asleep or asleep[r]
+    return any_asleep
