@@ -89,3 +89,53 @@ def classify(n, labels, pinned, m, a, b, entity, was_grounded):
             if e < was_grounded.shape[0] and was_grounded[e]:
                 detached += 1
     return grounded, in_structure, now_grounded, connected, debris, components, detached
+
+
+@njit(cache=True)
+def _first(va, ua, vb, ub):
+    """Whether a key ``(slack, unbreakable)`` sorts before another (NaN slack last)."""
+    if va != va or vb != vb:
+        if (va != va) != (vb != vb):
+            return vb != vb
+    elif va != vb:
+        return va < vb
+    return ub and not ua
+
+
+@njit(cache=True)
+def danger_rows(stretch, max_stretch, rows):
+    """``rows`` (springs) most dangerous first: ``analysis.danger_order`` of them, to the
+    bit (slack ``(max − stretch) / max``, 1 for an unbreakable spring, least first, NaN
+    last; ties breakable first, then in ``rows``' order), as a stable merge sort."""
+    k = len(rows)
+    value = np.empty(k)
+    unbreakable = np.empty(k, np.bool_)
+    for i in range(k):
+        limit = max_stretch[rows[i]]
+        finite = np.isfinite(limit)
+        value[i] = (limit - stretch[rows[i]]) / limit if finite else 1.0
+        unbreakable[i] = not finite
+    order, spare = np.arange(k), np.empty(k, np.int64)
+    width = 1
+    while width < k:
+        for lo in range(0, k, 2 * width):
+            mid, hi = min(lo + width, k), min(lo + 2 * width, k)
+            i, j, out = lo, mid, lo
+            while i < mid and j < hi:
+                a, b = order[i], order[j]
+                if _first(value[b], unbreakable[b], value[a], unbreakable[a]):
+                    spare[out] = b
+                    j += 1
+                else:
+                    spare[out] = a
+                    i += 1
+                out += 1
+            while i < mid:
+                spare[out] = order[i]
+                i, out = i + 1, out + 1
+            while j < hi:
+                spare[out] = order[j]
+                j, out = j + 1, out + 1
+        order, spare = spare, order
+        width *= 2
+    return rows[order]

@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..analysis import danger_order
 from ..kernels.graph import bridge_mask, component_labels
-from ..kernels.structure import classify, live_max, live_springs
+from ..kernels.structure import classify, danger_rows, live_max, live_springs
 from .pipeline import Stage, living_particles, register_stage
 
 if TYPE_CHECKING:
@@ -154,9 +153,7 @@ class Analyze(Stage):
         s = world.store.springs
         topo, detached = self._current_topology(world)
         bridge_rows = topo.bridge_rows
-        critical_rows = bridge_rows[danger_order(s.stretch[bridge_rows],
-                                                 s.max_stretch[bridge_rows],
-                                                 np.arange(len(bridge_rows)))]
+        critical_rows = danger_rows(s.stretch, s.max_stretch, bridge_rows)
         critical = s.entity[critical_rows]
         for arr in (critical_rows, critical):
             arr.flags.writeable = False
