@@ -49,6 +49,7 @@ from .kernels.stillness import (
     body_speeds,
     count_still,
     fastest_awake,
+    frame_stillness,
     moved_asleep,
     particle_speeds,
 )
@@ -73,6 +74,8 @@ class SleepState:
     def __init__(self) -> None:
         self.start: FrameStart | None = None
         self.resting_rows: tuple[int, int] | None = None
+        #: The usual frame's particle and body speeds (px/s; scratch ``_counted`` reuses).
+        self.speeds: tuple[np.ndarray, np.ndarray] | None = None
 
     def copy(self) -> SleepState:
         """An independent copy (``World.clone``)."""
@@ -94,11 +97,14 @@ def update(world: World) -> None:
     if world.resting and state.resting_rows == (n, m):
         return  # all asleep, nothing woke (``wake``) and nothing joined: nothing changed
     start, state.start = state.start, None
-    speed, bspeed = _frame_speeds(world, start)
     slow = sleep_speed(world)
-    _hold(world, start, speed, bspeed, slow)
-    for table, fast in ((p, speed), (b, bspeed)):
-        count_still(table.n, fast, table.asleep, table.still, slow)
+    if not _counted(world, start, slow):
+        speed, bspeed = _frame_speeds(world, start)
+        _hold(world, start, speed, bspeed, slow)
+        for table, fast in ((p, speed), (b, bspeed)):
+            count_still(table.n, fast, table.asleep, table.still, slow)
+    else:
+        speed, bspeed = state.speeds
     kinematic.keep_awake(b, bspeed)
     grabbed_p = st.pslot.get(world.grabbed, -1)
     grabbed_b = st.bslot.get(world.grabbed, -1)
@@ -227,6 +233,29 @@ def _hold(world: World, start: FrameStart | None, speed: np.ndarray,
         if body:
             c["angle"][rows] = c["prev_angle"][rows] = then[rows, 2]
     world.store.moved()
+
+
+def _counted(world: World, start: FrameStart | None, slow: float) -> bool:
+    """The usual frame's speeds, holding and still counts in one call
+    (``stillness.frame_stillness``; the speeds into ``world.sleep_state.speeds``): when
+    every row was there as the frame began and no sleeping row was hit. ``False``, and
+    nothing written, otherwise: ``update`` takes the long way (``_hold`` wakes islands)."""
+    st = world.store
+    p, b = st.particles, st.bodies
+    if start is None or start.version != p.version or start.bversion != b.version:
+        return False
+    state = world.sleep_state
+    speeds = state.speeds
+    if speeds is None or len(speeds[0]) != p.n or len(speeds[1]) != b.n:
+        speeds = state.speeds = (np.empty(p.n), np.empty(b.n))
+    c, bc = p.cols, b.cols
+    hit, sleeps = frame_stillness(p.n, c["pos"], c["prev"], start.pos, c["asleep"], c["still"],
+                                   b.n, bc["pos"], bc["prev"], bc["angle"], bc["prev_angle"],
+                                   bc["extent"], start.bpose, bc["asleep"], bc["still"], st.h,
+                                   world.dt, slow, *speeds)
+    if sleeps and not hit:
+        st.moved()  # the sleeping rows were put back where the frame began
+    return not hit
 
 
 def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, np.ndarray]:

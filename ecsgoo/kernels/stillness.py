@@ -105,3 +105,32 @@ def fastest_awake(n, pos, prev, w, force, pinned, mass, asleep, m, bpos, bprev, 
                 s += pull
             fastest = max(fastest, s)
     return fastest
+
+
+@njit(cache=True)
+def frame_stillness(n, pos, prev, then, asleep, still, m, bpos, bprev, angle, prev_angle,
+                    extent, bthen, basleep, bstill, h, dt, slow, speed, bspeed):
+    """A frame's speeds from where every row began (``then``, ``bthen``: the same rows
+    as now) into ``speed`` and ``bspeed`` (``particle_speeds``, ``body_speeds``), and,
+    unless a sleeping row was hit (went ``slow`` px/s or faster), the rest of
+    ``sleeping.update``'s look: the sleeping rows back where the frame began, at rest, and
+    the awake rows' still counts (``count_still``), in one call. Returns ``(hit, sleeps)``
+    of particles and bodies together (``moved_asleep``); when hit nothing was written."""
+    particle_speeds(n, pos, prev, then, asleep[:0], h, dt, speed)
+    body_speeds(m, bpos, bprev, angle, prev_angle, extent, bthen, basleep[:0], h, dt, bspeed)
+    hit, sleeps = moved_asleep(n, speed, asleep, slow)
+    bhit, bsleeps = moved_asleep(m, bspeed, basleep, slow)
+    if hit or bhit:
+        return True, True
+    for i in range(n):  # nothing that sleeps creeps
+        if asleep[i]:
+            pos[i, 0] = prev[i, 0] = then[i, 0]
+            pos[i, 1] = prev[i, 1] = then[i, 1]
+    for i in range(m):
+        if basleep[i]:
+            bpos[i, 0] = bprev[i, 0] = bthen[i, 0]
+            bpos[i, 1] = bprev[i, 1] = bthen[i, 1]
+            angle[i] = prev_angle[i] = bthen[i, 2]
+    count_still(n, speed, asleep, still, slow)
+    count_still(m, bspeed, basleep, bstill, slow)
+    return False, sleeps or bsleeps
