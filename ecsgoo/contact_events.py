@@ -165,9 +165,10 @@ def _particles_on_outlines(world: World) -> list[tuple[tuple[int, int], Where]]:
     p = st.particles
     if not any_set(p.events):
         return []
-    grid = world.broadphase.particles(world)  # makes the store whole: outlines are current
+    st.prepare()  # the store whole: the outlines are current
     if len(st.outline_off) < 2:
-        return []
+        return []  # no soft body (before: the particles' grid was made first)
+    grid = world.broadphase.particles(world)
     c = p.cols
     hits = np.zeros((int(p.events.sum()) * 4 + 16, 6))
     while True:
