@@ -214,11 +214,13 @@ def _game_kernels() -> None:
 
 def _crawlers(world: Any) -> None:
     """The goo crawl's frame (``kernels.riders.crawl_frame``) with the types its stage
-    passes: a link of the structure, a ball crawling on it and one walking to it."""
+    passes: a link of the structure, a ball crawling on it and one walking to it; and the
+    goo balls' rows and links (``kernels.structure.members``)."""
     import numpy as np
 
     from .components import Spring
     from .kernels.riders import crawl_frame
+    from .kernels.structure import members
 
     first = int(world.particles.entity[0])
     world.create_entity(Spring(first, int(world.particles.entity[1])))
@@ -235,6 +237,9 @@ def _crawlers(world: Any) -> None:
                 3.0, 250.0, 0.013, 1.0, gx, gy, 1.0, np.empty(n, dtype=np.int64),
                 np.empty(n, dtype=np.int64), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
                 np.zeros((m, 2)), np.zeros(m, dtype=np.bool_))
+    grounded = np.zeros(m, dtype=bool)
+    grounded.flags.writeable = False  # the analyze report's, read-only
+    members(p.entity, p.pinned, s.a, s.b, s.broken, grounded, ids.copy())
 
 
 def _rigid_alone() -> None:

@@ -139,3 +139,29 @@ def danger_rows(stretch, max_stretch, rows):
         order, spare = spare, order
         width *= 2
     return rows[order]
+
+
+@njit(cache=True)
+def members(p_entity, pinned, s_a, s_b, broken, grounded, entities):
+    """Of the particles of ``entities`` (each has a row in ``p_entity``): their rows, and
+    whether each is ``linked`` (pinned, or an end of an unbroken spring) and grounded
+    (``grounded`` per row, as Analyze found it, and linked): a game's pieces of the
+    structure (the goo balls) in one call."""
+    order = np.argsort(p_entity)
+    keys = p_entity[order]
+    k = len(entities)
+    rows = np.empty(k, np.int64)
+    for i in range(k):
+        rows[i] = order[np.searchsorted(keys, entities[i])]
+    degree = np.zeros(len(p_entity), np.int64)
+    for s in range(len(s_a)):
+        if not broken[s]:
+            degree[s_a[s]] += 1
+            degree[s_b[s]] += 1
+    linked = np.empty(k, np.bool_)
+    held = np.empty(k, np.bool_)
+    for i in range(k):
+        r = rows[i]
+        linked[i] = degree[r] > 0 or pinned[r]
+        held[i] = grounded[r] and linked[i]
+    return rows, linked, held

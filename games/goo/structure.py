@@ -15,6 +15,7 @@ import numpy as np
 from ecsgoo import ALL, Particle, Sensor, Spring, World
 from ecsgoo.analysis import connected_components
 from ecsgoo.geometry import point_in_polygon
+from ecsgoo.kernels.structure import members
 
 from .components import DETACHABLE, Goal, GooBall, GooRulesState
 
@@ -119,18 +120,17 @@ def balls(world: World, report: Any = None) -> Balls:
     ents = np.array([e for e, _ in found], dtype=np.int64)
     parts = [p for _, (p, _) in found]
     goo = [g for _, (_, g) in found]
-    p = world.particles
-    rows = _rows(p.entity, ents)
-    pos = p.pos[rows] if len(rows) else np.zeros((0, 2))  # fancy indexing: a copy
-    fields = np.array([(g.free, g.placed, g.link, g.sucked) for g in goo],
-                      dtype=np.int64).reshape(-1, 4)
+    p, s = world.particles, world.springs
+    fields = np.array([(g.free, g.placed, g.link, g.sucked, g.kind == "balloon") for g in goo],
+                      dtype=np.int64).reshape(-1, 5)
+    rows, linked, grounded = members(p.entity, p.pinned, s.a, s.b, s.broken,
+                                     _grounded(world, report), ents)
+    pos = p.pos[rows]  # fancy indexing: a copy
     free, sucked = fields[:, 0].astype(bool), fields[:, 3].astype(bool)
     kind = np.array([g.kind for g in goo], dtype=object)
-    degree, grounded = _links(world, report)
-    pinned = p.pinned[rows]
-    linked = (degree[rows] > 0) | pinned
-    return Balls(ents, rows, pos, free, fields[:, 1].copy(), linked, grounded[rows] & linked,
-                 free & (fields[:, 2] != 0), sucked, kind, pinned, kind == "balloon", parts, goo)
+    return Balls(ents, rows, pos, free, fields[:, 1].copy(), linked, grounded,
+                 free & (fields[:, 2] != 0), sucked, kind, p.pinned[rows],
+                 fields[:, 4].astype(bool), parts, goo)
 
 
 #: Each world's ``Balls`` of this frame as the rules stage read them, and its key
@@ -157,13 +157,6 @@ def _entity(item: tuple[int, Any]) -> int:
     return item[0]
 
 
-def _rows(row_entities: np.ndarray, entities: np.ndarray) -> np.ndarray:
-    """The particle rows of ``entities`` (each has a Particle), given each row's entity:
-    one sort and a binary search, not a look-up per ball."""
-    order = np.argsort(row_entities, kind="stable")
-    return order[np.searchsorted(row_entities[order], entities)].astype(np.int64)
-
-
 def pipe_node(world: World, bs: Balls) -> int:
     """The structure ball the open pipe draws the crawlers to: of those its intake senses,
     the nearest the mouth; ``-1`` while the pipe is closed (no structure ball reached it)."""
@@ -178,17 +171,17 @@ def pipe_node(world: World, bs: Balls) -> int:
     return int(bs.entities[inside][np.argmin(dist)])
 
 
-def _links(world: World, report: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Per particle row: how many unbroken links it has, and whether it reaches an anchor."""
+def _grounded(world: World, report: Any) -> np.ndarray:
+    """Per particle row: whether it reaches an anchor through unbroken links (this frame's
+    ``report`` when it has every row, else worked out here)."""
     p, s = world.particles, world.springs
-    n = len(p)
+    if report is not None and len(report.grounded) == len(p):
+        return np.asarray(report.grounded, dtype=bool)
     ok = ~s.broken
-    a, b = s.a[ok], s.b[ok]
-    degree = np.bincount(np.concatenate([a, b]), minlength=n)
-    if report is not None and len(report.grounded) == n:
-        return degree, np.asarray(report.grounded, dtype=bool)
-    labels = connected_components(n, a, b)
-    return degree, np.isin(labels, labels[p.pinned])
+    labels = connected_components(len(p), s.a[ok], s.b[ok])
+    grounded = np.isin(labels, labels[p.pinned])
+    grounded.flags.writeable = False  # as the report's: one compiled ``members``
+    return grounded
 
 
 @dataclass

@@ -29,3 +29,23 @@ def test_ties_keep_the_rows_order_and_breakable_first():
     limit = np.array([2.0, math.inf, 2.0, 2.0, math.inf])  # slack 0.5, 1, 0.5, 0.5, 1
     rows = np.array([3, 1, 4, 0, 2], dtype=np.int64)
     assert danger_rows(stretch, limit, rows).tolist() == [3, 0, 2, 1, 4]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_members_is_the_numpy_form(seed):
+    from ecsgoo.kernels.structure import members
+
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(1, 40)), int(rng.integers(0, 60))
+    p_entity = rng.permutation(np.arange(5, 5 + 3 * n, 3))[:n].astype(np.int64)
+    pinned, grounded = rng.random(n) < 0.2, rng.random(n) < 0.5
+    s_a, s_b = rng.integers(0, n, m), rng.integers(0, n, m)
+    broken = rng.random(m) < 0.3
+    ents = rng.permutation(p_entity)[: int(rng.integers(0, n + 1))]
+    order = np.argsort(p_entity, kind="stable")  # the numpy form it replaced
+    rows = order[np.searchsorted(p_entity[order], ents)]
+    degree = np.bincount(np.concatenate([s_a[~broken], s_b[~broken]]), minlength=n)
+    linked = (degree[rows] > 0) | pinned[rows]
+    got = members(p_entity, pinned, s_a, s_b, broken, grounded, ents)
+    for g, want in zip(got, (rows, linked, grounded[rows] & linked), strict=True):
+        assert g.tolist() == want.tolist()
