@@ -74,7 +74,7 @@ class SleepState:
     def __init__(self) -> None:
         self.start: FrameStart | None = None
         self.resting_rows: tuple[int, int] | None = None
-        #: The usual frame's particle and body speeds (px/s; scratch ``_counted`` reuses).
+        #: The usual frame's particle and body speeds (px/s; scratch ``_look`` reuses).
         self.speeds: tuple[np.ndarray, np.ndarray] | None = None
 
     def copy(self) -> SleepState:
@@ -98,13 +98,12 @@ def update(world: World) -> None:
         return  # all asleep, nothing woke (``wake``) and nothing joined: nothing changed
     start, state.start = state.start, None
     slow = sleep_speed(world)
-    if not _counted(world, start, slow):
-        speed, bspeed = _frame_speeds(world, start)
+    hit = _look(world, start, slow)
+    speed, bspeed = _frame_speeds(world, start) if hit is None else state.speeds
+    if hit is not False:  # the long way: a sleeping row was hit, or rows came or went
         _hold(world, start, speed, bspeed, slow)
         for table, fast in ((p, speed), (b, bspeed)):
             count_still(table.n, fast, table.asleep, table.still, slow)
-    else:
-        speed, bspeed = state.speeds
     kinematic.keep_awake(b, bspeed)
     grabbed_p = st.pslot.get(world.grabbed, -1)
     grabbed_b = st.bslot.get(world.grabbed, -1)
@@ -235,15 +234,16 @@ def _hold(world: World, start: FrameStart | None, speed: np.ndarray,
     world.store.moved()
 
 
-def _counted(world: World, start: FrameStart | None, slow: float) -> bool:
+def _look(world: World, start: FrameStart | None, slow: float) -> bool | None:
     """The usual frame's speeds, holding and still counts in one call
-    (``stillness.frame_stillness``; the speeds into ``world.sleep_state.speeds``): when
-    every row was there as the frame began and no sleeping row was hit. ``False``, and
-    nothing written, otherwise: ``update`` takes the long way (``_hold`` wakes islands)."""
+    (``stillness.frame_stillness``; the speeds into ``world.sleep_state.speeds``), when
+    every row was there as the frame began: ``False`` when done, ``True`` when a sleeping
+    row was hit (the speeds are in, nothing else was written: ``_hold`` wakes its island).
+    ``None``, and nothing done, when rows came or went or no start was taken."""
     st = world.store
     p, b = st.particles, st.bodies
     if start is None or start.version != p.version or start.bversion != b.version:
-        return False
+        return None
     state = world.sleep_state
     speeds = state.speeds
     if speeds is None or len(speeds[0]) != p.n or len(speeds[1]) != b.n:
@@ -255,7 +255,7 @@ def _counted(world: World, start: FrameStart | None, slow: float) -> bool:
                                    world.dt, slow, *speeds)
     if sleeps and not hit:
         st.moved()  # the sleeping rows were put back where the frame began
-    return not hit
+    return hit
 
 
 def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, np.ndarray]:
@@ -397,8 +397,7 @@ def wake_rows(world: World, table: Any, rows: np.ndarray) -> None:
     cols = table.cols
     if still_again(cols["asleep"], cols["still"], rows):  # the usual case: all awake
         for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
-            world.wake(entity)
-        cols["still"][rows] = 0
+            world.wake(entity)  # its island's still counts start again too
     world.resting = False
 
 

@@ -61,8 +61,7 @@ class Rows:
         if name not in table.cols:
             known = ", ".join(table.cols)
             raise AttributeError(f"{self._name} have no column {name!r} (columns: {known})")
-        _read_only(table, name)
-        return table._read_only[name][3]
+        return _read_only(table, name)
 
     def row(self, entity: int) -> int:
         """The row of ``entity``'s component in this table (``WorldError`` if it has none)."""
@@ -175,10 +174,10 @@ _NONE: dict[str, Any] = {}
 
 
 def _read_only(table: Any, name: str) -> np.ndarray:
-    """A read-only view of ``table``'s whole column ``name``, made once per column array
-    (a fresh view made read-only cost ~1 µs a read; a slice of this one inherits it), and
-    its slice of the table's rows, kept while the row count is the same (``Rows``' read
-    of a column then costs a dict look-up)."""
+    """A read-only view of ``table``'s column ``name``, its rows: a slice of a read-only
+    view of the whole column made once per column array (a fresh view made read-only cost
+    ~1 µs a read), the slice kept while the row count is the same (``Rows``' next read of
+    the column then costs a dict look-up)."""
     col = table.cols[name]
     kept = table.__dict__.setdefault("_read_only", {}).get(name)
     if kept is None or kept[0] is not col:  # a new column (grown, copied, loaded)
@@ -186,8 +185,9 @@ def _read_only(table: Any, name: str) -> np.ndarray:
         view.flags.writeable = False
     else:
         view = kept[1]
-    table._read_only[name] = (col, view, table.n, view[: table.n])
-    return view
+    rows = view[: table.n]
+    table._read_only[name] = (col, view, table.n, rows)
+    return rows
 
 
 def _in_table(table: Any, rows: np.ndarray) -> None:
@@ -228,11 +228,8 @@ def _check_axes(keys: tuple[str, str], values: np.ndarray, axis: int | None) -> 
     ``axis`` (``values``: ``(k,)``)."""
     if axis is None:
         _check_pair("Particle", keys, values)
-        return
-    bad = _out_of_range(limits.FIELDS["Particle"][keys[axis]], values)
-    if bad is not None:
-        raise WorldError(f"Particle: field {keys[axis]} must be "
-                         f"{limits.FIELDS['Particle'][keys[axis]].describe()}, got {bad!r}")
+    else:
+        _check_field("Particle", keys[axis], values)
 
 
 def _check_pair(owner: str, keys: tuple[str, str], values: np.ndarray) -> None:
@@ -242,10 +239,15 @@ def _check_pair(owner: str, keys: tuple[str, str], values: np.ndarray) -> None:
     if fields[keys[0]] == fields[keys[1]] and _out_of_range(fields[keys[0]], values) is None:
         return
     for k, key in enumerate(keys):
-        bad = _out_of_range(fields[key], values[:, k])
-        if bad is not None:
-            raise WorldError(f"{owner}: field {key} must be {fields[key].describe()}, "
-                             f"got {bad!r}")
+        _check_field(owner, key, values[:, k])
+
+
+def _check_field(owner: str, key: str, values: np.ndarray) -> None:
+    """WorldError naming ``owner``'s field ``key`` if one of ``values`` is out of its range."""
+    limit = limits.FIELDS[owner][key]
+    bad = _out_of_range(limit, values)
+    if bad is not None:
+        raise WorldError(f"{owner}: field {key} must be {limit.describe()}, got {bad!r}")
 
 
 def _out_of_range(limit: limits.Range | None, values: np.ndarray) -> Any:

@@ -235,7 +235,7 @@ def _crawlers(world: Any) -> None:
                 s.broken, rows, ids, structure, ~structure, link, np.zeros(n),
                 np.ones(n, dtype=np.int64), world.grabbed, 45.0, world.dt, world.frame, 0,
                 3.0, 250.0, 0.013, 1.0, gx, gy, 1.0, np.empty(n, dtype=np.int64),
-                np.empty(n, dtype=np.int64), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
+                np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
                 np.zeros((m, 2)), np.zeros(m, dtype=np.bool_))
     grounded = np.zeros(m, dtype=bool)
     grounded.flags.writeable = False  # the analyze report's, read-only

@@ -43,22 +43,6 @@ def ride_links(pos, prev, h, pinned, mass, rows, a, b, t, load, gx, gy, wind, wh
 
 
 @njit(cache=True)
-def _link_of(order, keys, link):
-    """The spring row of entity ``link`` (``order``/``keys``: the rows by entity and
-    their entities), or ``-1``."""
-    lo, hi = 0, len(keys)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if keys[mid] < link:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < len(keys) and keys[lo] == link:
-        return order[lo]
-    return -1
-
-
-@njit(cache=True)
 def _network(n, order, s_a, s_b, valid):
     """The valid links at each particle row, in spring-entity order (``order``): row ``r``'s
     are ``spring[start[r]:start[r + 1]]``, their other ends ``other[…]``."""
@@ -123,7 +107,8 @@ def crawl_links(pos, s_entity, s_a, s_b, valid, entity, link, t, heading, speed,
     start = spring = other = hops = np.empty(0, np.int64)
     made = False
     for j in range(len(link)):
-        s = _link_of(order, keys, link[j])
+        at = np.searchsorted(keys, link[j])
+        s = order[at] if at < len(keys) and keys[at] == link[j] else -1
         on[j] = s >= 0 and valid[s]
         if not on[j]:
             continue
@@ -221,18 +206,17 @@ def structure_links(n, s_a, s_b, broken, rows, structure):
 @njit(cache=True)
 def crawl_frame(pos, prev, h, pinned, mass, radius, s_entity, s_a, s_b, broken, rows, entity,
                 structure, mine, link, t, heading, grabbed, speed, dt, frame, target, climb,
-                sense, rate, load, gx, gy, wind, state, near, vx, where, velocity, force,
-                touched):
+                sense, rate, load, gx, gy, wind, near, vx, where, velocity, force, touched):
     """One frame of the goo balls (particle ``rows`` of ``entity``, by entity) that crawl
     (``mine``: free, not held): those off the structure (``link`` 0) walk
-    (``walk_to_nodes``: ``state`` WALK with ``vx``, or CLIMB at ``near`` when it reaches a
-    node, else STILL in the air), those on it crawl (``crawl_links``, updating ``link``,
+    (``walk_to_nodes``: WALK with ``vx``, or CLIMB at ``near`` when it reaches a node, else
+    STILL in the air), those on it crawl (``crawl_links``, updating ``link``,
     ``t`` and ``heading``: DROP when the link is gone, else RIDE at ``where`` with
     ``velocity``, weighing ``load`` on its link's ends: ``ride_links``); then the ``wind``
     (px/s²) pushes every unpinned ball but the ``grabbed`` one. ``force`` and ``touched``
     per particle row, as the stage adds them (the crawlers' weights, then the wind).
     ``target``: the open pipe's ball's row (``-1``: shut). Returns the balls grouped by
-    state (``_by_state``)."""
+    what they do (``_by_state``)."""
     n = len(pos)
     valid, nodes = structure_links(n, s_a, s_b, broken, rows, structure)
     walkers = np.flatnonzero(mine & (link == 0))
@@ -241,7 +225,7 @@ def crawl_frame(pos, prev, h, pinned, mass, radius, s_entity, s_a, s_b, broken, 
     w_vx = np.empty(len(walkers))
     walk_to_nodes(pos, prev, h, radius, rows[walkers], entity[walkers], nodes, climb, sense,
                   speed, rate, frame, ground, w_near, w_vx)
-    state[:] = STILL
+    state = np.full(len(rows), STILL, np.int64)
     for j in range(len(walkers)):
         k = walkers[j]
         near[k], vx[k] = w_near[j], w_vx[j]

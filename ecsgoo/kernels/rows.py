@@ -1,8 +1,8 @@
 """Bulk writes of a few rows (the views' ``place`` and ``push``): checked and written in one
 call, where a dozen small numpy operations on three rows cost ~15 µs.
 
-The same bits as the numpy forms (``tests/naive.py``); a value out of range writes nothing
-and the caller's numpy path names it.
+The same bits as the component setters and ``apply_force`` (``tests/unit/world/
+test_views.py``); a value out of range writes nothing and the caller's numpy path names it.
 """
 
 from __future__ import annotations
@@ -13,12 +13,18 @@ from numba import njit
 
 
 @njit(cache=True)
+def _in_range(v, low, high, open_low, zero, inf):
+    """``limits.Range(low, high, open_low, zero, inf).contains(v)`` (NaN never is)."""
+    above = v > low if open_low else v >= low
+    return (above and v <= high) or (zero and v == 0.0) or (inf and v == math.inf)
+
+
+@njit(cache=True)
 def within(values, low, high, open_low, zero, inf):
-    """Whether every one of ``values`` (a flat float64 array) is in ``limits.Range(low,
-    high, open_low, zero, inf)`` (NaN never is)."""
+    """Whether every one of ``values`` (a flat float64 array) is in the range
+    (``_in_range``)."""
     for v in values:
-        above = v > low if open_low else v >= low
-        if not ((above and v <= high) or (zero and v == 0.0) or (inf and v == math.inf)):
+        if not _in_range(v, low, high, open_low, zero, inf):
             return False
     return True
 
@@ -60,12 +66,10 @@ def push_rows(n, col, rows, force, low, high, open_low, zero, inf):
             return False
     for i in range(len(rows)):
         for d in range(2):
-            f, total = force[i, d], col[rows[i], d] + force[i, d]
-            for v in (f, total):
-                above = v > low if open_low else v >= low
-                if not ((above and v <= high) or (zero and v == 0.0)
-                        or (inf and v == math.inf)):
-                    return False
+            f = force[i, d]
+            if not (_in_range(f, low, high, open_low, zero, inf)
+                    and _in_range(col[rows[i], d] + f, low, high, open_low, zero, inf)):
+                return False
     for i in range(len(rows)):
         for d in range(2):
             col[rows[i], d] += force[i, d]

@@ -62,8 +62,8 @@ class GooCrawl(Stage):
         state = np.array([(g.link, g.t, g.heading) for g in bs.goo]).reshape(n, 3)
         link, t, heading = state[:, 0].astype(np.int64), state[:, 1].copy(), \
             state[:, 2].astype(np.int64)
-        act, near = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)  # by the kernel
-        vx, where, speed = np.empty(n), np.empty((n, 2)), np.empty((n, 2))
+        near, vx = np.empty(n, dtype=np.int64), np.empty(n)  # written by the kernel
+        where, speed = np.empty((n, 2)), np.empty((n, 2))
         force, touched = np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
         target = pipe_node(world, bs) if bool(mine.any()) else -1
         p, s, rules = world.particles, world.springs, rules_state(world)
@@ -73,8 +73,8 @@ class GooCrawl(Stage):
             bs.rows, bs.entities, bs.structure, mine, link, t, heading, world.grabbed,
             self.speed, world.dt, world.frame,
             -1 if target < 0 else int(bs.rows[np.searchsorted(bs.entities, target)]),
-            self.climb, self.sense, self.rate, self.load, gx, gy, float(rules.wind), act, near,
-            vx, where, speed, force, touched)
+            self.climb, self.sense, self.rate, self.load, gx, gy, float(rules.wind), near, vx,
+            where, speed, force, touched)
         self._write(world, bs, groups, near, vx, link, t, heading, where, speed)
         _lift(world, bs, rules.lift, force, touched)
         rows = np.flatnonzero(touched)
