@@ -76,6 +76,16 @@ class _Field:
             table.store.woken(obj._entity)  # a sleeping thing feels what changed
 
 
+class _Watched(_Field):
+    """The ``events`` flag: a write to a bound component is also counted in its table's
+    ``watch_version`` ("is anything watched?" is kept by it, ``flags.watched``)."""
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        super().__set__(obj, value)
+        if obj._table is not None:
+            obj._table.watch_version += 1
+
+
 class _Measured(_Field):
     """A field the store measures when the component is added if it is still ``None``.
 
@@ -182,7 +192,7 @@ class Particle(Component):
     group = _Field()
     layer = _Field()
     mask = _Field()
-    events = _Field(wakes=False)  # what it reports, not what it feels
+    events = _Watched(wakes=False)  # what it reports, not what it feels
     friction = _Field()
     restitution = _Field()
 

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .flags import any_set
+from .flags import watched
 from .kernels.queries import touching_pairs
 from .kernels.touching import discs_on_bodies, discs_on_level, discs_on_outlines
 from .physics.contacts import touching_bodies
@@ -98,15 +98,15 @@ class FrameVelocities:
 def begin_frame(world: World) -> None:
     """Keep the velocities the frame begins with, if anything is watched."""
     st = world.store
-    watched = any_set(st.particles.events) or any_set(st.bodies.events)
-    world.event_start = FrameVelocities(world) if watched else None
+    watching = watched(st.particles) or watched(st.bodies)
+    world.event_start = FrameVelocities(world) if watching else None
 
 
 def update(world: World) -> None:
     """Dispatch the contacts that began and ended since the last frame."""
     state = world.resource(Touching)
     st = world.store
-    if not (any_set(st.particles.events) or any_set(st.bodies.events)) and (
+    if not (watched(st.particles) or watched(st.bodies)) and (
             state is None or not (state.pairs or state.arriving)):
         return  # nothing watched, nothing was touching or arriving: nothing begins or
         # ends, so the usual case costs nothing (a game that watched once included)
@@ -163,7 +163,7 @@ def _particles_on_outlines(world: World) -> list[tuple[tuple[int, int], Where]]:
     the pair names the outline's particle nearer the touching point."""
     st = world.store
     p = st.particles
-    if not any_set(p.events):
+    if not watched(p):
         return []
     st.prepare()  # the store whole: the outlines are current
     if len(st.outline_off) < 2:
@@ -189,13 +189,13 @@ def _particle_pairs(world: World) -> list[tuple[tuple[int, int], Where]]:
     """Touching particle pairs with at least one watched particle."""
     p = world.store.particles
     n = p.n
-    watched = p.cols["events"][:n]
-    if n == 0 or not any_set(watched):
+    if n == 0 or not watched(p):
         return []
+    events = p.cols["events"][:n]
     grid = world.broadphase.particles(world)
-    out = np.zeros((16 * int(watched.sum()) + 16, 2), dtype=np.int64)
+    out = np.zeros((16 * int(events.sum()) + 16, 2), dtype=np.int64)
     while True:
-        count = touching_pairs(n, p.cols["pos"], p.cols["radius"], watched,
+        count = touching_pairs(n, p.cols["pos"], p.cols["radius"], events,
                                world.contact_slop, *grid, out)
         if count < len(out):
             break

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import limits
 from .columns import BODIES, JOINTS, NO_LIMIT
-from .components import Component, _Field
+from .components import Component, _Field, _Watched
 from .derived import inverse_masses
 from .errors import WorldError
 
@@ -132,7 +132,7 @@ class RigidBody(Component):
     group = _Field()
     layer = _Field()
     mask = _Field()
-    events = _Field(wakes=False)  # what it reports, not what it feels
+    events = _Watched(wakes=False)  # what it reports, not what it feels
 
     def _h(self) -> float:
         return self._table.store.h

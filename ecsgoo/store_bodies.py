@@ -273,6 +273,8 @@ def _given(table: Any, slots: list[int], values: dict[str, Any]) -> None:
             table.cols[name][rows[keep]] = v[keep]
         else:
             table.cols[name][rows] = v
+    if "events" in values:
+        table.watch_version += 1  # the flags changed (``flags.watched``)
 
 
 def _pair(values: dict[str, Any], a: str, b: str, k: int) -> tuple[Any, Any] | None:

@@ -150,6 +150,7 @@ class Rows:
         if self._name != "particles":
             raise AttributeError(f"{self._name} have no push (particles do)")
         table = self._table
+        self._world.forces_applied += 1
         rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
         force = np.ascontiguousarray(force, dtype=np.float64).reshape(len(rows), 2)
         fields, col = limits.FIELDS["Particle"], table.cols["force"]

@@ -118,6 +118,12 @@ class World:
         self._next_id = 1  # esper's next id in this world's context (it counts from 1)
         self._frame_force = np.zeros((0, 2))
         self._body_force = np.zeros((0, 2))
+        #: Calls that added to the pending forces (``apply_force``, ``particles.push``):
+        #: ``begin_frame`` skips taking them in a resting world while this and the rows
+        #: stay as they were.
+        self.forces_applied = 0
+        self._forces_taken: tuple[int, int, int] | None = None
+        self._forces_spent: tuple[int, int, int] | None = None
         self.profile: dict[str, float] | None = None
         self.grabbed = -1  # the grabbed particle's entity, or -1
         self.grab_target = self.grab_from = (0.0, 0.0)
@@ -473,10 +479,11 @@ class World:
 
     def step(self, n: int = 1) -> None:
         """Advance ``n`` (>= 0) fixed steps of ``dt``: one ``Pipeline.step`` each."""
-        n = limits.STEPS.check(n, "World.step", "n")
+        if n != 1 or n.__class__ is not int:  # one frame, the usual call, needs no check
+            n = limits.STEPS.check(n, "World.step", "n")
         with self._context():
             for _ in range(n):
-                self.pipeline.step(self)
+                self.pipeline.step(self)  # a stage may set another pipeline (``use``)
 
     def begin_frame(self) -> None:
         """Start a frame (``Pipeline.step`` calls it): catch up the packed rows, take the forces.
@@ -489,13 +496,14 @@ class World:
             sleeping.begin_frame(self)  # what moved this frame is measured from here
         contact_events.begin_frame(self)  # what a hit changed is measured from here
         self.rested = self.resting  # nothing woke it yet this frame (``end_frame``)
-        for table, attr in ((self.store.particles, "_frame_force"),
-                            (self.store.bodies, "_body_force")):
-            if table.n:
-                now = self._frame_share(attr, table)
-                pending = table.cols["force"][: table.n]
-                now[:] = pending
-                pending[:] = 0.0
+        st = self.store
+        key = (st.particles.version, st.bodies.version, self.forces_applied)
+        if not (self.resting and self._forces_spent == key):
+            self._take_forces()
+            # two takes with no force applied and no row come or gone between: the frame's
+            # forces and the pending ones are all zero, and stay so while nothing changes
+            self._forces_spent = key if self.resting and self._forces_taken == key else None
+            self._forces_taken = key
         if self.sleep and not self.resting:
             sleeping.freeze(self)  # what nothing awake can reach is solved as static
 
@@ -511,6 +519,17 @@ class World:
             sleeping.update(self)
         self.frame += 1
         self.grab_from = self.grab_target
+
+    def _take_forces(self) -> None:
+        """The forces applied since the last frame began act over this one; the pending
+        ones start again from zero."""
+        for table, attr in ((self.store.particles, "_frame_force"),
+                            (self.store.bodies, "_body_force")):
+            if table.n:
+                now = self._frame_share(attr, table)
+                pending = table.cols["force"][: table.n]
+                now[:] = pending
+                pending[:] = 0.0
 
     @property
     def frame_force(self) -> np.ndarray:
@@ -545,6 +564,7 @@ class World:
         particle's pending force stays within ``limits.MAX_FORCE`` (WorldError).
         """
         self.wake(entity)
+        self.forces_applied += 1
         kind = "RigidBody" if entity in self.store.bslot else "Particle"
         if kind == "RigidBody":
             force = self.store.bodies.cols["force"][self.store.bslot[entity]]

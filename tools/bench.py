@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, "..", "tests"), HERE]
@@ -34,6 +35,15 @@ def _warm() -> None:
 
 
 def _pymunk_pile(count: int, width: float, steps: int) -> float:
+    space = _pymunk_pile_space(count, width)
+    t0 = time.process_time()
+    for _ in range(steps):
+        space.step(1 / 60)
+    return (time.process_time() - t0) * 1000 / steps
+
+
+def _pymunk_pile_space(count: int, width: float) -> Any:
+    """``scenes.circle_pile(count, width=width)`` as a pymunk Space (10 iterations)."""
     import pymunk
 
     rng = np.random.default_rng(0)
@@ -56,10 +66,7 @@ def _pymunk_pile(count: int, width: float, steps: int) -> float:
         shape = pymunk.Circle(body, r)
         shape.friction, shape.elasticity = 0.4, 0.1
         space.add(body, shape)
-    t0 = time.process_time()
-    for _ in range(steps):
-        space.step(1 / 60)
-    return (time.process_time() - t0) * 1000 / steps
+    return space
 
 
 def _box2d_pile(count: int, width: float, steps: int) -> float | None:
@@ -496,6 +503,37 @@ def bench_sleep() -> list[Row]:
     return rows
 
 
+def bench_sleeping_pile(frames: int = 3000, rounds: int = 5) -> list[Row]:
+    """The 500-circle pile once all of it sleeps: ecsgoo (``World(sleep=True)``) beside
+    pymunk (``sleep_time_threshold`` 0.5 s), CPU µs a frame, best of ``rounds`` rounds of
+    ``frames`` taken in turn."""
+    w = scenes.circle_pile(500)
+    w.sleep = True
+    for _ in range(3600):
+        w.step()
+        if w.resting:
+            break
+    space = _pymunk_pile_space(500, 1200.0)
+    space.sleep_time_threshold = 0.5
+    for _ in range(3600):
+        space.step(1 / 60)
+        if all(b.is_sleeping for b in space.bodies):
+            break
+    asleep = sum(b.is_sleeping for b in space.bodies)
+    ours, theirs = [], []
+    for _ in range(rounds):
+        for out, step in ((ours, w.step), (theirs, lambda: space.step(1 / 60))):
+            t0 = time.process_time()
+            for _ in range(frames):
+                step()
+            out.append((time.process_time() - t0) * 1e6 / frames)
+    a, b = min(ours), min(theirs)
+    return [("pile of 500 circles, all asleep (CPU µs a frame, best round)",
+             f"{a:.2f} µs (resting: {w.resting}; rounds {_runs(ours)})",
+             f"pymunk {b:.2f} µs ({asleep}/500 asleep; rounds {_runs(theirs)}); "
+             f"ratio {a / b:.2f} (target ≤ 1.5)")]
+
+
 def _one_falling(world: World) -> World:
     """``world`` with a ball dropped 600 px above its highest thing (it falls for ~1 s)."""
     p, b = world.store.particles, world.store.bodies
@@ -519,6 +557,7 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "pyramid": bench_pyramid,
     "pyramid50": bench_pyramid50,
     "sleep": bench_sleep,
+    "sleeping_pile": bench_sleeping_pile,
     "chain": _optional("bench_joints", "bench_chain"),
     "graph": _optional("bench_graph", "bench_graph"),
     "analyze": _optional("bench_analyze", "bench_analyze"),

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..flags import any_set
+from ..flags import any_set, watched
 from ..kernels.rigid import body_pairs, particle_contacts, split_spinning
 from ..kernels.rigid_find import find_contacts
 from ..kernels.rigid_solver import (
@@ -413,7 +413,7 @@ def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, f
     st = world.store
     b = st.bodies
     found = world.contacts
-    if not b.n or not (any_set(b.events) or any_set(st.particles.events)):
+    if not b.n or not (watched(b) or watched(st.particles)):
         return {}
     out: dict[tuple[int, int], tuple[float, float, float, float]] = {}
     rows = [(found.old_ci[: found.old_n], found.old_cf[: found.old_n]),
@@ -429,8 +429,8 @@ def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, f
                     out.setdefault((ea, -1), _point(b, found, cf, k, i))
                 continue
             eb = int(b.entity[j]) if j >= 0 else int(st.particles.entity[p])
-            watched = b.events[i] or (b.events[j] if j >= 0 else st.particles.events[p])
-            if not watched:
+            either = b.events[i] or (b.events[j] if j >= 0 else st.particles.events[p])
+            if not either:
                 continue
             x, y, nx, ny = _point(b, found, cf, k, i)
             key = (ea, eb) if ea < eb else (eb, ea)

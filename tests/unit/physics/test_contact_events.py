@@ -201,3 +201,31 @@ def test_an_outline_nobody_watches_reports_nothing():
     w.create_entity(Particle(360, 340, radius=10))
     w.step(60)
     assert log == []
+
+
+@pytest.mark.parametrize("kind", ["particle", "body", "bodies at once"])
+def test_watching_something_in_a_resting_world_reports_its_contact_next_frame(kind):
+    """"Is anything watched?" is kept between frames (``flags.watched``): a flag set on a
+    world asleep all through, where no row came or went, still counts at once."""
+    w, log = _world(gravity=(0, -980))
+    w.sleep = True
+    w.create_entity(Particle(400, 20, radius=20, mass=float("inf")))
+    if kind == "particle":
+        thing = w.create_entity(Particle(400, 45, radius=5))
+    else:
+        made = RigidBody.box(400, 50, 20, 20, mass=1.0)
+        thing = (w.create_entities([made])[0] if kind == "bodies at once"
+                 else w.create_entity(made))
+    for _ in range(600):
+        w.step()
+        if w.resting:
+            break
+    assert w.resting and not log
+    w.step(30)  # kept answers: nothing watched, frame after frame
+    kept = RigidBody if kind != "particle" else Particle
+    w.component(thing, kept).events = True
+    w.step()
+    assert [e[:1] for e in log] == [("began",)] and thing in log[0][1:3]
+    w.component(thing, kept).events = False
+    w.step()
+    assert log[-1][0] == "ended" and w.resting

@@ -59,6 +59,33 @@ def test_writes_forces_and_grabs_wake_the_island():
         assert w.component(top, RigidBody).x != 0.0, poke
 
 
+@pytest.mark.parametrize("how", ["apply_force", "push", "a pinned ball"])
+def test_a_force_on_a_resting_world_acts_over_the_next_frame(how):
+    """A world asleep all through skips taking the (zero) forces each frame; a force
+    applied then is still the next frame's, and spent after it."""
+    w = World(sleep=True).use(*(s() for s in systems.SOLVER))
+    w.create_entity(Particle(400, 10, radius=10))
+    pinned = w.create_entity(Particle(200, 300, radius=10), Anchor())
+    ball = w.create_entity(Particle(300, 10, radius=10))
+    for _ in range(600):
+        w.step()
+        if w.resting:
+            break
+    assert w.resting
+    w.step(5)
+    target = pinned if how == "a pinned ball" else ball
+    row = w.particles.row(target)
+    if how == "push":
+        w.particles.push([row], [[300.0, 0.0]])
+    else:
+        w.apply_force(target, 300.0, 0.0)
+    w.step()
+    assert w.frame_force[row].tolist() == [300.0, 0.0]
+    for _ in range(3):
+        w.step()
+    assert not w.frame_force.any()
+
+
 def test_something_awake_landing_on_a_sleeping_stack_wakes_it():
     w, boxes = _stack()
     w.step(120)
