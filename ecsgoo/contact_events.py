@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .flags import watched
-from .kernels.queries import touching_pairs
+from .flags import watched, watched_count
+from .kernels.queries import touching_pairs, touching_pairs_all
 from .kernels.touching import discs_on_bodies, discs_on_level, discs_on_outlines
 from .physics.contacts import touching_bodies
 
@@ -47,6 +47,9 @@ if TYPE_CHECKING:
 
 #: A pair closing faster than this (px/s) at the frame's end has not hit yet.
 CLOSING_SPEED = 20.0
+#: Below this many disc tests (watched rows × rows) the touching pairs are found without
+#: the particles' grid: making it cost more than the tests (a few µs).
+FEW_TESTS = 4096
 Where = tuple[float, float, float, float]
 
 
@@ -86,13 +89,22 @@ class FrameVelocities:
         st = world.store
         p, b, h = st.particles, st.bodies, st.h
         self.entity, self.v = p.entity.copy(), (p.pos - p.prev) / h
-        self.bentity, self.bv = b.entity.copy(), (b.pos - b.prev) / h
+        if b.n:
+            self.bentity, self.bv = b.entity.copy(), (b.pos - b.prev) / h
+        else:  # no bodies: nothing to copy
+            self.bentity, self.bv = _NO_ENTITIES, _NO_VELOCITIES
 
     def of(self, entity: int, body: bool) -> np.ndarray | None:
         """``entity``'s velocity as the frame began, or None (made during the frame)."""
         ids, v = (self.bentity, self.bv) if body else (self.entity, self.v)
         rows = np.flatnonzero(ids == entity)
         return v[rows[0]] if len(rows) else None
+
+
+#: A frame's start without bodies (shared by every such frame: of no rows, nothing
+#: can be written into them, and writable they are the kernels' usual type).
+_NO_ENTITIES = np.zeros(0, dtype=np.int64)
+_NO_VELOCITIES = np.zeros((0, 2))
 
 
 def begin_frame(world: World) -> None:
@@ -170,7 +182,7 @@ def _particles_on_outlines(world: World) -> list[tuple[tuple[int, int], Where]]:
         return []  # no soft body (before: the particles' grid was made first)
     grid = world.broadphase.particles(world)
     c = p.cols
-    hits = np.zeros((int(p.events.sum()) * 4 + 16, 6))
+    hits = np.zeros((watched_count(p) * 4 + 16, 6))
     while True:
         count = discs_on_outlines(len(st.outline_off) - 1, st.outline_off, st.outline_idx,
                                   c["pos"], c["radius"], c["group"], c["layer"], c["mask"],
@@ -188,15 +200,20 @@ def _particles_on_outlines(world: World) -> list[tuple[tuple[int, int], Where]]:
 def _particle_pairs(world: World) -> list[tuple[tuple[int, int], Where]]:
     """Touching particle pairs with at least one watched particle."""
     p = world.store.particles
-    n = p.n
-    if n == 0 or not watched(p):
+    n, watching = p.n, watched_count(p)
+    if n == 0 or not watching:
         return []
-    events = p.cols["events"][:n]
-    grid = world.broadphase.particles(world)
-    out = np.zeros((16 * int(events.sum()) + 16, 2), dtype=np.int64)
+    c = p.cols
+    few = watching * n <= FEW_TESTS  # a falling fruit among a cupful: no grid
+    grid = () if few else world.broadphase.particles(world)
+    out = np.zeros((16 * watching + 16, 2), dtype=np.int64)
     while True:
-        count = touching_pairs(n, p.cols["pos"], p.cols["radius"], events,
-                               world.contact_slop, *grid, out)
+        if few:
+            count = touching_pairs_all(n, c["pos"], c["radius"], c["events"],
+                                       world.contact_slop, out)
+        else:
+            count = touching_pairs(n, c["pos"], c["radius"], c["events"], world.contact_slop,
+                                   *grid, out)
         if count < len(out):
             break
         out = np.zeros((2 * len(out), 2), dtype=np.int64)  # full: look again with room

@@ -22,12 +22,17 @@ def any_set(flags: np.ndarray) -> bool:
 
 
 def watched(table: Any) -> bool:
-    """Whether any of ``table``'s rows has its ``events`` flag set, kept until the
-    table's rows or its flags change (``Table.version``, ``Table.watch_version``)."""
+    """Whether any of ``table``'s rows has its ``events`` flag set (``watched_count``)."""
+    return watched_count(table) > 0
+
+
+def watched_count(table: Any) -> int:
+    """How many of ``table``'s rows have their ``events`` flag set, kept until the table's
+    rows or its flags change (``Table.version``, ``Table.watch_version``)."""
     key = (table.version, table.watch_version)
     kept = table._watched
     if kept[0] == key:
         return kept[1]
-    answer = any_set(table.events)
-    table._watched = (key, answer)
-    return answer
+    count = int(np.count_nonzero(table.events))
+    table._watched = (key, count)
+    return count

@@ -33,7 +33,7 @@ class Table:
         #: Writes of the ``events`` flags since the table was made (``version`` counts rows
         #: added and removed): "is anything watched?" is kept by both (``flags.watched``).
         self.watch_version = 0
-        self._watched = ((-1, -1), False)  # flags.watched's answer and its key
+        self._watched = ((-1, -1), 0)  # flags.watched_count's answer and its key
         #: The Store this table belongs to (particle views read its substep time ``h``).
         self.store = store
         self._defaults = {c.name: 0 if c.default is None else c.default

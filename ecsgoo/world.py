@@ -106,6 +106,7 @@ class World:
                  bounds: tuple[float, float, float, float] | None = (0, 0, 800, 600),
                  contact_slop: float = 1.0, sleep: bool = False) -> None:
         self.name = f"ecsgoo-world-{next(_names)}"
+        self._in_world = _InWorld(self.name)  # ``_context``: one, entered many times a frame
         self._handlers: dict[str, list[Callable[..., Any]]] = {}
         self._takes: dict[str, list[int | None]] = {}  # positional arguments each handler takes
         self._first: dict[str, list[bool]] = {}  # each handler gets the world first
@@ -210,7 +211,7 @@ class World:
         switching it mid-call, so worlds in two threads step as they would alone
         (one at a time).
         """
-        return _InWorld(self.name)
+        return self._in_world
 
     def close(self) -> None:
         """Remove this world's esper context now (a discarded world does it when collected)."""

@@ -787,3 +787,17 @@ def crawl_links_naive(pos, s_entity, s_a, s_b, valid, entity, link, t, heading, 
             link[j], tj, heading[j] = spring, 0.0 if at_a else 1.0, 1 if at_a else -1
         t[j], a[j], b[j] = tj, s_a[s], s_b[s]
     return link, t, heading, a, b, on
+
+
+def touching_pairs_naive(pos, radius, watched, slop):
+    """Every row pair ``(i, j)``, ``i < j``, with ``i`` or ``j`` watched, at most
+    ``r_i + r_j + slop`` apart (centre distance), as a sorted list."""
+    out = []
+    for i in range(len(pos)):
+        for j in range(i + 1, len(pos)):
+            if not (watched[i] or watched[j]):
+                continue
+            reach = radius[i] + radius[j] + slop
+            if math.dist(pos[i], pos[j]) <= reach:
+                out.append((i, j))
+    return out
