@@ -101,8 +101,8 @@ class Rows:
         new = np.broadcast_to(np.asarray(values, dtype=target.dtype), shape)
         spec = table.spec
         keys = spec[name].saved or (name,)
-        ranges = {spec.limit(key) for key in keys}
-        if len(ranges) > 1 or _out_of_range(ranges.pop(), new) is not None:
+        limit = _one_range(spec, name)
+        if limit is _MIXED or (limit is not None and not _all_within(limit, new)):
             for k, key in enumerate(keys):  # one range for all the keys: checked at once
                 part = new[..., k] if spec[name].width else new
                 bad = _out_of_range(spec.limit(key), part)
@@ -249,6 +249,30 @@ def _check_field(owner: str, key: str, values: np.ndarray) -> None:
     bad = _out_of_range(limit, values)
     if bad is not None:
         raise WorldError(f"{owner}: field {key} must be {limit.describe()}, got {bad!r}")
+
+
+def _one_range(spec: Any, name: str) -> Any:
+    """The one range all of column ``name``'s saved keys take (None: a flag, unchecked), or
+    ``_MIXED`` if they differ; made once a column."""
+    kept = _RANGES.get((spec, name))
+    if kept is None:
+        ranges = {spec.limit(key) for key in spec[name].saved or (name,)}
+        kept = _RANGES[spec, name] = ranges.pop() if len(ranges) == 1 else _MIXED
+    return kept
+
+
+#: Each column's one range (``_one_range``), by its table's spec and its name.
+_RANGES: dict[tuple[Any, str], Any] = {}
+#: ``_one_range`` of a column whose keys take different ranges.
+_MIXED = object()
+
+
+def _all_within(limit: limits.Range, values: np.ndarray) -> bool:
+    """Whether every one of ``values`` is inside ``limit``: floats in one kernel call
+    (``kernels.rows.within``), others as ``_out_of_range`` finds."""
+    if values.dtype == np.float64:
+        return within(np.ascontiguousarray(values).reshape(-1), *_bounds(limit))
+    return _out_of_range(limit, values) is None
 
 
 def _out_of_range(limit: limits.Range | None, values: np.ndarray) -> Any:

@@ -82,8 +82,12 @@ def holding(world: Any) -> list[int]:
 
 
 def _collect_stars(world: Any, candy: int) -> None:
-    for entity, star in world.get_component(Star):
-        if not star.collected and candy in star_sensor(world, entity).inside:
+    sensors = {entity: sensor for entity, (_, sensor) in world.get_components(Star, Sensor)}
+    for entity, star in world.get_component(Star):  # one look for all the sensors
+        sensor = sensors.get(entity)
+        if sensor is None:  # an old save's star: its sensor is added
+            sensor = star_sensor(world, entity)
+        if not star.collected and candy in sensor.inside:
             star.taken_at = world.frame
             world.dispatch("star_collected", world, entity)
 
@@ -98,8 +102,12 @@ def _tie_hooks(world: Any, candy: int, x: float, y: float, r: float) -> None:
 
 
 def _reaches_monster(world: Any, candy: int) -> bool:
-    return any(candy in mouth_of(world, entity).inside
-               for entity, _ in world.get_component(Monster))
+    mouths = {entity: sensor for entity, (_, sensor) in world.get_components(Monster, Sensor)}
+    for entity, _ in world.get_component(Monster):
+        mouth = mouths.get(entity)
+        if candy in (mouth_of(world, entity) if mouth is None else mouth).inside:
+            return True  # (an old save's Om Nom gets his mouth from mouth_of)
+    return False
 
 
 def mouth_sensor(monster: Monster, candy_radius: float) -> Sensor:
