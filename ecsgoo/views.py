@@ -150,7 +150,7 @@ class Rows:
         if self._name != "particles":
             raise AttributeError(f"{self._name} have no push (particles do)")
         table = self._table
-        self._world.forces_applied += 1
+        self._world._forces_applied += 1
         rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
         force = np.ascontiguousarray(force, dtype=np.float64).reshape(len(rows), 2)
         fields, col = limits.FIELDS["Particle"], table.cols["force"]
@@ -271,7 +271,9 @@ def _all_within(limit: limits.Range, values: np.ndarray) -> bool:
     """Whether every one of ``values`` is inside ``limit``: floats in one kernel call
     (``kernels.rows.within``), others as ``_out_of_range`` finds."""
     if values.dtype == np.float64:
-        return within(np.ascontiguousarray(values).reshape(-1), *_bounds(limit))
+        # a copy: writable and contiguous, the one signature the warm-up compiles (a
+        # broadcast view is read-only, another numba type)
+        return within(np.array(values).reshape(-1), *_bounds(limit))
     return _out_of_range(limit, values) is None
 
 

@@ -122,7 +122,7 @@ class World:
         #: Calls that added to the pending forces (``apply_force``, ``particles.push``):
         #: ``begin_frame`` skips taking them in a resting world while this and the rows
         #: stay as they were.
-        self.forces_applied = 0
+        self._forces_applied = 0
         self._forces_taken: tuple[int, int, int] | None = None
         self._forces_spent: tuple[int, int, int] | None = None
         self.profile: dict[str, float] | None = None
@@ -498,7 +498,7 @@ class World:
         contact_events.begin_frame(self)  # what a hit changed is measured from here
         self.rested = self.resting  # nothing woke it yet this frame (``end_frame``)
         st = self.store
-        key = (st.particles.version, st.bodies.version, self.forces_applied)
+        key = (st.particles.version, st.bodies.version, self._forces_applied)
         if not (self.resting and self._forces_spent == key):
             self._take_forces()
             # two takes with no force applied and no row come or gone between: the frame's
@@ -565,7 +565,7 @@ class World:
         particle's pending force stays within ``limits.MAX_FORCE`` (WorldError).
         """
         self.wake(entity)
-        self.forces_applied += 1
+        self._forces_applied += 1
         kind = "RigidBody" if entity in self.store.bslot else "Particle"
         if kind == "RigidBody":
             force = self.store.bodies.cols["force"][self.store.bslot[entity]]
