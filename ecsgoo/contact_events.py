@@ -38,8 +38,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .flags import watched, watched_count
-from .kernels.queries import touching_pairs, touching_pairs_all
+from .kernels.queries import touching_pairs
 from .kernels.touching import discs_on_bodies, discs_on_level, discs_on_outlines
+from .physics.broadphase import one_cell
 from .physics.contacts import touching_bodies
 
 if TYPE_CHECKING:
@@ -47,8 +48,9 @@ if TYPE_CHECKING:
 
 #: A pair closing faster than this (px/s) at the frame's end has not hit yet.
 CLOSING_SPEED = 20.0
-#: Below this many disc tests (watched rows × rows) the touching pairs are found without
-#: the particles' grid: making it cost more than the tests (a few µs).
+#: Below this many disc tests (watched rows × rows) the touching pairs are found in a grid
+#: of one cell (``broadphase.one_cell``): making the particles' grid cost more than the
+#: tests (a few µs).
 FEW_TESTS = 4096
 Where = tuple[float, float, float, float]
 
@@ -204,16 +206,12 @@ def _particle_pairs(world: World) -> list[tuple[tuple[int, int], Where]]:
     if n == 0 or not watching:
         return []
     c = p.cols
-    few = watching * n <= FEW_TESTS  # a falling fruit among a cupful: no grid
-    grid = () if few else world.broadphase.particles(world)
+    # a falling fruit among a cupful: every row is tested, in one cell (the same pairs)
+    grid = one_cell(n) if watching * n <= FEW_TESTS else world.broadphase.particles(world)
     out = np.zeros((16 * watching + 16, 2), dtype=np.int64)
     while True:
-        if few:
-            count = touching_pairs_all(n, c["pos"], c["radius"], c["events"],
-                                       world.contact_slop, out)
-        else:
-            count = touching_pairs(n, c["pos"], c["radius"], c["events"], world.contact_slop,
-                                   *grid, out)
+        count = touching_pairs(n, c["pos"], c["radius"], c["events"], world.contact_slop,
+                               *grid, out)
         if count < len(out):
             break
         out = np.zeros((2 * len(out), 2), dtype=np.int64)  # full: look again with room

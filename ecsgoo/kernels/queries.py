@@ -266,27 +266,6 @@ def touching_pairs(n, pos, radius, watched, slop, x0, y0, cell, nx, ny, start, i
 
 
 @njit(cache=True)
-def touching_pairs_all(n, pos, radius, watched, slop, out):
-    """``touching_pairs`` without a grid: each watched row against every row, the same
-    test in the same order of operations, so the same pairs (for a few watched rows,
-    cheaper than making the grid)."""
-    count = 0
-    for i in range(n):
-        if not watched[i]:
-            continue
-        xi, yi, ri = pos[i, 0], pos[i, 1], radius[i]
-        for j in range(n):
-            if j == i or (watched[j] and j < i):
-                continue  # a pair of two watched rows is found once, from the lower
-            reach = ri + radius[j] + slop
-            dx, dy = pos[j, 0] - xi, pos[j, 1] - yi
-            if dx * dx + dy * dy <= reach * reach and count < out.shape[0]:
-                out[count, 0], out[count, 1] = min(i, j), max(i, j)
-                count += 1
-    return count
-
-
-@njit(cache=True)
 def _ray_polygon(px, py, dx, dy, verts, v0, v1, x, y, c, s):
     """``(t, nx, ny)`` where the ray first meets the convex CCW polygon ``verts[v0:v1]`` of a
     body at ``(x, y)`` turned by ``(c, s)`` (Cyrus–Beck clipping), or ``t = −1``."""

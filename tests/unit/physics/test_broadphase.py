@@ -1,4 +1,5 @@
-"""The touching pairs of watched discs, with the grid and without (kernels.queries)."""
+"""The broad phase's one-cell grid: the touching pairs of watched discs found in it are
+those the particles' grid finds (physics.broadphase.one_cell, kernels.queries)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import numpy as np
 import pytest
 
 from ecsgoo.kernels.grid import build_grid
-from ecsgoo.kernels.queries import touching_pairs, touching_pairs_all
+from ecsgoo.kernels.queries import touching_pairs
+from ecsgoo.physics.broadphase import one_cell
 from naive import touching_pairs_naive
 
 
@@ -15,7 +17,7 @@ def _pairs(count, out):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_without_the_grid_the_same_pairs_as_with_it_and_as_the_naive(seed):
+def test_one_cell_finds_the_pairs_the_grid_finds_and_the_naive(seed):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 120))
     pos = rng.uniform(0, 200, (n, 2))
@@ -24,19 +26,14 @@ def test_without_the_grid_the_same_pairs_as_with_it_and_as_the_naive(seed):
     watched = rng.random(n) < (0.05, 0.3, 1.0)[seed % 3]
     watched[0] = True
     slop = 1.0
-    grid = build_grid(n, pos, radius, slop)
     found = []
-    for finder, args in ((touching_pairs, grid), (touching_pairs_all, ())):
+    for grid in (build_grid(n, pos, radius, slop), one_cell(n)):
         out = np.zeros((16 * n * n + 16, 2), dtype=np.int64)
-        count = finder(n, pos, radius, watched, slop, *args, out)
+        count = touching_pairs(n, pos, radius, watched, slop, *grid, out)
         found.append(_pairs(count, out))
-    # the naive test differs only within rounding of the distance at the reach itself
     assert found[0] == found[1] == touching_pairs_naive(pos, radius, watched, slop)
 
 
-def test_a_full_out_stops_at_its_length():
-    pos = np.zeros((6, 2))
-    radius = np.ones(6)
-    watched = np.ones(6, dtype=bool)
-    out = np.zeros((4, 2), dtype=np.int64)
-    assert touching_pairs_all(6, pos, radius, watched, 0.0, out) == 4
+def test_one_cell_holds_every_row_in_order():
+    x0, y0, cell, nx, ny, start, items = one_cell(5)
+    assert (nx, ny) == (1, 1) and start.tolist() == [0, 5] and items.tolist() == [0, 1, 2, 3, 4]
