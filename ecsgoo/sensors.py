@@ -359,6 +359,8 @@ def update(world: World) -> None:
 
     All are sensed at once; once a handler has run (it may have moved, made or deleted
     anything) the sensors after its own are sensed again."""
+    if not world._has_any(Sensor):
+        return  # a world without sensors (a resting one too) pays no look
     sensors = world.get_component(Sensor)
     now: list[list[int]] = []
     for k, (entity, sensor) in enumerate(sensors):

@@ -107,6 +107,7 @@ class World:
                  contact_slop: float = 1.0, sleep: bool = False) -> None:
         self.name = f"ecsgoo-world-{next(_names)}"
         self._in_world = _InWorld(self.name)  # ``_context``: one, entered many times a frame
+        self._kinds = _kinds_of(self._in_world)  # ``_has_any``'s look, no context needed
         self._handlers: dict[str, list[Callable[..., Any]]] = {}
         self._takes: dict[str, list[int | None]] = {}  # positional arguments each handler takes
         self._first: dict[str, list[bool]] = {}  # each handler gets the world first
@@ -435,6 +436,13 @@ class World:
         """``[(entity, component), ...]`` like esper (do not mutate the list)."""
         with self._context():
             return esper.get_component(component_type)
+
+    def _has_any(self, component_type: type) -> bool:
+        """Whether some entity has a ``component_type`` (O(1); a frame's end asks it of
+        the sensors before looking for them)."""
+        if self._kinds is None:
+            return bool(self.get_component(component_type))
+        return component_type in self._kinds
 
     def get_components(self, *component_types: type) -> list[tuple[int, tuple[Any, ...]]]:
         """``[(entity, (c1, c2, ...)), ...]`` like esper (do not mutate the list)."""
@@ -969,6 +977,18 @@ class _InWorld:
 
     def __exit__(self, *exc: object) -> None:
         _ESPER.release()
+
+
+def _kinds_of(context: _InWorld) -> dict[type, set[int]] | None:
+    """esper's index of this world's context, component type → entities holding one.
+
+    esper 3 keeps it as a module global swapped per context; the dict itself lasts as
+    long as the context (``clear_database`` empties it in place) and a type leaves it
+    with its last component. It is a private name: should esper change it, ``None``
+    (``_has_any`` then looks the components up)."""
+    with context:
+        kinds = getattr(esper, "_components", None)
+    return kinds if isinstance(kinds, dict) else None
 
 
 @contextmanager

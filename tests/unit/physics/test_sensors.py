@@ -216,3 +216,33 @@ _NOTCH = (400 + 70 * math.cos(math.pi / 8), 300 + 70 * math.sin(math.pi / 8))  #
 ])
 def test_a_concave_body_is_found_by_the_edges_of_all_its_pieces(sensor, found):
     assert bool(_inside_after_a_step(sensor, _star_body())) is found
+
+
+@pytest.mark.parametrize("path", ["create_entity", "add_component", "create_entities",
+                                  "clone", "loads"])
+def test_a_sensor_made_after_a_sensor_free_stretch_senses_whatever_path_it_came_by(path):
+    """A world with no sensor skips their look at a frame's end; one made by any path
+    (and one whose last sensor went) is seen again."""
+    w, log = _world()
+    e = w.create_entity(Particle(0, 0))
+    gone = w.create_entity(Sensor.circle(500, 500, 5))
+    w.step()
+    w.delete_entity(gone)
+    w.step(3)  # no sensor now
+    make = Sensor.circle(0, 0, 30)
+    if path == "create_entity":
+        s = w.create_entity(make)
+    elif path == "add_component":
+        s = w.create_entity()
+        w.add_component(s, make)
+    elif path == "create_entities":
+        [s] = w.create_entities([make])
+    else:
+        s = w.create_entity(make)
+        w = w.clone() if path == "clone" else loads(dumps(w))
+        log = record(w, **EVENTS)
+    w.step()
+    assert log == [("in", s, e)]
+    w.remove_component(s, Sensor)
+    w.step()
+    assert not w._has_any(Sensor)
