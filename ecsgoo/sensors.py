@@ -29,7 +29,8 @@ import numpy as np
 from . import geometry, limits, queries
 from .errors import WorldError
 from .kernels.contacts import inside_ring
-from .kernels.sensing import BOX, CIRCLE, POLYGON, one_cell, sense_discs, sense_outlines
+from .kernels.sensing import BOX, CIRCLE, POLYGON, sense_discs, sense_outlines
+from .physics.broadphase import one_cell
 from .polygons import segments_meet
 
 if TYPE_CHECKING:

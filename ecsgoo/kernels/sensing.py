@@ -51,7 +51,8 @@ def _disc_row(k, i, kind, geo, poly_off, poly_xy, poly_idx, mask, pos, radius, l
 def sense_discs(count, kind, geo, poly_off, poly_xy, poly_idx, mask, pos, radius, layer, x0,
                 y0, cell, nx, ny, start, items, out):
     """Pairs ``(sensor, particle row)`` whose row is in the sensor (``_disc_row``), looked
-    for through a grid of the particles (one cell of every row will do: ``one_cell``);
+    for through a grid of the particles (one cell of every row will do:
+    ``physics.broadphase.one_cell``);
     written into ``out`` (m, 2) in sensor order; the count, or −1 when ``out`` is full."""
     m = 0
     for k in range(count):
@@ -71,12 +72,6 @@ def sense_discs(count, kind, geo, poly_off, poly_xy, poly_idx, mask, pos, radius
                         out[m, 0], out[m, 1] = k, i
                         m += 1
     return m
-
-
-def one_cell(n: int) -> tuple:
-    """A grid of one cell holding rows ``0..n`` (``sense_discs`` then looks at each)."""
-    return (0.0, 0.0, math.inf, 1, 1, np.array([0, n], dtype=np.int64),
-            np.arange(n, dtype=np.int64))
 
 
 @njit(cache=True)

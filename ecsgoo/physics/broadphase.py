@@ -11,6 +11,8 @@ events, sleeping and queries together, and a substep's Collide builds its own.
 
 from __future__ import annotations
 
+import functools
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,12 +23,17 @@ if TYPE_CHECKING:
     from ..world import World
 
 
+@functools.lru_cache(maxsize=8)
 def one_cell(n: int) -> tuple:
     """A grid of one cell holding all ``n`` particles, in row order: what the grid kernels'
     neighbour walks take (``build_grid``'s types), for a look at a few rows among a few
     hundred, where a cell's neighbours would be all of them anyway and making the real
-    grid costs more than testing every row."""
-    return 0.0, 0.0, 1.0, 1, 1, np.array([0, n], dtype=np.int64), np.arange(n, dtype=np.int64)
+    grid costs more than testing every row (contact events, sensors).
+
+    The cell is infinitely wide, so every finite point falls in it without a clamp. Kept
+    per ``n`` (the kernels only read it): a frame asks it once or twice."""
+    return (0.0, 0.0, math.inf, 1, 1, np.array([0, n], dtype=np.int64),
+            np.arange(n, dtype=np.int64))
 
 
 class BroadPhase:

@@ -3,6 +3,8 @@ those the particles' grid finds (physics.broadphase.one_cell, kernels.queries)."
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -37,3 +39,4 @@ def test_one_cell_finds_the_pairs_the_grid_finds_and_the_naive(seed):
 def test_one_cell_holds_every_row_in_order():
     x0, y0, cell, nx, ny, start, items = one_cell(5)
     assert (nx, ny) == (1, 1) and start.tolist() == [0, 5] and items.tolist() == [0, 1, 2, 3, 4]
+    assert math.isinf(cell), "every finite point falls in the one cell, unclamped"
