@@ -39,6 +39,19 @@ class Break(Stage):
     def settings(self) -> dict[str, Any]:
         return {"break_frames": self.break_frames}
 
+    def _springs(self, world: World) -> None:
+        """Springs between particles: measured, broken when over-stretched too long."""
+        s = world.store.springs
+        if len(self._out) < s.n:
+            self._out = np.zeros(2 * s.n, dtype=np.int64)
+        count = update_springs(s.n, world.store.particles.pos, s.a, s.b, s.rest, s.max_stretch,
+                               s.stretch, s.broken, s.buckled, s.over, self.break_frames,
+                               self._out)
+        for row in self._out[:count].tolist():
+            world.dispatch("spring_broke", world, int(s.entity[row]))
+            for end in (s.a[row], s.b[row]):  # what hung from it wakes up
+                world.wake(int(world.store.particles.entity[end]))
+
     def _tethers(self, world: World) -> None:
         """Springs with an end on a body: measured and broken like the others."""
         st = world.store
@@ -60,15 +73,8 @@ class Break(Stage):
         s = st.springs
         if not (s.n or st.tethers.n or st.joints.n):
             return  # nothing to measure: no kernel call
-        if len(self._out) < s.n:
-            self._out = np.zeros(2 * s.n, dtype=np.int64)
-        count = update_springs(s.n, world.store.particles.pos, s.a, s.b, s.rest, s.max_stretch,
-                               s.stretch, s.broken, s.buckled, s.over, self.break_frames,
-                               self._out)
-        for row in self._out[:count].tolist():
-            world.dispatch("spring_broke", world, int(s.entity[row]))
-            for end in (s.a[row], s.b[row]):  # what hung from it wakes up
-                world.wake(int(world.store.particles.entity[end]))
+        if s.n:
+            self._springs(world)
         self._tethers(world)
         j = world.store.joints
         if j.n:

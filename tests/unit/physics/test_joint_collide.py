@@ -45,3 +45,29 @@ def test_collide_is_saved_loaded_and_checked():
         Joint(1, 2, 0, 0, collide="yes")
     with pytest.raises(WorldFileError, match="collide"):
         ecsgoo.loads(text.replace("collide = true", 'collide = "yes"'))
+
+
+@pytest.mark.parametrize("change", ["break", "remove", "delete"])
+def test_a_joint_changed_mid_run_changes_what_touches_from_the_next_frame(change):
+    """The pairs a joint keeps apart are kept between frames while the joints are as they
+    were: the joint broken, or removed or deleted and made again with ``collide``, the
+    plank falls or stops on its post (it was swinging through it)."""
+    w, post, plank = _plank_on_post(False)
+    w.step(1)  # swinging down, the post not yet in its way
+    joint = next(e for e, _ in w.get_component(Joint))
+    if change == "break":  # unhinged, the plank meets its post
+        began = []
+        w.set_handler("contact_began", lambda a, b, *_: began.append({a, b}))
+        w.component(plank, RigidBody).events = True
+        w.component(joint, Joint).max_force = 1.0
+        w.step(60)
+        assert w.component(joint, Joint).broken and {post, plank} in began
+        return
+    elif change == "remove":
+        w.remove_component(joint, Joint)
+        w.create_entity(Joint(post, plank, 290, 210, collide=True))
+    else:
+        w.delete_entity(joint)
+        w.create_entity(Joint(post, plank, 290, 210, collide=True))
+    w.step(119)
+    assert w.component(plank, RigidBody).angle > -0.2, "held up by the post's corner"
