@@ -20,17 +20,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..kernels.area import solve_area
 from ..kernels.chains import (
     chain_room,
     chain_scratch,
     find_chains,
-    solve_chains,
     tether_columns,
 )
-from ..kernels.distance import pack_springs, sweep_springs, unpack_lam
+from ..kernels.distance import pack_springs
 from ..kernels.joints import joint_substep
-from ..kernels.shape import solve_shape
+from ..kernels.project import project_rounds
 from ..kernels.tethers import solve_tethers
 from ..physics.rigid_frame import joint_arrays as _joint_arrays
 from .pipeline import Stage, register_stage
@@ -78,24 +76,17 @@ class Project(Stage):
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         sc, order, (ends, vals) = st.springs.cols, st.spring_order, self._packed(world)
-        for r in range(rounds):
-            # alternate the sweep direction and end on a backward sweep: a symmetric
-            # Gauss–Seidel pass (a one-way sweep feeds energy into high-valence nodes,
-            # e.g. a jelly ball's centre with 24 spokes, until it explodes)
-            sweep_springs(ends, vals, pc["pos"], pc["w"], h, r % 2 == 1)
-            _solve_chains(world, vals, h)
-            if areas.n:
-                rc = areas.cols
-                solve_area(areas.n, pc["pos"], pc["w"], st.area_off, st.area_idx,
-                           rc["rest_area"], rc["pressure"], rc["stiffness"], st.scratch)
-            if shapes.n:
-                solve_shape(shapes.n, pc["pos"], pc["w"], pc["mass"], st.shape_off,
-                            st.shape_idx, st.shape_rest, alpha, shapes.cols["scale"])
-            _solve_tethers_once(world, h, st.spring_chains[5])
-        if rounds % 2:
-            sweep_springs(ends, vals, pc["pos"], pc["w"], h, True)
-            _solve_chains(world, vals, h)
-        unpack_lam(order, vals, sc["lam"])
+        count, off, rows, cends, scratch, skip, _ = st.spring_chains
+        bc, tc, rc = st.bodies.cols, st.tethers.cols, areas.cols
+        # the rounds alternate the sweep direction and end on a backward sweep: a
+        # symmetric Gauss–Seidel pass (a one-way sweep feeds energy into high-valence
+        # nodes, e.g. a jelly ball's centre with 24 spokes, until it explodes)
+        project_rounds(rounds, h, pc["pos"], pc["w"], pc["mass"], ends, vals, order,
+                       sc["lam"], count, off, rows, cends, scratch, tether_columns(tc),
+                       st.tethers.n, tc["broken"], skip, bc["pos"], bc["angle"], bc["w"],
+                       bc["iw"], areas.n, st.area_off, st.area_idx, rc["rest_area"],
+                       rc["pressure"], rc["stiffness"], st.scratch, shapes.n, st.shape_off,
+                       st.shape_idx, st.shape_rest, alpha, shapes.cols["scale"])
         _solve_joints(world, h)
 
     @staticmethod
@@ -155,16 +146,6 @@ def _chains(ends: Any, st: Any) -> tuple[Any, ...]:
     links = rows[: off[count]]
     longest = int(np.diff(off[: count + 1]).max()) if count else 1
     return (count, off, rows, cends, chain_scratch(longest), skip, links[links >= 0])
-
-
-def _solve_chains(world: World, vals: Any, h: float) -> None:
-    """One exact step of every chain of springs and tethers (``kernels.chains``)."""
-    st = world.store
-    count, off, rows, cends, scratch, _, _ = st.spring_chains
-    if count:
-        pc, bc = st.particles.cols, st.bodies.cols
-        solve_chains(count, off, rows, cends, vals, pc["pos"], pc["w"], h, scratch,
-                     tether_columns(st.tethers.cols), bc["pos"], bc["angle"], bc["w"], bc["iw"])
 
 
 def _solve_joints(world: World, h: float) -> None:
