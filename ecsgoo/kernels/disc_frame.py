@@ -12,13 +12,13 @@ a few dozen fruit, a rope of a dozen links). Units: px, s.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from .chains import solve_chains
 from .contacts import collide_level
 from .discs import disc_substep, outran
-from .distance import sweep_springs, unpack_lam
 from .integrate import integrate
+from .project import project_rounds
 
 
 @njit(cache=True)
@@ -62,18 +62,12 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
 def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, tethers,
              bpos, bangle, bw, biw, pos, w, h):
     """One substep of Project after the frame's first (``systems.project.Project.solve``
-    for springs and chains alone): the packed multipliers from 0, ``rounds`` symmetric
-    Gauss–Seidel sweeps each followed by the chains, one more backward for an odd
-    count, the multipliers back into ``lam``."""
+    for springs and chains alone): the packed multipliers from 0, then
+    ``project.project_rounds`` with no areas, shapes or tethers."""
     vals[:, 2] = 0.0
-    for r in range(rounds):
-        sweep_springs(ends, vals, pos, w, h, r % 2 == 1)
-        if chains:
-            solve_chains(chains, off, rows, cends, vals, pos, w, h, scratch, tethers, bpos,
-                         bangle, bw, biw)
-    if rounds % 2:
-        sweep_springs(ends, vals, pos, w, h, True)
-        if chains:
-            solve_chains(chains, off, rows, cends, vals, pos, w, h, scratch, tethers, bpos,
-                         bangle, bw, biw)
-    unpack_lam(order, vals, lam)
+    no_rows, no_ints = np.zeros(0), np.zeros(1, dtype=np.int64)  # of nothing: never read
+    no_flags, no_pairs = np.zeros(0, dtype=np.bool_), np.zeros((0, 2))
+    project_rounds(rounds, h, pos, w, w, ends, vals, order, lam, chains, off, rows, cends,
+                   scratch, tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw, 0, no_ints,
+                   no_ints, no_rows, no_rows, no_rows, no_pairs, 0, no_ints, no_ints, no_pairs,
+                   no_rows, no_rows)
