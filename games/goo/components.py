@@ -21,6 +21,14 @@ KINDS = ("common", "ivy", "balloon")
 DETACHABLE = ("ivy", "balloon")
 
 
+#: Writes that changed a goo ball's ``placed``, ``free``, ``link``, ``sucked`` or ``kind``
+#: (in any world): ``structure.balls`` keeps what it read of the balls until this moves.
+EDITS = [0]
+#: The fields ``structure.balls`` reads (``t`` and ``heading`` change every frame a ball
+#: crawls: they are read by the crawl alone).
+_READ = frozenset({"placed", "free", "link", "sucked", "kind"})
+
+
 @dataclass
 class GooBall:
     """Marks a particle as a goo ball of ``kind`` (one of ``KINDS``).
@@ -43,6 +51,11 @@ class GooBall:
     heading: int = 1
     sucked: bool = False
     kind: str = "common"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _READ and getattr(self, name, None) != value:
+            EDITS[0] += 1
+        object.__setattr__(self, name, value)
 
     def __post_init__(self) -> None:
         """Refuse a kind that is not one of ``KINDS``."""

@@ -17,7 +17,7 @@ from ecsgoo.analysis import connected_components
 from ecsgoo.geometry import point_in_polygon
 from ecsgoo.kernels.structure import members
 
-from .components import DETACHABLE, Goal, GooBall, GooRulesState
+from .components import DETACHABLE, EDITS, Goal, GooBall, GooRulesState
 
 
 @dataclass
@@ -116,21 +116,42 @@ def balls(world: World, report: Any = None) -> Balls:
     right after Analyze); without one, connectivity is computed here, because
     between steps the player may have added or removed balls since the report.
     """
-    found = sorted(world.get_components(Particle, GooBall), key=_entity)
-    ents = np.array([e for e, _ in found], dtype=np.int64)
-    parts = [p for _, (p, _) in found]
-    goo = [g for _, (_, g) in found]
+    ents, parts, goo, fields, kind = _read(world)
     p, s = world.particles, world.springs
-    fields = np.array([(g.free, g.placed, g.link, g.sucked, g.kind == "balloon") for g in goo],
-                      dtype=np.int64).reshape(-1, 5)
     rows, linked, grounded = members(p.entity, p.pinned, s.a, s.b, s.broken,
                                      _grounded(world, report), ents)
     pos = p.pos[rows]  # fancy indexing: a copy
     free, sucked = fields[:, 0].astype(bool), fields[:, 3].astype(bool)
+    return Balls(ents.copy(), rows, pos, free, fields[:, 1].copy(), linked, grounded,
+                 free & (fields[:, 2] != 0), sucked, kind.copy(), p.pinned[rows],
+                 fields[:, 4].astype(bool), list(parts), list(goo))
+
+
+#: Per world: what ``_read`` read of its goo balls, with the esper list and the count of
+#: goo-ball writes (``components.EDITS``) it was read at.
+_BALLS: weakref.WeakKeyDictionary[World, tuple[Any, int, tuple[Any, ...]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _read(world: World) -> tuple[np.ndarray, list[Any], list[Any], np.ndarray, np.ndarray]:
+    """The goo balls by entity: their ids, Particle and GooBall components, the GooBall
+    fields ``balls`` reads (free, placed, link, sucked, balloon) and kinds. Kept while the
+    world's balls are the same (esper keeps its list until a component comes or goes) and
+    no ball's fields changed: read anew, a few dozen balls cost ~20 µs a frame."""
+    found = world.get_components(Particle, GooBall)
+    kept = _BALLS.get(world)
+    if kept is not None and kept[0] is found and kept[1] == EDITS[0]:
+        return kept[2]
+    ordered = sorted(found, key=_entity)
+    ents = np.array([e for e, _ in ordered], dtype=np.int64)
+    parts = [p for _, (p, _) in ordered]
+    goo = [g for _, (_, g) in ordered]
+    fields = np.array([(g.free, g.placed, g.link, g.sucked, g.kind == "balloon") for g in goo],
+                      dtype=np.int64).reshape(-1, 5)
     kind = np.array([g.kind for g in goo], dtype=object)
-    return Balls(ents, rows, pos, free, fields[:, 1].copy(), linked, grounded,
-                 free & (fields[:, 2] != 0), sucked, kind, p.pinned[rows],
-                 fields[:, 4].astype(bool), parts, goo)
+    read = (ents, parts, goo, fields, kind)
+    _BALLS[world] = (found, EDITS[0], read)
+    return read
 
 
 #: Each world's ``Balls`` of this frame as the rules stage read them, and its key

@@ -114,6 +114,27 @@ def test_the_levels_start_with_balls_crawling_and_no_supply() -> None:
         assert rules.collected == 0 and rules.required >= 1
 
 
+def test_balls_read_a_goo_balls_fields_again_once_one_is_written() -> None:
+    """``balls`` keeps what it read of the GooBall components while none is written and
+    none comes or goes; a write of a field it reads, a new ball or a deleted one is seen."""
+    g = GooGame(level=1)
+    w = g.world
+    first = balls(w)
+    k = int(np.flatnonzero(first.free)[0])
+    entity = int(first.entities[k])
+    assert balls(w).free[k] and balls(w).entities.tolist() == first.entities.tolist()
+    w.component(entity, GooBall).free = False
+    assert not balls(w).free[k], "a written field is read again"
+    w.component(entity, GooBall).kind = "balloon"
+    assert balls(w).balloon[k] and balls(w).kind[k] == "balloon"
+    w.delete_entity(entity)
+    assert entity not in balls(w).entities.tolist()
+    new = w.create_entity(Particle(100, 300, radius=8), GooBall(free=True))
+    assert new in balls(w).entities.tolist()
+    balls(w).free[:] = False  # what a caller changes in its copy stays there
+    assert balls(w).free[balls(w).entities.tolist().index(new)]
+
+
 # -- crawling ---------------------------------------------------------------------------------
 
 
