@@ -101,11 +101,15 @@ class GooCrawl(Stage):
         ride = order[start[RIDE]:start[RIDE + 1]]
         if not len(ride):
             return
-        for k, values in zip(ride.tolist(), zip(link[ride].tolist(), t[ride].tolist(),
-                                                heading[ride].tolist(), strict=True),
-                             strict=True):
+        for k, on, at, way in zip(ride.tolist(), link[ride].tolist(), t[ride].tolist(),
+                                  heading[ride].tolist(), strict=True):
             g = bs.goo[k]
-            g.link, g.t, g.heading = values
+            if g.link != on:
+                g.link = on  # counted (``components.EDITS``): ``structure.balls`` reads it
+            # where along it and which way: read by the crawl alone, written every frame,
+            # so past GooBall's write count (a hooked write costs ~0.3 µs)
+            fields = g.__dict__
+            fields["t"], fields["heading"] = at, way
         world.particles.place(bs.rows[ride], where[: len(ride)], speed[: len(ride)])
 
 
