@@ -26,9 +26,9 @@ def project_rounds(rounds, h, pos, w, mass, ends, vals, order, lam, chains, chai
     """``rounds`` rounds of Project over the packed springs (``ends``, ``vals``; the
     backward sweeps on odd rounds, one more backward for an odd count), each sweep followed
     by the ``chains`` (``kernels.chains``), the ``area_n`` areas, the ``shape_n`` shapes
-    (stiffness ``alpha`` of each, an application) and the ``tether_n`` tethers but those in chains
-    (``skip``); ``tethers``: the columns ``chains.tether_columns`` gives (its ``lam``
-    last). The springs' multipliers go back into ``lam`` in ``order``."""
+    (``alpha``: each one's stiffness an application) and the ``tether_n`` tethers but those
+    in chains (``skip``); ``tethers``: the columns ``chains.tether_columns`` gives (its
+    ``lam`` last). The springs' multipliers go back into ``lam`` in ``order``."""
     for r in range(rounds):
         sweep_springs(ends, vals, pos, w, h, r % 2 == 1)
         if chains:

@@ -341,8 +341,8 @@ def _joint_links(st: Any, found: ContactGraph) -> None:
     frame's: a chain of 30 paid ~20 µs a frame for the two ``np.unique`` calls."""
     j = st.joints
     key = (j.n, *(a.tobytes() for a in (j.a_body, j.b_body, j.a_part, j.b_part, j.broken,
-                                        j.collide))) if j.n else None
-    if key is None or key != found.linked_key:
+                                        j.collide)))
+    if key != found.linked_key:
         found.linked, found.plinked = _linked(st), _linked_particles(st)
         found.linked_key = key
 
