@@ -6,15 +6,18 @@ arrays; ``ecsgoo.render`` draws them with arcade (``Look`` says how). See the
 README and ``docs/api.md`` for the contract.
 """
 
-from . import systems
-from .components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
-from .errors import WorldError, WorldFileError
-from .look import Look
-from .queries import ALL, Hit
-from .rigid import Joint, RigidBody
-from .saving import check_file, dumps, load, loads, register_component, register_resource, save
-from .sensors import Sensor
-from .world import World
+from .startup import paused as _paused
+
+with _paused():  # numba and the kernels make ~100,000 lasting objects: no scans meanwhile
+    from . import systems
+    from .components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
+    from .errors import WorldError, WorldFileError
+    from .look import Look
+    from .queries import ALL, Hit
+    from .rigid import Joint, RigidBody
+    from .saving import check_file, dumps, load, loads, register_component, register_resource, save
+    from .sensors import Sensor
+    from .world import World
 
 __all__ = [
     "World", "Particle", "Spring", "AreaConstraint", "ShapeMatch", "Fruit", "Anchor",

@@ -94,6 +94,9 @@ def no_display_reason() -> str | None:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from . import startup
+
+    startup.hold()  # no collector scans until the game's first frame, or a cold compile
     try:
         for kind, path in (("screenshot", args.screenshot), ("recording", args.record)):
             if path:
@@ -118,6 +121,8 @@ def _play(args: argparse.Namespace) -> int:
         return 130
     except Exception as exc:  # a game's own code failed: say where, in its files
         return _fail_with_frames(exc)
+    finally:
+        startup.settle()  # where no frame came
 
 
 def _launcher(args: argparse.Namespace) -> int:

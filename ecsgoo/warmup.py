@@ -26,6 +26,7 @@ from numba.core.registry import CPUDispatcher
 
 from . import kernels as _kernels_package
 from .progress_bar import is_terminal
+from .startup import settle
 
 #: What the terminal and the loading screen say while kernels compile.
 MESSAGE = "compiling the physics kernels (first run only)…"
@@ -399,5 +400,6 @@ def terminal_warm_up(stream: TextIO | None = None) -> int:
     nothing at all. Returns how many kernels compiled."""
     if not cache_is_cold():
         return 0
+    settle()  # a compile makes garbage by the gigabyte: the collector back on for it
     return parallel_warm_up(TerminalProgress(stream))
 

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from ..game import Game
 from ..progress_bar import bar as _bar
+from ..startup import settle
 from ..warmup import terminal_warm_up
 from .audio import quiet_audio
 from .player import Player
@@ -177,6 +178,7 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
         if recorder is not None and recorder.wants(ran):
             recorder.add(screenshot(player, window))
         player.step()
+        settle()  # the first frame is made: the collector back on (``ecsgoo.startup``)
         ran += 1
         if end == frames and game.status().result != "running":
             end = min(frames, ran + AFTER_RESULT)

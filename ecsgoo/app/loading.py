@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..startup import settle
 from ..warmup import MESSAGE, TerminalProgress, cache_is_cold, warm_up
 from .draw import Draw
 
@@ -52,7 +53,10 @@ class LoadingScreen:
     @classmethod
     def open_if_cold(cls, window: Any, title: str) -> LoadingScreen | None:
         """A loading screen on ``window`` if the kernel cache is cold, else ``None``."""
-        return cls(window, title) if cache_is_cold() else None
+        if not cache_is_cold():
+            return None
+        settle()  # a compile makes garbage by the gigabyte: the collector back on for it
+        return cls(window, title)
 
     @property
     def finished(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Game, new_seed
+from ..startup import settle
 from .audio import quiet_audio
 from .loading import LoadingScreen
 from .player import Player, window_size
@@ -145,6 +146,7 @@ class PlayerWindow(arcade.Window):
 
             self.launcher.size = (self.width, self.height)
             self.launcher.draw(self, _draw_for(self, "screen"))
+        settle()  # the first frame is drawn: the collector back on (``ecsgoo.startup``)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         name = key_name(symbol)
