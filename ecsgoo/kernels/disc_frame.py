@@ -1,4 +1,4 @@
-"""A frame's later substeps of a world of discs and springs, in one call
+"""A frame of a world of discs and springs in one call, or its later substeps
 (``physics.disc_frame``).
 
 Each substep is what the solver stages do for particles without bodies, areas, shapes or
@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .contacts import collide_level
-from .discs import disc_substep, outran
+from .discs import disc_substep, find_frame, outran, warm_from
 from .integrate import integrate
 from .project import project_rounds
 
@@ -56,6 +56,53 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
                       True, slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, bounds, use_bounds)
     return count
+
+
+@njit(cache=True)
+def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, group, layer,
+               frozen, any_frozen, extra, ents, wall, shift, downx, downy, pairs, old_keys,
+               old, ij, cf, soft, push_speed, bounce_speed, at, reach, radius,
+               friction, restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
+               seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
+               use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
+               chain_ends, scratch, tethers, bpos, bangle, bw, biw):
+    """The whole frame of ``disc_substeps``' world, its first substep too: what the stages
+    do at it — integrate, Project, then Collide's look for the frame's disc contacts
+    (``find_frame`` from where each particle is now, into ``at`` and ``reach``, the
+    rows matched to last frame's ``old_keys``: ``Discs.find``) and their first substep
+    with the level's — then ``disc_substeps`` for the rest.
+
+    Returns ``(k, m, keys, flipped, sorted)``: ``k`` as ``disc_substeps`` (0 when the
+    contacts did not fit: ``m`` < 0, the first substep's Collide is left to the stages),
+    the contacts found and their keys (``sorted``: the order that sorts them; the keys
+    are unique, so any sort gives this one)."""
+    integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, -1, 0.0, 0.0, 0.0)
+    if rounds:
+        _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
+                 scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
+    at[:n] = pos[:n]
+    m, keys, flipped = find_frame(n, pos, prev, w, radius, group, layer, mask, friction,
+                                  restitution, frozen, any_frozen, float(count), extra, bounds,
+                                  use_bounds, segs, h, ij, cf, pairs, seg_surf, seg_layer,
+                                  downx, downy, bounce_speed, ents, wall, shift, reach)
+    if m < 0:
+        return 0, m, keys, flipped, np.zeros(0, dtype=np.int64)
+    by_key = np.argsort(keys)
+    if len(old_keys) and m:
+        warm_from(m, keys, flipped, by_key, cf, old_keys, old)
+    if len(segs):
+        since[:n] = prev[:n]  # where each was before this substep's contacts
+    disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, count == 1, bounce_speed)
+    collide_level(n, pos, prev, w, radius, friction, restitution, vmin, push, hold, True,
+                  slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy, poly_idx,
+                  poly_surf, poly_layer, bounds, use_bounds)
+    k = disc_substeps(1, count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, m, ij,
+                      cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
+                      restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
+                      seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
+                      use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
+                      chain_rows, chain_ends, scratch, tethers, bpos, bangle, bw, biw)
+    return k, m, keys, flipped, by_key
 
 
 @njit(cache=True)

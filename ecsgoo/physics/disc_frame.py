@@ -1,17 +1,24 @@
-"""A world of discs and springs solves its frame's later substeps in one kernel call
+"""A world of discs and springs solves its whole frame in one kernel call
 (``kernels.disc_frame``), to the same bits as the stages one by one.
 
-The rigid bodies' twin (``physics.rigid_frame``): ``Pipeline.step`` runs the frame's
-first substep through the stages as always — forces, a loaded world's contacts, the disc
-contacts found for the frame, the springs packed and their chains found — and then,
-when the substeps left would only repeat the same kernels on the same rows, hands them
-to ``disc_substeps``: the solver stages are exactly ``Integrate``, ``Project`` (if
-there) and a soft ``Collide`` (of circle pairs or outlines); there are particles, maybe
-springs (ropes, goo strands, links of any kind), and nothing else that a substep
-solves in Python (no bodies, joints, tethers, areas, shapes or outlines), no particle
-is grabbed, and no profile is taken. When a particle outruns its reach the kernel stops after that
-substep's integration, the stages finish the substep (finding its contacts again) and
-the kernel takes the rest.
+The solver stages must be exactly ``Integrate``, ``Project`` (if there) and a soft
+``Collide`` (of circle pairs or outlines); there are particles, maybe springs (ropes, goo
+strands, links of any kind), and nothing else that a substep solves in Python (no
+bodies, joints, tethers, areas, shapes or outlines), no particle is grabbed, and no
+profile is taken. Then ``whole`` does the first substep's Python — the store made
+whole, Project's springs packed and their chains found, the look for the frame's disc
+contacts begun — and the kernel does the rest: the first substep's integration,
+springs, contacts found and solved with the level's, then the other substeps.
+
+The stages take over where the kernel cannot go on: when the frame's contacts do not
+fit their rows (grown, the first substep's Collide runs through the stages), when a
+particle outruns its reach (the kernel stops after that substep's integration, the
+stages finish the substep, finding its contacts again), in a world of more than
+``WHOLE_MAX`` particles (the stages run the first substep), or with a loaded world's
+contact memory not yet given; ``fuse`` then takes the substeps after theirs.
+
+Measured (the three envs, wrappers, start and main in turn): a frame's substeps went
+from 72–102 to 54–68 µs (BENCHMARKS.md, "The first substep in the fused call").
 """
 
 from __future__ import annotations
@@ -22,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..kernels.chains import chain_room, chain_scratch, tether_columns
-from ..kernels.disc_frame import disc_substeps
+from ..kernels.disc_frame import disc_frame, disc_substeps
+from ..kernels.discs import room
 from . import rigid_frame
-from .discs import SLOP_PX
+from .discs import REACH_PX, SHIFT, SLOP_PX, WALL
 from .step import StepContext
 
 if TYPE_CHECKING:
@@ -33,6 +41,8 @@ if TYPE_CHECKING:
 
 #: Off: every substep through the stages (the tests compare both to the bit).
 ENABLED = True
+#: The most particles whose frame ``whole`` takes, its first substep too.
+WHOLE_MAX = 1024
 
 
 def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
@@ -47,6 +57,52 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
             and not (st.bodies.n or st.joints.n or st.tethers.n or st.areas.n
                      or st.shapes.n or len(st.outline_off) > 1)
             and world.grabbed not in st.pslot)
+
+
+def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
+    """Before the frame's first substep ``ctx``: the whole frame in one call
+    (``kernels.disc_frame.disc_frame``), the first substep's Python done here first (the
+    store made whole, Project's springs packed, the look for contacts begun). Returns
+    what ``fuse`` does, or ``(0, 2)`` when the contacts did not fit their rows (grown
+    now: the first substep's Collide goes on through the stages) and ``(0, 0)`` when it
+    declined: a world of more than ``WHOLE_MAX`` particles (there the first substep's
+    Python is a few µs of a frame of milliseconds, and numba sorts the keys slower than
+    numpy),
+    or a loaded world's contact memory not yet given."""
+    st, discs = world.store, world.discs
+    collide = stages[-1]
+    if (st.particles.n > WHOLE_MAX or collide._loaded is not None
+            or world.contacts.pending is not None):
+        return 0, 0
+    st.prepare()  # whole, as before each stage
+    if len(stages) == 3 and (st.springs.n or st.areas.n or st.shapes.n):
+        stages[1]._packed(world)  # the frame's springs and chains (Project's first substep)
+    found = world.contacts  # no bodies: what Collide's look at them leaves
+    found.n = found.bodies = found.old_n = found.sub_n = 0
+    discs.begin(world)
+    p = st.particles
+    c, h, n = p.cols, ctx.h, p.n
+    gx, gy = world.gravity
+    lvl = world.level
+    segs = lvl.segments
+    _, poly_off, poly_xy, poly_idx, _, _, poly_surf, poly_layer = lvl._packed()
+    k, m, keys, flipped, by_key = disc_frame(
+        ctx.substeps, h, world.damping ** (h * 60.0), gx, gy, world.frame_force, n, c["pos"],
+        c["prev"], c["w"], c["pinned"], c["pin"], c["group"], c["layer"], c["frozen"],
+        st.any_frozen, REACH_PX, discs.ents, WALL, SHIFT, *world.down, collide.particles,
+        discs.keys, discs.memory, discs.ij, discs.cf, discs.stiffness(h), collide.push_speed,
+        collide.bounce_speed, discs.at, discs.reach, c["radius"], c["friction"],
+        c["restitution"], c["mask"], collide.bounce_speed * h, collide.push_speed * h,
+        max(0.0, collide.hold_speed) * h, SLOP_PX, segs,
+        np.empty((n, 2)) if len(segs) else _NO_ROWS, lvl.seg_surf, lvl.seg_layer, poly_off,
+        poly_xy, poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
+        world.bounds is not None, *_springs(world, stages))
+    st.poses += 1  # what the substeps moved, the kept grids no longer hold
+    if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
+        discs.ij, discs.cf = room(2 * len(discs.ij))
+        return 0, 2
+    discs.n, discs.found = m, (keys, flipped, by_key)
+    return _ended(world, ctx, k)
 
 
 def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
@@ -77,10 +133,17 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
                       poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
                       world.bounds is not None, *_springs(world, stages))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
+    return _ended(world, ctx, k)
+
+
+def _ended(world: World, ctx: StepContext, k: int) -> tuple[int, int]:
+    """Where the kernel left the frame (it stopped in substep ``k`` after its integration,
+    or ``k`` is the count: done, the contacts remembered for the next frame), as
+    ``_substeps`` goes on from it."""
     if k < ctx.substeps:
         world.substep_index = k
         return k, 1
-    discs.keep(world)
+    world.discs.keep(world)
     world.substep_index = ctx.substeps - 1
     return ctx.substeps, 0
 

@@ -39,8 +39,8 @@ HERTZ, ZETA = 30.0, 10.0
 SLOP_PX = 0.5
 #: px a disc may move in a frame beyond its own motion and still find its contacts.
 REACH_PX = 2.0
-_WALL = limits.MAX_ENTITY_ID + 1  # a bound's key code: above every entity id
-_SHIFT = 1 << 23
+#: A bound's key code (above every entity id) and the keys' shift (``contact_keys``).
+WALL, SHIFT = limits.MAX_ENTITY_ID + 1, 1 << 23
 
 
 class Discs:
@@ -74,16 +74,12 @@ class Discs:
         segments always), their impulses carried over from last frame's; ``bounce``
         (px/s, Collide's ``bounce_speed``): slower approaches count as at rest."""
         st = world.store
-        p = st.particles
-        c = p.cols
-        n = p.n
-        reach = np.empty(n)
-        self.at, self.reach = c["pos"][:n].copy(), reach
-        self.shape = (p.version, n)
-        self.ents = c["entity"][:n].copy()  # the rows' entities, as they were found
+        c = st.particles.cols
+        n = st.particles.n
+        self.begin(world)
+        self.at[:] = c["pos"][:n]
+        reach = self.reach
         bounds = world.contacts.walls_for(world.bounds)  # the kernels' form, kept
-        if len(self.ij) < room_for(n):
-            self.ij, self.cf = room(room_for(n))
         gx, gy = world.down
         lvl = world.level
         while True:
@@ -94,16 +90,36 @@ class Discs:
                 c["mask"], c["friction"], c["restitution"], c["frozen"], st.any_frozen,
                 float(ctx.substeps), REACH_PX, bounds, world.bounds is not None,
                 lvl.segments, ctx.h, self.ij, self.cf, pairs, lvl.seg_surf, lvl.seg_layer,
-                gx, gy, bounce, self.ents, _WALL, _SHIFT, reach)
+                gx, gy, bounce, self.ents, WALL, SHIFT, reach)
             if m >= 0:
                 break
             self.ij, self.cf = room(2 * len(self.ij))
-        self.n = m
         # the rows' keys (for the warm start and keep; unique: a pair or a disc and a
         # plane is found once) and the order that sorts them
-        self.found = (keys, flipped, np.argsort(keys))
+        self.n, self.found = m, (keys, flipped, np.argsort(keys))
         if len(self.keys) and m:  # this frame's, matched to last frame's by key
             warm_from(m, *self.found, self.cf, self.keys, self.memory)
+
+    def begin(self, world: World) -> None:
+        """What a frame's look for contacts starts from: room for each particle's reach and
+        where it was (``at``, filled by the look), the rows' entities and table, and rows
+        for the contacts (``find_frame`` says when it needs more)."""
+        p = world.store.particles
+        n = p.n
+        self.at, self.reach = np.empty((n, 2)), np.empty(n)
+        self.shape = (p.version, n)
+        self.ents = p.cols["entity"][:n].copy()  # the rows' entities, as they were found
+        if len(self.ij) < room_for(n):
+            self.ij, self.cf = room(room_for(n))
+
+    def stiffness(self, h: float) -> np.ndarray:
+        """The soft contacts' two stiffnesses for substeps of ``h`` s (made again only when
+        ``h`` changes)."""
+        if self.soft_h != h:
+            hertz = min(HERTZ, 0.25 / h)
+            self.soft_h = h
+            self.soft = np.array([softness(hertz, ZETA, h), softness(2.0 * hertz, ZETA, h)])
+        return self.soft
 
     def keep(self, world: World) -> None:
         """Remember this frame's impulses for the next frame's warm start (and keep what
@@ -114,7 +130,7 @@ class Discs:
         if st.any_frozen and len(self.keys):
             p = st.particles
             asleep = p.cols["entity"][: p.n][p.cols["frozen"][: p.n]]
-            held = np.isin(self.keys // _SHIFT, asleep) | np.isin(self.keys % _SHIFT, asleep)
+            held = np.isin(self.keys // SHIFT, asleep) | np.isin(self.keys % SHIFT, asleep)
             key = np.concatenate([key, self.keys[held]])
             memory = np.concatenate([memory, self.memory[held]])
             order = np.argsort(key, kind="stable")
@@ -135,13 +151,8 @@ class Discs:
         if not self.n:
             return
         c = world.store.particles.cols
-        h = ctx.h
-        hertz = min(HERTZ, 0.25 / h)
-        if self.soft_h != h:  # the two stiffnesses, made again only when h changes
-            self.soft_h = h
-            self.soft = np.array([softness(hertz, ZETA, h), softness(2.0 * hertz, ZETA, h)])
-        disc_substep(self.n, self.ij, self.cf, c["pos"], c["prev"], h, self.soft, push,
-                     ctx.last, bounce)
+        disc_substep(self.n, self.ij, self.cf, c["pos"], c["prev"], ctx.h,
+                     self.stiffness(ctx.h), push, ctx.last, bounce)
 
     # -- files -----------------------------------------------------------------------
     def save(self) -> dict[str, Any]:
@@ -151,9 +162,9 @@ class Discs:
         ``disc_lt`` (impulses, mass·px/s; the tangent runs from a's side); {} if empty."""
         if not len(self.keys):
             return {}
-        code = self.keys % _SHIFT
-        b = np.where(code >= _WALL, _WALL - 1 - code, code)
-        return {"disc_a": (self.keys // _SHIFT).tolist(), "disc_b": b.tolist(),
+        code = self.keys % SHIFT
+        b = np.where(code >= WALL, WALL - 1 - code, code)
+        return {"disc_a": (self.keys // SHIFT).tolist(), "disc_b": b.tolist(),
                 "disc_ln": self.memory[:, 0].tolist(), "disc_lt": self.memory[:, 1].tolist()}
 
     @staticmethod
@@ -183,7 +194,7 @@ class Discs:
         """Take what ``save`` wrote (checked by ``check``)."""
         a = np.asarray(state.get("disc_a", []), dtype=np.int64)
         b = np.asarray(state.get("disc_b", []), dtype=np.int64)
-        key = a * _SHIFT + np.where(b >= 0, b, _WALL - 1 - b)
+        key = a * SHIFT + np.where(b >= 0, b, WALL - 1 - b)
         memory = np.stack([np.asarray(state.get("disc_ln", []), dtype=np.float64),
                            np.asarray(state.get("disc_lt", []), dtype=np.float64)], axis=1)
         order = np.argsort(key, kind="stable")

@@ -1,5 +1,5 @@
-"""A world of discs and springs: the frame's later substeps in one kernel call
-(``physics.disc_frame``) give the same bits as the stages one substep at a time, the way
+"""A world of discs and springs: the whole frame in one kernel call, or its later substeps
+(``physics.disc_frame``), give the same bits as the stages one substep at a time, the way
 games use it too (spawning, deleting, sleeping, saving mid-run, springs breaking)."""
 
 from __future__ import annotations
@@ -79,9 +79,28 @@ def _ropes_odd() -> World:
     return w
 
 
+def _crowd() -> World:
+    """Sixty discs dropped on nearly one spot: more contacts than rows were made for
+    (``room_for``), found again with more."""
+    w = World(bounds=(0, 0, 400, 400), sleep=False).use(*(s() for s in systems.SOLVER))
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        w.create_entity(Particle(200 + rng.uniform(-3, 3), 100 + rng.uniform(-3, 3),
+                                 radius=10))
+    return w
+
+
+def _one_substep() -> World:
+    """The cup at one substep a frame: the first is the last."""
+    w = _cup()
+    w.substeps = 1
+    return w
+
+
 SCENES = {"pile": (_pile, 90), "cup": (_cup, 120), "ropes": (_ropes, 150),
           "ropes, odd iterations": (_ropes_odd, 90),
-          "sleeping pile": (lambda: scenes.circle_pile(120, width=300.0), 400)}
+          "sleeping pile": (lambda: scenes.circle_pile(120, width=300.0), 400),
+          "crowd": (_crowd, 30), "one substep": (_one_substep, 60)}
 
 
 def _state(world: World) -> bytes:
@@ -126,29 +145,49 @@ def test_the_springs_multipliers_are_the_last_substeps_as_break_reads_them():
     assert lam(True) == lam(False)
 
 
-def _spied(world: World, frames: int) -> list[tuple[int, int]]:
-    with spy.returns(disc_frame, "fuse") as seen:
+def _spied(world: World, frames: int, name: str = "whole") -> list[tuple[int, int]]:
+    with spy.returns(disc_frame, name) as seen:
         world.step(frames)
     return seen
 
 
-def test_it_fuses_where_it_may_and_stops_where_a_disc_outruns_its_reach():
+def test_it_takes_whole_frames_and_stops_where_a_disc_outruns_its_reach():
     assert _spied(_pile(), 3) == [(6, 0)] * 3  # the default 6 substeps: all in one call
-    seen = _spied(_cup(), 40)
-    assert (6, 0) in seen
-    stops = [s for s in seen if s[1] == 1]
+    w = _cup()
+    with spy.returns(disc_frame, "fuse") as later:
+        seen = _spied(w, 40)
+    assert (6, 0) in seen and len(seen) == 40
+    stops = [s for s in seen + later if s[1] == 1]
     assert stops and all(0 < k < 6 for k, _ in stops)  # found again, then fused on
+    assert (6, 0) in later  # the rest of a frame after a stop
+
+
+def test_contacts_that_do_not_fit_are_found_again_by_the_stages_then_fused_on():
+    w = _crowd()
+    with spy.returns(disc_frame, "fuse") as later:
+        seen = _spied(w, 1)
+    assert seen == [(0, 2)] and later[-1] == (6, 0)  # Integrate and Project were the kernel's
+    assert _spied(w, 1) == [(6, 0)]  # the next frame: room enough
+
+
+def test_a_large_world_leaves_its_first_substep_to_the_stages(monkeypatch):
+    monkeypatch.setattr(disc_frame, "WHOLE_MAX", 299)
+    w = _pile()  # 300 discs
+    with spy.returns(disc_frame, "fuse") as later:
+        assert _spied(w, 2) == [(0, 0)] * 2
+    assert later == [(6, 0)] * 2
 
 
 def test_it_does_not_fuse_what_needs_python_between_substeps():
-    w = _pile()
-    w.profile = {}
-    assert _spied(w, 2) == []  # a profile times every stage
+    for name in ("whole", "fuse"):
+        w = _pile()
+        w.profile = {}
+        assert _spied(w, 2, name) == []  # a profile times every stage
+        assert _spied(scenes.jelly_field(2), 2, name) == []  # areas, shapes and outlines
+        w = _pile()
+        w.grab(int(w.store.particles.entity[0]), 100.0, 300.0)
+        assert _spied(w, 2, name) == []  # the grab's pull moves each substep
     w = _pile()
     a, b = w.store.particles.entity[:2].tolist()
     w.create_entity(Spring(a, b))
     assert _spied(w, 2) == [(6, 0)] * 2  # springs and chains: Project's part of the kernel
-    assert _spied(scenes.jelly_field(2), 2) == []  # areas, shapes and outlines are not
-    w = _pile()
-    w.grab(int(w.store.particles.entity[0]), 100.0, 300.0)
-    assert _spied(w, 2) == []  # the grab's pull moves each substep
