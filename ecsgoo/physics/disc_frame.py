@@ -63,12 +63,11 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     """Before the frame's first substep ``ctx``: the whole frame in one call
     (``kernels.disc_frame.disc_frame``), the first substep's Python done here first (the
     store made whole, Project's springs packed, the look for contacts begun). Returns
-    what ``fuse`` does, or ``(0, 2)`` when the contacts did not fit their rows (grown
-    now: the first substep's Collide goes on through the stages) and ``(0, 0)`` when it
-    declined: a world of more than ``WHOLE_MAX`` particles (there the first substep's
-    Python is a few µs of a frame of milliseconds, and numba sorts the keys slower than
-    numpy),
-    or a loaded world's contact memory not yet given."""
+    what ``fuse`` does, or ``(0, k)`` when the contacts did not fit their rows (grown
+    now: the first substep's Collide, stage ``k``, goes on through the stages) and
+    ``(0, 0)`` when it declined: a world of more than ``WHOLE_MAX`` particles (there the
+    first substep's Python is a few µs of a frame of milliseconds, and numba sorts the
+    keys slower than numpy), or a loaded world's contact memory not yet given."""
     st, discs = world.store, world.discs
     collide = stages[-1]
     if (st.particles.n > WHOLE_MAX or collide._loaded is not None
@@ -100,7 +99,7 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
         discs.ij, discs.cf = room(2 * len(discs.ij))
-        return 0, 2
+        return 0, len(stages) - 1
     discs.n, discs.found = m, (keys, flipped, by_key)
     return _ended(world, ctx, k)
 
