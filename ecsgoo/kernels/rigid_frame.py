@@ -10,12 +10,15 @@ function calls a substep around a few microseconds of arithmetic. Units: px, rad
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from .continuous import may_be_fast
 from .joints import joint_substep
-from .rigid import integrate_bodies
+from .rigid import body_pairs, integrate_bodies, split_spinning
+from .rigid_find import find_contacts
 from .rigid_solver import contact_substep
-from .stacks import shock
+from .stacks import shock, stacked
 
 
 @njit(cache=True)
@@ -37,3 +40,64 @@ def rigid_substeps(first, count, h, damp, gx, gy, force, joints, nc, ci, cf, nb_
         if len(stacked):
             shock(len(stacked), stacked, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
                   m, angle0, pose, ppos, before, gx, gy, h)
+
+
+@njit(cache=True)
+def rigid_frame(count, h, damp, gx, gy, force, joints, m, bpos, bprev, bangle, bprev_angle,
+                bw, biw, shape, level, graph, ppos, pprev, pw, bounce, spin, headroom):
+    """The whole frame of ``rigid_substeps``' world, its first substep too: what the stages
+    do at it — integrate, the joints, then Collide's look for the frame's contacts (the
+    body pairs, ``split_spinning``, ``find_contacts`` warm-started from last frame's),
+    whether a body may be fast enough to sweep (``may_be_fast``), the stacked rows
+    (``stacked``), the contacts' first substep and the shock pass — then
+    ``rigid_substeps`` for the rest.
+
+    ``shape``: the bodies' extents, friction, restitution, collision filters and pieces;
+    ``level``: its segments, their friction, the bounds (``walls``, ``use_bounds``), the
+    contact slop and the segments' surfaces and layers; ``graph``: the contact graph's
+    arrays as ``physics.rigid_frame.whole`` packs them (rows for the pairs, contacts and
+    scratch, last frame's contacts, ``still`` and ``carry``: ``find_contacts``' tolerances).
+
+    Returns ``(k, pairs, slow pairs, contacts, stacked rows, their before)``: ``k`` the
+    count when the frame is done; −1 when the stages must take the first substep's
+    Collide from its start (the pairs or contacts outgrew their rows, a body turns fast
+    enough to have its contacts found every substep, or one may be fast enough to
+    sweep): the integration and the joints are done, nothing the look wrote is kept."""
+    (extent, friction, restitution, group, layer, mask, piece_off, vert_off, verts,
+     radius) = shape
+    segs, seg_friction, walls, use_bounds, slop, seg_surf, seg_layer = level
+    (pairs, fast, sorted_pairs, linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still,
+     boxes, trig, carry, order, pose) = graph
+    none = np.zeros(0, dtype=np.int64)
+    integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
+    if joints[0] > 0:
+        joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
+    npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs)
+    if npairs > len(pairs) or npairs > len(sorted_pairs):
+        return -1, 0, 0, 0, none, np.zeros((0, 2))
+    slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin, pairs, npairs,
+                                 fast, sorted_pairs)
+    if nfast:
+        return -1, 0, 0, 0, none, np.zeros((0, 2))
+    angle0[:m] = bprev_angle[:m]
+    nc = find_contacts(sorted_pairs[:slow], m, bpos, bprev, bangle, bprev_angle, bw, biw,
+                       extent, friction, restitution, piece_off, vert_off, verts, radius,
+                       segs, seg_friction, walls, use_bounds, slop, h, count, linked, angle0,
+                       ci, cf, 0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast,
+                       False, pw, carry, order, seg_surf, seg_layer, mask)
+    if nc > len(ci) or may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx,
+                                   gy, piece_off, vert_off, verts, radius, h, headroom):
+        return -1, 0, 0, 0, none, np.zeros((0, 2))
+    rows = np.empty(nc, dtype=np.int64)
+    held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
+    rows = rows[:held].copy()
+    before = np.zeros((held, 2))
+    contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
+                    m, angle0, pose, count == 1, bounce, nc, order)
+    if held:
+        shock(held, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, m, angle0, pose,
+              ppos, before, gx, gy, h)
+    rigid_substeps(1, count, h, damp, gx, gy, force, joints, nc, ci, cf, nc, order, angle0,
+                   pose, rows, before, bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw,
+                   ppos, pprev, pw)
+    return count, npairs, slow, nc, rows, before

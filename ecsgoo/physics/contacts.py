@@ -57,6 +57,9 @@ SPIN_PX = 2.0
 #: A body pair whose relative pose moved less than this (px, at its farthest point)
 #: since its contacts were found keeps them (no narrow phase).
 STILL_PX = 0.05
+#: The sweep's gate's room (``continuous.may_be_fast``): a body a quarter as fast as the
+#: sweep's threshold may still reach it within the frame (a hit, a motor, a joint's whip).
+HEADROOM = 0.25
 _NONE = np.zeros(0, dtype=np.int64)  # no keys (nothing linked)
 #: The contact columns the next frame reads (warm starting and kept contacts), by their
 #: saved names.
@@ -282,7 +285,7 @@ def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) ->
                                        found.sorted_pairs)
     found.slow_pairs = found.sorted_pairs[:slow]
     found.fast_pairs = found.sorted_pairs[slow:npairs]
-    _joint_links(st, found)
+    joint_links(st, found)
     found.angle0 = c["prev_angle"][:n].copy()
     if len(found.pose) < n:
         found.pose = np.zeros((c["pos"].shape[0], 4))
@@ -335,7 +338,7 @@ def _substep_contacts(world: World, found: ContactGraph, h: float, grid: Any) ->
                        found.sub_n, found.sub_ci, found.sub_cf, MATCH_PX)
 
 
-def _joint_links(st: Any, found: ContactGraph) -> None:
+def joint_links(st: Any, found: ContactGraph) -> None:
     """``found.linked`` and ``found.plinked`` for this frame (joints change only between
     frames), made again only when the joint columns they come of differ from the last
     frame's: a chain of 30 paid ~20 µs a frame for the two ``np.unique`` calls."""

@@ -19,8 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..flags import any_set
-from ..kernels.rigid_frame import rigid_substeps
+from ..kernels.rigid_frame import rigid_frame, rigid_substeps
+from .contacts import HEADROOM, LEVEL_FRICTION, MATCH_PX, SPIN_PX, STILL_PX, joint_links
 from .step import StepContext
 
 if TYPE_CHECKING:
@@ -53,6 +56,63 @@ def ours(stages: Sequence[Stage]) -> bool:
 _SOLVER_STAGES = tuple(tuple(f"ecsgoo.systems.{m}.{c}" for m, c in kinds) for kinds in (
     (("integrate", "Integrate"), ("project", "Project"), ("collide", "Collide")),
     (("integrate", "Integrate"), ("collide", "Collide"))))
+
+
+def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
+    """Before the frame's first substep ``ctx``: the whole frame in one call
+    (``kernels.rigid_frame.rigid_frame``), what Python did of the first substep done here
+    first (the store made whole, the contact graph's rows and memory readied as
+    ``contacts.find`` readies them, the joints' links). Returns ``(count, 0)`` when the
+    frame is done; ``(0, k)`` when the kernel left the first substep's Collide (stage
+    ``k``) to the stages, the integration and joints done (the look outgrew its rows, or
+    found a body that spins or may be fast: those need Python each substep; ``fuse``
+    then takes the substeps after theirs when it can); ``(0, 0)`` when it declined: a
+    loaded world's contact memory not yet given."""
+    found, st = world.contacts, world.store
+    collide = stages[-1]
+    if found.pending is not None or collide._loaded is not None:
+        return 0, 0
+    st.prepare()  # whole, as before each stage
+    b = st.bodies
+    c, n, h = b.cols, b.n, ctx.h
+    if found.removals != st.removals:  # rows moved: last frame's contacts are stale
+        found.old_n = found.sub_n = 0
+    found._store_removals = st.removals
+    found.shape = (b.version, st.joints.version)
+    if len(found.fast) < n:
+        found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
+    joint_links(st, found)
+    found.angle0 = np.empty(n)
+    if len(found.pose) < n:
+        found.pose = np.zeros((c["pos"].shape[0], 4))
+    found.walls_for(world.bounds)
+    found.room(n)
+    frame = ctx.substeps > 1
+    still = STILL_PX if frame and found.removals == st.removals else 0.0
+    gx, gy = world.gravity
+    lvl = world.level
+    shape = (c["extent"], c["friction"], c["restitution"], c["group"], c["layer"], c["mask"],
+             st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
+    level = (lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
+             world.contact_slop, lvl.seg_surf, lvl.seg_layer)
+    graph = (found.pairs, found.fast, found.sorted_pairs, found.linked, found.angle0, found.ci,
+             found.cf, found.old_ci, found.old_cf, found.old_n, found.otable, still,
+             found.boxes, found.trig, MATCH_PX if frame else 0.0, found.order, found.pose)
+    k, npairs, slow, nc, rows, before = rigid_frame(
+        ctx.substeps, h, world.damping ** (h * 60.0), gx, gy, world.body_force,
+        joint_arrays(st), n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"], c["iw"],
+        shape, level, graph, *_particle_columns(st), collide.bounce_speed, SPIN_PX, HEADROOM)
+    st.poses += 1  # what the kernel moved, the kept grids no longer hold
+    if k < 0:
+        return 0, len(stages) - 1
+    found.nfast, found.bodies, found.n = 0, nc, nc
+    found.slow_pairs, found.fast_pairs = found.sorted_pairs[:slow], found.sorted_pairs[slow:npairs]
+    found.sweep_key, found.sweep = (world.frame, b.version), False
+    found.stacked_key, found.stacked, found.before = (world.frame, found.shape, nc), rows, before
+    found.keep()
+    found.keep_substep()
+    world.substep_index = ctx.substeps - 1
+    return ctx.substeps, 0
 
 
 def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> bool:

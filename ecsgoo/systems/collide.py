@@ -25,7 +25,7 @@ from ..kernels.pairs import collide_pairs
 from ..kernels.rigid import particles_on_static, static_corners, static_edges
 from ..kernels.rigid_solver import contact_substep
 from ..kernels.stacks import before_solve, shock, stacked
-from ..physics.contacts import ContactGraph, find
+from ..physics.contacts import HEADROOM, ContactGraph, find
 from ..physics.discs import SLOP_PX, Discs
 from .pipeline import Stage, register_stage
 
@@ -324,9 +324,6 @@ def _heavy_on_light(world: World, found: Any, h: float) -> None:
               found.pose, pc["pos"], found.before, *world.gravity, h)
 
 
-#: The gate's room (``continuous.may_be_fast``): a body a quarter as fast as the sweep's
-#: threshold may still reach it within the frame (a hit, a motor, a joint's whip).
-HEADROOM = 0.25
 
 
 def _sweeps(world: World, found: Any, ctx: StepContext) -> bool:

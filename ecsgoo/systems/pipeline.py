@@ -79,8 +79,8 @@ def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
 
 def _substeps(world: World, stages: list[Stage]) -> None:
     """The frame's substeps: integrate → project → collide, each substep (a world of
-    rigid bodies alone: the first, then the rest in one call, ``physics.rigid_frame``;
-    of free discs: the whole frame in one call, ``physics.disc_frame``)."""
+    rigid bodies alone, or of free discs: the whole frame in one call,
+    ``physics.rigid_frame``, ``physics.disc_frame``)."""
     rigid = rigid_frame.can_fuse(world, stages)
     discs = not rigid and disc_frame.can_fuse(world, stages)
     contexts = _contexts(world.dt, world.substeps)
@@ -93,8 +93,8 @@ def _substeps(world: World, stages: list[Stage]) -> None:
                 _timed(world, stage, stage.solve, world, ctx)
             k += 1
             continue
-        if discs and ctx.first and not start:
-            k, start = disc_frame.whole(world, ctx, stages)
+        if (rigid or discs) and ctx.first and not start:
+            k, start = (rigid_frame if rigid else disc_frame).whole(world, ctx, stages)
             if k or start:
                 continue
         store = world.store

@@ -1,5 +1,6 @@
-"""A world of rigid bodies only: the frame's later substeps in one kernel call
-(``physics.rigid_frame``) give the same bits as the stages one substep at a time."""
+"""A world of rigid bodies only: the whole frame in one kernel call, or its later substeps
+(``physics.rigid_frame``), give the same bits as the stages one substep at a time, the
+way games use it too (spawning, deleting, saving mid-run)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 import spy
 
 import scenes
-from ecsgoo import Anchor, Joint, RigidBody, World, systems
+from ecsgoo import Anchor, Joint, RigidBody, World, saving, systems
 from ecsgoo.physics import rigid_frame
 
 COLUMNS = ("pos", "prev", "angle", "prev_angle")
@@ -47,15 +48,55 @@ def _dart() -> World:  # fast: swept, so its frames go through the stages
     return w
 
 
+def _dart_without_project() -> World:  # the stages' Collide is the second stage
+    w = _dart()
+    w.use(systems.Integrate(), systems.Collide())
+    return w
+
+
+def _spinner() -> World:  # turns fast: its contacts are found every substep
+    w = _one_box()
+    top = w.create_entity(RigidBody.box(0, 100, 80, 6, mass=1.0))
+    w.component(top, RigidBody).omega = 40.0
+    return w
+
+
+def _heap() -> World:  # more pairs and contacts than the rows made for them at first
+    return scenes.box_pyramid(12)[0]
+
+
+def _one_substep() -> World:
+    w = _chain()
+    w.substeps = 1
+    return w
+
+
 SCENES = {"one box": _one_box, "chain": _chain, "column": _column, "dart": _dart,
-          "pyramid": lambda: scenes.box_pyramid(6)[0]}
+          "dart without Project": _dart_without_project, "spinner": _spinner,
+          "pyramid": lambda: scenes.box_pyramid(6)[0], "heap": _heap,
+          "one substep": _one_substep}
 
 
-def _run(make, fused: bool, frames: int = 90) -> dict[str, np.ndarray]:
+def _games(world: World, frames: int) -> World:
+    """Step ``frames`` frames, dropping a box every 7th and deleting the oldest every 11th
+    (from outside the step, as a game's input would), reloaded from a save halfway."""
+    made = []
+    for f in range(frames):
+        if f % 7 == 0:
+            made.append(world.create_entity(RigidBody.box(10 * (f % 5), 150, 20, 20)))
+        if f % 11 == 0 and made:
+            world.delete_entity(made.pop(0))
+        if f == frames // 2:
+            world = saving.loads(saving.dumps(world))
+        world.step()
+    return world
+
+
+def _run(make, fused: bool, frames: int = 90, games: bool = False) -> dict[str, np.ndarray]:
     rigid_frame.ENABLED = fused
     try:
         w = make()
-        w.step(frames)
+        w = _games(w, frames) if games else (w.step(frames) or w)
         b = w.store.bodies
         state = {k: b.cols[k][: b.n].copy() for k in COLUMNS}
         state["impulses"] = w.contacts.cf[: w.contacts.n].copy()
@@ -72,15 +113,33 @@ def test_the_fused_substeps_give_the_same_bits_as_the_stages(name):
         assert one[key].tobytes() == other[key].tobytes(), key
 
 
-def test_it_fuses_where_it_may_and_not_where_it_may_not():
-    with spy.returns(rigid_frame, "fuse") as seen:
-        _one_box().step(3)
-        assert seen == [True, True, True]
-        seen.clear()
-        w = _one_box()
-        w.profile = {}
-        w.step(2)  # a profile times every stage: no fusing
-        assert seen == []
-        w = _dart()
-        w.step(1)
-        assert seen == [False]  # the dart is swept
+@pytest.mark.parametrize("make", [_one_box, _chain, _column])
+def test_the_same_bits_while_a_game_spawns_deletes_and_saves(make):
+    one, other = _run(make, True, 60, games=True), _run(make, False, 60, games=True)
+    for key in one:
+        assert one[key].tobytes() == other[key].tobytes(), key
+
+
+def _spied(world: World, frames: int, name: str = "whole") -> list:
+    with spy.returns(rigid_frame, name) as seen:
+        world.step(frames)
+    return seen
+
+
+def test_it_takes_whole_frames_where_it_may_and_not_where_it_may_not():
+    assert _spied(_one_box(), 3) == [(6, 0)] * 3
+    assert _spied(_chain(), 2) == [(6, 0)] * 2  # the joints: Project's part of the kernel
+    w = _one_box()
+    w.profile = {}
+    assert _spied(w, 2) == [] and _spied(w, 2, "fuse") == []  # a profile times every stage
+    for make, collide in ((_dart, 2), (_dart_without_project, 1), (_spinner, 2)):
+        w = make()
+        with spy.returns(rigid_frame, "fuse") as later:
+            assert _spied(w, 1) == [(0, collide)]  # left to the stages from Collide
+        assert later == [False]  # swept or found every substep: the stages all frame
+    w = _heap()
+    with spy.returns(rigid_frame, "fuse") as later:
+        assert _spied(w, 1) == [(0, 2)]  # outgrew its rows: grown by the stages' Collide
+    assert later == [True] and _spied(w, 1) == [(6, 0)]  # room enough the next frame
+    w = saving.loads(saving.dumps(_one_box()))
+    assert _spied(w, 2) == [(0, 0), (6, 0)]  # the loaded memory given by the stages first
