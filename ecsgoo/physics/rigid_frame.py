@@ -1,17 +1,22 @@
-"""A world of rigid bodies only solves its frame's later substeps in one kernel call
+"""A world of rigid bodies only solves its whole frame in one kernel call
 (``kernels.rigid_frame``), to the same bits as the stages one by one.
 
-``Pipeline.step`` runs the frame's first substep through the stages as always — forces,
-a loaded world's contacts, the contacts found for the frame — and then, when the
-substeps left would only repeat the same kernels on the same rows, hands them to
-``rigid_substeps``: the solver stages are exactly ``Integrate``, ``Project`` (if there)
-and ``Collide``; there are no particles (so no springs, tethers, outlines or contacts
-found again each substep), no kinematic or grabbed body, no body fast enough to be swept
-this frame and no body turning fast enough to have its contacts found each substep; no
-profile is taken. Anything else: the stages run every substep, as before.
+The solver stages must be exactly ``Integrate``, ``Project`` (if there) and ``Collide``;
+there are no particles (so no springs, tethers, outlines or contacts found again each
+substep), no kinematic or grabbed body, and no profile is taken. Then ``whole`` readies
+what Python did of the first substep (the store made whole, the contact graph's rows and
+memory, the joints' links) and the kernel does the rest: the first substep's
+integration and joints, the frame's pairs and contacts found, the stacked rows, their
+first substep, then the other substeps.
+
+The stages take the first substep's Collide from its start where the look outgrows its
+rows, or finds a body fast enough to be swept this frame or turning fast enough to have
+its contacts found each substep; after their first substep ``fuse`` hands the substeps
+left to ``rigid_substeps`` when nothing they found needs Python between them. A loaded
+world's contact memory is given by the stages first.
 
 Measured (a box resting on the ground, 6 substeps): the frame's Python glue was most of
-its cost (BENCHMARKS.md, "Small scenes").
+its cost (BENCHMARKS.md, "Small scenes", "The first substep in the fused call").
 """
 
 from __future__ import annotations
