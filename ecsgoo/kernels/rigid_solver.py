@@ -309,35 +309,6 @@ def prepare_contacts(first, count, ci, cf, bw, biw, pw):
 
 
 @njit(cache=True)
-def warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
-               nb_rows, order):
-    """Apply every contact's accumulated impulses (the solver starts near last time's);
-    the first ``nb_rows`` (bodies only) in ``order``, the rest as they come."""
-    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, 0,
-                  bpos)
-    _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 0,
-           bpos, ppos, 0.0, nb_rows)
-
-
-@njit(cache=True)
-def solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
-          use_bias, pose, pp, nb_rows, order):
-    """One pass over the contacts: non-penetration, then Coulomb friction; the first
-    ``nb_rows`` (the frame's, between bodies) in ``order``, the rest as they come.
-
-    ``use_bias``: the solve, which changes the substep's move; else only
-    velocities change (the relax pass). ``pose`` and ``pp``: the bodies
-    (``poses``) and particles where the substep started (solve) or ends
-    (relax), for the separations (a gap may close, no more).
-    """
-    mode = 1 if use_bias else 2
-    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, mode,
-                  pose)
-    _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, mode,
-           pose, pp, 0.0, nb_rows)
-
-
-@njit(cache=True)
 def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                 threshold):
     """Give back ``e ×`` the approach speed of impacts faster than ``threshold`` px/s."""
@@ -354,15 +325,30 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
     where the substep started), relax (to where it ends), after the frame's ``last``
     substep restitution, then the position pass. The first ``nb_rows`` contacts (the
     frame's between bodies) are taken in ``order`` (see ``rigid_find``). The joints were
-    solved before, in Project (``joint_substep``)."""
-    warm_start(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
-               nb_rows, order)
+    solved before, in Project (``joint_substep``).
+
+    Each pass sweeps the frame's rows between bodies in ``order`` (``_sweep_bodies``),
+    then the other rows as they come (``_sweep``), only when there are any: a call between
+    kernels costs ~0.15 µs whatever it does, and a box on the ground's substep was a
+    dozen of them."""
+    rest = nc > nb_rows  # rows besides the frame's between bodies: particles', fast ones'
+    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, 0,
+                  bpos)
+    if rest:
+        _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 0,
+               bpos, ppos, 0.0, nb_rows)
     poses(n, bprev, bprev_angle, angle0, pose)
-    solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, True,
-          pose, pprev, nb_rows, order)
+    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, 1,
+                  pose)
+    if rest:
+        _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 1,
+               pose, pprev, 0.0, nb_rows)
     poses(n, bpos, bangle, angle0, pose)
-    solve(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, False,
-          pose, ppos, nb_rows, order)
+    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, 2,
+                  pose)
+    if rest:
+        _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 2,
+               pose, ppos, 0.0, nb_rows)
     if last:
         restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                     threshold)
