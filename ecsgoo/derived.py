@@ -47,12 +47,12 @@ def movable(world: World) -> np.ndarray:
 
 
 def can_move(store: Any, entity: int) -> bool:
-    """``movable`` for one particle or body entity."""
+    """``movable`` for one particle or body entity (a kinematic body moves: it has an
+    island, as what rests on it sleeps with it)."""
     if entity in store.pslot:
         p, row = store.particles, store.pslot[entity]
         return bool(not p.pinned[row] and p.mass[row] < np.inf)
-    b, row = store.bodies, store.bslot[entity]
-    return not bool(b.pinned[row] or b.kinematic[row])
+    return not bool(store.bodies.pinned[store.bslot[entity]])
 
 
 def resting(world: World) -> bool:

@@ -290,3 +290,20 @@ def test_deleting_entities_of_a_sleeping_world_mid_frame_keeps_the_rest_where_it
         assert (w.component(b, RigidBody).x, w.component(b, RigidBody).y) == poses[b]
         assert w.is_sleeping(b)
     assert not w.is_sleeping(faller)
+
+
+def test_removing_a_still_kinematic_platform_wakes_what_it_held_and_nothing_else():
+    """A kinematic body is pushed by nothing but belongs to its island (what rests on it
+    sleeps with it): removing one wakes that island, as removing a box does, not the world
+    as removing a static floor does."""
+    w, boxes = _stack()
+    platform = w.create_entity(RigidBody.box(300, 100, 120, 10, kind="kinematic"))
+    crate = w.create_entity(RigidBody.box(300, 126, 40, 40))
+    w.step(150)
+    assert all(w.is_sleeping(e) for e in [*boxes, platform, crate])
+    w.delete_entity(platform)
+    assert not w.is_sleeping(crate)  # it falls
+    assert all(w.is_sleeping(e) for e in boxes)  # the tower apart from it sleeps on
+    w.step(30)
+    assert w.component(crate, RigidBody).y < 126 - 5
+    assert all(w.is_sleeping(e) for e in boxes)
