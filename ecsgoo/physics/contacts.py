@@ -343,6 +343,8 @@ def joint_links(st: Any, found: ContactGraph) -> None:
     frames), made again only when the joint columns they come of differ from the last
     frame's: a chain of 30 paid ~20 µs a frame for the two ``np.unique`` calls."""
     j = st.joints
+    if not j.n and found.linked_key is not None and not found.linked_key[0]:
+        return  # no joints, as last frame: nothing linked (the key of no rows is one)
     key = (j.n, *(a.tobytes() for a in (j.a_body, j.b_body, j.a_part, j.b_part, j.broken,
                                         j.collide)))
     if key != found.linked_key:

@@ -53,8 +53,16 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
 def ours(stages: Sequence[Stage]) -> bool:
     """Whether the solver stages are exactly ours, Integrate, Project (or not) and Collide
     (a subclass may do anything between substeps)."""
-    return tuple(f"{type(s).__module__}.{type(s).__qualname__}" for s in stages) in \
-        _SOLVER_STAGES
+    kinds = tuple(type(s) for s in stages)
+    known = _OURS.get(kinds)
+    if known is None:  # asked once per kind of pipeline
+        known = _OURS[kinds] = tuple(f"{k.__module__}.{k.__qualname__}"
+                                     for k in kinds) in _SOLVER_STAGES
+    return known
+
+
+#: ``ours`` by the stages' classes.
+_OURS: dict[tuple[type, ...], bool] = {}
 
 
 #: The solver stages (by module and name: the stages import this module) that fuse.
