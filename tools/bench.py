@@ -23,7 +23,7 @@ sys.path[:0] = [os.path.join(HERE, "..", "tests"), HERE]
 import numpy as np  # noqa: E402
 
 import scenes  # noqa: E402
-from ecsgoo import Particle, World  # noqa: E402
+from ecsgoo import Anchor, Particle, RigidBody, World, systems  # noqa: E402
 from ecsgoo.bodies import jelly_ball  # noqa: E402
 
 Row = tuple[str, str, str]
@@ -396,6 +396,57 @@ def _pyramid_rows(bases: tuple[int, ...]) -> list[Row]:
     return rows
 
 
+def _ecsgoo_small(name: str) -> World:
+    """``peers.small_layout(name)`` in ecsgoo: the World's defaults, no bounds, the ground
+    an anchored body."""
+    import peers
+
+    w = World(bounds=None).use(*(s() for s in systems.SOLVER))
+    w.create_entity(RigidBody.box(*peers.SMALL_GROUND), Anchor())
+    for x, y, width, height, mass in peers.small_layout(name):
+        w.create_entity(RigidBody.box(x, y, width, height, mass=mass))
+    return w
+
+
+def _cpu_us(step: Callable[[], object], frames: int) -> float:
+    """CPU µs a call of ``step`` (this process only)."""
+    t0 = time.process_time()
+    for _ in range(frames):
+        step()
+    return (time.process_time() - t0) * 1e6 / frames
+
+
+def bench_small(frames: int = 3000, rounds: int = 5) -> list[Row]:
+    """Small scenes, where a frame's fixed cost is all there is: one box resting on the
+    ground, a 1:100 column of five boxes, the ground alone; ecsgoo (the World's
+    defaults) beside pymunk and Box2D 2.3 in the same process, after 2 s of settling,
+    CPU µs a frame, the best of ``rounds`` interleaved rounds."""
+    import peers
+
+    rows = []
+    for name, bar in (("one box", "≤ 5×"), ("column", "≤ 5×"), ("empty", "")):
+        scenes_ = {"ecsgoo": _ecsgoo_small(name).step, "pymunk": peers.PymunkSmall(name).step}
+        try:
+            scenes_["Box2D"] = peers.Box2DSmall(name).step
+        except ImportError:
+            pass
+        for step in scenes_.values():
+            for _ in range(120):
+                step()
+        best = {k: math.inf for k in scenes_}
+        for _ in range(rounds):
+            for k, step in scenes_.items():
+                best[k] = min(best[k], _cpu_us(step, frames))
+        label = {"one box": "one 40 px box resting on the ground",
+                 "column": "a 1:100 column of five 40 px boxes on the ground",
+                 "empty": "the ground alone"}[name]
+        theirs = "; ".join(f"{k} {v:.2f} µs" for k, v in best.items() if k != "ecsgoo")
+        ratio = best["ecsgoo"] / best["pymunk"]
+        rows.append((label, f"{best['ecsgoo']:.1f} µs/frame (6 substeps)",
+                     f"{theirs}; ratio to pymunk {ratio:.1f}" + (f" (bar {bar})" if bar else "")))
+    return rows
+
+
 def bench_pyramid() -> list[Row]:
     """Box2D's pyramid stacking test, bases 10 and 20: ms/frame and how many boxes still stand
     after 10 s, in ecsgoo, pymunk and Box2D 2.3 (same layout: ``scenes.pyramid_layout``)."""
@@ -555,6 +606,7 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "sparse": bench_sparse,
     "startup": bench_startup,
     "pyramid": bench_pyramid,
+    "small": bench_small,
     "pyramid50": bench_pyramid50,
     "sleep": bench_sleep,
     "sleeping_pile": bench_sleeping_pile,

@@ -109,3 +109,74 @@ class PymunkCircles:
     def first(self, px: float, py: float, qx: float, qy: float) -> int | None:
         hit = self.space.segment_query_first((px, py), (qx, qy), 0, self.filter)
         return None if hit is None else self.index[hit.shape]
+
+
+#: The small scenes (``small_layout``): a static ground and boxes ``(x, y, w, h, mass)``.
+SMALL_GROUND = (400.0, 10.0, 800.0, 20.0)
+
+
+def small_layout(name: str) -> list[tuple[float, float, float, float, float]]:
+    """``"one box"``: a 40 px box of mass 1 resting on the ground; ``"column"``: five 40 px
+    boxes stacked on it, masses 1 to 100 (the heaviest on top, each 100^(1/4) the one
+    below); ``"empty"``: nothing but the ground."""
+    if name == "one box":
+        return [(400.0, 40.0, 40.0, 40.0, 1.0)]
+    if name == "column":
+        return [(400.0, 40.0 + 40.0 * k, 40.0, 40.0, 100.0 ** (k / 4)) for k in range(5)]
+    return []
+
+
+class PymunkSmall:
+    """``small_layout(name)`` in pymunk (10 iterations, gravity (0, −980) px/s², friction
+    0.6 as the product of two shapes' sqrt(0.6)); ``step()`` is one 1/60 s frame."""
+
+    def __init__(self, name: str) -> None:
+        import pymunk
+
+        self.space = space = pymunk.Space()
+        space.gravity, space.iterations = (0, -980), 10
+        mu = math.sqrt(FRICTION)
+        gx, gy, gw, gh = SMALL_GROUND
+        ground = pymunk.Poly(space.static_body, [(gx - gw / 2, gy - gh / 2),
+                                                 (gx + gw / 2, gy - gh / 2),
+                                                 (gx + gw / 2, gy + gh / 2),
+                                                 (gx - gw / 2, gy + gh / 2)])
+        ground.friction = mu
+        space.add(ground)
+        for x, y, w, h, mass in small_layout(name):
+            body = pymunk.Body(mass, pymunk.moment_for_box(mass, (w, h)))
+            body.position = (x, y)
+            shape = pymunk.Poly.create_box(body, (w, h))
+            shape.friction = mu
+            space.add(body, shape)
+
+    def step(self) -> None:
+        self.space.step(1 / 60)
+
+
+class Box2DSmall:
+    """``small_layout(name)`` in Box2D 2.3 (metres, 8 + 3 iterations, bodies that never
+    sleep, friction 0.6); ``step()`` is one 1/60 s frame."""
+
+    def __init__(self, name: str) -> None:
+        import Box2D
+
+        self.world = world = Box2D.b2World(gravity=(0, -980 / PX_PER_M), doSleep=False)
+        m = 1 / PX_PER_M
+        skin = Box2D.b2_polygonRadius
+        gx, gy, gw, gh = SMALL_GROUND
+        ground = world.CreateStaticBody(position=(gx * m, gy * m))
+        ground.CreatePolygonFixture(box=(gw * m / 2 - skin, gh * m / 2 - skin),
+                                    friction=FRICTION)
+        for x, y, w, h, mass in small_layout(name):
+            body_def = Box2D.b2BodyDef()
+            body_def.type = Box2D.b2_dynamicBody
+            body_def.position = (x * m, y * m)
+            body_def.allowSleep = False
+            body = world.CreateBody(body_def)
+            hw, hh = w * m / 2 - skin, h * m / 2 - skin
+            body.CreatePolygonFixture(box=(hw, hh), density=mass / (4 * hw * hh),
+                                      friction=FRICTION, restitution=0.0)
+
+    def step(self) -> None:
+        self.world.Step(1 / 60, 8, 3)

@@ -27,7 +27,8 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
                   restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                   seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                   use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
-                  chain_ends, scratch, tethers, bpos, bangle, bw, biw):
+                  chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb,
+                  trest, tcompliance, tlam, bpos, bangle, bw, biw):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``n`` particles:
     integrate under gravity ``(gx, gy)`` and ``force``, the ``m`` disc contacts (``ij``,
     ``cf``, ``soft``, at most ``push_speed`` px/s out, restitution after the last
@@ -35,12 +36,14 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
     substep; ``since``: room for where each particle was, when there are ``segs``).
     Between the two, when ``rounds`` (Project's iterations; 0: no Project, or nothing for
     it), the springs packed at the first substep (``ends``, ``vals``, ``order`` into
-    ``lam``) and their ``chains`` (``kernels.chains``; the tether and body columns empty).
+    ``lam``) and their ``chains`` (``kernels.chains``; the tether and body columns empty,
+    ``ta_body`` to ``tlam`` flat: a tuple of them cost the call ~1 µs to type).
 
     Returns the substep it stopped in, its integration done, when a particle outran its
     ``reach`` from ``at`` (its contacts are found again in Python, as ``Discs.stale``
     says), or ``count`` when the frame is done.
     """
+    tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
     for k in range(first, count):
         integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, -1, 0.0, 0.0, 0.0)
         if m and outran(n, pos, at, reach):
@@ -65,7 +68,8 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
                friction, restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
-               chain_ends, scratch, tethers, bpos, bangle, bw, biw):
+               chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb, trest,
+               tcompliance, tlam, bpos, bangle, bw, biw):
     """The whole frame of ``disc_substeps``' world, its first substep too: what the stages
     do at it — integrate, Project, then Collide's look for the frame's disc contacts
     (``find_frame`` from where each particle is now, into ``at`` and ``reach``, the
@@ -76,6 +80,7 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
     contacts did not fit: ``m`` < 0, the first substep's Collide is left to the stages),
     the contacts found and their keys (``sorted``: the order that sorts them; the keys
     are unique, so any sort gives this one)."""
+    tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
     integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, -1, 0.0, 0.0, 0.0)
     if rounds:
         _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
@@ -101,7 +106,7 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
                       restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                       seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                       use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
-                      chain_rows, chain_ends, scratch, tethers, bpos, bangle, bw, biw)
+                      chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw)
     return k, m, keys, flipped, by_key
 
 
@@ -115,6 +120,6 @@ def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, 
     no_rows, no_ints = np.zeros(0), np.zeros(1, dtype=np.int64)  # of nothing: never read
     no_flags, no_pairs = np.zeros(0, dtype=np.bool_), np.zeros((0, 2))
     project_rounds(rounds, h, pos, w, w, ends, vals, order, lam, chains, off, rows, cends,
-                   scratch, tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw, 0, no_ints,
+                   scratch, *tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw, 0, no_ints,
                    no_ints, no_rows, no_rows, no_rows, no_pairs, 0, no_ints, no_ints, no_pairs,
                    no_rows, no_rows)

@@ -20,15 +20,18 @@ from .tethers import solve_tethers
 
 @njit(cache=True)
 def project_rounds(rounds, h, pos, w, mass, ends, vals, order, lam, chains, chain_off,
-                   chain_rows, chain_ends, scratch, tethers, tether_n, tether_broken, skip,
-                   bpos, bangle, bw, biw, area_n, area_off, area_idx, rest_area, pressure,
-                   stiffness, grad, shape_n, shape_off, shape_idx, shape_rest, alpha, scale):
+                   chain_rows, chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla,
+                   tlb, trest, tcompliance, tlam, tether_n, tether_broken, skip, bpos, bangle,
+                   bw, biw, area_n, area_off, area_idx, rest_area, pressure, stiffness, grad,
+                   shape_n, shape_off, shape_idx, shape_rest, alpha, scale):
     """``rounds`` rounds of Project over the packed springs (``ends``, ``vals``; the
     backward sweeps on odd rounds, one more backward for an odd count), each sweep followed
     by the ``chains`` (``kernels.chains``), the ``area_n`` areas, the ``shape_n`` shapes
     (``alpha``: each one's stiffness an application) and the ``tether_n`` tethers but those
-    in chains (``skip``); ``tethers``: the columns ``chains.tether_columns`` gives (its
-    ``lam`` last). The springs' multipliers go back into ``lam`` in ``order``."""
+    in chains (``skip``); ``ta_body`` to ``tlam``: the columns ``chains.tether_columns``
+    gives, flat (a tuple of them cost the call ~1 µs to type). The springs' multipliers go
+    back into ``lam`` in ``order``."""
+    tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
     for r in range(rounds):
         sweep_springs(ends, vals, pos, w, h, r % 2 == 1)
         if chains:

@@ -22,17 +22,22 @@ from .stacks import shock, stacked
 
 
 @njit(cache=True)
-def rigid_substeps(first, count, h, damp, gx, gy, force, joints, nc, ci, cf, nb_rows, order,
-                   angle0, pose, stacked, before, bounce, m, bpos, bprev, bangle,
-                   bprev_angle, bw, biw, ppos, pprev, pw):
+def rigid_substeps(first, count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_part,
+                   la, lb, weld, axis, rest_angle, broken, impulse, spin, jforce, lower, upper,
+                   motor_speed, motor_torque, motor_impulse, lower_impulse, upper_impulse, nc,
+                   ci, cf, nb_rows, order, angle0, pose, stacked, before, bounce, m, bpos,
+                   bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``m`` bodies:
-    integrate under gravity ``(gx, gy)`` and ``force``, the joints (``joints``: the joint
-    table's arrays, ``physics.rigid_frame.joint_arrays``), the ``nc`` contacts (the first
-    ``nb_rows`` between bodies in ``order``; restitution after the last substep, above
-    ``bounce`` px/s) and the shock pass over ``stacked``."""
+    integrate under gravity ``(gx, gy)`` and ``force``, the joints (``nj`` to
+    ``upper_impulse``: the joint table's arrays, ``physics.rigid_frame.joint_arrays``),
+    the ``nc`` contacts (the first ``nb_rows`` between bodies in ``order``; restitution
+    after the last substep, above ``bounce`` px/s) and the shock pass over ``stacked``."""
+    joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
+              impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
+              lower_impulse, upper_impulse)
     for k in range(first, count):
         integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
-        if joints[0] > 0:
+        if nj > 0:
             joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
                           pw, h)
         contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
@@ -43,8 +48,14 @@ def rigid_substeps(first, count, h, damp, gx, gy, force, joints, nc, ci, cf, nb_
 
 
 @njit(cache=True)
-def rigid_frame(count, h, damp, gx, gy, force, joints, m, bpos, bprev, bangle, bprev_angle,
-                bw, biw, shape, level, graph, ppos, pprev, pw, bounce, spin, headroom):
+def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_part, la, lb,
+                weld, axis, rest_angle, broken, impulse, spin, jforce, lower, upper,
+                motor_speed, motor_torque, motor_impulse, lower_impulse, upper_impulse, m,
+                bpos, bprev, bangle, bprev_angle, bw, biw, extent, friction, restitution,
+                group, layer, mask, piece_off, vert_off, verts, radius, segs, seg_friction,
+                walls, use_bounds, slop, seg_surf, seg_layer, pairs, fast, sorted_pairs,
+                linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still, boxes, trig,
+                carry, order, pose, ppos, pprev, pw, bounce, spin_px, headroom):
     """The whole frame of ``rigid_substeps``' world, its first substep too: what the stages
     do at it — integrate, the joints, then Collide's look for the frame's contacts (the
     body pairs, ``split_spinning``, ``find_contacts`` warm-started from last frame's),
@@ -52,31 +63,31 @@ def rigid_frame(count, h, damp, gx, gy, force, joints, m, bpos, bprev, bangle, b
     (``stacked``), the contacts' first substep and the shock pass — then
     ``rigid_substeps`` for the rest.
 
-    ``shape``: the bodies' extents, friction, restitution, collision filters and pieces;
-    ``level``: its segments, their friction, the bounds (``walls``, ``use_bounds``), the
-    contact slop and the segments' surfaces and layers; ``graph``: the contact graph's
-    arrays as ``physics.rigid_frame.whole`` packs them (rows for the pairs, contacts and
-    scratch, last frame's contacts, ``still`` and ``carry``: ``find_contacts``' tolerances).
+    The arguments come flat, as ``physics.rigid_frame.whole`` lays them out: the joint
+    table's (``nj`` to ``upper_impulse``), the bodies' state, their extents, friction,
+    restitution, collision filters and pieces, the level's segments, their friction, the
+    bounds (``walls``, ``use_bounds``), the contact slop and the segments' surfaces and
+    layers, then the contact graph's arrays (rows for the pairs, contacts and scratch, last
+    frame's contacts, ``still`` and ``carry``: ``find_contacts``' tolerances). Tuples of
+    them cost the call ~0.1 µs an element to type; flat, ~0.03.
 
     Returns ``(k, pairs, slow pairs, contacts, stacked rows, their before)``: ``k`` the
     count when the frame is done; −1 when the stages must take the first substep's
     Collide from its start (the pairs or contacts outgrew their rows, a body turns fast
     enough to have its contacts found every substep, or one may be fast enough to
     sweep): the integration and the joints are done, nothing the look wrote is kept."""
-    (extent, friction, restitution, group, layer, mask, piece_off, vert_off, verts,
-     radius) = shape
-    segs, seg_friction, walls, use_bounds, slop, seg_surf, seg_layer = level
-    (pairs, fast, sorted_pairs, linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still,
-     boxes, trig, carry, order, pose) = graph
+    joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
+              impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
+              lower_impulse, upper_impulse)
     none = np.zeros(0, dtype=np.int64)
     integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
-    if joints[0] > 0:
+    if nj > 0:
         joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
     npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs)
     if npairs > len(pairs) or npairs > len(sorted_pairs):
         return -1, 0, 0, 0, none, np.zeros((0, 2))
-    slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin, pairs, npairs,
-                                 fast, sorted_pairs)
+    slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin_px, pairs,
+                                 npairs, fast, sorted_pairs)
     if nfast:
         return -1, 0, 0, 0, none, np.zeros((0, 2))
     angle0[:m] = bprev_angle[:m]
@@ -97,7 +108,7 @@ def rigid_frame(count, h, damp, gx, gy, force, joints, m, bpos, bprev, bangle, b
     if held:
         shock(held, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, m, angle0, pose,
               ppos, before, gx, gy, h)
-    rigid_substeps(1, count, h, damp, gx, gy, force, joints, nc, ci, cf, nc, order, angle0,
+    rigid_substeps(1, count, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order, angle0,
                    pose, rows, before, bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw,
                    ppos, pprev, pw)
     return count, npairs, slow, nc, rows, before

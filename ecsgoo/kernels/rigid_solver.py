@@ -224,12 +224,27 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
 
 
 @njit(cache=True)
-def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, mode,
-                  pose):
-    """``_sweep``'s warm start (``mode`` 0), solve (1) or relax (2) over the frame's
-    contacts between two bodies or a body and the static world, in ``order``
-    (``coloring.color_order``), the particle ends left out; an end that cannot move is not
-    written. The same arithmetic as ``_sweep``, faster without its branches."""
+def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
+                  last, pose, n, angle0):
+    """``_sweep``'s warm start (mode 0), solve (1) and relax (2), modes ``first`` to
+    ``last``, over the frame's contacts between two bodies or a body and the static world,
+    in ``order`` (``coloring.color_order``), the particle ends left out; an end that cannot
+    move is not written. The same arithmetic as ``_sweep``, faster without its branches.
+    Before a solve and a relax the ``n`` bodies' ``pose`` is made (``poses``: where the
+    substep started, then where they are now); the warm start reads none."""
+    for mode in range(first, last + 1):
+        if mode == 1:
+            poses(n, bprev, bprev_angle, angle0, pose)
+        elif mode == 2:
+            poses(n, bpos, bangle, angle0, pose)
+        _pass_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, mode,
+                     pose)
+
+
+@njit(cache=True)
+def _pass_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, mode,
+                 pose):
+    """One pass of ``_sweep_bodies``, of ``mode``."""
     inv_h = 1.0 / h
     for kk in range(nc):
         k = order[kk]
@@ -330,25 +345,20 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
     Each pass sweeps the frame's rows between bodies in ``order`` (``_sweep_bodies``),
     then the other rows as they come (``_sweep``), only when there are any: a call between
     kernels costs ~0.15 µs whatever it does, and a box on the ground's substep was a
-    dozen of them."""
-    rest = nc > nb_rows  # rows besides the frame's between bodies: particles', fast ones'
-    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, 0,
-                  bpos)
-    if rest:
-        _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 0,
-               bpos, ppos, 0.0, nb_rows)
-    poses(n, bprev, bprev_angle, angle0, pose)
-    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, 1,
-                  pose)
-    if rest:
-        _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 1,
-               pose, pprev, 0.0, nb_rows)
-    poses(n, bpos, bangle, angle0, pose)
-    _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, 2,
-                  pose)
-    if rest:
-        _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, 2,
-               pose, ppos, 0.0, nb_rows)
+    dozen of them. With no contacts at all nothing is done (``pose`` is left as it was:
+    every reader makes it first)."""
+    if nc == 0:
+        return  # nothing touches: nothing to solve, nothing to take out
+    if nc == nb_rows:  # the frame's rows between bodies alone: the three passes in one call
+        _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h,
+                      0, 2, pose, n, angle0)
+    else:  # each pass of theirs, then of the others (particles', fast ones')
+        for mode in range(3):
+            _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
+                          h, mode, mode, pose, n, angle0)
+            _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
+                   mode, bpos if mode == 0 else pose, pprev if mode == 1 else ppos, 0.0,
+                   nb_rows)
     if last:
         restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                     threshold)
@@ -367,9 +377,9 @@ def separate(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
     column 5 px a contact), so what gravity and the
     pushes leave is taken out here: the ends move apart by ``SEPARATE`` × the
     overlap beyond ``SLOP_PX`` — position and previous position alike, so no
-    velocity comes of it.
+    velocity comes of it. ``pose``: where the bodies are now (the relax's: it and the
+    restitution change only the previous positions).
     """
-    poses(n, bpos, bangle, angle0, pose)
     for k in range(nc):
         a, b, p, q = ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3]
         if q >= 0:

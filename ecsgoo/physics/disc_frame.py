@@ -159,7 +159,7 @@ def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
     count, off, rows, cends, scratch, _, _ = st.spring_chains if rounds else _NO_CHAINS
     bc = st.bodies.cols
     return (rounds, ends, vals, st.spring_order, st.springs.cols["lam"], count, off, rows,
-            cends, scratch, tether_columns(st.tethers.cols), bc["pos"], bc["angle"],
+            cends, scratch, *tether_columns(st.tethers.cols), bc["pos"], bc["angle"],
             bc["w"], bc["iw"])
 
 

@@ -113,8 +113,9 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
              found.boxes, found.trig, MATCH_PX if frame else 0.0, found.order, found.pose)
     k, npairs, slow, nc, rows, before = rigid_frame(
         ctx.substeps, h, world.damping ** (h * 60.0), gx, gy, world.body_force,
-        joint_arrays(st), n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"], c["iw"],
-        shape, level, graph, *_particle_columns(st), collide.bounce_speed, SPIN_PX, HEADROOM)
+        *joint_arrays(st), n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"],
+        c["iw"], *shape, *level, *graph, *_particle_columns(st), collide.bounce_speed, SPIN_PX,
+        HEADROOM)
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
     if k < 0:
         return 0, len(stages) - 1
@@ -141,7 +142,7 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> bool:
     collide = stages[-1]
     gx, gy = world.gravity
     rigid_substeps(1, ctx.substeps, ctx.h, world.damping ** (ctx.h * 60.0), gx, gy,
-                   world.body_force, joint_arrays(st), found.n, found.ci, found.cf,
+                   world.body_force, *joint_arrays(st), found.n, found.ci, found.cf,
                    found.bodies, found.order, found.angle0, found.pose, found.stacked,
                    found.before, collide.bounce_speed, b.n, c["pos"], c["prev"], c["angle"],
                    c["prev_angle"], c["w"], c["iw"], *_particle_columns(st))

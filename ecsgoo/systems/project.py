@@ -82,7 +82,7 @@ class Project(Stage):
         # symmetric Gauss–Seidel pass (a one-way sweep feeds energy into high-valence
         # nodes, e.g. a jelly ball's centre with 24 spokes, until it explodes)
         project_rounds(rounds, h, pc["pos"], pc["w"], pc["mass"], ends, vals, order,
-                       sc["lam"], count, off, rows, cends, scratch, tether_columns(tc),
+                       sc["lam"], count, off, rows, cends, scratch, *tether_columns(tc),
                        st.tethers.n, tc["broken"], skip, bc["pos"], bc["angle"], bc["w"],
                        bc["iw"], areas.n, st.area_off, st.area_idx, rc["rest_area"],
                        rc["pressure"], rc["stiffness"], st.scratch, shapes.n, st.shape_off,
