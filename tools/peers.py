@@ -27,13 +27,7 @@ class PymunkPyramid:
         space.gravity = (0, -980)
         space.iterations = 10
         mu = math.sqrt(FRICTION)
-        gx, gy, gw, gh = pyramid_ground(base, size)
-        ground = pymunk.Poly(space.static_body, [(gx - gw / 2, gy - gh / 2),
-                                                 (gx + gw / 2, gy - gh / 2),
-                                                 (gx + gw / 2, gy + gh / 2),
-                                                 (gx - gw / 2, gy + gh / 2)])
-        ground.friction = mu
-        space.add(ground)
+        _pymunk_ground(space, pyramid_ground(base, size), mu)
         self.bodies = []
         for x, y in pyramid_layout(base, size, gap):
             body = pymunk.Body(1.0, pymunk.moment_for_box(1.0, (size, size)))
@@ -48,6 +42,20 @@ class PymunkPyramid:
 
     def centres(self) -> list[tuple[float, float, float]]:
         return [(b.position.x, b.position.y, b.angle) for b in self.bodies]
+
+
+def _pymunk_ground(space, ground: tuple[float, float, float, float], mu: float) -> None:
+    """A static box ``(x, y, w, h)`` (px, its centre and size) of friction ``mu`` in
+    ``space``."""
+    import pymunk
+
+    gx, gy, gw, gh = ground
+    shape = pymunk.Poly(space.static_body, [(gx - gw / 2, gy - gh / 2),
+                                            (gx + gw / 2, gy - gh / 2),
+                                            (gx + gw / 2, gy + gh / 2),
+                                            (gx - gw / 2, gy + gh / 2)])
+    shape.friction = mu
+    space.add(shape)
 
 
 class Box2DPyramid:
@@ -136,13 +144,7 @@ class PymunkSmall:
         self.space = space = pymunk.Space()
         space.gravity, space.iterations = (0, -980), 10
         mu = math.sqrt(FRICTION)
-        gx, gy, gw, gh = SMALL_GROUND
-        ground = pymunk.Poly(space.static_body, [(gx - gw / 2, gy - gh / 2),
-                                                 (gx + gw / 2, gy - gh / 2),
-                                                 (gx + gw / 2, gy + gh / 2),
-                                                 (gx - gw / 2, gy + gh / 2)])
-        ground.friction = mu
-        space.add(ground)
+        _pymunk_ground(space, SMALL_GROUND, mu)
         for x, y, w, h, mass in small_layout(name):
             body = pymunk.Body(mass, pymunk.moment_for_box(mass, (w, h)))
             body.position = (x, y)
