@@ -98,7 +98,9 @@ class Rows:
         target = table.cols[name][: table.n]
         index = slice(None) if rows is None else np.asarray(rows, dtype=np.int64)
         shape = target.shape if rows is None else index.shape + target.shape[1:]
-        new = np.broadcast_to(np.asarray(values, dtype=target.dtype), shape)
+        new = np.asarray(values, dtype=target.dtype)
+        if new.shape != shape:  # a value for many rows (broadcast_to alone costs ~2 µs)
+            new = np.broadcast_to(new, shape)
         spec = table.spec
         keys = spec[name].saved or (name,)
         limit = _one_range(spec, name)
@@ -271,9 +273,12 @@ def _all_within(limit: limits.Range, values: np.ndarray) -> bool:
     """Whether every one of ``values`` is inside ``limit``: floats in one kernel call
     (``kernels.rows.within``), others as ``_out_of_range`` finds."""
     if values.dtype == np.float64:
-        # a copy: writable and contiguous, the one signature the warm-up compiles (a
-        # broadcast view is read-only, another numba type)
-        return within(np.array(values).reshape(-1), *_bounds(limit))
+        # writable and contiguous (a copy if it is not), the one signature the warm-up
+        # compiles (a broadcast view is read-only, another numba type)
+        flat = values.reshape(-1)
+        if not (flat.flags.writeable and flat.flags.c_contiguous):
+            flat = np.array(flat)
+        return within(flat, *_bounds(limit))
     return _out_of_range(limit, values) is None
 
 
