@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .continuous import may_be_fast
+from .continuous import continuous, may_be_fast
 from .joints import joint_substep
 from .rigid import body_pairs, integrate_bodies, split_spinning
 from .rigid_find import find_contacts
@@ -22,29 +22,59 @@ from .stacks import shock, stacked
 
 
 @njit(cache=True)
-def rigid_substeps(first, count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_part,
-                   la, lb, weld, axis, rest_angle, broken, impulse, spin, jforce, lower, upper,
-                   motor_speed, motor_torque, motor_impulse, lower_impulse, upper_impulse, nc,
-                   ci, cf, nb_rows, order, angle0, pose, stacked, before, bounce, m, bpos,
-                   bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw):
+def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_part, b_body,
+                   b_part, la, lb, weld, axis, rest_angle, broken, impulse, spin, jforce,
+                   lower, upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
+                   upper_impulse, nc, ci, cf, nb_rows, order, angle0, pose, stacked, before,
+                   bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
+                   sweep, start, start_angle, static, extent, restitution, group, layer, mask,
+                   piece_off, vert_off, verts, radius, segs, walls, use_bounds, linked, slop,
+                   seg_layer, seg_surf):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``m`` bodies:
-    integrate under gravity ``(gx, gy)`` and ``force``, the joints (``nj`` to
-    ``upper_impulse``: the joint table's arrays, ``physics.rigid_frame.joint_arrays``),
-    the ``nc`` contacts (the first ``nb_rows`` between bodies in ``order``; restitution
-    after the last substep, above ``bounce`` px/s) and the shock pass over ``stacked``."""
+    integrate under gravity ``(gx, gy)`` and ``force`` and the joints (``nj`` to
+    ``upper_impulse``: the joint table's arrays, ``physics.rigid_frame.joint_arrays``;
+    ``begun``: substep ``first`` had both already), then the ``nc`` contacts (the first
+    ``nb_rows`` between bodies in ``order``; restitution after the last substep, above
+    ``bounce`` px/s), the shock pass over ``stacked`` and, when ``sweep``, the fast
+    bodies swept from where the substep's contacts found them (``start``,
+    ``start_angle``: room for it) against the static geometry and the bounds
+    (``continuous``: ``static`` the bodies' inverse masses as static geometry counts
+    them, ``extent`` to ``seg_surf`` as Collide passes them)."""
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
     for k in range(first, count):
-        integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
-        if nj > 0:
-            joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
-                          pw, h)
+        if k > first or not begun:
+            integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
+            if nj > 0:
+                joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
+                              pw, h)
+        if sweep:
+            start[:] = bprev
+            start_angle[:] = bprev_angle
         contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
                         pw, h, m, angle0, pose, k == count - 1, bounce, nb_rows, order)
         if len(stacked):
             shock(len(stacked), stacked, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
                   m, angle0, pose, ppos, before, gx, gy, h)
+        if sweep:
+            continuous(m, bpos, bprev, bangle, bprev_angle, start, start_angle, bw, biw,
+                       static, extent, restitution, group, layer, mask, piece_off, vert_off,
+                       verts, radius, segs, 0.0, walls, use_bounds, linked, slop, h,
+                       seg_layer, seg_surf)
+
+
+@njit(cache=True)
+def _meets(pairs, first, end, linked):
+    """Whether a pair of ``pairs[first:end]`` may collide: no joint links it (``linked``:
+    sorted keys ``a · 2³² + b``, a < b, of the body pairs joints keep apart)."""
+    for q in range(first, end):
+        a, b = pairs[q, 0], pairs[q, 1]
+        key = min(a, b) * 4294967296 + max(a, b)
+        at = np.searchsorted(linked, key)
+        if at == len(linked) or linked[at] != key:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -55,13 +85,13 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                 group, layer, mask, piece_off, vert_off, verts, radius, segs, seg_friction,
                 walls, use_bounds, slop, seg_surf, seg_layer, pairs, fast, sorted_pairs,
                 linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still, boxes, trig,
-                carry, order, pose, ppos, pprev, pw, bounce, spin_px, headroom):
+                carry, order, pose, ppos, pprev, pw, bounce, spin_px, headroom, static):
     """The whole frame of ``rigid_substeps``' world, its first substep too: what the stages
     do at it — integrate, the joints, then Collide's look for the frame's contacts (the
     body pairs, ``split_spinning``, ``find_contacts`` warm-started from last frame's),
     whether a body may be fast enough to sweep (``may_be_fast``), the stacked rows
-    (``stacked``), the contacts' first substep and the shock pass — then
-    ``rigid_substeps`` for the rest.
+    (``stacked``) — then ``rigid_substeps`` for the contacts of the first substep and the
+    substeps after it.
 
     The arguments come flat, as ``physics.rigid_frame.whole`` lays them out: the joint
     table's (``nj`` to ``upper_impulse``), the bodies' state, their extents, friction,
@@ -71,11 +101,16 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
     frame's contacts, ``still`` and ``carry``: ``find_contacts``' tolerances). Tuples of
     them cost the call ~0.1 µs an element to type; flat, ~0.03.
 
-    Returns ``(k, pairs, slow pairs, contacts, stacked rows, their before)``: ``k`` the
-    count when the frame is done; −1 when the stages must take the first substep's
-    Collide from its start (the pairs or contacts outgrew their rows, a body turns fast
-    enough to have its contacts found every substep, or one may be fast enough to
-    sweep): the integration and the joints are done, nothing the look wrote is kept."""
+    ``static``: the bodies' inverse masses as the sweep counts static geometry (a frozen
+    body's 1).
+
+    Returns ``(k, pairs, slow pairs, fast turners, contacts, stacked rows, their before,
+    swept)``: ``k`` the count when the frame is done, ``swept`` whether a body may have
+    been fast enough to be swept (``may_be_fast``: then every substep's contacts are
+    followed by ``continuous``); −1 when the stages must take the first substep's Collide
+    from its start (the pairs or contacts outgrew their rows, or a body turns fast enough
+    to have its contacts found every substep and has something to meet): the
+    integration and the joints are done, nothing the look wrote is kept."""
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
@@ -85,30 +120,30 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
         joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
     npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs)
     if npairs > len(pairs) or npairs > len(sorted_pairs):
-        return -1, 0, 0, 0, none, np.zeros((0, 2))
+        return -1, 0, 0, 0, 0, none, np.zeros((0, 2)), False
     slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin_px, pairs,
                                  npairs, fast, sorted_pairs)
-    if nfast:
-        return -1, 0, 0, 0, none, np.zeros((0, 2))
+    if nfast and (len(segs) or use_bounds or _meets(sorted_pairs, slow, npairs, linked)):
+        # a fast turner's contacts are found each substep (the stages'); with nothing static
+        # to meet and no pair of it but jointed ones (which never collide), there are none
+        return -1, 0, 0, 0, 0, none, np.zeros((0, 2)), False
     angle0[:m] = bprev_angle[:m]
     nc = find_contacts(sorted_pairs[:slow], m, bpos, bprev, bangle, bprev_angle, bw, biw,
                        extent, friction, restitution, piece_off, vert_off, verts, radius,
                        segs, seg_friction, walls, use_bounds, slop, h, count, linked, angle0,
                        ci, cf, 0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast,
                        False, pw, carry, order, seg_surf, seg_layer, mask)
-    if nc > len(ci) or may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx,
-                                   gy, piece_off, vert_off, verts, radius, h, headroom):
-        return -1, 0, 0, 0, none, np.zeros((0, 2))
+    if nc > len(ci):
+        return -1, 0, 0, 0, 0, none, np.zeros((0, 2)), False
+    sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
+                        piece_off, vert_off, verts, radius, h, headroom)
     rows = np.empty(nc, dtype=np.int64)
     held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
     rows = rows[:held].copy()
     before = np.zeros((held, 2))
-    contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
-                    m, angle0, pose, count == 1, bounce, nc, order)
-    if held:
-        shock(held, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, m, angle0, pose,
-              ppos, before, gx, gy, h)
-    rigid_substeps(1, count, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order, angle0,
-                   pose, rows, before, bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw,
-                   ppos, pprev, pw)
-    return count, npairs, slow, nc, rows, before
+    rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
+                   angle0, pose, rows, before, bounce, m, bpos, bprev, bangle, bprev_angle, bw,
+                   biw, ppos, pprev, pw, sweep, np.empty_like(bprev), np.empty_like(bangle),
+                   static, extent, restitution, group, layer, mask, piece_off, vert_off, verts,
+                   radius, segs, walls, use_bounds, linked, slop, seg_layer, seg_surf)
+    return count, npairs, slow, nfast, nc, rows, before, sweep

@@ -423,6 +423,16 @@ def _meets_particles(st: Any) -> np.ndarray:
     return np.where(moving, 1.0, c["w"]) if any_set(moving[: st.bodies.n]) else c["w"]
 
 
+def static_inverse_masses(st: Any) -> np.ndarray:
+    """The bodies' inverse masses as the static-geometry kernels take them (0: static):
+    a frozen body (``sleeping.freeze``) is not, nothing that moves this frame reaches it."""
+    w, b = st.bodies.cols["w"], st.bodies
+    moving = b.cols["kinematic"][: len(w)]  # a kinematic body meets particles in the solver
+    if not st.any_frozen and not any_set(moving):
+        return w
+    return np.where(b.cols["frozen"][: len(w)] | moving, 1.0, w)
+
+
 def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:
     """Entity pairs ``(a, b)`` (``a < b``; ``(a, -1)``: a body and the level) a rigid body
     touches at the end of the frame — a contact that pushed in the last substep — where

@@ -28,7 +28,15 @@ import numpy as np
 
 from ..flags import any_set
 from ..kernels.rigid_frame import rigid_frame, rigid_substeps
-from .contacts import HEADROOM, LEVEL_FRICTION, MATCH_PX, SPIN_PX, STILL_PX, joint_links
+from .contacts import (
+    HEADROOM,
+    LEVEL_FRICTION,
+    MATCH_PX,
+    SPIN_PX,
+    STILL_PX,
+    joint_links,
+    static_inverse_masses,
+)
 from .step import StepContext
 
 if TYPE_CHECKING:
@@ -111,17 +119,17 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     graph = (found.pairs, found.fast, found.sorted_pairs, found.linked, found.angle0, found.ci,
              found.cf, found.old_ci, found.old_cf, found.old_n, found.otable, still,
              found.boxes, found.trig, MATCH_PX if frame else 0.0, found.order, found.pose)
-    k, npairs, slow, nc, rows, before = rigid_frame(
+    k, npairs, slow, nfast, nc, rows, before, sweep = rigid_frame(
         ctx.substeps, h, world.damping ** (h * 60.0), gx, gy, world.body_force,
         *joint_arrays(st), n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"],
         c["iw"], *shape, *level, *graph, *_particle_columns(st), collide.bounce_speed, SPIN_PX,
-        HEADROOM)
+        HEADROOM, static_inverse_masses(st))
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
     if k < 0:
         return 0, len(stages) - 1
-    found.nfast, found.bodies, found.n = 0, nc, nc
+    found.nfast, found.bodies, found.n = nfast, nc, nc  # fast turners meet nothing
     found.slow_pairs, found.fast_pairs = found.sorted_pairs[:slow], found.sorted_pairs[slow:npairs]
-    found.sweep_key, found.sweep = (world.frame, b.version), False
+    found.sweep_key, found.sweep = (world.frame, b.version), sweep
     found.stacked_key, found.stacked, found.before = (world.frame, found.shape, nc), rows, before
     found.keep()
     found.keep_substep()
@@ -133,24 +141,37 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> bool:
     """After the frame's first substep (``ctx``): solve the others in one call if nothing
     they hold needs Python between them; False: the stages go on one by one."""
     found, st = world.contacts, world.store
-    if (found.nfast or found.sweep or found.n != found.bodies or len(found.before)
-            != len(found.stacked) or found.stacked_key is None or st.particles.n
-            or ctx.substeps < 2):
+    if (found.nfast or found.n != found.bodies or len(found.before) != len(found.stacked)
+            or found.stacked_key is None or st.particles.n or ctx.substeps < 2):
         return False
     b = st.bodies
     c = b.cols
     collide = stages[-1]
     gx, gy = world.gravity
-    rigid_substeps(1, ctx.substeps, ctx.h, world.damping ** (ctx.h * 60.0), gx, gy,
+    rigid_substeps(1, ctx.substeps, False, ctx.h, world.damping ** (ctx.h * 60.0), gx, gy,
                    world.body_force, *joint_arrays(st), found.n, found.ci, found.cf,
                    found.bodies, found.order, found.angle0, found.pose, found.stacked,
                    found.before, collide.bounce_speed, b.n, c["pos"], c["prev"], c["angle"],
-                   c["prev_angle"], c["w"], c["iw"], *_particle_columns(st))
+                   c["prev_angle"], c["w"], c["iw"], *_particle_columns(st),
+                   *_sweep_arguments(world, found))
     found.keep()
     found.keep_substep()
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     world.substep_index = ctx.substeps - 1
     return True
+
+
+def _sweep_arguments(world: World, found: Any) -> tuple[Any, ...]:
+    """``rigid_substeps``' sweep arguments (``systems.collide._continuous``'s): whether to
+    sweep this frame (``found.sweep``), room for where the bodies were, the static
+    inverse masses, the bodies' shapes and filters, the level, the bounds and the links."""
+    st = world.store
+    c, lvl = st.bodies.cols, world.level
+    return (found.sweep, np.empty_like(c["prev"]), np.empty_like(c["prev_angle"]),
+            static_inverse_masses(st), c["extent"], c["restitution"], c["group"], c["layer"],
+            c["mask"], st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
+            lvl.segments, found.walls, world.bounds is not None, found.linked,
+            world.contact_slop, lvl.seg_layer, lvl.seg_surf)
 
 
 def joint_arrays(st: Any) -> tuple[Any, ...]:

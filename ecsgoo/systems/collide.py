@@ -26,6 +26,7 @@ from ..kernels.rigid import particles_on_static, static_corners, static_edges
 from ..kernels.rigid_solver import contact_substep
 from ..kernels.stacks import before_solve, shock, stacked
 from ..physics.contacts import HEADROOM, ContactGraph, find
+from ..physics.contacts import static_inverse_masses as _static
 from ..physics.discs import SLOP_PX, Discs
 from .pipeline import Stage, register_stage
 
@@ -389,16 +390,6 @@ def _outlines_off_static(world: World, vmin: float, push: float, hold: float) ->
                     len(st.outline_off) - 1, st.outline_off, st.outline_idx, pc["pos"],
                     pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"], pc["mask"],
                     pc["friction"], pc["restitution"], vmin, push, hold)
-
-
-def _static(st: Any) -> np.ndarray:
-    """The bodies' inverse masses as the static-geometry kernels take them (0: static):
-    a frozen body (``sleeping.freeze``) is not, nothing that moves this frame reaches it."""
-    w, b = st.bodies.cols["w"], st.bodies
-    moving = b.cols["kinematic"][: len(w)]  # a kinematic body meets particles in the solver
-    if not st.any_frozen and not any_set(moving):
-        return w
-    return np.where(b.cols["frozen"][: len(w)] | moving, 1.0, w)
 
 
 def _level_segments(world: World) -> np.ndarray:

@@ -65,6 +65,13 @@ def _heap() -> World:  # more pairs and contacts than the rows made for them at 
     return scenes.box_pyramid(12)[0]
 
 
+def _heap_and_dart() -> World:  # outgrows its rows with a fast body: the stages, then fused
+    w = _heap()
+    dart = w.create_entity(RigidBody.box(-400, 30, 20, 2, mass=1.0))
+    w.component(dart, RigidBody).vx = 6000.0
+    return w
+
+
 def _one_substep() -> World:
     w = _chain()
     w.substeps = 1
@@ -74,6 +81,7 @@ def _one_substep() -> World:
 SCENES = {"one box": _one_box, "chain": _chain, "column": _column, "dart": _dart,
           "dart without Project": _dart_without_project, "spinner": _spinner,
           "pyramid": lambda: scenes.box_pyramid(6)[0], "heap": _heap,
+          "heap and dart": _heap_and_dart,
           "one substep": _one_substep}
 
 
@@ -132,11 +140,16 @@ def test_it_takes_whole_frames_where_it_may_and_not_where_it_may_not():
     w = _one_box()
     w.profile = {}
     assert _spied(w, 2) == [] and _spied(w, 2, "fuse") == []  # a profile times every stage
-    for make, collide in ((_dart, 2), (_dart_without_project, 1), (_spinner, 2)):
-        w = make()
-        with spy.returns(rigid_frame, "fuse") as later:
-            assert _spied(w, 1) == [(0, collide)]  # left to the stages from Collide
-        assert later == [False]  # swept or found every substep: the stages all frame
+    for make in (_dart, _dart_without_project):
+        assert _spied(make(), 2) == [(6, 0)] * 2  # swept each substep in the kernel too
+    w = _spinner()
+    with spy.returns(rigid_frame, "fuse") as later:
+        assert _spied(w, 1) == [(0, 2)]  # left to the stages from Collide
+    assert later == [False]  # its contacts found every substep: the stages all frame
+    w = _heap_and_dart()
+    with spy.returns(rigid_frame, "fuse") as later:
+        assert _spied(w, 1) == [(0, 2)]
+    assert later == [True] and w.contacts.sweep  # the rest fused, swept
     w = _heap()
     with spy.returns(rigid_frame, "fuse") as later:
         assert _spied(w, 1) == [(0, 2)]  # outgrew its rows: grown by the stages' Collide
