@@ -72,6 +72,19 @@ def _heap_and_dart() -> World:  # outgrows its rows with a fast body: the stages
     return w
 
 
+def _sleepy() -> World:  # a pyramid and a chain that fall asleep, a dart that wakes them
+    w, _ = scenes.box_pyramid(6)
+    w.sleep = True
+    prev = w.create_entity(RigidBody.box(-300, 200, 10, 10), Anchor())
+    for k in range(6):
+        link = w.create_entity(RigidBody.box(-300 + 20 * (k + 0.5), 200, 20, 4))
+        w.create_entity(Joint(prev, link, -300 + 20 * k, 200))
+        prev = link
+    dart = w.create_entity(RigidBody.box(0, 2000, 20, 20))
+    w.component(dart, RigidBody).vy = -100.0  # lands after the rest sleeps
+    return w
+
+
 def _one_substep() -> World:
     w = _chain()
     w.substeps = 1
@@ -81,8 +94,10 @@ def _one_substep() -> World:
 SCENES = {"one box": _one_box, "chain": _chain, "column": _column, "dart": _dart,
           "dart without Project": _dart_without_project, "spinner": _spinner,
           "pyramid": lambda: scenes.box_pyramid(6)[0], "heap": _heap,
-          "heap and dart": _heap_and_dart,
+          "heap and dart": _heap_and_dart, "sleepy": _sleepy,
           "one substep": _one_substep}
+#: Scenes that take longer than 90 frames to show what they test (sleep, then a wake).
+LONGER = {"sleepy": 300}
 
 
 def _games(world: World, frames: int) -> World:
@@ -116,12 +131,13 @@ def _run(make, fused: bool, frames: int = 90, games: bool = False) -> dict[str, 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_the_fused_substeps_give_the_same_bits_as_the_stages(name):
-    one, other = _run(SCENES[name], True), _run(SCENES[name], False)
+    frames = LONGER.get(name, 90)
+    one, other = _run(SCENES[name], True, frames), _run(SCENES[name], False, frames)
     for key in one:
         assert one[key].tobytes() == other[key].tobytes(), key
 
 
-@pytest.mark.parametrize("make", [_one_box, _chain, _column])
+@pytest.mark.parametrize("make", [_one_box, _chain, _column, _sleepy])
 def test_the_same_bits_while_a_game_spawns_deletes_and_saves(make):
     one, other = _run(make, True, 60, games=True), _run(make, False, 60, games=True)
     for key in one:
