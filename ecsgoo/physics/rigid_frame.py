@@ -175,12 +175,23 @@ def _sweep_arguments(world: World, found: Any) -> tuple[Any, ...]:
 
 
 def joint_arrays(st: Any) -> tuple[Any, ...]:
-    """The joint table's arrays in the order ``kernels.joints.joint_substep`` takes them."""
+    """The joint table's row count and arrays in the order ``kernels.joints.joint_substep``
+    takes them; the arrays' tuple is made again only when the table is another or grew
+    (its columns all new arrays), not every frame (21 look-ups, ~1.5 µs)."""
     jc = st.joints.cols
-    return (st.joints.n, jc["a_body"], jc["a_part"], jc["b_body"], jc["b_part"], jc["la"],
-            jc["lb"], jc["weld"], jc["axis"], jc["rest_angle"], jc["broken"], jc["impulse"],
-            jc["spin"], jc["force"], jc["lower"], jc["upper"], jc["motor_speed"],
-            jc["motor_torque"], jc["motor_impulse"], jc["lower_impulse"], jc["upper_impulse"])
+    kept = _JOINTS[1]
+    if _JOINTS[0] is not jc or not kept or kept[0] is not jc["a_body"]:
+        _JOINTS[0], _JOINTS[1] = jc, tuple(jc[k] for k in JOINT_COLUMNS)
+    return (st.joints.n, *_JOINTS[1])
+
+
+#: The joint columns ``joint_substep`` takes after the row count, in its order.
+JOINT_COLUMNS = ("a_body", "a_part", "b_body", "b_part", "la", "lb", "weld", "axis",
+                 "rest_angle", "broken", "impulse", "spin", "force", "lower", "upper",
+                 "motor_speed", "motor_torque", "motor_impulse", "lower_impulse",
+                 "upper_impulse")
+#: The tuple of them, kept with the columns dict it is of.
+_JOINTS: list[Any] = [None, ()]
 
 
 def _particle_columns(st: Any) -> tuple[Any, ...]:
