@@ -26,3 +26,14 @@ def first_unturnable(n, angle):
         if not math.isfinite(angle[i]):
             return i
     return -1
+
+
+@njit(cache=True)
+def first_astray_body(n, pos, prev, angle, limit, step_limit):
+    """``first_astray``'s row of rows ``0..n``, or else ``first_unturnable``'s, in one call:
+    ``(row, 0)`` for a position or move, ``(row, 1)`` for an angle, ``(-1, 0)`` if none."""
+    row = first_astray(n, pos, prev, limit, step_limit)
+    if row >= 0:
+        return row, 0
+    row = first_unturnable(n, angle)
+    return row, 1 if row >= 0 else 0

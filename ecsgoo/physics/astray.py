@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .. import limits
 from ..errors import WorldError
-from ..kernels.astray import first_astray, first_unturnable
+from ..kernels.astray import first_astray, first_astray_body
 
 if TYPE_CHECKING:
     from ..world import World
@@ -29,12 +29,14 @@ def check(world: World) -> None:
         if not table.n:
             continue
         c = table.cols
-        row = first_astray(table.n, c["pos"], c["prev"], limits.MAX_COORD, step_limit)
-        field = "x, y"
-        if row < 0 and kind == "RigidBody":
-            row, field = first_unturnable(table.n, c["angle"]), "angle"
+        if kind == "RigidBody":  # the angles too, in the same call
+            row, turned = first_astray_body(table.n, c["pos"], c["prev"], c["angle"],
+                                            limits.MAX_COORD, step_limit)
+        else:
+            row, turned = first_astray(table.n, c["pos"], c["prev"], limits.MAX_COORD,
+                                       step_limit), 0
         if row >= 0:
-            _raise(world, kind, table, row, field, h)
+            _raise(world, kind, table, row, "angle" if turned else "x, y", h)
 
 
 def _raise(world: World, kind: str, table: object, row: int, field: str, h: float) -> None:

@@ -42,3 +42,19 @@ def test_ordinary_and_extreme_but_held_scenes_never_raise() -> None:
         w.step(300)
         if ratio == 1e3:
             assert w.component(heavy, RigidBody).y == pytest.approx(-50.0, abs=0.5)
+
+
+def test_a_body_whose_angle_is_lost_is_named_after_any_position_that_is() -> None:
+    """The bodies' look, in one kernel call: a position or move out of range first (at any
+    row), else the first angle that is not finite."""
+    import numpy as np
+
+    from ecsgoo.kernels.astray import first_astray_body
+
+    pos, prev, angle = np.zeros((4, 2)), np.zeros((4, 2)), np.zeros(4)
+    assert first_astray_body(4, pos, prev, angle, 100.0, 10.0) == (-1, 0)
+    angle[1] = np.nan
+    assert first_astray_body(4, pos, prev, angle, 100.0, 10.0) == (1, 1)
+    pos[3, 0] = 1e9  # a later row's position still comes first
+    assert first_astray_body(4, pos, prev, angle, 100.0, 10.0) == (3, 0)
+    assert first_astray_body(3, pos, prev, angle, 100.0, 10.0) == (1, 1)  # rows 0..n only
