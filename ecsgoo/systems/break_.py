@@ -79,7 +79,10 @@ class Break(Stage):
         j = world.store.joints
         if j.n:
             # the force the last substep needed (Project): a hanging mass m pulls m·g
-            snapped = np.flatnonzero(~j.broken & (j.force > j.max_force))
+            over = j.force > j.max_force
+            if not over.any():
+                return  # none pulled past its strength (most frames; unbreakable ones never)
+            snapped = np.flatnonzero(over & ~j.broken)
             j.broken[snapped] = True
             for row in snapped.tolist():
                 world.dispatch("joint_broke", world, int(j.entity[row]))
