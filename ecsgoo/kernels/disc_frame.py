@@ -22,7 +22,7 @@ from .project import project_rounds
 
 
 @njit(cache=True)
-def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin,
+def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin,
                   m, ij, cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
                   restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                   seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
@@ -30,7 +30,8 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
                   chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb,
                   trest, tcompliance, tlam, bpos, bangle, bw, biw):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``n`` particles:
-    integrate under gravity ``(gx, gy)`` and ``force``, the ``m`` disc contacts (``ij``,
+    integrate under gravity ``(gx, gy)`` and ``force`` (``begun``: substep ``first`` was
+    integrated and projected already, its contacts found), the ``m`` disc contacts (``ij``,
     ``cf``, ``soft``, at most ``push_speed`` px/s out, restitution after the last
     substep above ``bounce_speed``), then the level (``vmin``, ``push``, ``hold``: px a
     substep; ``since``: room for where each particle was, when there are ``segs``).
@@ -45,12 +46,14 @@ def disc_substeps(first, count, h, damp, gx, gy, force, n, pos, prev, w, pinned,
     """
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
     for k in range(first, count):
-        integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, -1, 0.0, 0.0, 0.0)
-        if m and outran(n, pos, at, reach):
-            return k
-        if rounds:
-            _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
-                     chain_ends, scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
+        if k > first or not begun:
+            integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, -1, 0.0, 0.0,
+                      0.0)
+            if m and outran(n, pos, at, reach):
+                return k
+            if rounds:
+                _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
+                         chain_ends, scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
         if len(segs):
             since[:n] = prev[:n]  # where each was before this substep's contacts
         disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, k == count - 1,
@@ -73,8 +76,8 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
     """The whole frame of ``disc_substeps``' world, its first substep too: what the stages
     do at it — integrate, Project, then Collide's look for the frame's disc contacts
     (``find_frame`` from where each particle is now, into ``at`` and ``reach``, the
-    rows matched to last frame's ``old_keys``: ``Discs.find``) and their first substep
-    with the level's — then ``disc_substeps`` for the rest.
+    rows matched to last frame's ``old_keys``: ``Discs.find``) — then ``disc_substeps`` for
+    the contacts of the first substep and the substeps after it.
 
     Returns ``(k, m, keys, flipped, sorted)``: ``k`` as ``disc_substeps`` (0 when the
     contacts did not fit: ``m`` < 0, the first substep's Collide is left to the stages),
@@ -95,14 +98,8 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
     by_key = np.argsort(keys)
     if len(old_keys) and m:
         warm_from(m, keys, flipped, by_key, cf, old_keys, old)
-    if len(segs):
-        since[:n] = prev[:n]  # where each was before this substep's contacts
-    disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, count == 1, bounce_speed)
-    collide_level(n, pos, prev, w, radius, friction, restitution, vmin, push, hold, True,
-                  slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy, poly_idx,
-                  poly_surf, poly_layer, bounds, use_bounds)
-    k = disc_substeps(1, count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, m, ij,
-                      cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
+    k = disc_substeps(0, count, True, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, m,
+                      ij, cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
                       restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                       seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                       use_bounds, rounds, ends, vals, order, lam, chains, chain_off,

@@ -206,6 +206,10 @@ class ContactGraph:
             else:
                 self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
 
+    def empty(self) -> None:
+        """No contact rows, of this frame or the last (a world without bodies)."""
+        self.n = self.bodies = self.old_n = self.sub_n = 0
+
     def walls_for(self, bounds: tuple[float, float, float, float] | None) -> np.ndarray:
         """The world's ``bounds`` as the kernels take them (``walls``: zeros for none), made
         again only when they change."""
@@ -248,17 +252,40 @@ def find(world: World, ctx: StepContext, grid: Any) -> bool:
     if found.pending is not None:
         found.resolve(world)
     if not st.bodies.n:
-        found.n = found.bodies = found.old_n = found.sub_n = 0
+        found.empty()
         return False
-    shape = (st.bodies.version, st.joints.version)
-    if ctx.first or found.shape != shape:
-        if found.removals != st.removals:  # rows moved: last frame's contacts are stale
-            found.old_n = found.sub_n = 0
-        found._store_removals = st.removals
-        found.shape = shape
+    if ctx.first or found.shape != (st.bodies.version, st.joints.version):
+        ready_frame(world, found)
         _frame_contacts(world, found, h, ctx.substeps - ctx.substep)  # the substeps left
     _substep_contacts(world, found, h, grid)
     return True
+
+
+def ready_frame(world: World, found: ContactGraph) -> None:
+    """What the frame's look at the bodies starts from (``find``'s, and the whole frame's
+    call, ``physics.rigid_frame``): last frame's contacts dropped if rows moved since,
+    the graph's shape, rows for the fast flags and the poses, the joints' links."""
+    st = world.store
+    c, n = st.bodies.cols, st.bodies.n
+    if found.removals != st.removals:  # rows moved: last frame's contacts are stale
+        found.old_n = found.sub_n = 0
+    found._store_removals = st.removals
+    found.shape = (st.bodies.version, st.joints.version)
+    if len(found.fast) < n:
+        found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
+    if len(found.pose) < n:
+        found.pose = np.zeros((c["pos"].shape[0], 4))
+    joint_links(st, found)
+
+
+def look_room(world: World, found: ContactGraph, frame: bool) -> float:
+    """The bounds' form and the scratch rows ``find_contacts`` takes, ready; returns its
+    ``still`` (px): a pair keeps last frame's contacts only at the ``frame``'s first look,
+    with no row moved since."""
+    st = world.store
+    found.walls_for(world.bounds)
+    found.room(st.bodies.n)
+    return STILL_PX if frame and found.removals == st.removals else 0.0
 
 
 def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) -> None:
@@ -276,8 +303,6 @@ def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) ->
     if npairs > len(found.pairs):
         found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
         body_pairs(*pair_args, found.pairs)
-    if len(found.fast) < n:
-        found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
     if len(found.sorted_pairs) < npairs:
         found.sorted_pairs = np.zeros_like(found.pairs)
     slow, found.nfast = split_spinning(n, c["angle"], c["prev_angle"], c["extent"], frames,
@@ -285,10 +310,7 @@ def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) ->
                                        found.sorted_pairs)
     found.slow_pairs = found.sorted_pairs[:slow]
     found.fast_pairs = found.sorted_pairs[slow:npairs]
-    joint_links(st, found)
     found.angle0 = c["prev_angle"][:n].copy()
-    if len(found.pose) < n:
-        found.pose = np.zeros((c["pos"].shape[0], 4))
     found.bodies = 0
     found.bodies = _find(world, found, h, 0, found.slow_pairs, False, frames)
 
@@ -302,10 +324,8 @@ def _find(world: World, found: ContactGraph, h: float, first: int, pairs: np.nda
     st = world.store
     c, n = st.bodies.cols, st.bodies.n
     bounds = world.bounds
-    found.walls_for(bounds)
     frame = frames > 1
-    still = STILL_PX if frame and found.removals == st.removals else 0.0
-    found.room(n)
+    still = look_room(world, found, frame)
     for _ in range(2):  # a second round only when the rows had to grow
         count = find_contacts(pairs, n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                               c["w"], c["iw"], c["extent"], c["friction"], c["restitution"],

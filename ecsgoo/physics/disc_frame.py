@@ -76,8 +76,7 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     st.prepare()  # whole, as before each stage
     if len(stages) == 3 and (st.springs.n or st.areas.n or st.shapes.n):
         stages[1]._packed(world)  # the frame's springs and chains (Project's first substep)
-    found = world.contacts  # no bodies: what Collide's look at them leaves
-    found.n = found.bodies = found.old_n = found.sub_n = 0
+    world.contacts.empty()  # no bodies: what Collide's look at them leaves
     discs.begin(world)
     p = st.particles
     c, h, n = p.cols, ctx.h, p.n
@@ -122,8 +121,8 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
     since = np.empty((n, 2)) if len(segs) else _NO_ROWS
     lvl = world.level
     _, poly_off, poly_xy, poly_idx, _, _, poly_surf, poly_layer = lvl._packed()
-    k = disc_substeps(ctx.substep + 1, ctx.substeps, h, world.damping ** (h * 60.0), gx, gy,
-                      world.frame_force, n, c["pos"], c["prev"], c["w"], c["pinned"],
+    k = disc_substeps(ctx.substep + 1, ctx.substeps, False, h, world.damping ** (h * 60.0),
+                      gx, gy, world.frame_force, n, c["pos"], c["prev"], c["w"], c["pinned"],
                       c["pin"], discs.n, discs.ij, discs.cf, discs.soft, collide.push_speed,
                       collide.bounce_speed, discs.at, discs.reach, c["radius"],
                       c["friction"], c["restitution"], c["mask"], collide.bounce_speed * h,

@@ -33,8 +33,8 @@ from .contacts import (
     LEVEL_FRICTION,
     MATCH_PX,
     SPIN_PX,
-    STILL_PX,
-    joint_links,
+    look_room,
+    ready_frame,
     static_inverse_masses,
 )
 from .step import StepContext
@@ -96,20 +96,10 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     st.prepare()  # whole, as before each stage
     b = st.bodies
     c, n, h = b.cols, b.n, ctx.h
-    if found.removals != st.removals:  # rows moved: last frame's contacts are stale
-        found.old_n = found.sub_n = 0
-    found._store_removals = st.removals
-    found.shape = (b.version, st.joints.version)
-    if len(found.fast) < n:
-        found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
-    joint_links(st, found)
-    found.angle0 = np.empty(n)
-    if len(found.pose) < n:
-        found.pose = np.zeros((c["pos"].shape[0], 4))
-    found.walls_for(world.bounds)
-    found.room(n)
+    ready_frame(world, found)
+    found.angle0 = np.empty(n)  # the kernel's, where the frame's look found them
     frame = ctx.substeps > 1
-    still = STILL_PX if frame and found.removals == st.removals else 0.0
+    still = look_room(world, found, frame)
     gx, gy = world.gravity
     lvl = world.level
     shape = (c["extent"], c["friction"], c["restitution"], c["group"], c["layer"], c["mask"],
