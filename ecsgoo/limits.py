@@ -61,6 +61,8 @@ STIFFNESS_SCALE = 1e-3
 #: Most substeps per step and constraint iterations per substep (a typo must not make a
 #: step take forever).
 MAX_SUBSTEPS = MAX_ITERATIONS = 1000
+#: Most threads a world may ask for (``World.threads``; it gets at most numba's).
+MAX_THREADS = 256
 #: Shortest and longest step, s (a frame is 1/60 s; outside these h², 1/h² or the
 #: distances travelled overflow).
 MIN_DT, MAX_DT = 1e-6, 1.0
@@ -247,6 +249,7 @@ FIELDS: dict[str, dict[str, Range]] = {
         "substeps": whole(1, MAX_SUBSTEPS), "iterations": whole(1, MAX_ITERATIONS),
         "damping": UNIT, "bounds": COORD, "contact_slop": Range(0.0, MAX_COORD),
         "frame": ID, "next_entity": whole(1, MAX_ENTITY_ID + 1), "grab": COORD,
+        "threads": whole(1, MAX_THREADS),
     },
     "Break": {"break_frames": whole(1, MAX_FRAMES)},
     "Project": {"iterations": whole(1, MAX_ITERATIONS)},

@@ -38,14 +38,17 @@ Progress = Callable[[int, int], None]
 def physics_kernels() -> list[CPUDispatcher]:
     """Every kernel in ``ecsgoo.kernels`` that numba compiles (and caches) on its own.
 
-    Helpers marked ``inline="always"`` are compiled into their callers, never alone.
+    Helpers marked ``inline="always"`` are compiled into their callers, never alone;
+    the threads' kernels (``parallel=True``, ``kernels.threaded``) on a world's first
+    frame of more than one thread, not here.
     """
     found = []
     for info in pkgutil.iter_modules(_kernels_package.__path__):
         module = importlib.import_module(f"{_kernels_package.__name__}.{info.name}")
         found += [obj for obj in vars(module).values()
                   if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__
-                  and obj.targetoptions.get("inline") != "always"]
+                  and obj.targetoptions.get("inline") != "always"
+                  and not obj.targetoptions.get("parallel")]
     return found
 
 

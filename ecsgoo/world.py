@@ -98,13 +98,15 @@ class World:
     ``iterations`` of constraint projection per substep, ``damping`` (fraction
     of velocity kept per 1/60 s, whatever the substep count), ``bounds``
     ``(left, bottom, right, top)`` px or ``None`` for no walls, ``contact_slop``
-    (px: particles this close count as touching, see Merge).
+    (px: particles this close count as touching, see Merge), ``sleep`` (see
+    ``ecsgoo.sleeping``), ``threads``: how many threads a large world's frame may share
+    (``physics.threads``; the same bits whatever the count).
     """
 
     def __init__(self, gravity: tuple[float, float] = (0.0, -980.0), dt: float = 1 / 60,
                  substeps: int = 6, iterations: int = 3, damping: float = 0.99,
                  bounds: tuple[float, float, float, float] | None = (0, 0, 800, 600),
-                 contact_slop: float = 1.0, sleep: bool = False) -> None:
+                 contact_slop: float = 1.0, sleep: bool = False, threads: int = 1) -> None:
         self.name = f"ecsgoo-world-{next(_names)}"
         self._in_world = _InWorld(self.name)  # ``_context``: one, entered many times a frame
         self._kinds = _kinds_of(self._in_world)  # ``_has_any``'s look, no context needed
@@ -135,7 +137,7 @@ class World:
         self.substep_index = 0
         self.gravity, self.dt, self.substeps = gravity, dt, substeps
         self.iterations, self.damping, self.bounds = iterations, damping, bounds
-        self.contact_slop = contact_slop
+        self.contact_slop, self.threads = contact_slop, threads
         self.sleep = bool(sleep)  # see ecsgoo.sleeping
         self.sleep_state = sleeping.SleepState()  # islands, the frame's start (sleeping)
         self.contacts = ContactGraph()  # the rigid bodies' contacts (physics.contacts)
@@ -158,12 +160,15 @@ class World:
                       wakes=True)
     contact_slop = _setting("contact_slop", "Particles this close (px) count as touching "
                             "(see Merge).")
+    threads = _setting("threads", "Threads a large world's frame may share (at most numba's, "
+                       "``NUMBA_NUM_THREADS``): the same bits as one (``physics.threads``).")
 
     def settings(self) -> dict[str, Any]:
         """The constructor arguments that recreate this world's settings."""
         return {"gravity": self.gravity, "dt": self.dt, "substeps": self.substeps,
                 "iterations": self.iterations, "damping": self.damping,
-                "bounds": self.bounds, "contact_slop": self.contact_slop, "sleep": self.sleep}
+                "bounds": self.bounds, "contact_slop": self.contact_slop, "sleep": self.sleep,
+                "threads": self.threads}
 
     @property
     def down(self) -> tuple[float, float]:

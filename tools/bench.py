@@ -621,6 +621,7 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "env_speed": _optional("bench_env_speed", "bench_env_speed"),
     "editor": _optional("bench_editor", "bench_editor"),
     "calm": _optional("bench_calm", "bench_calm"),
+    "threads": _optional("bench_threads", "bench_threads"),
 }
 
 

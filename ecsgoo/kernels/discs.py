@@ -75,11 +75,28 @@ def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, 
     how far each may move this frame); a disc meets a bound (``walls`` true, ``bounds``
     x0, y0, x1, y1) or a level segment (``segs``, (k, 4) px; ``surf``, ``layers``: their
     surfaces, as ``contacts.surface`` says) the same way. ``V0`` is the approach speed now
-    (for the bounce).
+    (for the bounce). The pairs come first, by the grid's rows (``pairs_in_rows``), then
+    the planes, by the grid's items (``planes_of_items``): ``kernels.threaded`` finds
+    bands of each on their own threads and joins them in this order.
     """
+    m = pairs_in_rows(0, ny if pairs else 0, pos, prev, w, radius, group, layer, mask,
+                      friction, restitution, reach, nx, ny, start, items, h, ij, cf)
+    if m < 0:
+        return -1
+    return planes_of_items(0, items.shape[0], m, pos, prev, w, radius, mask, friction,
+                           restitution, reach, items, bounds, walls, segs, h, ij, cf, surf,
+                           layers)
+
+
+@njit(cache=True)
+def pairs_in_rows(row0, row1, pos, prev, w, radius, group, layer, mask, friction,
+                  restitution, reach, nx, ny, start, items, h, ij, cf):
+    """``find_discs``'s pairs whose first disc is in the grid's rows ``row0``…``row1 − 1``
+    (each with its neighbours above and to the right), into ``ij``/``cf`` from row 0;
+    returns their count, or −1 if they do not fit."""
     m = 0
     room = ij.shape[0]
-    for cy in range(ny if pairs else 0):
+    for cy in range(row0, row1):
         for cx in range(nx):
             c = cx + cy * nx
             for s in range(start[c], start[c + 1]):
@@ -115,7 +132,17 @@ def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, 
                                  max(restitution[a], restitution[b]),
                                  _approach(a, b, pos, prev, h, 0.0, 0.0))
                             m += 1
-    for s in range(items.shape[0]):
+    return m
+
+
+@njit(cache=True)
+def planes_of_items(s0, s1, m, pos, prev, w, radius, mask, friction, restitution, reach,
+                    items, bounds, walls, segs, h, ij, cf, surf, layers):
+    """``find_discs``'s contacts of the grid's items ``s0``…``s1 − 1`` with the bounds and
+    the level's segments, into ``ij``/``cf`` from row ``m``; returns the rows' count
+    then, or −1 if they do not fit."""
+    room = ij.shape[0]
+    for s in range(s0, s1):
         i = items[s]
         if w[i] == 0.0:
             continue
@@ -487,6 +514,19 @@ def remember(m, keys, flipped, order, cf, out_keys, out):
 
 
 @njit(cache=True)
+def reach_grid(n, pos, prev, radius, frozen, any_frozen, substeps, extra, reach):
+    """Each disc's ``reach`` this frame (``reach_of``) and the grid of the unfrozen ones
+    grown by it: ``(nx, ny, start, items)`` (``grid.build_grid_without``)."""
+    reach_of(n, pos, prev, radius, substeps, extra, reach)
+    size = np.empty(n)
+    for i in range(n):
+        size[i] = radius[i] + reach[i]
+    skip = frozen[:n].copy() if any_frozen else np.zeros(n, dtype=np.bool_)
+    _, _, _, nx, ny, start, items = build_grid_without(n, pos, size, 0.0, skip)
+    return nx, ny, start, items
+
+
+@njit(cache=True)
 def find_frame(n, pos, prev, w, radius, group, layer, mask, friction, restitution, frozen,
                any_frozen, substeps, extra, bounds, walls, segs, h, ij, cf, pairs, surf,
                layers, gx, gy, vmin, ent, wall, shift, reach):
@@ -496,12 +536,8 @@ def find_frame(n, pos, prev, w, radius, group, layer, mask, friction, restitutio
     (``prepare_discs``) and keys (``contact_keys`` of the entities ``ent``). Returns
     ``(m, keys, flipped)``; the caller sorts the keys (numpy's sort is 2–4× numba's)
     and warm-starts (``warm_from``)."""
-    reach_of(n, pos, prev, radius, substeps, extra, reach)
-    size = np.empty(n)
-    for i in range(n):
-        size[i] = radius[i] + reach[i]
-    skip = frozen[:n].copy() if any_frozen else np.zeros(n, dtype=np.bool_)
-    _, _, _, nx, ny, start, items = build_grid_without(n, pos, size, 0.0, skip)
+    nx, ny, start, items = reach_grid(n, pos, prev, radius, frozen, any_frozen, substeps,
+                                      extra, reach)
     m = find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, reach,
                    nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs, surf, layers)
     keys = np.empty(max(m, 0), dtype=np.int64)

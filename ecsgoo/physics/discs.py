@@ -24,6 +24,7 @@ from ..kernels.discs import (
     softness,
     warm_from,
 )
+from . import threads
 
 if TYPE_CHECKING:
     from ..world import World
@@ -58,6 +59,7 @@ class Discs:
         #: that sorts the keys (``_key``)
         self.found = _no_keys()
         self.soft_h, self.soft = -1.0, np.zeros((2, 3))  # ``substep``'s, for its h
+        self.bands: dict[str, Any] = {}  # the threads' rows (``physics.threads.find_frame``)
 
     def clone(self) -> Discs:
         twin = Discs()
@@ -85,12 +87,14 @@ class Discs:
         while True:
             # how far each may go this frame: its speed's worth, at most its diameter (a
             # faster one has its contacts found again when it outruns it: ``stale``)
-            m, keys, flipped = find_frame(
-                n, c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
-                c["mask"], c["friction"], c["restitution"], c["frozen"], st.any_frozen,
-                float(ctx.substeps), REACH_PX, bounds, world.bounds is not None,
-                lvl.segments, ctx.h, self.ij, self.cf, pairs, lvl.seg_surf, lvl.seg_layer,
-                gx, gy, bounce, self.ents, WALL, SHIFT, reach)
+            args = (n, c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
+                    c["mask"], c["friction"], c["restitution"], c["frozen"], st.any_frozen,
+                    float(ctx.substeps), REACH_PX, bounds, world.bounds is not None,
+                    lvl.segments, ctx.h, self.ij, self.cf, pairs, lvl.seg_surf,
+                    lvl.seg_layer, gx, gy, bounce, self.ents, WALL, SHIFT, reach)
+            parts = threads.count(world) if n >= threads.FIND_MIN else 1
+            m, keys, flipped = (find_frame(*args) if parts < 2 else
+                                threads.find_frame(parts, self.bands, len(self.ij), args))
             if m >= 0:
                 break
             self.ij, self.cf = room(2 * len(self.ij))

@@ -214,7 +214,7 @@ def _world(table: Any, spec: Spec, where: Where) -> None:
                      "bounds": None if bounds is False else tuple(bounds)}
     for key in ("dt", "damping", "contact_slop"):
         spec.settings[key] = where.number(t, key, d[key], L[key])
-    for key in ("substeps", "iterations"):
+    for key in ("substeps", "iterations", "threads"):
         spec.settings[key] = where.integer(t, key, d[key], L[key])
     spec.settings["sleep"] = where.boolean(t, "sleep", False)
     spec.frame = where.integer(t, "frame", 0, L["frame"])

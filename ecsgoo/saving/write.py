@@ -100,6 +100,8 @@ def _world(world: Any) -> dict[str, Any]:
     }
     if world.sleep:
         out["sleep"] = True
+    if world.threads != 1:
+        out["threads"] = int(world.threads)
     nxt, top = world.next_entity, max(world.entities(), default=0)
     if nxt != top + 1:
         out["next_entity"] = nxt

@@ -30,6 +30,7 @@ from ..kernels.distance import pack_springs
 from ..kernels.joints import joint_substep
 from ..kernels.project import project_rounds
 from ..kernels.tethers import solve_tethers
+from ..physics import threads
 from ..physics.rigid_frame import joint_arrays as _joint_arrays
 from .pipeline import Stage, register_stage
 
@@ -54,6 +55,7 @@ class Project(Stage):
     def __init__(self, iterations: int | None = None) -> None:
         self.iterations = (None if iterations is None
                            else limits.check("Project", "iterations", iterations))
+        self._parts = threads.ProjectParts()  # for a world of more than one thread
 
     def settings(self) -> dict[str, Any]:
         return {"iterations": self.iterations}
@@ -76,6 +78,11 @@ class Project(Stage):
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         sc, order, (ends, vals) = st.springs.cols, st.spring_order, self._packed(world)
+        parts = threads.count(world)
+        if parts > 1 and self._parts.usable(world, parts):  # islands on their own threads
+            self._parts.solve(world, parts, rounds, h, ends, vals, alpha)
+            _solve_joints(world, h)
+            return
         count, off, rows, cends, scratch, skip, _ = st.spring_chains
         bc, tc, rc = st.bodies.cols, st.tethers.cols, areas.cols
         # the rounds alternate the sweep direction and end on a backward sweep: a

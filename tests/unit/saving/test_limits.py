@@ -275,7 +275,7 @@ for _key in ("lower", "upper", "motor_speed", "motor_torque"):
     CASES["Joint", _key] = _turning_joint_field(_key)
 CASES["Fruit", "kind"] = _rider("kind")
 for _key in ("gravity", "dt", "substeps", "iterations", "damping", "bounds", "contact_slop",
-             "grab"):
+             "grab", "threads"):
     CASES["World", _key] = _setting(_key)
 CASES["Break", "break_frames"] = _stage(systems.Break, "break_frames")
 CASES["Project", "iterations"] = _stage(systems.Project, "iterations")
@@ -442,6 +442,7 @@ def _settings(draw: Any) -> dict[str, Any]:
             "dt": draw(_field("World", "dt")), "bounds": bounds,
             "substeps": draw(st.sampled_from([1, 2, 6, 1000])),
             "iterations": draw(st.sampled_from([1, 3, 1000])),
+            "threads": draw(st.sampled_from([1, 2, 256])),
             "damping": draw(_field("World", "damping")),
             "contact_slop": draw(_field("World", "contact_slop"))}
 
