@@ -35,7 +35,7 @@ from .distance import sweep_springs, unpack_lam
 from .shape import solve_shape
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # in its parallel caller: the warm-up never reaches it
 def _row_bands(parts, nx, ny, start):
     """``parts + 1`` row bounds over the grid's ``ny`` rows, about as many items in each
     band (the pairs' work goes with the items)."""

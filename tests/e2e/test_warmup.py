@@ -96,6 +96,13 @@ def test_after_the_warm_up_no_game_compiles_or_meets_a_new_kernel_signature():
     assert seen["new"] == [] and seen["late"] == []
 
 
+def test_after_the_warm_up_the_cache_is_warm():
+    # a kernel the warm-up never reaches would leave it cold: every start would warm up
+    warmup.warm_up()
+    assert not warmup.cache_is_cold(), [k.__qualname__ for k in warmup.physics_kernels()
+                                        if not k._cache._cache_file._load_index()]
+
+
 def test_a_fresh_cache_is_cold_compiles_with_progress_then_is_warm(tmp_path):
     (tmp_path / "tiny.py").write_text(TINY.format(extra=""))
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
