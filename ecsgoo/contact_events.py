@@ -139,6 +139,8 @@ def update(world: World) -> None:
     for pair, where in sorted(found.items()):
         if pair in before:
             continue
+        if where is None:  # two discs: their point and normal, worked out only now
+            found[pair] = where = _between_discs(world, *pair)
         impulse, speed, closing = _strength(world, start, pair, where)
         if closing > CLOSING_SPEED and pair not in arrived:
             found.pop(pair)  # still on its way in: it hits next frame
@@ -158,11 +160,10 @@ def update(world: World) -> None:
         world.dispatch("contact_ended", a, b)
 
 
-def _touching(world: World) -> dict[tuple[int, int], Where]:
-    """Every touching pair with a watched end: its point on ``a`` and normal ``a → b``."""
-    out: dict[tuple[int, int], Where] = {}
-    for pair, where in _particle_pairs(world):
-        out.setdefault(pair, where)
+def _touching(world: World) -> dict[tuple[int, int], Where | None]:
+    """Every touching pair with a watched end: its point on ``a`` and normal ``a → b``
+    (None for two discs: ``_between_discs`` works it out, for the pairs that begin)."""
+    out: dict[tuple[int, int], Where | None] = dict.fromkeys(_particle_pairs(world))
     for pair, where in touching_bodies(world).items():
         out.setdefault(pair, where)
     for pair, where in _particles_on_things(world):
@@ -199,8 +200,8 @@ def _particles_on_outlines(world: World) -> list[tuple[tuple[int, int], Where]]:
     return out
 
 
-def _particle_pairs(world: World) -> list[tuple[tuple[int, int], Where]]:
-    """Touching particle pairs with at least one watched particle."""
+def _particle_pairs(world: World) -> list[tuple[int, int]]:
+    """Touching particle pairs with at least one watched particle, by entity, sorted."""
     p = world.store.particles
     n, watching = p.n, watched_count(p)
     if n == 0 or not watching:
@@ -216,8 +217,8 @@ def _particle_pairs(world: World) -> list[tuple[tuple[int, int], Where]]:
             break
         out = np.zeros((2 * len(out), 2), dtype=np.int64)  # full: look again with room
     entity = p.cols["entity"]
-    pairs = {tuple(sorted((int(entity[i]), int(entity[j])))) for i, j in out[:count]}
-    return [(pair, _between_discs(world, *pair)) for pair in sorted(pairs)]
+    found = np.sort(entity[out[:count]], axis=1)
+    return sorted({(a, b) for a, b in found.tolist()})
 
 
 def _between_discs(world: World, a: int, b: int) -> Where:
@@ -257,10 +258,11 @@ def _particles_on_things(world: World) -> list[tuple[tuple[int, int], Where]]:
     lvl, walls = world.level, world.bounds
     level = np.zeros((len(rows), 6))
     k = discs_on_level(rows, c["pos"], c["radius"], slop, lvl.segments, lvl.poly_off,
-                       lvl.poly_xy, lvl.poly_idx, np.array(walls or (0.0,) * 4, dtype=float),
+                       lvl.poly_xy, lvl.poly_idx, world.contacts.walls_for(walls),
                        walls is not None, level, c["mask"], lvl.seg_layer, lvl.poly_layer)
     out = []
-    for row, other, x, y, nx, ny in np.concatenate([on_bodies, level[:k]]).tolist():
+    hits = np.concatenate([on_bodies, level[:k]]) if len(on_bodies) else level[:k]
+    for row, other, x, y, nx, ny in hits.tolist():
         a = int(p.entity[int(row)])
         if other < 0:
             out.append(((a, -1), (x, y, nx, ny)))
