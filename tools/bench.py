@@ -622,6 +622,7 @@ BENCHES: dict[str, Callable[[], list[Row]]] = {
     "editor": _optional("bench_editor", "bench_editor"),
     "calm": _optional("bench_calm", "bench_calm"),
     "threads": _optional("bench_threads", "bench_threads"),
+    "substeps": _optional("bench_substeps", "bench_substeps"),
 }
 
 
