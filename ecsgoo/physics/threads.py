@@ -20,6 +20,7 @@ particles than these figures, or one core, and the one-thread kernels run.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import numba
@@ -41,11 +42,17 @@ PROJECT_MIN = 2048
 BALANCE = 0.75
 #: numba's threads in this process (its pool is made once, this size).
 _POOL = numba.config.NUMBA_NUM_THREADS
+#: The process that launched the threads' kernels (their pool is its own), or None.
+_launched_in: int | None = None
 
 
 def count(world: World) -> int:
     """The threads ``world``'s frame may use: its ``threads``, at most numba's
-    (``NUMBA_NUM_THREADS``, the machine's cores unless set)."""
+    (``NUMBA_NUM_THREADS``, the machine's cores unless set); one in a process forked
+    from one that shared a frame (GNU OpenMP's threads do not survive a fork: a launch
+    there would hang; one thread gives the same bits)."""
+    if _launched_in not in (None, os.getpid()):
+        return 1
     return min(world.threads, numba.config.NUMBA_NUM_THREADS)
 
 
@@ -126,6 +133,8 @@ class ProjectParts:
 def _threads(parts: int) -> None:
     """``parts`` threads for this thread's next kernel launch (fewer if numba has fewer:
     the parts then take turns, to the same bits)."""
+    global _launched_in
+    _launched_in = os.getpid()
     numba.set_num_threads(min(parts, _POOL))
 
 

@@ -160,3 +160,27 @@ def test_project_keeps_its_parts_out_of_its_settings():
     stage = project.Project(iterations=4)
     assert stage.settings() == {"iterations": 4}
     assert stage.clone()._parts is not stage._parts
+
+
+def _forked_hash(conn) -> None:
+    w = _soft()
+    w.threads = 2
+    w.step(10)
+    conn.send(w.state_hash())
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_a_process_forked_after_shared_frames_steps_on_one_thread_to_the_same_bits():
+    import multiprocessing
+
+    w = _soft()
+    w.threads = 2
+    w.step(10)  # the threads' pool is made in this process
+    assert threads.count(w) == 2
+    ctx = multiprocessing.get_context("fork")
+    here, there = ctx.Pipe()
+    child = ctx.Process(target=_forked_hash, args=(there,))
+    child.start()
+    assert here.poll(120), "the forked child did not finish its frames"
+    assert here.recv() == w.state_hash()
+    child.join(30)
