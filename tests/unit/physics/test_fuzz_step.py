@@ -189,6 +189,16 @@ def _world(rng: random.Random) -> tuple[World, dict]:
     return w, stages
 
 
+def place(w: World, places: dict, op, where: str) -> None:
+    """Do ``op`` now (``where`` "between" frames), or queue it for its stage or handler."""
+    if where == "between":
+        op(w)
+    elif where == "handler":
+        places["handler"].append(op)
+    else:
+        places[where].queue.append(op)
+
+
 def _check(w: World) -> None:
     """No NaN, derived columns as their function gives them, rows matching entities."""
     w.check()
@@ -231,13 +241,7 @@ def test_random_game_operations_never_break_the_step(shard, seed):
     w, places = _world(rng)
     saves = set(rng.sample(range(OPERATIONS), 2))
     for k in range(OPERATIONS):
-        op, where = _operation(rng), rng.choice(PLACES)
-        if where == "between":
-            op(w)
-        elif where == "handler":
-            places["handler"].append(op)
-        else:
-            places[where].queue.append(op)
+        place(w, places, _operation(rng), rng.choice(PLACES))
         w.step(rng.choice([1, 1, 2, 5, 40]))  # now and then long enough to fall asleep
         _check(w)
         if k in saves:

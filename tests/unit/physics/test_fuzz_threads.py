@@ -8,7 +8,7 @@ import random
 
 import numba
 import pytest
-from test_fuzz_step import OPERATIONS, PLACES, _operation, _world
+from test_fuzz_step import OPERATIONS, PLACES, _operation, _world, place
 
 from ecsgoo.physics import disc_frame, threads
 
@@ -24,13 +24,7 @@ def _hashes(seed: int, count: int) -> list[str]:
     w.threads = count
     out = []
     for k in range(OPERATIONS):
-        op, where = _operation(rng), rng.choice(PLACES)
-        if where == "between":
-            op(w)
-        elif where == "handler":
-            places["handler"].append(op)
-        else:
-            places[where].queue.append(op)
+        place(w, places, _operation(rng), rng.choice(PLACES))
         if k in switch:
             w.threads = 1 if w.threads > 1 else count
         w.step(rng.choice([1, 1, 2, 5, 40]))
