@@ -109,25 +109,24 @@ class ProjectParts:
         spring_at, springs, area_at, rings, area_src, shape_at, groups, shape_src = (
             self._split_rows)
         key = (world.frame, id(ends))
-        if self._frame != key:
+        if self._frame != key:  # the frame's packed springs, in the parts' order
             self._frame = key
-            area_off = _offsets(st.area_off, rings)
-            shape_off = _offsets(st.shape_off, groups)
             self._gathered = (
-                ends[springs], vals[springs], st.spring_order[springs], area_off,
-                st.area_idx[area_src], rc["rest_area"][rings], rc["pressure"][rings],
-                rc["stiffness"][rings], np.zeros((max(len(area_src), 1), 2)), shape_off,
-                st.shape_idx[shape_src], st.shape_rest[shape_src],
-                shapes.cols["scale"][groups])
+                ends[springs], vals[springs], st.spring_order[springs],
+                _offsets(st.area_off, rings), st.area_idx[area_src],
+                np.zeros((max(len(area_src), 1), 2)), _offsets(st.shape_off, groups),
+                st.shape_idx[shape_src], st.shape_rest[shape_src])
         else:
             self._gathered[1][:, 2] = 0.0  # each substep's multipliers start from zero
-        (p_ends, p_vals, p_order, area_off, area_idx, rest_area, pressure, stiffness, grad,
-         shape_off, shape_idx, shape_rest, scale) = self._gathered
+        (p_ends, p_vals, p_order, area_off, area_idx, grad, shape_off, shape_idx,
+         shape_rest) = self._gathered
         _threads(parts)
+        # the areas' and shapes' settings as the one-thread Project reads them: each substep
         project_parts(parts, rounds, h, pc["pos"], pc["w"], pc["mass"], spring_at, p_ends,
                       p_vals, p_order, st.springs.cols["lam"], area_at, area_off, area_idx,
-                      rest_area, pressure, stiffness, grad, shape_at, shape_off, shape_idx,
-                      shape_rest, np.ascontiguousarray(alpha[groups]), scale)
+                      rc["rest_area"][rings], rc["pressure"][rings], rc["stiffness"][rings],
+                      grad, shape_at, shape_off, shape_idx, shape_rest, alpha[groups],
+                      shapes.cols["scale"][groups])
 
 
 def _threads(parts: int) -> None:

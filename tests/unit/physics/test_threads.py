@@ -5,16 +5,27 @@ clones, and what it cannot split runs on one thread."""
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 import pytest
 import spy
 
 import scenes
-from ecsgoo import Particle, Spring, World, WorldError, WorldFileError, saving
+from ecsgoo import (
+    AreaConstraint,
+    Particle,
+    ShapeMatch,
+    Spring,
+    World,
+    WorldError,
+    WorldFileError,
+    saving,
+)
 from ecsgoo.bodies import box, jelly_ball
 from ecsgoo.physics import disc_frame, threads
-from ecsgoo.systems import project
+from ecsgoo.systems import Stage, project
 
 
 @pytest.fixture(autouse=True)
@@ -184,3 +195,28 @@ def test_a_process_forked_after_shared_frames_steps_on_one_thread_to_the_same_bi
     assert here.poll(120), "the forked child did not finish its frames"
     assert here.recv() == w.state_hash()
     child.join(30)
+
+
+class _Breathe(Stage):
+    """A game's own per-substep stage: the balls' pressure and the boxes' size change
+    every substep (Project reads them each substep, on any number of threads)."""
+
+    name = "test_breathe"
+    per_substep = True
+
+    def solve(self, world, ctx) -> None:
+        for k, (_, area) in enumerate(world.get_component(AreaConstraint)):
+            area.pressure = 1.0 + 0.2 * math.sin(world.frame * 0.3 + ctx.substep + k)
+        for _, shape in world.get_component(ShapeMatch):
+            shape.scale = 1.0 + 0.1 * math.sin(world.frame * 0.2 + ctx.substep)
+
+
+def test_settings_written_between_substeps_act_alike_on_two_threads():
+    def breathing() -> World:
+        w = _soft()
+        stages = list(w.pipeline)
+        return w.use(stages[0], _Breathe(), *stages[1:])
+    with spy.returns(threads, "project_parts") as parts:
+        two = _run(breathing, 2, 30)
+    assert parts
+    assert two == _run(breathing, 1, 30)
