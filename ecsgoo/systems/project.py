@@ -78,8 +78,9 @@ class Project(Stage):
         # alpha means "fraction per 1/60 s frame"; spread it over every application
         alpha = 1.0 - (1.0 - shapes.alpha) ** (h * 60.0 / rounds)
         sc, order, (ends, vals) = st.springs.cols, st.spring_order, self._packed(world)
-        parts = threads.count(world)
-        if parts > 1 and self._parts.usable(world, parts):  # islands on their own threads
+        # islands on their own threads (a world of few springs does not ask: every substep)
+        parts = threads.count(world) if st.springs.n >= threads.PROJECT_MIN else 1
+        if parts > 1 and self._parts.usable(world, parts):
             self._parts.solve(world, parts, rounds, h, ends, vals, alpha)
             _solve_joints(world, h)
             return
