@@ -46,6 +46,7 @@ from .kernels.islands import frozen_rows
 from .kernels.queries import touching_pairs
 from .kernels.rows import still_again
 from .kernels.stillness import (
+    any_ready,
     body_speeds,
     count_still,
     fastest_awake,
@@ -113,16 +114,29 @@ def update(world: World) -> None:
         b.still[grabbed_b] = 0
     if world.frame % LOOK_EVERY == 0:  # islands to put to sleep are looked for only now
         # and then (what was hit woke above; a touch that moved nothing changes only counts)
-        island = islands(world)  # as the frame ends
-        # an island sleeps when all its members are still long enough; else all are awake
-        still = np.concatenate([p.still, b.still]) >= SLEEP_FRAMES
-        movable = derived.movable(world)
-        restless = np.zeros(island.max() + 1, dtype=bool)
-        np.logical_or.at(restless, island, movable & ~still)
-        asleep = movable & ~restless[island]
-        _set(world, asleep[:n], asleep[n:], island)
+        _look_for_islands(world)
     world.resting = derived.resting(world)
     state.resting_rows = (n, m)
+
+
+def _look_for_islands(world: World) -> None:
+    """Put each island whose members have all been still for ``SLEEP_FRAMES`` to sleep,
+    wake the others. While no member of any island has been still that long, every
+    island is awake after it: that is known without finding the islands (a world that
+    keeps moving, as a game played without pause, pays no look)."""
+    p, b = world.store.particles, world.store.bodies
+    n = p.n
+    if not any_ready(n, p.pinned, p.mass, p.still, b.n, b.pinned, b.still, SLEEP_FRAMES):
+        _set(world, np.zeros(n, dtype=bool), np.zeros(b.n, dtype=bool))
+        return
+    island = islands(world)  # as the frame ends
+    # an island sleeps when all its members are still long enough; else all are awake
+    still = np.concatenate([p.still, b.still]) >= SLEEP_FRAMES
+    movable = derived.movable(world)
+    restless = np.zeros(island.max() + 1, dtype=bool)
+    np.logical_or.at(restless, island, movable & ~still)
+    asleep = movable & ~restless[island]
+    _set(world, asleep[:n], asleep[n:], island)
 
 
 def sleep_speed(world: World) -> float:

@@ -82,6 +82,19 @@ def all_asleep(n, pinned, mass, asleep, m, bpinned, basleep):
 
 
 @njit(cache=True)
+def any_ready(n, pinned, mass, still, m, bpinned, bstill, frames):
+    """Whether some row that can move (``all_asleep``'s) has been still for ``frames``
+    frames: else no island can fall asleep (``sleeping.update`` skips its look)."""
+    for i in range(n):
+        if not pinned[i] and mass[i] < math.inf and still[i] >= frames:
+            return True
+    for i in range(m):
+        if not bpinned[i] and bstill[i] >= frames:
+            return True
+    return False
+
+
+@njit(cache=True)
 def fastest_awake(n, pos, prev, w, force, pinned, mass, asleep, m, bpos, bprev, angle,
                   prev_angle, extent, bw, bforce, bpinned, basleep, h, dt, g, grabbed, pull):
     """The fastest awake row's reach speed this frame (px/s: its last substep's speed plus

@@ -307,3 +307,67 @@ def test_removing_a_still_kinematic_platform_wakes_what_it_held_and_nothing_else
     w.step(30)
     assert w.component(crate, RigidBody).y < 126 - 5
     assert all(w.is_sleeping(e) for e in boxes)
+
+
+def _count_islands(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls = [0]
+    plain = sleeping.islands
+
+    def counted(world: World) -> np.ndarray:
+        calls[0] += 1
+        return plain(world)
+
+    monkeypatch.setattr(sleeping, "islands", counted)
+    return calls
+
+
+def test_while_nothing_has_been_still_long_enough_no_island_is_looked_for(monkeypatch):
+    """No row that can move still for ``SLEEP_FRAMES``: no island can fall asleep, so the
+    look (every ``LOOK_EVERY`` frames) wakes what sleeps without finding the islands; once
+    the stack has been still that long it looks, and the stack falls asleep."""
+    w, boxes = _stack()
+    for body in boxes:  # thrown up: none is still for the first half second
+        w.component(body, RigidBody).vy = 400.0
+    calls = _count_islands(monkeypatch)
+    w.step(sleeping.SLEEP_FRAMES)
+    assert calls[0] == 0
+    w.step(240)
+    assert calls[0] > 0 and all(w.is_sleeping(b) for b in boxes)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_skipping_the_island_look_gives_the_bits_of_the_full_look(monkeypatch, seed):
+    """The same random world stepped with the shortcut and with every look done in full
+    (``any_ready`` forced true): the same state and the same sleepers at every look,
+    through falling asleep, a hit that wakes it, and a write."""
+    rng = np.random.default_rng(seed)
+
+    def world() -> World:
+        w = World(bounds=(0, 0, 600, 400), sleep=True).use(*(s() for s in systems.SOLVER))
+        for x, y, r in zip(rng.uniform(50, 550, 12), rng.uniform(10, 300, 12),
+                           rng.uniform(5, 15, 12), strict=True):
+            w.create_entity(Particle(float(x), float(y), radius=float(r)))
+        w.create_entity(RigidBody.box(300, 30, 60, 30))
+        return w
+
+    state = rng.bit_generator.state
+    short = world()
+    rng.bit_generator.state = state
+    full = world()
+    runs = []
+    for w, forced in ((short, False), (full, True)):
+        if forced:
+            monkeypatch.setattr(sleeping, "any_ready", lambda *args: True)
+        hashes = []
+        for frame in range(300):
+            if frame == 200:
+                w.create_entity(Particle(300, 380, radius=10))  # lands on the sleepers
+            if frame == 250:
+                w.particles.write("prev", w.particles.pos + 0.5)
+            w.step()
+            hashes.append((w.state_hash(), w.store.particles.asleep.tobytes(),
+                           w.store.bodies.asleep.tobytes(), w.resting))
+        runs.append(hashes)
+        monkeypatch.undo()
+    assert runs[0] == runs[1]
+    assert any(h[3] for h in runs[0])  # it did fall asleep on the way
