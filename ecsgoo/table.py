@@ -34,6 +34,9 @@ class Table:
         #: added and removed): "is anything watched?" is kept by both (``flags.watched``).
         self.watch_version = 0
         self._watched = ((-1, -1), 0)  # flags.watched_count's answer and its key
+        #: Read-only views of the columns' rows (``views.Rows``' reads), by column name:
+        #: emptied whenever the row count or a column array changes (here only).
+        self.read_only_rows: dict[str, np.ndarray] = {}
         #: The Store this table belongs to (particle views read its substep time ``h``).
         self.store = store
         self._defaults = {c.name: 0 if c.default is None else c.default
@@ -49,6 +52,7 @@ class Table:
                 col[: self.n] = old[: self.n]
             self.cols[c.name] = col
         self.capacity = capacity
+        self.read_only_rows = {}
 
     def extend(self, owners: list[Any], values: dict[str, Any]) -> int:
         """Add ``len(owners)`` rows at once (columns as arrays or one value; missing: default).
@@ -74,6 +78,7 @@ class Table:
         self.owner.extend(owners)
         self.n += count
         self.version += 1
+        self.read_only_rows.clear()
         return first
 
     def remove(self, slot: int) -> int:
@@ -88,6 +93,7 @@ class Table:
         self.owner.pop()
         self.n -= 1
         self.version += 1
+        self.read_only_rows.clear()
         return last
 
     def copy(self) -> Table:
@@ -96,6 +102,7 @@ class Table:
         t.__dict__.update(self.__dict__)
         t.cols = {k: v.copy() for k, v in self.cols.items()}
         t.__dict__.pop("_read_only", None)  # ``views``' read-only views are of these columns
+        t.read_only_rows = {}
         t.owner = [None] * self.n
         return t
 

@@ -19,6 +19,7 @@ import numpy as np
 from . import components, limits, rigid, sleeping
 from .errors import WorldError
 from .kernels.rows import place_rows, push_rows, within
+from .store import TABLES
 
 #: Columns ``write`` may set: nothing else in the store is computed from them. The
 #: rest (a position moves a pin, a mass changes the inverse mass, ends and kinds are
@@ -53,9 +54,6 @@ class Rows:
         if name[0] == "_":  # not a column (and ``_world`` while a copy is being made)
             raise AttributeError(name)
         table = getattr(self._world.store, self._name)
-        kept = table.__dict__.get("_read_only", _NONE).get(name)
-        if kept is not None and kept[2] == table.n and kept[0] is table.cols[name]:
-            return kept[3]  # the column and the row count as the last read found them
         if name == "entity" and "entity" not in table.cols:
             return np.array([c._entity for c in table.owner[: table.n]], dtype=np.int64)
         if name not in table.cols:
@@ -172,10 +170,6 @@ class Rows:
         return f"<{self._name}: {len(self)} rows>"
 
 
-#: No kept views yet (``_read_only``).
-_NONE: dict[str, Any] = {}
-
-
 def _read_only(table: Any, name: str) -> np.ndarray:
     """A read-only view of ``table``'s column ``name``, its rows: a slice of a read-only
     view of the whole column made once per column array (a fresh view made read-only cost
@@ -189,8 +183,26 @@ def _read_only(table: Any, name: str) -> np.ndarray:
     else:
         view = kept[1]
     rows = view[: table.n]
-    table._read_only[name] = (col, view, table.n, rows)
+    table._read_only[name] = (col, view)
+    table.read_only_rows[name] = rows  # kept until the rows or the column change (``Table``)
     return rows
+
+
+def _column(name: str) -> property:
+    """``Rows.<name>``: the kept read-only rows of the table's column (``_read_only`` makes
+    them after a change), an ordinary attribute look-up and a dict's away (``__getattr__``
+    alone was ~0.7 µs a read, and games read a handful of columns a frame)."""
+
+    def read(self: Rows) -> np.ndarray:
+        rows = getattr(self._world.store, self._name).read_only_rows.get(name)
+        return self.__getattr__(name) if rows is None else rows
+
+    return property(read, doc=f"The ``{name}`` column's rows (read-only, live).")
+
+
+for _name in sorted({c.name for spec in TABLES for c in spec.columns}):
+    if not hasattr(Rows, _name):  # a method of the views keeps its name
+        setattr(Rows, _name, _column(_name))
 
 
 def _in_table(table: Any, rows: np.ndarray) -> None:

@@ -63,6 +63,23 @@ def test_columns_stay_live_and_read_only_as_the_table_grows_and_is_cloned():
         twin.particles.pos[0, 0] = 1.0
 
 
+def test_columns_follow_deletions_loads_and_stay_per_table():
+    """A kept read follows a swap-remove and a loaded copy; a column of another table is
+    no column here."""
+    w = _world()
+    w.create_entity(Particle(7.0, 8.0))
+    assert w.particles.entity.tolist() == [1, 2, 4] and w.particles.pos[2].tolist() == [7, 8]
+    w.delete_entity(1)
+    assert w.particles.entity.tolist() == [4, 2] and w.particles.pos[0].tolist() == [7, 8]
+    twin = loads(dumps(w))
+    assert twin.particles.pos.tolist() == w.particles.pos.tolist()
+    twin.delete_entity(2)
+    assert twin.particles.entity.tolist() == [4] and w.particles.entity.tolist() == [4, 2]
+    with pytest.raises(AttributeError, match="no column 'pressure'"):
+        _ = w.particles.pressure
+    assert len(w.areas.pressure) == 0
+
+
 def test_rows_by_entity_and_velocity():
     w = _world()
     w.component(1, Particle).vx = 30.0
