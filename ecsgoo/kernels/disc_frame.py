@@ -28,7 +28,8 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
                   seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                   use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
                   chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb,
-                  trest, tcompliance, tlam, bpos, bangle, bw, biw):
+                  trest, tcompliance, tlam, bpos, bangle, bw, biw, grabbed, from_x, from_y,
+                  to_x, to_y, pull):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``n`` particles:
     integrate under gravity ``(gx, gy)`` and ``force`` (``begun``: substep ``first`` was
     integrated and projected already, its contacts found), the ``m`` disc contacts (``ij``,
@@ -38,22 +39,24 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
     Between the two, when ``rounds`` (Project's iterations; 0: no Project, or nothing for
     it), the springs packed at the first substep (``ends``, ``vals``, ``order`` into
     ``lam``) and their ``chains`` (``kernels.chains``; the tether and body columns empty,
-    ``ta_body`` to ``tlam`` flat: a tuple of them cost the call ~1 µs to type).
+    ``ta_body`` to ``tlam`` flat: a tuple of them cost the call ~1 µs to type). The
+    ``grabbed`` row (or −1) is pulled ``pull`` of the way to the pointer each substep, the
+    pointer's move from ``from`` to ``to`` (px) spread over the frame as Integrate spreads it.
 
-    Returns the substep it stopped in, its integration done, when a particle outran its
-    ``reach`` from ``at`` (its contacts are found again in Python, as ``Discs.stale``
-    says), or ``count`` when the frame is done.
+    Returns the substep it stopped in, its integration and springs done, when a particle
+    outran its ``reach`` from ``at`` (its contacts are found again in Python, as
+    ``Discs.stale`` says after Project), or ``count`` when the frame is done.
     """
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
     for k in range(first, count):
         if k > first or not begun:
-            integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, -1, 0.0, 0.0,
-                      0.0)
-            if m and outran(n, pos, at, reach):
-                return k
+            _integrate(k, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed,
+                       from_x, from_y, to_x, to_y, pull)
             if rounds:
                 _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
                          chain_ends, scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
+            if m and outran(n, pos, at, reach):  # where Collide asks (``Discs.stale``)
+                return k
         if len(segs):
             since[:n] = prev[:n]  # where each was before this substep's contacts
         disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, k == count - 1,
@@ -72,7 +75,8 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
                seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
                chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb, trest,
-               tcompliance, tlam, bpos, bangle, bw, biw):
+               tcompliance, tlam, bpos, bangle, bw, biw, grabbed, from_x, from_y, to_x, to_y,
+               pull):
     """The whole frame of ``disc_substeps``' world, its first substep too: what the stages
     do at it — integrate, Project, then Collide's look for the frame's disc contacts
     (``find_frame`` from where each particle is now, into ``at`` and ``reach``, the
@@ -84,7 +88,8 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
     the contacts found and their keys (``sorted``: the order that sorts them; the keys
     are unique, so any sort gives this one)."""
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
-    integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, -1, 0.0, 0.0, 0.0)
+    _integrate(0, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
+               from_y, to_x, to_y, pull)
     if rounds:
         _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
                  scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
@@ -103,8 +108,19 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
                       restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                       seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                       use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
-                      chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw)
+                      chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw,
+                      grabbed, from_x, from_y, to_x, to_y, pull)
     return k, m, keys, flipped, by_key
+
+
+@njit(cache=True)
+def _integrate(k, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
+               from_y, to_x, to_y, pull):
+    """Integrate's substep ``k`` of ``count`` (``systems.integrate.Integrate.solve``): the
+    pointer's target is ``(k + 1) / count`` of its way from ``from`` to ``to`` (px)."""
+    t = (k + 1) / count
+    integrate(n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed,
+              from_x + (to_x - from_x) * t, from_y + (to_y - from_y) * t, pull)
 
 
 @njit(cache=True)

@@ -4,16 +4,18 @@
 The solver stages must be exactly ``Integrate``, ``Project`` (if there) and a soft
 ``Collide`` (of circle pairs or outlines); there are particles, maybe springs (ropes, goo
 strands, links of any kind), and nothing else that a substep solves in Python (no
-bodies, joints, tethers, areas, shapes or outlines), no particle is grabbed, and no
-profile is taken. Then ``whole`` does the first substep's Python — the store made
-whole, Project's springs packed and their chains found, the look for the frame's disc
-contacts begun — and the kernel does the rest: the first substep's integration,
-springs, contacts found and solved with the level's, then the other substeps.
+bodies, joints, tethers, areas, shapes or outlines), and no profile is taken (a
+grabbed particle is pulled toward the pointer in the kernel, as Integrate pulls it).
+Then ``whole`` does the first substep's Python — the store made whole, Project's
+springs packed and their chains found, the look for the frame's disc contacts begun —
+and the kernel does the rest: the first substep's integration, springs, contacts found
+and solved with the level's, then the other substeps.
 
 The stages take over where the kernel cannot go on: when the frame's contacts do not
 fit their rows (grown, the first substep's Collide runs through the stages), when a
-particle outruns its reach (the kernel stops after that substep's integration, the
-stages finish the substep, finding its contacts again), in a world of more than
+particle outruns its reach (the kernel stops after that substep's integration and
+springs, where Collide would find it stale; Collide finishes the substep, finding its
+contacts again), in a world of more than
 ``WHOLE_MAX`` particles (the stages run the first substep), or with a loaded world's
 contact memory not yet given; ``fuse`` then takes the substeps after theirs.
 
@@ -33,7 +35,7 @@ from ..kernels.disc_frame import disc_frame, disc_substeps
 from ..kernels.discs import room
 from . import rigid_frame
 from .discs import REACH_PX, SHIFT, SLOP_PX, WALL
-from .step import StepContext
+from .step import GRAB_PULL, StepContext
 
 if TYPE_CHECKING:
     from ..systems.pipeline import Stage
@@ -55,8 +57,7 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
     # Collide without pairs or outlines to look for finds no disc contacts at all
     return (collide.soft and (collide.particles or collide.outlines) and st.particles.n > 0
             and not (st.bodies.n or st.joints.n or st.tethers.n or st.areas.n
-                     or st.shapes.n or len(st.outline_off) > 1)
-            and world.grabbed not in st.pslot)
+                     or st.shapes.n or len(st.outline_off) > 1))
 
 
 def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
@@ -94,20 +95,20 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
         max(0.0, collide.hold_speed) * h, SLOP_PX, segs,
         np.empty((n, 2)) if len(segs) else _NO_ROWS, lvl.seg_surf, lvl.seg_layer, poly_off,
         poly_xy, poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
-        world.bounds is not None, *_springs(world, stages))
+        world.bounds is not None, *_springs(world, stages), *_grab(world))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
         discs.ij, discs.cf = room(2 * len(discs.ij))
         return 0, len(stages) - 1
     discs.n, discs.found = m, (keys, flipped, by_key)
-    return _ended(world, ctx, k)
+    return _ended(world, ctx, k, stages)
 
 
 def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
     """After substep ``ctx`` ran through the stages: solve the next ones in one call.
     Returns the substep to go on with and its first stage left to run: ``(count, 0)``
-    when the frame is done, ``(k, 1)`` when the kernel stopped in substep ``k`` after
-    its integration (a particle outran its reach), ``(ctx.substep + 1, 0)`` when it
+    when the frame is done, ``(k, c)`` when the kernel stopped in substep ``k`` before
+    its Collide (stage ``c``: a particle outran its reach), ``(ctx.substep + 1, 0)`` when it
     declined (something the first substep found needs Python)."""
     st, discs = world.store, world.discs
     p = st.particles
@@ -129,18 +130,19 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
                       collide.push_speed * h, max(0.0, collide.hold_speed) * h,
                       SLOP_PX, segs, since, lvl.seg_surf, lvl.seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
-                      world.bounds is not None, *_springs(world, stages))
+                      world.bounds is not None, *_springs(world, stages), *_grab(world))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
-    return _ended(world, ctx, k)
+    return _ended(world, ctx, k, stages)
 
 
-def _ended(world: World, ctx: StepContext, k: int) -> tuple[int, int]:
-    """Where the kernel left the frame (it stopped in substep ``k`` after its integration,
+def _ended(world: World, ctx: StepContext, k: int,
+           stages: Sequence[Stage]) -> tuple[int, int]:
+    """Where the kernel left the frame (it stopped in substep ``k`` before its Collide,
     or ``k`` is the count: done, the contacts remembered for the next frame), as
     ``_substeps`` goes on from it."""
     if k < ctx.substeps:
         world.substep_index = k
-        return k, 1
+        return k, len(stages) - 1
     world.discs.keep(world)
     world.substep_index = ctx.substeps - 1
     return ctx.substeps, 0
@@ -160,6 +162,13 @@ def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
     return (rounds, ends, vals, st.spring_order, st.springs.cols["lam"], count, off, rows,
             cends, scratch, *tether_columns(st.tethers.cols), bc["pos"], bc["angle"],
             bc["w"], bc["iw"])
+
+
+def _grab(world: World) -> tuple[Any, ...]:
+    """Integrate's pointer arguments: the grabbed particle's row (or −1), where the pointer
+    was and is (px), and the pull (``step.GRAB_PULL``)."""
+    (fx, fy), (tx, ty) = world.grab_from, world.grab_target
+    return world.store.pslot.get(world.grabbed, -1), fx, fy, tx, ty, GRAB_PULL
 
 
 #: No rows (``since`` when there are no segments to sweep against).

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+#: How far the grabbed particle moves toward the pointer per substep (a fraction):
+#: Integrate's pull, and the fused frames' (``physics.disc_frame``).
+GRAB_PULL = 0.55
+
 
 class StepContext(NamedTuple):
     """One substep of one frame: ``dt`` (s, the frame), ``h`` (s, the substep),

@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING
 from .. import kinematic
 from ..kernels.integrate import integrate
 from ..kernels.rigid import integrate_bodies, pull_body
+from ..physics.step import GRAB_PULL
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
     from ..physics import StepContext
     from ..world import World
-
-#: How far the grabbed particle moves toward the pointer per substep (a fraction).
-GRAB_PULL = 0.55
 
 
 @register_stage
