@@ -363,6 +363,8 @@ def update(world: World) -> None:
     if not world._has_any(Sensor):
         return  # a world without sensors (a resting one too) pays no look
     sensors = world.get_component(Sensor)
+    if _all_empty(world, sensors):
+        return  # nothing was inside and nothing is: no event (most frames of most games)
     now: list[list[int]] = []
     for k, (entity, sensor) in enumerate(sensors):
         if not now:
@@ -379,6 +381,34 @@ def update(world: World) -> None:
         for other in sorted(before - set(inside)):
             world.dispatch("sensor_left", entity, other)
             now = []
+
+
+def _all_empty(world: World, sensors: list[tuple[int, Sensor]]) -> bool:
+    """Whether no sensor held anything and none holds anything now, known from one kernel
+    pass over the discs (``sense_discs`` finds nothing) when the world has no soft body's
+    outline and no rigid body; False whenever a full look is needed."""
+    st = world.store
+    if st.bodies.n or len(st.outline_off) > 1 or any(s.inside for _, s in sensors):
+        return False
+    shown = [s for _, s in sensors]
+    if any(s.on is not None for s in shown):
+        return False
+    p = st.particles
+    if not p.n:
+        return True
+    st.prepare()  # the rows as they are now (a handler may have made or deleted some)
+    pack = _kept(world, shown, shown)
+    grid = world.broadphase.kept_particles(world)
+    if grid is None:
+        grid = one_cell(p.n) if p.n * len(shown) <= BRUTE_ROWS else \
+            world.broadphase.particles(world)
+    c = p.cols
+    return sense_discs(len(shown), *pack, c["pos"], c["radius"], c["layer"], *grid,
+                       _NO_HITS) == 0
+
+
+#: No room for a hit: ``sense_discs`` then says how many it found (0) or that it needs room.
+_NO_HITS = np.zeros((0, 2), dtype=np.int64)
 
 
 def forget(world: World, entity: int) -> None:

@@ -246,3 +246,35 @@ def test_a_sensor_made_after_a_sensor_free_stretch_senses_whatever_path_it_came_
     w.remove_component(s, Sensor)
     w.step()
     assert not w._has_any(Sensor)
+
+
+def test_frames_with_nothing_inside_any_sensor_skip_the_full_look(monkeypatch):
+    """Sensors that held nothing and hold nothing are known so from one kernel pass
+    (``sensors._all_empty``): the same events as the full look every frame, and no full
+    look while discs pass beside the sensors."""
+    from ecsgoo import sensors
+
+    def run(shortcut: bool) -> tuple[list, int]:
+        w, log = _world()
+        boxes = [w.create_entity(Sensor.box(300 + 150 * k, 100, 60, 60)) for k in range(3)]
+        w.create_entity(Sensor.circle(300, 400, 30, mask=2))
+        for k in range(6):  # three cross the boxes' row, three pass above them
+            w.create_entity(Particle(100, 100 + 90 * (k % 2) * 3, radius=5, vx=150.0 + 40 * k))
+        looks = [0]
+        plain = sensors.sense_all
+
+        def counted(world, shown):
+            looks[0] += 1
+            return plain(world, shown)
+
+        monkeypatch.setattr(sensors, "sense_all", counted)
+        if not shortcut:
+            monkeypatch.setattr(sensors, "_all_empty", lambda world, found: False)
+        for _ in range(120):
+            w.step()
+        monkeypatch.undo()
+        assert len({e for _, s, e in log if s in boxes}) == 3
+        return log, looks[0]
+
+    (fast, looked), (full, every) = run(True), run(False)
+    assert fast == full and every >= 120 and 0 < looked <= every - 20
