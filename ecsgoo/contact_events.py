@@ -124,6 +124,8 @@ def update(world: World) -> None:
             state is None or not (state.pairs or state.arriving)):
         return  # nothing watched, nothing was touching or arriving: nothing begins or
         # ends, so the usual case costs nothing (a game that watched once included)
+    if (state is None or not (state.pairs or state.arriving)) and _touch_free(world):
+        return  # nothing touched a watched thing and nothing does (a fruit in flight)
     found = _touching(world)
     if state is None:
         if not found:
@@ -158,6 +160,32 @@ def update(world: World) -> None:
         world.dispatch("contact_began", a, b, *where, impulse, speed)
     for a, b in sorted(before - set(found)) + [pair for pair, *_ in bounced]:
         world.dispatch("contact_ended", a, b)
+
+
+def _touch_free(world: World) -> bool:
+    """Whether no watched particle touches another particle or the level, in a world of
+    particles alone (no bodies, no soft body's outline): two kernel passes, without the
+    pairs' sets and the points' lists ``_touching`` makes; False whenever it must look."""
+    st = world.store
+    if st.bodies.n or len(st.outline_off) > 1:
+        return False
+    p = st.particles
+    n = p.n
+    if not n:
+        return True
+    st.prepare()
+    c = p.cols
+    grid = one_cell(n) if watched_count(p) * n <= FEW_TESTS else world.broadphase.particles(world)
+    if touching_pairs(n, c["pos"], c["radius"], c["events"], world.contact_slop, *grid,
+                      np.zeros((1, 2), dtype=np.int64)):
+        return False
+    rows = np.flatnonzero(c["events"][:n])
+    lvl, walls = world.level, world.bounds
+    return not discs_on_level(rows, c["pos"], c["radius"], world.contact_slop, lvl.segments,
+                              lvl.poly_off, lvl.poly_xy, lvl.poly_idx,
+                              world.contacts.walls_for(walls), walls is not None,
+                              np.zeros((len(rows), 6)), c["mask"], lvl.seg_layer,
+                              lvl.poly_layer)
 
 
 def _touching(world: World) -> dict[tuple[int, int], Where | None]:

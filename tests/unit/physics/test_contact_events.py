@@ -229,3 +229,36 @@ def test_watching_something_in_a_resting_world_reports_its_contact_next_frame(ki
     w.component(thing, kept).events = False
     w.step()
     assert log[-1][0] == "ended" and w.resting
+
+
+def test_frames_where_no_watched_disc_touches_anything_skip_the_full_look(monkeypatch):
+    """A watched disc in flight that touches nothing is known so from two kernel passes
+    (``contact_events._touch_free``): the same events as the full look every frame, hits
+    on discs, segments and walls included, and no full look while they fly."""
+    from ecsgoo import contact_events
+
+    def run(shortcut: bool) -> tuple[list, int]:
+        w, log = _world(gravity=(0, -980))
+        w.level.add_segment((0, 150), (300, 100))
+        w.create_entity(Particle(400, 20, radius=20, mass=float("inf")))
+        for k in range(8):  # dropped in turn onto the floor, the disc, the segment, a pile
+            w.create_entity(Particle(120 + 60 * k, 300 + 40 * k, radius=8 + k,
+                                     vx=60.0 * (k % 3 - 1), events=k % 2 == 0,
+                                     restitution=0.5))
+        looks = [0]
+        plain = contact_events._touching
+
+        def counted(world):
+            looks[0] += 1
+            return plain(world)
+
+        monkeypatch.setattr(contact_events, "_touching", counted)
+        if not shortcut:
+            monkeypatch.setattr(contact_events, "_touch_free", lambda world: False)
+        w.step(240)
+        monkeypatch.undo()
+        return log, looks[0]
+
+    (fast, looked), (full, every) = run(True), run(False)
+    assert fast == full and len(fast) >= 8
+    assert every == 240 and looked <= every - 20
