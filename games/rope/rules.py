@@ -50,17 +50,21 @@ class RopeRules(Stage):
             return
         for entity, p in index.candies:
             x, y, r = p.x, p.y, p.radius
-            # a handler, a sensor added to an old save, a new rope change the world: each
-            # rule looks it up again (O(1) when nothing changed)
-            _collect_stars(world, self._index.of(world), entity)
-            _tie_hooks(world, self._index.of(world), entity, x, y, r)
-            if _reaches_monster(world, self._index.of(world), entity):
+            # a handler or a new rope may change the world: the rules after look again
+            if _collect_stars(world, index, entity):
+                index = self._index.of(world)
+            if _tie_hooks(world, index, entity, x, y, r):
+                index = self._index.of(world)
+            if _reaches_monster(world, index, entity):
                 board.result = "won"
                 _eat(world, entity)
                 world.dispatch("candy_eaten", world, entity)
             elif _off_screen(board.view, x, y, r):
                 board.result = "lost"
                 world.dispatch("candy_lost", world, entity)
+            else:
+                continue
+            index = self._index.of(world)  # what the event's handlers did, for the next
 
 
 def board_of(world: Any) -> Board | None:
@@ -86,23 +90,31 @@ def holding(world: Any) -> list[int]:
     return sorted(out)
 
 
-def _collect_stars(world: Any, index: RopeIndex, candy: int) -> None:
+def _collect_stars(world: Any, index: RopeIndex, candy: int) -> bool:
+    """Take the stars whose sensors hold ``candy``; whether one was (or a sensor added)."""
+    changed = False
     for entity, star, sensor in index.stars:
         if sensor is None:  # an old save's star: its sensor is added
-            sensor = star_sensor(world, entity)
+            sensor, changed = star_sensor(world, entity), True
         if not star.collected and candy in sensor.inside:
             star.taken_at = world.frame
             world.dispatch("star_collected", world, entity)
+            changed = True
+    return changed
 
 
 def _tie_hooks(world: Any, index: RopeIndex, candy: int, x: float, y: float,
-               r: float) -> None:
-    """Tie the candy to every hook whose dashed ring its disc touches (as drawn)."""
+               r: float) -> bool:
+    """Tie the candy to every hook whose dashed ring its disc touches (as drawn); whether
+    one was."""
+    tied = False
     for entity, hook in index.hooks:
         if hook.tied_at < 0 and math.hypot(x - hook.x, y - hook.y) <= hook.reach + r:
             hook.tied_at = world.frame
             add_rope(world, (hook.x, hook.y), candy)
             world.dispatch("candy_hooked", world, entity)
+            tied = True
+    return tied
 
 
 def _reaches_monster(world: Any, index: RopeIndex, candy: int) -> bool:
