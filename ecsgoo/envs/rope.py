@@ -34,7 +34,7 @@ from gymnasium import spaces
 
 from games.rope import RopeGame, bot
 from games.rope.components import Monster, Star
-from games.rope.index import IndexFinder, RopeRows, holding
+from games.rope.index import IndexFinder, RopeIndex, RopeRows, holding
 from games.rope.rules import board_of, candy_of
 from games.rope.swipe import swipe_across
 
@@ -145,7 +145,8 @@ class RopeEnv(GameEnv):
         ropes = index.by_entity[:MAX_ROPES]
         stars = [s for _, s, _ in sorted(index.stars, key=itemgetter(0))[:MAX_STARS]]
         monster = index.monster
-        points = [*_pins(world, ropes), *((s.x, s.y) for s in stars), (monster.x, monster.y)]
+        points = [*_pins(world, index, ropes), *((s.x, s.y) for s in stars),
+                  (monster.x, monster.y)]
         at = ((np.array(points, np.float64) - [left, bottom]) / [width, height]).clip(
             0.0, 1.0)  # all at once
         held = holding(world, index)
@@ -161,12 +162,12 @@ class RopeEnv(GameEnv):
                 "monster": at[-1].astype(np.float32)}
 
 
-def _pins(world: Any, ropes: list[RopeRows]) -> list[list[float]]:
-    """Each rope's pin position (px), read from the particles' packed positions."""
+def _pins(world: Any, index: RopeIndex, ropes: list[RopeRows]) -> list[list[float]]:
+    """Each of ``ropes``' pin position (px), read from the particles' packed positions."""
     rows = [r.pin for r in ropes]
     if min(rows, default=0) < 0:  # a pin deleted: WorldError, as asking for it gives
         return [[p.x, p.y] for p in (world.component(r.rope.pin, Particle) for r in ropes)]
-    return world.particles.pos[rows].tolist()
+    return index.pos[rows].tolist()
 
 
 class RopeBot(BotPolicy):

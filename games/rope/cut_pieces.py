@@ -84,7 +84,7 @@ class PieceFinder:
         index = self._finder.of(world) if index is None else index
         if index is not self._index:
             self._learn(index)
-        key = world.springs.broken[self._known].tobytes()  # a link deleted stays cut
+        key = index.broken[self._known].tobytes()  # a link deleted stays cut
         if key != self._cuts:
             self._pieces, self._cuts = self._find(key), key
         return self._pieces
@@ -133,15 +133,15 @@ def _living(rows: np.ndarray) -> np.ndarray:
     return rows[rows >= 0]
 
 
-def calm(world: Any, pieces: Pieces) -> None:
+def calm(world: Any, pieces: Pieces, index: RopeIndex) -> None:
     """Drag on the stubs, damping on the tails and the candy, bending on both (see the
     module docstring), in that order, written once; velocities are frame
     displacements, ``pos - prev`` (px). One kernel, ``kernels.calm.calm_pieces`` (the
-    numpy form it replaced, to the bit: ``tests/naive.py``)."""
-    parts = world.particles
-    prev = parts.prev.copy()
-    calm_pieces(parts.pos, prev, parts.mass, parts.pinned, pieces.stubs, pieces.stub_pins,
+    numpy form it replaced, to the bit: ``tests/naive.py``). ``index``: the world's now
+    (the columns read)."""
+    prev = index.prev.copy()
+    calm_pieces(index.pos, prev, index.mass, index.pinned, pieces.stubs, pieces.stub_pins,
                 pieces.tails, pieces.a, pieces.m, pieces.b, pieces.bent,
                 np.asarray(world.down, dtype=np.float64), world.substeps, CUT_DRAG, BUCKLE,
                 TAIL_DAMP, BEND)
-    parts.write("prev", prev[pieces.touched], pieces.touched)
+    world.particles.write("prev", prev[pieces.touched], pieces.touched)

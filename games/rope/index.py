@@ -51,7 +51,11 @@ class RopeIndex:
     entity, their links' rows one after another in ``links``, each rope's at
     ``links[start:stop]`` of its ``spans`` ``(rope, start, stop)``; ``stars`` and
     ``mouths``: ``(entity, component, its Sensor or None)`` in esper's order;
-    ``monster``: the first Om Nom (``None`` without one)."""
+    ``monster``: the first Om Nom (``None`` without one). ``pos``, ``prev``, ``mass``,
+    ``pinned``: the particles' columns, ``broken``: the springs', as ``world.particles``
+    and ``world.springs`` view them (live, read-only): valid as long as the index, since
+    a table's arrays and row count change only as rows come and go (a view costs ~1 µs
+    to ask for, a frame asks for six)."""
 
     board: Board | None
     candies: list[tuple[int, Particle]]
@@ -65,6 +69,11 @@ class RopeIndex:
     stars: list[tuple[int, Star, Sensor | None]]
     hooks: list[tuple[int, Hook]]
     mouths: list[tuple[int, Monster, Sensor | None]]
+    pos: np.ndarray
+    prev: np.ndarray
+    mass: np.ndarray
+    pinned: np.ndarray
+    broken: np.ndarray
 
     @property
     def monster(self) -> Monster | None:
@@ -101,8 +110,8 @@ class IndexFinder:
 
 def _index(world: Any, ropes: list[tuple[int, Rope]]) -> RopeIndex:
     """Look everything up (the index of ``world`` now)."""
-    particle = _row_finder(world.particles.entity)
-    spring = _row_finder(world.springs.entity)
+    parts, springs = world.particles, world.springs
+    particle, spring = _row_finder(parts.entity), _row_finder(springs.entity)
     rows = []
     for e, r in ropes:
         links = np.array([spring(s) for s in r.springs], dtype=np.int64)
@@ -125,7 +134,9 @@ def _index(world: Any, ropes: list[tuple[int, Rope]]) -> RopeIndex:
         spans=list(zip(by_entity, starts[:-1].tolist(), starts[1:].tolist(), strict=True)),
         stars=[(e, s, sensors.get(e)) for e, s in world.get_component(Star)],
         hooks=list(world.get_component(Hook)),
-        mouths=[(e, m, sensors.get(e)) for e, m in world.get_component(Monster)])
+        mouths=[(e, m, sensors.get(e)) for e, m in world.get_component(Monster)],
+        pos=parts.pos, prev=parts.prev, mass=parts.mass, pinned=parts.pinned,
+        broken=springs.broken)
 
 
 def _row_finder(entities: np.ndarray) -> Any:
@@ -140,5 +151,5 @@ def holding(world: Any, index: RopeIndex) -> list[int]:
     deleted), by id: ``rules.holding`` read from the index."""
     if index.candy is None:
         return []
-    cut = world.springs.broken[index.links].tolist()  # one look for all the ropes
+    cut = index.broken[index.links].tolist()  # one look for all the ropes
     return [r.entity for r, start, stop in index.spans if r.linked and not any(cut[start:stop])]

@@ -44,7 +44,7 @@ class RopeRules(Stage):
         index = self._index.of(world)
         pieces = self._pieces.pieces(world, index)  # the drag on what cut ropes left
         if pieces is not None:
-            calm(world, pieces)
+            calm(world, pieces, index)
         board = index.board
         if board is None or board.result != "running":
             return
