@@ -142,7 +142,7 @@ def _index(world: Any, ropes: list[tuple[int, Rope]]) -> RopeIndex:
 def _row_finder(entities: np.ndarray) -> Any:
     """``row(entity)``: the row of ``entity`` in a table whose entity column is
     ``entities``, -1 if it has none."""
-    rows = {int(e): k for k, e in enumerate(entities)}
+    rows = {e: k for k, e in enumerate(entities.tolist())}
     return lambda entity: rows.get(int(entity), -1)
 
 
