@@ -3,7 +3,8 @@ when the world's structure changes.
 
 The board, the candy, the ropes (their pins', nodes' and links' rows in the packed
 tables), the stars, the hooks and Om Nom change only when a component is added or
-removed, and rows move only then too. esper hands back the same cached list from
+removed, and rows move only then too (a Rope's lists change only as the game adds or
+deletes their entities: ``tie``, ``rules._eat``). esper hands back the same cached list from
 ``get_component`` until a component is added or removed anywhere in the world, and the
 tables count their rows added and removed (``version``): ``IndexFinder.of`` compares
 those (O(1) Python) and looks everything up again only when one differs. What a frame
