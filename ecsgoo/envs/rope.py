@@ -26,14 +26,16 @@
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
 from games.rope import RopeGame, bot
-from games.rope.components import Monster, Rope, Star
-from games.rope.rules import board_of, candy_of, holding
+from games.rope.components import Monster, Star
+from games.rope.index import IndexFinder, RopeIndex, RopeRows, holding
+from games.rope.rules import board_of, candy_of
 from games.rope.swipe import swipe_across
 
 from ..components import Particle
@@ -76,6 +78,9 @@ class RopeEnv(GameEnv):
         if frames_per_step < 1:
             raise ValueError(f"frames_per_step must be >= 1, got {frames_per_step}")
         self.frames_per_step = frames_per_step
+        #: The game's candy, ropes and stars, looked up again when its world's structure
+        #: changes (a copy of the environment starts with none).
+        self._index = IndexFinder()
         super().__init__(level, render_mode, max_frames, obs)
 
     @property
@@ -84,7 +89,7 @@ class RopeEnv(GameEnv):
 
     def ropes(self) -> list[int]:
         """The level's Rope entities, in the order of the observation's rows."""
-        return sorted(e for e, _ in self.game.world.get_component(Rope))[:MAX_ROPES]
+        return [r.entity for r in self._index.of(self.game.world).by_entity[:MAX_ROPES]]
 
     def _over(self) -> bool:
         board = board_of(self.game.world)
@@ -109,9 +114,13 @@ class RopeEnv(GameEnv):
 
     def _act(self, action: Any) -> None:
         bits = action
-        held = holding(self.game.world)
-        chosen = [r for i, r in enumerate(self.ropes()) if i < len(bits) and bits[i] and r in held]
-        swipes = [swipe_across(self.game.world, r) for r in chosen]  # all before any cut
+        world = self.game.world
+        index = self._index.of(world)
+        held = holding(world, index)
+        ropes = index.by_entity[:MAX_ROPES]
+        chosen = [r.entity for i, r in enumerate(ropes)
+                  if i < len(bits) and bits[i] and r.entity in held]
+        swipes = [swipe_across(world, r) for r in chosen]  # all before any cut
         for p, q in swipes:
             self.game.on_press(*p, 1)
             self.game.on_drag(*q)
@@ -122,32 +131,43 @@ class RopeEnv(GameEnv):
 
     def _observe(self) -> dict[str, Any]:
         world = self.game.world
-        left, bottom, right, top = board_of(world).view
-        scale = np.array([right - left, top - bottom], np.float64)
-        origin = np.array([left, bottom], np.float64)
+        index = self._index.of(world)
+        left, bottom, right, top = index.board.view
+        width, height = right - left, top - bottom
         candy = np.zeros(4, np.float32)
-        entity = candy_of(world)
-        if entity is not None:
-            p = world.component(entity, Particle)
-            candy[:] = np.clip(np.concatenate([(np.array([p.x, p.y]) - origin) / scale,
-                                               np.array([p.vx, p.vy]) / scale]),
-                               -CANDY_LIMIT, CANDY_LIMIT)
-        held = holding(world)
-        ropes = sorted(world.get_component(Rope))[:MAX_ROPES]
-        stars = [s for _, s in sorted(world.get_component(Star))[:MAX_STARS]]
-        monster = world.get_component(Monster)[0][1]
-        pins = [world.component(r.pin, Particle) for _, r in ropes]
-        points = [(p.x, p.y) for p in pins] + [(s.x, s.y) for s in stars] + \
-            [(monster.x, monster.y)]
-        at = np.clip((np.array(points, np.float64) - origin) / scale, 0.0, 1.0)  # all at once
+        if index.candy is not None:
+            p = index.candy_particle
+            if p is None:  # a candy without a particle: WorldError, as asking for it gives
+                p = world.component(index.candy, Particle)
+            # position less the view's corner, velocity less nothing (the same bits), scaled
+            candy[:] = ((np.array([p.x, p.y, p.vx, p.vy]) - [left, bottom, 0.0, 0.0])
+                        / [width, height, width, height]).clip(-CANDY_LIMIT, CANDY_LIMIT)
+        ropes = index.by_entity[:MAX_ROPES]
+        stars = [s for _, s, _ in sorted(index.stars, key=itemgetter(0))[:MAX_STARS]]
+        monster = index.monster
+        points = [*_pins(world, index, ropes), *((s.x, s.y) for s in stars),
+                  (monster.x, monster.y)]
+        at = ((np.array(points, np.float64) - [left, bottom]) / [width, height]).clip(
+            0.0, 1.0)  # all at once
+        held = holding(world, index)
+        n, k = len(ropes), len(stars)
         rope_rows = np.zeros((MAX_ROPES, 3), np.float32)
-        for i, (r, _) in enumerate(ropes):
-            rope_rows[i] = (*at[i], float(r in held))
+        rope_rows[:n, :2] = at[:n]
+        rope_rows[:n, 2] = [r.entity in held for r in ropes]
         star_rows = np.zeros((MAX_STARS, 4), np.float32)
-        for i, s in enumerate(stars):
-            star_rows[i] = (*at[len(ropes) + i], 1.0, float(s.collected))
+        star_rows[:k, :2] = at[n:n + k]
+        star_rows[:k, 2] = 1.0
+        star_rows[:k, 3] = [s.collected for s in stars]
         return {"candy": candy, "ropes": rope_rows, "stars": star_rows,
                 "monster": at[-1].astype(np.float32)}
+
+
+def _pins(world: Any, index: RopeIndex, ropes: list[RopeRows]) -> list[list[float]]:
+    """Each of ``ropes``' pin position (px), read from the particles' packed positions."""
+    rows = [r.pin for r in ropes]
+    if min(rows, default=0) < 0:  # a pin deleted: WorldError, as asking for it gives
+        return [[p.x, p.y] for p in (world.component(r.rope.pin, Particle) for r in ropes)]
+    return index.pos[rows].tolist()
 
 
 class RopeBot(BotPolicy):
@@ -168,7 +188,7 @@ class RopeBot(BotPolicy):
 
     def __call__(self, observation: Any = None) -> np.ndarray:
         env, world = self.env, self.env.game.world
-        held = holding(world)
+        held = holding(world, env._index.of(world))
         ropes = self.env.ropes()
         action = np.zeros(MAX_ROPES, np.int8)
         if not held or board_of(world).result != "running":

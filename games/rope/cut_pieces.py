@@ -10,9 +10,9 @@ unfolds a piece even where nothing pulls it straight (the candy in free flight).
 piece cut free at both ends falls as it is. Cut the Rope's cut ropes hang like that.
 
 Where the pieces are (their particle rows) changes only when a rope is cut or the
-world's entities change, so ``PieceFinder`` works it out then and keeps it: a frame
-with nothing new reads one column of broken flags and compares two entity columns
-(O(1) Python, whatever the ropes' length).
+world's structure changes (``index``), so ``PieceFinder`` works it out then and keeps
+it: a frame with nothing new reads the ropes' links' broken flags and compares them
+with the last (O(1) Python, whatever the ropes' length).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 
 from ecsgoo.kernels.calm import calm_pieces
 
-from .components import Candy, Rope
+from .index import IndexFinder, RopeIndex
 
 #: Of a cut rope node's velocity, the part kept each frame (the rest is air drag).
 CUT_DRAG = 0.93
@@ -69,49 +69,44 @@ class PieceFinder:
     """
 
     def __init__(self) -> None:
-        self._layout: tuple[Any, ...] | None = None
-        self._ropes: list[tuple[np.ndarray, np.ndarray, int, np.ndarray]] = []
+        self._finder = IndexFinder()
+        self._index: RopeIndex | None = None
+        self._ropes: list[tuple[np.ndarray, np.ndarray, int]] = []
         self._candy = -1
-        self._links = _NONE
-        self._cuts: bytes | None = None
+        self._gone = np.zeros(0, dtype=np.bool_)  # the ropes' links without a row
+        self._known = _NONE  # the rows of the others, rope after rope
+        self._cuts: bytes | None = None  # their broken flags when the pieces were found
         self._pieces: Pieces | None = None
 
-    def pieces(self, world: Any) -> Pieces | None:
-        """The world's cut pieces now, or ``None`` when no rope is cut."""
-        layout = _layout(world)
-        if layout != self._layout:
-            self._learn(world)
-            self._layout, self._cuts = layout, None
-        links = self._links
-        cuts = links < 0
-        known = ~cuts
-        cuts[known] = world.springs.broken[links[known]]
-        if not cuts.any():
-            return None
-        key = cuts.tobytes()
+    def pieces(self, world: Any, index: RopeIndex | None = None) -> Pieces | None:
+        """The world's cut pieces now, or ``None`` when no rope is cut. ``index``: the
+        world's ``RopeIndex`` now, if the caller has it (else it is found)."""
+        index = self._finder.of(world) if index is None else index
+        if index is not self._index:
+            self._learn(index)
+        key = index.broken[self._known].tobytes()  # a link deleted stays cut
         if key != self._cuts:
-            self._pieces, self._cuts = self._find(cuts), key
+            self._pieces, self._cuts = self._find(key), key
         return self._pieces
 
-    def _learn(self, world: Any) -> None:
+    def _learn(self, index: RopeIndex) -> None:
         """Rows of every rope's pin, nodes and links (-1: the entity is gone)."""
-        particle = _row_finder(world.particles.entity)
-        spring = _row_finder(world.springs.entity)
-        self._ropes = []
-        for _, rope in world.get_component(Rope):
-            nodes = np.array([particle(n) for n in rope.nodes[1:]], dtype=np.int64)
-            links = np.array([spring(s) for s in rope.springs], dtype=np.int64)
-            self._ropes.append((nodes, links, particle(rope.pin), _NONE))
-        candies = world.get_component(Candy)
-        self._candy = particle(candies[0][0]) if candies else -1
-        self._links = (np.concatenate([links for _, links, _, _ in self._ropes])
-                       if self._ropes else _NONE)
+        self._index, self._cuts = index, None
+        self._ropes = [(r.nodes, r.links, r.pin) for r in index.ropes]
+        self._candy = index.candy_row
+        links = np.concatenate([r.links for r in index.ropes]) if index.ropes else _NONE
+        self._gone = links < 0
+        self._known = links[~self._gone]
 
-    def _find(self, cuts: np.ndarray) -> Pieces:
-        """The pieces of these ``cuts`` (a flag per link of ``_links``, rope after rope)."""
+    def _find(self, key: bytes) -> Pieces | None:
+        """The pieces of the links' broken flags ``key`` (``None``: nothing is cut)."""
+        cuts = self._gone.copy()
+        cuts[~self._gone] = np.frombuffer(key, dtype=np.bool_)
+        if not cuts.any():
+            return None
         stubs, pins, tails, chains = [], [], [], []
         start = 0
-        for nodes, links, pin, _ in self._ropes:
+        for nodes, links, pin in self._ropes:
             cut = np.flatnonzero(cuts[start:start + len(links)])
             start += len(links)
             if not len(cut):
@@ -134,35 +129,19 @@ class PieceFinder:
                       np.unique(np.concatenate([stub_rows, tail_rows, bent])), pin_rows)
 
 
-def _layout(world: Any) -> tuple[Any, ...]:
-    """What the rows of the ropes depend on: the particles' and springs' entities in row
-    order, and each rope's entities."""
-    ropes = tuple((e, tuple(r.nodes), tuple(r.springs), r.pin)
-                  for e, r in world.get_component(Rope))
-    candies = tuple(e for e, _ in world.get_component(Candy))
-    return (world.particles.entity.tobytes(), world.springs.entity.tobytes(), ropes, candies)
-
-
-def _row_finder(entities: np.ndarray) -> Any:
-    """``row(entity)``: the row of ``entity`` in a table whose entity column is
-    ``entities``, -1 if it has none."""
-    rows = {int(e): k for k, e in enumerate(entities)}
-    return lambda entity: rows.get(int(entity), -1)
-
-
 def _living(rows: np.ndarray) -> np.ndarray:
     return rows[rows >= 0]
 
 
-def calm(world: Any, pieces: Pieces) -> None:
+def calm(world: Any, pieces: Pieces, index: RopeIndex) -> None:
     """Drag on the stubs, damping on the tails and the candy, bending on both (see the
     module docstring), in that order, written once; velocities are frame
     displacements, ``pos - prev`` (px). One kernel, ``kernels.calm.calm_pieces`` (the
-    numpy form it replaced, to the bit: ``tests/naive.py``)."""
-    parts = world.particles
-    prev = parts.prev.copy()
-    calm_pieces(parts.pos, prev, parts.mass, parts.pinned, pieces.stubs, pieces.stub_pins,
+    numpy form it replaced, to the bit: ``tests/naive.py``). ``index``: the world's now
+    (the columns read)."""
+    prev = index.prev.copy()
+    calm_pieces(index.pos, prev, index.mass, index.pinned, pieces.stubs, pieces.stub_pins,
                 pieces.tails, pieces.a, pieces.m, pieces.b, pieces.bent,
                 np.asarray(world.down, dtype=np.float64), world.substeps, CUT_DRAG, BUCKLE,
                 TAIL_DAMP, BEND)
-    parts.write("prev", prev[pieces.touched], pieces.touched)
+    world.particles.write("prev", prev[pieces.touched], pieces.touched)

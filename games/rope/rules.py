@@ -19,8 +19,9 @@ from typing import Any
 from ecsgoo import Particle, Sensor, Spring
 from ecsgoo.systems import Stage, register_stage
 
-from .components import Board, Candy, Hook, Monster, Rope, Star
+from .components import Board, Candy, Monster, Rope, Star
 from .cut_pieces import PieceFinder, calm
+from .index import IndexFinder, RopeIndex
 from .tie import add_rope
 
 #: How far (px) past the bottom and sides of the view the candy may go before it
@@ -36,26 +37,34 @@ class RopeRules(Stage):
     name = "rope_rules"
 
     def __init__(self) -> None:
-        self._pieces = PieceFinder()  # this world's cut pieces, kept between frames
+        self._index = IndexFinder()  # this world's candy, ropes, stars..., kept between frames
+        self._pieces = PieceFinder()  # and its cut pieces
 
     def process(self, world: Any) -> None:
-        pieces = self._pieces.pieces(world)  # the drag on what cut ropes left (cut_pieces)
+        index = self._index.of(world)
+        pieces = self._pieces.pieces(world, index)  # the drag on what cut ropes left
         if pieces is not None:
-            calm(world, pieces)
-        board = board_of(world)
+            calm(world, pieces, index)
+        board = index.board
         if board is None or board.result != "running":
             return
-        for entity, (_, p) in list(world.get_components(Candy, Particle)):
+        for entity, p in index.candies:
             x, y, r = p.x, p.y, p.radius
-            _collect_stars(world, entity)
-            _tie_hooks(world, entity, x, y, r)
-            if _reaches_monster(world, entity):
+            # a handler or a new rope may change the world: the rules after look again
+            if _collect_stars(world, index, entity):
+                index = self._index.of(world)
+            if _tie_hooks(world, index, entity, x, y, r):
+                index = self._index.of(world)
+            if _reaches_monster(world, index, entity):
                 board.result = "won"
                 _eat(world, entity)
                 world.dispatch("candy_eaten", world, entity)
             elif _off_screen(board.view, x, y, r):
                 board.result = "lost"
                 world.dispatch("candy_lost", world, entity)
+            else:
+                continue
+            index = self._index.of(world)  # what the event's handlers did, for the next
 
 
 def board_of(world: Any) -> Board | None:
@@ -81,30 +90,35 @@ def holding(world: Any) -> list[int]:
     return sorted(out)
 
 
-def _collect_stars(world: Any, candy: int) -> None:
-    sensors = {entity: sensor for entity, (_, sensor) in world.get_components(Star, Sensor)}
-    for entity, star in world.get_component(Star):  # one look for all the sensors
-        sensor = sensors.get(entity)
+def _collect_stars(world: Any, index: RopeIndex, candy: int) -> bool:
+    """Take the stars whose sensors hold ``candy``; whether one was (or a sensor added)."""
+    changed = False
+    for entity, star, sensor in index.stars:
         if sensor is None:  # an old save's star: its sensor is added
-            sensor = star_sensor(world, entity)
+            sensor, changed = star_sensor(world, entity), True
         if not star.collected and candy in sensor.inside:
             star.taken_at = world.frame
             world.dispatch("star_collected", world, entity)
+            changed = True
+    return changed
 
 
-def _tie_hooks(world: Any, candy: int, x: float, y: float, r: float) -> None:
-    """Tie the candy to every hook whose dashed ring its disc touches (as drawn)."""
-    for entity, hook in list(world.get_component(Hook)):
+def _tie_hooks(world: Any, index: RopeIndex, candy: int, x: float, y: float,
+               r: float) -> bool:
+    """Tie the candy to every hook whose dashed ring its disc touches (as drawn); whether
+    one was."""
+    tied = False
+    for entity, hook in index.hooks:
         if hook.tied_at < 0 and math.hypot(x - hook.x, y - hook.y) <= hook.reach + r:
             hook.tied_at = world.frame
             add_rope(world, (hook.x, hook.y), candy)
             world.dispatch("candy_hooked", world, entity)
+            tied = True
+    return tied
 
 
-def _reaches_monster(world: Any, candy: int) -> bool:
-    mouths = {entity: sensor for entity, (_, sensor) in world.get_components(Monster, Sensor)}
-    for entity, _ in world.get_component(Monster):
-        mouth = mouths.get(entity)
+def _reaches_monster(world: Any, index: RopeIndex, candy: int) -> bool:
+    for entity, _, mouth in index.mouths:
         if candy in (mouth_of(world, entity) if mouth is None else mouth).inside:
             return True  # (an old save's Om Nom gets his mouth from mouth_of)
     return False

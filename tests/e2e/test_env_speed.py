@@ -1,8 +1,9 @@
 """What the environments' fast paths keep: the same worlds, bit for bit.
 
 Levels are read once a process and every episode plays a clone (``envs.levels``);
-rope's cut pieces are found once per cut (``games.rope.cut_pieces``). Each is
-checked against what it replaces: a fresh load, a look-up per component.
+rope's cut pieces are found once per cut (``games.rope.cut_pieces``), its candy, ropes and
+stars once per change of structure (``games.rope.index``). Each is checked against what
+it replaces: a fresh load, a look-up per component.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ import pytest
 gym = pytest.importorskip("gymnasium")
 
 import ecsgoo.envs as envs  # noqa: E402
-from ecsgoo import Spring, load  # noqa: E402
+from ecsgoo import Particle, Spring, load  # noqa: E402
 from ecsgoo.envs.levels import CachedLevels  # noqa: E402
 from games.rope import RopeGame  # noqa: E402
-from games.rope.components import Candy, Rope  # noqa: E402
+from games.rope.components import Candy, Monster, Rope, Star  # noqa: E402
 from games.rope.cut_pieces import PieceFinder  # noqa: E402
-from games.rope.rules import holding  # noqa: E402
+from games.rope.index import IndexFinder  # noqa: E402
+from games.rope.index import holding as index_holding  # noqa: E402
+from games.rope.rules import board_of, candy_of, holding  # noqa: E402
 from games.rope.swipe import swipe_across  # noqa: E402
 
 IDS = list(envs.ENVS)
@@ -126,6 +129,94 @@ def test_a_cut_piece_moved_in_its_table_is_found_again():
     after = finder.pieces(world)
     assert after.stubs.tolist() == stubs and after.tails.tolist() == tails
     assert not np.array_equal(after.stubs, before.stubs)
+
+
+def test_the_index_is_kept_until_the_structure_changes():
+    """Frames, cuts and moves keep the index; a deleted entity or an added component makes
+    a new one, whose rows are the table's rows now."""
+    game = RopeGame(level=3)
+    world, finder = game.world, IndexFinder()
+    first = finder.of(world)
+    game.step()
+    _cut_one(game)
+    game.step()
+    assert finder.of(world) is first, "nothing was added or removed"
+    node = first.ropes[0].rope.nodes[2]
+    world.delete_entity(node)
+    again = finder.of(world)
+    assert again is not first
+    for r in again.ropes:
+        assert r.pin == world.particles.row(r.rope.pin)
+        assert r.links.tolist() == [world.springs.row(s) if world.try_component(s, Spring)
+                                    else -1 for s in r.rope.springs]
+    world.create_entity(Star(10.0, 10.0))
+    assert finder.of(world) is not again and len(finder.of(world).stars) == \
+        len(world.get_component(Star))
+
+
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_holding_from_the_index_is_holding_by_lookup_every_frame(level):
+    """Cut the ropes one by one (hooks tie new ones on level 4 and 5) until the level
+    ends: each frame the index's ropes holding the candy are those a look-up finds."""
+    game = RopeGame(level=level)
+    world, finder = game.world, IndexFinder()
+    for frame in range(300):
+        if frame % 40 == 10 and holding(world):
+            _cut_one(game)
+        game.step()
+        assert index_holding(world, finder.of(world)) == holding(world)
+        if game.status().result != "running":
+            break
+
+
+def _observe_by_lookup(env) -> dict:
+    """The rope environment's observation as it was made: a look-up per component."""
+    world = env.game.world
+    left, bottom, right, top = board_of(world).view
+    scale = np.array([right - left, top - bottom], np.float64)
+    origin = np.array([left, bottom], np.float64)
+    candy = np.zeros(4, np.float32)
+    entity = candy_of(world)
+    if entity is not None:
+        p = world.component(entity, Particle)
+        candy[:] = np.clip(np.concatenate([(np.array([p.x, p.y]) - origin) / scale,
+                                           np.array([p.vx, p.vy]) / scale]), -10.0, 10.0)
+    held = holding(world)
+    ropes = sorted(world.get_component(Rope))[:3]
+    stars = [s for _, s in sorted(world.get_component(Star))[:3]]
+    monster = world.get_component(Monster)[0][1]
+    pins = [world.component(r.pin, Particle) for _, r in ropes]
+    points = [(p.x, p.y) for p in pins] + [(s.x, s.y) for s in stars] + \
+        [(monster.x, monster.y)]
+    at = np.clip((np.array(points, np.float64) - origin) / scale, 0.0, 1.0)
+    rope_rows = np.zeros((3, 3), np.float32)
+    for i, (r, _) in enumerate(ropes):
+        rope_rows[i] = (*at[i], float(r in held))
+    star_rows = np.zeros((3, 4), np.float32)
+    for i, s in enumerate(stars):
+        star_rows[i] = (*at[len(ropes) + i], 1.0, float(s.collected))
+    return {"candy": candy, "ropes": rope_rows, "stars": star_rows,
+            "monster": at[-1].astype(np.float32)}
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_rope_observations_are_the_lookups_to_the_bit(level):
+    """Random episodes of each level: every observation is, byte for byte, the one a
+    look-up per component makes."""
+    env = gym.make("ecsgoo/Rope-v0", level=level)
+    checked = 0
+    for seed in range(4):
+        obs, _ = env.reset(seed=seed)
+        env.action_space.seed(seed)
+        for _ in range(60):
+            want = _observe_by_lookup(env.unwrapped)
+            assert {k: v.tobytes() for k, v in obs.items()} == \
+                {k: v.tobytes() for k, v in want.items()}
+            checked += 1
+            obs, _, terminated, truncated, _ = env.step(env.action_space.sample())
+            if terminated or truncated:
+                break
+    assert checked > 40
 
 
 def test_the_stage_profile_names_every_stage_and_its_parts_fit_in_the_frame():
