@@ -18,6 +18,7 @@ nothing to save), never back the way it came when there is another.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,16 @@ from ecsgoo.kernels.riders import CLIMB, DROP, RIDE, WALK, crawl_frame
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooRulesState
-from .structure import Balls, board, drop_off, frame_balls, pipe_node, rules_state
+from .structure import (
+    Balls,
+    Read,
+    board,
+    current_read,
+    drop_off,
+    frame_balls,
+    frame_target,
+    rules_state,
+)
 
 
 @register_stage
@@ -59,13 +69,12 @@ class GooCrawl(Stage):
         bs = frame_balls(world, world.resource(systems.StructureReport))
         mine = bs.usable & ~bs.balloon & (bs.entities != world.grabbed)
         n, m = len(bs.entities), len(world.particles)
-        state = np.array([(g.link, g.t, g.heading) for g in bs.goo]).reshape(n, 3)
-        link, t, heading = state[:, 0].astype(np.int64), state[:, 1].copy(), \
-            state[:, 2].astype(np.int64)
+        link, t, heading = _state(world, bs)
+        before = link.copy()  # the kernel updates the three in place
         near, vx = np.empty(n, dtype=np.int64), np.empty(n)  # written by the kernel
         where, speed = np.empty((n, 2)), np.empty((n, 2))
         force, touched = np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
-        target = pipe_node(world, bs) if bool(mine.any()) else -1
+        target = frame_target(world, bs) if bool(mine.any()) else -1
         p, s, rules = world.particles, world.springs, rules_state(world)
         gx, gy = world.gravity
         groups = crawl_frame(
@@ -75,7 +84,7 @@ class GooCrawl(Stage):
             -1 if target < 0 else int(bs.rows[np.searchsorted(bs.entities, target)]),
             self.climb, self.sense, self.rate, self.load, gx, gy, float(rules.wind), near, vx,
             where, speed, force, touched)
-        self._write(world, bs, groups, near, vx, link, t, heading, where, speed)
+        self._write(world, bs, groups, near, vx, (before, link, t, heading), where, speed)
         _lift(world, bs, rules.lift, force, touched)
         rows = np.flatnonzero(touched)
         if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
@@ -83,12 +92,13 @@ class GooCrawl(Stage):
 
     @staticmethod
     def _write(world: Any, bs: Balls, groups: tuple[np.ndarray, np.ndarray], near: np.ndarray,
-               vx: np.ndarray, link: np.ndarray, t: np.ndarray, heading: np.ndarray,
-               where: np.ndarray, speed: np.ndarray) -> None:
+               vx: np.ndarray, state: tuple[np.ndarray, ...], where: np.ndarray,
+               speed: np.ndarray) -> None:
         """What ``kernels.riders.crawl_frame`` decided (the balls grouped by what they do),
         done: the balls that reach the structure climb on (``board``; one that cannot walks
         on), the others on the ground walk (their ``vx``), a crawler whose link snapped (or
-        whose ball was taken back) drops off, the rest ride at ``where`` with ``speed``."""
+        whose ball was taken back) drops off, the rest ride at ``where`` with ``speed``.
+        ``state``: each ball's link before the kernel, and its link, t and heading after."""
         order, start = groups
         walk = order[start[WALK]:start[WALK + 1]]
         for k in order[start[CLIMB]:start[CLIMB + 1]].tolist():  # rare: a few a level
@@ -101,16 +111,40 @@ class GooCrawl(Stage):
         ride = order[start[RIDE]:start[RIDE + 1]]
         if not len(ride):
             return
-        for k, on, at, way in zip(ride.tolist(), link[ride].tolist(), t[ride].tolist(),
-                                  heading[ride].tolist(), strict=True):
-            g = bs.goo[k]
-            if g.link != on:
-                g.link = on  # counted (``components.EDITS``): ``structure.balls`` reads it
-            # where along it and which way: read by the crawl alone, written every frame,
-            # so past GooBall's write count (a hooked write costs ~0.3 µs)
-            fields = g.__dict__
+        before, link, t, heading = state
+        goo = bs.goo
+        for k in ride[link[ride] != before[ride]].tolist():  # onto its next link
+            goo[k].link = int(link[k])  # counted (``components.EDITS``): ``balls`` reads it
+        # where along it and which way: written every frame, so past GooBall's write count
+        # (a hooked write costs ~0.3 µs); the crawl's kept arrays (``_state``) hold the same
+        for k, at, way in zip(ride.tolist(), t[ride].tolist(), heading[ride].tolist(),
+                              strict=True):
+            fields = goo[k].__dict__
             fields["t"], fields["heading"] = at, way
         world.particles.place(bs.rows[ride], where[: len(ride)], speed[: len(ride)])
+
+
+#: Per world: each goo ball's ``(link, t, heading)`` as the crawl left them, and the read
+#: of the balls they go with (``_state``).
+_KEPT: weakref.WeakKeyDictionary[Any, tuple[Read, np.ndarray, np.ndarray, np.ndarray]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _state(world: Any, bs: Balls) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each ball's ``link``, ``t`` and ``heading`` (GooBall's), for ``crawl_frame`` to update
+    in place: kept from the last frame while the balls' read is current (no ball came or
+    went, no counted GooBall write: what the crawl wrote past the count is what they hold),
+    else read from the components (a few a level: a ball placed, boarding, dropping off)."""
+    read = current_read(world, bs)
+    kept = _KEPT.get(world)
+    if read is not None and kept is not None and kept[0] is read:
+        return kept[1], kept[2], kept[3]
+    state = np.array([(g.link, g.t, g.heading) for g in bs.goo]).reshape(len(bs.goo), 3)
+    link, t, heading = state[:, 0].astype(np.int64), state[:, 1].copy(), \
+        state[:, 2].astype(np.int64)
+    if read is not None:
+        _KEPT[world] = (read, link, t, heading)
+    return link, t, heading
 
 
 #: Of a free balloon's velocity, the part kept each frame: it drifts to a stop where it is.
