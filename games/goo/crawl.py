@@ -154,6 +154,8 @@ HOVER = 0.9
 def _lift(world: Any, bs: Balls, lift: float, force: np.ndarray, touched: np.ndarray) -> None:
     """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``force``), a free
     one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
+    if not bs.balloon.any():
+        return  # most levels have none
     gy = world.gravity[1]
     for k in np.flatnonzero(bs.balloon).tolist():
         entity = int(bs.entities[k])
