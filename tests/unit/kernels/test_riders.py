@@ -61,3 +61,61 @@ def test_crawl_links_is_the_python_network_to_the_bit(seed, pipe):
         for g, w in zip(got[:5], want[:5], strict=True):
             assert g[on].tobytes() == w[on].tobytes()
         assert on[1] and got[1][1] in (0.0, 1.0) and got[2][1] == (1 if got[1][1] == 0 else -1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("pipe", [False, True])
+def test_crawl_balls_is_the_stage_around_crawl_frame_to_the_bit(seed, pipe):
+    """``crawl_balls`` is what the goo crawl stage did around ``crawl_frame`` in numpy: the
+    crawlers and the structure picked from the balls' flags, then the balloons' pull."""
+    from ecsgoo.kernels.riders import RIDE, crawl_balls, crawl_frame
+
+    rng = np.random.default_rng(seed)
+    n, m, k = 20, 24, 14
+    pos = rng.uniform(0, 400, (n, 2))
+    prev = pos - rng.normal(0, 0.02, (n, 2))  # most on the ground (slower than 15 px/s)
+    pinned = rng.random(n) < 0.2
+    mass, radius = rng.uniform(0.5, 2.0, n), np.full(n, 10.0)
+    rows = rng.permutation(n)[:k].astype(np.int64)
+    entity = np.sort(rng.choice(np.arange(1, 150), k, replace=False)).astype(np.int64)
+    free, sucked = rng.random(k) < 0.5, rng.random(k) < 0.1
+    balloon, grounded = rng.random(k) < 0.2, rng.random(k) < 0.8
+    nodes = rows[grounded & ~free & ~balloon]  # most links join two of the structure's balls
+    s_a = np.where(rng.random(m) < 0.8, rng.choice(nodes, m), rng.integers(0, n, m))
+    s_b = np.where(rng.random(m) < 0.8, rng.choice(nodes, m), rng.integers(0, n, m))
+    s_b = np.where(s_a == s_b, (s_a + 1) % n, s_b)
+    s_entity = np.arange(200, 200 + m, dtype=np.int64)
+    broken = rng.random(m) < 0.1
+    link = np.where(rng.random(k) < 0.6, s_entity[rng.integers(0, m, k)], 0).astype(np.int64)
+    t = rng.random(k)
+    heading = rng.choice([-1, 1], k).astype(np.int64)
+    grabbed = int(entity[3])
+    target = int(entity[np.flatnonzero(grounded & ~free & ~balloon)[0]]) if pipe else -1
+    world = (pos, prev, 1 / 360, pinned, mass, radius, s_entity, s_a, s_b, broken, rows, entity)
+    rest = (1 / 60, 77, target, 3.0, 250.0, 0.013, 1.0, 0.0, -980.0, 30.0)
+    got_state = [link.copy(), t.copy(), heading.copy()]
+    got = list(crawl_balls(*world, free, sucked, balloon, grounded, *got_state, grabbed, 45.0,
+                           *rest, 2000.0))
+
+    state = [link.copy(), t.copy(), heading.copy()]
+    mine = free & ~sucked & ~balloon & (entity != grabbed)
+    near, vx = np.empty(k, np.int64), np.empty(k)
+    where, speed = np.empty((k, 2)), np.empty((k, 2))
+    force, touched = np.zeros((n, 2)), np.zeros(n, dtype=np.bool_)
+    row = -1 if target < 0 else int(rows[np.searchsorted(entity, target)])
+    order, start = crawl_frame(*world, grounded & ~free & ~balloon, mine, *state, grabbed, 45.0,
+                               *rest[:2], row, *rest[3:], near, vx, where, speed, force,
+                               touched)
+    for j in np.flatnonzero(balloon & (entity != grabbed)):
+        touched[rows[j]] = True
+        force[rows[j], 1] += -mass[rows[j]] * -980.0 if free[j] else 2000.0
+    pushed = np.flatnonzero(touched)
+    walkers = mine & (link == 0)  # near and vx are written for these, where and speed for
+    rode = start[RIDE + 1] - start[RIDE]  # as many rows as there are riders, the rest not
+    for j, r in ((2, walkers), (3, walkers), (4, slice(rode)), (5, slice(rode))):
+        got[j] = got[j][r]
+    for g, w in zip(got, (order, start, near[walkers], vx[walkers], where[:rode], speed[:rode],
+                          pushed, force[pushed]), strict=True):
+        assert g.tobytes() == w.tobytes()
+    for g, w in zip(got_state, state, strict=True):
+        assert g.tobytes() == w.tobytes()
