@@ -270,39 +270,3 @@ def _by_state(state):
         order[fill[state[k]]] = k
         fill[state[k]] += 1
     return order, start
-
-
-@njit(cache=True)
-def crawl_balls(pos, prev, h, pinned, mass, radius, s_entity, s_a, s_b, broken, rows, entity,
-                free, sucked, balloon, grounded, link, t, heading, grabbed, speed, dt, frame,
-                target, climb, sense, rate, load, gx, gy, wind, lift):
-    """The goo crawl stage's frame in one call: ``crawl_frame`` of the balls (particle
-    ``rows`` of ``entity``, by entity, with GooBall's ``free``, ``sucked``, ``balloon`` and
-    ``grounded``: in a piece with an anchor) that crawl (free, not flying into the pipe, not
-    balloons, not ``grabbed``) over the structure's balls (grounded, placed, not balloons),
-    ``target`` the open pipe's ball's entity (``-1``: shut); then each balloon's pull but
-    the grabbed one's (``lift``, mass·px/s², up on a placed one; a free one's weight). Returns
-    ``crawl_frame``'s groups, ``near``, ``vx``, ``where`` and ``velocity`` per ball, and the
-    particle rows with a force (in row order) and their forces (the crawlers' weights,
-    the wind, the lift, added in that order)."""
-    n, m = len(rows), len(pos)
-    mine = free & ~sucked & ~balloon & (entity != grabbed)
-    structure = grounded & ~free & ~balloon
-    near, vx = np.empty(n, np.int64), np.empty(n)
-    where, velocity = np.empty((n, 2)), np.empty((n, 2))
-    force, touched = np.zeros((m, 2)), np.zeros(m, np.bool_)
-    row = -1 if target < 0 else rows[np.searchsorted(entity, target)]
-    order, start = crawl_frame(pos, prev, h, pinned, mass, radius, s_entity, s_a, s_b, broken,
-                               rows, entity, structure, mine, link, t, heading, grabbed, speed,
-                               dt, frame, row, climb, sense, rate, load, gx, gy, wind, near, vx,
-                               where, velocity, force, touched)
-    for k in range(n):
-        r = rows[k]
-        if balloon[k] and entity[k] != grabbed:
-            touched[r] = True
-            if free[k]:
-                force[r, 1] -= mass[r] * gy
-            else:
-                force[r, 1] += lift
-    pushed = np.flatnonzero(touched)
-    return order, start, near, vx, where, velocity, pushed, force[pushed]

@@ -2,7 +2,7 @@
 
 Reads: goo balls (GooBall, Particle), the structure's unbroken links (Spring),
 which balls are grounded, the open pipe (``structure.pipe_node``), the
-level's wind and lift (GooRulesState.wind, .lift).
+level's wind (GooRulesState.wind).
 Writes: a crawler's GooBall.link / t / heading and its Particle position and
 velocity (it rides its link: a point ``t`` of the way from the link's ``a`` to
 its ``b``); loose balls' horizontal velocity; forces on the link ends under a
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ecsgoo import systems
-from ecsgoo.kernels.riders import CLIMB, DROP, RIDE, WALK, crawl_balls
+from ecsgoo.kernels.riders import CLIMB, DROP, RIDE, WALK, crawl_frame
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooRulesState
@@ -67,24 +67,28 @@ class GooCrawl(Stage):
 
     def process(self, world: Any) -> None:
         bs = frame_balls(world, world.resource(systems.StructureReport))
+        mine = bs.usable & ~bs.balloon & (bs.entities != world.grabbed)
+        n, m = len(bs.entities), len(world.particles)
         link, t, heading = _state(world, bs)
         before = link.copy()  # the kernel updates the three in place
-        target = bs.target  # the pipe stage's (``None``: it did not run, or a ball went in)
-        if target is None:  # then the pipe is looked at only if some ball crawls
-            mine = bs.buildable & (bs.entities != world.grabbed)
-            target = frame_target(world, bs) if bool(mine.any()) else -1
+        near, vx = np.empty(n, dtype=np.int64), np.empty(n)  # written by the kernel
+        where, speed = np.empty((n, 2)), np.empty((n, 2))
+        force, touched = np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
+        target = frame_target(world, bs) if bool(mine.any()) else -1
         p, s, rules = world.particles, world.springs, rules_state(world)
         gx, gy = world.gravity
-        order, start, near, vx, where, speed, pushed, force = crawl_balls(
+        groups = crawl_frame(
             p.pos, p.prev, world.h, p.pinned, p.mass, p.radius, s.entity, s.a, s.b, s.broken,
-            bs.rows, bs.entities, bs.free, bs.sucked, bs.balloon, bs.grounded, link, t, heading,
-            world.grabbed, self.speed, world.dt, world.frame, target, self.climb, self.sense,
-            self.rate, self.load, gx, gy, float(rules.wind), float(rules.lift))
-        self._write(world, bs, (order, start), near, vx, (before, link, t, heading), where,
-                    speed)
-        _hover(world, bs)
-        if len(pushed):  # one force per ball: the crawlers on it, the wind, a balloon's lift
-            world.particles.push(pushed, force)
+            bs.rows, bs.entities, bs.structure, mine, link, t, heading, world.grabbed,
+            self.speed, world.dt, world.frame,
+            -1 if target < 0 else int(bs.rows[np.searchsorted(bs.entities, target)]),
+            self.climb, self.sense, self.rate, self.load, gx, gy, float(rules.wind), near, vx,
+            where, speed, force, touched)
+        self._write(world, bs, groups, near, vx, (before, link, t, heading), where, speed)
+        _lift(world, bs, rules.lift, force, touched)
+        rows = np.flatnonzero(touched)
+        if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
+            world.particles.push(rows, force[rows])
 
     @staticmethod
     def _write(world: Any, bs: Balls, groups: tuple[np.ndarray, np.ndarray], near: np.ndarray,
@@ -147,12 +151,20 @@ def _state(world: Any, bs: Balls) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 HOVER = 0.9
 
 
-def _hover(world: Any, bs: Balls) -> None:
-    """A free balloon (not held) floats (``crawl_balls`` gave it a lift of its weight) and
-    slows to a stop (``HOVER``)."""
+def _lift(world: Any, bs: Balls, lift: float, force: np.ndarray, touched: np.ndarray) -> None:
+    """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``force``), a free
+    one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
     if not bs.balloon.any():
         return  # most levels have none
-    for k in np.flatnonzero(bs.balloon & bs.free).tolist():
-        if int(bs.entities[k]) != world.grabbed:
-            p = bs.particles[k]
+    gy = world.gravity[1]
+    for k in np.flatnonzero(bs.balloon).tolist():
+        entity = int(bs.entities[k])
+        if entity == world.grabbed:
+            continue
+        p, row = bs.particles[k], int(bs.rows[k])
+        touched[row] = True
+        if bs.goo[k].free:
+            force[row, 1] -= p.mass * gy
             p.vx, p.vy = p.vx * HOVER, p.vy * HOVER
+        else:
+            force[row, 1] += lift

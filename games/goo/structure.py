@@ -30,10 +30,10 @@ class Balls:
     into the open pipe (free, but no longer the player's); ``kind`` (``components.KINDS``)
     of each; ``pinned``: anchored; ``balloon``: of kind balloon (free or placed).
     ``particles`` and ``goo``: each ball's Particle and GooBall (live views, in the same
-    order), so a stage going over the balls looks none of them up again. ``target``: the
-    open pipe's ball (``pipe_node``) once a stage of the frame asked (``frame_target``).
-    ``entities``, ``placed``, ``crawling``, ``kind`` and ``balloon`` are read-only (shared
-    by the ``Balls`` of one read).
+    order), so a stage going over the balls looks none of them up again. ``placed``,
+    ``crawling``, ``kind`` and ``balloon`` are read-only (shared by the ``Balls`` of one
+    read). ``read``: the ``Read`` it was made from (``current_read``); ``target``: the open
+    pipe's ball (``pipe_node``) once a stage of the frame asked (``frame_target``).
     """
 
     entities: np.ndarray
@@ -50,6 +50,7 @@ class Balls:
     balloon: np.ndarray
     particles: list[Particle]
     goo: list[GooBall]
+    read: Read | None = None
     target: int | None = None
 
     @property
@@ -131,15 +132,16 @@ def balls(world: World, report: Any = None) -> Balls:
     between steps the player may have added or removed balls since the report.
     """
     r = _read(world)
+    ents = r.entities.copy()  # writable: the kernels take it so (as ``ecsgoo.warmup`` does)
     p, s = world.particles, world.springs
     rows, linked, grounded = members(p.entity, p.pinned, s.a, s.b, s.broken,
-                                     _grounded(world, report), r.entities)
+                                     _grounded(world, report), ents)
     pos = p.pos[rows]  # fancy indexing: a copy
     # ``free`` and ``sucked`` are copies: the goo stages keep them up to date for the stages
     # after them (``frame_balls``); the other arrays of the read are shared, read-only
-    return Balls(r.entities, rows, pos, r.free.copy(), r.placed, linked, grounded,
+    return Balls(ents, rows, pos, r.free.copy(), r.placed, linked, grounded,
                  r.crawling, r.sucked.copy(), r.kind, p.pinned[rows], r.balloon,
-                 list(r.particles), list(r.goo))
+                 list(r.particles), list(r.goo), r)
 
 
 @dataclass(eq=False)
@@ -196,7 +198,7 @@ def current_read(world: World, bs: Balls) -> Read | None:
     """The ``Read`` ``bs`` was made from, while it is still current (no goo ball came, went
     or had a counted field written since); else ``None``."""
     kept = _BALLS.get(world)
-    if kept is None or kept.entities is not bs.entities or kept.edits != EDITS[0]:
+    if kept is None or kept is not bs.read or kept.edits != EDITS[0]:
         return None
     return kept
 
