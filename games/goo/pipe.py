@@ -47,9 +47,12 @@ class GooPipe(Stage):
         if rules_state(world).result != "running":
             return  # closed once the level is decided: the score stays what was shown
         bs = frame_balls(world, world.resource(systems.StructureReport))
+        open_ = frame_target(world, bs) >= 0
+        if not open_ and not bs.sucked.any():
+            return  # most frames: shut, and nothing flying in
         ours = bs.collectable
         todo = ours & bs.sucked  # flying in already
-        if frame_target(world, bs) >= 0:  # open: it catches the free balls at its mouth
+        if open_:  # it catches the free balls at its mouth
             inside = set(intake(world).inside)
             todo |= ours & ~bs.sucked & (bs.entities != world.grabbed) & np.array(
                 [e in inside for e in bs.entities.tolist()], dtype=bool)
