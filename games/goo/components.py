@@ -21,12 +21,13 @@ KINDS = ("common", "ivy", "balloon")
 DETACHABLE = ("ivy", "balloon")
 
 
-#: Writes that changed a goo ball's ``placed``, ``free``, ``link``, ``sucked`` or ``kind``
-#: (in any world): ``structure.balls`` keeps what it read of the balls until this moves.
+#: Writes that changed a goo ball's ``placed``, ``free``, ``link``, ``t``, ``heading``,
+#: ``sucked`` or ``kind`` (in any world): ``structure.balls`` keeps what it read of the
+#: balls, and the crawl its ``(link, t, heading)`` arrays, until this moves.
 EDITS = [0]
-#: The fields ``structure.balls`` reads (``t`` and ``heading`` change every frame a ball
-#: crawls: they are read by the crawl alone).
-_READ = frozenset({"placed", "free", "link", "sucked", "kind"})
+#: The fields whose writes are counted. The crawl writes a riding ball's ``t`` and
+#: ``heading`` every frame past the count (from its own kept arrays, which stay right).
+_READ = frozenset({"placed", "free", "link", "t", "heading", "sucked", "kind"})
 
 
 @dataclass

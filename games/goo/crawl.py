@@ -18,6 +18,7 @@ nothing to save), never back the way it came when there is another.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,16 @@ from ecsgoo.kernels.riders import CLIMB, DROP, RIDE, WALK, crawl_frame
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooRulesState
-from .structure import Balls, board, drop_off, frame_balls, pipe_node, rules_state
+from .structure import (
+    Balls,
+    Read,
+    board,
+    current_read,
+    drop_off,
+    frame_balls,
+    frame_target,
+    rules_state,
+)
 
 
 @register_stage
@@ -59,13 +69,13 @@ class GooCrawl(Stage):
         bs = frame_balls(world, world.resource(systems.StructureReport))
         mine = bs.usable & ~bs.balloon & (bs.entities != world.grabbed)
         n, m = len(bs.entities), len(world.particles)
-        state = np.array([(g.link, g.t, g.heading) for g in bs.goo]).reshape(n, 3)
-        link, t, heading = state[:, 0].astype(np.int64), state[:, 1].copy(), \
-            state[:, 2].astype(np.int64)
+        link, t, heading = _state(world, bs)
         near, vx = np.empty(n, dtype=np.int64), np.empty(n)  # written by the kernel
         where, speed = np.empty((n, 2)), np.empty((n, 2))
         force, touched = np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
-        target = pipe_node(world, bs) if bool(mine.any()) else -1
+        target = bs.target  # the pipe stage's (``None``: it did not run, or a ball went in)
+        if target is None:  # then the pipe is looked at only if some ball crawls
+            target = frame_target(world, bs) if bool(mine.any()) else -1
         p, s, rules = world.particles, world.springs, rules_state(world)
         gx, gy = world.gravity
         groups = crawl_frame(
@@ -75,7 +85,7 @@ class GooCrawl(Stage):
             -1 if target < 0 else int(bs.rows[np.searchsorted(bs.entities, target)]),
             self.climb, self.sense, self.rate, self.load, gx, gy, float(rules.wind), near, vx,
             where, speed, force, touched)
-        self._write(world, bs, groups, near, vx, link, t, heading, where, speed)
+        self._write(world, bs, groups, near, vx, (link, t, heading), where, speed)
         _lift(world, bs, rules.lift, force, touched)
         rows = np.flatnonzero(touched)
         if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
@@ -83,34 +93,62 @@ class GooCrawl(Stage):
 
     @staticmethod
     def _write(world: Any, bs: Balls, groups: tuple[np.ndarray, np.ndarray], near: np.ndarray,
-               vx: np.ndarray, link: np.ndarray, t: np.ndarray, heading: np.ndarray,
-               where: np.ndarray, speed: np.ndarray) -> None:
+               vx: np.ndarray, state: tuple[np.ndarray, ...], where: np.ndarray,
+               speed: np.ndarray) -> None:
         """What ``kernels.riders.crawl_frame`` decided (the balls grouped by what they do),
         done: the balls that reach the structure climb on (``board``; one that cannot walks
         on), the others on the ground walk (their ``vx``), a crawler whose link snapped (or
-        whose ball was taken back) drops off, the rest ride at ``where`` with ``speed``."""
-        order, start = groups
+        whose ball was taken back) drops off, the rest ride at ``where`` with ``speed``.
+        ``state``: each ball's link, t and heading as the kernel left them. (Few numpy calls:
+        in a frame, between the physics kernels, each costs ~1–2 µs.)"""
+        order, start = groups[0], groups[1].tolist()
         walk = order[start[WALK]:start[WALK + 1]]
-        for k in order[start[CLIMB]:start[CLIMB + 1]].tolist():  # rare: a few a level
-            if not board(world, int(bs.entities[k]), int(world.particles.entity[near[k]])):
-                walk = np.sort(np.append(walk, k))
+        if start[CLIMB] < start[CLIMB + 1]:  # rare: a few a level
+            for k in order[start[CLIMB]:start[CLIMB + 1]].tolist():
+                if not board(world, int(bs.entities[k]), int(world.particles.entity[near[k]])):
+                    walk = np.sort(np.append(walk, k))
         if len(walk):
             world.particles.place(bs.rows[walk], velocity=vx[walk], axis=0)
-        for k in order[start[DROP]:start[DROP + 1]].tolist():
-            drop_off(world, int(bs.entities[k]))
-        ride = order[start[RIDE]:start[RIDE + 1]]
-        if not len(ride):
+        if start[DROP] < start[DROP + 1]:
+            for k in order[start[DROP]:start[DROP + 1]].tolist():
+                drop_off(world, int(bs.entities[k]))
+        if start[RIDE] == start[RIDE + 1]:
             return
-        for k, on, at, way in zip(ride.tolist(), link[ride].tolist(), t[ride].tolist(),
-                                  heading[ride].tolist(), strict=True):
-            g = bs.goo[k]
-            if g.link != on:
-                g.link = on  # counted (``components.EDITS``): ``structure.balls`` reads it
-            # where along it and which way: read by the crawl alone, written every frame,
-            # so past GooBall's write count (a hooked write costs ~0.3 µs)
+        ride = order[start[RIDE]:start[RIDE + 1]]
+        links, ts, ways = (a.tolist() for a in state)
+        goo = bs.goo
+        for k in ride.tolist():
+            g = goo[k]
+            if g.link != links[k]:
+                g.link = links[k]  # counted (``components.EDITS``): ``balls`` reads it
+            # where along it and which way: written every frame, so past GooBall's write
+            # count (a hooked write costs ~0.3 µs); the kept arrays (``_state``) hold the same
             fields = g.__dict__
-            fields["t"], fields["heading"] = at, way
+            fields["t"], fields["heading"] = ts[k], ways[k]
         world.particles.place(bs.rows[ride], where[: len(ride)], speed[: len(ride)])
+
+
+#: Per world: each goo ball's ``(link, t, heading)`` as the crawl left them, and the read
+#: of the balls they go with (``_state``).
+_KEPT: weakref.WeakKeyDictionary[Any, tuple[Read, np.ndarray, np.ndarray, np.ndarray]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _state(world: Any, bs: Balls) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each ball's ``link``, ``t`` and ``heading`` (GooBall's), for ``crawl_frame`` to update
+    in place: kept from the last frame while the balls' read is current (no ball came or
+    went, no counted GooBall write: what the crawl wrote past the count is what they hold),
+    else read from the components (a few a level: a ball placed, boarding, dropping off)."""
+    read = current_read(world, bs)
+    kept = _KEPT.get(world)
+    if read is not None and kept is not None and kept[0] is read:
+        return kept[1], kept[2], kept[3]
+    state = np.array([(g.link, g.t, g.heading) for g in bs.goo]).reshape(len(bs.goo), 3)
+    link, t, heading = state[:, 0].astype(np.int64), state[:, 1].copy(), \
+        state[:, 2].astype(np.int64)
+    if read is not None:
+        _KEPT[world] = (read, link, t, heading)
+    return link, t, heading
 
 
 #: Of a free balloon's velocity, the part kept each frame: it drifts to a stop where it is.
@@ -120,6 +158,8 @@ HOVER = 0.9
 def _lift(world: Any, bs: Balls, lift: float, force: np.ndarray, touched: np.ndarray) -> None:
     """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``force``), a free
     one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
+    if not bs.balloon.any():
+        return  # most levels have none
     gy = world.gravity[1]
     for k in np.flatnonzero(bs.balloon).tolist():
         entity = int(bs.entities[k])

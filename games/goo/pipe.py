@@ -23,7 +23,7 @@ from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooRulesState
-from .structure import frame_balls, goal, intake, pipe_node, rules_state
+from .structure import frame_balls, frame_target, goal, intake, rules_state
 
 
 @register_stage
@@ -47,13 +47,18 @@ class GooPipe(Stage):
         if rules_state(world).result != "running":
             return  # closed once the level is decided: the score stays what was shown
         bs = frame_balls(world, world.resource(systems.StructureReport))
-        open_ = pipe_node(world, bs) >= 0
-        inside = set(intake(world).inside)
-        for k in np.flatnonzero(bs.collectable).tolist():
+        open_ = frame_target(world, bs) >= 0
+        if not open_ and not bs.sucked.any():
+            return  # most frames: shut, and nothing flying in
+        ours = bs.collectable
+        todo = ours & bs.sucked  # flying in already
+        if open_:  # it catches the free balls at its mouth
+            inside = set(intake(world).inside)
+            todo |= ours & ~bs.sucked & (bs.entities != world.grabbed) & np.array(
+                [e in inside for e in bs.entities.tolist()], dtype=bool)
+        for k in np.flatnonzero(todo).tolist():  # in ball order, as they are deleted
             entity, goo, p = int(bs.entities[k]), bs.goo[k], bs.particles[k]
             if not goo.sucked:
-                if not open_ or entity not in inside or entity == world.grabbed:
-                    continue
                 goo.sucked, goo.link = True, 0
                 bs.sucked[k] = True  # for the stages after it this frame (frame_balls)
                 p.mask = 0

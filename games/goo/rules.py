@@ -120,7 +120,9 @@ def goals(rules: Any) -> list[str]:
 def _free_orphans(world: Any, bs: Balls) -> None:
     """A structure ball whose links all snapped falls loose: the player may use it again
     (and it climbs back on the structure when it meets it)."""
-    loose = ~bs.linked & ~bs.free
+    loose = ~(bs.linked | bs.free)
+    if not loose.any():
+        return  # most frames
     for entity in bs.entities[loose].tolist():
         world.component(entity, GooBall).free = True
     bs.free |= loose

@@ -30,7 +30,10 @@ class Balls:
     into the open pipe (free, but no longer the player's); ``kind`` (``components.KINDS``)
     of each; ``pinned``: anchored; ``balloon``: of kind balloon (free or placed).
     ``particles`` and ``goo``: each ball's Particle and GooBall (live views, in the same
-    order), so a stage going over the balls looks none of them up again.
+    order), so a stage going over the balls looks none of them up again. ``placed``,
+    ``crawling``, ``kind`` and ``balloon`` are read-only (shared by the ``Balls`` of one
+    read). ``read``: the ``Read`` it was made from (``current_read``); ``target``: the open
+    pipe's ball (``pipe_node``) once a stage of the frame asked (``frame_target``).
     """
 
     entities: np.ndarray
@@ -47,6 +50,8 @@ class Balls:
     balloon: np.ndarray
     particles: list[Particle]
     goo: list[GooBall]
+    read: Read | None = None
+    target: int | None = None
 
     @property
     def structure(self) -> np.ndarray:
@@ -100,13 +105,23 @@ def intake(world: World) -> Sensor:
     A world saved before the pipe had one (an old quick save) gets it here: a circle
     of the pipe's suction radius at its mouth.
     """
-    entity, g = world.get_component(Goal)[0]
+    goals = world.get_component(Goal)
+    kept = _INTAKE.get(world)
+    if kept is not None and kept[0] is goals:
+        return kept[1]  # no component came or went since (esper keeps its list till then)
+    entity, g = goals[0]
     sensor = world.try_component(entity, Sensor)
     if sensor is None:
         sensor = Sensor.circle(g.x, g.y, g.suck)
         world.add_component(entity, sensor)
         sensor = world.component(entity, Sensor)
+        goals = world.get_component(Goal)  # a new list: a component came
+    _INTAKE[world] = (goals, sensor)
     return sensor
+
+
+#: Per world: the Goal list esper gave and the intake found with it (``intake``).
+_INTAKE: weakref.WeakKeyDictionary[World, tuple[Any, Sensor]] = weakref.WeakKeyDictionary()
 
 
 def balls(world: World, report: Any = None) -> Balls:
@@ -116,42 +131,76 @@ def balls(world: World, report: Any = None) -> Balls:
     right after Analyze); without one, connectivity is computed here, because
     between steps the player may have added or removed balls since the report.
     """
-    ents, parts, goo, fields, kind = _read(world)
+    r = _read(world)
+    ents = r.entities.copy()  # writable: the kernels take it so (as ``ecsgoo.warmup`` does)
     p, s = world.particles, world.springs
     rows, linked, grounded = members(p.entity, p.pinned, s.a, s.b, s.broken,
                                      _grounded(world, report), ents)
     pos = p.pos[rows]  # fancy indexing: a copy
-    free, sucked = fields[:, 0].astype(bool), fields[:, 3].astype(bool)
-    return Balls(ents.copy(), rows, pos, free, fields[:, 1].copy(), linked, grounded,
-                 free & (fields[:, 2] != 0), sucked, kind.copy(), p.pinned[rows],
-                 fields[:, 4].astype(bool), list(parts), list(goo))
+    # ``free`` and ``sucked`` are copies: the goo stages keep them up to date for the stages
+    # after them (``frame_balls``); the other arrays of the read are shared, read-only
+    return Balls(ents, rows, pos, r.free.copy(), r.placed, linked, grounded,
+                 r.crawling, r.sucked.copy(), r.kind, p.pinned[rows], r.balloon,
+                 list(r.particles), list(r.goo), r)
 
 
-#: Per world: what ``_read`` read of its goo balls, with the esper list and the count of
-#: goo-ball writes (``components.EDITS``) it was read at.
-_BALLS: weakref.WeakKeyDictionary[World, tuple[Any, int, tuple[Any, ...]]] = \
-    weakref.WeakKeyDictionary()
+@dataclass(eq=False)
+class Read:
+    """What ``_read`` read of a world's goo balls, by entity: their ids, Particle and
+    GooBall components, and the GooBall fields ``balls`` reports (read-only arrays).
+
+    Kept while ``found`` is the list esper gives (it keeps one until a component comes
+    or goes) and no counted goo-ball write happened (``components.EDITS`` is ``edits``).
+    """
+
+    found: Any
+    edits: int
+    entities: np.ndarray
+    particles: list[Particle]
+    goo: list[GooBall]
+    free: np.ndarray
+    placed: np.ndarray
+    crawling: np.ndarray
+    sucked: np.ndarray
+    balloon: np.ndarray
+    kind: np.ndarray
 
 
-def _read(world: World) -> tuple[np.ndarray, list[Any], list[Any], np.ndarray, np.ndarray]:
-    """The goo balls by entity: their ids, Particle and GooBall components, the GooBall
-    fields ``balls`` reads (free, placed, link, sucked, balloon) and kinds. Kept while the
-    world's balls are the same (esper keeps its list until a component comes or goes) and
-    no ball's fields changed: read anew, a few dozen balls cost ~20 µs a frame."""
+#: Per world: what ``_read`` read of its goo balls.
+_BALLS: weakref.WeakKeyDictionary[World, Read] = weakref.WeakKeyDictionary()
+
+
+def _read(world: World) -> Read:
+    """The goo balls by entity (``Read``), read anew only when the world's balls or one of
+    their counted fields changed: read anew, a few dozen balls cost ~20 µs a frame."""
     found = world.get_components(Particle, GooBall)
     kept = _BALLS.get(world)
-    if kept is not None and kept[0] is found and kept[1] == EDITS[0]:
-        return kept[2]
+    if kept is not None and kept.found is found and kept.edits == EDITS[0]:
+        return kept
     ordered = sorted(found, key=_entity)
-    ents = np.array([e for e, _ in ordered], dtype=np.int64)
-    parts = [p for _, (p, _) in ordered]
     goo = [g for _, (_, g) in ordered]
     fields = np.array([(g.free, g.placed, g.link, g.sucked, g.kind == "balloon") for g in goo],
                       dtype=np.int64).reshape(-1, 5)
-    kind = np.array([g.kind for g in goo], dtype=object)
-    read = (ents, parts, goo, fields, kind)
-    _BALLS[world] = (found, EDITS[0], read)
+    free = fields[:, 0].astype(bool)
+    arrays = [np.array([e for e, _ in ordered], dtype=np.int64), free, fields[:, 1].copy(),
+              free & (fields[:, 2] != 0), fields[:, 3].astype(bool), fields[:, 4].astype(bool),
+              np.array([g.kind for g in goo], dtype=object)]
+    for a in arrays:
+        a.flags.writeable = False  # shared by every ``Balls`` of this read
+    ents, free, placed, crawling, sucked, balloon, kind = arrays
+    read = Read(found, EDITS[0], ents, [p for _, (p, _) in ordered], goo, free, placed,
+                crawling, sucked, balloon, kind)
+    _BALLS[world] = read
     return read
+
+
+def current_read(world: World, bs: Balls) -> Read | None:
+    """The ``Read`` ``bs`` was made from, while it is still current (no goo ball came, went
+    or had a counted field written since); else ``None``."""
+    kept = _BALLS.get(world)
+    if kept is None or kept is not bs.read or kept.edits != EDITS[0]:
+        return None
+    return kept
 
 
 #: Each world's ``Balls`` of this frame as the rules stage read them, and its key
@@ -190,6 +239,15 @@ def pipe_node(world: World, bs: Balls) -> int:
     g = goal(world)
     dist = np.hypot(bs.pos[inside, 0] - g.x, bs.pos[inside, 1] - g.y)
     return int(bs.entities[inside][np.argmin(dist)])
+
+
+def frame_target(world: World, bs: Balls) -> int:
+    """``pipe_node`` for the goo stages of one frame (``frame_balls``' ``bs``): worked out
+    by the first that asks, kept in ``bs.target`` (within a frame no stage moves the
+    structure's balls or what the intake holds)."""
+    if bs.target is None:
+        bs.target = pipe_node(world, bs)
+    return bs.target
 
 
 def _grounded(world: World, report: Any) -> np.ndarray:

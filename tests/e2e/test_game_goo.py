@@ -8,7 +8,7 @@ import pytest
 import ecsgoo
 from ecsgoo import Particle, Spring
 from events import saved_without_sensors
-from games.goo import GooGame
+from games.goo import GooGame, crawl
 from games.goo.components import Goal, GooBall
 from games.goo.draw import banner_box, banner_lines
 from games.goo.structure import attach_targets, balls, goal, intake, place_ball, rules_state
@@ -136,6 +136,25 @@ def test_balls_read_a_goo_balls_fields_again_once_one_is_written() -> None:
 
 
 # -- crawling ---------------------------------------------------------------------------------
+
+
+def test_the_crawl_reads_a_crawlers_place_written_from_outside() -> None:
+    """The crawl keeps each ball's link, t and heading from frame to frame (``crawl._state``);
+    a ``t`` or ``heading`` written from outside (counted, as ``board`` writes them) is read
+    again: the world goes on as one whose crawl read every ball anew."""
+    g, other = GooGame(level=1, seed=0), GooGame(level=1, seed=0)
+    for game in (g, other):
+        game.world.step(30)
+        goo = game.world.component(_crawlers(game)[0], GooBall)
+        goo.t, goo.heading = 0.5, -goo.heading
+    for _ in range(60):
+        crawl._KEPT.pop(other.world, None)  # other's crawl reads them from the components
+        for game in (g, other):
+            game.world.step()
+    assert g.world.state_hash() == other.world.state_hash()
+    assert [gb for _, gb in g.world.get_component(GooBall)] == \
+        [gb for _, gb in other.world.get_component(GooBall)]
+
 
 
 def test_free_balls_crawl_along_the_links_from_node_to_node() -> None:
