@@ -50,6 +50,12 @@ class Rows:
     def __len__(self) -> int:
         return self._table.n
 
+    @property
+    def version(self) -> int:
+        """How many times rows came or went in this table: while it reads the same, so
+        do the rows and their order (what a game found by row still holds)."""
+        return self._table.version
+
     def __getattr__(self, name: str) -> np.ndarray:
         if name[0] == "_":  # not a column (and ``_world`` while a copy is being made)
             raise AttributeError(name)

@@ -98,14 +98,12 @@ class IndexFinder:
     def of(self, world: Any) -> RopeIndex:
         """The index of ``world`` as it is now."""
         ropes = world.get_component(Rope)  # the same list until a component comes or goes
-        store = world.store
-        parts, links = store.particles, store.springs
-        key = self._key
-        if (key and key[0] is ropes and key[1] is parts and key[2] == parts.version
-                and key[3] is links and key[4] == links.version):
+        # (a list of this world's: another world, a clone or a loaded one, has its own)
+        key = (ropes, world.particles.version, world.springs.version)
+        if self._key and self._key[0] is ropes and self._key[1:] == key[1:]:
             return self._index  # type: ignore[return-value]
         self._index = _index(world, ropes)
-        self._key = (ropes, parts, parts.version, links, links.version)
+        self._key = key
         return self._index
 
 

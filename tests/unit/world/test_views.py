@@ -78,6 +78,12 @@ def test_columns_follow_deletions_loads_and_stay_per_table():
     with pytest.raises(AttributeError, match="no column 'pressure'"):
         _ = w.particles.pressure
     assert len(w.areas.pressure) == 0
+    version = twin.particles.version
+    twin.component(4, Particle).x = 1.0
+    twin.particles.write("radius", 3.0)
+    assert twin.particles.version == version  # the same rows, in the same order
+    twin.create_entity(Particle(1.0, 2.0))
+    assert twin.particles.version != version
 
 
 def test_rows_by_entity_and_velocity():
