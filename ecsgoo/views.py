@@ -18,7 +18,7 @@ import numpy as np
 
 from . import components, limits, rigid, sleeping
 from .errors import WorldError
-from .kernels.rows import place_rows, push_rows, within
+from .kernels.rows import place_checked, push_rows, within
 from .store import TABLES
 
 #: Columns ``write`` may set: nothing else in the store is computed from them. The
@@ -131,21 +131,29 @@ class Rows:
             raise AttributeError(f"{self._name} have no place (particles do)")
         if axis not in (None, 0, 1):
             raise ValueError(f"particles.place: axis must be None, 0 or 1, got {axis!r}")
-        table = self._table
+        table, world = self._table, self._world
         rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
         shape = (len(rows), 2) if axis is None else (len(rows),)
-        none = np.empty(0)
-        values = [none if v is None else np.ascontiguousarray(v, dtype=np.float64).reshape(shape)
+        values = [_NO_VALUES if v is None else
+                  np.ascontiguousarray(v, dtype=np.float64).reshape(shape)
                   for v in (pos, velocity)]
-        for value, keys in zip(values, (("x", "y"), ("vx", "vy")), strict=True):
-            if len(value) and not _holds(keys, value, axis):
-                _check_axes(keys, value, axis)  # names the field and raises
         cols = table.cols
-        if not place_rows(table.n, cols["pos"], cols["prev"], cols["pin"], cols["pinned"],
-                          rows, values[0].reshape(-1), values[1].reshape(-1), table.store.h,
-                          -1 if axis is None else axis):
+        wake = bool(world.sleep and len(rows))
+        # checked, written and the still counts started again in one call (a call costs
+        # ~1 µs between a frame's kernels, and goo places every frame)
+        code = place_checked(table.n, cols["pos"], cols["prev"], cols["pin"], cols["pinned"],
+                             rows, values[0].reshape(-1), values[1].reshape(-1),
+                             table.store.h, -1 if axis is None else axis, _place_bounds(),
+                             cols["asleep"], cols["still"], wake)
+        if code in (1, 2):  # names the field and raises: nothing was written
+            _check_axes((("x", "y"), ("vx", "vy"))[code - 1], values[code - 1], axis)
+        if code == 3:
             _in_table(table, rows)  # raises: nothing was written
-        sleeping.wake_rows(self._world, table, rows)  # after: it reads no position
+        if wake:  # what ``sleeping.wake_rows`` does after the still counts
+            if code == 4:
+                for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
+                    world.wake(entity)  # its island's still counts start again too
+            world.resting = False
         if pos is not None:
             table.store.moved()
 
@@ -228,20 +236,25 @@ def _bounds(limit: limits.Range) -> tuple[float, float, bool, bool, bool]:
     return kept[1]
 
 
+def _place_bounds() -> np.ndarray:
+    """The ranges of a Particle's x, y, vx and vy as ``kernels.rows.place_checked`` takes
+    them (a row each: ``_bounds``' five), made again only if a range is another."""
+    fields = limits.FIELDS["Particle"]
+    x, y, vx, vy = kept = _PLACE_BOUNDS[0]
+    if not (fields["x"] is x and fields["y"] is y and fields["vx"] is vx and fields["vy"] is vy):
+        kept = tuple(fields[key] for key in ("x", "y", "vx", "vy"))
+        _PLACE_BOUNDS[:] = [kept, np.array([[float(v) for v in _bounds(r)] for r in kept])]
+    return _PLACE_BOUNDS[1]
+
+
+#: ``_place_bounds``' ranges and the array made of them.
+_PLACE_BOUNDS: list[Any] = [(None, None, None, None), None]
+#: No values to write (``place``'s ``pos`` or ``velocity`` left as it is).
+_NO_VALUES = np.empty(0)
+
+
 #: Each range's bounds as the row kernels take them, by the range's id (``_bounds``).
 _BOUNDS: dict[int, tuple[limits.Range, tuple[float, float, bool, bool, bool]]] = {}
-
-
-def _holds(keys: tuple[str, str], values: np.ndarray, axis: int | None) -> bool:
-    """Whether every one of ``values`` (``(k, 2)`` of both ``keys``, or ``(k,)`` of the one
-    of ``axis``) is in its Particle field's range, in one kernel call a field."""
-    fields = limits.FIELDS["Particle"]
-    if axis is not None:
-        return within(values, *_bounds(fields[keys[axis]]))
-    first, second = fields[keys[0]], fields[keys[1]]
-    if first is second or first == second:
-        return within(values.reshape(-1), *_bounds(first))
-    return all(within(values[:, k].copy(), *_bounds(fields[key])) for k, key in enumerate(keys))
 
 
 def _check_axes(keys: tuple[str, str], values: np.ndarray, axis: int | None) -> None:

@@ -57,6 +57,32 @@ def place_rows(n, pos, prev, pin, pinned, rows, new, vel, h, axis):
 
 
 @njit(cache=True)
+def place_checked(n, pos, prev, pin, pinned, rows, new, vel, h, axis, bounds, asleep, still,
+                  wake):
+    """``views.place`` in one call: every one of ``new`` and ``vel`` (flat, as
+    ``place_rows`` takes them) in its field's range (``bounds``: rows x, y, vx, vy, columns
+    ``within``'s low, high, open_low, zero, inf), every row one of the table's ``n``; then
+    ``place_rows``' writes and, if ``wake``, the rows' still counts started again
+    (``still_again``). Returns 1 (a position out of its range), 2 (a velocity out of its
+    range) or 3 (a row the table lacks), nothing written; else 0, or 4 when one of the
+    rows is asleep (its island wakes: ``sleeping.wake_rows``)."""
+    width = 2 if axis < 0 else 1
+    first = 0 if axis < 0 else axis
+    for code in range(2):
+        values = new if code == 0 else vel
+        for i in range(len(values)):
+            b = 2 * code + first + i % width
+            if not _in_range(values[i], bounds[b, 0], bounds[b, 1], bounds[b, 2] != 0.0,
+                             bounds[b, 3] != 0.0, bounds[b, 4] != 0.0):
+                return code + 1
+    if not place_rows(n, pos, prev, pin, pinned, rows, new, vel, h, axis):
+        return 3
+    if wake and still_again(asleep, still, rows):
+        return 4
+    return 0
+
+
+@njit(cache=True)
 def push_rows(n, col, rows, force, low, high, open_low, zero, inf):
     """``views.push``'s write: ``force`` (``(k, 2)``) added to ``col`` at ``rows``, if every
     force and every sum is in the range (``within``'s) and every row one of the table's
