@@ -168,7 +168,9 @@ def _grab(world: World) -> tuple[Any, ...]:
     """Integrate's pointer arguments: the grabbed particle's row (or −1), where the pointer
     was and is (px), and the pull (``step.GRAB_PULL``)."""
     (fx, fy), (tx, ty) = world.grab_from, world.grab_target
-    return world.store.pslot.get(world.grabbed, -1), fx, fy, tx, ty, GRAB_PULL
+    # floats whatever a file or a caller gave (an int would be another signature to compile)
+    return (world.store.pslot.get(world.grabbed, -1), float(fx), float(fy), float(tx),
+            float(ty), GRAB_PULL)
 
 
 #: No rows (``since`` when there are no segments to sweep against).
