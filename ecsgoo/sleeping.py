@@ -420,7 +420,14 @@ def wake_rows(world: World, table: Any, rows: np.ndarray) -> None:
     if not world.sleep or not len(rows):
         return
     cols = table.cols
-    if still_again(cols["asleep"], cols["still"], rows):  # the usual case: all awake
+    woken(world, table, rows, still_again(cols["asleep"], cols["still"], rows))
+
+
+def woken(world: World, table: Any, rows: np.ndarray, asleep: bool) -> None:
+    """``wake_rows`` once ``rows``' still counts started again (``asleep``: one of them is
+    asleep, so its island wakes; not the usual case)."""
+    if asleep:
+        cols = table.cols
         for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
             world.wake(entity)  # its island's still counts start again too
     world.resting = False

@@ -149,11 +149,8 @@ class Rows:
             _check_axes((("x", "y"), ("vx", "vy"))[code - 1], values[code - 1], axis)
         if code == 3:
             _in_table(table, rows)  # raises: nothing was written
-        if wake:  # what ``sleeping.wake_rows`` does after the still counts
-            if code == 4:
-                for entity in cols["entity"][rows[cols["asleep"][rows]]].tolist():
-                    world.wake(entity)  # its island's still counts start again too
-            world.resting = False
+        if wake:  # ``sleeping.wake_rows``, the still counts started again in the kernel
+            sleeping.woken(world, table, rows, code == 4)
         if pos is not None:
             table.store.moved()
 
