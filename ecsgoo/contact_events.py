@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -175,17 +175,11 @@ def _touch_free(world: World) -> bool:
         return True
     st.prepare()
     c = p.cols
-    grid = one_cell(n) if watched_count(p) * n <= FEW_TESTS else world.broadphase.particles(world)
-    if touching_pairs(n, c["pos"], c["radius"], c["events"], world.contact_slop, *grid,
-                      np.zeros((1, 2), dtype=np.int64)):
+    if touching_pairs(n, c["pos"], c["radius"], c["events"], world.contact_slop,
+                      *_pairs_grid(world, n, watched_count(p)), np.zeros((1, 2), np.int64)):
         return False
     rows = np.flatnonzero(c["events"][:n])
-    lvl, walls = world.level, world.bounds
-    return not discs_on_level(rows, c["pos"], c["radius"], world.contact_slop, lvl.segments,
-                              lvl.poly_off, lvl.poly_xy, lvl.poly_idx,
-                              world.contacts.walls_for(walls), walls is not None,
-                              np.zeros((len(rows), 6)), c["mask"], lvl.seg_layer,
-                              lvl.poly_layer)
+    return not _on_level(world, rows, np.zeros((len(rows), 6)))
 
 
 def _touching(world: World) -> dict[tuple[int, int], Where | None]:
@@ -235,8 +229,7 @@ def _particle_pairs(world: World) -> list[tuple[int, int]]:
     if n == 0 or not watching:
         return []
     c = p.cols
-    # a falling fruit among a cupful: every row is tested, in one cell (the same pairs)
-    grid = one_cell(n) if watching * n <= FEW_TESTS else world.broadphase.particles(world)
+    grid = _pairs_grid(world, n, watching)
     out = np.zeros((16 * watching + 16, 2), dtype=np.int64)
     while True:
         count = touching_pairs(n, c["pos"], c["radius"], c["events"], world.contact_slop,
@@ -247,6 +240,22 @@ def _particle_pairs(world: World) -> list[tuple[int, int]]:
     entity = p.cols["entity"]
     found = np.sort(entity[out[:count]], axis=1)
     return sorted({(a, b) for a, b in found.tolist()})
+
+
+def _pairs_grid(world: World, n: int, watching: int) -> tuple[Any, ...]:
+    """The grid ``touching_pairs`` looks through for ``watching`` of ``n`` particles: a
+    falling fruit among a cupful tests every row, in one cell (the same pairs)."""
+    return one_cell(n) if watching * n <= FEW_TESTS else world.broadphase.particles(world)
+
+
+def _on_level(world: World, rows: np.ndarray, out: np.ndarray) -> int:
+    """How many of the particles ``rows`` touch the level (``kernels.touching``'s
+    ``discs_on_level``, the rows of ``out``: ``(row, -1, x, y, nx, ny)``)."""
+    c, lvl, walls = world.store.particles.cols, world.level, world.bounds
+    return discs_on_level(rows, c["pos"], c["radius"], world.contact_slop, lvl.segments,
+                          lvl.poly_off, lvl.poly_xy, lvl.poly_idx,
+                          world.contacts.walls_for(walls), walls is not None, out, c["mask"],
+                          lvl.seg_layer, lvl.poly_layer)
 
 
 def _between_discs(world: World, a: int, b: int) -> Where:
@@ -283,11 +292,8 @@ def _particles_on_things(world: World) -> list[tuple[tuple[int, int], Where]]:
         on_bodies = hits[:count].copy()
     else:
         on_bodies = np.zeros((0, 6))
-    lvl, walls = world.level, world.bounds
     level = np.zeros((len(rows), 6))
-    k = discs_on_level(rows, c["pos"], c["radius"], slop, lvl.segments, lvl.poly_off,
-                       lvl.poly_xy, lvl.poly_idx, world.contacts.walls_for(walls),
-                       walls is not None, level, c["mask"], lvl.seg_layer, lvl.poly_layer)
+    k = _on_level(world, rows, level)
     out = []
     hits = np.concatenate([on_bodies, level[:k]]) if len(on_bodies) else level[:k]
     for row, other, x, y, nx, ny in hits.tolist():

@@ -244,12 +244,7 @@ def sense_all(world: World, sensors: list[Sensor]) -> list[list[int]]:
     p = st.particles
     st.prepare()  # the rows and outlines as they are now
     if p.n:
-        # a few rows are looked at one by one; more through the grid (the frame's, if a
-        # query or the contact events made it already)
-        grid = world.broadphase.kept_particles(world)
-        if grid is None:
-            grid = one_cell(p.n) if p.n * len(shown) <= BRUTE_ROWS else \
-                world.broadphase.particles(world)
+        grid = _disc_grid(world, len(shown))
         c = p.cols
         out = np.zeros((4 * p.n + 16, 2), dtype=np.int64)
         while (m := sense_discs(len(shown), *pack, c["pos"], c["radius"], c["layer"], *grid,
@@ -276,6 +271,17 @@ def sense_all(world: World, sensors: list[Sensor]) -> list[list[int]]:
     for k, sensor in enumerate(sensors):
         found[k].discard(sensor.on)
     return [sorted(f) for f in found]
+
+
+def _disc_grid(world: World, count: int) -> tuple[Any, ...]:
+    """The particles' grid ``sense_discs`` looks through for ``count`` sensors: a few rows
+    are looked at one by one; more through the grid (the frame's, if a query or the
+    contact events made it already)."""
+    grid = world.broadphase.kept_particles(world)
+    if grid is None:
+        n = world.store.particles.n
+        grid = one_cell(n) if n * count <= BRUTE_ROWS else world.broadphase.particles(world)
+    return grid
 
 
 #: Sensors × particles up to which every row is looked at (no grid is made for them).
@@ -397,14 +403,9 @@ def _all_empty(world: World, sensors: list[tuple[int, Sensor]]) -> bool:
     if not p.n:
         return True
     st.prepare()  # the rows as they are now (a handler may have made or deleted some)
-    pack = _kept(world, shown, shown)
-    grid = world.broadphase.kept_particles(world)
-    if grid is None:
-        grid = one_cell(p.n) if p.n * len(shown) <= BRUTE_ROWS else \
-            world.broadphase.particles(world)
     c = p.cols
-    return sense_discs(len(shown), *pack, c["pos"], c["radius"], c["layer"], *grid,
-                       _NO_HITS) == 0
+    return sense_discs(len(shown), *_kept(world, shown, shown), c["pos"], c["radius"],
+                       c["layer"], *_disc_grid(world, len(shown)), _NO_HITS) == 0
 
 
 #: No room for a hit: ``sense_discs`` then says how many it found (0) or that it needs room.
