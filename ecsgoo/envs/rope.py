@@ -34,7 +34,7 @@ from gymnasium import spaces
 
 from games.rope import RopeGame, bot
 from games.rope.components import Monster, Star
-from games.rope.index import IndexFinder, RopeIndex, RopeRows, holding
+from games.rope.index import IndexFinder, RopeIndex, RopeRows
 from games.rope.rules import board_of, candy_of
 from games.rope.swipe import swipe_across
 
@@ -116,7 +116,7 @@ class RopeEnv(GameEnv):
         bits = action
         world = self.game.world
         index = self._index.of(world)
-        held = holding(world, index)
+        held = index.holding()
         ropes = index.by_entity[:MAX_ROPES]
         chosen = [r.entity for i, r in enumerate(ropes)
                   if i < len(bits) and bits[i] and r.entity in held]
@@ -149,7 +149,7 @@ class RopeEnv(GameEnv):
                   (monster.x, monster.y)]
         at = ((np.array(points, np.float64) - [left, bottom]) / [width, height]).clip(
             0.0, 1.0)  # all at once
-        held = holding(world, index)
+        held = index.holding()
         n, k = len(ropes), len(stars)
         rope_rows = np.zeros((MAX_ROPES, 3), np.float32)
         rope_rows[:n, :2] = at[:n]
@@ -188,7 +188,7 @@ class RopeBot(BotPolicy):
 
     def __call__(self, observation: Any = None) -> np.ndarray:
         env, world = self.env, self.env.game.world
-        held = holding(world, env._index.of(world))
+        held = env._index.of(world).holding()
         ropes = self.env.ropes()
         action = np.zeros(MAX_ROPES, np.int8)
         if not held or board_of(world).result != "running":

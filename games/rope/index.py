@@ -81,6 +81,15 @@ class RopeIndex:
         """The first Om Nom."""
         return self.mouths[0][1] if self.mouths else None
 
+    def holding(self) -> list[int]:
+        """Entities of the Rope components still holding the candy (no link cut, none
+        deleted), by id: ``rules.holding`` read from the index."""
+        if self.candy is None:
+            return []
+        cut = self.broken[self.links].tolist()  # one look for all the ropes
+        return [r.entity for r, start, stop in self.spans
+                if r.linked and not any(cut[start:stop])]
+
 
 class IndexFinder:
     """A world's ``RopeIndex``, made again only when its structure changes.
@@ -144,11 +153,3 @@ def _row_finder(entities: np.ndarray) -> Any:
     rows = {e: k for k, e in enumerate(entities.tolist())}
     return lambda entity: rows.get(int(entity), -1)
 
-
-def holding(world: Any, index: RopeIndex) -> list[int]:
-    """Entities of the Rope components still holding the candy (no link cut, none
-    deleted), by id: ``rules.holding`` read from the index."""
-    if index.candy is None:
-        return []
-    cut = index.broken[index.links].tolist()  # one look for all the ropes
-    return [r.entity for r, start, stop in index.spans if r.linked and not any(cut[start:stop])]

@@ -20,7 +20,6 @@ from games.rope import RopeGame  # noqa: E402
 from games.rope.components import Candy, Monster, Rope, Star  # noqa: E402
 from games.rope.cut_pieces import PieceFinder  # noqa: E402
 from games.rope.index import IndexFinder  # noqa: E402
-from games.rope.index import holding as index_holding  # noqa: E402
 from games.rope.rules import board_of, candy_of, holding  # noqa: E402
 from games.rope.swipe import swipe_across  # noqa: E402
 
@@ -164,7 +163,7 @@ def test_holding_from_the_index_is_holding_by_lookup_every_frame(level):
         if frame % 40 == 10 and holding(world):
             _cut_one(game)
         game.step()
-        assert index_holding(world, finder.of(world)) == holding(world)
+        assert finder.of(world).holding() == holding(world)
         if game.status().result != "running":
             break
 
