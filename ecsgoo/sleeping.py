@@ -41,9 +41,7 @@ import numpy as np
 
 from . import derived, kinematic
 from .flags import any_set
-from .kernels.graph import component_labels
-from .kernels.islands import frozen_rows
-from .kernels.queries import touching_pairs
+from .kernels.islands import frozen_rows, island_labels, sleepers
 from .kernels.rows import still_again
 from .kernels.stillness import (
     any_ready,
@@ -54,6 +52,7 @@ from .kernels.stillness import (
     moved_asleep,
     particle_speeds,
 )
+from .physics.broadphase import one_cell
 from .physics.contacts import island_pairs
 
 if TYPE_CHECKING:
@@ -131,12 +130,10 @@ def _look_for_islands(world: World) -> None:
         return
     island = islands(world)  # as the frame ends
     # an island sleeps when all its members are still long enough; else all are awake
-    still = np.concatenate([p.still, b.still]) >= SLEEP_FRAMES
-    movable = derived.movable(world)
-    restless = np.zeros(island.max() + 1, dtype=bool)
-    np.logical_or.at(restless, island, movable & ~still)
-    asleep = movable & ~restless[island]
-    _set(world, asleep[:n], asleep[n:], island)
+    asleep, same = sleepers(island, n, p.still, b.still, SLEEP_FRAMES, p.pinned, p.mass,
+                            b.pinned, p.asleep, b.asleep, p.nap, b.nap)
+    if not same:  # (when it is, ``sleepers`` did what ``_set`` would: the awake unnamed)
+        _set(world, asleep[:n], asleep[n:], island)
 
 
 def sleep_speed(world: World) -> float:
@@ -303,58 +300,23 @@ def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, n
 
 
 def islands(world: World) -> np.ndarray:
-    """An island label per particle row, then per body row (``n + m`` labels)."""
+    """An island label per particle row, then per body row (``n + m`` labels), in one
+    kernel call (``kernels.islands.island_labels``; what links rows: its docstring)."""
+    return island_labels(*_island_links(world))
+
+
+def _island_links(world: World) -> tuple[Any, ...]:
+    """``island_labels``' arguments: the store's links as the frame ends, the particles'
+    grid, the bodies' contact pairs and the sleeping rows' islands."""
     st = world.store
     st.prepare()  # the members' rows as they are now (a deletion may have moved them)
-    p, b = st.particles, st.bodies
-    n, m = p.n, b.n
-    a_list, b_list = [], []
-    s = st.springs
-    live = ~s.broken
-    a_list.append(s.a[live])
-    b_list.append(s.b[live])
-    for off, idx in ((st.area_off, st.area_idx), (st.shape_off, st.shape_idx)):
-        if len(idx) > 1:  # consecutive members of one constraint are linked
-            same = np.ones(len(idx) - 1, dtype=bool)
-            same[off[1:-1] - 1] = False
-            a_list.append(idx[:-1][same])
-            b_list.append(idx[1:][same])
-    if n:
-        grid = world.broadphase.particles(world)
-        out = np.zeros((8 * n + 16, 2), dtype=np.int64)
-        watched = np.ones(n, dtype=np.bool_)
-        while True:
-            count = touching_pairs(n, p.cols["pos"], p.cols["radius"], watched,
-                                   world.contact_slop, *grid, out)
-            if count < len(out):
-                break
-            out = np.zeros((2 * len(out), 2), dtype=np.int64)
-        a_list.append(out[:count, 0])
-        b_list.append(out[:count, 1])
-    for table in (st.joints, st.tethers):  # ends: a body row is n + row
-        live = ~table.broken
-        ea = np.where(table.a_body >= 0, n + table.a_body, table.a_part)[live]
-        eb = np.where(table.b_body >= 0, n + table.b_body, table.b_part)[live]
-        a_list.append(ea)
-        b_list.append(eb)
-    pairs = island_pairs(world)
-    if len(pairs):
-        a_list.append(pairs[:, 0])
-        b_list.append(pairs[:, 1])
-    # what fell asleep together stays one island while it sleeps (it does not move, but
-    # its bodies' contacts are not looked for while it is frozen)
-    nap = np.concatenate([p.nap, b.nap])
-    order = np.flatnonzero(nap >= 0)
-    order = order[np.argsort(nap[order], kind="stable")]
-    same = nap[order[1:]] == nap[order[:-1]]
-    a_list.append(order[:-1][same])
-    b_list.append(order[1:][same])
-    ua = np.concatenate(a_list).astype(np.int64) if a_list else np.zeros(0, dtype=np.int64)
-    ub = np.concatenate(b_list).astype(np.int64) if b_list else np.zeros(0, dtype=np.int64)
-    # static things (pinned, immovable) carry no island: two piles on one floor are two
-    fixed = ~derived.movable(world)
-    keep = ~(fixed[ua] | fixed[ub])
-    return component_labels(n + m, ua[keep], ub[keep])
+    p, b, s, j, t = st.particles, st.bodies, st.springs, st.joints, st.tethers
+    grid = world.broadphase.particles(world) if p.n else one_cell(0)
+    return (p.n, b.n, s.a, s.b, s.broken, st.area_off, st.area_idx, st.shape_off,
+            st.shape_idx, p.cols["pos"], p.cols["radius"], world.contact_slop, *grid,
+            j.a_body, j.a_part, j.b_body, j.b_part, j.broken, t.a_body, t.a_part, t.b_body,
+            t.b_part, t.broken, island_pairs(world), p.nap, b.nap, p.pinned, p.mass,
+            b.pinned)
 
 
 def name_naps(world: World) -> None:

@@ -89,3 +89,140 @@ def frozen_rows(n, nap, asleep, pinned, mass, pos, radius, m, bnap, basleep, bpi
         cold[i] = sleeps[i] and not near[group[i]]
         some = some or cold[i]
     return some
+
+
+@njit(cache=True)
+def _root(parent, x):
+    """Root of ``x``'s set, halving the path on the way."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def _link(parent, movable, a, b):
+    """Join ``a``'s and ``b``'s sets, when both can move (static things carry no island:
+    two piles on one floor are two)."""
+    if movable[a] and movable[b]:
+        ra, rb = _root(parent, a), _root(parent, b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+
+@njit(cache=True)
+def _link_members(parent, movable, off, idx):
+    """Consecutive members of each constraint (``off``/``idx``: a ring's or a shape's rows)."""
+    for c in range(len(off) - 1):
+        for k in range(off[c], off[c + 1] - 1):
+            _link(parent, movable, idx[k], idx[k + 1])
+
+
+@njit(cache=True)
+def _link_ends(parent, movable, n, a_body, a_part, b_body, b_part, broken):
+    """Each unbroken joint's or tether's two ends (a body row is ``n + row``)."""
+    for k in range(len(broken)):
+        if not broken[k]:
+            a = n + a_body[k] if a_body[k] >= 0 else a_part[k]
+            b = n + b_body[k] if b_body[k] >= 0 else b_part[k]
+            _link(parent, movable, a, b)
+
+
+@njit(cache=True)
+def island_labels(n, m, s_a, s_b, s_broken, area_off, area_idx, shape_off, shape_idx, pos,
+                  radius, slop, x0, y0, cell, nx, ny, start, items, j_a_body, j_a_part,
+                  j_b_body, j_b_part, j_broken, t_a_body, t_a_part, t_b_body, t_b_part,
+                  t_broken, pairs, nap, bnap, pinned, mass, bpinned):
+    """``sleeping.islands`` in one call: an island label per particle row, then per body
+    row, of what links them — unbroken springs, consecutive members of an area or shape
+    constraint, particles at most ``r1 + r2 + slop`` apart (through the particles' grid),
+    unbroken joints and tethers, the bodies' contact ``pairs`` (label pairs), and rows
+    asleep in one island (one ``nap``) — between rows that can move (not pinned, finite
+    mass). Labels are canonical (``graph.component_labels``'): islands numbered in order
+    of their least row, whatever the order of the links."""
+    total = n + m
+    movable = np.empty(total, dtype=np.bool_)
+    for i in range(n):
+        movable[i] = not pinned[i] and mass[i] < np.inf
+    for j in range(m):
+        movable[n + j] = not bpinned[j]
+    parent = np.arange(total)
+    for k in range(len(s_broken)):
+        if not s_broken[k]:
+            _link(parent, movable, s_a[k], s_b[k])
+    _link_members(parent, movable, area_off, area_idx)
+    _link_members(parent, movable, shape_off, shape_idx)
+    for i in range(n):
+        cx = min(max(int(np.floor((pos[i, 0] - x0) / cell)), 0), nx - 1)
+        cy = min(max(int(np.floor((pos[i, 1] - y0) / cell)), 0), ny - 1)
+        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
+            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
+                c = gx + gy * nx
+                for u in range(start[c], start[c + 1]):
+                    j = items[u]
+                    if j <= i:
+                        continue  # each pair once, from its lower row
+                    reach = radius[i] + radius[j] + slop
+                    dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
+                    if dx * dx + dy * dy <= reach * reach:
+                        _link(parent, movable, i, j)
+    _link_ends(parent, movable, n, j_a_body, j_a_part, j_b_body, j_b_part, j_broken)
+    _link_ends(parent, movable, n, t_a_body, t_a_part, t_b_body, t_b_part, t_broken)
+    for k in range(len(pairs)):
+        _link(parent, movable, pairs[k, 0], pairs[k, 1])
+    names = np.empty(total, dtype=np.int64)
+    names[:n], names[n:] = nap, bnap
+    order = np.argsort(names)
+    for t in range(1, total):  # what fell asleep together stays one island while it sleeps
+        a, b = order[t - 1], order[t]
+        if names[a] >= 0 and names[a] == names[b]:
+            _link(parent, movable, a, b)
+    labels = np.empty(total, dtype=np.int64)
+    root_label = np.full(total, -1, dtype=np.int64)
+    count = 0
+    for v in range(total):
+        r = _root(parent, v)
+        if root_label[r] < 0:
+            root_label[r] = count
+            count += 1
+        labels[v] = root_label[r]
+    return labels
+
+
+@njit(cache=True)
+def sleepers(island, n, still, bstill, frames, pinned, mass, bpinned, asleep, basleep, nap,
+             bnap):
+    """Which rows sleep after an island look (particle rows, then body rows): those that
+    can move in an island whose every movable row has been still ``frames`` frames. When
+    that is what sleeps already, the awake rows' ``nap`` is cleared (as ``sleeping._set``
+    would) and ``(rows, True)`` returned: nothing else changes."""
+    total = len(island)
+    movable = np.empty(total, dtype=np.bool_)
+    ready = np.empty(total, dtype=np.bool_)
+    for i in range(n):
+        movable[i] = not pinned[i] and mass[i] < np.inf
+        ready[i] = still[i] >= frames
+    for j in range(total - n):
+        movable[n + j] = not bpinned[j]
+        ready[n + j] = bstill[j] >= frames
+    count = 0
+    for v in range(total):
+        count = max(count, island[v] + 1)
+    restless = np.zeros(count, dtype=np.bool_)
+    for v in range(total):
+        if movable[v] and not ready[v]:
+            restless[island[v]] = True
+    out = np.empty(total, dtype=np.bool_)
+    same = True
+    for v in range(total):
+        out[v] = movable[v] and not restless[island[v]]
+        now = asleep[v] if v < n else basleep[v - n]
+        same = same and out[v] == now
+    if same:
+        for i in range(n):
+            if not out[i]:
+                nap[i] = -1
+        for j in range(total - n):
+            if not out[n + j]:
+                bnap[j] = -1
+    return out, same
