@@ -142,3 +142,26 @@ def nothing_to_merge(n, pos, pin, radius, kind, entity, slop, seen_pos, seen, wa
             return False
     first, _ = merge_pairs(n, pos, radius, kind, entity, slop, np.ones(n, np.bool_))
     return len(first) == 0
+
+
+@njit(cache=True)
+def nothing_then_record(n, pos, pin, radius, kind, entity, slop, seen_pos, seen, was_fruit):
+    """``nothing_to_merge`` and, when there is nothing, ``record`` into the arrays given
+    (the usual Merge frame in one call, no arrays made): 0 when something merges (nothing
+    written), 1 when nothing does and the record is written, 2 when nothing does but an
+    entity id does not fit the arrays (nothing written: ``record`` makes bigger ones).
+    Unseen entities' rows read as ``record`` leaves them: not seen, not a fruit."""
+    if not nothing_to_merge(n, pos, pin, radius, kind, entity, slop, seen_pos, seen,
+                            was_fruit):
+        return 0
+    for i in range(n):
+        if entity[i] >= seen.shape[0]:
+            return 2
+    seen[:] = False
+    was_fruit[:] = False
+    for i in range(n):
+        e = entity[i]
+        seen_pos[e, 0], seen_pos[e, 1] = pos[i, 0], pos[i, 1]
+        seen[e] = True
+        was_fruit[e] = kind[i] >= 0
+    return 1

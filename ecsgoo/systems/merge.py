@@ -16,7 +16,13 @@ import numpy as np
 
 from .. import fruit, limits
 from ..components import Fruit, Particle
-from ..kernels.merge import merge_pairs, nothing_to_merge, record, start_positions
+from ..kernels.merge import (
+    merge_pairs,
+    nothing_then_record,
+    nothing_to_merge,
+    record,
+    start_positions,
+)
 from ..limits import FIELDS
 from .pipeline import Stage, living_particles, register_stage
 
@@ -74,7 +80,8 @@ class Merge(Stage):
     def clone(self) -> Merge:
         """A copy that remembers where the fruits were, so a cloned world merges the same."""
         twin = Merge()
-        twin._record = self._record
+        # a copy: the usual frame writes the record in place (``nothing_then_record``)
+        twin._record = None if self._record is None else tuple(a.copy() for a in self._record)
         return twin
 
     def save_state(self, world: World) -> dict[str, Any]:
@@ -112,10 +119,17 @@ class Merge(Stage):
 
     def process(self, world: World) -> None:
         p = world.store.particles
-        seen_pos, seen, was_fruit = self._record or _NOT_SEEN
         # most frames merge nothing: one kernel says so (the same pairs the passes find)
-        if not nothing_to_merge(p.n, p.pos, p.pin, p.radius, p.kind, p.entity,
-                                world.contact_slop, seen_pos, seen, was_fruit):
+        # and records where everything is into the last frame's arrays (1), or cannot (2)
+        if self._record is None:
+            code = 2 if nothing_to_merge(p.n, p.pos, p.pin, p.radius, p.kind, p.entity,
+                                         world.contact_slop, *_NOT_SEEN) else 0
+        else:
+            code = nothing_then_record(p.n, p.pos, p.pin, p.radius, p.kind, p.entity,
+                                       world.contact_slop, *self._record)
+        if code == 1:
+            return
+        if code == 0:
             self.merge_spawned(world)
             while self.merge_once(world):
                 pass

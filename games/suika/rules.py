@@ -16,8 +16,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from ecsgoo import (
     Fruit,
     Particle,
@@ -214,17 +212,13 @@ class SuikaRules(Stage):
 
 def _fruits_at(world: World, entities: list[int]) -> list[tuple[int, float, float]]:
     """Those of ``entities`` that are fruits (particles with a kind), with where they are
-    (px), in the same order: read from the particles' columns, not entity by entity."""
-    p = world.particles
-    ent = p.entity.tolist()
-    row_of = dict(zip(ent, range(len(ent)), strict=True))
-    kind, pos = p.kind, p.pos
+    (px), in the same order: looked up one by one (a sensor holds a few; a look-up table of
+    every particle would cost the whole box every frame)."""
     out = []
     for e in entities:
-        row = row_of.get(e)
-        if row is not None and kind[row] >= 0:
-            x, y = pos[row].tolist()
-            out.append((e, x, y))
+        body = world.try_component(e, Particle)
+        if body is not None and world.try_component(e, Fruit) is not None:
+            out.append((e, body.x, body.y))
     return out
 
 
@@ -251,7 +245,7 @@ def _landed_on_the_floor(world: World) -> None:
     """A dropped fruit that reached the floor (no entity: no contact event) stops
     reporting contacts too; it lands silently, as the first fruit of a game does."""
     p = world.particles
-    watched = np.flatnonzero(p.events)
+    watched = p.events.nonzero()[0]
     if not len(watched):  # nothing falling: most frames
         return
     floor = world.bounds[1] if world.bounds is not None else -math.inf

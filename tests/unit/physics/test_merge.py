@@ -225,3 +225,53 @@ def test_save_and_load_mid_run_merges_the_same():
     again.step(200)
     assert w.state_hash() == again.state_hash()
     assert w.resource(systems.Score) == again.resource(systems.Score)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_usual_frame_records_in_place_what_record_makes(seed):
+    """``nothing_then_record``: where nothing merges it writes into the last frame's arrays
+    what ``record`` makes (entities gone since read unseen); an id past the arrays' end,
+    or a pair to merge, writes nothing and says so."""
+    from ecsgoo.kernels.merge import nothing_then_record, record
+
+    rng = np.random.default_rng(seed)
+    n = 40
+    pos = rng.uniform(0, 2000, (n, 2))
+    radius, kind = np.full(n, 3.0), rng.integers(-1, 4, n)
+    entity = rng.permutation(60)[:n].astype(np.int64)
+    # the last frame's arrays, longer than this frame needs, holding entities gone since
+    gone = np.setdiff1d(np.arange(70), entity)
+    seen_pos, seen, was_fruit = rng.uniform(0, 9, (70, 2)), np.zeros(70, bool), np.zeros(70, bool)
+    seen[gone] = was_fruit[gone] = True
+    code = nothing_then_record(n, pos, pos, radius, kind, entity, 0.0, seen_pos, seen,
+                               was_fruit)
+    want = record(n, pos, kind, entity)
+    assert code == 1
+    top = len(want[1])
+    assert top <= 60 and not seen[top:].any() and not was_fruit[top:].any()
+    assert (seen[:top] == want[1]).all() and (was_fruit[:top] == want[2]).all()
+    assert (seen_pos[:top][want[1]] == want[0][want[1]]).all()
+    short = tuple(a[:top - 1].copy() for a in want)
+    assert nothing_then_record(n, pos, pos, radius, kind, entity, 0.0, *short) == 2
+    assert all((a == b[:top - 1]).all() for a, b in zip(short, want, strict=True))
+    close = pos.copy()
+    a, b = np.flatnonzero(kind == 2)[:2]
+    close[b] = close[a] + 1.0
+    assert nothing_then_record(n, close, close, radius, kind, entity, 0.0,
+                               *(x.copy() for x in want)) == 0
+
+
+def test_a_cloned_worlds_merge_memory_is_its_own():
+    """The usual frame writes Merge's memory in place: a clone's must not be the same arrays
+    (stepping the original would move the clone's record)."""
+    w = World(bounds=(0, 0, 400, 400)).use(systems.Integrate(), systems.Collide(),
+                                           systems.Merge())
+    for k in range(4):
+        _fruit(w, 60 + 80 * k, 100, k % 2)
+    w.step(3)
+    twin = w.clone()
+    before = [a.copy() for a in twin.pipeline[-1]._record]
+    w.step(5)
+    assert all((a == b).all() for a, b in zip(twin.pipeline[-1]._record, before, strict=True))
+    twin.step(5)
+    assert _fruits(twin) == _fruits(w)
