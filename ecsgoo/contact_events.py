@@ -39,7 +39,12 @@ import numpy as np
 
 from .flags import watched, watched_count
 from .kernels.queries import touching_pairs
-from .kernels.touching import discs_on_bodies, discs_on_level, discs_on_outlines
+from .kernels.touching import (
+    discs_on_bodies,
+    discs_on_level,
+    discs_on_outlines,
+    watched_touch_nothing,
+)
 from .physics.broadphase import one_cell
 from .physics.contacts import touching_bodies
 
@@ -164,8 +169,10 @@ def update(world: World) -> None:
 
 def _touch_free(world: World) -> bool:
     """Whether no watched particle touches another particle or the level, in a world of
-    particles alone (no bodies, no soft body's outline): two kernel passes, without the
-    pairs' sets and the points' lists ``_touching`` makes; False whenever it must look."""
+    particles alone (no bodies, no soft body's outline): one kernel call
+    (``watched_touch_nothing``: ``_particle_pairs``' and ``_particles_on_things``' looks,
+    without the pairs' sets and the points' lists ``_touching`` makes); False whenever
+    it must look."""
     st = world.store
     if st.bodies.n or len(st.outline_off) > 1:
         return False
@@ -174,12 +181,12 @@ def _touch_free(world: World) -> bool:
     if not n:
         return True
     st.prepare()
-    c = p.cols
-    if touching_pairs(n, c["pos"], c["radius"], c["events"], world.contact_slop,
-                      *_pairs_grid(world, n, watched_count(p)), np.zeros((1, 2), np.int64)):
-        return False
-    rows = np.flatnonzero(c["events"][:n])
-    return not _on_level(world, rows, np.zeros((len(rows), 6)))
+    c, lvl, walls = p.cols, world.level, world.bounds
+    return watched_touch_nothing(n, c["pos"], c["radius"], c["events"], world.contact_slop,
+                                 *_pairs_grid(world, n, watched_count(p)), lvl.segments,
+                                 lvl.poly_off, lvl.poly_xy, lvl.poly_idx,
+                                 world.contacts.walls_for(walls), walls is not None,
+                                 c["mask"], lvl.seg_layer, lvl.poly_layer)
 
 
 def _touching(world: World) -> dict[tuple[int, int], Where | None]:

@@ -41,13 +41,12 @@ import numpy as np
 
 from . import derived, kinematic
 from .flags import any_set
-from .kernels.islands import frozen_rows, island_labels, sleepers
+from .kernels.islands import freeze_look, island_labels, sleepers
 from .kernels.rows import still_again
 from .kernels.stillness import (
     any_ready,
     body_speeds,
     count_still,
-    fastest_awake,
     frame_stillness,
     moved_asleep,
     particle_speeds,
@@ -167,17 +166,14 @@ def freeze(world: World) -> None:
         pull = math.hypot(*(at - world.grab_target)) / dt
     # what is awake may pass its speed on to anything awake it hits: the fastest counts
     c, bc = p.cols, b.cols
-    fastest = fastest_awake(p.n, c["pos"], c["prev"], c["w"], world.frame_force, c["pinned"],
-                            c["mass"], c["asleep"], b.n, bc["pos"], bc["prev"], bc["angle"],
-                            bc["prev_angle"], bc["extent"], bc["w"], world.body_force,
-                            bc["pinned"], bc["asleep"], st.h, dt, math.hypot(*world.gravity),
-                            grabbed, pull)
-    if fastest < 0.0:
-        return  # all asleep: the solver does not run
     cold = np.empty(p.n + b.n, dtype=np.bool_)
-    if frozen_rows(p.n, c["nap"], c["asleep"], c["pinned"], c["mass"], c["pos"], c["radius"],
-                   b.n, bc["nap"], bc["asleep"], bc["pinned"], bc["pos"], bc["extent"],
-                   fastest, dt, 2.0 * world.contact_slop + 1.0, cold):
+    _, some = freeze_look(p.n, c["pos"], c["prev"], c["w"], world.frame_force, c["pinned"],
+                          c["mass"], c["asleep"], c["nap"], c["radius"], b.n, bc["pos"],
+                          bc["prev"], bc["angle"], bc["prev_angle"], bc["extent"], bc["w"],
+                          world.body_force, bc["pinned"], bc["asleep"], bc["nap"], st.h, dt,
+                          math.hypot(*world.gravity), grabbed, pull,
+                          2.0 * world.contact_slop + 1.0, cold)
+    if some:  # (nothing that can move awake: the solver does not run, nothing freezes)
         st.freeze(cold[: p.n], cold[p.n:])
 
 

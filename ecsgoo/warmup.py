@@ -269,8 +269,8 @@ def _rigid_alone() -> None:
 
 
 def _sleepers() -> None:
-    """A disc asleep on the floor while another falls: the sleeping kernels (and a ray
-    where there are only discs)."""
+    """A disc asleep on the floor while another falls, watched: the sleeping kernels, the
+    contact events' look with nothing to report, and a ray where there are only discs."""
     from . import systems
     from .components import Particle
     from .world import World
@@ -280,7 +280,7 @@ def _sleepers() -> None:
     try:
         world.create_entity(Particle(20, 5, radius=5))
         world.step(90)
-        world.create_entity(Particle(150, 80, radius=5))
+        world.create_entity(Particle(150, 80, radius=5, events=True))  # watched, in flight
         world.step(2)
         world.raycast((0.0, 5.0), (200.0, 5.0))  # discs and the level alone: one call
     finally:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .stillness import fastest_awake
+
 
 @njit(cache=True)
 def reachable(group, asleep, awake, pos, size, speed, dt, margin, count):
@@ -226,3 +228,21 @@ def sleepers(island, n, still, bstill, frames, pinned, mass, bpinned, asleep, ba
             if not out[n + j]:
                 bnap[j] = -1
     return out, same
+
+
+@njit(cache=True)
+def freeze_look(n, pos, prev, w, force, pinned, mass, asleep, nap, radius, m, bpos, bprev,
+                angle, prev_angle, extent, bw, bforce, bpinned, basleep, bnap, h, dt, g,
+                grabbed, pull, margin, cold):
+    """``sleeping.freeze``'s look in one call: the fastest awake row's reach speed
+    (``stillness.fastest_awake``), then, if anything that can move is awake, which
+    sleeping rows no awake row reaches (``frozen_rows``, into ``cold``). Returns
+    ``(fastest, some)``: ``fastest`` < 0 when nothing that can move is awake (``cold``
+    then unwritten), ``some`` whether any row is cold."""
+    fastest = fastest_awake(n, pos, prev, w, force, pinned, mass, asleep, m, bpos, bprev,
+                            angle, prev_angle, extent, bw, bforce, bpinned, basleep, h, dt,
+                            g, grabbed, pull)
+    if fastest < 0.0:
+        return fastest, False
+    return fastest, frozen_rows(n, nap, asleep, pinned, mass, pos, radius, m, bnap, basleep,
+                                bpinned, bpos, extent, fastest, dt, margin, cold)

@@ -27,6 +27,7 @@ from .outlines import (
     _ring_buffers,
     box_cells,
 )
+from .queries import touching_pairs
 from .rigid import _filters
 
 
@@ -169,3 +170,27 @@ def discs_on_outlines(outlines, off, idx, pos, radius, group, layer, mask, event
                     out[count, 4], out[count, 5] = unx, uny
                 count += 1
     return count
+
+
+@njit(cache=True)
+def watched_touch_nothing(n, pos, radius, events, slop, x0, y0, cell, nx, ny, start, items,
+                          segs, poly_off, poly_xy, poly_idx, walls, use_bounds, mask,
+                          seg_layer, poly_layer):
+    """Whether no particle whose ``events`` flag is set touches another particle (within
+    ``r1 + r2 + slop``, through the grid ``x0 … items``) or the level (``discs_on_level``):
+    ``contact_events``' frame with nothing to report, in one call."""
+    one = np.zeros((1, 2), dtype=np.int64)
+    if touching_pairs(n, pos, radius, events, slop, x0, y0, cell, nx, ny, start, items, one):
+        return False
+    count = 0
+    for i in range(n):
+        count += events[i]
+    rows = np.empty(count, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        if events[i]:
+            rows[k] = i
+            k += 1
+    out = np.zeros((count, 6))
+    return discs_on_level(rows, pos, radius, slop, segs, poly_off, poly_xy, poly_idx, walls,
+                          use_bounds, out, mask, seg_layer, poly_layer) == 0
