@@ -132,16 +132,45 @@ def record(n, pos, kind, entity):
 def nothing_to_merge(n, pos, pin, radius, kind, entity, slop, seen_pos, seen, was_fruit):
     """Whether a Merge frame has nothing to merge (``systems.merge.Merge.process``'s usual
     case, in one call): no fruit new since the last ``record`` touched one of its kind as
-    the frame began (``start_positions``, then ``merge_pairs`` of the fresh) and no two of
-    a kind touch now (``merge_pairs`` of all)."""
-    start, fresh, count = start_positions(n, pos, pin, kind, entity, seen_pos, seen,
+    the frame began (``start_positions``) and no two of a kind touch now. The same answer
+    as ``merge_pairs`` finding no pair: its greedy pairing finds one whenever some two
+    fruits may pair (the first of them it visits is unpaired, or paired already)."""
+    fresh_count = 0
+    for i in range(n):
+        e = entity[i]
+        known = e < seen.shape[0] and seen[e]
+        if kind[i] >= 0 and not (known and was_fruit[e]):
+            fresh_count += 1
+    if fresh_count:
+        start, fresh, _ = start_positions(n, pos, pin, kind, entity, seen_pos, seen,
                                           was_fruit)
-    if count:
-        first, _ = merge_pairs(n, start, radius, kind, entity, slop, fresh)
-        if len(first):
+        if _some_pair(n, start, radius, kind, entity, slop, fresh):
             return False
-    first, _ = merge_pairs(n, pos, radius, kind, entity, slop, np.ones(n, np.bool_))
-    return len(first) == 0
+    return not _some_pair(n, pos, radius, kind, entity, slop, np.ones(n, np.bool_))
+
+
+#: Fruits up to which ``_some_pair`` tests every pair of a kind (no grid, no sort).
+FEW_FRUITS = 128
+
+
+@njit(cache=True)
+def _some_pair(n, pos, radius, kind, entity, slop, fresh):
+    """Whether ``merge_pairs`` would find a pair: two fruits of one kind, one of them
+    ``fresh``, at most ``r1 + r2 + slop`` apart (its test, to the bit). A box of fruits
+    is tested pair by pair; more go through ``merge_pairs``' grid."""
+    if n > FEW_FRUITS:
+        first, _ = merge_pairs(n, pos, radius, kind, entity, slop, fresh)
+        return len(first) > 0
+    for i in range(n):
+        if kind[i] < 0:
+            continue
+        for j in range(i + 1, n):
+            if kind[j] != kind[i] or not (fresh[i] or fresh[j]):
+                continue
+            d = math.hypot(pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1])
+            if d <= radius[i] + radius[j] + slop:
+                return True
+    return False
 
 
 @njit(cache=True)

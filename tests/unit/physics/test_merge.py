@@ -275,3 +275,29 @@ def test_a_cloned_worlds_merge_memory_is_its_own():
     assert all((a == b).all() for a, b in zip(twin.pipeline[-1]._record, before, strict=True))
     twin.step(5)
     assert _fruits(twin) == _fruits(w)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("n", [12, 60, 300])
+def test_nothing_to_merge_says_what_the_pairing_finds(seed, n):
+    """``nothing_to_merge`` (pair by pair in a box of fruits, through the grid past
+    ``FEW_FRUITS``) is true exactly when ``merge_pairs`` finds no pair, now or at the
+    frame's start for the fruits new since the record; scenes near the touching distance."""
+    from ecsgoo.kernels.merge import merge_pairs, nothing_to_merge, record, start_positions
+
+    rng = np.random.default_rng(seed)
+    side = 20.0 * np.sqrt(n) * rng.uniform(1.0, 3.0) * (1.0 + n / 100.0)
+    pos = rng.uniform(0, side, (n, 2))
+    pin = pos + rng.normal(0, 4.0, (n, 2))
+    radius = rng.uniform(3.0, 8.0, n)
+    kind = rng.integers(-1, 3, n)
+    entity = rng.permutation(2 * n)[:n].astype(np.int64)
+    kept = rng.random(n) < 0.7
+    old = record(int(kept.sum()), pos[kept] + rng.normal(0, 2.0, (int(kept.sum()), 2)),
+                 kind[kept], entity[kept])
+    slop = float(rng.choice([0.0, 0.5]))
+    got = nothing_to_merge(n, pos, pin, radius, kind, entity, slop, *old)
+    start, fresh, count = start_positions(n, pos, pin, kind, entity, *old)
+    spawned = count and len(merge_pairs(n, start, radius, kind, entity, slop, fresh)[0])
+    now = len(merge_pairs(n, pos, radius, kind, entity, slop, np.ones(n, np.bool_))[0])
+    assert got == (not spawned and not now)
