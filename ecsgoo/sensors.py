@@ -29,7 +29,14 @@ import numpy as np
 from . import geometry, limits, queries
 from .errors import WorldError
 from .kernels.contacts import inside_ring
-from .kernels.sensing import BOX, CIRCLE, POLYGON, sense_discs, sense_outlines
+from .kernels.sensing import (
+    BOX,
+    CIRCLE,
+    POLYGON,
+    sense_discs,
+    sense_discs_again,
+    sense_outlines,
+)
 from .physics.broadphase import one_cell
 from .polygons import segments_meet
 
@@ -371,6 +378,19 @@ def update(world: World) -> None:
     sensors = world.get_component(Sensor)
     if _all_empty(world, sensors):
         return  # nothing was inside and nothing is: no event (most frames of most games)
+    seen = _discs_seen(world, sensors)
+    if seen is not None and seen[0]:
+        return  # the same discs in the same sensors as the last look found: no event
+    world._sensors_seen = None
+    calm = _update(world, sensors)
+    if seen is not None and calm and seen[2] >= 0:  # no handler ran (nothing moved since):
+        # what the look found is what the sensors hold now, in their ``inside`` lists
+        world._sensors_seen = (_seen_key(world, sensors), seen[1], seen[2])
+
+
+def _update(world: World, sensors: list[tuple[int, Sensor]]) -> bool:
+    """``update``'s full look; whether no handler ran (nothing moved since the look)."""
+    calm = True
     now: list[list[int]] = []
     for k, (entity, sensor) in enumerate(sensors):
         if not now:
@@ -383,10 +403,55 @@ def update(world: World) -> None:
         for other in inside:
             if other not in before:
                 world.dispatch("sensor_entered", entity, other)
-                now = []
+                now, calm = [], False
         for other in sorted(before - set(inside)):
             world.dispatch("sensor_left", entity, other)
-            now = []
+            now, calm = [], False
+    return calm
+
+
+def _seen_key(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[Any, ...]:
+    """What ``_discs_seen``'s pairs hold for: the particles' rows (their version), the
+    sensors' ``inside`` lists themselves (each is replaced when it changes; kept here, so
+    no other list can take its place unseen) and their lengths."""
+    inside = tuple(s.inside for _, s in sensors)
+    return world.store.particles.version, inside, tuple(map(len, inside))
+
+
+def _same_key(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether two ``_seen_key``s are of the same rows and the very same lists."""
+    return (a[0] == b[0] and a[2] == b[2]
+            and all(x is y for x, y in zip(a[1], b[1], strict=True)))
+
+
+def _discs_seen(world: World,
+                sensors: list[tuple[int, Sensor]]) -> tuple[bool, np.ndarray, int] | None:
+    """In a world of particles alone (no rigid body, no soft body's outline, no sensor
+    that follows anything) looked at row by row (``one_cell``, so in row order): whether
+    the pairs ``(sensor, row)`` found now are those a full look that ran no handler found
+    last, with the same rows, sensors and ``inside`` lists (``World._sensors_seen``);
+    then the pairs and their count, to keep for the next frame. None: not such a world
+    (look in full)."""
+    st = world.store
+    p = st.particles
+    if st.bodies.n or len(st.outline_off) > 1 or not p.n:
+        return None
+    shown = [s for _, s in sensors]
+    if any(s.on is not None for s in shown) or p.n * len(shown) > BRUTE_ROWS:
+        return None  # (a real grid's rows come in another order as they move)
+    st.prepare()
+    c = p.cols
+    last = world.__dict__.get("_sensors_seen")
+    if last is None or not _same_key(last[0], _seen_key(world, sensors)):
+        last = (None, _NO_PAIRS, -1)  # nothing to compare with: never the same
+    out = np.empty((len(shown) * p.n, 2), dtype=np.int64)  # room for every pair
+    m, same = sense_discs_again(len(shown), *_kept(world, shown, shown), c["pos"], c["radius"],
+                                c["layer"], *one_cell(p.n), out, last[1], last[2])
+    return same and last[2] >= 0, out, m
+
+
+#: No pairs (``_discs_seen`` with nothing from a last look).
+_NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 
 
 def _all_empty(world: World, sensors: list[tuple[int, Sensor]]) -> bool:

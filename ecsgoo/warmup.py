@@ -270,15 +270,18 @@ def _rigid_alone() -> None:
 
 def _sleepers() -> None:
     """A disc asleep on the floor while another falls, watched: the sleeping kernels, the
-    contact events' look with nothing to report, and a ray where there are only discs."""
+    contact events' look with nothing to report, a sensor holding the same disc frame
+    after frame, and a ray where there are only discs."""
     from . import systems
     from .components import Particle
+    from .sensors import Sensor
     from .world import World
 
     world = World(bounds=(0, 0, 200, 100), sleep=True).use(systems.Integrate(),
                                                             systems.Collide())
     try:
         world.create_entity(Particle(20, 5, radius=5))
+        world.create_entity(Sensor.box(20, 10, 30, 30))  # holding it: the look again
         world.step(90)
         world.create_entity(Particle(150, 80, radius=5, events=True))  # watched, in flight
         world.step(2)

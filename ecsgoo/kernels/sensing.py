@@ -109,3 +109,18 @@ def sense_outlines(count, kind, geo, poly_off, poly_xy, poly_idx, mask, rings, o
                     m += 1
                     break
     return m
+
+
+@njit(cache=True)
+def sense_discs_again(count, kind, geo, poly_off, poly_xy, poly_idx, mask, pos, radius, layer,
+                      x0, y0, cell, nx, ny, start, items, out, last, last_m):
+    """``sense_discs`` into ``out``, and whether it found just the pairs ``last[:last_m]``
+    in the same order: ``(m, same)`` (``m`` −1 when ``out`` is full: not the same)."""
+    m = sense_discs(count, kind, geo, poly_off, poly_xy, poly_idx, mask, pos, radius, layer,
+                    x0, y0, cell, nx, ny, start, items, out)
+    if m != last_m:
+        return m, False
+    for t in range(m):
+        if out[t, 0] != last[t, 0] or out[t, 1] != last[t, 1]:
+            return m, False
+    return m, True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from ecsgoo import Particle, Sensor, World, WorldError, dumps, loads, systems
@@ -270,6 +271,7 @@ def test_frames_with_nothing_inside_any_sensor_skip_the_full_look(monkeypatch):
         monkeypatch.setattr(sensors, "sense_all", counted)
         if not shortcut:
             monkeypatch.setattr(sensors, "_all_empty", lambda world, found: False)
+            monkeypatch.setattr(sensors, "_discs_seen", lambda world, found: None)
         for _ in range(120):
             w.step()
         monkeypatch.undo()
@@ -278,3 +280,49 @@ def test_frames_with_nothing_inside_any_sensor_skip_the_full_look(monkeypatch):
 
     (fast, looked), (full, every) = run(True), run(False)
     assert fast == full and every >= 120 and 0 < looked <= every - 20
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_frames_where_the_sensors_hold_what_they_held_skip_the_full_look(monkeypatch, seed):
+    """Discs that stay in a sensor frame after frame are known so from one kernel pass
+    (``sensors._discs_seen``): the same events and the same ``inside`` lists as the full
+    look every frame, through discs coming, going, resting inside, deleted while inside,
+    a sensor moved, one added and a list written by hand; far fewer full looks."""
+    from ecsgoo import sensors
+
+    def run(shortcut: bool) -> tuple[list, list, int]:
+        rng = np.random.default_rng(seed)
+        w, log = _world()
+        boxes = [w.create_entity(Sensor.box(150 + 200 * k, 60, 160, 120)) for k in range(3)]
+        discs = [w.create_entity(Particle(*rng.uniform([20, 20], [780, 180]), radius=6,
+                                          vx=float(rng.normal(0, 40)))) for _ in range(30)]
+        looks = [0]
+        plain = sensors.sense_all
+
+        def counted(world, shown):
+            looks[0] += 1
+            return plain(world, shown)
+
+        monkeypatch.setattr(sensors, "sense_all", counted)
+        if not shortcut:
+            monkeypatch.setattr(sensors, "_discs_seen", lambda world, found: None)
+        held = []
+        for frame in range(240):
+            if frame == 60:  # one inside a sensor
+                w.delete_entity(next(e for e in discs for b in boxes
+                                     if e in w.component(b, Sensor).inside))
+            if frame == 90:
+                w.component(boxes[1], Sensor).x += 40.0
+            if frame == 120:
+                boxes.append(w.create_entity(Sensor.circle(400, 40, 80)))
+            if frame == 150:
+                w.component(boxes[2], Sensor).inside = []  # by hand: found again, entered
+            w.step()
+            held.append([list(w.component(b, Sensor).inside) for b in boxes])
+        monkeypatch.undo()
+        return log, held, looks[0]
+
+    (fast, fast_held, looked), (full, full_held, every) = run(True), run(False)
+    assert fast == full and fast_held == full_held
+    assert len(fast) > 10 and any(len(h) > 2 for frame in fast_held for h in frame)
+    assert every >= 240 and looked < every / 2
