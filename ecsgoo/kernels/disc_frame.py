@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .contacts import collide_level
-from .discs import disc_substep, find_frame, outran, warm_from
+from .discs import disc_substep, find_frame, outran, remember, warm_from
 from .integrate import integrate
 from .project import project_rounds
 
@@ -83,10 +83,12 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
     rows matched to last frame's ``old_keys``: ``Discs.find``) — then ``disc_substeps`` for
     the contacts of the first substep and the substeps after it.
 
-    Returns ``(k, m, keys, flipped, sorted)``: ``k`` as ``disc_substeps`` (0 when the
-    contacts did not fit: ``m`` < 0, the first substep's Collide is left to the stages),
-    the contacts found and their keys (``sorted``: the order that sorts them; the keys
-    are unique, so any sort gives this one)."""
+    Returns ``(k, m, keys, flipped, sorted, kept_keys, kept)``: ``k`` as
+    ``disc_substeps`` (0 when the contacts did not fit: ``m`` < 0, the first substep's
+    Collide is left to the stages), the contacts found and their keys (``sorted``: the
+    order that sorts them; the keys are unique, so any sort gives this one), and when the
+    frame is done (``k == count``) what ``Discs.keep`` remembers of them (``remember``;
+    empty otherwise)."""
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
     _integrate(0, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
                from_y, to_x, to_y, pull)
@@ -99,7 +101,8 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
                                   use_bounds, segs, h, ij, cf, pairs, seg_surf, seg_layer,
                                   downx, downy, bounce_speed, ents, wall, shift, reach)
     if m < 0:
-        return 0, m, keys, flipped, np.zeros(0, dtype=np.int64)
+        none = np.zeros(0, dtype=np.int64)
+        return 0, m, keys, flipped, none, none, np.zeros((0, 2))
     by_key = np.argsort(keys)
     if len(old_keys) and m:
         warm_from(m, keys, flipped, by_key, cf, old_keys, old)
@@ -110,7 +113,10 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
                       use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
                       chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw,
                       grabbed, from_x, from_y, to_x, to_y, pull)
-    return k, m, keys, flipped, by_key
+    done = m if k == count else 0  # the frame's impulses, for the next frame's warm start
+    kept_keys, kept = np.empty(done, dtype=np.int64), np.empty((done, 2))
+    remember(done, keys, flipped, by_key, cf, kept_keys, kept)
+    return k, m, keys, flipped, by_key, kept_keys, kept
 
 
 @njit(cache=True)

@@ -85,7 +85,7 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     lvl = world.level
     segs = lvl.segments
     _, poly_off, poly_xy, poly_idx, _, _, poly_surf, poly_layer = lvl._packed()
-    k, m, keys, flipped, by_key = disc_frame(
+    k, m, keys, flipped, by_key, kept_keys, kept = disc_frame(
         ctx.substeps, h, world.damping ** (h * 60.0), gx, gy, world.frame_force, n, c["pos"],
         c["prev"], c["w"], c["pinned"], c["pin"], c["group"], c["layer"], c["frozen"],
         st.any_frozen, REACH_PX, discs.ents, WALL, SHIFT, *world.down, collide.particles,
@@ -101,6 +101,12 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
         discs.ij, discs.cf = room(2 * len(discs.ij))
         return 0, len(stages) - 1
     discs.n, discs.found = m, (keys, flipped, by_key)
+    if k == ctx.substeps and not (st.any_frozen and len(discs.keys)):
+        # done: the kernel remembered the impulses as ``Discs.keep`` does (no frozen
+        # rows' memory to keep beside them)
+        discs.keys, discs.memory = kept_keys, kept
+        world.substep_index = ctx.substeps - 1
+        return ctx.substeps, 0
     return _ended(world, ctx, k, stages)
 
 
