@@ -167,6 +167,21 @@ def update(world: World) -> None:
         world.dispatch("contact_ended", a, b)
 
 
+def quiet_watch(world: World) -> bool | None:
+    """``frame_end.quiet``'s part, in a world of particles alone: whether its look must
+    test the watched particles for a touch (True) or nothing is watched (False); None when
+    ``update`` must look in full (pairs touching or arriving since the last frame, or
+    more watched tests than one cell takes)."""
+    state = world.resource(Touching)
+    if state is not None and (state.pairs or state.arriving):
+        return None
+    p = world.store.particles
+    watching = watched_count(p)
+    if watching * p.n > FEW_TESTS:
+        return None
+    return watching > 0
+
+
 def _touch_free(world: World) -> bool:
     """Whether no watched particle touches another particle or the level, in a world of
     particles alone (no bodies, no soft body's outline): one kernel call

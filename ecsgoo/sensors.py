@@ -410,6 +410,30 @@ def _update(world: World, sensors: list[tuple[int, Sensor]]) -> bool:
     return calm
 
 
+def quiet_args(world: World) -> tuple[Any, ...] | None:
+    """``frame_end.quiet``'s part, in a world of particles alone: what its look takes to
+    tell that every sensor holds what it held (``sensing.sense_discs_again``: the sensors
+    packed, room for the pairs, the pairs they held and their count: none when none holds
+    anything, else those ``update`` kept); None when ``update`` must look in full (a
+    sensor that follows something, more rows than one cell takes, or nothing kept)."""
+    if not world._has_any(Sensor):
+        return _NO_SENSORS
+    sensors = world.get_component(Sensor)
+    shown = [s for _, s in sensors]
+    n = world.store.particles.n
+    if any(s.on is not None for s in shown) or n * len(shown) > BRUTE_ROWS:
+        return None
+    if not any(s.inside for s in shown):
+        last, last_m = _NO_PAIRS, 0  # ``_all_empty``'s question
+    else:
+        kept = world.__dict__.get("_sensors_seen")
+        if kept is None or not _same_key(kept[0], _seen_key(world, sensors)):
+            return None
+        last, last_m = kept[1], kept[2]
+    return (len(shown), *_kept(world, shown, shown),
+            np.empty((len(shown) * n, 2), dtype=np.int64), last, last_m)
+
+
 def _seen_key(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[Any, ...]:
     """What ``_discs_seen``'s pairs hold for: the particles' rows (their version), the
     sensors' ``inside`` lists themselves (each is replaced when it changes; kept here, so
@@ -452,6 +476,10 @@ def _discs_seen(world: World,
 
 #: No pairs (``_discs_seen`` with nothing from a last look).
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
+#: ``quiet_args`` of a world without sensors: none to look at (typed as a pack's arrays).
+_NO_SENSORS = (0, np.zeros(0, dtype=np.int64), np.zeros((0, 9)), np.zeros(1, dtype=np.int64),
+               np.zeros((0, 2)), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+               _NO_PAIRS, _NO_PAIRS, 0)
 
 
 def _all_empty(world: World, sensors: list[tuple[int, Sensor]]) -> bool:

@@ -117,6 +117,54 @@ def update(world: World) -> None:
     state.resting_rows = (n, m)
 
 
+def quiet_args(world: World) -> tuple[Any, ...] | None:
+    """``frame_end.quiet``'s part: ``update``'s first steps (the frozen thawed; nothing to
+    do in a world asleep all through) and then, for its usual frame, what the frame's look
+    takes (``stillness.frame_stillness``, ``all_asleep``), after a flag that says to call
+    ``quiet_done`` with what it found; None when ``update`` must go the long way (no start
+    taken, or rows came or went). Of a world of particles alone (its bodies' columns are
+    passed, of no rows)."""
+    if not world.sleep:
+        return _NO_LOOK
+    st = world.store
+    p, b = st.particles, st.bodies
+    st.thaw()  # the frame is over: frozen islands have their inverse masses back
+    state = world.sleep_state
+    if world.resting and state.resting_rows == (p.n, b.n):
+        return _NO_LOOK  # all asleep, nothing woke and nothing joined: nothing changed
+    start = state.start
+    if start is None or start.version != p.version or start.bversion != b.version:
+        return None
+    speeds = state.speeds
+    if speeds is None or len(speeds[0]) != p.n or len(speeds[1]) != b.n:
+        speeds = state.speeds = (np.empty(p.n), np.empty(b.n))
+    c, bc = p.cols, b.cols
+    return (True, True, start.pos, c["asleep"], c["still"], c["pinned"], c["mass"], b.n,
+            bc["pos"], bc["prev"], bc["angle"], bc["prev_angle"], bc["extent"], start.bpose,
+            bc["asleep"], bc["still"], bc["pinned"], st.h, world.dt, sleep_speed(world),
+            *speeds)
+
+
+def quiet_done(world: World, sleeps: bool, resting: bool) -> None:
+    """``update``'s rest after ``frame_end.quiet``'s look found no sleeping row hit
+    (``sleeps``: some row sleeps, put back where the frame began; ``resting``: everything
+    that can move sleeps), in a world of particles alone."""
+    st = world.store
+    p = st.particles
+    state = world.sleep_state
+    state.start = None
+    if sleeps:
+        st.moved()  # the sleeping rows were put back where the frame began
+    grabbed = st.pslot.get(world.grabbed, -1)
+    if grabbed >= 0:
+        p.still[grabbed] = 0
+    if world.frame % LOOK_EVERY == 0:
+        _look_for_islands(world)
+        resting = derived.resting(world)
+    world.resting = resting
+    state.resting_rows = (p.n, st.bodies.n)
+
+
 def _look_for_islands(world: World) -> None:
     """Put each island whose members have all been still for ``SLEEP_FRAMES`` to sleep,
     wake the others. While no member of any island has been still that long, every
@@ -133,6 +181,14 @@ def _look_for_islands(world: World) -> None:
                             b.pinned, p.asleep, b.asleep, p.nap, b.nap)
     if not same:  # (when it is, ``sleepers`` did what ``_set`` would: the awake unnamed)
         _set(world, asleep[:n], asleep[n:], island)
+
+
+#: ``quiet_args`` when there is nothing to look at: its flag off (typed as the look's).
+_NO_LOOK = (False, False, np.zeros((0, 2)), np.zeros(0, dtype=np.bool_),
+            np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_), np.zeros(0), 0,
+            np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0),
+            np.zeros((0, 3)), np.zeros(0, dtype=np.bool_), np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.bool_), 1.0, 1.0, 1.0, np.zeros(0), np.zeros(0))
 
 
 def sleep_speed(world: World) -> float:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import esper
 import numpy as np
 
-from . import contact_events, derived, kinematic, limits, queries, sensors, sleeping
+from . import contact_events, derived, frame_end, kinematic, limits, queries, sensors, sleeping
 from .components import (
     Anchor,
     AreaConstraint,
@@ -523,13 +523,14 @@ class World:
     def end_frame(self) -> None:
         """End a frame (``Pipeline.step`` calls it): contact and sensor events, the frame
         counts, and the pointer arrives."""
-        contact_events.update(self)  # each makes the store whole before it reads it: a
-        sensors.update(self)  # stage or a handler may have made or deleted anything
-        kinematic.stop(self)  # what move_to moved rests where it arrived
-        if not (self.rested and self.resting):  # asleep all through: nothing moved since
-            astray.check(self)  # nothing past the representable range goes on unnoticed
-        if self.sleep:
-            sleeping.update(self)
+        if not frame_end.quiet(self):  # most frames have nothing to report: one call
+            contact_events.update(self)  # each makes the store whole before it reads it: a
+            sensors.update(self)  # stage or a handler may have made or deleted anything
+            kinematic.stop(self)  # what move_to moved rests where it arrived
+            if not (self.rested and self.resting):  # asleep all through: nothing moved
+                astray.check(self)  # nothing past the representable range goes unnoticed
+            if self.sleep:
+                sleeping.update(self)
         self.frame += 1
         self.grab_from = self.grab_target
 

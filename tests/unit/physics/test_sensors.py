@@ -253,7 +253,7 @@ def test_frames_with_nothing_inside_any_sensor_skip_the_full_look(monkeypatch):
     """Sensors that held nothing and hold nothing are known so from one kernel pass
     (``sensors._all_empty``): the same events as the full look every frame, and no full
     look while discs pass beside the sensors."""
-    from ecsgoo import sensors
+    from ecsgoo import frame_end, sensors
 
     def run(shortcut: bool) -> tuple[list, int]:
         w, log = _world()
@@ -272,6 +272,7 @@ def test_frames_with_nothing_inside_any_sensor_skip_the_full_look(monkeypatch):
         if not shortcut:
             monkeypatch.setattr(sensors, "_all_empty", lambda world, found: False)
             monkeypatch.setattr(sensors, "_discs_seen", lambda world, found: None)
+            monkeypatch.setattr(frame_end, "ENABLED", False)  # the one-call end asks too
         for _ in range(120):
             w.step()
         monkeypatch.undo()
@@ -288,7 +289,7 @@ def test_frames_where_the_sensors_hold_what_they_held_skip_the_full_look(monkeyp
     (``sensors._discs_seen``): the same events and the same ``inside`` lists as the full
     look every frame, through discs coming, going, resting inside, deleted while inside,
     a sensor moved, one added and a list written by hand; far fewer full looks."""
-    from ecsgoo import sensors
+    from ecsgoo import frame_end, sensors
 
     def run(shortcut: bool) -> tuple[list, list, int]:
         rng = np.random.default_rng(seed)
@@ -306,6 +307,7 @@ def test_frames_where_the_sensors_hold_what_they_held_skip_the_full_look(monkeyp
         monkeypatch.setattr(sensors, "sense_all", counted)
         if not shortcut:
             monkeypatch.setattr(sensors, "_discs_seen", lambda world, found: None)
+            monkeypatch.setattr(frame_end, "ENABLED", False)  # the one-call end asks too
         held = []
         for frame in range(240):
             if frame == 60:  # one inside a sensor

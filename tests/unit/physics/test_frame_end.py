@@ -1,0 +1,95 @@
+"""The one-call frame end (``frame_end.quiet``): the same bits, events and sensor lists as
+the frame ended service by service, through what games do between frames."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ecsgoo import Particle, Sensor, World, frame_end, systems
+from events import record
+
+EVENTS = dict(contact_began="began", contact_ended="ended", sensor_entered="in",
+              sensor_left="out")
+
+
+def _world(rng: np.random.Generator, sleep: bool) -> World:
+    w = World(bounds=(0, 0, 600, 400), sleep=sleep).use(*(s() for s in systems.SOLVER))
+    w.level.add_segment((0, 120), (250, 60))
+    w.level.add_polygon([(420, 0), (600, 0), (600, 90)])
+    for _ in range(25):
+        w.create_entity(Particle(*rng.uniform([20, 20], [580, 380]), radius=rng.uniform(4, 12),
+                                 vx=float(rng.normal(0, 60)), events=bool(rng.random() < 0.2),
+                                 restitution=0.3))
+    w.create_entity(Sensor.box(300, 60, 200, 120))
+    w.create_entity(Sensor.circle(100, 300, 60))
+    return w
+
+
+def _act(w: World, rng: np.random.Generator, frame: int) -> None:
+    """What a game does between frames, now and then."""
+    ents = [e for e, _ in w.get_component(Particle)]
+    roll = rng.random()
+    if roll < 0.03:
+        w.create_entity(Particle(*rng.uniform([20, 200], [580, 380]), radius=6.0,
+                                 events=bool(rng.random() < 0.5)))
+    elif roll < 0.05 and len(ents) > 5:
+        w.delete_entity(int(rng.choice(ents)))
+    elif roll < 0.07:
+        w.component(int(rng.choice(ents)), Particle).vy = 300.0
+    elif roll < 0.08:
+        w.component(int(rng.choice(ents)), Particle).events = True
+    elif roll < 0.09:
+        w.component(next(e for e, _ in w.get_component(Sensor)), Sensor).x += 30.0
+    elif frame == 200:
+        w.grab(int(rng.choice(ents)), 300.0, 300.0)
+    elif frame == 260:
+        w.release()
+
+
+def _landing(w: World, log: list) -> None:
+    """As a game watches a dropped piece: until it lands (then neither end is)."""
+
+    def landed(a: int, b: int, *where: float) -> None:
+        log.append(("began", a, b, *where))
+        for e in (a, b):
+            if e >= 0 and w.entity_exists(e):
+                w.component(e, Particle).events = False
+
+    w.set_handler("contact_began", landed)
+
+
+def _run(seed: int, sleep: bool) -> tuple[list, list, list, int]:
+    """400 frames of a random world: the state hashes, the sensors' lists, the events,
+    and how many rows sleep at the end."""
+    rng = np.random.default_rng(seed)
+    w = _world(rng, sleep)
+    log = record(w, **EVENTS)
+    _landing(w, log)
+    hashes, inside = [], []
+    for frame in range(400):
+        _act(w, rng, frame)
+        w.step()
+        hashes.append(w.state_hash())
+        inside.append([list(s.inside) for _, s in w.get_component(Sensor)])
+    return hashes, inside, log, int(w.store.particles.asleep[: w.store.particles.n].sum())
+
+
+@pytest.mark.parametrize("sleep", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+def test_ending_in_one_call_gives_the_bits_of_the_services_one_by_one(monkeypatch, seed,
+                                                                       sleep):
+    quiet, plain = [0], frame_end.quiet
+
+    def counted(world: World) -> bool:
+        done = plain(world)
+        quiet[0] += done
+        return done
+
+    monkeypatch.setattr(frame_end, "quiet", counted)
+    hashes, inside, log, asleep = _run(seed, sleep)
+    ended_quietly, quiet[0] = quiet[0], 0
+    monkeypatch.setattr(frame_end, "ENABLED", False)
+    assert _run(seed, sleep) == (hashes, inside, log, asleep) and quiet[0] == 0
+    assert len(log) > 10 and 100 < ended_quietly < 400
+    assert asleep > 0 or not sleep
