@@ -240,3 +240,30 @@ def test_the_stage_profile_names_every_stage_and_its_parts_fit_in_the_frame():
     split = bench_env_speed.time_split("ecsgoo/Rope-v0", 20)
     assert split.keys() == {"physics", "game", "env"} and split["game"] > 0
     assert sum(split.values()) == pytest.approx(1.0)
+
+
+def test_a_sampled_binary_action_is_taken_as_the_full_checks_take_it():
+    """``base._binary_action``: for every int8 array of a MultiBinary space's shape, the
+    value ``_action_problem`` returns (a copy, never the caller's array), and for anything
+    else ``None`` (the full checks decide: their errors stay theirs)."""
+    from itertools import product
+
+    from ecsgoo.envs.base import _action_problem, _binary_action
+
+    space = gym.spaces.MultiBinary(3)
+    for bits in product([0, 1, 2, -1, 127], repeat=3):
+        action = np.array(bits, np.int8)
+        fast = _binary_action(space, action)
+        problem, full = _action_problem(space, action)
+        if problem is not None:
+            assert fast is None
+            continue
+        assert fast is not None and fast is not action
+        assert fast.dtype == full.dtype and fast.tobytes() == full.tobytes()
+    ones = np.ones(3, np.int8)
+    for other in (ones.astype(np.int64), ones.astype(np.float32), ones.astype(bool),
+                  ones.tolist(), np.ones(2, np.int8), np.ones((1, 3), np.int8)):
+        assert _binary_action(space, other) is None
+    assert _binary_action(gym.spaces.MultiDiscrete([2, 2, 2]), ones) is None
+    grid = gym.spaces.MultiBinary([2, 2])
+    assert _binary_action(grid, np.eye(2, dtype=np.int8)).tolist() == [[1, 0], [0, 1]]
