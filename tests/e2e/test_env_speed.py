@@ -267,3 +267,23 @@ def test_a_sampled_binary_action_is_taken_as_the_full_checks_take_it():
     assert _binary_action(gym.spaces.MultiDiscrete([2, 2, 2]), ones) is None
     grid = gym.spaces.MultiBinary([2, 2])
     assert _binary_action(grid, np.eye(2, dtype=np.int8)).tolist() == [[1, 0], [0, 1]]
+
+
+def test_the_observations_clip_is_numpys_clip_to_the_bit():
+    """``envs.rope._clip`` (the rope observation's numbers, one at a time) gives the bytes
+    ``np.clip`` gives a float64 array, then as float32: NaN of either sign, ±0.0, the
+    bounds themselves, infinities, the smallest subnormals."""
+    import random
+
+    from ecsgoo.envs.rope import _clip
+
+    special = [-0.0, 0.0, 1.0, -1.0, 10.0, -10.0, np.nextafter(1.0, 2.0), np.nextafter(10, 0),
+               5e-324, -5e-324, 1e300, -1e300, np.inf, -np.inf, np.nan, -np.nan]
+    rng = random.Random(0)
+    values = special + [rng.uniform(-20.0, 20.0) for _ in range(200)]
+    for low, high in ((0.0, 1.0), (-10.0, 10.0)):
+        array = np.array(values, np.float64)
+        ours = [_clip(v, low, high) for v in values]
+        assert np.array(ours).tobytes() == array.clip(low, high).tobytes()
+        assert np.array(ours, np.float32).tobytes() == \
+            array.clip(low, high).astype(np.float32).tobytes()
