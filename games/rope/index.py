@@ -101,7 +101,9 @@ class IndexFinder:
     """
 
     def __init__(self) -> None:
-        self._key: tuple[Any, ...] = ()
+        self._ropes: list[tuple[int, Rope]] | None = None  # the Rope list it was made at
+        self._tables: tuple[Any, Any] = ()  # that world's particle and spring views
+        self._versions = (-1, -1)  # and their versions then
         self._index: RopeIndex | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> IndexFinder:
@@ -110,12 +112,16 @@ class IndexFinder:
     def of(self, world: Any) -> RopeIndex:
         """The index of ``world`` as it is now."""
         ropes = world.get_component(Rope)  # the same list until a component comes or goes
-        # (a list of this world's: another world, a clone or a loaded one, has its own)
-        key = (ropes, world.particles.version, world.springs.version)
-        if self._key and self._key[0] is ropes and self._key[1:] == key[1:]:
-            return self._index  # type: ignore[return-value]
+        # (a list of this world's: another world, a clone or a loaded one, has its own, so
+        # the same list is the same world, and the views kept are its own)
+        if ropes is self._ropes:
+            parts, springs = self._tables
+            if parts.version == self._versions[0] and springs.version == self._versions[1]:
+                return self._index  # type: ignore[return-value]
         self._index = _index(world, ropes)
-        self._key = key
+        parts, springs = world.particles, world.springs
+        self._ropes, self._tables = ropes, (parts, springs)
+        self._versions = (parts.version, springs.version)
         return self._index
 
 
