@@ -33,8 +33,8 @@ from gymnasium import spaces
 
 from games.rope import RopeGame, bot
 from games.rope.components import Monster, Star
-from games.rope.index import IndexFinder, RopeIndex, RopeRows
-from games.rope.rules import board_of, candy_of
+from games.rope.index import RopeIndex, RopeRows
+from games.rope.rules import RulesIndex, board_of, candy_of
 from games.rope.swipe import swipe_across
 
 from ..components import Particle
@@ -78,8 +78,8 @@ class RopeEnv(GameEnv):
             raise ValueError(f"frames_per_step must be >= 1, got {frames_per_step}")
         self.frames_per_step = frames_per_step
         #: The game's candy, ropes and stars, looked up again when its world's structure
-        #: changes (a copy of the environment starts with none).
-        self._index = IndexFinder()
+        #: changes, shared with its rules stage (a copy of the environment starts with none).
+        self._index = RulesIndex()
         super().__init__(level, render_mode, max_frames, obs)
 
     @property

@@ -315,3 +315,25 @@ def test_the_rope_components_deep_copies_are_copys_own(level):
     copied = copy.deepcopy(twice)
     assert copied.nodes is copied.springs
     assert copy.deepcopy(odd).x["not"] is not odd.x["not"]
+
+
+def test_the_environment_reads_the_index_its_rules_stage_keeps():
+    """``rules.RulesIndex``: the index the rope environment reads is the one its world's
+    RopeRules stage made (one look-up for both), a new game's after a reset; a world with
+    no such stage gets one of its own, the index a finder makes."""
+    import copy
+
+    from games.rope.rules import RopeRules, RulesIndex
+
+    env = gym.make("ecsgoo/Rope-v0", level=3).unwrapped
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        env.step(np.zeros(3, np.int8))
+        world = env.game.world
+        stage = next(s for s in world.pipeline if isinstance(s, RopeRules))
+        assert env._index.of(world) is stage._index.of(world)
+    assert copy.deepcopy(env._index)._pipeline is None
+    bare = RopeGame(level=3).world
+    bare.use(*(s for s in bare.pipeline if not isinstance(s, RopeRules)))
+    shared = RulesIndex().of(bare)
+    assert shared.candy == IndexFinder().of(bare).candy and len(shared.ropes) == 3
