@@ -337,3 +337,41 @@ def test_the_environment_reads_the_index_its_rules_stage_keeps():
     bare.use(*(s for s in bare.pipeline if not isinstance(s, RopeRules)))
     shared = RulesIndex().of(bare)
     assert shared.candy == IndexFinder().of(bare).candy and len(shared.ropes) == 3
+
+
+def _calm_as_it_was(world, pieces, index) -> None:
+    """``cut_pieces.calm`` as it was written: gravity's direction made every call, the
+    touched rows fancy-indexed."""
+    from ecsgoo.kernels.calm import calm_pieces
+    from games.rope import cut_pieces as cp
+
+    prev = index.prev.copy()
+    calm_pieces(index.pos, prev, index.mass, index.pinned, pieces.stubs, pieces.stub_pins,
+                pieces.tails, pieces.a, pieces.m, pieces.b, pieces.bent,
+                np.asarray(world.down, dtype=np.float64), world.substeps, cp.CUT_DRAG,
+                cp.BUCKLE, cp.TAIL_DAMP, cp.BEND)
+    world.particles.write("prev", prev[pieces.touched], pieces.touched)
+
+
+def test_calm_writes_the_previous_positions_it_wrote_as_first_written():
+    """``cut_pieces.calm`` (its direction of gravity kept while the gravity is the same
+    tuple, its rows taken) and its first form calm a world and its clone to the same
+    hash, frame after frame, through changes of gravity (-0.0 too: another direction)."""
+    from games.rope.cut_pieces import calm
+
+    game = RopeGame(level=3)
+    _cut_one(game)
+    for _ in range(5):
+        game.step()
+    world = game.world
+    twin = world.clone()
+    gravities = [None] * 4 + [(-0.0, -700.0), (0.0, -700.0), (300.0, -100.0)]
+    for gravity in gravities:
+        for w, how in ((world, calm), (twin, _calm_as_it_was)):
+            if gravity is not None:
+                w.gravity = gravity
+            index = IndexFinder().of(w)
+            how(w, PieceFinder().pieces(w, index), index)
+        assert world.state_hash() == twin.state_hash()
+        world.step()
+        twin.step()
