@@ -375,3 +375,13 @@ def test_calm_writes_the_previous_positions_it_wrote_as_first_written():
         assert world.state_hash() == twin.state_hash()
         world.step()
         twin.step()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_cached_levels_files_are_the_games_own(env_id):
+    """``CachedLevels.level_file``, found once a class and level, is the game's own path."""
+    play = gym.make(env_id).unwrapped.play_class
+    game = next(c for c in play.__mro__ if c is not play and not issubclass(c, CachedLevels))
+    for level in range(1, len(game.levels) + 1):
+        assert play.level_file(level) == game.level_file(level)
+        assert play.level_file(level) is play.level_file(level)
