@@ -113,6 +113,8 @@ class RopeEnv(GameEnv):
 
     def _act(self, action: Any) -> None:
         bits = action
+        if not any(bits[:MAX_ROPES]):  # a wait (most of a cutter's decisions): nothing to find
+            return
         world = self.game.world
         index = self._index.of(world)
         held = index.holding()
