@@ -2,8 +2,11 @@
 
 Levels are read once a process and every episode plays a clone (``envs.levels``);
 rope's cut pieces are found once per cut (``games.rope.cut_pieces``), its candy, ropes and
-stars once per change of structure (``games.rope.index``). Each is checked against what
-it replaces: a fresh load, a look-up per component.
+stars once per change of structure (``games.rope.index``, shared with the environment:
+``rules.RulesIndex``); a sampled MultiBinary action skips the full checks; the rope
+observation is made in Python floats; the rope components deep-copy themselves. Each is
+checked against what it replaces: a fresh load, a look-up per component, the full
+checks, ``np.clip``, ``copy``'s own walk, calm as first written.
 """
 
 from __future__ import annotations
