@@ -75,6 +75,22 @@ def _whole(value: Any) -> bool:
     return type(value) is not bool and hasattr(value, "__index__")
 
 
+#: The byte values of a ``MultiBinary`` action's elements (int8: each byte is one).
+_BITS = frozenset((0, 1))
+
+
+def _binary_action(space: gym.spaces.Space, action: Any) -> np.ndarray | None:
+    """A copy of ``action`` when it is what a ``MultiBinary`` space samples (an ndarray of
+    its int8 dtype and shape holding 0s and 1s): what ``_action_problem`` returns for
+    it, in ~1 µs instead of ~10 (a step's check, every step); ``None`` for anything
+    else, which ``_action_problem`` decides."""
+    if (type(space) is gym.spaces.MultiBinary and type(action) is np.ndarray
+            and action.dtype == np.int8 and action.shape == space.shape
+            and _BITS.issuperset(action.tobytes())):
+        return action.copy()
+    return None
+
+
 def _action_problem(space: gym.spaces.Space, action: Any) -> tuple[str | None, Any]:
     """``(None, action as the space's dtype)``, or ``(what is wrong, None)``."""
     try:
@@ -305,6 +321,9 @@ class GameEnv(gym.Env):
         space and what is wrong (the same checks, in the same order, for every env: an
         array of that shape, real numbers, finite, in the space)."""
         space = self.action_space
+        fast = _binary_action(space, action)
+        if fast is not None:
+            return fast
         problem, value = _action_problem(space, action)
         if problem is not None:
             shown = repr(action)

@@ -15,6 +15,7 @@ components and columns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -51,7 +52,8 @@ class RopeIndex:
     in esper's order (the cut pieces' rows follow it), ``by_entity``: the same sorted by
     entity, their links' rows one after another in ``links``, each rope's at
     ``links[start:stop]`` of its ``spans`` ``(rope, start, stop)``; ``stars`` and
-    ``mouths``: ``(entity, component, its Sensor or None)`` in esper's order;
+    ``mouths``: ``(entity, component, its Sensor or None)`` in esper's order
+    (``stars_by_entity``: the Star components sorted by entity);
     ``monster``: the first Om Nom (``None`` without one). ``pos``, ``prev``, ``mass``,
     ``pinned``: the particles' columns, ``broken``: the springs', as ``world.particles``
     and ``world.springs`` view them (live, read-only): valid as long as the index, since
@@ -68,6 +70,7 @@ class RopeIndex:
     links: np.ndarray
     spans: list[tuple[RopeRows, int, int]]
     stars: list[tuple[int, Star, Sensor | None]]
+    stars_by_entity: list[Star]
     hooks: list[tuple[int, Hook]]
     mouths: list[tuple[int, Monster, Sensor | None]]
     pos: np.ndarray
@@ -98,7 +101,9 @@ class IndexFinder:
     """
 
     def __init__(self) -> None:
-        self._key: tuple[Any, ...] = ()
+        self._ropes: list[tuple[int, Rope]] | None = None  # the Rope list it was made at
+        self._tables: tuple[Any, Any] = ()  # that world's particle and spring views
+        self._versions = (-1, -1)  # and their versions then
         self._index: RopeIndex | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> IndexFinder:
@@ -107,12 +112,16 @@ class IndexFinder:
     def of(self, world: Any) -> RopeIndex:
         """The index of ``world`` as it is now."""
         ropes = world.get_component(Rope)  # the same list until a component comes or goes
-        # (a list of this world's: another world, a clone or a loaded one, has its own)
-        key = (ropes, world.particles.version, world.springs.version)
-        if self._key and self._key[0] is ropes and self._key[1:] == key[1:]:
-            return self._index  # type: ignore[return-value]
+        # (a list of this world's: another world, a clone or a loaded one, has its own, so
+        # the same list is the same world, and the views kept are its own)
+        if ropes is self._ropes:
+            parts, springs = self._tables
+            if parts.version == self._versions[0] and springs.version == self._versions[1]:
+                return self._index  # type: ignore[return-value]
         self._index = _index(world, ropes)
-        self._key = key
+        parts, springs = world.particles, world.springs
+        self._ropes, self._tables = ropes, (parts, springs)
+        self._versions = (parts.version, springs.version)
         return self._index
 
 
@@ -141,6 +150,7 @@ def _index(world: Any, ropes: list[tuple[int, Rope]]) -> RopeIndex:
         by_entity=by_entity, links=np.concatenate([_NONE, *(r.links for r in by_entity)]),
         spans=list(zip(by_entity, starts[:-1].tolist(), starts[1:].tolist(), strict=True)),
         stars=[(e, s, sensors.get(e)) for e, s in world.get_component(Star)],
+        stars_by_entity=[s for _, s in sorted(world.get_component(Star), key=itemgetter(0))],
         hooks=list(world.get_component(Hook)),
         mouths=[(e, m, sensors.get(e)) for e, m in world.get_component(Monster)],
         pos=parts.pos, prev=parts.prev, mass=parts.mass, pinned=parts.pinned,

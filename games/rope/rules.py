@@ -67,6 +67,28 @@ class RopeRules(Stage):
             index = self._index.of(world)  # what the event's handlers did, for the next
 
 
+class RulesIndex:
+    """A world's ``RopeIndex`` as its ``RopeRules`` stage keeps it, for a reader outside the
+    pipeline (the environment): one look-up per change of structure serves both (a fresh
+    world's costs ~60-100 µs, once an episode). A world without the stage: an
+    ``IndexFinder`` of its own. A cache: a copy of it starts empty."""
+
+    def __init__(self) -> None:
+        self._pipeline: Any = None  # the pipeline whose stage's finder is used
+        self._finder = IndexFinder()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RulesIndex:
+        return RulesIndex()
+
+    def of(self, world: Any) -> RopeIndex:
+        """The index of ``world`` as it is now."""
+        if world.pipeline is not self._pipeline:  # another world, or new stages (``use``)
+            self._pipeline = world.pipeline
+            stage = next((s for s in world.pipeline if isinstance(s, RopeRules)), None)
+            self._finder = IndexFinder() if stage is None else stage._index
+        return self._finder.of(world)
+
+
 def board_of(world: Any) -> Board | None:
     """The level's Board component (None in a world without one)."""
     boards = world.get_component(Board)

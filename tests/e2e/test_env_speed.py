@@ -2,8 +2,11 @@
 
 Levels are read once a process and every episode plays a clone (``envs.levels``);
 rope's cut pieces are found once per cut (``games.rope.cut_pieces``), its candy, ropes and
-stars once per change of structure (``games.rope.index``). Each is checked against what
-it replaces: a fresh load, a look-up per component.
+stars once per change of structure (``games.rope.index``, shared with the environment:
+``rules.RulesIndex``); a sampled MultiBinary action skips the full checks; the rope
+observation is made in Python floats; the rope components deep-copy themselves. Each is
+checked against what it replaces: a fresh load, a look-up per component, the full
+checks, ``np.clip``, ``copy``'s own walk, calm as first written.
 """
 
 from __future__ import annotations
@@ -240,3 +243,161 @@ def test_the_stage_profile_names_every_stage_and_its_parts_fit_in_the_frame():
     split = bench_env_speed.time_split("ecsgoo/Rope-v0", 20)
     assert split.keys() == {"physics", "game", "env"} and split["game"] > 0
     assert sum(split.values()) == pytest.approx(1.0)
+
+
+def test_a_sampled_binary_action_is_taken_as_the_full_checks_take_it():
+    """``base._binary_action``: for every int8 array of a MultiBinary space's shape, the
+    value ``_action_problem`` returns (a copy, never the caller's array), and for anything
+    else ``None`` (the full checks decide: their errors stay theirs)."""
+    from itertools import product
+
+    from ecsgoo.envs.base import _action_problem, _binary_action
+
+    space = gym.spaces.MultiBinary(3)
+    for bits in product([0, 1, 2, -1, 127], repeat=3):
+        action = np.array(bits, np.int8)
+        fast = _binary_action(space, action)
+        problem, full = _action_problem(space, action)
+        if problem is not None:
+            assert fast is None
+            continue
+        assert fast is not None and fast is not action
+        assert fast.dtype == full.dtype and fast.tobytes() == full.tobytes()
+    ones = np.ones(3, np.int8)
+    for other in (ones.astype(np.int64), ones.astype(np.float32), ones.astype(bool),
+                  ones.tolist(), np.ones(2, np.int8), np.ones((1, 3), np.int8)):
+        assert _binary_action(space, other) is None
+    assert _binary_action(gym.spaces.MultiDiscrete([2, 2, 2]), ones) is None
+    grid = gym.spaces.MultiBinary([2, 2])
+    assert _binary_action(grid, np.eye(2, dtype=np.int8)).tolist() == [[1, 0], [0, 1]]
+
+
+def test_the_observations_clip_is_numpys_clip_to_the_bit():
+    """``envs.rope._clip`` (the rope observation's numbers, one at a time) gives the bytes
+    ``np.clip`` gives a float64 array, then as float32: NaN of either sign, ±0.0, the
+    bounds themselves, infinities, the smallest subnormals."""
+    import random
+
+    from ecsgoo.envs.rope import _clip
+
+    special = [-0.0, 0.0, 1.0, -1.0, 10.0, -10.0, np.nextafter(1.0, 2.0), np.nextafter(10, 0),
+               5e-324, -5e-324, 1e300, -1e300, np.inf, -np.inf, np.nan, -np.nan]
+    rng = random.Random(0)
+    values = special + [rng.uniform(-20.0, 20.0) for _ in range(200)]
+    for low, high in ((0.0, 1.0), (-10.0, 10.0)):
+        array = np.array(values, np.float64)
+        ours = [_clip(v, low, high) for v in values]
+        assert np.array(ours).tobytes() == array.clip(low, high).tobytes()
+        assert np.array(ours, np.float32).tobytes() == \
+            array.clip(low, high).astype(np.float32).tobytes()
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_the_rope_components_deep_copies_are_copys_own(level):
+    """``components._Copies``: each of a level's rope components (one with a field's list
+    twice, one with a dict) deep-copies to what ``copy``'s generic walk makes: equal, of
+    its class, sharing no list with the original; a list twice is one list in the copy."""
+    import copy
+
+    from games.rope import components
+
+    world = RopeGame(level=level).world
+    kinds = [components.Candy, Rope, Star, components.Hook, Monster, components.Board]
+    comps = [c for kind in kinds for _, c in world.get_component(kind)]
+    twice = Rope(pin=1)
+    twice.nodes = twice.springs = [2, 3]
+    odd = Star(1.0, 2.0)
+    odd.x = {"not": [1.5]}  # not a number: copied as copy does
+    for comp in [*comps, twice, odd]:
+        ours = copy.deepcopy(comp)
+        generic = copy._reconstruct(comp, {}, *comp.__reduce_ex__(4))
+        assert type(ours) is type(comp) and ours == generic == comp
+        for name, value in vars(comp).items():
+            if not isinstance(value, (int, float, str)):
+                assert getattr(ours, name) is not value
+    copied = copy.deepcopy(twice)
+    assert copied.nodes is copied.springs
+    assert copy.deepcopy(odd).x["not"] is not odd.x["not"]
+
+
+def test_the_environment_reads_the_index_its_rules_stage_keeps():
+    """``rules.RulesIndex``: the index the rope environment reads is the one its world's
+    RopeRules stage made (one look-up for both), a new game's after a reset; a world with
+    no such stage gets one of its own, the index a finder makes."""
+    import copy
+
+    from games.rope.rules import RopeRules, RulesIndex
+
+    env = gym.make("ecsgoo/Rope-v0", level=3).unwrapped
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        env.step(np.zeros(3, np.int8))
+        world = env.game.world
+        stage = next(s for s in world.pipeline if isinstance(s, RopeRules))
+        assert env._index.of(world) is stage._index.of(world)
+    assert copy.deepcopy(env._index)._pipeline is None
+    bare = RopeGame(level=3).world
+    bare.use(*(s for s in bare.pipeline if not isinstance(s, RopeRules)))
+    shared = RulesIndex().of(bare)
+    assert shared.candy == IndexFinder().of(bare).candy and len(shared.ropes) == 3
+
+
+def _calm_as_it_was(world, pieces, index) -> None:
+    """``cut_pieces.calm`` as it was written: gravity's direction made every call, the
+    touched rows fancy-indexed."""
+    from ecsgoo.kernels.calm import calm_pieces
+    from games.rope import cut_pieces as cp
+
+    prev = index.prev.copy()
+    calm_pieces(index.pos, prev, index.mass, index.pinned, pieces.stubs, pieces.stub_pins,
+                pieces.tails, pieces.a, pieces.m, pieces.b, pieces.bent,
+                np.asarray(world.down, dtype=np.float64), world.substeps, cp.CUT_DRAG,
+                cp.BUCKLE, cp.TAIL_DAMP, cp.BEND)
+    world.particles.write("prev", prev[pieces.touched], pieces.touched)
+
+
+def test_calm_writes_the_previous_positions_it_wrote_as_first_written():
+    """``cut_pieces.calm`` (its direction of gravity kept while the gravity is the same
+    tuple, its rows taken) and its first form calm a world and its clone to the same
+    hash, frame after frame, through changes of gravity (-0.0 too: another direction)."""
+    from games.rope.cut_pieces import calm
+
+    game = RopeGame(level=3)
+    _cut_one(game)
+    for _ in range(5):
+        game.step()
+    world = game.world
+    twin = world.clone()
+    gravities = [None] * 4 + [(-0.0, -700.0), (0.0, -700.0), (300.0, -100.0)]
+    for gravity in gravities:
+        for w, how in ((world, calm), (twin, _calm_as_it_was)):
+            if gravity is not None:
+                w.gravity = gravity
+            index = IndexFinder().of(w)
+            how(w, PieceFinder().pieces(w, index), index)
+        assert world.state_hash() == twin.state_hash()
+        world.step()
+        twin.step()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_cached_levels_files_are_the_games_own(env_id):
+    """``CachedLevels.level_file``, found once a class and level, is the game's own path."""
+    play = gym.make(env_id).unwrapped.play_class
+    game = next(c for c in play.__mro__ if c is not play and not issubclass(c, CachedLevels))
+    for level in range(1, len(game.levels) + 1):
+        assert play.level_file(level) == game.level_file(level)
+        assert play.level_file(level) is play.level_file(level)
+
+
+def test_a_wait_plays_as_bits_for_ropes_already_cut():
+    """A rope step with no bit set returns before looking anything up; it plays as bits set
+    only for rows with no rope holding the candy (which ignore theirs), world for world."""
+    env = gym.make("ecsgoo/Rope-v0", level=1)
+    twin = gym.make("ecsgoo/Rope-v0", level=1)
+    for e in (env, twin):
+        e.reset(seed=2)
+    for _ in range(40):
+        env.step(np.zeros(3, np.int8))
+        twin.step(np.array([0, 1, 1], np.int8))  # level 1 has one rope: rows 1, 2 are empty
+        assert env.unwrapped.game.world.state_hash() == twin.unwrapped.game.world.state_hash()
