@@ -36,6 +36,7 @@ from .structure import (
     drop_off,
     frame_balls,
     frame_target,
+    memo,
     rules_state,
 )
 
@@ -67,26 +68,26 @@ class GooCrawl(Stage):
 
     def process(self, world: Any) -> None:
         bs = frame_balls(world, world.resource(systems.StructureReport))
-        mine = bs.usable & ~bs.balloon & (bs.entities != world.grabbed)
-        n, m = len(bs.entities), len(world.particles)
+        grabbed = world.grabbed
+        mine, structure = memo(bs, ("mine", grabbed), lambda: _crawlers(bs, grabbed))
         link, t, heading = _state(world, bs)
-        near, vx = np.empty(n, dtype=np.int64), np.empty(n)  # written by the kernel
-        where, speed = np.empty((n, 2)), np.empty((n, 2))
-        force, touched = np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
+        p, s, rules = world.particles, world.springs, rules_state(world)
+        near, vx, where, speed, force, touched = _buffers(bs, len(p))
         target = bs.target  # the pipe stage's (``None``: it did not run, or a ball went in)
         if target is None:  # then the pipe is looked at only if some ball crawls
-            target = frame_target(world, bs) if bool(mine.any()) else -1
-        p, s, rules = world.particles, world.springs, rules_state(world)
+            target = frame_target(world, bs) if memo(bs, "crawls", lambda: bool(mine.any())) \
+                else -1
         gx, gy = world.gravity
         groups = crawl_frame(
             p.pos, p.prev, world.h, p.pinned, p.mass, p.radius, s.entity, s.a, s.b, s.broken,
-            bs.rows, bs.entities, bs.structure, mine, link, t, heading, world.grabbed,
+            bs.rows, bs.entities, structure, mine, link, t, heading, grabbed,
             self.speed, world.dt, world.frame,
             -1 if target < 0 else int(bs.rows[np.searchsorted(bs.entities, target)]),
             self.climb, self.sense, self.rate, self.load, gx, gy, float(rules.wind), near, vx,
             where, speed, force, touched)
         self._write(world, bs, groups, near, vx, (link, t, heading), where, speed)
-        _lift(world, bs, rules.lift, force, touched)
+        if memo(bs, "balloons", lambda: bool(bs.balloon.any())):  # most levels have none
+            _lift(world, bs, rules.lift, force, touched)
         rows = np.flatnonzero(touched)
         if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
             world.particles.push(rows, force[rows])
@@ -155,11 +156,28 @@ def _state(world: Any, bs: Balls) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 HOVER = 0.9
 
 
+def _crawlers(bs: Balls, grabbed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The balls that crawl (``usable``, not balloons, not the ``grabbed`` one) and the
+    ``structure`` they crawl on: ``crawl_frame``'s ``mine`` and ``structure``."""
+    return bs.usable & ~bs.balloon & (bs.entities != grabbed), bs.structure
+
+
+def _buffers(bs: Balls, m: int) -> tuple[np.ndarray, ...]:
+    """``crawl_frame``'s outputs for the balls of ``bs`` and ``m`` particle rows: ``near``,
+    ``vx``, ``where``, ``speed`` (written where it says) and ``force`` and ``touched``
+    (zeroed: it adds to them). Kept in ``bs.memo``: nothing holds them past the frame."""
+    n = len(bs.entities)
+    near, vx, where, speed, force, touched = memo(bs, ("buffers", m), lambda: (
+        np.empty(n, dtype=np.int64), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
+        np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)))
+    force[:] = 0.0
+    touched[:] = False
+    return near, vx, where, speed, force, touched
+
+
 def _lift(world: Any, bs: Balls, lift: float, force: np.ndarray, touched: np.ndarray) -> None:
     """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``force``), a free
     one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
-    if not bs.balloon.any():
-        return  # most levels have none
     gy = world.gravity[1]
     for k in np.flatnonzero(bs.balloon).tolist():
         entity = int(bs.entities[k])

@@ -23,7 +23,7 @@ from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooRulesState
-from .structure import frame_balls, frame_target, goal, intake, rules_state
+from .structure import frame_balls, frame_target, goal, intake, memo, rules_state
 
 
 @register_stage
@@ -48,7 +48,7 @@ class GooPipe(Stage):
             return  # closed once the level is decided: the score stays what was shown
         bs = frame_balls(world, world.resource(systems.StructureReport))
         open_ = frame_target(world, bs) >= 0
-        if not open_ and not bs.sucked.any():
+        if not open_ and not memo(bs, "flying", lambda: bool(bs.sucked.any())):
             return  # most frames: shut, and nothing flying in
         ours = bs.collectable
         todo = ours & bs.sucked  # flying in already
@@ -61,6 +61,7 @@ class GooPipe(Stage):
             if not goo.sucked:
                 goo.sucked, goo.link = True, 0
                 bs.sucked[k] = True  # for the stages after it this frame (frame_balls)
+                bs.memo.clear()
                 p.mask = 0
             self._fly(world, entity, p)
 

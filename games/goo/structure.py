@@ -33,7 +33,8 @@ class Balls:
     order), so a stage going over the balls looks none of them up again. ``placed``,
     ``crawling``, ``kind`` and ``balloon`` are read-only (shared by the ``Balls`` of one
     read). ``read``: the ``Read`` it was made from (``current_read``); ``target``: the open
-    pipe's ball (``pipe_node``) once a stage of the frame asked (``frame_target``).
+    pipe's ball (``pipe_node``) once a stage of the frame asked (``frame_target``);
+    ``memo``: what the goo stages worked out of it (``memo``).
     """
 
     entities: np.ndarray
@@ -52,6 +53,7 @@ class Balls:
     goo: list[GooBall]
     read: Read | None = None
     target: int | None = None
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     @property
     def structure(self) -> np.ndarray:
@@ -132,16 +134,63 @@ def balls(world: World, report: Any = None) -> Balls:
     between steps the player may have added or removed balls since the report.
     """
     r = _read(world)
-    ents = r.entities.copy()  # writable: the kernels take it so (as ``ecsgoo.warmup`` does)
+    return _balls(world, r, _shape(world, r, _grounded(world, report)))
+
+
+def _balls(world: World, r: Read, shape: Shape) -> Balls:
+    """The ``Balls`` of read ``r`` and its ``shape``: positions read now, ``free`` and
+    ``sucked`` copied (the goo stages keep them up to date for the stages after them:
+    ``frame_balls``), the other arrays shared, read-only but for ``entities`` and ``rows``
+    (writable: the kernels take them so, as ``ecsgoo.warmup`` does; nothing writes them)."""
+    rows = shape.rows
+    return Balls(r.entities.copy(), rows, world.particles.pos[rows], r.free.copy(), r.placed,
+                 shape.linked, shape.grounded, r.crawling, r.sucked.copy(), r.kind,
+                 shape.pinned, r.balloon, list(r.particles), list(r.goo), r)
+
+
+@dataclass(eq=False)
+class Shape:
+    """What ``balls`` works out of a ``Read`` and the links, which stays while no particle
+    or spring comes or goes and no link breaks nor pin changes: each ball's particle
+    ``rows``, whether it is ``linked`` and ``grounded`` (``kernels.structure.members``),
+    and ``pinned``. ``source``: the per-row grounded flags it was made from (the report's,
+    or ``_grounded``'s own; held, so compared by identity); ``key``: the particle and
+    spring tables' versions; ``broken`` and ``pins``: the flags' bytes then."""
+
+    read: Read
+    source: np.ndarray
+    key: tuple[int, int]
+    broken: bytes
+    pins: bytes
+    rows: np.ndarray
+    linked: np.ndarray
+    grounded: np.ndarray
+    pinned: np.ndarray
+
+
+#: Per world: the last ``Shape`` worked out (``_shape``).
+_SHAPES: weakref.WeakKeyDictionary[World, Shape] = weakref.WeakKeyDictionary()
+
+
+def _shape(world: World, r: Read, grounded: np.ndarray) -> Shape:
+    """The ``Shape`` of read ``r`` with per-row ``grounded`` flags: the last one while it
+    still holds (the same read and flags array, no row came or went, the same broken and
+    pinned flags: most frames), else worked out anew (``members``: ~5 µs in a frame)."""
     p, s = world.particles, world.springs
-    rows, linked, grounded = members(p.entity, p.pinned, s.a, s.b, s.broken,
-                                     _grounded(world, report), ents)
-    pos = p.pos[rows]  # fancy indexing: a copy
-    # ``free`` and ``sucked`` are copies: the goo stages keep them up to date for the stages
-    # after them (``frame_balls``); the other arrays of the read are shared, read-only
-    return Balls(ents, rows, pos, r.free.copy(), r.placed, linked, grounded,
-                 r.crawling, r.sucked.copy(), r.kind, p.pinned[rows], r.balloon,
-                 list(r.particles), list(r.goo), r)
+    broken, pinned = s.broken, p.pinned
+    key = (p.version, s.version)
+    kept = _SHAPES.get(world)
+    if (kept is not None and kept.read is r and kept.source is grounded and kept.key == key
+            and kept.broken == broken.tobytes() and kept.pins == pinned.tobytes()):
+        return kept
+    rows, linked, held = members(p.entity, pinned, s.a, s.b, broken, grounded,
+                                 r.entities.copy())  # writable, as the warm-up passes it
+    on = pinned[rows]
+    for a in (linked, held, on):
+        a.flags.writeable = False  # shared by every ``Balls`` of this shape
+    shape = Shape(r, grounded, key, broken.tobytes(), pinned.tobytes(), rows, linked, held, on)
+    _SHAPES[world] = shape
+    return shape
 
 
 @dataclass(eq=False)
@@ -203,24 +252,45 @@ def current_read(world: World, bs: Balls) -> Read | None:
     return kept
 
 
-#: Each world's ``Balls`` of this frame as the rules stage read them, and its key
-#: (``frame_balls``).
-_FRAME: weakref.WeakKeyDictionary[World, tuple[tuple[int, ...], Balls]] = \
+#: Each world's ``Balls`` of this frame as the rules stage read them, its key and its
+#: ``Shape`` (``frame_balls``).
+_FRAME: weakref.WeakKeyDictionary[World, tuple[tuple[int, ...], Balls, Shape]] = \
     weakref.WeakKeyDictionary()
 
 
 def frame_balls(world: World, report: Any, fresh: bool = False) -> Balls:
     """``balls(world, report)`` for the goo stages of one frame: read once (by the first
     of them, ``fresh``) and shared by those after it in the same frame, which keep it up
-    to date as they change it (a freed orphan, a caught ball). Read again if the frame,
-    the report or the number of particles or springs changed since (a ball went in)."""
+    to date as they change it (a freed orphan, a caught ball: counted writes, so the next
+    frame reads them anew). Read again if the frame, the report or the number of particles
+    or springs changed since (a ball went in). A new frame's read reuses the last frame's
+    ``Balls`` while its read and shape still hold (most frames: the same balls and links),
+    its positions read again and its pipe ``target`` forgotten, and with them what
+    ``memo`` keeps."""
     key = (world.frame, id(report), len(world.particles), len(world.springs))
-    kept = None if fresh else _FRAME.get(world)
-    if kept is not None and kept[0] == key:
+    kept = _FRAME.get(world)
+    if not fresh and kept is not None and kept[0] == key:
         return kept[1]
-    bs = balls(world, report)
-    _FRAME[world] = (key, bs)
+    r = _read(world)
+    shape = _shape(world, r, _grounded(world, report))
+    if kept is not None and kept[2] is shape and kept[1].read is r:
+        bs = kept[1]
+        bs.pos, bs.target = world.particles.pos[shape.rows], None
+    else:
+        bs = _balls(world, r, shape)
+    _FRAME[world] = (key, bs, shape)
     return bs
+
+
+def memo(bs: Balls, name: Any, make: Any) -> Any:
+    """``make()``, kept in ``bs.memo`` under ``name`` for as long as ``bs`` is the frame's
+    (``frame_balls``: the same balls, links and fields): a mask or count of the goo stages
+    that only changes with them. A stage that changes ``bs`` (``free``, ``sucked``) empties
+    the memo."""
+    got = bs.memo.get(name)
+    if got is None:
+        got = bs.memo[name] = make()
+    return got
 
 
 def _entity(item: tuple[int, Any]) -> int:
@@ -252,15 +322,31 @@ def frame_target(world: World, bs: Balls) -> int:
 
 def _grounded(world: World, report: Any) -> np.ndarray:
     """Per particle row: whether it reaches an anchor through unbroken links (this frame's
-    ``report`` when it has every row, else worked out here)."""
+    ``report`` when it has every row, else worked out here: kept while no row comes or
+    goes and the broken and pinned flags stay, so the same array while they do)."""
     p, s = world.particles, world.springs
     if report is not None and len(report.grounded) == len(p):
-        return np.asarray(report.grounded, dtype=bool)
-    ok = ~s.broken
+        given = report.grounded
+        # itself when it is bools (``_shape`` knows it again): ``np.asarray(.., bool)`` made a
+        # new view of the kernel's array every time
+        return given if given.dtype == np.bool_ else np.asarray(given, dtype=bool)
+    broken, pinned = s.broken, p.pinned
+    key = (p.version, s.version, broken.tobytes(), pinned.tobytes())
+    kept = _GROUNDED.get(world)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    ok = ~broken
     labels = connected_components(len(p), s.a[ok], s.b[ok])
-    grounded = np.isin(labels, labels[p.pinned])
+    grounded = np.isin(labels, labels[pinned])
     grounded.flags.writeable = False  # as the report's: one compiled ``members``
+    _GROUNDED[world] = (key, grounded)
     return grounded
+
+
+#: Per world: ``_grounded``'s own last answer and its key (the tables' versions, the broken
+#: and pinned flags' bytes).
+_GROUNDED: weakref.WeakKeyDictionary[World, tuple[tuple[Any, ...], np.ndarray]] = \
+    weakref.WeakKeyDictionary()
 
 
 @dataclass

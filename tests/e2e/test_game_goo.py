@@ -8,10 +8,18 @@ import pytest
 import ecsgoo
 from ecsgoo import Particle, Spring
 from events import saved_without_sensors
-from games.goo import GooGame, crawl
+from games.goo import GooGame, crawl, structure
 from games.goo.components import Goal, GooBall
 from games.goo.draw import banner_box, banner_lines
-from games.goo.structure import attach_targets, balls, goal, intake, place_ball, rules_state
+from games.goo.structure import (
+    attach_targets,
+    balls,
+    goal,
+    intake,
+    links_at,
+    place_ball,
+    rules_state,
+)
 
 LEVELS = range(1, len(GooGame.levels) + 1)
 
@@ -155,6 +163,68 @@ def test_the_crawl_reads_a_crawlers_place_written_from_outside() -> None:
     assert [gb for _, gb in g.world.get_component(GooBall)] == \
         [gb for _, gb in other.world.get_component(GooBall)]
 
+
+
+def _forget(world) -> None:
+    """Drop everything the goo stages and ``balls`` keep of ``world`` between calls: the
+    next read works it all out anew."""
+    for kept in (structure._BALLS, structure._SHAPES, structure._GROUNDED, structure._FRAME,
+                 crawl._KEPT):
+        kept.pop(world, None)
+
+
+@pytest.mark.parametrize(("level", "bot"), [(1, "builder"), (4, "random"), (6, "builder"),
+                                            (7, "builder")])
+def test_what_the_goo_stages_keep_between_frames_changes_nothing(level: int, bot: str) -> None:
+    """The kept reads (the balls and their shape reused while they hold, ``frame_balls``'
+    ``Balls`` and its ``memo`` from frame to frame, ``_grounded``'s answer between steps)
+    play the same game as reads worked out anew every frame: balls placed, links snapped,
+    balloons, ivy picked off, the pipe."""
+    g, other = GooGame(level=level, seed=0), GooGame(level=level, seed=0)
+    for frame in range(700):
+        _forget(other.world)
+        for game in (g, other):
+            game.bot_act(bot)
+            game.step()
+        if frame % 50 == 0:
+            assert g.world.state_hash() == other.world.state_hash(), frame
+    assert g.world.state_hash() == other.world.state_hash()
+    assert g.status() == other.status()
+
+
+@pytest.mark.parametrize("with_report", [True, False])
+def test_balls_kept_shape_is_what_members_finds(with_report: bool) -> None:
+    """``balls``' kept shape (rows, linked, grounded, pinned) is what a fresh read finds
+    after a link snaps, a ball is anchored, a ball comes and one goes, a frame runs: with
+    the frame's report and without (``_grounded``'s own)."""
+    g = GooGame(level=1, seed=0)
+    w, top = g.world, _top(g)
+    g.step()
+
+    def given() -> object:
+        return w.resource(ecsgoo.systems.StructureReport) if with_report else None
+
+    def changed(change) -> None:
+        balls(w, given())  # read and kept
+        change()
+        kept = balls(w, given())
+        _forget(w)
+        fresh = balls(w, given())
+        for name in ("entities", "rows", "pos", "free", "linked", "grounded", "pinned",
+                     "crawling", "sucked", "balloon"):
+            assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+
+    def snap() -> None:  # the top ball's links snap (as Break marks them): it is unlinked
+        for link, _ in links_at(w, top):
+            w.component(link, Spring).broken = True
+
+    changed(snap)
+    changed(g.step)
+    changed(lambda: w.add_component(top, ecsgoo.Anchor()))
+    ball = w.create_entity(Particle(100, 300, radius=8), GooBall(free=True))
+    changed(lambda: w.create_entity(Particle(150, 300, radius=8), GooBall(free=True)))
+    changed(lambda: w.delete_entity(ball))
+    changed(g.step)
 
 
 def test_free_balls_crawl_along_the_links_from_node_to_node() -> None:
