@@ -432,11 +432,11 @@ def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
             Particle(x, y, mass=rules.ball_mass, radius=rules.ball_radius),
             GooBall(placed=rules.placed))
     else:
-        p = world.component(ball, Particle)
-        p.x, p.y, p.vx, p.vy = x, y, 0.0, 0.0
+        p = world.particles  # ``x, y, vx, vy = x, y, 0, 0`` on its Particle, in one write
+        p.place(np.array([p.row(ball)]), np.array([[float(x), float(y)]]), np.zeros((1, 2)))
         goo = world.component(ball, GooBall)
         goo.placed, goo.free, goo.link, goo.sucked = rules.placed, False, 0, False
-        p.mask = ALL
+        world.component(ball, Particle).mask = ALL
     for other in spot.targets:
         world.create_entity(Spring(ball, other, stiffness=rules.stiffness,
                                    max_stretch=rules.max_stretch))

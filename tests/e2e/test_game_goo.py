@@ -312,6 +312,28 @@ def test_a_held_ball_does_not_crawl() -> None:
 # -- building with the crawlers ---------------------------------------------------------------
 
 
+def test_a_drag_writes_the_held_ball_as_its_particles_setters_would() -> None:
+    """``on_drag`` moves the held ball in one bulk write (``particles.place``): the same
+    world as writing ``x``, ``y``, ``vx``, ``vy`` on its Particle, frame after frame."""
+    g, other = GooGame(level=1, seed=0), GooGame(level=1, seed=0)
+    for game in (g, other):
+        game.world.step(20)
+    ball = _crawlers(g)[0]
+    p = other.world.component(ball, Particle)
+    x, y = p.x, p.y
+    for game in (g, other):
+        game.on_press(x, y, 1)
+    for k in range(30):
+        x, y = x + 1.5, y + 0.75 * (k % 3)
+        g.on_drag(x, y)
+        other.drag.x, other.drag.y = x, y  # ``on_drag`` as it was: the four setters
+        p.x, p.y, p.vx, p.vy = float(x), float(y), 0.0, 0.0
+        other.world.grab(ball, x, y)
+        for game in (g, other):
+            game.step()
+        assert g.world.state_hash() == other.world.state_hash(), k
+
+
 def test_a_crawler_taken_and_dropped_links_to_the_two_nearest_balls() -> None:
     g = GooGame(level=1)
     w = g.world
