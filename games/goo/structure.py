@@ -133,17 +133,17 @@ def balls(world: World, report: Any = None) -> Balls:
     right after Analyze); without one, connectivity is computed here, because
     between steps the player may have added or removed balls since the report.
     """
-    r = _read(world)
-    return _balls(world, r, _shape(world, r, _grounded(world, report)))
+    r, p, s = _read(world), world.particles, world.springs
+    return _balls(r, _shape(world, r, _grounded(world, report, p, s), p, s), p)
 
 
-def _balls(world: World, r: Read, shape: Shape) -> Balls:
+def _balls(r: Read, shape: Shape, p: Any) -> Balls:
     """The ``Balls`` of read ``r`` and its ``shape``: positions read now, ``free`` and
     ``sucked`` copied (the goo stages keep them up to date for the stages after them:
     ``frame_balls``), the other arrays shared, read-only but for ``entities`` and ``rows``
     (writable: the kernels take them so, as ``ecsgoo.warmup`` does; nothing writes them)."""
     rows = shape.rows
-    return Balls(r.entities.copy(), rows, world.particles.pos[rows], r.free.copy(), r.placed,
+    return Balls(r.entities.copy(), rows, p.pos[rows], r.free.copy(), r.placed,
                  shape.linked, shape.grounded, r.crawling, r.sucked.copy(), r.kind,
                  shape.pinned, r.balloon, list(r.particles), list(r.goo), r)
 
@@ -168,28 +168,30 @@ class Shape:
     pinned: np.ndarray
 
 
-#: Per world: the last ``Shape`` worked out (``_shape``).
-_SHAPES: weakref.WeakKeyDictionary[World, Shape] = weakref.WeakKeyDictionary()
+#: Per world: the last two ``Shape`` worked out, the newest first (``_shape``): the frame's
+#: (of the report) and the one read between steps (of ``_grounded``'s own flags).
+_SHAPES: weakref.WeakKeyDictionary[World, tuple[Shape, ...]] = weakref.WeakKeyDictionary()
 
 
-def _shape(world: World, r: Read, grounded: np.ndarray) -> Shape:
-    """The ``Shape`` of read ``r`` with per-row ``grounded`` flags: the last one while it
-    still holds (the same read and flags array, no row came or went, the same broken and
-    pinned flags: most frames), else worked out anew (``members``: ~5 µs in a frame)."""
-    p, s = world.particles, world.springs
+def _shape(world: World, r: Read, grounded: np.ndarray, p: Any, s: Any) -> Shape:
+    """The ``Shape`` of ``world``'s read ``r`` with per-row ``grounded`` flags (``p``, ``s``:
+    its ``particles`` and ``springs``): the last one while it still holds
+    (the same read and flags array, no row came or went, the same broken and pinned flags:
+    most frames), else worked out anew (``members``: ~5 µs in a frame)."""
     broken, pinned = s.broken, p.pinned
     key = (p.version, s.version)
-    kept = _SHAPES.get(world)
-    if (kept is not None and kept.read is r and kept.source is grounded and kept.key == key
-            and kept.broken == broken.tobytes() and kept.pins == pinned.tobytes()):
-        return kept
+    kept = _SHAPES.get(world, ())
+    for old in kept:
+        if (old.source is grounded and old.read is r and old.key == key
+                and old.broken == broken.tobytes() and old.pins == pinned.tobytes()):
+            return old
     rows, linked, held = members(p.entity, pinned, s.a, s.b, broken, grounded,
                                  r.entities.copy())  # writable, as the warm-up passes it
     on = pinned[rows]
     for a in (linked, held, on):
         a.flags.writeable = False  # shared by every ``Balls`` of this shape
     shape = Shape(r, grounded, key, broken.tobytes(), pinned.tobytes(), rows, linked, held, on)
-    _SHAPES[world] = shape
+    _SHAPES[world] = (shape, *kept[:1])
     return shape
 
 
@@ -262,22 +264,23 @@ def frame_balls(world: World, report: Any, fresh: bool = False) -> Balls:
     """``balls(world, report)`` for the goo stages of one frame: read once (by the first
     of them, ``fresh``) and shared by those after it in the same frame, which keep it up
     to date as they change it (a freed orphan, a caught ball: counted writes, so the next
-    frame reads them anew). Read again if the frame, the report or the number of particles
-    or springs changed since (a ball went in). A new frame's read reuses the last frame's
+    frame reads them anew). Read again if the frame or the report changed since, or a
+    particle or spring came or went (a ball went in). A new frame's read reuses the last frame's
     ``Balls`` while its read and shape still hold (most frames: the same balls and links),
     its positions read again and its pipe ``target`` forgotten, and with them what
     ``memo`` keeps."""
-    key = (world.frame, id(report), len(world.particles), len(world.springs))
+    p, s = world.particles, world.springs  # each look-up makes a view: once a call
+    key = (world.frame, id(report), p.version, s.version)
     kept = _FRAME.get(world)
     if not fresh and kept is not None and kept[0] == key:
         return kept[1]
     r = _read(world)
-    shape = _shape(world, r, _grounded(world, report))
+    shape = _shape(world, r, _grounded(world, report, p, s), p, s)
     if kept is not None and kept[2] is shape and kept[1].read is r:
         bs = kept[1]
-        bs.pos, bs.target = world.particles.pos[shape.rows], None
+        bs.pos, bs.target = p.pos[shape.rows], None
     else:
-        bs = _balls(world, r, shape)
+        bs = _balls(r, shape, p)
     _FRAME[world] = (key, bs, shape)
     return bs
 
@@ -320,11 +323,13 @@ def frame_target(world: World, bs: Balls) -> int:
     return bs.target
 
 
-def _grounded(world: World, report: Any) -> np.ndarray:
+def _grounded(world: World, report: Any, p: Any = None, s: Any = None) -> np.ndarray:
     """Per particle row: whether it reaches an anchor through unbroken links (this frame's
     ``report`` when it has every row, else worked out here: kept while no row comes or
-    goes and the broken and pinned flags stay, so the same array while they do)."""
-    p, s = world.particles, world.springs
+    goes and the broken and pinned flags stay, so the same array while they do). ``p``,
+    ``s``: ``world.particles`` and ``world.springs`` if the caller has them."""
+    p = world.particles if p is None else p
+    s = world.springs if s is None else s
     if report is not None and len(report.grounded) == len(p):
         given = report.grounded
         # itself when it is bools (``_shape`` knows it again): ``np.asarray(.., bool)`` made a
