@@ -35,9 +35,9 @@ from .structure import (
     current_read,
     drop_off,
     frame_balls,
+    frame_rules,
     frame_target,
     memo,
-    rules_state,
 )
 
 
@@ -71,8 +71,11 @@ class GooCrawl(Stage):
         grabbed = world.grabbed
         mine, structure = memo(bs, ("mine", grabbed), lambda: _crawlers(bs, grabbed))
         link, t, heading = _state(world, bs)
-        p, s, rules = world.particles, world.springs, rules_state(world)
-        near, vx, where, speed, force, touched = _buffers(bs, len(p))
+        p, s, rules = world.particles, world.springs, frame_rules(world, bs)
+        n, m = len(bs.entities), len(p)
+        near, vx = np.empty(n, dtype=np.int64), np.empty(n)  # written by the kernel
+        where, speed = np.empty((n, 2)), np.empty((n, 2))
+        force, touched = np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
         target = bs.target  # the pipe stage's (``None``: it did not run, or a ball went in)
         if target is None:  # then the pipe is looked at only if some ball crawls
             target = frame_target(world, bs) if memo(bs, "crawls", lambda: bool(mine.any())) \
@@ -160,19 +163,6 @@ def _crawlers(bs: Balls, grabbed: int) -> tuple[np.ndarray, np.ndarray]:
     """The balls that crawl (``usable``, not balloons, not the ``grabbed`` one) and the
     ``structure`` they crawl on: ``crawl_frame``'s ``mine`` and ``structure``."""
     return bs.usable & ~bs.balloon & (bs.entities != grabbed), bs.structure
-
-
-def _buffers(bs: Balls, m: int) -> tuple[np.ndarray, ...]:
-    """``crawl_frame``'s outputs for the balls of ``bs`` and ``m`` particle rows: ``near``,
-    ``vx``, ``where``, ``speed`` (written where it says) and ``force`` and ``touched``
-    (zeroed: it adds to them). Kept in ``bs.memo``: nothing holds them past the frame."""
-    n = len(bs.entities)
-    near, vx, where, speed, force, touched = memo(bs, ("buffers", m), lambda: (
-        np.empty(n, dtype=np.int64), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
-        np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)))
-    force[:] = 0.0
-    touched[:] = False
-    return near, vx, where, speed, force, touched
 
 
 def _lift(world: Any, bs: Balls, lift: float, force: np.ndarray, touched: np.ndarray) -> None:

@@ -21,7 +21,7 @@ from ecsgoo import systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooBall, GooRulesState
-from .structure import Balls, frame_balls, memo, rules_state
+from .structure import Balls, frame_balls, frame_rules, memo
 
 
 @register_stage
@@ -56,10 +56,10 @@ class GooRules(Stage):
                 "linger": self.linger}
 
     def process(self, world: Any) -> None:
-        rules = rules_state(world)
+        bs = frame_balls(world, world.resource(systems.StructureReport), fresh=True)
+        rules = frame_rules(world, bs)
         if rules.result != "running":
             return
-        bs = frame_balls(world, world.resource(systems.StructureReport), fresh=True)
         _free_orphans(world, bs)
         verdict = self._verdict(world, bs, rules)
         if verdict is None:

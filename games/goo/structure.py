@@ -202,6 +202,8 @@ class Read:
 
     Kept while ``found`` is the list esper gives (it keeps one until a component comes
     or goes) and no counted goo-ball write happened (``components.EDITS`` is ``edits``).
+    While esper gives ``found`` no component of the world came or went since it was made
+    (esper drops every kept list at once then), so what ``found_with`` keeps holds too.
     """
 
     found: Any
@@ -215,6 +217,9 @@ class Read:
     sucked: np.ndarray
     balloon: np.ndarray
     kind: np.ndarray
+    #: The world's rules state and the pipe's intake, once a goo stage asked
+    #: (``frame_rules``, ``frame_intake``): current as long as ``found`` is.
+    found_with: dict[str, Any] = field(default_factory=dict)
 
 
 #: Per world: what ``_read`` read of its goo balls.
@@ -285,6 +290,28 @@ def frame_balls(world: World, report: Any, fresh: bool = False) -> Balls:
     return bs
 
 
+def frame_rules(world: World, bs: Balls) -> GooRulesState:
+    """``rules_state(world)`` for the goo stages of a frame, ``bs`` being its ``frame_balls``:
+    kept with the read ``bs`` came from (looked up once while no component comes or goes,
+    not once a stage: an esper look-up costs ~2 µs in a frame)."""
+    kept = bs.read.found_with if bs.read is not None else {}
+    rules = kept.get("rules")
+    if rules is None:
+        rules = kept["rules"] = rules_state(world)
+    return rules
+
+
+def frame_intake(world: World, bs: Balls) -> Sensor:
+    """``intake(world)`` for the goo stages of a frame, kept like ``frame_rules``."""
+    kept = bs.read.found_with if bs.read is not None else {}
+    sensor = kept.get("intake")
+    if sensor is None:
+        sensor = intake(world)
+        if world.get_components(Particle, GooBall) is bs.read.found:  # no intake was added
+            kept["intake"] = sensor
+    return sensor
+
+
 def memo(bs: Balls, name: Any, make: Any) -> Any:
     """``make()``, kept in ``bs.memo`` under ``name`` for as long as ``bs`` is the frame's
     (``frame_balls``: the same balls, links and fields): a mask or count of the goo stages
@@ -303,7 +330,12 @@ def _entity(item: tuple[int, Any]) -> int:
 def pipe_node(world: World, bs: Balls) -> int:
     """The structure ball the open pipe draws the crawlers to: of those its intake senses,
     the nearest the mouth; ``-1`` while the pipe is closed (no structure ball reached it)."""
-    sensed = set(intake(world).inside)  # a few entities: a set, not np.isin's sort
+    return _node_at(world, bs, intake(world))
+
+
+def _node_at(world: World, bs: Balls, sensor: Sensor) -> int:
+    """``pipe_node`` of the pipe's intake ``sensor``."""
+    sensed = set(sensor.inside)  # a few entities: a set, not np.isin's sort
     if not sensed:
         return -1  # nothing at the mouth (most frames)
     inside = np.array([e in sensed for e in bs.entities.tolist()], dtype=bool) & bs.structure
@@ -319,7 +351,7 @@ def frame_target(world: World, bs: Balls) -> int:
     by the first that asks, kept in ``bs.target`` (within a frame no stage moves the
     structure's balls or what the intake holds)."""
     if bs.target is None:
-        bs.target = pipe_node(world, bs)
+        bs.target = _node_at(world, bs, frame_intake(world, bs))
     return bs.target
 
 

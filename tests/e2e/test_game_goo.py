@@ -9,7 +9,7 @@ import ecsgoo
 from ecsgoo import Particle, Spring
 from events import saved_without_sensors
 from games.goo import GooGame, crawl, structure
-from games.goo.components import Goal, GooBall
+from games.goo.components import Goal, GooBall, GooRulesState
 from games.goo.draw import banner_box, banner_lines
 from games.goo.structure import (
     attach_targets,
@@ -190,6 +190,25 @@ def test_what_the_goo_stages_keep_between_frames_changes_nothing(level: int, bot
             assert g.world.state_hash() == other.world.state_hash(), frame
     assert g.world.state_hash() == other.world.state_hash()
     assert g.status() == other.status()
+
+
+def test_the_stages_see_a_rules_state_or_intake_put_in_place_of_the_old_one() -> None:
+    """``frame_rules`` and ``frame_intake`` keep what they looked up while no component
+    comes or goes: a new GooRulesState or intake Sensor on the same entity is seen."""
+    g = GooGame(level=1, seed=0)
+    w = g.world
+    g.step()
+    bs = structure.frame_balls(w, w.resource(ecsgoo.systems.StructureReport))
+    assert structure.frame_rules(w, bs) is rules_state(w)
+    assert structure.frame_intake(w, bs) is intake(w)
+    entity = w.get_component(GooRulesState)[0][0]
+    w.add_component(entity, GooRulesState(result="lost", reason="swapped"))
+    sensor_at = w.get_component(Goal)[0][0]
+    w.add_component(sensor_at, ecsgoo.Sensor.circle(10.0, 10.0, 5.0))
+    g.step()  # the rules stage reads the new one: the game is over, nothing more decided
+    bs = structure.frame_balls(w, w.resource(ecsgoo.systems.StructureReport))
+    assert structure.frame_rules(w, bs) is rules_state(w) and rules_state(w).reason == "swapped"
+    assert structure.frame_intake(w, bs) is intake(w) and intake(w).x == 10.0
 
 
 @pytest.mark.parametrize("with_report", [True, False])
