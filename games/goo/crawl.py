@@ -18,7 +18,6 @@ nothing to save), never back the way it came when there is another.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 import numpy as np
@@ -30,13 +29,13 @@ from ecsgoo.systems import Stage, register_stage
 from .components import Goal, GooRulesState
 from .structure import (
     Balls,
-    Read,
     board,
     current_read,
     drop_off,
     frame_balls,
     frame_rules,
     frame_target,
+    kept,
     memo,
 )
 
@@ -132,26 +131,20 @@ class GooCrawl(Stage):
         world.particles.place(bs.rows[ride], where[: len(ride)], speed[: len(ride)])
 
 
-#: Per world: each goo ball's ``(link, t, heading)`` as the crawl left them, and the read
-#: of the balls they go with (``_state``).
-_KEPT: weakref.WeakKeyDictionary[Any, tuple[Read, np.ndarray, np.ndarray, np.ndarray]] = \
-    weakref.WeakKeyDictionary()
-
-
 def _state(world: Any, bs: Balls) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each ball's ``link``, ``t`` and ``heading`` (GooBall's), for ``crawl_frame`` to update
     in place: kept from the last frame while the balls' read is current (no ball came or
     went, no counted GooBall write: what the crawl wrote past the count is what they hold),
     else read from the components (a few a level: a ball placed, boarding, dropping off)."""
-    read = current_read(world, bs)
-    kept = _KEPT.get(world)
-    if read is not None and kept is not None and kept[0] is read:
-        return kept[1], kept[2], kept[3]
+    read, mine = current_read(world, bs), kept(world)
+    last = mine.crawl  # the arrays as the crawl left them, and the read they go with
+    if read is not None and last is not None and last[0] is read:
+        return last[1], last[2], last[3]
     state = np.array([(g.link, g.t, g.heading) for g in bs.goo]).reshape(len(bs.goo), 3)
     link, t, heading = state[:, 0].astype(np.int64), state[:, 1].copy(), \
         state[:, 2].astype(np.int64)
     if read is not None:
-        _KEPT[world] = (read, link, t, heading)
+        mine.crawl = (read, link, t, heading)
     return link, t, heading
 
 

@@ -6,7 +6,6 @@ rules stage all use the same answers.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +83,36 @@ class Balls:
         return ~self.free & ~self.pinned & np.isin(self.kind, DETACHABLE)
 
 
+class Kept:
+    """What ``balls``, the goo stages and the crawl keep of one world between calls (its
+    resource: ``kept``): the balls' ``read``, the last ``shapes``, ``_grounded``'s own
+    answer, the ``frame``'s balls, the ``intake`` found and the ``crawl``'s arrays. A
+    resource, so it goes with its world (a weak map from worlds kept each world alive:
+    what it held, the components, reaches the world); not saved (not registered), and a
+    copy of the world (``World.clone`` deep-copies its resources) starts empty: its
+    components are others."""
+
+    def __init__(self) -> None:
+        self.read: Read | None = None
+        self.shapes: tuple[Shape, ...] = ()
+        self.grounded: tuple[tuple[Any, ...], np.ndarray] | None = None
+        self.frame: tuple[tuple[int, ...], Balls, Shape] | None = None
+        self.intake: tuple[Any, Sensor] | None = None
+        self.crawl: tuple[Any, ...] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Kept:
+        return Kept()
+
+
+def kept(world: World) -> Kept:
+    """``world``'s ``Kept`` (made the first time: a dict look-up after that)."""
+    got = world.resource(Kept)
+    if got is None:
+        got = Kept()
+        world.add_resource(got)
+    return got
+
+
 def rules_state(world: World) -> GooRulesState:
     """The level's rules state (exactly one per goo world)."""
     return world.get_component(GooRulesState)[0][1]
@@ -107,10 +136,9 @@ def intake(world: World) -> Sensor:
     A world saved before the pipe had one (an old quick save) gets it here: a circle
     of the pipe's suction radius at its mouth.
     """
-    goals = world.get_component(Goal)
-    kept = _INTAKE.get(world)
-    if kept is not None and kept[0] is goals:
-        return kept[1]  # no component came or went since (esper keeps its list till then)
+    goals, mine = world.get_component(Goal), kept(world)
+    if mine.intake is not None and mine.intake[0] is goals:
+        return mine.intake[1]  # no component came or went since (esper keeps its list till then)
     entity, g = goals[0]
     sensor = world.try_component(entity, Sensor)
     if sensor is None:
@@ -118,12 +146,8 @@ def intake(world: World) -> Sensor:
         world.add_component(entity, sensor)
         sensor = world.component(entity, Sensor)
         goals = world.get_component(Goal)  # a new list: a component came
-    _INTAKE[world] = (goals, sensor)
+    mine.intake = (goals, sensor)  # the Goal list esper gave and the intake found with it
     return sensor
-
-
-#: Per world: the Goal list esper gave and the intake found with it (``intake``).
-_INTAKE: weakref.WeakKeyDictionary[World, tuple[Any, Sensor]] = weakref.WeakKeyDictionary()
 
 
 def balls(world: World, report: Any = None) -> Balls:
@@ -168,11 +192,6 @@ class Shape:
     pinned: np.ndarray
 
 
-#: Per world: the last two ``Shape`` worked out, the newest first (``_shape``): the frame's
-#: (of the report) and the one read between steps (of ``_grounded``'s own flags).
-_SHAPES: weakref.WeakKeyDictionary[World, tuple[Shape, ...]] = weakref.WeakKeyDictionary()
-
-
 def _shape(world: World, r: Read, grounded: np.ndarray, p: Any, s: Any) -> Shape:
     """The ``Shape`` of ``world``'s read ``r`` with per-row ``grounded`` flags (``p``, ``s``:
     its ``particles`` and ``springs``): the last one while it still holds
@@ -180,8 +199,9 @@ def _shape(world: World, r: Read, grounded: np.ndarray, p: Any, s: Any) -> Shape
     most frames), else worked out anew (``members``: ~5 µs in a frame)."""
     broken, pinned = s.broken, p.pinned
     key = (p.version, s.version)
-    kept = _SHAPES.get(world, ())
-    for old in kept:
+    mine = kept(world)
+    for old in mine.shapes:  # the newest first: the frame's (of the report), the one read
+        # between steps (of ``_grounded``'s own flags)
         if (old.source is grounded and old.read is r and old.key == key
                 and old.broken == broken.tobytes() and old.pins == pinned.tobytes()):
             return old
@@ -191,7 +211,7 @@ def _shape(world: World, r: Read, grounded: np.ndarray, p: Any, s: Any) -> Shape
     for a in (linked, held, on):
         a.flags.writeable = False  # shared by every ``Balls`` of this shape
     shape = Shape(r, grounded, key, broken.tobytes(), pinned.tobytes(), rows, linked, held, on)
-    _SHAPES[world] = (shape, *kept[:1])
+    mine.shapes = (shape, *mine.shapes[:1])
     return shape
 
 
@@ -222,17 +242,13 @@ class Read:
     found_with: dict[str, Any] = field(default_factory=dict)
 
 
-#: Per world: what ``_read`` read of its goo balls.
-_BALLS: weakref.WeakKeyDictionary[World, Read] = weakref.WeakKeyDictionary()
-
-
 def _read(world: World) -> Read:
     """The goo balls by entity (``Read``), read anew only when the world's balls or one of
     their counted fields changed: read anew, a few dozen balls cost ~20 µs a frame."""
-    found = world.get_components(Particle, GooBall)
-    kept = _BALLS.get(world)
-    if kept is not None and kept.found is found and kept.edits == EDITS[0]:
-        return kept
+    found, mine = world.get_components(Particle, GooBall), kept(world)
+    last = mine.read
+    if last is not None and last.found is found and last.edits == EDITS[0]:
+        return last
     ordered = sorted(found, key=_entity)
     goo = [g for _, (_, g) in ordered]
     fields = np.array([(g.free, g.placed, g.link, g.sucked, g.kind == "balloon") for g in goo],
@@ -246,23 +262,17 @@ def _read(world: World) -> Read:
     ents, free, placed, crawling, sucked, balloon, kind = arrays
     read = Read(found, EDITS[0], ents, [p for _, (p, _) in ordered], goo, free, placed,
                 crawling, sucked, balloon, kind)
-    _BALLS[world] = read
+    mine.read = read
     return read
 
 
 def current_read(world: World, bs: Balls) -> Read | None:
     """The ``Read`` ``bs`` was made from, while it is still current (no goo ball came, went
     or had a counted field written since); else ``None``."""
-    kept = _BALLS.get(world)
-    if kept is None or kept is not bs.read or kept.edits != EDITS[0]:
+    last = kept(world).read
+    if last is None or last is not bs.read or last.edits != EDITS[0]:
         return None
-    return kept
-
-
-#: Each world's ``Balls`` of this frame as the rules stage read them, its key and its
-#: ``Shape`` (``frame_balls``).
-_FRAME: weakref.WeakKeyDictionary[World, tuple[tuple[int, ...], Balls, Shape]] = \
-    weakref.WeakKeyDictionary()
+    return last
 
 
 def frame_balls(world: World, report: Any, fresh: bool = False) -> Balls:
@@ -275,18 +285,18 @@ def frame_balls(world: World, report: Any, fresh: bool = False) -> Balls:
     its positions read again and its pipe ``target`` forgotten, and with them what
     ``memo`` keeps."""
     p, s = world.particles, world.springs  # each look-up makes a view: once a call
-    key = (world.frame, id(report), p.version, s.version)
-    kept = _FRAME.get(world)
-    if not fresh and kept is not None and kept[0] == key:
-        return kept[1]
+    key, mine = (world.frame, id(report), p.version, s.version), kept(world)
+    last = mine.frame  # the frame's balls as the rules stage read them, its key and shape
+    if not fresh and last is not None and last[0] == key:
+        return last[1]
     r = _read(world)
     shape = _shape(world, r, _grounded(world, report, p, s), p, s)
-    if kept is not None and kept[2] is shape and kept[1].read is r:
-        bs = kept[1]
+    if last is not None and last[2] is shape and last[1].read is r:
+        bs = last[1]
         bs.pos, bs.target = p.pos[shape.rows], None
     else:
         bs = _balls(r, shape, p)
-    _FRAME[world] = (key, bs, shape)
+    mine.frame = (key, bs, shape)
     return bs
 
 
@@ -369,21 +379,15 @@ def _grounded(world: World, report: Any, p: Any = None, s: Any = None) -> np.nda
         return given if given.dtype == np.bool_ else np.asarray(given, dtype=bool)
     broken, pinned = s.broken, p.pinned
     key = (p.version, s.version, broken.tobytes(), pinned.tobytes())
-    kept = _GROUNDED.get(world)
-    if kept is not None and kept[0] == key:
-        return kept[1]
+    mine = kept(world)
+    if mine.grounded is not None and mine.grounded[0] == key:
+        return mine.grounded[1]
     ok = ~broken
     labels = connected_components(len(p), s.a[ok], s.b[ok])
     grounded = np.isin(labels, labels[pinned])
     grounded.flags.writeable = False  # as the report's: one compiled ``members``
-    _GROUNDED[world] = (key, grounded)
+    mine.grounded = (key, grounded)  # and its key: the versions, the flags' bytes
     return grounded
-
-
-#: Per world: ``_grounded``'s own last answer and its key (the tables' versions, the broken
-#: and pinned flags' bytes).
-_GROUNDED: weakref.WeakKeyDictionary[World, tuple[tuple[Any, ...], np.ndarray]] = \
-    weakref.WeakKeyDictionary()
 
 
 @dataclass

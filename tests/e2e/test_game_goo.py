@@ -8,7 +8,7 @@ import pytest
 import ecsgoo
 from ecsgoo import Particle, Spring
 from events import saved_without_sensors
-from games.goo import GooGame, crawl, structure
+from games.goo import GooGame, structure
 from games.goo.components import Goal, GooBall, GooRulesState
 from games.goo.draw import banner_box, banner_lines
 from games.goo.structure import (
@@ -156,7 +156,7 @@ def test_the_crawl_reads_a_crawlers_place_written_from_outside() -> None:
         goo = game.world.component(_crawlers(game)[0], GooBall)
         goo.t, goo.heading = 0.5, -goo.heading
     for _ in range(60):
-        crawl._KEPT.pop(other.world, None)  # other's crawl reads them from the components
+        structure.kept(other.world).crawl = None  # other's crawl reads the components
         for game in (g, other):
             game.world.step()
     assert g.world.state_hash() == other.world.state_hash()
@@ -168,9 +168,7 @@ def test_the_crawl_reads_a_crawlers_place_written_from_outside() -> None:
 def _forget(world) -> None:
     """Drop everything the goo stages and ``balls`` keep of ``world`` between calls: the
     next read works it all out anew."""
-    for kept in (structure._BALLS, structure._SHAPES, structure._GROUNDED, structure._FRAME,
-                 crawl._KEPT):
-        kept.pop(world, None)
+    world.resources.pop(structure.Kept, None)
 
 
 @pytest.mark.parametrize(("level", "bot"), [(1, "builder"), (4, "random"), (6, "builder"),
@@ -190,6 +188,30 @@ def test_what_the_goo_stages_keep_between_frames_changes_nothing(level: int, bot
             assert g.world.state_hash() == other.world.state_hash(), frame
     assert g.world.state_hash() == other.world.state_hash()
     assert g.status() == other.status()
+
+
+def test_what_is_kept_of_a_world_goes_with_it_and_not_to_its_copies() -> None:
+    """``structure.Kept`` is the world's resource: a played world that is dropped is
+    collected (a weak map from worlds kept every one alive), and a clone starts empty."""
+    import gc
+    import weakref
+
+    g = GooGame(level=1, seed=0)
+    for _ in range(5):
+        g.bot_act("builder")
+        g.step()
+    balls(g.world)
+    assert structure.kept(g.world).read is not None and structure.kept(g.world).frame
+    twin = g.world.clone()
+    assert structure.kept(twin).read is None and structure.kept(twin).frame is None
+    twin.step(30)
+    g.world.step(30)
+    assert twin.state_hash() == g.world.state_hash()  # and plays on as the original does
+    gone = weakref.ref(g.world)
+    g.world.close()
+    del g
+    gc.collect()
+    assert gone() is None
 
 
 def test_the_stages_see_a_rules_state_or_intake_put_in_place_of_the_old_one() -> None:
