@@ -91,6 +91,25 @@ class _Topology:
     components: int
 
 
+#: The ranking of no bridges (critical spring rows, entities): most frames of a truss.
+_NONE = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+for _arr in _NONE:
+    _arr.flags.writeable = False
+
+
+def _ranked(s: Any, bridge_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The bridges' spring rows most dangerous first (``danger_rows``, by this frame's
+    stretch) and their entities, read-only; with no bridge the two empty arrays ``_NONE``
+    (a truss of triangles has none: the kernel call and the copies cost ~5 µs a frame)."""
+    if not len(bridge_rows):
+        return _NONE
+    critical_rows = danger_rows(s.stretch, s.max_stretch, bridge_rows)
+    critical = s.entity[critical_rows]
+    for arr in (critical_rows, critical):
+        arr.flags.writeable = False
+    return critical_rows, critical
+
+
 @register_stage
 class Analyze(Stage):
     """Connectivity to the anchors and critical links of the spring graph, O(V + E) per frame.
@@ -152,11 +171,7 @@ class Analyze(Stage):
         """Compute this frame's report (and remember who is connected, for the next one)."""
         s = world.store.springs
         topo, detached = self._current_topology(world)
-        bridge_rows = topo.bridge_rows
-        critical_rows = danger_rows(s.stretch, s.max_stretch, bridge_rows)
-        critical = s.entity[critical_rows]
-        for arr in (critical_rows, critical):
-            arr.flags.writeable = False
+        critical_rows, critical = _ranked(s, topo.bridge_rows)
         return StructureReport(
             connected=topo.connected, debris=topo.debris, critical=critical,
             max_stretch=float(live_max(s.n, s.broken, s.stretch)),

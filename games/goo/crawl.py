@@ -18,7 +18,6 @@ nothing to save), never back the way it came when there is another.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 import numpy as np
@@ -30,13 +29,14 @@ from ecsgoo.systems import Stage, register_stage
 from .components import Goal, GooRulesState
 from .structure import (
     Balls,
-    Read,
     board,
     current_read,
     drop_off,
     frame_balls,
+    frame_rules,
     frame_target,
-    rules_state,
+    kept,
+    memo,
 )
 
 
@@ -67,26 +67,29 @@ class GooCrawl(Stage):
 
     def process(self, world: Any) -> None:
         bs = frame_balls(world, world.resource(systems.StructureReport))
-        mine = bs.usable & ~bs.balloon & (bs.entities != world.grabbed)
-        n, m = len(bs.entities), len(world.particles)
+        grabbed = world.grabbed
+        mine, structure = memo(bs, ("mine", grabbed), lambda: _crawlers(bs, grabbed))
         link, t, heading = _state(world, bs)
+        p, s, rules = world.particles, world.springs, frame_rules(world, bs)
+        n, m = len(bs.entities), len(p)
         near, vx = np.empty(n, dtype=np.int64), np.empty(n)  # written by the kernel
         where, speed = np.empty((n, 2)), np.empty((n, 2))
         force, touched = np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
         target = bs.target  # the pipe stage's (``None``: it did not run, or a ball went in)
         if target is None:  # then the pipe is looked at only if some ball crawls
-            target = frame_target(world, bs) if bool(mine.any()) else -1
-        p, s, rules = world.particles, world.springs, rules_state(world)
+            target = frame_target(world, bs) if memo(bs, "crawls", lambda: bool(mine.any())) \
+                else -1
         gx, gy = world.gravity
         groups = crawl_frame(
             p.pos, p.prev, world.h, p.pinned, p.mass, p.radius, s.entity, s.a, s.b, s.broken,
-            bs.rows, bs.entities, bs.structure, mine, link, t, heading, world.grabbed,
+            bs.rows, bs.entities, structure, mine, link, t, heading, grabbed,
             self.speed, world.dt, world.frame,
             -1 if target < 0 else int(bs.rows[np.searchsorted(bs.entities, target)]),
             self.climb, self.sense, self.rate, self.load, gx, gy, float(rules.wind), near, vx,
             where, speed, force, touched)
         self._write(world, bs, groups, near, vx, (link, t, heading), where, speed)
-        _lift(world, bs, rules.lift, force, touched)
+        if memo(bs, "balloons", lambda: bool(bs.balloon.any())):  # most levels have none
+            _lift(world, bs, rules.lift, force, touched)
         rows = np.flatnonzero(touched)
         if len(rows):  # one force per ball: the crawlers on it, the wind, a balloon's lift
             world.particles.push(rows, force[rows])
@@ -128,26 +131,20 @@ class GooCrawl(Stage):
         world.particles.place(bs.rows[ride], where[: len(ride)], speed[: len(ride)])
 
 
-#: Per world: each goo ball's ``(link, t, heading)`` as the crawl left them, and the read
-#: of the balls they go with (``_state``).
-_KEPT: weakref.WeakKeyDictionary[Any, tuple[Read, np.ndarray, np.ndarray, np.ndarray]] = \
-    weakref.WeakKeyDictionary()
-
-
 def _state(world: Any, bs: Balls) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each ball's ``link``, ``t`` and ``heading`` (GooBall's), for ``crawl_frame`` to update
     in place: kept from the last frame while the balls' read is current (no ball came or
     went, no counted GooBall write: what the crawl wrote past the count is what they hold),
     else read from the components (a few a level: a ball placed, boarding, dropping off)."""
-    read = current_read(world, bs)
-    kept = _KEPT.get(world)
-    if read is not None and kept is not None and kept[0] is read:
-        return kept[1], kept[2], kept[3]
+    read, mine = current_read(world, bs), kept(world)
+    last = mine.crawl  # the arrays as the crawl left them, and the read they go with
+    if read is not None and last is not None and last[0] is read:
+        return last[1], last[2], last[3]
     state = np.array([(g.link, g.t, g.heading) for g in bs.goo]).reshape(len(bs.goo), 3)
     link, t, heading = state[:, 0].astype(np.int64), state[:, 1].copy(), \
         state[:, 2].astype(np.int64)
     if read is not None:
-        _KEPT[world] = (read, link, t, heading)
+        mine.crawl = (read, link, t, heading)
     return link, t, heading
 
 
@@ -155,11 +152,15 @@ def _state(world: Any, bs: Balls) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 HOVER = 0.9
 
 
+def _crawlers(bs: Balls, grabbed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The balls that crawl (``usable``, not balloons, not the ``grabbed`` one) and the
+    ``structure`` they crawl on: ``crawl_frame``'s ``mine`` and ``structure``."""
+    return bs.usable & ~bs.balloon & (bs.entities != grabbed), bs.structure
+
+
 def _lift(world: Any, bs: Balls, lift: float, force: np.ndarray, touched: np.ndarray) -> None:
     """Balloons pull up: a placed one with ``lift`` (mass·px/s², added to ``force``), a free
     one (not held) with just its weight, so it floats, slowing to a stop (``HOVER``)."""
-    if not bs.balloon.any():
-        return  # most levels have none
     gy = world.gravity[1]
     for k in np.flatnonzero(bs.balloon).tolist():
         entity = int(bs.entities[k])

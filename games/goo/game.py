@@ -167,8 +167,11 @@ class GooGame(Game):
             return
         self.drag.x, self.drag.y = x, y
         if self.drag.ball >= 0:
-            p = self.world.component(self.drag.ball, Particle)
-            p.x, p.y, p.vx, p.vy = float(x), float(y), 0.0, 0.0
+            # what ``p.x, p.y, p.vx, p.vy = x, y, 0, 0`` on its Particle does, in one checked
+            # write (four setters cost ~35 µs, and a drag is a frame's pointer move)
+            p = self.world.particles
+            p.place(np.array([p.row(self.drag.ball)]), np.array([[float(x), float(y)]]),
+                    np.zeros((1, 2)))
             self.world.grab(self.drag.ball, x, y)
 
     def on_release(self, x: float, y: float, button: int = 1) -> None:

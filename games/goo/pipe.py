@@ -23,7 +23,15 @@ from ecsgoo import Particle, systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooRulesState
-from .structure import frame_balls, frame_target, goal, intake, rules_state
+from .structure import (
+    frame_balls,
+    frame_intake,
+    frame_rules,
+    frame_target,
+    goal,
+    memo,
+    rules_state,
+)
 
 
 @register_stage
@@ -44,16 +52,16 @@ class GooPipe(Stage):
         return {"speed": self.speed, "swallow": self.swallow}
 
     def process(self, world: Any) -> None:
-        if rules_state(world).result != "running":
-            return  # closed once the level is decided: the score stays what was shown
         bs = frame_balls(world, world.resource(systems.StructureReport))
+        if frame_rules(world, bs).result != "running":
+            return  # closed once the level is decided: the score stays what was shown
         open_ = frame_target(world, bs) >= 0
-        if not open_ and not bs.sucked.any():
+        if not open_ and not memo(bs, "flying", lambda: bool(bs.sucked.any())):
             return  # most frames: shut, and nothing flying in
         ours = bs.collectable
         todo = ours & bs.sucked  # flying in already
         if open_:  # it catches the free balls at its mouth
-            inside = set(intake(world).inside)
+            inside = set(frame_intake(world, bs).inside)
             todo |= ours & ~bs.sucked & (bs.entities != world.grabbed) & np.array(
                 [e in inside for e in bs.entities.tolist()], dtype=bool)
         for k in np.flatnonzero(todo).tolist():  # in ball order, as they are deleted
@@ -61,6 +69,7 @@ class GooPipe(Stage):
             if not goo.sucked:
                 goo.sucked, goo.link = True, 0
                 bs.sucked[k] = True  # for the stages after it this frame (frame_balls)
+                bs.memo.clear()
                 p.mask = 0
             self._fly(world, entity, p)
 

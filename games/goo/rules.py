@@ -21,7 +21,7 @@ from ecsgoo import systems
 from ecsgoo.systems import Stage, register_stage
 
 from .components import Goal, GooBall, GooRulesState
-from .structure import Balls, frame_balls, rules_state
+from .structure import Balls, frame_balls, frame_rules, memo
 
 
 @register_stage
@@ -56,10 +56,10 @@ class GooRules(Stage):
                 "linger": self.linger}
 
     def process(self, world: Any) -> None:
-        rules = rules_state(world)
+        bs = frame_balls(world, world.resource(systems.StructureReport), fresh=True)
+        rules = frame_rules(world, bs)
         if rules.result != "running":
             return
-        bs = frame_balls(world, world.resource(systems.StructureReport), fresh=True)
         _free_orphans(world, bs)
         verdict = self._verdict(world, bs, rules)
         if verdict is None:
@@ -73,9 +73,10 @@ class GooRules(Stage):
     def _verdict(self, world: Any, bs: Balls, rules: Any) -> tuple[str, str] | None:
         if rules.collected >= rules.required:
             return self._sucked_in(bs, rules)
-        if np.count_nonzero(bs.grounded) < self.collapse * np.count_nonzero(bs.linked):
+        held, linked, collectable = memo(bs, "counts", lambda: _counts(bs))
+        if held < self.collapse * linked:
             return "lost", "the structure collapsed"
-        left = rules.supply + int(np.count_nonzero(bs.collectable))
+        left = rules.supply + collectable
         if rules.collected + left >= rules.required:
             rules.idle = 0
             return None
@@ -87,11 +88,11 @@ class GooRules(Stage):
 
     def _sucked_in(self, bs: Balls, rules: Any) -> tuple[str, str] | None:
         """Won once the pipe has nothing left to suck in (``idle`` counts the quiet frames)."""
-        if bs.sucked.any():
+        if memo(bs, "flying", lambda: bool(bs.sucked.any())):
             rules.idle = 0
             return None
         rules.idle += 1
-        crawling = bool((bs.crawling & bs.free).any())
+        crawling = memo(bs, "crawling", lambda: bool((bs.crawling & bs.free).any()))
         if rules.idle < (self.linger if crawling else self.settle):
             return None
         return "won", "the pipe collected enough goo balls"
@@ -117,12 +118,19 @@ def goals(rules: Any) -> list[str]:
     return out
 
 
+def _counts(bs: Balls) -> tuple[int, int, int]:
+    """The balls grounded, linked, and the pipe may yet take (``collectable``)."""
+    return (int(np.count_nonzero(bs.grounded)), int(np.count_nonzero(bs.linked)),
+            int(np.count_nonzero(bs.collectable)))
+
+
 def _free_orphans(world: Any, bs: Balls) -> None:
     """A structure ball whose links all snapped falls loose: the player may use it again
     (and it climbs back on the structure when it meets it)."""
-    loose = ~(bs.linked | bs.free)
-    if not loose.any():
+    if not memo(bs, "orphans", lambda: bool((~(bs.linked | bs.free)).any())):
         return  # most frames
+    loose = ~(bs.linked | bs.free)
     for entity in bs.entities[loose].tolist():
         world.component(entity, GooBall).free = True
     bs.free |= loose
+    bs.memo.clear()  # what the stages after it work out of ``free`` changed

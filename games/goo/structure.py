@@ -6,7 +6,6 @@ rules stage all use the same answers.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +32,8 @@ class Balls:
     order), so a stage going over the balls looks none of them up again. ``placed``,
     ``crawling``, ``kind`` and ``balloon`` are read-only (shared by the ``Balls`` of one
     read). ``read``: the ``Read`` it was made from (``current_read``); ``target``: the open
-    pipe's ball (``pipe_node``) once a stage of the frame asked (``frame_target``).
+    pipe's ball (``pipe_node``) once a stage of the frame asked (``frame_target``);
+    ``memo``: what the goo stages worked out of it (``memo``).
     """
 
     entities: np.ndarray
@@ -52,6 +52,7 @@ class Balls:
     goo: list[GooBall]
     read: Read | None = None
     target: int | None = None
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     @property
     def structure(self) -> np.ndarray:
@@ -82,6 +83,36 @@ class Balls:
         return ~self.free & ~self.pinned & np.isin(self.kind, DETACHABLE)
 
 
+class Kept:
+    """What ``balls``, the goo stages and the crawl keep of one world between calls (its
+    resource: ``kept``): the balls' ``read``, the last ``shapes``, ``_grounded``'s own
+    answer, the ``frame``'s balls, the ``intake`` found and the ``crawl``'s arrays. A
+    resource, so it goes with its world (a weak map from worlds kept each world alive:
+    what it held, the components, reaches the world); not saved (not registered), and a
+    copy of the world (``World.clone`` deep-copies its resources) starts empty: its
+    components are others."""
+
+    def __init__(self) -> None:
+        self.read: Read | None = None
+        self.shapes: tuple[Shape, ...] = ()
+        self.grounded: tuple[tuple[Any, ...], np.ndarray] | None = None
+        self.frame: tuple[tuple[int, ...], Balls, Shape] | None = None
+        self.intake: tuple[Any, Sensor] | None = None
+        self.crawl: tuple[Any, ...] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Kept:
+        return Kept()
+
+
+def kept(world: World) -> Kept:
+    """``world``'s ``Kept`` (made the first time: a dict look-up after that)."""
+    got = world.resource(Kept)
+    if got is None:
+        got = Kept()
+        world.add_resource(got)
+    return got
+
+
 def rules_state(world: World) -> GooRulesState:
     """The level's rules state (exactly one per goo world)."""
     return world.get_component(GooRulesState)[0][1]
@@ -105,10 +136,9 @@ def intake(world: World) -> Sensor:
     A world saved before the pipe had one (an old quick save) gets it here: a circle
     of the pipe's suction radius at its mouth.
     """
-    goals = world.get_component(Goal)
-    kept = _INTAKE.get(world)
-    if kept is not None and kept[0] is goals:
-        return kept[1]  # no component came or went since (esper keeps its list till then)
+    goals, mine = world.get_component(Goal), kept(world)
+    if mine.intake is not None and mine.intake[0] is goals:
+        return mine.intake[1]  # no component came or went since (esper keeps its list till then)
     entity, g = goals[0]
     sensor = world.try_component(entity, Sensor)
     if sensor is None:
@@ -116,12 +146,8 @@ def intake(world: World) -> Sensor:
         world.add_component(entity, sensor)
         sensor = world.component(entity, Sensor)
         goals = world.get_component(Goal)  # a new list: a component came
-    _INTAKE[world] = (goals, sensor)
+    mine.intake = (goals, sensor)  # the Goal list esper gave and the intake found with it
     return sensor
-
-
-#: Per world: the Goal list esper gave and the intake found with it (``intake``).
-_INTAKE: weakref.WeakKeyDictionary[World, tuple[Any, Sensor]] = weakref.WeakKeyDictionary()
 
 
 def balls(world: World, report: Any = None) -> Balls:
@@ -131,17 +157,62 @@ def balls(world: World, report: Any = None) -> Balls:
     right after Analyze); without one, connectivity is computed here, because
     between steps the player may have added or removed balls since the report.
     """
-    r = _read(world)
-    ents = r.entities.copy()  # writable: the kernels take it so (as ``ecsgoo.warmup`` does)
-    p, s = world.particles, world.springs
-    rows, linked, grounded = members(p.entity, p.pinned, s.a, s.b, s.broken,
-                                     _grounded(world, report), ents)
-    pos = p.pos[rows]  # fancy indexing: a copy
-    # ``free`` and ``sucked`` are copies: the goo stages keep them up to date for the stages
-    # after them (``frame_balls``); the other arrays of the read are shared, read-only
-    return Balls(ents, rows, pos, r.free.copy(), r.placed, linked, grounded,
-                 r.crawling, r.sucked.copy(), r.kind, p.pinned[rows], r.balloon,
-                 list(r.particles), list(r.goo), r)
+    r, p, s = _read(world), world.particles, world.springs
+    return _balls(r, _shape(world, r, _grounded(world, report, p, s), p, s), p)
+
+
+def _balls(r: Read, shape: Shape, p: Any) -> Balls:
+    """The ``Balls`` of read ``r`` and its ``shape``: positions read now, ``free`` and
+    ``sucked`` copied (the goo stages keep them up to date for the stages after them:
+    ``frame_balls``), the other arrays shared, read-only but for ``entities`` and ``rows``
+    (writable: the kernels take them so, as ``ecsgoo.warmup`` does; nothing writes them)."""
+    rows = shape.rows
+    return Balls(r.entities.copy(), rows, p.pos[rows], r.free.copy(), r.placed,
+                 shape.linked, shape.grounded, r.crawling, r.sucked.copy(), r.kind,
+                 shape.pinned, r.balloon, list(r.particles), list(r.goo), r)
+
+
+@dataclass(eq=False)
+class Shape:
+    """What ``balls`` works out of a ``Read`` and the links, which stays while no particle
+    or spring comes or goes and no link breaks nor pin changes: each ball's particle
+    ``rows``, whether it is ``linked`` and ``grounded`` (``kernels.structure.members``),
+    and ``pinned``. ``source``: the per-row grounded flags it was made from (the report's,
+    or ``_grounded``'s own; held, so compared by identity); ``key``: the particle and
+    spring tables' versions; ``broken`` and ``pins``: the flags' bytes then."""
+
+    read: Read
+    source: np.ndarray
+    key: tuple[int, int]
+    broken: bytes
+    pins: bytes
+    rows: np.ndarray
+    linked: np.ndarray
+    grounded: np.ndarray
+    pinned: np.ndarray
+
+
+def _shape(world: World, r: Read, grounded: np.ndarray, p: Any, s: Any) -> Shape:
+    """The ``Shape`` of ``world``'s read ``r`` with per-row ``grounded`` flags (``p``, ``s``:
+    its ``particles`` and ``springs``): the last one while it still holds
+    (the same read and flags array, no row came or went, the same broken and pinned flags:
+    most frames), else worked out anew (``members``: ~5 µs in a frame)."""
+    broken, pinned = s.broken, p.pinned
+    key = (p.version, s.version)
+    mine = kept(world)
+    for old in mine.shapes:  # the newest first: the frame's (of the report), the one read
+        # between steps (of ``_grounded``'s own flags)
+        if (old.source is grounded and old.read is r and old.key == key
+                and old.broken == broken.tobytes() and old.pins == pinned.tobytes()):
+            return old
+    rows, linked, held = members(p.entity, pinned, s.a, s.b, broken, grounded,
+                                 r.entities.copy())  # writable, as the warm-up passes it
+    on = pinned[rows]
+    for a in (linked, held, on):
+        a.flags.writeable = False  # shared by every ``Balls`` of this shape
+    shape = Shape(r, grounded, key, broken.tobytes(), pinned.tobytes(), rows, linked, held, on)
+    mine.shapes = (shape, *mine.shapes[:1])
+    return shape
 
 
 @dataclass(eq=False)
@@ -151,6 +222,8 @@ class Read:
 
     Kept while ``found`` is the list esper gives (it keeps one until a component comes
     or goes) and no counted goo-ball write happened (``components.EDITS`` is ``edits``).
+    While esper gives ``found`` no component of the world came or went since it was made
+    (esper drops every kept list at once then), so what ``found_with`` keeps holds too.
     """
 
     found: Any
@@ -164,19 +237,18 @@ class Read:
     sucked: np.ndarray
     balloon: np.ndarray
     kind: np.ndarray
-
-
-#: Per world: what ``_read`` read of its goo balls.
-_BALLS: weakref.WeakKeyDictionary[World, Read] = weakref.WeakKeyDictionary()
+    #: The world's rules state and the pipe's intake, once a goo stage asked
+    #: (``frame_rules``, ``frame_intake``): current as long as ``found`` is.
+    found_with: dict[str, Any] = field(default_factory=dict)
 
 
 def _read(world: World) -> Read:
     """The goo balls by entity (``Read``), read anew only when the world's balls or one of
     their counted fields changed: read anew, a few dozen balls cost ~20 µs a frame."""
-    found = world.get_components(Particle, GooBall)
-    kept = _BALLS.get(world)
-    if kept is not None and kept.found is found and kept.edits == EDITS[0]:
-        return kept
+    found, mine = world.get_components(Particle, GooBall), kept(world)
+    last = mine.read
+    if last is not None and last.found is found and last.edits == EDITS[0]:
+        return last
     ordered = sorted(found, key=_entity)
     goo = [g for _, (_, g) in ordered]
     fields = np.array([(g.free, g.placed, g.link, g.sucked, g.kind == "balloon") for g in goo],
@@ -190,37 +262,75 @@ def _read(world: World) -> Read:
     ents, free, placed, crawling, sucked, balloon, kind = arrays
     read = Read(found, EDITS[0], ents, [p for _, (p, _) in ordered], goo, free, placed,
                 crawling, sucked, balloon, kind)
-    _BALLS[world] = read
+    mine.read = read
     return read
 
 
 def current_read(world: World, bs: Balls) -> Read | None:
     """The ``Read`` ``bs`` was made from, while it is still current (no goo ball came, went
     or had a counted field written since); else ``None``."""
-    kept = _BALLS.get(world)
-    if kept is None or kept is not bs.read or kept.edits != EDITS[0]:
+    last = kept(world).read
+    if last is None or last is not bs.read or last.edits != EDITS[0]:
         return None
-    return kept
-
-
-#: Each world's ``Balls`` of this frame as the rules stage read them, and its key
-#: (``frame_balls``).
-_FRAME: weakref.WeakKeyDictionary[World, tuple[tuple[int, ...], Balls]] = \
-    weakref.WeakKeyDictionary()
+    return last
 
 
 def frame_balls(world: World, report: Any, fresh: bool = False) -> Balls:
     """``balls(world, report)`` for the goo stages of one frame: read once (by the first
     of them, ``fresh``) and shared by those after it in the same frame, which keep it up
-    to date as they change it (a freed orphan, a caught ball). Read again if the frame,
-    the report or the number of particles or springs changed since (a ball went in)."""
-    key = (world.frame, id(report), len(world.particles), len(world.springs))
-    kept = None if fresh else _FRAME.get(world)
-    if kept is not None and kept[0] == key:
-        return kept[1]
-    bs = balls(world, report)
-    _FRAME[world] = (key, bs)
+    to date as they change it (a freed orphan, a caught ball: counted writes, so the next
+    frame reads them anew). Read again if the frame or the report changed since, or a
+    particle or spring came or went (a ball went in). A new frame's read reuses the last frame's
+    ``Balls`` while its read and shape still hold (most frames: the same balls and links),
+    its positions read again and its pipe ``target`` forgotten, and with them what
+    ``memo`` keeps."""
+    p, s = world.particles, world.springs  # each look-up makes a view: once a call
+    key, mine = (world.frame, id(report), p.version, s.version), kept(world)
+    last = mine.frame  # the frame's balls as the rules stage read them, its key and shape
+    if not fresh and last is not None and last[0] == key:
+        return last[1]
+    r = _read(world)
+    shape = _shape(world, r, _grounded(world, report, p, s), p, s)
+    if last is not None and last[2] is shape and last[1].read is r:
+        bs = last[1]
+        bs.pos, bs.target = p.pos[shape.rows], None
+    else:
+        bs = _balls(r, shape, p)
+    mine.frame = (key, bs, shape)
     return bs
+
+
+def frame_rules(world: World, bs: Balls) -> GooRulesState:
+    """``rules_state(world)`` for the goo stages of a frame, ``bs`` being its ``frame_balls``:
+    kept with the read ``bs`` came from (looked up once while no component comes or goes,
+    not once a stage: an esper look-up costs ~2 µs in a frame)."""
+    kept = bs.read.found_with if bs.read is not None else {}
+    rules = kept.get("rules")
+    if rules is None:
+        rules = kept["rules"] = rules_state(world)
+    return rules
+
+
+def frame_intake(world: World, bs: Balls) -> Sensor:
+    """``intake(world)`` for the goo stages of a frame, kept like ``frame_rules``."""
+    kept = bs.read.found_with if bs.read is not None else {}
+    sensor = kept.get("intake")
+    if sensor is None:
+        sensor = intake(world)
+        if world.get_components(Particle, GooBall) is bs.read.found:  # no intake was added
+            kept["intake"] = sensor
+    return sensor
+
+
+def memo(bs: Balls, name: Any, make: Any) -> Any:
+    """``make()``, kept in ``bs.memo`` under ``name`` for as long as ``bs`` is the frame's
+    (``frame_balls``: the same balls, links and fields): a mask or count of the goo stages
+    that only changes with them. A stage that changes ``bs`` (``free``, ``sucked``) empties
+    the memo."""
+    got = bs.memo.get(name)
+    if got is None:
+        got = bs.memo[name] = make()
+    return got
 
 
 def _entity(item: tuple[int, Any]) -> int:
@@ -230,7 +340,12 @@ def _entity(item: tuple[int, Any]) -> int:
 def pipe_node(world: World, bs: Balls) -> int:
     """The structure ball the open pipe draws the crawlers to: of those its intake senses,
     the nearest the mouth; ``-1`` while the pipe is closed (no structure ball reached it)."""
-    sensed = set(intake(world).inside)  # a few entities: a set, not np.isin's sort
+    return _node_at(world, bs, intake(world))
+
+
+def _node_at(world: World, bs: Balls, sensor: Sensor) -> int:
+    """``pipe_node`` of the pipe's intake ``sensor``."""
+    sensed = set(sensor.inside)  # a few entities: a set, not np.isin's sort
     if not sensed:
         return -1  # nothing at the mouth (most frames)
     inside = np.array([e in sensed for e in bs.entities.tolist()], dtype=bool) & bs.structure
@@ -246,20 +361,32 @@ def frame_target(world: World, bs: Balls) -> int:
     by the first that asks, kept in ``bs.target`` (within a frame no stage moves the
     structure's balls or what the intake holds)."""
     if bs.target is None:
-        bs.target = pipe_node(world, bs)
+        bs.target = _node_at(world, bs, frame_intake(world, bs))
     return bs.target
 
 
-def _grounded(world: World, report: Any) -> np.ndarray:
+def _grounded(world: World, report: Any, p: Any = None, s: Any = None) -> np.ndarray:
     """Per particle row: whether it reaches an anchor through unbroken links (this frame's
-    ``report`` when it has every row, else worked out here)."""
-    p, s = world.particles, world.springs
+    ``report`` when it has every row, else worked out here: kept while no row comes or
+    goes and the broken and pinned flags stay, so the same array while they do). ``p``,
+    ``s``: ``world.particles`` and ``world.springs`` if the caller has them."""
+    p = world.particles if p is None else p
+    s = world.springs if s is None else s
     if report is not None and len(report.grounded) == len(p):
-        return np.asarray(report.grounded, dtype=bool)
-    ok = ~s.broken
+        given = report.grounded
+        # itself when it is bools (``_shape`` knows it again): ``np.asarray(.., bool)`` made a
+        # new view of the kernel's array every time
+        return given if given.dtype == np.bool_ else np.asarray(given, dtype=bool)
+    broken, pinned = s.broken, p.pinned
+    key = (p.version, s.version, broken.tobytes(), pinned.tobytes())
+    mine = kept(world)
+    if mine.grounded is not None and mine.grounded[0] == key:
+        return mine.grounded[1]
+    ok = ~broken
     labels = connected_components(len(p), s.a[ok], s.b[ok])
-    grounded = np.isin(labels, labels[p.pinned])
+    grounded = np.isin(labels, labels[pinned])
     grounded.flags.writeable = False  # as the report's: one compiled ``members``
+    mine.grounded = (key, grounded)  # and its key: the versions, the flags' bytes
     return grounded
 
 
@@ -346,11 +473,11 @@ def place_ball(world: World, x: float, y: float, ball: int = -1) -> Attach:
             Particle(x, y, mass=rules.ball_mass, radius=rules.ball_radius),
             GooBall(placed=rules.placed))
     else:
-        p = world.component(ball, Particle)
-        p.x, p.y, p.vx, p.vy = x, y, 0.0, 0.0
+        p = world.particles  # ``x, y, vx, vy = x, y, 0, 0`` on its Particle, in one write
+        p.place(np.array([p.row(ball)]), np.array([[float(x), float(y)]]), np.zeros((1, 2)))
         goo = world.component(ball, GooBall)
         goo.placed, goo.free, goo.link, goo.sucked = rules.placed, False, 0, False
-        p.mask = ALL
+        world.component(ball, Particle).mask = ALL
     for other in spot.targets:
         world.create_entity(Spring(ball, other, stiffness=rules.stiffness,
                                    max_stretch=rules.max_stretch))

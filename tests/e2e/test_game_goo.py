@@ -8,10 +8,18 @@ import pytest
 import ecsgoo
 from ecsgoo import Particle, Spring
 from events import saved_without_sensors
-from games.goo import GooGame, crawl
-from games.goo.components import Goal, GooBall
+from games.goo import GooGame, structure
+from games.goo.components import Goal, GooBall, GooRulesState
 from games.goo.draw import banner_box, banner_lines
-from games.goo.structure import attach_targets, balls, goal, intake, place_ball, rules_state
+from games.goo.structure import (
+    attach_targets,
+    balls,
+    goal,
+    intake,
+    links_at,
+    place_ball,
+    rules_state,
+)
 
 LEVELS = range(1, len(GooGame.levels) + 1)
 
@@ -148,13 +156,116 @@ def test_the_crawl_reads_a_crawlers_place_written_from_outside() -> None:
         goo = game.world.component(_crawlers(game)[0], GooBall)
         goo.t, goo.heading = 0.5, -goo.heading
     for _ in range(60):
-        crawl._KEPT.pop(other.world, None)  # other's crawl reads them from the components
+        structure.kept(other.world).crawl = None  # other's crawl reads the components
         for game in (g, other):
             game.world.step()
     assert g.world.state_hash() == other.world.state_hash()
     assert [gb for _, gb in g.world.get_component(GooBall)] == \
         [gb for _, gb in other.world.get_component(GooBall)]
 
+
+
+def _forget(world) -> None:
+    """Drop everything the goo stages and ``balls`` keep of ``world`` between calls: the
+    next read works it all out anew."""
+    world.resources.pop(structure.Kept, None)
+
+
+@pytest.mark.parametrize(("level", "bot"), [(1, "builder"), (4, "random"), (6, "builder"),
+                                            (7, "builder")])
+def test_what_the_goo_stages_keep_between_frames_changes_nothing(level: int, bot: str) -> None:
+    """The kept reads (the balls and their shape reused while they hold, ``frame_balls``'
+    ``Balls`` and its ``memo`` from frame to frame, ``_grounded``'s answer between steps)
+    play the same game as reads worked out anew every frame: balls placed, links snapped,
+    balloons, ivy picked off, the pipe."""
+    g, other = GooGame(level=level, seed=0), GooGame(level=level, seed=0)
+    for frame in range(700):
+        _forget(other.world)
+        for game in (g, other):
+            game.bot_act(bot)
+            game.step()
+        if frame % 50 == 0:
+            assert g.world.state_hash() == other.world.state_hash(), frame
+    assert g.world.state_hash() == other.world.state_hash()
+    assert g.status() == other.status()
+
+
+def test_what_is_kept_of_a_world_goes_with_it_and_not_to_its_copies() -> None:
+    """``structure.Kept`` is the world's resource: a played world that is dropped is
+    collected (a weak map from worlds kept every one alive), and a clone starts empty."""
+    import gc
+    import weakref
+
+    g = GooGame(level=1, seed=0)
+    for _ in range(5):
+        g.bot_act("builder")
+        g.step()
+    balls(g.world)
+    assert structure.kept(g.world).read is not None and structure.kept(g.world).frame
+    twin = g.world.clone()
+    assert structure.kept(twin).read is None and structure.kept(twin).frame is None
+    twin.step(30)
+    g.world.step(30)
+    assert twin.state_hash() == g.world.state_hash()  # and plays on as the original does
+    gone = weakref.ref(g.world)
+    g.world.close()
+    del g
+    gc.collect()
+    assert gone() is None
+
+
+def test_the_stages_see_a_rules_state_or_intake_put_in_place_of_the_old_one() -> None:
+    """``frame_rules`` and ``frame_intake`` keep what they looked up while no component
+    comes or goes: a new GooRulesState or intake Sensor on the same entity is seen."""
+    g = GooGame(level=1, seed=0)
+    w = g.world
+    g.step()
+    bs = structure.frame_balls(w, w.resource(ecsgoo.systems.StructureReport))
+    assert structure.frame_rules(w, bs) is rules_state(w)
+    assert structure.frame_intake(w, bs) is intake(w)
+    entity = w.get_component(GooRulesState)[0][0]
+    w.add_component(entity, GooRulesState(result="lost", reason="swapped"))
+    sensor_at = w.get_component(Goal)[0][0]
+    w.add_component(sensor_at, ecsgoo.Sensor.circle(10.0, 10.0, 5.0))
+    g.step()  # the rules stage reads the new one: the game is over, nothing more decided
+    bs = structure.frame_balls(w, w.resource(ecsgoo.systems.StructureReport))
+    assert structure.frame_rules(w, bs) is rules_state(w) and rules_state(w).reason == "swapped"
+    assert structure.frame_intake(w, bs) is intake(w) and intake(w).x == 10.0
+
+
+@pytest.mark.parametrize("with_report", [True, False])
+def test_balls_kept_shape_is_what_members_finds(with_report: bool) -> None:
+    """``balls``' kept shape (rows, linked, grounded, pinned) is what a fresh read finds
+    after a link snaps, a ball is anchored, a ball comes and one goes, a frame runs: with
+    the frame's report and without (``_grounded``'s own)."""
+    g = GooGame(level=1, seed=0)
+    w, top = g.world, _top(g)
+    g.step()
+
+    def given() -> object:
+        return w.resource(ecsgoo.systems.StructureReport) if with_report else None
+
+    def changed(change) -> None:
+        balls(w, given())  # read and kept
+        change()
+        kept = balls(w, given())
+        _forget(w)
+        fresh = balls(w, given())
+        for name in ("entities", "rows", "pos", "free", "linked", "grounded", "pinned",
+                     "crawling", "sucked", "balloon"):
+            assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+
+    def snap() -> None:  # the top ball's links snap (as Break marks them): it is unlinked
+        for link, _ in links_at(w, top):
+            w.component(link, Spring).broken = True
+
+    changed(snap)
+    changed(g.step)
+    changed(lambda: w.add_component(top, ecsgoo.Anchor()))
+    ball = w.create_entity(Particle(100, 300, radius=8), GooBall(free=True))
+    changed(lambda: w.create_entity(Particle(150, 300, radius=8), GooBall(free=True)))
+    changed(lambda: w.delete_entity(ball))
+    changed(g.step)
 
 
 def test_free_balls_crawl_along_the_links_from_node_to_node() -> None:
@@ -240,6 +351,28 @@ def test_a_held_ball_does_not_crawl() -> None:
 
 
 # -- building with the crawlers ---------------------------------------------------------------
+
+
+def test_a_drag_writes_the_held_ball_as_its_particles_setters_would() -> None:
+    """``on_drag`` moves the held ball in one bulk write (``particles.place``): the same
+    world as writing ``x``, ``y``, ``vx``, ``vy`` on its Particle, frame after frame."""
+    g, other = GooGame(level=1, seed=0), GooGame(level=1, seed=0)
+    for game in (g, other):
+        game.world.step(20)
+    ball = _crawlers(g)[0]
+    p = other.world.component(ball, Particle)
+    x, y = p.x, p.y
+    for game in (g, other):
+        game.on_press(x, y, 1)
+    for k in range(30):
+        x, y = x + 1.5, y + 0.75 * (k % 3)
+        g.on_drag(x, y)
+        other.drag.x, other.drag.y = x, y  # ``on_drag`` as it was: the four setters
+        p.x, p.y, p.vx, p.vy = float(x), float(y), 0.0, 0.0
+        other.world.grab(ball, x, y)
+        for game in (g, other):
+            game.step()
+        assert g.world.state_hash() == other.world.state_hash(), k
 
 
 def test_a_crawler_taken_and_dropped_links_to_the_two_nearest_balls() -> None:

@@ -48,6 +48,23 @@ def test_a_triangle_truss_on_anchors_has_no_critical_link():
     assert r.grounded.all() and r.in_structure.all()
 
 
+def test_no_bridge_ranks_as_the_kernel_would_rank_none():
+    """With no bridge the report's critical arrays are the kept empty ones (``_ranked``):
+    what ``danger_rows`` of no rows and their entities give, read-only likewise."""
+    from ecsgoo.kernels.structure import danger_rows
+    from ecsgoo.systems.analyze import _ranked
+
+    w = _world()
+    truss(w)
+    w.step()
+    s, none = w.store.springs, np.zeros(0, np.int64)
+    rows = danger_rows(s.stretch, s.max_stretch, none)
+    for got, want in zip(_ranked(s, none), (rows, s.entity[rows]), strict=True):
+        assert got.dtype == want.dtype and got.shape == want.shape and not got.flags.writeable
+    r = _report(w)
+    assert r.critical_rows is _ranked(s, none)[0] and r.critical is _ranked(s, none)[1]
+
+
 def test_every_link_of_a_chain_is_critical_and_cutting_one_makes_debris():
     w = _world()
     ps, ss = chain(w, links=4)
