@@ -18,7 +18,7 @@ import numpy as np
 
 from . import components, limits, rigid, sleeping
 from .errors import WorldError
-from .kernels.rows import place_checked, push_rows, within
+from .kernels.rows import place_checked, push_rows, within, write_checked
 from .store import TABLES
 
 #: Columns ``write`` may set: nothing else in the store is computed from them. The
@@ -99,6 +99,10 @@ class Rows:
             raise WorldError(f"{self._name}: column {name!r} cannot be written in bulk "
                              f"(these can: {', '.join(WRITABLE[self._name])}; the others "
                              "through the component's view)")
+        if _written(table, name, values, rows):  # floats to rows given: one kernel call
+            table.store.moved()
+            table.store.woken_all()  # a sleeping world feels what the game changed
+            return
         target = table.cols[name][: table.n]
         index = slice(None) if rows is None else np.asarray(rows, dtype=np.int64)
         shape = target.shape if rows is None else index.shape + target.shape[1:]
@@ -279,6 +283,29 @@ def _check_field(owner: str, key: str, values: np.ndarray) -> None:
     bad = _out_of_range(limit, values)
     if bad is not None:
         raise WorldError(f"{owner}: field {key} must be {limit.describe()}, got {bad!r}")
+
+
+def _written(table: Any, name: str, values: Any, rows: Any) -> bool:
+    """``Rows.write``'s usual call in one kernel (``kernels.rows.write_checked``): float
+    ``values`` of exactly the shape of ``rows`` (an int64 array) of a float column of one
+    range, all in range and every row the table's. Whether it wrote; if not, nothing was
+    written (the numpy path writes, or names what is wrong)."""
+    target = table.cols[name]
+    if not (rows.__class__ is np.ndarray and values.__class__ is np.ndarray
+            and rows.dtype == np.int64 and values.dtype == np.float64 and rows.ndim == 1
+            and target.dtype == np.float64
+            and values.shape == rows.shape + target.shape[1:]):
+        return False
+    limit = _one_range(table.spec, name)
+    if limit is _MIXED or limit is None:
+        return False
+    flat = values.reshape(-1)
+    if not (flat.flags.writeable and flat.flags.c_contiguous):
+        flat = np.array(flat)  # the one signature the warm-up compiles
+    if not (rows.flags.writeable and rows.flags.c_contiguous):
+        rows = np.array(rows)
+    width = target.shape[1] if target.ndim == 2 else 1
+    return write_checked(table.n, target.reshape(-1), width, rows, flat, *_bounds(limit)) == 0
 
 
 def _one_range(spec: Any, name: str) -> Any:

@@ -111,3 +111,23 @@ def still_again(asleep, still, rows):
         still[r] = 0
         any_asleep = any_asleep or asleep[r]
     return any_asleep
+
+
+@njit(cache=True)
+def write_checked(n, target, width, rows, values, low, high, open_low, zero, inf):
+    """``views.Rows.write`` of float rows: each of ``rows`` (numpy's indexing: −1 is the
+    last of the ``n`` rows) of a column (``target``: its array flat, ``width`` values a
+    row) set to its row of ``values`` (flat), all in the range, then written in order (a
+    row given twice: the last wins). 0 when written; 1 when a value is out of range, 2
+    when a row is not one of the ``n``: nothing written (the numpy path says why)."""
+    for v in values:
+        if not _in_range(v, low, high, open_low, zero, inf):
+            return 1
+    for r in rows:
+        if r < -n or r >= n:
+            return 2
+    for k in range(len(rows)):
+        r = rows[k] + n if rows[k] < 0 else rows[k]
+        for c in range(width):
+            target[r * width + c] = values[k * width + c]
+    return 0

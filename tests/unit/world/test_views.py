@@ -213,3 +213,39 @@ def test_a_bulk_write_out_of_range_or_of_no_row_writes_nothing():
     fresh = _world()
     fresh.step()
     assert w.state_hash() == fresh.state_hash()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_bulk_write_in_one_call_writes_what_numpy_writes(monkeypatch, seed):
+    """``Rows.write`` of float rows through its one kernel (``views._written``) and through
+    numpy's indexing: the same columns (negative rows, a row twice: the last wins, columns
+    of one and two values a row), the same errors and nothing written on one."""
+    from ecsgoo import views
+
+    def run(one_call: bool) -> list:
+        rng = np.random.default_rng(seed)
+        if not one_call:
+            monkeypatch.setattr(views, "_written", lambda *args: False)
+        w = _world()
+        n, out = len(w.particles), []
+        for _ in range(30):
+            name = str(rng.choice(["prev", "pos", "mass", "radius", "friction"]))
+            rows = rng.integers(-n, n, int(rng.integers(0, 5)))
+            if rng.random() < 0.15:  # a row the table has not
+                rows = np.append(rows, n if rng.random() < 0.5 else -n - 1)
+            shape = rows.shape + getattr(w.particles, name).shape[1:]
+            values = rng.uniform(0.5, 50.0, shape)
+            if rng.random() < 0.1 and values.size:
+                values.reshape(-1)[0] = -1.0 if name != "pos" else math.nan
+            try:
+                w.particles.write(name, values, rows)
+                out.append("ok")
+            except (WorldError, IndexError) as error:
+                out.append(type(error).__name__)
+            out.append(w.state_hash() + getattr(w.particles, name).tobytes().hex())
+        monkeypatch.undo()
+        return out
+
+    fast, slow = run(True), run(False)
+    assert fast == slow
+    assert {"ok", "WorldError", "IndexError"} <= set(fast[::2])
