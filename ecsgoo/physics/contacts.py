@@ -131,9 +131,9 @@ class ContactGraph:
 
     def copy(self) -> ContactGraph:
         """An independent copy (a cloned world warm-starts the same)."""
-        twin = ContactGraph()
-        for name, value in self.__dict__.items():
-            setattr(twin, name, value.copy() if isinstance(value, np.ndarray) else value)
+        twin = ContactGraph.__new__(ContactGraph)  # (a fresh one's rows: ~25 µs, replaced)
+        twin.__dict__.update({name: value.copy() if isinstance(value, np.ndarray) else value
+                              for name, value in self.__dict__.items()})
         return twin
 
     def save(self, world: World) -> dict[str, Any]:
