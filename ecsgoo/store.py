@@ -84,7 +84,7 @@ class Store(BodyRows):
         self.spring_pack_key: Any = None  # what the packed copy is of (Project's)
         #: the packed springs' and the tethers' chains (Project's ``_chains``: count,
         #: offsets, links, their ends, scratch, the tethers' skip, the springs taken)
-        #: and what they were found of (``_take_chains``)
+        #: and what they were found of (``systems.project._chains_key``)
         self.spring_chains: tuple[Any, ...] = (0, *chain_room(0), chain_scratch(0),
                                                np.zeros(0, dtype=bool),
                                                np.zeros(0, dtype=np.int64))

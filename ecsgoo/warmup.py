@@ -176,6 +176,7 @@ def _step_tiny_scene(part: str = "all") -> None:
         world.close()
     if soft:
         _sleepers()
+        _rope_frames()
         _game_kernels()
     if rigid:
         _rigid_alone()
@@ -286,6 +287,21 @@ def _sleepers() -> None:
         world.create_entity(Particle(150, 80, radius=5, events=True))  # watched, in flight
         world.step(2)
         world.raycast((0.0, 5.0), (200.0, 5.0))  # discs and the level alone: one call
+    finally:
+        world.close()
+
+
+def _rope_frames() -> None:
+    """A rope stepped frame after frame with its chain found before: Project's packing
+    with the chain taken out (``kernels.distance.pack_springs_taken``)."""
+    from . import systems
+    from .bodies import rope
+    from .world import World
+
+    world = World(bounds=(0, 0, 200, 100)).use(*(s() for s in systems.SOLVER))
+    try:
+        rope(world, (20, 90), (120, 90), 4)
+        world.step(3)
     finally:
         world.close()
 

@@ -39,6 +39,17 @@ def pack_springs(order, a, b, rest, compliance, broken, lam, ends, vals):
 
 
 @njit(cache=True)
+def pack_springs_taken(order, a, b, rest, compliance, broken, lam, ends, vals, taken):
+    """``lam`` zeroed, ``pack_springs``, then the packed springs ``taken`` out of the
+    sweep (their ends -1: the chains of ``kernels.chains`` solve them), in one call: a
+    frame's packing while the chains found before still hold."""
+    lam[:] = 0.0
+    pack_springs(order, a, b, rest, compliance, broken, lam, ends, vals)
+    for k in taken:
+        ends[k, 0] = ends[k, 1] = -1
+
+
+@njit(cache=True)
 def sweep_springs(ends, vals, pos, w, h, backward):
     """One pass of ``solve_distance`` over packed springs, last to first if ``backward``."""
     inv_h2 = 1.0 / (h * h)

@@ -26,7 +26,7 @@ from ..kernels.chains import (
     find_chains,
     tether_columns,
 )
-from ..kernels.distance import pack_springs
+from ..kernels.distance import pack_springs, pack_springs_taken
 from ..kernels.joints import joint_substep
 from ..kernels.project import project_rounds
 from ..kernels.tethers import solve_tethers
@@ -111,29 +111,31 @@ class Project(Stage):
                st.tethers.n)
         if st.spring_pack_key != key:
             sc = st.springs.cols
-            sc["lam"][:] = 0.0
-            pack_springs(st.spring_order, sc["a"], sc["b"], sc["rest"], sc["compliance"],
-                         sc["broken"], sc["lam"], ends, vals)
+            chains = _chains_key(st)
+            if st.spring_chains_key == chains:  # the chains found before hold: taken out
+                pack_springs_taken(st.spring_order, sc["a"], sc["b"], sc["rest"],
+                                   sc["compliance"], sc["broken"], sc["lam"], ends, vals,
+                                   st.spring_chains[6])
+            else:  # found again (``_chains``) when the springs or tethers changed (a
+                # tenth of the jelly scene's frame went to finding none)
+                sc["lam"][:] = 0.0
+                pack_springs(st.spring_order, sc["a"], sc["b"], sc["rest"],
+                             sc["compliance"], sc["broken"], sc["lam"], ends, vals)
+                st.spring_chains = _chains(ends, st)
+                st.spring_chains_key = chains
             st.spring_pack_key = key
-            _take_chains(ends, st)
         else:
             vals[:, 2] = 0.0
         return ends, vals
 
 
-def _take_chains(ends: Any, st: Any) -> None:
-    """The chains out of the freshly packed springs ``ends``: found again (``_chains``)
-    only when the springs or tethers changed (a tenth of the jelly scene's frame went to
-    finding none), else the same springs taken out of the sweep."""
+def _chains_key(st: Any) -> tuple[Any, ...]:
+    """What the chains of the packed springs are found from: the springs, their order and
+    broken flags, the particles' rows, the tethers and their broken flags."""
     sc, tc = st.springs.cols, st.tethers.cols
-    key = (st.springs.version, id(st.spring_order), st.particles.version, st.tethers.version,
-           st.tethers.n, sc["broken"][: st.springs.n].tobytes(),
-           tc["broken"][: st.tethers.n].tobytes())
-    if st.spring_chains_key != key:
-        st.spring_chains = _chains(ends, st)
-        st.spring_chains_key = key
-    else:
-        ends[st.spring_chains[6]] = -1
+    return (st.springs.version, id(st.spring_order), st.particles.version, st.tethers.version,
+            st.tethers.n, sc["broken"][: st.springs.n].tobytes(),
+            tc["broken"][: st.tethers.n].tobytes())
 
 
 def _chains(ends: Any, st: Any) -> tuple[Any, ...]:
