@@ -93,7 +93,7 @@ class Sensor:
             trial = Sensor(**{**{key: getattr(self, key) for key in _SHAPE}, name: value})
             value = getattr(trial, name)  # as the constructor keeps it (floats, lists)
         object.__setattr__(self, name, value)
-        if name in _SHAPE:
+        if name in _SHAPE or name == "on":
             _EDITS[0] += 1
 
     @classmethod
@@ -297,8 +297,8 @@ BRUTE_ROWS = 4096
 _KINDS = {"box": BOX, "circle": CIRCLE, "polygon": POLYGON}
 
 
-#: Writes of a sensor's shape so far (and sensors made): a count that tells whether the
-#: sensors packed last frame still hold.
+#: Writes of a sensor's shape, mask or ``on`` so far (and sensors made): a count that tells
+#: whether the sensors packed (and listed) last frame still hold.
 _EDITS = [0]
 
 
@@ -419,9 +419,9 @@ def quiet_args(world: World) -> tuple[Any, ...] | None:
     if not world._has_any(Sensor):
         return _NO_SENSORS
     sensors = world.get_component(Sensor)
-    shown = [s for _, s in sensors]
+    shown, follows = _listed(world, sensors)
     n = world.store.particles.n
-    if any(s.on is not None for s in shown) or n * len(shown) > BRUTE_ROWS:
+    if follows or n * len(shown) > BRUTE_ROWS:
         return None
     if not any(s.inside for s in shown):
         last, last_m = _NO_PAIRS, 0  # ``_all_empty``'s question
@@ -432,6 +432,18 @@ def quiet_args(world: World) -> tuple[Any, ...] | None:
         last, last_m = kept[1], kept[2]
     return (len(shown), *_kept(world, shown, shown),
             np.empty((len(shown) * n, 2), dtype=np.int64), last, last_m)
+
+
+def _listed(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[list[Sensor], bool]:
+    """The sensors of ``sensors`` (esper's list of them, made anew when one comes or goes)
+    and whether one follows something, kept while that list and the sensors' edits
+    (``_EDITS``: shapes, masks and ``on``) hold: a frame asks it two or three times."""
+    kept = world.__dict__.get("_sensors_listed")
+    if kept is None or kept[0] is not sensors or kept[1] != _EDITS[0]:
+        shown = [s for _, s in sensors]
+        kept = (sensors, _EDITS[0], shown, any(s.on is not None for s in shown))
+        world._sensors_listed = kept
+    return kept[2], kept[3]
 
 
 def _seen_key(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[Any, ...]:
@@ -460,8 +472,8 @@ def _discs_seen(world: World,
     p = st.particles
     if st.bodies.n or len(st.outline_off) > 1 or not p.n:
         return None
-    shown = [s for _, s in sensors]
-    if any(s.on is not None for s in shown) or p.n * len(shown) > BRUTE_ROWS:
+    shown, follows = _listed(world, sensors)
+    if follows or p.n * len(shown) > BRUTE_ROWS:
         return None  # (a real grid's rows come in another order as they move)
     st.prepare()
     c = p.cols
@@ -489,8 +501,8 @@ def _all_empty(world: World, sensors: list[tuple[int, Sensor]]) -> bool:
     st = world.store
     if st.bodies.n or len(st.outline_off) > 1 or any(s.inside for _, s in sensors):
         return False
-    shown = [s for _, s in sensors]
-    if any(s.on is not None for s in shown):
+    shown, follows = _listed(world, sensors)
+    if follows:
         return False
     p = st.particles
     if not p.n:

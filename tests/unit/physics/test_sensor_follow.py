@@ -104,3 +104,26 @@ def test_a_file_with_an_anchored_kinematic_body_is_refused():
     text = ecsgoo.dumps(w).replace("kinematic = true }", "kinematic = true }\nanchor = {}")
     with pytest.raises(ecsgoo.WorldFileError, match="kinematic body cannot take an Anchor"):
         ecsgoo.loads(text)
+
+
+def test_a_sensor_told_to_follow_mid_game_follows_from_the_next_frame():
+    """``on`` written on a sensor already sensing: the sensors listed and packed before
+    (``sensors._listed``, ``_kept``) are made again, so the next frame senses around
+    what it follows (never the dot itself), as a sensor made so does."""
+    def run(late: bool) -> list:
+        w = _world()
+        dot = w.create_entity(Particle(0, 0, radius=3))
+        w.component(dot, Particle).vx = 600.0
+        for k in range(1, 6):  # a row of pegs the dot passes
+            w.create_entity(Particle(10.0 * k, 0, radius=1), ecsgoo.Anchor())
+        s = w.create_entity(Sensor.circle(0, 0, 4, on=None if late else dot))
+        held = []
+        for frame in range(5):
+            if frame == 1 and late:
+                w.component(s, Sensor).on = dot
+            w.step()
+            held.append(list(w.component(s, Sensor).inside))
+        return held
+
+    late, made = run(True), run(False)
+    assert late[1:] == made[1:] and late[0] != made[0]
