@@ -44,9 +44,12 @@ class Break(Stage):
         s = world.store.springs
         if len(self._out) < s.n:
             self._out = np.zeros(2 * s.n, dtype=np.int64)
-        count = update_springs(s.n, world.store.particles.pos, s.a, s.b, s.rest, s.max_stretch,
-                               s.stretch, s.broken, s.buckled, s.over, self.break_frames,
-                               self._out)
+        c = s.cols  # the whole columns (the kernel reads ``s.n`` rows): no views made
+        count = update_springs(s.n, world.store.particles.cols["pos"], c["a"], c["b"],
+                               c["rest"], c["max_stretch"], c["stretch"], c["broken"],
+                               c["buckled"], c["over"], self.break_frames, self._out)
+        if not count:
+            return  # (most frames)
         for row in self._out[:count].tolist():
             world.dispatch("spring_broke", world, int(s.entity[row]))
             for end in (s.a[row], s.b[row]):  # what hung from it wakes up
