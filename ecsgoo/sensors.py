@@ -419,31 +419,49 @@ def quiet_args(world: World) -> tuple[Any, ...] | None:
     if not world._has_any(Sensor):
         return _NO_SENSORS
     sensors = world.get_component(Sensor)
-    shown, follows = _listed(world, sensors)
-    n = world.store.particles.n
-    if follows or n * len(shown) > BRUTE_ROWS:
+    listing = _listing(world, sensors)
+    shown, n = listing.shown, world.store.particles.n
+    if listing.follows or n * len(shown) > BRUTE_ROWS:
         return None
-    if not any(s.inside for s in shown):
-        last, last_m = _NO_PAIRS, 0  # ``_all_empty``'s question
-    else:
-        kept = world.__dict__.get("_sensors_seen")
-        if kept is None or not _same_key(kept[0], _seen_key(world, sensors)):
-            return None
-        last, last_m = kept[1], kept[2]
-    return (len(shown), *_kept(world, shown, shown),
-            np.empty((len(shown) * n, 2), dtype=np.int64), last, last_m)
+    last, last_m = _NO_PAIRS, 0  # ``_all_empty``'s question, when none holds anything
+    for s in shown:
+        if s.inside:
+            kept = world.__dict__.get("_sensors_seen")
+            if kept is None or not _same_key(kept[0], _seen_key(world, sensors)):
+                return None
+            last, last_m = kept[1], kept[2]
+            break
+    if listing.pack is None:  # (none follows: placed where they are)
+        listing.pack = _packed(shown)
+    return (len(shown), *listing.pack, np.empty((len(shown) * n, 2), dtype=np.int64), last,
+            last_m)
+
+
+class _Listing:
+    """A world's sensors as esper listed them (``sensors``, made anew when one comes or
+    goes) at ``edits`` (``_EDITS``): their components, whether one follows something, and
+    (made when first asked) their pack (``_packed``) when none does."""
+
+    def __init__(self, sensors: list[tuple[int, Sensor]]) -> None:
+        self.sensors, self.edits = sensors, _EDITS[0]
+        self.shown = [s for _, s in sensors]
+        self.follows = any(s.on is not None for s in self.shown)
+        self.pack: tuple[np.ndarray, ...] | None = None
+
+
+def _listing(world: World, sensors: list[tuple[int, Sensor]]) -> _Listing:
+    """``sensors``' listing, kept while esper's list and the sensors' edits (shapes, masks
+    and ``on``) hold: a frame asks it two or three times."""
+    kept = world.__dict__.get("_sensors_listed")
+    if kept is None or kept.sensors is not sensors or kept.edits != _EDITS[0]:
+        kept = world._sensors_listed = _Listing(sensors)
+    return kept
 
 
 def _listed(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[list[Sensor], bool]:
-    """The sensors of ``sensors`` (esper's list of them, made anew when one comes or goes)
-    and whether one follows something, kept while that list and the sensors' edits
-    (``_EDITS``: shapes, masks and ``on``) hold: a frame asks it two or three times."""
-    kept = world.__dict__.get("_sensors_listed")
-    if kept is None or kept[0] is not sensors or kept[1] != _EDITS[0]:
-        shown = [s for _, s in sensors]
-        kept = (sensors, _EDITS[0], shown, any(s.on is not None for s in shown))
-        world._sensors_listed = kept
-    return kept[2], kept[3]
+    """The sensors of ``sensors`` and whether one follows something (``_listing``)."""
+    kept = _listing(world, sensors)
+    return kept.shown, kept.follows
 
 
 def _seen_key(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[Any, ...]:
