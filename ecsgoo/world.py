@@ -131,8 +131,8 @@ class World:
         self._frame_force = np.zeros((0, 2))
         self._body_force = np.zeros((0, 2))
         #: Calls that added to the pending forces (``apply_force``, ``particles.push``):
-        #: ``begin_frame`` skips taking them in a resting world while this and the rows
-        #: stay as they were.
+        #: ``begin_frame`` skips taking them (all zero) while this and the rows stay as
+        #: they were.
         self._forces_applied = 0
         self._forces_taken: tuple[int, int, int] | None = None
         self._forces_spent: tuple[int, int, int] | None = None
@@ -522,11 +522,12 @@ class World:
         self.rested = self.resting  # nothing woke it yet this frame (``end_frame``)
         st = self.store
         key = (st.particles.version, st.bodies.version, self._forces_applied)
-        if not (self.resting and self._forces_spent == key):
+        if self._forces_spent != key:
             self._take_forces()
             # two takes with no force applied and no row come or gone between: the frame's
             # forces and the pending ones are all zero, and stay so while nothing changes
-            self._forces_spent = key if self.resting and self._forces_taken == key else None
+            # (every write of a pending force counts: ``apply_force``, ``particles.push``)
+            self._forces_spent = key if self._forces_taken == key else None
             self._forces_taken = key
         if self.sleep and not self.resting:
             sleeping.freeze(self)  # what nothing awake can reach is solved as static

@@ -116,3 +116,40 @@ def test_ids_are_kept_through_saving_and_bounded():
     assert w.clone().create_entity(Particle(2, 2)) == 1000
     with pytest.raises(WorldError, match="field next_entity must be"):
         w.next_entity = MAX_ENTITY_ID + 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_frames_that_take_no_force_skip_the_take_to_the_same_bits(monkeypatch, seed):
+    """Forces applied (``apply_force``, ``particles.push``) now and then among frames with
+    none, rows made and deleted: taking the forces every frame and skipping the takes
+    while nothing was applied and no row came or went (``World.begin_frame``) give the
+    same bits."""
+    import numpy as np
+
+    def run(skip: bool) -> list[str]:
+        rng = np.random.default_rng(seed)
+        if not skip:  # a key that never matches: every frame takes
+            monkeypatch.setattr(World, "_forces_spent", property(lambda w: None,
+                                                                 lambda w, v: None),
+                                raising=False)
+        w = World(bounds=(0, 0, 400, 300)).use(*(s() for s in systems.SOLVER))
+        for _ in range(6):
+            w.create_entity(Particle(*rng.uniform([20, 20], [380, 280]), radius=5.0))
+        out = []
+        for _ in range(120):
+            roll, ents = rng.random(), [e for e, _ in w.get_component(Particle)]
+            if roll < 0.08:
+                w.apply_force(int(rng.choice(ents)), *rng.normal(0, 3000, 2))
+            elif roll < 0.12:
+                rows = np.array([0, len(w.particles) - 1])
+                w.particles.push(rows, rng.normal(0, 3000, (2, 2)))
+            elif roll < 0.14:
+                w.create_entity(Particle(200, 250, radius=4.0))
+            elif roll < 0.16 and len(ents) > 3:
+                w.delete_entity(int(rng.choice(ents)))
+            w.step()
+            out.append(w.state_hash())
+        monkeypatch.undo()
+        return out
+
+    assert run(True) == run(False)
