@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .queries import near_cells
 from .stillness import fastest_awake
 
 
@@ -155,10 +156,9 @@ def island_labels(n, m, s_a, s_b, s_broken, area_off, area_idx, shape_off, shape
     _link_members(parent, movable, area_off, area_idx)
     _link_members(parent, movable, shape_off, shape_idx)
     for i in range(n):
-        cx = min(max(int(np.floor((pos[i, 0] - x0) / cell)), 0), nx - 1)
-        cy = min(max(int(np.floor((pos[i, 1] - y0) / cell)), 0), ny - 1)
-        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
-            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
+        gx0, gx1, gy0, gy1 = near_cells(pos[i, 0], pos[i, 1], x0, y0, cell, nx, ny)
+        for gy in range(gy0, gy1 + 1):
+            for gx in range(gx0, gx1 + 1):
                 c = gx + gy * nx
                 for u in range(start[c], start[c + 1]):
                     j = items[u]

@@ -240,6 +240,15 @@ def box_particles(x0b, y0b, x1b, y1b, pos, radius, mask_ok, x0, y0, cell, nx, ny
     return count
 
 
+@njit(cache=True, inline="always")
+def near_cells(px, py, x0, y0, cell, nx, ny):
+    """The grid's cells around the one ``(px, py)`` falls in (clamped to the grid), as
+    ``(gx0, gx1, gy0, gy1)``, inclusive: where a disc's touching neighbours are."""
+    cx = min(max(int(math.floor((px - x0) / cell)), 0), nx - 1)
+    cy = min(max(int(math.floor((py - y0) / cell)), 0), ny - 1)
+    return max(cx - 1, 0), min(cx + 1, nx - 1), max(cy - 1, 0), min(cy + 1, ny - 1)
+
+
 @njit(cache=True)
 def touching_pairs(n, pos, radius, watched, slop, x0, y0, cell, nx, ny, start, items, out):
     """Row pairs ``(i, j)``, ``i < j``, at most ``r_i + r_j + slop`` apart with ``i`` or ``j``
@@ -248,10 +257,9 @@ def touching_pairs(n, pos, radius, watched, slop, x0, y0, cell, nx, ny, start, i
     for i in range(n):
         if not watched[i]:
             continue
-        cx = min(max(int(math.floor((pos[i, 0] - x0) / cell)), 0), nx - 1)
-        cy = min(max(int(math.floor((pos[i, 1] - y0) / cell)), 0), ny - 1)
-        for gy in range(max(cy - 1, 0), min(cy + 1, ny - 1) + 1):
-            for gx in range(max(cx - 1, 0), min(cx + 1, nx - 1) + 1):
+        gx0, gx1, gy0, gy1 = near_cells(pos[i, 0], pos[i, 1], x0, y0, cell, nx, ny)
+        for gy in range(gy0, gy1 + 1):
+            for gx in range(gx0, gx1 + 1):
                 c = gx + gy * nx
                 for u in range(start[c], start[c + 1]):
                     j = items[u]

@@ -249,6 +249,20 @@ def test_a_sensor_made_after_a_sensor_free_stretch_senses_whatever_path_it_came_
     assert not w._has_any(Sensor)
 
 
+def _count_full_looks(monkeypatch) -> list[int]:
+    """``[count]`` of the full looks (``sensors.sense_all``) from now on."""
+    from ecsgoo import sensors
+
+    looks, plain = [0], sensors.sense_all
+
+    def counted(world, shown):
+        looks[0] += 1
+        return plain(world, shown)
+
+    monkeypatch.setattr(sensors, "sense_all", counted)
+    return looks
+
+
 def test_frames_with_nothing_inside_any_sensor_skip_the_full_look(monkeypatch):
     """Sensors that held nothing and hold nothing are known so from one kernel pass
     (``sensors._all_empty``): the same events as the full look every frame, and no full
@@ -261,14 +275,7 @@ def test_frames_with_nothing_inside_any_sensor_skip_the_full_look(monkeypatch):
         w.create_entity(Sensor.circle(300, 400, 30, mask=2))
         for k in range(6):  # three cross the boxes' row, three pass above them
             w.create_entity(Particle(100, 100 + 90 * (k % 2) * 3, radius=5, vx=150.0 + 40 * k))
-        looks = [0]
-        plain = sensors.sense_all
-
-        def counted(world, shown):
-            looks[0] += 1
-            return plain(world, shown)
-
-        monkeypatch.setattr(sensors, "sense_all", counted)
+        looks = _count_full_looks(monkeypatch)
         if not shortcut:
             monkeypatch.setattr(sensors, "_all_empty", lambda world, found: False)
             monkeypatch.setattr(sensors, "_discs_seen", lambda world, found: None)
@@ -297,14 +304,7 @@ def test_frames_where_the_sensors_hold_what_they_held_skip_the_full_look(monkeyp
         boxes = [w.create_entity(Sensor.box(150 + 200 * k, 60, 160, 120)) for k in range(3)]
         discs = [w.create_entity(Particle(*rng.uniform([20, 20], [780, 180]), radius=6,
                                           vx=float(rng.normal(0, 40)))) for _ in range(30)]
-        looks = [0]
-        plain = sensors.sense_all
-
-        def counted(world, shown):
-            looks[0] += 1
-            return plain(world, shown)
-
-        monkeypatch.setattr(sensors, "sense_all", counted)
+        looks = _count_full_looks(monkeypatch)
         if not shortcut:
             monkeypatch.setattr(sensors, "_discs_seen", lambda world, found: None)
             monkeypatch.setattr(frame_end, "ENABLED", False)  # the one-call end asks too
