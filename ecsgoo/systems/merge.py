@@ -119,14 +119,15 @@ class Merge(Stage):
 
     def process(self, world: World) -> None:
         p = world.store.particles
+        c = p.cols  # whole columns (the kernels read ``p.n`` rows): no views made a frame
         # most frames merge nothing: one kernel says so (the same pairs the passes find)
         # and records where everything is into the last frame's arrays (1), or cannot (2)
         if self._record is None:
-            code = 2 if nothing_to_merge(p.n, p.pos, p.pin, p.radius, p.kind, p.entity,
-                                         world.contact_slop, *_NOT_SEEN) else 0
+            code = 2 if nothing_to_merge(p.n, c["pos"], c["pin"], c["radius"], c["kind"],
+                                         c["entity"], world.contact_slop, *_NOT_SEEN) else 0
         else:
-            code = nothing_then_record(p.n, p.pos, p.pin, p.radius, p.kind, p.entity,
-                                       world.contact_slop, *self._record)
+            code = nothing_then_record(p.n, c["pos"], c["pin"], c["radius"], c["kind"],
+                                       c["entity"], world.contact_slop, *self._record)
         if code == 1:
             return
         if code == 0:
