@@ -101,13 +101,7 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
         discs.ij, discs.cf = room(2 * len(discs.ij))
         return 0, len(stages) - 1
     discs.n, discs.found = m, (keys, flipped, by_key)
-    if k == ctx.substeps and not (st.any_frozen and len(discs.keys)):
-        # done: the kernel remembered the impulses as ``Discs.keep`` does (no frozen
-        # rows' memory to keep beside them)
-        discs.keys, discs.memory = kept_keys, kept
-        world.substep_index = ctx.substeps - 1
-        return ctx.substeps, 0
-    return _ended(world, ctx, k, stages)
+    return _ended(world, ctx, k, stages, (kept_keys, kept))
 
 
 def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
@@ -141,15 +135,16 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
     return _ended(world, ctx, k, stages)
 
 
-def _ended(world: World, ctx: StepContext, k: int,
-           stages: Sequence[Stage]) -> tuple[int, int]:
+def _ended(world: World, ctx: StepContext, k: int, stages: Sequence[Stage],
+           remembered: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
     """Where the kernel left the frame (it stopped in substep ``k`` before its Collide,
-    or ``k`` is the count: done, the contacts remembered for the next frame), as
-    ``_substeps`` goes on from it."""
+    or ``k`` is the count: done, the contacts remembered for the next frame, from
+    ``remembered`` if the kernel wrote them: ``Discs.keep``), as ``_substeps`` goes on
+    from it."""
     if k < ctx.substeps:
         world.substep_index = k
         return k, len(stages) - 1
-    world.discs.keep(world)
+    world.discs.keep(world, remembered)
     world.substep_index = ctx.substeps - 1
     return ctx.substeps, 0
 

@@ -125,12 +125,18 @@ class Discs:
             self.soft = np.array([softness(hertz, ZETA, h), softness(2.0 * hertz, ZETA, h)])
         return self.soft
 
-    def keep(self, world: World) -> None:
+    def keep(self, world: World, remembered: tuple[np.ndarray, np.ndarray] | None = None
+             ) -> None:
         """Remember this frame's impulses for the next frame's warm start (and keep what
-        frozen rows remembered: ``sleeping.freeze``; they wake warm)."""
+        frozen rows remembered: ``sleeping.freeze``; they wake warm). ``remembered``: the
+        frame's keys and impulses as ``remember`` writes them, if the fused frame's kernel
+        wrote them already."""
         st = world.store
-        key, memory = np.empty(self.n, dtype=np.int64), np.empty((self.n, 2))
-        remember(self.n, *self.found, self.cf, key, memory)
+        if remembered is None:
+            key, memory = np.empty(self.n, dtype=np.int64), np.empty((self.n, 2))
+            remember(self.n, *self.found, self.cf, key, memory)
+        else:
+            key, memory = remembered
         if st.any_frozen and len(self.keys):
             p = st.particles
             asleep = p.cols["entity"][: p.n][p.cols["frozen"][: p.n]]
