@@ -92,9 +92,8 @@ def update(world: World) -> None:
         world.resting = False
         return
     state = world.sleep_state
-    st.thaw()  # the frame is over: frozen islands have their inverse masses back
-    if world.resting and state.resting_rows == (n, m):
-        return  # all asleep, nothing woke (``wake``) and nothing joined: nothing changed
+    if _rested_through(world):
+        return
     start, state.start = state.start, None
     slow = sleep_speed(world)
     hit = _look(world, start, slow)
@@ -103,66 +102,61 @@ def update(world: World) -> None:
         _hold(world, start, speed, bspeed, slow)
         for table, fast in ((p, speed), (b, bspeed)):
             count_still(table.n, fast, table.asleep, table.still, slow)
+    _finish(world, bspeed)
+
+
+def _rested_through(world: World) -> bool:
+    """``update``'s first step: the frame is over, so frozen islands have their inverse
+    masses back; then whether there is nothing more to do (all asleep, nothing woke,
+    ``wake``, and nothing joined)."""
+    st = world.store
+    st.thaw()
+    return world.resting and world.sleep_state.resting_rows == (st.particles.n, st.bodies.n)
+
+
+def _finish(world: World, bspeed: np.ndarray, resting: bool | None = None) -> None:
+    """``update``'s last steps, once the still counts are in: a kinematic body that moved
+    and the grabbed row count no still frame; the island look every ``LOOK_EVERY`` frames;
+    whether everything rests (``resting``, when known and no look changed it)."""
+    st = world.store
+    p, b = st.particles, st.bodies
     kinematic.keep_awake(b, bspeed)
-    grabbed_p = st.pslot.get(world.grabbed, -1)
-    grabbed_b = st.bslot.get(world.grabbed, -1)
-    if grabbed_p >= 0:
-        p.still[grabbed_p] = 0
-    if grabbed_b >= 0:
-        b.still[grabbed_b] = 0
+    for table, slot in ((p, st.pslot), (b, st.bslot)):
+        row = slot.get(world.grabbed, -1)
+        if row >= 0:
+            table.still[row] = 0
     if world.frame % LOOK_EVERY == 0:  # islands to put to sleep are looked for only now
         # and then (what was hit woke above; a touch that moved nothing changes only counts)
         _look_for_islands(world)
-    world.resting = derived.resting(world)
-    state.resting_rows = (n, m)
+        resting = None
+    world.resting = derived.resting(world) if resting is None else resting
+    world.sleep_state.resting_rows = (p.n, b.n)
 
 
 def quiet_args(world: World) -> tuple[Any, ...] | None:
-    """``frame_end.quiet``'s part: ``update``'s first steps (the frozen thawed; nothing to
-    do in a world asleep all through) and then, for its usual frame, what the frame's look
-    takes (``stillness.frame_stillness``, ``all_asleep``), after a flag that says to call
-    ``quiet_done`` with what it found; None when ``update`` must go the long way (no start
-    taken, or rows came or went). Of a world of particles alone (its bodies' columns are
-    passed, of no rows)."""
-    if not world.sleep:
+    """``frame_end.quiet``'s part: ``update``'s first step (``_rested_through``) and then,
+    for its usual frame, what the frame's look takes (``_stillness``' arguments but the
+    rows' count and columns the kernel has already, then the rows that can move, for
+    ``all_asleep``), after a flag that says to call ``quiet_done`` with what it found;
+    None when ``update`` must go the long way (no start taken, or rows came or went)."""
+    if not world.sleep or _rested_through(world):
         return _NO_LOOK
-    st = world.store
-    p, b = st.particles, st.bodies
-    st.thaw()  # the frame is over: frozen islands have their inverse masses back
-    state = world.sleep_state
-    if world.resting and state.resting_rows == (p.n, b.n):
-        return _NO_LOOK  # all asleep, nothing woke and nothing joined: nothing changed
-    start = state.start
-    if start is None or start.version != p.version or start.bversion != b.version:
+    look = _stillness(world, world.sleep_state.start, sleep_speed(world))
+    if look is None:
         return None
-    speeds = state.speeds
-    if speeds is None or len(speeds[0]) != p.n or len(speeds[1]) != b.n:
-        speeds = state.speeds = (np.empty(p.n), np.empty(b.n))
-    c, bc = p.cols, b.cols
-    return (True, True, start.pos, c["asleep"], c["still"], c["pinned"], c["mass"], b.n,
-            bc["pos"], bc["prev"], bc["angle"], bc["prev_angle"], bc["extent"], start.bpose,
-            bc["asleep"], bc["still"], bc["pinned"], st.h, world.dt, sleep_speed(world),
-            *speeds)
+    c, bc = world.store.particles.cols, world.store.bodies.cols
+    return (True, True, *look[3:], c["pinned"], c["mass"], bc["pinned"])
 
 
 def quiet_done(world: World, sleeps: bool, resting: bool) -> None:
     """``update``'s rest after ``frame_end.quiet``'s look found no sleeping row hit
     (``sleeps``: some row sleeps, put back where the frame began; ``resting``: everything
-    that can move sleeps), in a world of particles alone."""
-    st = world.store
-    p = st.particles
+    that can move sleeps)."""
     state = world.sleep_state
     state.start = None
     if sleeps:
-        st.moved()  # the sleeping rows were put back where the frame began
-    grabbed = st.pslot.get(world.grabbed, -1)
-    if grabbed >= 0:
-        p.still[grabbed] = 0
-    if world.frame % LOOK_EVERY == 0:
-        _look_for_islands(world)
-        resting = derived.resting(world)
-    world.resting = resting
-    state.resting_rows = (p.n, st.bodies.n)
+        world.store.moved()  # the sleeping rows were put back where the frame began
+    _finish(world, state.speeds[1], resting)
 
 
 def _look_for_islands(world: World) -> None:
@@ -183,12 +177,12 @@ def _look_for_islands(world: World) -> None:
         _set(world, asleep[:n], asleep[n:], island)
 
 
-#: ``quiet_args`` when there is nothing to look at: its flag off (typed as the look's).
+#: ``quiet_args`` when there is nothing to look at: its flags off (typed as the look's).
 _NO_LOOK = (False, False, np.zeros((0, 2)), np.zeros(0, dtype=np.bool_),
-            np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_), np.zeros(0), 0,
-            np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0),
-            np.zeros((0, 3)), np.zeros(0, dtype=np.bool_), np.zeros(0, dtype=np.int64),
-            np.zeros(0, dtype=np.bool_), 1.0, 1.0, 1.0, np.zeros(0), np.zeros(0))
+            np.zeros(0, dtype=np.int64), 0, np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0),
+            np.zeros(0), np.zeros(0), np.zeros((0, 3)), np.zeros(0, dtype=np.bool_),
+            np.zeros(0, dtype=np.int64), 1.0, 1.0, 1.0, np.zeros(0), np.zeros(0),
+            np.zeros(0, dtype=np.bool_), np.zeros(0), np.zeros(0, dtype=np.bool_))
 
 
 def sleep_speed(world: World) -> float:
@@ -314,6 +308,18 @@ def _look(world: World, start: FrameStart | None, slow: float) -> bool | None:
     every row was there as the frame began: ``False`` when done, ``True`` when a sleeping
     row was hit (the speeds are in, nothing else was written: ``_hold`` wakes its island).
     ``None``, and nothing done, when rows came or went or no start was taken."""
+    look = _stillness(world, start, slow)
+    if look is None:
+        return None
+    hit, sleeps = frame_stillness(*look)
+    if sleeps and not hit:
+        world.store.moved()  # the sleeping rows were put back where the frame began
+    return hit
+
+
+def _stillness(world: World, start: FrameStart | None, slow: float) -> tuple[Any, ...] | None:
+    """``frame_stillness``' arguments for the usual frame (the speeds into the kept
+    ``world.sleep_state.speeds``), or None when rows came or went or no start was taken."""
     st = world.store
     p, b = st.particles, st.bodies
     if start is None or start.version != p.version or start.bversion != b.version:
@@ -323,13 +329,9 @@ def _look(world: World, start: FrameStart | None, slow: float) -> bool | None:
     if speeds is None or len(speeds[0]) != p.n or len(speeds[1]) != b.n:
         speeds = state.speeds = (np.empty(p.n), np.empty(b.n))
     c, bc = p.cols, b.cols
-    hit, sleeps = frame_stillness(p.n, c["pos"], c["prev"], start.pos, c["asleep"], c["still"],
-                                   b.n, bc["pos"], bc["prev"], bc["angle"], bc["prev_angle"],
-                                   bc["extent"], start.bpose, bc["asleep"], bc["still"], st.h,
-                                   world.dt, slow, *speeds)
-    if sleeps and not hit:
-        st.moved()  # the sleeping rows were put back where the frame began
-    return hit
+    return (p.n, c["pos"], c["prev"], start.pos, c["asleep"], c["still"], b.n, bc["pos"],
+            bc["prev"], bc["angle"], bc["prev_angle"], bc["extent"], start.bpose, bc["asleep"],
+            bc["still"], st.h, world.dt, slow, *speeds)
 
 
 def _frame_speeds(world: World, start: FrameStart | None) -> tuple[np.ndarray, np.ndarray]:

@@ -23,9 +23,9 @@ QUIET, LOUD, HIT = 0, 1, 2
 def quiet_end(n, pos, prev, radius, layer, mask, events, watch, slop, x0, y0, cell, nx, ny,
               start, items, segs, poly_off, poly_xy, poly_idx, walls, use_bounds, seg_layer,
               poly_layer, count, kind, geo, s_poly_off, s_poly_xy, s_poly_idx, s_mask, out,
-              last, last_m, astray, max_coord, step_limit, sleep, then, asleep, still, pinned,
-              mass, m, bpos, bprev, angle, prev_angle, extent, bthen, basleep, bstill,
-              bpinned, h, dt, slow, speed, bspeed):
+              last, last_m, astray, max_coord, step_limit, sleep, then, asleep, still, m,
+              bpos, bprev, angle, prev_angle, extent, bthen, basleep, bstill, h, dt, slow,
+              speed, bspeed, pinned, mass, bpinned):
     """The particles' frame end when it reports nothing: no watched disc (``watch``)
     touches another or the level (through the grid ``x0 … items``); the ``count``
     sensors hold the pairs ``last[:last_m]`` they held (through the same grid: one cell,
