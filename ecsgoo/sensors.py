@@ -423,18 +423,12 @@ def quiet_args(world: World) -> tuple[Any, ...] | None:
     shown, n = listing.shown, world.store.particles.n
     if listing.follows or n * len(shown) > BRUTE_ROWS:
         return None
-    last, last_m = _NO_PAIRS, 0  # ``_all_empty``'s question, when none holds anything
-    for s in shown:
-        if s.inside:
-            kept = world.__dict__.get("_sensors_seen")
-            if kept is None or not _same_key(kept[0], _seen_key(world, sensors)):
-                return None
-            last, last_m = kept[1], kept[2]
-            break
-    if listing.pack is None:  # (none follows: placed where they are)
-        listing.pack = _packed(shown)
-    return (len(shown), *listing.pack, np.empty((len(shown) * n, 2), dtype=np.int64), last,
-            last_m)
+    # none holds anything: ``_all_empty``'s question; else ``_discs_seen``'s
+    last = (_NO_PAIRS, 0) if not any(s.inside for s in shown) else _last_pairs(world, sensors)
+    if last is None:
+        return None
+    return (len(shown), *listing.packed(), np.empty((len(shown) * n, 2), dtype=np.int64),
+            *last)
 
 
 class _Listing:
@@ -448,6 +442,13 @@ class _Listing:
         self.follows = any(s.on is not None for s in self.shown)
         self.pack: tuple[np.ndarray, ...] | None = None
 
+    def packed(self) -> tuple[np.ndarray, ...]:
+        """``_packed`` of the sensors, none of which follows anything (placed where they
+        are), made once."""
+        if self.pack is None:
+            self.pack = _packed(self.shown)
+        return self.pack
+
 
 def _listing(world: World, sensors: list[tuple[int, Sensor]]) -> _Listing:
     """``sensors``' listing, kept while esper's list and the sensors' edits (shapes, masks
@@ -456,12 +457,6 @@ def _listing(world: World, sensors: list[tuple[int, Sensor]]) -> _Listing:
     if kept is None or kept.sensors is not sensors or kept.edits != _EDITS[0]:
         kept = world._sensors_listed = _Listing(sensors)
     return kept
-
-
-def _listed(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[list[Sensor], bool]:
-    """The sensors of ``sensors`` and whether one follows something (``_listing``)."""
-    kept = _listing(world, sensors)
-    return kept.shown, kept.follows
 
 
 def _seen_key(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[Any, ...]:
@@ -478,6 +473,15 @@ def _same_key(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
             and all(x is y for x, y in zip(a[1], b[1], strict=True)))
 
 
+def _last_pairs(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[np.ndarray, int] | None:
+    """The pairs ``(sensor, row)`` the last full look that ran no handler found, and their
+    count, if they still hold for the same rows and ``inside`` lists; else None."""
+    kept = world.__dict__.get("_sensors_seen")
+    if kept is None or not _same_key(kept[0], _seen_key(world, sensors)):
+        return None
+    return kept[1], kept[2]
+
+
 def _discs_seen(world: World,
                 sensors: list[tuple[int, Sensor]]) -> tuple[bool, np.ndarray, int] | None:
     """In a world of particles alone (no rigid body, no soft body's outline, no sensor
@@ -490,18 +494,17 @@ def _discs_seen(world: World,
     p = st.particles
     if st.bodies.n or len(st.outline_off) > 1 or not p.n:
         return None
-    shown, follows = _listed(world, sensors)
-    if follows or p.n * len(shown) > BRUTE_ROWS:
+    listing = _listing(world, sensors)
+    shown = listing.shown
+    if listing.follows or p.n * len(shown) > BRUTE_ROWS:
         return None  # (a real grid's rows come in another order as they move)
     st.prepare()
     c = p.cols
-    last = world.__dict__.get("_sensors_seen")
-    if last is None or not _same_key(last[0], _seen_key(world, sensors)):
-        last = (None, _NO_PAIRS, -1)  # nothing to compare with: never the same
+    last = _last_pairs(world, sensors) or (_NO_PAIRS, -1)  # (-1: never the same)
     out = np.empty((len(shown) * p.n, 2), dtype=np.int64)  # room for every pair
-    m, same = sense_discs_again(len(shown), *_kept(world, shown, shown), c["pos"], c["radius"],
-                                c["layer"], *one_cell(p.n), out, last[1], last[2])
-    return same and last[2] >= 0, out, m
+    m, same = sense_discs_again(len(shown), *listing.packed(), c["pos"], c["radius"],
+                                c["layer"], *one_cell(p.n), out, *last)
+    return same and last[1] >= 0, out, m
 
 
 #: No pairs (``_discs_seen`` with nothing from a last look).
@@ -519,16 +522,16 @@ def _all_empty(world: World, sensors: list[tuple[int, Sensor]]) -> bool:
     st = world.store
     if st.bodies.n or len(st.outline_off) > 1 or any(s.inside for _, s in sensors):
         return False
-    shown, follows = _listed(world, sensors)
-    if follows:
+    listing = _listing(world, sensors)
+    if listing.follows:
         return False
     p = st.particles
     if not p.n:
         return True
     st.prepare()  # the rows as they are now (a handler may have made or deleted some)
-    c = p.cols
-    return sense_discs(len(shown), *_kept(world, shown, shown), c["pos"], c["radius"],
-                       c["layer"], *_disc_grid(world, len(shown)), _NO_HITS) == 0
+    c, count = p.cols, len(listing.shown)
+    return sense_discs(count, *listing.packed(), c["pos"], c["radius"], c["layer"],
+                       *_disc_grid(world, count), _NO_HITS) == 0
 
 
 #: No room for a hit: ``sense_discs`` then says how many it found (0) or that it needs room.
