@@ -196,11 +196,9 @@ def _touch_free(world: World) -> bool:
     if not n:
         return True
     st.prepare()
-    c, lvl, walls = p.cols, world.level, world.bounds
+    c, lvl = p.cols, world.level
     return watched_touch_nothing(n, c["pos"], c["radius"], c["events"], world.contact_slop,
-                                 *_pairs_grid(world, n, watched_count(p)), lvl.segments,
-                                 lvl.poly_off, lvl.poly_xy, lvl.poly_idx,
-                                 world.contacts.walls_for(walls), walls is not None,
+                                 *_pairs_grid(world, n, watched_count(p)), *level_shapes(world),
                                  c["mask"], lvl.seg_layer, lvl.poly_layer)
 
 
@@ -273,11 +271,18 @@ def _pairs_grid(world: World, n: int, watching: int) -> tuple[Any, ...]:
 def _on_level(world: World, rows: np.ndarray, out: np.ndarray) -> int:
     """How many of the particles ``rows`` touch the level (``kernels.touching``'s
     ``discs_on_level``, the rows of ``out``: ``(row, -1, x, y, nx, ny)``)."""
-    c, lvl, walls = world.store.particles.cols, world.level, world.bounds
-    return discs_on_level(rows, c["pos"], c["radius"], world.contact_slop, lvl.segments,
-                          lvl.poly_off, lvl.poly_xy, lvl.poly_idx,
-                          world.contacts.walls_for(walls), walls is not None, out, c["mask"],
-                          lvl.seg_layer, lvl.poly_layer)
+    c, lvl = world.store.particles.cols, world.level
+    return discs_on_level(rows, c["pos"], c["radius"], world.contact_slop,
+                          *level_shapes(world), out, c["mask"], lvl.seg_layer, lvl.poly_layer)
+
+
+def level_shapes(world: World) -> tuple[Any, ...]:
+    """The level as the kernels that test discs against it take it: its segments, its
+    polygons (offsets, corners, the corners' rows), the bounds' walls and whether there
+    are bounds."""
+    lvl, walls = world.level, world.bounds
+    return (lvl.segments, lvl.poly_off, lvl.poly_xy, lvl.poly_idx,
+            world.contacts.walls_for(walls), walls is not None)
 
 
 def _between_discs(world: World, a: int, b: int) -> Where:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import contact_events, limits, sensors, sleeping
 from .kernels.frame_end import QUIET, quiet_end
+from .physics import astray
 from .physics.broadphase import one_cell
 
 if TYPE_CHECKING:
@@ -41,14 +42,12 @@ def quiet(world: World) -> bool:
     look = None if seen is None else sleeping.quiet_args(world)
     if look is None:
         return False
-    c, lvl, walls = p.cols, world.level, world.bounds
-    h = world.dt / world.substeps  # ``astray.check``'s limits
+    c, lvl = p.cols, world.level
     answer, sleeps, resting = quiet_end(
         p.n, c["pos"], c["prev"], c["radius"], c["layer"], c["mask"], c["events"], watch,
-        world.contact_slop, *one_cell(p.n), lvl.segments, lvl.poly_off, lvl.poly_xy,
-        lvl.poly_idx, world.contacts.walls_for(walls), walls is not None, lvl.seg_layer,
-        lvl.poly_layer, *seen, not (world.rested and world.resting), limits.MAX_COORD,
-        limits.MAX_SPEED * h * (1.0 + 1e-9), *look[1:])
+        world.contact_slop, *one_cell(p.n), *contact_events.level_shapes(world),
+        lvl.seg_layer, lvl.poly_layer, *seen, not (world.rested and world.resting),
+        limits.MAX_COORD, astray.substep_limit(world), *look[1:])
     if answer != QUIET:
         return False
     if look[0]:

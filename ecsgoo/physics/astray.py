@@ -24,7 +24,7 @@ def check(world: World) -> None:
     """Raise ``WorldError`` naming the first particle or body out of range, if any."""
     st = world.store
     h = world.dt / world.substeps
-    step_limit = limits.MAX_SPEED * h * (1.0 + 1e-9)  # the largest speed set is no error
+    step_limit = substep_limit(world)
     for kind, table in (("Particle", st.particles), ("RigidBody", st.bodies)):
         if not table.n:
             continue
@@ -37,6 +37,12 @@ def check(world: World) -> None:
                                        step_limit), 0
         if row >= 0:
             _raise(world, kind, table, row, "angle" if turned else "x, y", h)
+
+
+def substep_limit(world: World) -> float:
+    """The longest move along an axis a substep may make (px): the largest speed the API
+    sets (``limits.MAX_SPEED``) over a substep, and no error at it."""
+    return limits.MAX_SPEED * (world.dt / world.substeps) * (1.0 + 1e-9)
 
 
 def _raise(world: World, kind: str, table: object, row: int, field: str, h: float) -> None:
