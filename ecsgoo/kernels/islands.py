@@ -132,6 +132,18 @@ def _link_ends(parent, movable, n, a_body, a_part, b_body, b_part, broken):
 
 
 @njit(cache=True)
+def _movable(n, m, pinned, mass, bpinned):
+    """Per particle row, then per body row: whether it can move (not pinned, finite mass;
+    ``derived.movable``)."""
+    movable = np.empty(n + m, dtype=np.bool_)
+    for i in range(n):
+        movable[i] = not pinned[i] and mass[i] < np.inf
+    for j in range(m):
+        movable[n + j] = not bpinned[j]
+    return movable
+
+
+@njit(cache=True)
 def island_labels(n, m, s_a, s_b, s_broken, area_off, area_idx, shape_off, shape_idx, pos,
                   radius, slop, x0, y0, cell, nx, ny, start, items, j_a_body, j_a_part,
                   j_b_body, j_b_part, j_broken, t_a_body, t_a_part, t_b_body, t_b_part,
@@ -144,11 +156,7 @@ def island_labels(n, m, s_a, s_b, s_broken, area_off, area_idx, shape_off, shape
     mass). Labels are canonical (``graph.component_labels``'): islands numbered in order
     of their least row, whatever the order of the links."""
     total = n + m
-    movable = np.empty(total, dtype=np.bool_)
-    for i in range(n):
-        movable[i] = not pinned[i] and mass[i] < np.inf
-    for j in range(m):
-        movable[n + j] = not bpinned[j]
+    movable = _movable(n, m, pinned, mass, bpinned)
     parent = np.arange(total)
     for k in range(len(s_broken)):
         if not s_broken[k]:
@@ -199,13 +207,11 @@ def sleepers(island, n, still, bstill, frames, pinned, mass, bpinned, asleep, ba
     that is what sleeps already, the awake rows' ``nap`` is cleared (as ``sleeping._set``
     would) and ``(rows, True)`` returned: nothing else changes."""
     total = len(island)
-    movable = np.empty(total, dtype=np.bool_)
+    movable = _movable(n, total - n, pinned, mass, bpinned)
     ready = np.empty(total, dtype=np.bool_)
     for i in range(n):
-        movable[i] = not pinned[i] and mass[i] < np.inf
         ready[i] = still[i] >= frames
     for j in range(total - n):
-        movable[n + j] = not bpinned[j]
         ready[n + j] = bstill[j] >= frames
     count = 0
     for v in range(total):

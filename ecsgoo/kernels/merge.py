@@ -100,15 +100,27 @@ def start_positions(n, pos, pin, kind, entity, seen_pos, seen, was_fruit):
     count = 0
     for i in range(n):
         e = entity[i]
-        known = e < seen.shape[0] and seen[e]
-        if known:
+        if _seen(e, seen):
             start[i, 0], start[i, 1] = seen_pos[e, 0], seen_pos[e, 1]
         else:
             start[i, 0], start[i, 1] = pin[i, 0], pin[i, 1]
-        if kind[i] >= 0 and not (known and was_fruit[e]):
+        if _fresh(kind[i], e, seen, was_fruit):
             fresh[i] = True
             count += 1
     return start, fresh, count
+
+
+@njit(cache=True, inline="always")
+def _seen(e, seen):
+    """Whether entity ``e`` was a particle at the last ``record``."""
+    return e < seen.shape[0] and seen[e]
+
+
+@njit(cache=True, inline="always")
+def _fresh(kind, e, seen, was_fruit):
+    """Whether entity ``e``, a particle of ``kind``, is a fruit that was not one at the
+    last ``record`` (new, or made a fruit since)."""
+    return kind >= 0 and not (_seen(e, seen) and was_fruit[e])
 
 
 @njit(cache=True)
@@ -120,12 +132,18 @@ def record(n, pos, kind, entity):
     seen_pos = np.zeros((top, 2), np.float64)
     seen = np.zeros(top, np.bool_)
     was_fruit = np.zeros(top, np.bool_)
+    _write_record(n, pos, kind, entity, seen_pos, seen, was_fruit)
+    return seen_pos, seen, was_fruit
+
+
+@njit(cache=True)
+def _write_record(n, pos, kind, entity, seen_pos, seen, was_fruit):
+    """``record``'s rows written into arrays of unseen entities that every id fits."""
     for i in range(n):
         e = entity[i]
         seen_pos[e, 0], seen_pos[e, 1] = pos[i, 0], pos[i, 1]
         seen[e] = True
         was_fruit[e] = kind[i] >= 0
-    return seen_pos, seen, was_fruit
 
 
 @njit(cache=True)
@@ -137,10 +155,7 @@ def nothing_to_merge(n, pos, pin, radius, kind, entity, slop, seen_pos, seen, wa
     fruits may pair (the first of them it visits is unpaired, or paired already)."""
     fresh_count = 0
     for i in range(n):
-        e = entity[i]
-        known = e < seen.shape[0] and seen[e]
-        if kind[i] >= 0 and not (known and was_fruit[e]):
-            fresh_count += 1
+        fresh_count += _fresh(kind[i], entity[i], seen, was_fruit)
     if fresh_count:
         start, fresh, _ = start_positions(n, pos, pin, kind, entity, seen_pos, seen,
                                           was_fruit)
@@ -188,9 +203,5 @@ def nothing_then_record(n, pos, pin, radius, kind, entity, slop, seen_pos, seen,
             return 2
     seen[:] = False
     was_fruit[:] = False
-    for i in range(n):
-        e = entity[i]
-        seen_pos[e, 0], seen_pos[e, 1] = pos[i, 0], pos[i, 1]
-        seen[e] = True
-        was_fruit[e] = kind[i] >= 0
+    _write_record(n, pos, kind, entity, seen_pos, seen, was_fruit)
     return 1
