@@ -182,15 +182,7 @@ def watched_touch_nothing(n, pos, radius, events, slop, x0, y0, cell, nx, ny, st
     one = np.zeros((1, 2), dtype=np.int64)
     if touching_pairs(n, pos, radius, events, slop, x0, y0, cell, nx, ny, start, items, one):
         return False
-    count = 0
-    for i in range(n):
-        count += events[i]
-    rows = np.empty(count, dtype=np.int64)
-    k = 0
-    for i in range(n):
-        if events[i]:
-            rows[k] = i
-            k += 1
-    out = np.zeros((count, 6))
+    rows = np.flatnonzero(events[:n])
+    out = np.zeros((len(rows), 6))
     return discs_on_level(rows, pos, radius, slop, segs, poly_off, poly_xy, poly_idx, walls,
                           use_bounds, out, mask, seg_layer, poly_layer) == 0
