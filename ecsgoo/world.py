@@ -26,6 +26,7 @@ from .components import (
     Spring,
     _Rider,
 )
+from .copies import component_copy
 from .errors import WorldError
 from .level import Level
 from .physics import astray
@@ -1050,7 +1051,7 @@ def _copy_component(comp: Any, mapping: dict[int, Any]) -> Any:
         twin = _twin(comp)
         twin._host = mapping[id(comp._host)] if comp._host is not None else None
         return twin
-    return copy.deepcopy(comp)
+    return component_copy(comp)
 
 
 def _rank(comp: Any) -> int:

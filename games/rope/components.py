@@ -7,47 +7,18 @@ their state, the game object only reads it.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
-from typing import Any
 
 from ecsgoo import WorldError, limits, register_component
 
-#: Field values a copy can share: immutable.
-_ATOMS = frozenset((int, float, str, bool, type(None)))
-
-
-class _Copies:
-    """``copy.deepcopy`` without ``copy``'s generic walk: ~1 µs a component, not 3-30 (an
-    environment's reset clones the level, every component of it). The rope game's fields
-    are numbers and strings, shared, and lists of numbers, copied (through ``memo``, as
-    ``deepcopy`` does: a list twice is copied once); anything else is deep-copied."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        new = object.__new__(type(self))
-        memo[id(self)] = new
-        new.__dict__.update({k: v if type(v) in _ATOMS else _copied(v, memo)
-                             for k, v in self.__dict__.items()})
-        return new
-
-
-def _copied(value: Any, memo: dict[int, Any]) -> Any:
-    """A deep copy of ``value`` (a list of numbers: a list copy, remembered in ``memo``)."""
-    if type(value) is list and all(type(v) in _ATOMS for v in value):
-        if id(value) not in memo:
-            memo[id(value)] = list(value)
-            memo.setdefault(id(memo), []).append(value)  # kept alive, as ``deepcopy`` does
-        return memo[id(value)]
-    return copy.deepcopy(value, memo)
-
 
 @dataclass
-class Candy(_Copies):
+class Candy:
     """Marks the candy's particle (a heavy particle the ropes hang from)."""
 
 
 @dataclass
-class Rope(_Copies):
+class Rope:
     """One rope: the pin's particle entity, its node entities and its link (Spring) entities.
 
     ``nodes`` run from the pin to the last node before the candy; ``springs[k]``
@@ -61,7 +32,7 @@ class Rope(_Copies):
 
 
 @dataclass
-class Star(_Copies):
+class Star:
     """A star at ``(x, y)`` (px), ``radius`` px, collected when the candy touches it.
 
     Its entity also holds a ``Sensor.circle`` of that radius (the level builder puts it
@@ -81,7 +52,7 @@ class Star(_Copies):
 
 
 @dataclass
-class Hook(_Copies):
+class Hook:
     """A hook at ``(x, y)`` (px) with a dashed ring ``reach`` px round: the first time the
     candy's disc overlaps the ring (its centre within ``reach`` + its radius), a new taut
     rope ties it to the hook (Cut the Rope's rope pin).
@@ -97,7 +68,7 @@ class Hook(_Copies):
 
 
 @dataclass
-class Monster(_Copies):
+class Monster:
     """Om Nom at ``(x, y)`` (px), drawn ``radius`` px: the candy wins when it reaches his
     mouth, the ``Sensor.circle`` his entity also holds (the level builder makes it
     ``radius - CANDY_RADIUS`` px, so the candy's centre is within ``radius``)."""
@@ -108,7 +79,7 @@ class Monster(_Copies):
 
 
 @dataclass
-class Board(_Copies):
+class Board:
     """Level-wide state: ``result`` (``running``/``won``/``lost``, written by the rules
     stage) and the visible screen ``view`` (left, bottom, right, top; px) the candy
     must not leave. Hints (the candy's flight shown for a moment, T): ``hints`` a level

@@ -292,34 +292,6 @@ def test_the_observations_clip_is_numpys_clip_to_the_bit():
             array.clip(low, high).astype(np.float32).tobytes()
 
 
-@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
-def test_the_rope_components_deep_copies_are_copys_own(level):
-    """``components._Copies``: each of a level's rope components (one with a field's list
-    twice, one with a dict) deep-copies to what ``copy``'s generic walk makes: equal, of
-    its class, sharing no list with the original; a list twice is one list in the copy."""
-    import copy
-
-    from games.rope import components
-
-    world = RopeGame(level=level).world
-    kinds = [components.Candy, Rope, Star, components.Hook, Monster, components.Board]
-    comps = [c for kind in kinds for _, c in world.get_component(kind)]
-    twice = Rope(pin=1)
-    twice.nodes = twice.springs = [2, 3]
-    odd = Star(1.0, 2.0)
-    odd.x = {"not": [1.5]}  # not a number: copied as copy does
-    for comp in [*comps, twice, odd]:
-        ours = copy.deepcopy(comp)
-        generic = copy._reconstruct(comp, {}, *comp.__reduce_ex__(4))
-        assert type(ours) is type(comp) and ours == generic == comp
-        for name, value in vars(comp).items():
-            if not isinstance(value, (int, float, str)):
-                assert getattr(ours, name) is not value
-    copied = copy.deepcopy(twice)
-    assert copied.nodes is copied.springs
-    assert copy.deepcopy(odd).x["not"] is not odd.x["not"]
-
-
 def test_the_environment_reads_the_index_its_rules_stage_keeps():
     """``rules.RulesIndex``: the index the rope environment reads is the one its world's
     RopeRules stage made (one look-up for both), a new game's after a reset; a world with
