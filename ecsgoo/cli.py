@@ -497,7 +497,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     check.add_argument("file", metavar="FILE")
     _game_option(check)
     check.set_defaults(run=_check)
-    from .evaluate import FRAMES
+    from .game import EPISODE_FRAMES as FRAMES  # not evaluate's: it imports multiprocessing
 
     commands["eval"] = ev = sub.add_parser(
         "eval", help="play seeds with bots or policies and print their scores (JSON)",

@@ -280,9 +280,10 @@ def build_box(current: int, nxt: int, left: float = BOX_LEFT,
     The walls fill the world out to its edges: a small fruit squeezed hard
     into a thin wall could be pushed out through its far side.
     """
-    # a settled pile sleeps (it then costs next to nothing); a new fruit landing on it
-    # or a merge in it wakes it
-    world = World(bounds=(0.0, 0.0, WIDTH, HEIGHT), sleep=True)
+    # no sleeping: every drop lands on the pile and wakes it, so a game's pile is almost
+    # never asleep (0.8 of 30 fruits on average, a frame's sleeping look cost a quarter of
+    # it: BENCHMARKS.md, "Suika's pile awake")
+    world = World(bounds=(0.0, 0.0, WIDTH, HEIGHT))
     for x0, x1 in ((0.0, left), (right, WIDTH)):
         world.add_polygon([(x0, 0.0), (x1, 0.0), (x1, HEIGHT), (x0, HEIGHT)])
     world.add_resource(SuikaState(current=current, next=nxt, left=left, right=right,
