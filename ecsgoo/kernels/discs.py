@@ -135,6 +135,11 @@ def pairs_in_rows(row0, row1, pos, prev, w, radius, group, layer, mask, friction
     return m
 
 
+#: px beyond a disc's reach past which a segment's box cannot hold a contact (far above
+#: the rounding of a distance of a few thousand px, ~1e-12 px).
+NEAR_MARGIN = 1e-6
+
+
 @njit(cache=True)
 def planes_of_items(s0, s1, m, pos, prev, w, radius, mask, friction, restitution, reach,
                     items, bounds, walls, segs, h, ij, cf, surf, layers):
@@ -155,11 +160,18 @@ def planes_of_items(s0, s1, m, pos, prev, w, radius, mask, friction, restitution
                 _plane(ij, cf, m, i, -1 - k, px, py, d, friction[i], restitution[i], radius,
                        pos, prev, h)
                 m += 1
+        x, y, far = pos[i, 0], pos[i, 1], r + NEAR_MARGIN
         for g in range(segs.shape[0]):
+            # the box test first (a cup's walls are mostly misses): a contact is a segment
+            # nearer than ``r``; one whose box is ``far`` off is not, whatever the rounding
+            ax, ay, bx, by = segs[g, 0], segs[g, 1], segs[g, 2], segs[g, 3]
+            if (x + far < min(ax, bx) or x - far > max(ax, bx) or y + far < min(ay, by)
+                    or y - far > max(ay, by)):
+                continue
             meets, mu, e = surface(friction[i], restitution[i], g, surf, layers, mask[i])
             if not meets:
                 continue
-            px, py, d = _segment_plane(pos[i, 0], pos[i, 1], prev[i, 0], prev[i, 1], segs, g)
+            px, py, d = _segment_plane(x, y, prev[i, 0], prev[i, 1], segs, g)
             if pos[i, 0] * px + pos[i, 1] * py - d < r:
                 if m >= room:
                     return -1
