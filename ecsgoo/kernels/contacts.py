@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 
@@ -213,6 +214,29 @@ def inside_ring(px, py, xy_or_pos, idx, s, e):
 
 
 @njit(cache=True)
+def ring_boxes(off, xy, idx):
+    """Each ring's box as ``inside_ring`` can skip it: ``(x0, x1, y0, y1)`` (px) with x0, x1
+    ``RING_MARGIN`` wider than its corners (the crossing's x is rounded), so a point left
+    or right of it, at or above y1 or below y0 is outside (no edge straddles its y, or
+    every crossing is on one side of it: an even count)."""
+    box = np.empty((off.shape[0] - 1, 4))
+    for p in range(off.shape[0] - 1):
+        x0 = y0 = math.inf
+        x1 = y1 = -math.inf
+        for t in range(off[p], off[p + 1]):
+            x, y = xy[idx[t], 0], xy[idx[t], 1]
+            x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+        margin = RING_MARGIN * (1.0 + max(abs(x0), abs(x1)))
+        box[p, 0], box[p, 1], box[p, 2], box[p, 3] = x0 - margin, x1 + margin, y0, y1
+    return box
+
+
+#: How much wider than its corners a ring's box is (relative to its coordinates): far
+#: above the rounding of ``inside_ring``'s crossing (~1e-16 relative).
+RING_MARGIN = 1e-9
+
+
+@njit(cache=True)
 def nearest_edge(px, py, xy_or_pos, idx, s, e):
     """Nearest edge of ring ``idx[s:e]`` to ``p``: ``(t_index, qx, qy, t, distance)``."""
     k = e - s
@@ -233,13 +257,15 @@ def collide_polygons(n, pos, prev, w, radius, friction, restitution, off, xy, id
     """Push particles that got inside a static polygon out through its nearest edge
     (``calm``: as ``resolve_static`` says; ``surf``, ``layers``: the polygons' surfaces,
     as ``surface`` says)."""
+    box = ring_boxes(off, xy, idx)  # a cup's walls are mostly misses: the box test first
     for i in range(n):
         if w[i] == 0.0:
             continue
         px, py = pos[i, 0], pos[i, 1]
         for p in range(off.shape[0] - 1):
             s, e = off[p], off[p + 1]
-            if not inside_ring(px, py, xy, idx, s, e):
+            if (px < box[p, 0] or px > box[p, 1] or py < box[p, 2] or py >= box[p, 3]
+                    or not inside_ring(px, py, xy, idx, s, e)):
                 continue
             meets, mu, el = surface(friction[i], restitution[i], p, surf, layers, mask[i])
             if not meets:

@@ -79,23 +79,13 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
         stages[1]._packed(world)  # the frame's springs and chains (Project's first substep)
     world.contacts.empty()  # no bodies: what Collide's look at them leaves
     discs.begin(world)
-    p = st.particles
-    c, h, n = p.cols, ctx.h, p.n
-    gx, gy = world.gravity
-    lvl = world.level
-    segs = lvl.segments
-    _, poly_off, poly_xy, poly_idx, _, _, poly_surf, poly_layer = lvl._packed()
+    held, level, bounds, springs = _held(world, ctx, stages)
+    segs = level[0]
     k, m, keys, flipped, by_key, kept_keys, kept = disc_frame(
-        ctx.substeps, h, world.damping ** (h * 60.0), gx, gy, world.frame_force, n, c["pos"],
-        c["prev"], c["w"], c["pinned"], c["pin"], c["group"], c["layer"], c["frozen"],
-        st.any_frozen, REACH_PX, discs.ents, WALL, SHIFT, *world.down, collide.particles,
-        discs.keys, discs.memory, discs.ij, discs.cf, discs.stiffness(h), collide.push_speed,
-        collide.bounce_speed, discs.at, discs.reach, c["radius"], c["friction"],
-        c["restitution"], c["mask"], collide.bounce_speed * h, collide.push_speed * h,
-        max(0.0, collide.hold_speed) * h, SLOP_PX, segs,
-        np.empty((n, 2)) if len(segs) else _NO_ROWS, lvl.seg_surf, lvl.seg_layer, poly_off,
-        poly_xy, poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
-        world.bounds is not None, *_springs(world, stages), *_grab(world))
+        *held[0], st.any_frozen, REACH_PX, discs.ents, WALL, SHIFT, *held[1], discs.keys,
+        discs.memory, discs.ij, discs.cf, *held[2], discs.at, discs.reach, *held[3], segs,
+        np.empty((st.particles.n, 2)) if len(segs) else _NO_ROWS, *level[1:], *bounds,
+        *springs, *_grab(world))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
         discs.ij, discs.cf = room(2 * len(discs.ij))
@@ -147,6 +137,34 @@ def _ended(world: World, ctx: StepContext, k: int, stages: Sequence[Stage],
     world.discs.keep(world, remembered)
     world.substep_index = ctx.substeps - 1
     return ctx.substeps, 0
+
+
+def _held(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[Any, ...]:
+    """``disc_frame``'s arguments that hold while the particles' rows, the World's
+    settings, the substep, Collide's settings, the level and the bounds do, in the groups
+    ``whole`` passes them (made again when one of those changed: a frame that changes
+    nothing builds none of its ~60 arguments, ~3 µs); then the level's, the bounds' and
+    Project's (``_springs``)."""
+    st, discs, lvl = world.store, world.discs, world.level
+    p, collide = st.particles, stages[-1]
+    packed = lvl._packed()
+    key = (p, p.version, world._frame_force, ctx, world._damping, world._gravity,
+           collide.particles, collide.push_speed, collide.bounce_speed, collide.hold_speed)
+    if discs.held_key != key:
+        c, h = p.cols, ctx.h
+        discs.held = (
+            (ctx.substeps, h, world.damping ** (h * 60.0), *world.gravity, world.frame_force,
+             p.n, c["pos"], c["prev"], c["w"], c["pinned"], c["pin"], c["group"], c["layer"],
+             c["frozen"]),
+            (*world.down, collide.particles),
+            (discs.stiffness(h), collide.push_speed, collide.bounce_speed),
+            (c["radius"], c["friction"], c["restitution"], c["mask"], collide.bounce_speed * h,
+             collide.push_speed * h, max(0.0, collide.hold_speed) * h, SLOP_PX))
+        discs.held_key = key
+    segs, poly_off, poly_xy, poly_idx, seg_surf, seg_layer, poly_surf, poly_layer = packed
+    level = (segs, seg_surf, seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer)
+    bounds = (world.contacts.walls_for(world.bounds), world.bounds is not None)
+    return discs.held, level, bounds, _springs(world, stages)
 
 
 def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:

@@ -58,6 +58,9 @@ class Discs:
         #: the rows' keys, which have their entities the other way round, and the order
         #: that sorts the keys (``_key``)
         self.found = _no_keys()
+        #: ``physics.disc_frame``'s kept arguments and what they hold for (``_held``)
+        self.held: tuple[Any, ...] = ()
+        self.held_key: Any = None
         self.soft_h, self.soft = -1.0, np.zeros((2, 3))  # ``substep``'s, for its h
         self.bands: dict[str, Any] = {}  # the threads' rows (``physics.threads.find_frame``)
 

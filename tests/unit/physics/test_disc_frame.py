@@ -180,6 +180,40 @@ def test_the_same_bits_while_a_game_spawns_deletes_and_saves(make):
     assert _run(make, 80, True, games=True) == _run(make, 80, False, games=True)
 
 
+def _retuned(world: World, frames: int) -> World:
+    """Step ``frames`` frames, changing between them what the fused call's kept arguments
+    hold for (``disc_frame._held``): gravity, damping, the substeps, Collide's speeds, the
+    bounds, the level, a pushed particle's row written, one spawned."""
+    collide = world.pipeline[-1]
+    changes = {
+        3: lambda: setattr(world, "gravity", (40.0, -700.0)),
+        6: lambda: setattr(world, "damping", 0.9),
+        9: lambda: setattr(world, "substeps", 4),
+        12: lambda: setattr(collide, "push_speed", 90.0),
+        15: lambda: setattr(collide, "bounce_speed", 20.0),
+        5: lambda: setattr(collide, "hold_speed", 1e4),
+        21: lambda: setattr(world, "bounds", (0.0, 0.0, 580.0, 900.0)),
+        24: lambda: world.add_segment((120, 200), (480, 180)),
+        27: lambda: world.particles.write("radius", 7.0, [3]),
+        30: lambda: world.create_entity(Particle(300, 600, radius=6)),
+    }
+    for f in range(frames):
+        if f in changes:
+            changes[f]()
+        world.step()
+    return world
+
+
+def test_the_kept_arguments_follow_every_setting_changed_between_frames():
+    def run(fused: bool) -> bytes:
+        disc_frame.ENABLED = fused
+        try:
+            return _state(_retuned(_cup(), 40))
+        finally:
+            disc_frame.ENABLED = True
+    assert run(True) == run(False)
+
+
 def test_the_springs_multipliers_are_the_last_substeps_as_break_reads_them():
     def lam(fused: bool) -> bytes:
         disc_frame.ENABLED = fused
