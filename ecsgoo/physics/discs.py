@@ -58,6 +58,8 @@ class Discs:
         #: the rows' keys, which have their entities the other way round, and the order
         #: that sorts the keys (``_key``)
         self.found = _no_keys()
+        #: the particle table, its version and row count ``at``, ``reach``, ``ents`` are of
+        self.rows_of: tuple[Any, ...] = ()
         #: ``physics.disc_frame``'s kept arguments and what they hold for (``_held``)
         self.held: tuple[Any, ...] = ()
         self.held_key: Any = None
@@ -113,9 +115,11 @@ class Discs:
         for the contacts (``find_frame`` says when it needs more)."""
         p = world.store.particles
         n = p.n
-        self.at, self.reach = np.empty((n, 2)), np.empty(n)
+        if self.rows_of != (p, p.version, n):  # rows came or went (or another table's)
+            self.at, self.reach = np.empty((n, 2)), np.empty(n)  # the look fills them
+            self.ents = p.cols["entity"][:n].copy()  # the rows' entities, as they were found
+            self.rows_of = (p, p.version, n)
         self.shape = (p.version, n)
-        self.ents = p.cols["entity"][:n].copy()  # the rows' entities, as they were found
         if len(self.ij) < room_for(n):
             self.ij, self.cf = room(room_for(n))
 

@@ -81,7 +81,7 @@ def _substeps(world: World, stages: list[Stage]) -> None:
     """The frame's substeps: integrate → project → collide, each substep (a world of
     rigid bodies alone, or of free discs: the whole frame in one call,
     ``physics.rigid_frame``, ``physics.disc_frame``)."""
-    rigid = rigid_frame.can_fuse(world, stages)
+    rigid = world.store.bodies.n > 0 and rigid_frame.can_fuse(world, stages)
     discs = not rigid and disc_frame.can_fuse(world, stages)
     contexts = _contexts(world.dt, world.substeps)
     k = start = 0  # the substep, and its first stage left to run
