@@ -160,14 +160,21 @@ def test_the_fused_substeps_give_the_same_bits_as_the_stages(name):
     assert _run(make, frames, True) == _run(make, frames, False)
 
 
-def test_a_grabbed_particle_is_pulled_in_the_kernel_to_the_bits_of_the_stages():
-    def run(fused: bool) -> bytes:
+def _fused_and_not(play) -> tuple[bytes, bytes]:
+    """``_state`` of what ``play()`` returns, fused and through the stages."""
+    states = []
+    for fused in (True, False):
         disc_frame.ENABLED = fused
         try:
-            return _state(_drag(_ropes(), 90))
+            states.append(_state(play()))
         finally:
             disc_frame.ENABLED = True
-    assert run(True) == run(False)
+    return states[0], states[1]
+
+
+def test_a_grabbed_particle_is_pulled_in_the_kernel_to_the_bits_of_the_stages():
+    fused, stages = _fused_and_not(lambda: _drag(_ropes(), 90))
+    assert fused == stages
     w = _ropes()
     x, y = w.store.particles.pos[73].tolist()
     w.grab(int(w.store.particles.entity[73]), x + 3.0, y)
@@ -191,7 +198,7 @@ def _retuned(world: World, frames: int) -> World:
         9: lambda: setattr(world, "substeps", 4),
         12: lambda: setattr(collide, "push_speed", 90.0),
         15: lambda: setattr(collide, "bounce_speed", 20.0),
-        5: lambda: setattr(collide, "hold_speed", 1e4),
+        18: lambda: setattr(collide, "hold_speed", 1e4),
         21: lambda: setattr(world, "bounds", (0.0, 0.0, 580.0, 900.0)),
         24: lambda: world.add_segment((120, 200), (480, 180)),
         27: lambda: world.particles.write("radius", 7.0, [3]),
@@ -205,13 +212,8 @@ def _retuned(world: World, frames: int) -> World:
 
 
 def test_the_kept_arguments_follow_every_setting_changed_between_frames():
-    def run(fused: bool) -> bytes:
-        disc_frame.ENABLED = fused
-        try:
-            return _state(_retuned(_cup(), 40))
-        finally:
-            disc_frame.ENABLED = True
-    assert run(True) == run(False)
+    fused, stages = _fused_and_not(lambda: _retuned(_cup(), 40))
+    assert fused == stages
 
 
 def test_the_springs_multipliers_are_the_last_substeps_as_break_reads_them():
