@@ -24,6 +24,7 @@ progress): its games are games of its own.
 from __future__ import annotations
 
 import copy
+import math
 import os
 import pickle
 import subprocess
@@ -89,6 +90,30 @@ def _binary_action(space: gym.spaces.Space, action: Any) -> np.ndarray | None:
             and _BITS.issuperset(action.tobytes())):
         return action.copy()
     return None
+
+
+def _box_action(space: gym.spaces.Space, action: Any) -> np.ndarray | None:
+    """A copy of ``action`` when it is what a small ``Box`` space samples (an ndarray of
+    its dtype and shape, each number finite and within its bounds): what
+    ``_action_problem`` returns for it, in ~6 µs instead of ~16 (a step's check, every
+    step); ``None`` for anything else, which ``_action_problem`` decides (and words).
+
+    The numbers are compared as Python's: a float32 or an integer is exactly the same
+    number there, so each comparison is numpy's. A larger box (over ``_BOX_FAST``
+    numbers) is left to numpy's checks, where a Python loop would be the slower."""
+    if (type(space) is gym.spaces.Box and type(action) is np.ndarray
+            and action.dtype == space.dtype and action.shape == space.shape
+            and action.size <= _BOX_FAST):
+        values = action.ravel().tolist()
+        lows, highs = space.low.ravel().tolist(), space.high.ravel().tolist()
+        if all(math.isfinite(v) and low <= v <= high
+               for v, low, high in zip(values, lows, highs, strict=True)):
+            return action.copy()
+    return None
+
+
+#: The most numbers a ``Box`` action may hold for ``_box_action``'s Python checks.
+_BOX_FAST = 16
 
 
 def _action_problem(space: gym.spaces.Space, action: Any) -> tuple[str | None, Any]:
@@ -322,6 +347,8 @@ class GameEnv(gym.Env):
         array of that shape, real numbers, finite, in the space)."""
         space = self.action_space
         fast = _binary_action(space, action)
+        if fast is None:
+            fast = _box_action(space, action)
         if fast is not None:
             return fast
         problem, value = _action_problem(space, action)

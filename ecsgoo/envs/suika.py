@@ -90,16 +90,41 @@ class SuikaEnv(GameEnv):
     def _observe(self) -> dict[str, Any]:
         world = self.game.world
         st = rules.state(world)
-        found = [(p.y, p.x, f.kind) for _, (p, f) in world.get_components(Particle, Fruit)]
-        found.sort(key=lambda row: -row[0])
         positions = np.zeros((MAX_FRUITS, 2), np.float32)
         kinds = np.zeros(MAX_FRUITS, np.int64)
-        for i, (y, x, kind) in enumerate(found[:MAX_FRUITS]):
-            positions[i] = (x / rules.WIDTH, y / rules.HEIGHT)
-            kinds[i] = kind + 1
-        return {"fruits": np.clip(positions, 0.0, 1.0), "kinds": kinds,
+        rows = _fruit_rows(world)
+        if len(rows):
+            p = world.particles
+            xy = p.pos[rows]
+            # highest first; fruits of one height keep get_components' order (a stable sort,
+            # as Python's sort of the rows by -y was)
+            order = np.argsort(-xy[:, 1], kind="stable")[:MAX_FRUITS]
+            top = xy[order]
+            shown = len(order)
+            positions[:shown, 0] = top[:, 0] / rules.WIDTH  # float64 / px, then float32
+            positions[:shown, 1] = top[:, 1] / rules.HEIGHT
+            kinds[:shown] = p.kind[rows[order]].astype(np.int64) + 1
+        return {"fruits": positions.clip(0.0, 1.0), "kinds": kinds,  # np.clip calls it
                 "current": int(st.current), "next": int(st.next),
                 "box": np.array([st.left, st.right], np.float32) / np.float32(rules.WIDTH)}
+
+
+def _fruit_rows(world: Any) -> np.ndarray:
+    """The particle rows of the fruits (particles with a ``Fruit``), in the order of
+    ``get_components(Particle, Fruit)``.
+
+    The observation then reads the fruits' positions and kinds as columns: reading
+    ``x``, ``y`` and ``kind`` of each fruit's components one by one cost ~1 µs a fruit
+    (the observation 72 -> 55 µs in a random game). A fruit's row is found by its entity
+    in the ``entity`` column.
+    """
+    found = world.get_components(Particle, Fruit)
+    if not found:
+        return np.zeros(0, np.int64)
+    entity = world.particles.entity
+    by_entity = np.argsort(entity)
+    wanted = np.fromiter((e for e, _ in found), np.int64, len(found))
+    return by_entity[np.searchsorted(entity, wanted, sorter=by_entity)]
 
 
 def drop_x(game: Suika, action: float) -> float:

@@ -173,6 +173,11 @@ class SuikaRules(Stage):
                  settle_px: float = 5.0) -> None:
         self.line_y, self.grace, self.settle_px = line_y, grace, settle_px
         self._wired: int | None = None
+        # the fruits by entity, the line's sensor, and the esper answer they were read
+        # from (``_line_and_fruits``)
+        self._fruit_list: Any = None
+        self._fruits: dict[int, Particle] = {}
+        self._line: Sensor | None = None
 
     def settings(self) -> dict[str, Any]:
         return {"line_y": self.line_y, "grace": self.grace, "settle_px": self.settle_px}
@@ -188,38 +193,74 @@ class SuikaRules(Stage):
         st = state(world)
         if st.over:
             return
-        inside = line_sensor(world).inside
+        inside = self._line_and_fruits(world).inside
         if not inside and not st.watch:
             return  # nothing above the line, nothing watched: nothing to write
-        old = dict(zip(st.watch, zip(st.watch_x, st.watch_y, st.watch_since, strict=True),
-                       strict=True))
-        rows = []
+        self._settle(world, st, inside)
+
+    def _settle(self, world: World, st: SuikaState, inside: list[int]) -> None:
+        """Watch the fruits of ``inside`` (the line sensor's entities): each keeps where it
+        was last seen moving and since when (``SuikaState.watch_*``); one that stayed
+        within ``settle_px`` for ``grace`` s ends the game (``suika_over``).
+
+        Most frames the sensor holds the fruits it held last frame, in the same order
+        (a falling fruit, one resting over the line): their rows are then read by
+        position, not through a dict of them made every frame.
+        """
+        watch, xs, ys, sinces = st.watch, st.watch_x, st.watch_y, st.watch_since
+        # the lists are of one length (else the dict's zip raises, as it always did), and
+        # each entity is watched once (a sensor's list is ascending; a file's need not be)
+        same = (inside == watch and len(xs) == len(ys) == len(sinces) == len(watch)
+                and len(set(watch)) == len(watch))
+        old = None if same else dict(zip(watch, zip(xs, ys, sinces, strict=True),
+                                         strict=True))
+        bodies = self._fruits  # as ``_line_and_fruits`` found them this frame
+        frame, settle_px = world.frame, self.settle_px
         grace_frames = round(self.grace / world.dt)
-        for e, x, y in _fruits_at(world, inside):
-            ox, oy, since = old.get(e, (x, y, world.frame))
-            if math.hypot(x - ox, y - oy) > self.settle_px:
-                ox, oy, since = x, y, world.frame
-            rows.append((e, ox, oy, since))
-            if world.frame - since >= grace_frames:
+        new_watch: list[int] = []
+        new_x: list[float] = []
+        new_y: list[float] = []
+        new_since: list[int] = []
+        for i, e in enumerate(inside):
+            body = bodies.get(e)
+            if body is None:  # not a fruit (or gone since the sensor saw it)
+                continue
+            x, y = body.x, body.y
+            if old is None:
+                ox, oy, since = xs[i], ys[i], sinces[i]
+            else:
+                ox, oy, since = old.get(e, (x, y, frame))
+            if math.hypot(x - ox, y - oy) > settle_px:
+                ox, oy, since = x, y, frame
+            new_watch.append(e)
+            new_x.append(ox)
+            new_y.append(oy)
+            new_since.append(since)
+            if frame - since >= grace_frames:
                 st.over = True
-        st.watch = [r[0] for r in rows]
-        st.watch_x = [r[1] for r in rows]
-        st.watch_y = [r[2] for r in rows]
-        st.watch_since = [r[3] for r in rows]
+        st.watch, st.watch_x, st.watch_y, st.watch_since = new_watch, new_x, new_y, new_since
         if st.over:
             world.dispatch("suika_over", world)
 
+    def _line_and_fruits(self, world: World) -> Sensor:
+        """The line's sensor (``line_sensor``), and each fruit's ``Particle`` (a particle
+        with a ``Fruit``) by entity in ``self._fruits``.
 
-def _fruits_at(world: World, entities: list[int]) -> list[tuple[int, float, float]]:
-    """Those of ``entities`` that are fruits (particles with a kind), with where they are
-    (px), in the same order: looked up one by one (a sensor holds a few; a look-up table of
-    every particle would cost the whole box every frame)."""
-    out = []
-    for e in entities:
-        body = world.try_component(e, Particle)
-        if body is not None and world.try_component(e, Fruit) is not None:
-            out.append((e, body.x, body.y))
-    return out
+        The fruits the sensor holds are then a dict look-up each (~0.05 µs), not two
+        ``try_component`` (~1.6 µs). Both are looked up again only when
+        ``get_components(Particle, Fruit)`` answers with another list: esper keeps its
+        answer, the same list object, until a component comes or goes in that world (a
+        drop, a merge, a delete; ~19 frames in 20 have none), and while none does the
+        sensor found is still the line's. The list kept here cannot be freed, so a new
+        answer is never mistaken for it.
+        """
+        found = world.get_components(Particle, Fruit)
+        if found is not self._fruit_list or self._line is None:
+            self._fruits = {e: body for e, (body, _) in found}
+            # an old save gets its line here (a new component: the next frame looks again)
+            self._line = line_sensor(world)
+            self._fruit_list = found
+        return self._line
 
 
 def on_landing(world: World, a: int, b: int, x: float, y: float, nx: float,
@@ -246,13 +287,13 @@ def _landed_on_the_floor(world: World) -> None:
     reporting contacts too; it lands silently, as the first fruit of a game does."""
     p = world.particles
     watched = p.events.nonzero()[0]
-    if not len(watched):  # nothing falling: most frames
+    if not len(watched):  # nothing falling (rare: a dropped fruit falls longer than a step)
         return
     floor = world.bounds[1] if world.bounds is not None else -math.inf
-    pos, radius, entity = p.pos, p.radius, p.entity
+    pos, radius = p.pos, p.radius  # the entities only for a landing (a view costs ~0.5 µs)
     for row in watched.tolist():  # one or two falling fruits: row by row is cheapest
         if pos[row, 1] - radius[row] <= floor + 0.5:
-            world.component(int(entity[row]), Particle).events = False
+            world.component(int(p.entity[row]), Particle).events = False
 
 
 def _speed(entry: tuple[float, int, Any]) -> float:

@@ -399,3 +399,95 @@ def test_goo_supply_counts_the_goo_balls_to_place_not_the_free_balloons():
     assert obs["supply"][0] == info["balls_left"] == goo
     obs, *_, info = env.step(envs.bot_policy(env, "builder")(obs))
     assert info["placed"] == 1 and obs["supply"][0] == info["balls_left"] == goo - 1
+
+
+def _suika_observation_one_by_one(env) -> dict:
+    """Suika's observation as first written: each fruit's components read one by one,
+    sorted by height in Python, each row written on its own."""
+    from ecsgoo import Fruit, Particle
+    from ecsgoo.envs.suika import MAX_FRUITS
+    from games.suika import rules
+
+    world = env.game.world
+    st = rules.state(world)
+    found = [(p.y, p.x, f.kind) for _, (p, f) in world.get_components(Particle, Fruit)]
+    found.sort(key=lambda row: -row[0])
+    positions = np.zeros((MAX_FRUITS, 2), np.float32)
+    kinds = np.zeros(MAX_FRUITS, np.int64)
+    for i, (y, x, kind) in enumerate(found[:MAX_FRUITS]):
+        positions[i] = (x / rules.WIDTH, y / rules.HEIGHT)
+        kinds[i] = kind + 1
+    return {"fruits": np.clip(positions, 0.0, 1.0), "kinds": kinds,
+            "current": int(st.current), "next": int(st.next),
+            "box": np.array([st.left, st.right], np.float32) / np.float32(rules.WIDTH)}
+
+
+def _same_bits(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        np.asarray(a[k]).dtype == np.asarray(b[k]).dtype
+        and np.asarray(a[k]).tobytes() == np.asarray(b[k]).tobytes() for k in a)
+
+
+def test_suikas_observation_reads_the_fruits_columns_as_their_components_read():
+    """``SuikaEnv._observe`` reads the fruits' rows as columns: the same bytes as reading
+    each fruit's components, through a game (drops, merges: rows deleted and moved), with
+    plain particles among the fruits, fruits of one height (their order kept: the
+    components' order), no fruit at all and more fruits than rows."""
+    from ecsgoo import Anchor, Fruit, Particle
+
+    env = gym.make("ecsgoo/Suika-v0").unwrapped
+    env.reset(seed=2)
+    assert _same_bits(env._observe(), _suika_observation_one_by_one(env))  # no fruit yet
+    env.action_space.seed(2)
+    world = env.game.world
+    world.create_entity(Particle(700.0, 400.0, radius=9.0), Anchor())  # not a fruit
+    for _ in range(25):
+        env.step(env.action_space.sample())
+        assert _same_bits(env._observe(), _suika_observation_one_by_one(env))
+    world = env.game.world
+    level = [world.create_entity(Particle(x, 300.0), Fruit(2), Anchor())
+             for x in (420.0, 380.0, 460.0, 400.0)]  # one height, not in x order
+    world.delete_entity(level[1])
+    assert _same_bits(env._observe(), _suika_observation_one_by_one(env))
+    for k in range(70):  # past MAX_FRUITS: the highest 64 shown, ties at the cut kept
+        world.create_entity(Particle(360.0 + 5 * (k % 80), 100.0 + 10 * (k // 7)),
+                            Fruit(k % 3), Anchor())
+    ours = env._observe()
+    assert _same_bits(ours, _suika_observation_one_by_one(env))
+    assert ours["kinds"].all() and len(set(ours["fruits"][:, 1].tolist())) < 64
+
+
+def test_a_sampled_box_action_is_taken_as_the_full_checks_take_it():
+    """``base._box_action``: for a Box's own dtype and shape, the value ``_action_problem``
+    returns (a copy, never the caller's array) when the checks pass, else ``None`` (the
+    full checks decide: their errors stay theirs), at the bounds, just past them, for
+    NaN, infinities and -0.0; and ``None`` for anything not an ndarray of the space's
+    dtype and shape, or a box too large for it."""
+    from itertools import product
+
+    from ecsgoo.envs.base import _BOX_FAST, _action_problem, _box_action
+
+    edges = [0.0, -0.0, 1.0, 0.5, np.nextafter(np.float32(1), np.float32(2)),
+             np.nextafter(np.float32(0), np.float32(-1)), np.nan, np.inf, -np.inf]
+    for space in (gym.spaces.Box(0.0, 1.0, (2,), np.float32),
+                  gym.spaces.Box(np.array([0.0, -np.inf]), np.array([1.0, np.inf]), (2,),
+                                 np.float64)):
+        for pair in product(edges, repeat=2):
+            action = np.array(pair, space.dtype)
+            fast = _box_action(space, action)
+            problem, full = _action_problem(space, action)
+            if problem is not None:
+                assert fast is None, pair
+                continue
+            assert fast is not None and fast is not action, pair
+            assert fast.dtype == full.dtype and fast.tobytes() == full.tobytes()
+    ints = gym.spaces.Box(0, 5, (3,), np.int64)
+    assert _box_action(ints, np.array([0, 5, 2])).tolist() == [0, 5, 2]
+    assert _box_action(ints, np.array([0, 6, 2])) is None
+    space = gym.spaces.Box(0.0, 1.0, (2,), np.float32)
+    half = np.full(2, 0.5, np.float32)
+    for other in (half.astype(np.float64), half.tolist(), half[:1], half.reshape(1, 2)):
+        assert _box_action(space, other) is None
+    assert _box_action(gym.spaces.MultiBinary(2), np.ones(2, np.int8)) is None
+    big = gym.spaces.Box(0.0, 1.0, (_BOX_FAST + 1,), np.float32)
+    assert _box_action(big, big.sample()) is None

@@ -570,3 +570,121 @@ def test_a_dropped_fruit_thuds_once_when_it_lands_on_another_then_stops_reportin
     # the first stopped reporting on the floor, the second on the first: none is watched
     assert not any(p.events for _, (p, _f) in g.world.get_components(Particle, Fruit))
     assert rules.landing_pitch(0) == 1.0 and rules.landing_pitch(4) == 0.5
+
+
+# -- the rule's kept look-ups give what fresh ones give ----------------------------------------
+
+
+class _FreshRules(rules.SuikaRules):
+    """The game-over rule as written before it kept its look-ups: every frame the line's
+    sensor found by a query, each entity it holds looked up with two ``try_component``,
+    the watch rows matched through a dict."""
+
+    def _line_and_fruits(self, world: ecsgoo.World) -> ecsgoo.Sensor:
+        return rules.line_sensor(world)
+
+    def _settle(self, world: ecsgoo.World, st: rules.SuikaState, inside: list[int]) -> None:
+        old = dict(zip(st.watch, zip(st.watch_x, st.watch_y, st.watch_since, strict=True),
+                       strict=True))
+        rows = []
+        grace_frames = round(self.grace / world.dt)
+        for e in inside:
+            body = world.try_component(e, Particle)
+            if body is None or world.try_component(e, Fruit) is None:
+                continue
+            x, y = body.x, body.y
+            ox, oy, since = old.get(e, (x, y, world.frame))
+            if np.hypot(x - ox, y - oy) > self.settle_px:
+                ox, oy, since = x, y, world.frame
+            rows.append((e, ox, oy, since))
+            if world.frame - since >= grace_frames:
+                st.over = True
+        st.watch = [r[0] for r in rows]
+        st.watch_x = [r[1] for r in rows]
+        st.watch_y = [r[2] for r in rows]
+        st.watch_since = [r[3] for r in rows]
+        if st.over:
+            world.dispatch("suika_over", world)
+
+
+def _fresh_twin(world: ecsgoo.World) -> ecsgoo.World:
+    """A clone of ``world`` whose game-over rule looks everything up afresh."""
+    twin = world.clone()
+    twin.use(*(_FreshRules(**s.settings()) if isinstance(s, rules.SuikaRules) else s
+               for s in twin.pipeline))
+    return twin
+
+
+def _kept_lookups_are_fresh(world: ecsgoo.World) -> None:
+    stage = rules.rules_of(world)
+    line = stage._line_and_fruits(world)
+    assert line is rules.line_sensor(world)
+    assert stage._fruits == {e: p for e, (p, _) in world.get_components(Particle, Fruit)}
+
+
+def test_the_rules_kept_lookups_rule_as_fresh_ones_through_drops_merges_deletes_and_loads():
+    """``SuikaRules`` keeps the fruits and the line's sensor while no component comes or
+    goes, and reads the watch rows by position while the sensor holds what it held: a
+    twin world whose rule looks all up every frame stays the same, bit for bit and watch
+    for watch, through drops and merges, a watched fruit deleted or made a plain particle,
+    a plain particle in the sensor, the line replaced and a save and load mid-way."""
+    g = Suika(seed=3)
+    worlds = [g.world, _fresh_twin(g.world)]
+    xs = [400.0, 420.0, 700.0, 560.0, 380.0, 640.0]
+    held: list[int] = []
+
+    def both(act) -> list:
+        return [act(w) for w in worlds]
+
+    for frame in range(900):
+        if rules.can_drop(worlds[0]):
+            x = xs[state(worlds[0]).drops % len(xs)]
+            both(lambda w, x=x: rules.drop(w, x, 0))  # cherries: they merge
+        if frame == 150:  # mid-way save and load (a new stage: its look-ups start afresh)
+            worlds[0] = ecsgoo.loads(ecsgoo.dumps(worlds[0]))  # the twins were the same
+            worlds[1] = _fresh_twin(worlds[0])
+        if frame == 180:  # the line replaced by one lower down (what the editor does)
+            for w in worlds:
+                w.delete_entity(next(e for e, _ in w.get_components(ecsgoo.Sensor,
+                                                                     rules.OverLine)))
+                st = state(w)
+                w.create_entity(rules.line_sensor_for(500.0, st.left, st.right),
+                                rules.OverLine())
+        if frame == 200:  # two pinned fruits over the line, one plain particle among them
+            held = both(lambda w: w.create_entity(Particle(480.0, 640.0), Fruit(1),
+                                                  ecsgoo.Anchor()))
+            both(lambda w: w.create_entity(Particle(520.0, 650.0), Fruit(0), ecsgoo.Anchor()))
+            both(lambda w: w.create_entity(Particle(600.0, 640.0, radius=8.0),
+                                           ecsgoo.Anchor()))
+        if frame == 240:  # a watched fruit stops being a fruit, then is deleted
+            for w, e in zip(worlds, held, strict=True):
+                w.remove_component(e, Fruit)
+        if frame == 260:
+            for w, e in zip(worlds, held, strict=True):
+                w.delete_entity(e)
+        both(lambda w: w.step())
+        _kept_lookups_are_fresh(worlds[0])
+        assert worlds[0].state_hash() == worlds[1].state_hash(), frame
+        assert state(worlds[0]) == state(worlds[1]), frame
+        if state(worlds[0]).over:
+            break
+    assert state(worlds[0]).over and state(worlds[0]).score > 0
+    assert 260 < frame < 899  # the pinned cherry (frame 200) ended it
+
+
+def test_a_watch_that_lists_a_fruit_twice_is_read_as_before():
+    """A hand-edited save may watch one fruit twice (and its sensor hold it twice): the
+    rows are then matched through the dict, as they always were (the last row wins)."""
+    g = Suika(seed=0)
+    e = g.world.create_entity(Particle(560.0, 640.0), Fruit(0), ecsgoo.Anchor())
+    g.world.step(10)  # a frame after the rows' (0): a row taken anew says so
+    twin = _fresh_twin(g.world)
+    for w in (g.world, twin):
+        rules.line_sensor(w).inside = [e, e]
+        st = state(w)
+        st.watch, st.watch_x, st.watch_y = [e, e], [560.0, 0.0], [640.0, 0.0]
+        st.watch_since = [0, 0]
+        rules.rules_of(w).process(w)
+    assert state(g.world) == state(twin)
+    assert state(g.world).watch_y == [640.0, 640.0]
+    assert state(g.world).watch_since == [10, 10]
