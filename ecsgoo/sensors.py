@@ -20,6 +20,7 @@ hit box, a magnet, a bomb radius). Deleting that entity deletes the sensor with 
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -376,22 +377,22 @@ def update(world: World) -> None:
     if not world._has_any(Sensor):
         return  # a world without sensors (a resting one too) pays no look
     sensors = world.get_component(Sensor)
-    if _all_empty(world, sensors):
-        return  # nothing was inside and nothing is: no event (most frames of most games)
     seen = _discs_seen(world, sensors)
-    if seen is not None and seen[0]:
-        return  # the same discs in the same sensors as the last look found: no event
-    world._sensors_seen = None
-    calm = _update(world, sensors)
-    if seen is not None and calm and seen[2] >= 0:  # no handler ran (nothing moved since):
-        # what the look found is what the sensors hold now, in their ``inside`` lists
-        world._sensors_seen = (_seen_key(world, sensors), seen[1], seen[2])
+    if seen is None:
+        if _all_empty(world, sensors):
+            return  # nothing was inside and nothing is: no event (most frames of most games)
+    elif seen[0]:
+        return  # the discs the sensors hold, in them still: no event
+    _update(world, sensors, None if seen is None else seen[1:])
 
 
-def _update(world: World, sensors: list[tuple[int, Sensor]]) -> bool:
-    """``update``'s full look; whether no handler ran (nothing moved since the look)."""
-    calm = True
-    now: list[list[int]] = []
+def _update(world: World, sensors: list[tuple[int, Sensor]],
+            first: tuple[np.ndarray, int] | None = None) -> None:
+    """``update``'s full look: ``first``, the pairs ``(sensor, row)`` ``_discs_seen`` found
+    this frame (the look ``sense_all`` would make, in a world of particles alone), is the
+    first look's answer (a second look of the same rows cost ~10 µs an event frame); once
+    a handler has run the sensors after its own are sensed again."""
+    now: list[list[int]] = [] if first is None else _entities_in(world, len(sensors), *first)
     for k, (entity, sensor) in enumerate(sensors):
         if not now:
             now = sense_all(world, [s for _, s in sensors[k:]])
@@ -403,19 +404,29 @@ def _update(world: World, sensors: list[tuple[int, Sensor]]) -> bool:
         for other in inside:
             if other not in before:
                 world.dispatch("sensor_entered", entity, other)
-                now, calm = [], False
+                now = []
         for other in sorted(before - set(inside)):
             world.dispatch("sensor_left", entity, other)
-            now, calm = [], False
-    return calm
+            now = []
+
+
+def _entities_in(world: World, count: int, pairs: np.ndarray, m: int) -> list[list[int]]:
+    """What ``sense_all`` says of ``count`` sensors, none following anything, in a world of
+    particles alone, from the pairs ``(sensor, row)`` its disc pass found (``pairs[:m]``):
+    each sensor's entities, ascending."""
+    entity = world.store.particles.cols["entity"]
+    found: list[set[int]] = [set() for _ in range(count)]
+    for k, row in pairs[:m].tolist():
+        found[k].add(int(entity[row]))
+    return [sorted(f) for f in found]
 
 
 def quiet_args(world: World) -> tuple[Any, ...] | None:
     """``frame_end.quiet``'s part, in a world of particles alone: what its look takes to
     tell that every sensor holds what it held (``sensing.sense_discs_again``: the sensors
-    packed, room for the pairs, the pairs they held and their count: none when none holds
-    anything, else those ``update`` kept); None when ``update`` must look in full (a
-    sensor that follows something, more rows than one cell takes, or nothing kept)."""
+    packed, room for the pairs, the pairs their ``inside`` lists name and their count:
+    ``_held_pairs``); None when ``update`` must look in full (a sensor that follows
+    something, more rows than one cell takes, or a list naming what is not a particle)."""
     if not world._has_any(Sensor):
         return _NO_SENSORS
     sensors = world.get_component(Sensor)
@@ -423,12 +434,11 @@ def quiet_args(world: World) -> tuple[Any, ...] | None:
     shown, n = listing.shown, world.store.particles.n
     if listing.follows or n * len(shown) > BRUTE_ROWS:
         return None
-    # none holds anything: ``_all_empty``'s question; else ``_discs_seen``'s
+    # none holds anything: ``_all_empty``'s question; else the pairs they hold
     last = (_NO_PAIRS, 0) if not any(s.inside for s in shown) else _last_pairs(world, sensors)
     if last is None:
         return None
-    return (len(shown), *listing.packed(), np.empty((len(shown) * n, 2), dtype=np.int64),
-            *last)
+    return (len(shown), *listing.packed(), listing.room(n), *last)
 
 
 class _Listing:
@@ -441,6 +451,7 @@ class _Listing:
         self.shown = [s for _, s in sensors]
         self.follows = any(s.on is not None for s in self.shown)
         self.pack: tuple[np.ndarray, ...] | None = None
+        self.scratch = _NO_PAIRS
 
     def packed(self) -> tuple[np.ndarray, ...]:
         """``_packed`` of the sensors, none of which follows anything (placed where they
@@ -448,6 +459,15 @@ class _Listing:
         if self.pack is None:
             self.pack = _packed(self.shown)
         return self.pack
+
+    def room(self, n: int) -> np.ndarray:
+        """Room for every pair ``(sensor, row)`` of ``n`` rows, kept (grown as rows come):
+        the disc look's scratch, read before anything else looks (an allocation a frame
+        was ~0.3 µs)."""
+        size = len(self.shown) * n
+        if len(self.scratch) < size:
+            self.scratch = np.empty((2 * size, 2), dtype=np.int64)
+        return self.scratch[:size]
 
 
 def _listing(world: World, sensors: list[tuple[int, Sensor]]) -> _Listing:
@@ -459,37 +479,58 @@ def _listing(world: World, sensors: list[tuple[int, Sensor]]) -> _Listing:
     return kept
 
 
-def _seen_key(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[Any, ...]:
-    """What ``_discs_seen``'s pairs hold for: the particles' rows (their version), the
-    sensors' ``inside`` lists themselves (each is replaced when it changes; kept here, so
-    no other list can take its place unseen) and their lengths."""
+def _held_key(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[Any, ...]:
+    """What ``_held_pairs``' answer holds for: the particles' rows (their table and its
+    version: the entity → row map), the sensors' ``inside`` lists themselves (each is
+    replaced when it changes; kept here, so no other list can take its place unseen) and
+    their lengths."""
+    p = world.store.particles
     inside = tuple(s.inside for _, s in sensors)
-    return world.store.particles.version, inside, tuple(map(len, inside))
+    return (p, p.version), inside, tuple(map(len, inside))
 
 
 def _same_key(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    """Whether two ``_seen_key``s are of the same rows and the very same lists."""
-    return (a[0] == b[0] and a[2] == b[2]
+    """Whether two ``_held_key``s are of the same rows and the very same lists."""
+    return (a[0][0] is b[0][0] and a[0][1] == b[0][1] and a[2] == b[2]
             and all(x is y for x, y in zip(a[1], b[1], strict=True)))
 
 
 def _last_pairs(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[np.ndarray, int] | None:
-    """The pairs ``(sensor, row)`` the last full look that ran no handler found, and their
-    count, if they still hold for the same rows and ``inside`` lists; else None."""
-    kept = world.__dict__.get("_sensors_seen")
-    if kept is None or not _same_key(kept[0], _seen_key(world, sensors)):
-        return None
-    return kept[1], kept[2]
+    """``_held_pairs`` of the sensors' ``inside`` lists now, kept while the rows and the
+    lists hold (``_held_key``)."""
+    key = _held_key(world, sensors)
+    kept = world.__dict__.get("_sensors_held")
+    if kept is None or not _same_key(kept[0], key):
+        kept = world._sensors_held = (key, _held_pairs(world, key[1]))
+    return kept[1]
+
+
+def _held_pairs(world: World, lists: tuple[list[int], ...]) -> tuple[np.ndarray, int] | None:
+    """The pairs ``(sensor, row)`` the ``inside`` lists name, as ``sense_discs`` writes
+    them (by sensor, then row: one cell's order) and their count: a look finding just
+    these finds what the sensors hold, so no event, whatever came, went or moved since
+    (a spawn or a merge elsewhere changes rows, not what the sensors hold). None when a
+    list names what is not a particle or is not strictly ascending (a full look writes
+    such a list anew)."""
+    slot, pairs = world.store.pslot, []
+    for k, inside in enumerate(lists):
+        rows = [slot.get(e, -1) for e in inside]
+        if -1 in rows or any(b <= a for a, b in itertools.pairwise(inside)):
+            return None
+        pairs.extend((k, row) for row in sorted(rows))
+    if not pairs:
+        return _NO_PAIRS, 0
+    return np.array(pairs, dtype=np.int64), len(pairs)
 
 
 def _discs_seen(world: World,
                 sensors: list[tuple[int, Sensor]]) -> tuple[bool, np.ndarray, int] | None:
     """In a world of particles alone (no rigid body, no soft body's outline, no sensor
     that follows anything) looked at row by row (``one_cell``, so in row order): whether
-    the pairs ``(sensor, row)`` found now are those a full look that ran no handler found
-    last, with the same rows, sensors and ``inside`` lists (``World._sensors_seen``);
-    then the pairs and their count, to keep for the next frame. None: not such a world
-    (look in full)."""
+    the pairs ``(sensor, row)`` found now are those the sensors' ``inside`` lists name
+    (``_held_pairs``: then no event); then the pairs found and their count (``_update``'s
+    first look: scratch, read before anything looks again). None: not such a world (look
+    in full)."""
     st = world.store
     p = st.particles
     if st.bodies.n or len(st.outline_off) > 1 or not p.n:
@@ -500,14 +541,14 @@ def _discs_seen(world: World,
         return None  # (a real grid's rows come in another order as they move)
     st.prepare()
     c = p.cols
-    last = _last_pairs(world, sensors) or (_NO_PAIRS, -1)  # (-1: never the same)
-    out = np.empty((len(shown) * p.n, 2), dtype=np.int64)  # room for every pair
+    last, out = _last_pairs(world, sensors), listing.room(p.n)
     m, same = sense_discs_again(len(shown), *listing.packed(), c["pos"], c["radius"],
-                                c["layer"], *one_cell(p.n), out, *last)
-    return same and last[1] >= 0, out, m
+                                c["layer"], *one_cell(p.n), out,
+                                *(last or (_NO_PAIRS, -1)))  # (-1: never the same)
+    return same and last is not None, out, m
 
 
-#: No pairs (``_discs_seen`` with nothing from a last look).
+#: No pairs (sensors holding nothing).
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 #: ``quiet_args`` of a world without sensors: none to look at (typed as a pack's arrays).
 _NO_SENSORS = (0, np.zeros(0, dtype=np.int64), np.zeros((0, 9)), np.zeros(1, dtype=np.int64),

@@ -263,3 +263,50 @@ def test_frames_where_no_watched_disc_touches_anything_skip_the_full_look(monkey
     (fast, looked), (full, every) = run(True), run(False)
     assert fast == full and len(fast) >= 8
     assert every == 240 and looked <= every - 20
+
+
+def test_the_frame_start_kept_between_frames_gives_a_fresh_ones_impulses(monkeypatch):
+    """``FrameVelocities`` is taken into buffers kept from frame to frame, its entities
+    copied again only when rows came or went: the same events, impulses and speeds to the
+    bit as one made anew every frame, through balls made (past the columns' first
+    capacity), deleted between frames and from a handler, and frames watching nothing."""
+    from ecsgoo import contact_events
+
+    def run(fresh: bool) -> list:
+        w, log = _world(gravity=(0, -980))
+        w.create_entity(Particle(400, 20, radius=20, mass=float("inf")))
+        balls: list[int] = []
+        capacity = w.store.particles.capacity
+
+        def landed(a: int, b: int, *where: float) -> None:
+            log.append(("began", a, b, *where))
+            for e in (a, b):
+                if e >= 0 and w.entity_exists(e):
+                    w.component(e, Particle).events = False
+            if len(log) % 4 == 0 and len(balls) > 3:  # a handler deletes a resting one
+                w.delete_entity(balls.pop(0))
+
+        w.set_handler("contact_began", landed)
+        if fresh:
+            plain = contact_events.begin_frame
+
+            def anew(world: World) -> None:
+                world.__dict__.pop("_frame_start", None)
+                plain(world)
+
+            monkeypatch.setattr(contact_events, "begin_frame", anew)
+        for frame in range(400):
+            if frame % 3 == 0 and frame < 300:
+                balls.append(w.create_entity(Particle(60 + (frame * 37) % 680, 500, radius=6,
+                                                      vx=40.0 * (frame % 3 - 1), events=True,
+                                                      restitution=0.4)))
+            if frame % 23 == 22 and len(balls) > 5:
+                w.delete_entity(balls.pop(len(balls) // 2))
+            w.step()
+        monkeypatch.undo()
+        assert w.store.particles.capacity > capacity  # the columns grew
+        return log
+
+    kept, anew = run(False), run(True)
+    assert kept == anew and sum(e[0] == "began" for e in kept) > 40
+    assert any(e[7] > 0 for e in kept if e[0] == "began")  # impulses measured

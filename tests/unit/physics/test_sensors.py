@@ -328,3 +328,98 @@ def test_frames_where_the_sensors_hold_what_they_held_skip_the_full_look(monkeyp
     assert fast == full and fast_held == full_held
     assert len(fast) > 10 and any(len(h) > 2 for frame in fast_held for h in frame)
     assert every >= 240 and looked < every / 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_what_the_lists_name_is_checked_through_rows_coming_and_going(monkeypatch, seed):
+    """A quiet frame checks the pairs the ``inside`` lists name (``sensors._held_pairs``),
+    not rows kept from a look: discs made and deleted (rows moved under those inside), a
+    handler that makes or deletes one, a save and load mid-run, lists written out of
+    order or naming what is not a particle give the same events and lists as the full
+    look every frame."""
+    from ecsgoo import frame_end, sensors
+
+    def run(shortcut: bool) -> tuple[list, list]:
+        rng = np.random.default_rng(seed)
+        w = World(gravity=(0, 0), bounds=None, damping=1.0).use(*(s() for s in systems.SOLVER))
+        boxes = [w.create_entity(Sensor.box(200 + 300 * k, 100, 200, 160)) for k in range(2)]
+        now, log = [w], []
+
+        def disc(x0: float = 20, x1: float = 780) -> None:
+            now[0].create_entity(Particle(float(rng.uniform(x0, x1)),
+                                          float(rng.uniform(20, 180)), radius=6,
+                                          vx=float(rng.normal(0, 30))))
+
+        def delete() -> None:
+            discs = [e for e, _ in now[0].get_component(Particle)]
+            if len(discs) > 10:
+                now[0].delete_entity(int(rng.choice(discs)))
+
+        def left(sensor: int, other: int) -> None:  # a game's handler: makes or deletes
+            log.append(("out", sensor, other))
+            disc(700, 780) if rng.random() < 0.5 else delete()
+
+        def wire(world: World) -> None:
+            world.set_handler("sensor_entered", lambda s, e: log.append(("in", s, e)))
+            world.set_handler("sensor_left", left)
+
+        for _ in range(25):
+            disc()
+        wire(w)
+        if not shortcut:
+            monkeypatch.setattr(sensors, "_discs_seen", lambda world, found: None)
+            monkeypatch.setattr(frame_end, "ENABLED", False)  # the one-call end asks too
+        held = []
+        for frame in range(200):
+            roll = rng.random()
+            if roll < 0.05:
+                disc()
+            elif roll < 0.1:
+                delete()
+            if frame == 80:  # saved and loaded: its lists, nothing kept from a look
+                w = now[0] = loads(dumps(w))
+                wire(w)
+            if frame == 120:
+                sensor = w.component(boxes[0], Sensor)
+                sensor.inside = sensor.inside[::-1]  # out of order: written anew, no event
+            if frame == 140:
+                w.component(boxes[1], Sensor).inside = [boxes[0]]  # not a particle: it left
+            w.step()
+            held.append([list(w.component(b, Sensor).inside) for b in boxes])
+        monkeypatch.undo()
+        return log, held
+
+    (fast, fast_held), (full, full_held) = run(True), run(False)
+    assert fast == full and fast_held == full_held
+    assert len(fast) > 10 and ("out", 2, 1) in fast  # boxes[0], named in boxes[1] by hand
+    assert any(len(h) > 1 for frame in fast_held[100:140] for h in frame[:1])
+
+
+def test_discs_made_and_deleted_elsewhere_need_no_full_look(monkeypatch):
+    """Sensors holding resting discs hold the same entities whatever rows come and go
+    elsewhere: every frame ends in one call (no full look), the lists unchanged."""
+    from ecsgoo import frame_end
+
+    w, log = _world()
+    box = w.create_entity(Sensor.box(100, 100, 100, 100))
+    held = [w.create_entity(Particle(80 + 20 * k, 100, radius=5)) for k in range(3)]
+    w.step()
+    assert log == [("in", box, e) for e in held]
+    looks = _count_full_looks(monkeypatch)
+    quiet, plain = [0], frame_end.quiet
+
+    def counted(world: World) -> bool:
+        done = plain(world)
+        quiet[0] += done
+        return done
+
+    monkeypatch.setattr(frame_end, "quiet", counted)
+    far = []
+    for frame in range(30):
+        if frame % 3 == 0:
+            far.append(w.create_entity(Particle(500 + 10 * frame, 400, radius=4)))
+        if frame % 5 == 4:  # the first row made: the last row moves into its place
+            w.delete_entity(far.pop(0))
+        w.step()
+    assert looks[0] == 0 and quiet[0] == 30
+    assert w.component(box, Sensor).inside == held and len(log) == 3
