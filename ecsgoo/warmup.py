@@ -286,6 +286,10 @@ def _sleepers() -> None:
         world.step(90)
         world.create_entity(Particle(150, 80, radius=5, events=True))  # watched, in flight
         world.step(2)
+        # one more disc in the sensor: its frame goes the long way, the watched disc in
+        # flight touching nothing (``contact_events._touch_free``)
+        world.create_entity(Particle(28, 15, radius=3))
+        world.step()
         world.raycast((0.0, 5.0), (200.0, 5.0))  # discs and the level alone: one call
     finally:
         world.close()
