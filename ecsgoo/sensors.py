@@ -474,9 +474,22 @@ def _listing(world: World, sensors: list[tuple[int, Sensor]]) -> _Listing:
     """``sensors``' listing, kept while esper's list and the sensors' edits (shapes, masks
     and ``on``) hold: a frame asks it two or three times."""
     kept = world.__dict__.get("_sensors_listed")
-    if kept is None or kept.sensors is not sensors or kept.edits != _EDITS[0]:
+    if kept is None or kept.edits != _EDITS[0]:
         kept = world._sensors_listed = _Listing(sensors)
+    elif kept.sensors is not sensors:
+        if _same_sensors(kept.sensors, sensors):
+            # esper lists anew whenever any component comes or goes (a spawn, a merge):
+            # the same sensors keep their pack (~25 µs to make again)
+            kept.sensors = sensors
+        else:
+            kept = world._sensors_listed = _Listing(sensors)
     return kept
+
+
+def _same_sensors(a: list[tuple[int, Sensor]], b: list[tuple[int, Sensor]]) -> bool:
+    """Whether two of esper's lists hold the same entities' very same sensors, in order."""
+    return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1]
+                                    for x, y in zip(a, b, strict=True))
 
 
 def _held_key(world: World, sensors: list[tuple[int, Sensor]]) -> tuple[Any, ...]:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from ecsgoo import Particle, Sensor, World, WorldError, dumps, loads, systems
+from ecsgoo import Particle, Sensor, World, WorldError, dumps, loads, sensors, systems
 from ecsgoo.bodies import jelly_ball
 from ecsgoo.errors import WorldFileError
 from ecsgoo.limits import MAX_OUTLINE_POINTS
@@ -423,3 +423,29 @@ def test_discs_made_and_deleted_elsewhere_need_no_full_look(monkeypatch):
         w.step()
     assert looks[0] == 0 and quiet[0] == 30
     assert w.component(box, Sensor).inside == held and len(log) == 3
+
+
+def test_the_sensors_pack_outlives_esper_listing_them_anew(monkeypatch):
+    """A spawn elsewhere makes esper list the sensors anew; the same sensors keep their
+    pack (``_packed`` is not made again), while a sensor replaced by another is packed anew
+    and sensed where it is."""
+    w, log = _world()
+    box = w.create_entity(Sensor.box(100, 100, 100, 100))
+    w.create_entity(Particle(100, 100, radius=5))
+    w.step()
+    made = []
+    real = sensors._packed
+
+    def packed(shown):
+        made.append(len(shown))
+        return real(shown)
+
+    monkeypatch.setattr(sensors, "_packed", packed)
+    for k in range(5):
+        w.create_entity(Particle(500 + 20 * k, 400, radius=4))
+        w.step()
+    assert made == []
+    w.remove_component(box, Sensor)
+    w.add_component(box, Sensor.box(500, 400, 200, 60))  # over the spawned ones
+    w.step()
+    assert made and w.component(box, Sensor).inside
