@@ -13,7 +13,7 @@ writes nothing unless it is all done.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import contact_events, limits, sensors, sleeping
 from .kernels.frame_end import QUIET, quiet_end
@@ -42,14 +42,32 @@ def quiet(world: World) -> bool:
     look = None if seen is None else sleeping.quiet_args(world)
     if look is None:
         return False
-    c, lvl = p.cols, world.level
-    answer, sleeps, resting = quiet_end(
-        p.n, c["pos"], c["prev"], c["radius"], c["layer"], c["mask"], c["events"], watch,
-        world.contact_slop, *one_cell(p.n), *contact_events.level_shapes(world),
-        lvl.seg_layer, lvl.poly_layer, *seen, not (world.rested and world.resting),
-        limits.MAX_COORD, astray.substep_limit(world), *look[1:])
+    rows, level, limit = _held(world)
+    answer, sleeps, resting = quiet_end(*rows, watch, world.contact_slop, *level, *seen,
+                                        not (world.rested and world.resting),
+                                        limits.MAX_COORD, limit, *look[1:])
     if answer != QUIET:
         return False
     if look[0]:
         sleeping.quiet_done(world, sleeps, resting)
     return True
+
+
+def _held(world: World) -> tuple[Any, ...]:
+    """``quiet_end``'s arguments that hold while the particles' rows, the level, the
+    bounds and the substep do, kept on the world (made again when one changed): the rows'
+    count and columns; the grid of one cell and the level's shapes and layers; the range
+    check's substep limit."""
+    p, lvl = world.store.particles, world.level
+    packed = lvl._packed()
+    # the level's arrays by the identity of their tuple (kept below, so its id is not
+    # another's): arrays in a key would be compared element by element
+    key = (p, p.version, id(packed), world.bounds, world.dt, world.substeps)
+    kept = world.__dict__.get("_quiet_held")
+    if kept is None or kept[0] != key:
+        c = p.cols
+        rows = (p.n, c["pos"], c["prev"], c["radius"], c["layer"], c["mask"], c["events"])
+        level = (*one_cell(p.n), *contact_events.level_shapes(world), lvl.seg_layer,
+                 lvl.poly_layer)
+        kept = world._quiet_held = (key, (rows, level, astray.substep_limit(world)), packed)
+    return kept[1]

@@ -147,13 +147,15 @@ def _held(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[Any,
     Project's (``_springs``)."""
     st, discs, lvl = world.store, world.discs, world.level
     p, collide = st.particles, stages[-1]
-    packed = lvl._packed()
-    key = (p, p.version, world._frame_force, ctx, world._damping, world._gravity,
+    packed, force = lvl._packed(), world.frame_force  # (the forces' buffer grown first)
+    # the frame's forces by the identity of their buffer (the kept view holds it, so its
+    # id is not another's): an array in a key would be compared element by element
+    key = (p, p.version, id(force.base), ctx, world._damping, world._gravity,
            collide.particles, collide.push_speed, collide.bounce_speed, collide.hold_speed)
     if discs.held_key != key:
         c, h = p.cols, ctx.h
         discs.held = (
-            (ctx.substeps, h, world.damping ** (h * 60.0), *world.gravity, world.frame_force,
+            (ctx.substeps, h, world.damping ** (h * 60.0), *world.gravity, force,
              p.n, c["pos"], c["prev"], c["w"], c["pinned"], c["pin"], c["group"], c["layer"],
              c["frozen"]),
             (*world.down, collide.particles),

@@ -41,6 +41,12 @@ def _act(w: World, rng: np.random.Generator, frame: int) -> None:
         w.component(int(rng.choice(ents)), Particle).events = True
     elif roll < 0.09:
         w.component(next(e for e, _ in w.get_component(Sensor)), Sensor).x += 30.0
+    elif frame == 120:  # what the one call's kept arguments hold for (``_held``)
+        w.add_segment((40, 40), (200, 30))
+    elif frame == 150:
+        w.bounds = (0.0, 0.0, 590.0, 400.0)
+    elif frame == 180:
+        w.substeps = 4
     elif frame == 200:
         w.grab(int(rng.choice(ents)), 300.0, 300.0)
     elif frame == 260:
@@ -93,3 +99,31 @@ def test_ending_in_one_call_gives_the_bits_of_the_services_one_by_one(monkeypatc
     assert _run(seed, sleep) == (hashes, inside, log, asleep) and quiet[0] == 0
     assert len(log) > 10 and 100 < ended_quietly < 400
     assert asleep > 0 or not sleep
+
+
+
+def _met_by_what_changed(enabled: bool) -> list:
+    """Watched discs at rest without gravity, then a segment added through one and the
+    floor moved up into the other between frames: the events each frame end reports (each
+    thing met where nothing moved: only the frame end's own look sees it)."""
+    frame_end.ENABLED = enabled
+    try:
+        w = World(gravity=(0.0, 0.0), bounds=(0, 0, 600, 400)).use(
+            *(s() for s in systems.SOLVER))
+        log = record(w, **EVENTS)
+        a = w.create_entity(Particle(200, 300, radius=8, events=True))
+        b = w.create_entity(Particle(400, 20, radius=8, events=True))
+        w.step(3)  # (frames ending in one call)
+        w.add_segment((150, 300), (250, 300))  # through a: the level's arrays packed anew
+        w.step(3)
+        w.bounds = (0.0, 15.0, 600.0, 400.0)  # the floor up into b
+        w.step(3)
+        return [(e[0], *e[1:3]) for e in log if a in e[1:3] or b in e[1:3]]
+    finally:
+        frame_end.ENABLED = True
+
+
+def test_the_one_call_meets_the_level_and_bounds_as_they_are_now():
+    events = _met_by_what_changed(True)
+    assert events == _met_by_what_changed(False)
+    assert sum(e[0] == "began" for e in events) == 2, events
