@@ -142,3 +142,23 @@ def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, 
                    scratch, *tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw, 0, no_ints,
                    no_ints, no_rows, no_rows, no_rows, no_pairs, 0, no_ints, no_ints, no_pairs,
                    no_rows, no_rows)
+
+
+@njit(cache=True)
+def disc_frame_held(a, any_frozen, ents, old_keys, old, ij, cf, at, reach, since, rounds,
+                    ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
+                    scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb, trest,
+                    tcompliance, tlam, bpos, bangle, bw, biw, grabbed, from_x, from_y, to_x,
+                    to_y, pull):
+    """``disc_frame`` with what outlives the frame in ``a`` (``frame_args.DiscFrameArgs``)
+    and the frame's own arguments after it: one argument of ~40 where the call took 90."""
+    return disc_frame(a.count, a.h, a.damp, a.gx, a.gy, a.force, a.n, a.pos, a.prev, a.w,
+                      a.pinned, a.pin, a.group, a.layer, a.frozen, any_frozen, a.extra, ents,
+                      a.wall, a.shift, a.downx, a.downy, a.pairs, old_keys, old, ij, cf,
+                      a.soft, a.push_speed, a.bounce_speed, at, reach, a.radius, a.friction,
+                      a.restitution, a.mask, a.vmin, a.push, a.hold, a.slop, a.segs, since,
+                      a.seg_surf, a.seg_layer, a.poly_off, a.poly_xy, a.poly_idx,
+                      a.poly_surf, a.poly_layer, a.walls, a.use_bounds, rounds, ends, vals,
+                      order, lam, chains, chain_off, chain_rows, chain_ends, scratch, ta_body,
+                      ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam, bpos,
+                      bangle, bw, biw, grabbed, from_x, from_y, to_x, to_y, pull)

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..kernels.chains import chain_room, chain_scratch, tether_columns
-from ..kernels.disc_frame import disc_frame, disc_substeps
+from ..kernels.disc_frame import disc_frame_held, disc_substeps
 from ..kernels.discs import room
+from ..kernels.frame_args import disc_frame_args
 from . import rigid_frame
 from .discs import REACH_PX, SHIFT, SLOP_PX, WALL
 from .step import GRAB_PULL, StepContext
@@ -79,13 +80,11 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
         stages[1]._packed(world)  # the frame's springs and chains (Project's first substep)
     world.contacts.empty()  # no bodies: what Collide's look at them leaves
     discs.begin(world)
-    held, level, bounds, springs = _held(world, ctx, stages)
-    segs = level[0]
-    k, m, keys, flipped, by_key, kept_keys, kept = disc_frame(
-        *held[0], st.any_frozen, REACH_PX, discs.ents, WALL, SHIFT, *held[1], discs.keys,
-        discs.memory, discs.ij, discs.cf, *held[2], discs.at, discs.reach, *held[3], segs,
-        np.empty((st.particles.n, 2)) if len(segs) else _NO_ROWS, *level[1:], *bounds,
-        *springs, *_grab(world))
+    held, segs = _held(world, ctx, stages)
+    k, m, keys, flipped, by_key, kept_keys, kept = disc_frame_held(
+        held, st.any_frozen, discs.ents, discs.keys, discs.memory, discs.ij, discs.cf,
+        discs.at, discs.reach, np.empty((st.particles.n, 2)) if len(segs) else _NO_ROWS,
+        *_springs(world, stages), *_grab(world))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
         discs.ij, discs.cf = room(2 * len(discs.ij))
@@ -139,34 +138,33 @@ def _ended(world: World, ctx: StepContext, k: int, stages: Sequence[Stage],
     return ctx.substeps, 0
 
 
-def _held(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[Any, ...]:
-    """``disc_frame``'s arguments that hold while the particles' rows, the World's
-    settings, the substep, Collide's settings, the level and the bounds do, in the groups
-    ``whole`` passes them (made again when one of those changed: a frame that changes
-    nothing builds none of its ~60 arguments, ~3 µs); then the level's, the bounds' and
-    Project's (``_springs``)."""
+def _held(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[Any, np.ndarray]:
+    """``disc_frame_held``'s first argument: what holds while the particles' rows, the
+    World's settings, the substep, Collide's settings, the level and the bounds do, in
+    one ``kernels.frame_args.DiscFrameArgs`` (made again when one of those changed: typing
+    its ~40 arrays and numbers once, not every frame); and the level's segments."""
     st, discs, lvl = world.store, world.discs, world.level
     p, collide = st.particles, stages[-1]
     packed, force = lvl._packed(), world.frame_force  # (the forces' buffer grown first)
-    # the frame's forces by the identity of their buffer (the kept view holds it, so its
-    # id is not another's): an array in a key would be compared element by element
-    key = (p, p.version, id(force.base), ctx, world._damping, world._gravity,
-           collide.particles, collide.push_speed, collide.bounce_speed, collide.hold_speed)
+    # the forces' buffer and the level's arrays by identity (the kept ones stay alive in
+    # ``discs.held``, so no other takes their id): arrays in a key compare element-wise
+    key = (p, p.version, id(force.base), id(packed), world.bounds, ctx, world._damping,
+           world._gravity, collide.particles, collide.push_speed, collide.bounce_speed,
+           collide.hold_speed)
     if discs.held_key != key:
         c, h = p.cols, ctx.h
-        discs.held = (
-            (ctx.substeps, h, world.damping ** (h * 60.0), *world.gravity, force,
-             p.n, c["pos"], c["prev"], c["w"], c["pinned"], c["pin"], c["group"], c["layer"],
-             c["frozen"]),
-            (*world.down, collide.particles),
-            (discs.stiffness(h), collide.push_speed, collide.bounce_speed),
-            (c["radius"], c["friction"], c["restitution"], c["mask"], collide.bounce_speed * h,
-             collide.push_speed * h, max(0.0, collide.hold_speed) * h, SLOP_PX))
-        discs.held_key = key
-    segs, poly_off, poly_xy, poly_idx, seg_surf, seg_layer, poly_surf, poly_layer = packed
-    level = (segs, seg_surf, seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer)
-    bounds = (world.contacts.walls_for(world.bounds), world.bounds is not None)
-    return discs.held, level, bounds, _springs(world, stages)
+        segs, poly_off, poly_xy, poly_idx, seg_surf, seg_layer, poly_surf, poly_layer = packed
+        args = disc_frame_args(
+            ctx.substeps, h, world.damping ** (h * 60.0), *world.gravity, force, p.n, c["pos"],
+            c["prev"], c["w"], c["pinned"], c["pin"], c["group"], c["layer"], c["frozen"],
+            REACH_PX, WALL, SHIFT, *world.down, bool(collide.particles), discs.stiffness(h),
+            float(collide.push_speed), float(collide.bounce_speed), c["radius"],
+            c["friction"], c["restitution"], c["mask"], collide.bounce_speed * h,
+            collide.push_speed * h, max(0.0, collide.hold_speed) * h, SLOP_PX, segs,
+            seg_surf, seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer,
+            world.contacts.walls_for(world.bounds), world.bounds is not None)
+        discs.held, discs.held_key = (args, force, packed), key
+    return discs.held[0], packed[0]
 
 
 def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
