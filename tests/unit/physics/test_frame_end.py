@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import spy
 
 from ecsgoo import Particle, Sensor, World, frame_end, systems
 from events import record
@@ -85,18 +86,12 @@ def _run(seed: int, sleep: bool) -> tuple[list, list, list, int]:
 @pytest.mark.parametrize("seed", range(3))
 def test_ending_in_one_call_gives_the_bits_of_the_services_one_by_one(monkeypatch, seed,
                                                                        sleep):
-    quiet, plain = [0], frame_end.quiet
-
-    def counted(world: World) -> bool:
-        done = plain(world)
-        quiet[0] += done
-        return done
-
-    monkeypatch.setattr(frame_end, "quiet", counted)
-    hashes, inside, log, asleep = _run(seed, sleep)
-    ended_quietly, quiet[0] = quiet[0], 0
+    with spy.returns(frame_end, "quiet") as ended:
+        hashes, inside, log, asleep = _run(seed, sleep)
+    ended_quietly = sum(ended)
     monkeypatch.setattr(frame_end, "ENABLED", False)
-    assert _run(seed, sleep) == (hashes, inside, log, asleep) and quiet[0] == 0
+    with spy.returns(frame_end, "quiet") as ended:
+        assert _run(seed, sleep) == (hashes, inside, log, asleep) and not any(ended)
     assert len(log) > 10 and 100 < ended_quietly < 400
     assert asleep > 0 or not sleep
 

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+import spy
 
 from ecsgoo import Particle, Sensor, World, WorldError, dumps, loads, sensors, systems
 from ecsgoo.bodies import jelly_ball
@@ -406,22 +407,15 @@ def test_discs_made_and_deleted_elsewhere_need_no_full_look(monkeypatch):
     w.step()
     assert log == [("in", box, e) for e in held]
     looks = _count_full_looks(monkeypatch)
-    quiet, plain = [0], frame_end.quiet
-
-    def counted(world: World) -> bool:
-        done = plain(world)
-        quiet[0] += done
-        return done
-
-    monkeypatch.setattr(frame_end, "quiet", counted)
     far = []
-    for frame in range(30):
-        if frame % 3 == 0:
-            far.append(w.create_entity(Particle(500 + 10 * frame, 400, radius=4)))
-        if frame % 5 == 4:  # the first row made: the last row moves into its place
-            w.delete_entity(far.pop(0))
-        w.step()
-    assert looks[0] == 0 and quiet[0] == 30
+    with spy.returns(frame_end, "quiet") as ended:
+        for frame in range(30):
+            if frame % 3 == 0:
+                far.append(w.create_entity(Particle(500 + 10 * frame, 400, radius=4)))
+            if frame % 5 == 4:  # the first row made: the last row moves into its place
+                w.delete_entity(far.pop(0))
+            w.step()
+    assert looks[0] == 0 and ended == [True] * 30
     assert w.component(box, Sensor).inside == held and len(log) == 3
 
 
