@@ -63,7 +63,8 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
 
 def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
     """Before the frame's first substep ``ctx``: the whole frame in one call
-    (``kernels.disc_frame.disc_frame``), the first substep's Python done here first (the
+    (``kernels.disc_frame.disc_frame``, through ``disc_frame_held``: what outlives the
+    frame in one argument, ``_held``), the first substep's Python done here first (the
     store made whole, Project's springs packed, the look for contacts begun). Returns
     what ``fuse`` does, or ``(0, k)`` when the contacts did not fit their rows (grown
     now: the first substep's Collide, stage ``k``, goes on through the stages) and
