@@ -53,13 +53,13 @@ class Discs:
         self.keys = np.zeros(0, dtype=np.int64)  # sorted; last frame's contacts
         self.memory = np.zeros((0, 2))  # their (LN, LT)
         self.at, self.reach = np.zeros((0, 2)), np.zeros(0)  # where found, how far each may go
-        self.shape: tuple[int, int] = (-1, -1)  # the particle table the rows are of
+        # the particle table's version and row count the rows (and ``at``, ``reach``,
+        # ``ents``) are of
+        self.shape: tuple[int, int] = (-1, -1)
         self.ents = np.zeros(0, dtype=np.int64)
         #: the rows' keys, which have their entities the other way round, and the order
         #: that sorts the keys (``_key``)
         self.found = _no_keys()
-        #: the particle table, its version and row count ``at``, ``reach``, ``ents`` are of
-        self.rows_of: tuple[Any, ...] = ()
         #: ``physics.disc_frame``'s kept arguments and what they hold for (``_held``)
         self.held: tuple[Any, ...] = ()
         self.held_key: Any = None
@@ -115,11 +115,10 @@ class Discs:
         for the contacts (``find_frame`` says when it needs more)."""
         p = world.store.particles
         n = p.n
-        if self.rows_of != (p, p.version, n):  # rows came or went (or another table's)
+        if self.shape != (p.version, n):  # rows came or went: room for them, their entities
             self.at, self.reach = np.empty((n, 2)), np.empty(n)  # the look fills them
             self.ents = p.cols["entity"][:n].copy()  # the rows' entities, as they were found
-            self.rows_of = (p, p.version, n)
-        self.shape = (p.version, n)
+            self.shape = (p.version, n)
         if len(self.ij) < room_for(n):
             self.ij, self.cf = room(room_for(n))
 
