@@ -37,6 +37,10 @@ _COMPONENTS = {"particles": "Particle", "springs": "Spring", "areas": "AreaConst
                "shapes": "ShapeMatch", "bodies": "RigidBody", "joints": "Joint"}
 
 
+#: The store's entity → row map of each table that keeps one (``Rows.rows``).
+_SLOTS = {"particles": "pslot", "bodies": "bslot"}
+
+
 class Rows:
     """Live, read-only column views of one store table, and a checked ``write``."""
 
@@ -85,7 +89,16 @@ class Rows:
         return (self.pos - self.prev) / self._world.store.h
 
     def rows(self, entities: Any) -> np.ndarray:
-        """The rows of ``entities``, in their order."""
+        """The rows of ``entities``, in their order (``WorldError`` naming one that has no
+        row here). Particles and bodies are found in the store's entity → row maps (the
+        component look-up of ``row`` cost ~1 µs an entity); anything else, or an entity
+        they do not hold, goes through ``row``."""
+        slots = _SLOTS.get(self._name)
+        if slots is not None:
+            slot = getattr(self._world.store, slots)
+            found = [slot.get(e, -1) for e in entities]
+            if -1 not in found:
+                return np.array(found, dtype=np.int64)
         return np.array([self.row(int(e)) for e in entities], dtype=np.int64)
 
     def write(self, name: str, values: Any, rows: Any = None) -> None:

@@ -111,20 +111,9 @@ class SuikaEnv(GameEnv):
 
 def _fruit_rows(world: Any) -> np.ndarray:
     """The particle rows of the fruits (particles with a ``Fruit``), in the order of
-    ``get_components(Particle, Fruit)``.
-
-    The observation then reads the fruits' positions and kinds as columns: reading
-    ``x``, ``y`` and ``kind`` of each fruit's components one by one cost ~1 µs a fruit
-    (the observation 72 -> 55 µs in a random game). A fruit's row is found by its entity
-    in the ``entity`` column.
-    """
-    found = world.get_components(Particle, Fruit)
-    if not found:
-        return np.zeros(0, np.int64)
-    entity = world.particles.entity
-    by_entity = np.argsort(entity)
-    wanted = np.fromiter((e for e, _ in found), np.int64, len(found))
-    return by_entity[np.searchsorted(entity, wanted, sorter=by_entity)]
+    ``get_components(Particle, Fruit)``: the observation then reads their positions and
+    kinds as columns (each fruit's components one by one cost ~1 µs a fruit)."""
+    return world.particles.rows([e for e, _ in world.get_components(Particle, Fruit)])
 
 
 def drop_x(game: Suika, action: float) -> float:

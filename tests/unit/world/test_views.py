@@ -13,6 +13,7 @@ from ecsgoo import (
     Anchor,
     AreaConstraint,
     Particle,
+    RigidBody,
     Spring,
     World,
     WorldError,
@@ -94,8 +95,26 @@ def test_rows_by_entity_and_velocity():
     assert w.particles.velocity[0, 0] == pytest.approx(30.0)
     with pytest.raises(WorldError, match="entity 3: has no Particle"):
         w.particles.row(3)
+    with pytest.raises(WorldError, match="entity 3: has no Particle"):
+        w.particles.rows([2, 3])
     w.delete_entity(1)
     assert w.particles.row(2) == 0, "rows move after a delete"
+
+
+def test_rows_of_many_entities_are_each_ones_row_through_deletes():
+    w = World()
+    parts = [w.create_entity(Particle(10.0 * k, 0.0)) for k in range(8)]
+    boxes = [w.create_entity(RigidBody.box(20.0 * k, 50.0, 5.0, 5.0)) for k in range(5)]
+    for gone in (parts[2], parts[0], boxes[1]):
+        w.delete_entity(gone)
+    for table, ids in ((w.particles, parts[1:2] + parts[3:]),
+                       (w.bodies, boxes[:1] + boxes[2:])):
+        ids = ids[::-1]
+        assert table.rows(ids).tolist() == [table.row(e) for e in ids]
+        assert table.rows(np.array(ids)).tolist() == [table.row(e) for e in ids]
+    assert w.particles.rows([]).tolist() == []
+    with pytest.raises(WorldError, match=f"entity {parts[0]}: has no Particle"):
+        w.particles.rows([parts[1], parts[0]])
 
 
 def test_writes_are_checked_and_save():
