@@ -82,16 +82,18 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     world.contacts.empty()  # no bodies: what Collide's look at them leaves
     discs.begin(world)
     held, segs = _held(world, ctx, stages)
-    k, m, keys, flipped, by_key, kept_keys, kept = disc_frame_held(
+    out = discs.out()
+    k, m, done = disc_frame_held(
         held, st.any_frozen, discs.ents, discs.keys, discs.memory, discs.ij, discs.cf,
         discs.at, discs.reach, np.empty((st.particles.n, 2)) if len(segs) else _NO_ROWS,
-        *_springs(world, stages), *_grab(world))
+        *_springs(world, stages), *_grab(world), *out)
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
         discs.ij, discs.cf = room(2 * len(discs.ij))
         return 0, len(stages) - 1
-    discs.n, discs.found = m, (keys, flipped, by_key)
-    return _ended(world, ctx, k, stages, (kept_keys, kept))
+    # the found rows' keys in room for every row (their readers read ``n`` of them)
+    discs.n, discs.found = m, out[:3]
+    return _ended(world, ctx, k, stages, (out[3][:done], out[4][:done]))
 
 
 def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:

@@ -63,6 +63,10 @@ class Discs:
         #: ``physics.disc_frame``'s kept arguments and what they hold for (``_held``)
         self.held: tuple[Any, ...] = ()
         self.held_key: Any = None
+        #: the fused frame's outputs (``out``): the found rows' keys and the memory, two of
+        #: the latter (one is last frame's ``keys``, read as the next is written)
+        self._out: tuple[np.ndarray, ...] = ()
+        self._kept: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
         self.soft_h, self.soft = -1.0, np.zeros((2, 3))  # ``substep``'s, for its h
         self.bands: dict[str, Any] = {}  # the threads' rows (``physics.threads.find_frame``)
 
@@ -121,6 +125,20 @@ class Discs:
             self.shape = (p.version, n)
         if len(self.ij) < room_for(n):
             self.ij, self.cf = room(room_for(n))
+
+    def out(self) -> tuple[np.ndarray, ...]:
+        """Room for the fused frame's outputs (``kernels.disc_frame.disc_frame``), a row
+        for each contact row (``ij``): the found keys, which are flipped and their sorting
+        order (``found``), and the keys and impulses remembered (``keep``), into the pair
+        that is not the memory read now (``keys``). Kept from frame to frame."""
+        size = len(self.ij)
+        if not self._out or len(self._out[0]) != size:
+            self._out = (np.empty(size, dtype=np.int64), np.empty(size, dtype=np.bool_),
+                         np.empty(size, dtype=np.int64))
+            self._kept = tuple((np.empty(size, dtype=np.int64), np.empty((size, 2)))
+                               for _ in range(2))
+        kept = self._kept[0] if self.keys.base is not self._kept[0][0] else self._kept[1]
+        return (*self._out, *kept)
 
     def stiffness(self, h: float) -> np.ndarray:
         """The soft contacts' two stiffnesses for substeps of ``h`` s (made again only when
