@@ -213,7 +213,8 @@ def _game_kernels() -> None:
         p.place(two, p.pos[two], np.zeros((2, 2)))
         p.place(two, velocity=np.zeros(2), axis=0)
         p.push(two, np.zeros((2, 2)))
-        p.write("prev", p.prev[two], two)  # a checked bulk write (kernels.rows.within)
+        p.write("prev", p.prev[two], two)  # a checked bulk write (kernels.rows.write_checked)
+        p.write("prev", p.prev.copy())  # of every row: checked first (kernels.rows.within)
     finally:
         world.close()
 
