@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import contact_events, limits, sensors, sleeping
-from .kernels.frame_end import QUIET, quiet_end
+from .kernels.frame_args import quiet_args
+from .kernels.frame_end import QUIET, loud, quiet_end
 from .physics import astray
 from .physics.broadphase import one_cell
 
@@ -42,10 +43,13 @@ def quiet(world: World) -> bool:
     look = None if seen is None else sleeping.quiet_args(world)
     if look is None:
         return False
-    rows, level, limit = _held(world)
-    answer, sleeps, resting = quiet_end(*rows, watch, world.contact_slop, *level, *seen,
-                                        not (world.rested and world.resting),
-                                        limits.MAX_COORD, limit, *look[1:])
+    count, pack, room, last, last_m = seen[0], seen[1:7], seen[7], seen[8], seen[9]
+    held = _held(world, pack)
+    awake = not (world.rested and world.resting)  # asleep all through: nothing moved
+    if not look[1]:  # a world that does not sleep (or slept through): the look alone
+        return not loud(held, watch, world.contact_slop, count, room, last, last_m, awake)
+    answer, sleeps, resting = quiet_end(held, watch, world.contact_slop, count, room, last,
+                                        last_m, awake, *look[2:])
     if answer != QUIET:
         return False
     if look[0]:
@@ -53,21 +57,24 @@ def quiet(world: World) -> bool:
     return True
 
 
-def _held(world: World) -> tuple[Any, ...]:
-    """``quiet_end``'s arguments that hold while the particles' rows, the level, the
-    bounds and the substep do, kept on the world (made again when one changed): the rows'
-    count and columns; the grid of one cell and the level's shapes and layers; the range
-    check's substep limit."""
+def _held(world: World, pack: tuple[Any, ...]) -> Any:
+    """The look's arguments that hold while the particles' rows, the level, the bounds,
+    the substep and the sensors' ``pack`` do, in one ``kernels.frame_args.QuietArgs``, kept
+    on the world (made again when one changed: typing its ~20 arrays once, not every
+    frame): the rows' count and columns; the grid of one cell and the level's shapes and
+    layers; the sensors' pack; the range check's limits."""
     p, lvl = world.store.particles, world.level
     packed = lvl._packed()
-    # the level's arrays by the identity of their tuple (kept below, so its id is not
-    # another's): arrays in a key would be compared element by element
-    key = (p, p.version, id(packed), world.bounds, world.dt, world.substeps)
+    # the level's arrays and the sensors' pack by the identity of their tuple and first
+    # array (kept below, so their ids are not another's): arrays in a key would be
+    # compared element by element
+    key = (p, p.version, id(packed), id(pack[0]), world.bounds, world.dt, world.substeps)
     kept = world.__dict__.get("_quiet_held")
     if kept is None or kept[0] != key:
         c = p.cols
-        rows = (p.n, c["pos"], c["prev"], c["radius"], c["layer"], c["mask"], c["events"])
-        level = (*one_cell(p.n), *contact_events.level_shapes(world), lvl.seg_layer,
-                 lvl.poly_layer)
-        kept = world._quiet_held = (key, (rows, level, astray.substep_limit(world)), packed)
+        held = quiet_args(p.n, c["pos"], c["prev"], c["radius"], c["layer"], c["mask"],
+                          c["events"], *one_cell(p.n), *contact_events.level_shapes(world),
+                          lvl.seg_layer, lvl.poly_layer, *pack, limits.MAX_COORD,
+                          astray.substep_limit(world))
+        kept = world._quiet_held = (key, held, packed, pack)
     return kept[1]

@@ -71,3 +71,47 @@ def disc_frame_args(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin,
     a.poly_xy, a.poly_idx, a.poly_surf, a.poly_layer = poly_xy, poly_idx, poly_surf, poly_layer
     a.walls, a.use_bounds = walls, use_bounds
     return a
+
+
+@structref.register
+class QuietArgsType(types.StructRef):
+    """``QuietArgs``' numba type (its fields: ``QUIET_FIELDS``)."""
+
+    def preprocess_fields(self, fields: tuple) -> tuple:
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class QuietArgs(structref.StructRefProxy):
+    """Opaque in Python: made by ``quiet_args``, read by ``kernels.frame_end``'s look."""
+
+
+structref.define_boxing(QuietArgsType, QuietArgs)
+
+#: The fields, in ``kernels.frame_end.loud``'s order (its docstring says what each is):
+#: the particles' rows and columns; the grid of one cell; the level's shapes and layers;
+#: the sensors' pack; the range check's limits.
+QUIET_FIELDS = [
+    ("n", _I), ("pos", _F2), ("prev", _F2), ("radius", _F1), ("layer", _I1), ("mask", _I1),
+    ("events", _B1), ("x0", _F), ("y0", _F), ("cell", _F), ("nx", _I), ("ny", _I),
+    ("start", _I1), ("items", _I1), ("segs", _F2), ("poly_off", _I1), ("poly_xy", _F2),
+    ("poly_idx", _I1), ("walls", _F1), ("use_bounds", _B), ("seg_layer", _I1),
+    ("poly_layer", _I1), ("kind", _I1), ("geo", _F2), ("s_poly_off", _I1), ("s_poly_xy", _F2),
+    ("s_poly_idx", _I1), ("s_mask", _I1), ("max_coord", _F), ("step_limit", _F),
+]
+QUIET_ARGS = QuietArgsType(QUIET_FIELDS)
+
+
+@njit(cache=True)
+def quiet_args(n, pos, prev, radius, layer, mask, events, x0, y0, cell, nx, ny, start, items,
+               segs, poly_off, poly_xy, poly_idx, walls, use_bounds, seg_layer, poly_layer,
+               kind, geo, s_poly_off, s_poly_xy, s_poly_idx, s_mask, max_coord, step_limit):
+    """A ``QuietArgs`` of these (``QUIET_FIELDS``)."""
+    a = structref.new(QUIET_ARGS)
+    a.n, a.pos, a.prev, a.radius, a.layer, a.mask, a.events = (n, pos, prev, radius, layer,
+                                                                mask, events)
+    a.x0, a.y0, a.cell, a.nx, a.ny, a.start, a.items = x0, y0, cell, nx, ny, start, items
+    a.segs, a.poly_off, a.poly_xy, a.poly_idx = segs, poly_off, poly_xy, poly_idx
+    a.walls, a.use_bounds, a.seg_layer, a.poly_layer = walls, use_bounds, seg_layer, poly_layer
+    a.kind, a.geo, a.s_poly_off, a.s_poly_xy = kind, geo, s_poly_off, s_poly_xy
+    a.s_poly_idx, a.s_mask, a.max_coord, a.step_limit = s_poly_idx, s_mask, max_coord, step_limit
+    return a
