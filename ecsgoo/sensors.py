@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -431,11 +432,28 @@ def quiet_args(world: World) -> tuple[Any, ...] | None:
         return _NO_SENSORS
     sensors = world.get_component(Sensor)
     listing = _listing(world, sensors)
-    shown, n = listing.shown, world.store.particles.n
+    p = world.store.particles
+    # most frames ask again of the same rows and the same lists: the answer kept (a
+    # list that is replaced or changes length is another question)
+    insides = [s.inside for s in listing.shown]
+    lengths = list(map(len, insides))
+    kept = listing.quiet
+    if (kept[0] is p and kept[1] == p.version and kept[3] == lengths
+            and all(map(operator.is_, kept[2], insides))):
+        return kept[4]
+    answer = _quiet_answer(world, sensors, listing, p.n, any(lengths))
+    listing.quiet = (p, p.version, insides, lengths, answer)
+    return answer
+
+
+def _quiet_answer(world: World, sensors: list[tuple[int, Sensor]], listing: _Listing,
+                  n: int, holding: bool) -> tuple[Any, ...] | None:
+    """``quiet_args``' answer for ``n`` rows (``holding``: some sensor holds something)."""
+    shown = listing.shown
     if listing.follows or n * len(shown) > BRUTE_ROWS:
         return None
     # none holds anything: ``_all_empty``'s question; else the pairs they hold
-    last = (_NO_PAIRS, 0) if not any(s.inside for s in shown) else _last_pairs(world, sensors)
+    last = _last_pairs(world, sensors) if holding else (_NO_PAIRS, 0)
     if last is None:
         return None
     return (len(shown), *listing.packed(), listing.room(n), *last)
@@ -452,6 +470,9 @@ class _Listing:
         self.follows = any(s.on is not None for s in self.shown)
         self.pack: tuple[np.ndarray, ...] | None = None
         self.scratch = _NO_PAIRS
+        #: ``quiet_args``' last answer and what it was for: the particles' table and its
+        #: version, the sensors' ``inside`` lists and their lengths
+        self.quiet: tuple[Any, ...] = (None, -1, [], [], None)
 
     def packed(self) -> tuple[np.ndarray, ...]:
         """``_packed`` of the sensors, none of which follows anything (placed where they
