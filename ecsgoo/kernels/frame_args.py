@@ -115,3 +115,45 @@ def quiet_args(n, pos, prev, radius, layer, mask, events, x0, y0, cell, nx, ny, 
     a.kind, a.geo, a.s_poly_off, a.s_poly_xy = kind, geo, s_poly_off, s_poly_xy
     a.s_poly_idx, a.s_mask, a.max_coord, a.step_limit = s_poly_idx, s_mask, max_coord, step_limit
     return a
+
+
+@structref.register
+class SpringArgsType(types.StructRef):
+    """``SpringArgs``' numba type (its fields: ``SPRING_FIELDS``)."""
+
+    def preprocess_fields(self, fields: tuple) -> tuple:
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class SpringArgs(structref.StructRefProxy):
+    """Opaque in Python: made by ``spring_args``, read by the disc frame's kernel."""
+
+
+structref.define_boxing(SpringArgsType, SpringArgs)
+
+_I2 = types.int64[:, ::1]
+
+#: The fields, in ``kernels.disc_frame.disc_frame``'s order (its docstring says what each
+#: is): Project's rounds, the springs packed, their chains, the tether and body columns.
+SPRING_FIELDS = [
+    ("rounds", _I), ("ends", _I2), ("vals", _F2), ("order", _I1), ("lam", _F1), ("chains", _I),
+    ("chain_off", _I1), ("chain_rows", _I1), ("chain_ends", _I2), ("scratch", _F2),
+    ("ta_body", _I1), ("ta_part", _I1), ("tb_body", _I1), ("tb_part", _I1), ("tla", _F2),
+    ("tlb", _F2), ("trest", _F1), ("tcompliance", _F1), ("tlam", _F1), ("bpos", _F2),
+    ("bangle", _F1), ("bw", _F1), ("biw", _F1),
+]
+SPRING_ARGS = SpringArgsType(SPRING_FIELDS)
+
+
+@njit(cache=True)
+def spring_args(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
+                scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance,
+                tlam, bpos, bangle, bw, biw):
+    """A ``SpringArgs`` of these (``SPRING_FIELDS``)."""
+    a = structref.new(SPRING_ARGS)
+    a.rounds, a.ends, a.vals, a.order, a.lam, a.chains = rounds, ends, vals, order, lam, chains
+    a.chain_off, a.chain_rows, a.chain_ends, a.scratch = chain_off, chain_rows, chain_ends, scratch
+    a.ta_body, a.ta_part, a.tb_body, a.tb_part = ta_body, ta_part, tb_body, tb_part
+    a.tla, a.tlb, a.trest, a.tcompliance, a.tlam = tla, tlb, trest, tcompliance, tlam
+    a.bpos, a.bangle, a.bw, a.biw = bpos, bangle, bw, biw
+    return a

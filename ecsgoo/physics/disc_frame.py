@@ -25,6 +25,7 @@ from 72–102 to 54–68 µs (BENCHMARKS.md, "The first substep in the fused cal
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +34,7 @@ import numpy as np
 from ..kernels.chains import chain_room, chain_scratch, tether_columns
 from ..kernels.disc_frame import disc_frame_held, disc_substeps
 from ..kernels.discs import room
-from ..kernels.frame_args import disc_frame_args
+from ..kernels.frame_args import disc_frame_args, spring_args
 from . import rigid_frame
 from .discs import REACH_PX, SHIFT, SLOP_PX, WALL
 from .step import GRAB_PULL, StepContext
@@ -84,9 +85,9 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     held, segs = _held(world, ctx, stages)
     out = discs.out()
     k, m, done = disc_frame_held(
-        held, st.any_frozen, discs.ents, discs.keys, discs.memory, discs.ij, discs.cf,
-        discs.at, discs.reach, np.empty((st.particles.n, 2)) if len(segs) else _NO_ROWS,
-        *_springs(world, stages), *_grab(world), *out)
+        held, _spring_args(world, stages), st.any_frozen, discs.ents, discs.keys,
+        discs.memory, discs.ij, discs.cf, discs.at, discs.reach,
+        np.empty((st.particles.n, 2)) if len(segs) else _NO_ROWS, *_grab(world), *out)
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
         discs.ij, discs.cf = room(2 * len(discs.ij))
@@ -174,16 +175,38 @@ def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
     """``disc_substeps``' Project arguments: its rounds (0: no Project stage, or no
     springs for it), the springs as the first substep packed them (``Project._packed``)
     and their chains; then the (empty) tether and body columns the chains' kernel takes."""
-    st = world.store
     rounds = 0
-    if len(stages) == 3 and st.springs.n:
+    if len(stages) == 3 and world.store.springs.n:
         rounds = int(stages[1].iterations or world.iterations)
+    return _springs_of(rounds, world)
+
+
+def _springs_of(rounds: int, world: World) -> tuple[Any, ...]:
+    """``_springs`` for Project's ``rounds`` (0: the chains empty, nothing read)."""
+    st = world.store
     ends, vals = st.spring_pack
     count, off, rows, cends, scratch, _, _ = st.spring_chains if rounds else _NO_CHAINS
     bc = st.bodies.cols
     return (rounds, ends, vals, st.spring_order, st.springs.cols["lam"], count, off, rows,
             cends, scratch, *tether_columns(st.tethers.cols), bc["pos"], bc["angle"],
             bc["w"], bc["iw"])
+
+
+def _spring_args(world: World, stages: Sequence[Stage]) -> Any:
+    """``_springs`` in one ``kernels.frame_args.SpringArgs`` (``disc_frame_held``'s second
+    argument): kept on ``world.discs`` while they are the very same arrays and counts (made
+    again when one is another: typing ~20 arrays once, not every frame); one of empty
+    arrays, made once, for a frame without Project's springs (Suika's)."""
+    if not (len(stages) == 3 and world.store.springs.n):
+        if not _NO_SPRING_ARGS:
+            _NO_SPRING_ARGS.append(spring_args(*_NO_SPRINGS))
+        return _NO_SPRING_ARGS[0]
+    springs = _springs(world, stages)
+    counts, arrays = (springs[0], springs[5]), springs[1:5] + springs[6:]
+    kept = world.discs.spring_held
+    if kept is None or kept[0] != counts or not all(map(operator.is_, kept[1], arrays)):
+        kept = world.discs.spring_held = (counts, arrays, spring_args(*springs))
+    return kept[2]
 
 
 def _grab(world: World) -> tuple[Any, ...]:
@@ -195,6 +218,14 @@ def _grab(world: World) -> tuple[Any, ...]:
             float(ty), GRAB_PULL)
 
 
+#: ``_springs`` of a frame without Project's springs: empty arrays of their types (never
+#: read: no rounds), and their ``SpringArgs`` (made at its first use).
+_NO_SPRINGS = (0, np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros(0, dtype=np.int64),
+               np.zeros(0), 0, *chain_room(0), chain_scratch(0),
+               *(np.zeros(0, dtype=np.int64) for _ in range(4)), np.zeros((0, 2)),
+               np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros((0, 2)),
+               np.zeros(0), np.zeros(0), np.zeros(0))
+_NO_SPRING_ARGS: list[Any] = []
 #: No rows (``since`` when there are no segments to sweep against).
 _NO_ROWS = np.zeros((0, 2))
 #: No chains (``st.spring_chains``' form), for a frame without Project's springs.

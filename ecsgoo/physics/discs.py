@@ -63,6 +63,8 @@ class Discs:
         #: ``physics.disc_frame``'s kept arguments and what they hold for (``_held``)
         self.held: tuple[Any, ...] = ()
         self.held_key: Any = None
+        #: its Project arguments (``physics.disc_frame._spring_args``) and what they hold for
+        self.spring_held: tuple[Any, ...] | None = None
         #: the fused frame's outputs (``out``): the found rows' keys and the memory, two of
         #: the latter (one is last frame's ``keys``, read as the next is written)
         self._out: tuple[np.ndarray, ...] = ()
