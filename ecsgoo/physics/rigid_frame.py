@@ -61,16 +61,22 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
 def ours(stages: Sequence[Stage]) -> bool:
     """Whether the solver stages are exactly ours, Integrate, Project (or not) and Collide
     (a subclass may do anything between substeps)."""
+    if stages is _LAST[0]:  # a world's frames ask it of the same list of its pipeline
+        return _LAST[1]
     kinds = tuple(type(s) for s in stages)
     known = _OURS.get(kinds)
     if known is None:  # asked once per kind of pipeline
         known = _OURS[kinds] = tuple(f"{k.__module__}.{k.__qualname__}"
                                      for k in kinds) in _SOLVER_STAGES
+    if isinstance(stages, tuple):  # (a list could change; a pipeline's tuple cannot)
+        _LAST[:] = [stages, known]
     return known
 
 
 #: ``ours`` by the stages' classes.
 _OURS: dict[tuple[type, ...], bool] = {}
+#: ``ours``' last tuple of stages and its answer (kept alive here: no other takes its id).
+_LAST: list[Any] = [None, False]
 
 
 #: The solver stages (by module and name: the stages import this module) that fuse.

@@ -77,7 +77,7 @@ def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
         prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
 
 
-def _substeps(world: World, stages: list[Stage]) -> None:
+def _substeps(world: World, stages: Sequence[Stage]) -> None:
     """The frame's substeps: integrate → project → collide, each substep (a world of
     rigid bodies alone, or of free discs: the whole frame in one call,
     ``physics.rigid_frame``, ``physics.disc_frame``)."""
@@ -142,12 +142,14 @@ class Pipeline(Sequence[Stage]):
             if not isinstance(stage, Stage):
                 raise TypeError(f"World.use: {stage!r} is not a systems.Stage")
         self.stages = tuple(stages)
-        self.groups: list[tuple[bool, list[Stage]]] = []
+        groups: list[tuple[bool, list[Stage]]] = []
         for stage in self.stages:
-            if self.groups and self.groups[-1][0] == stage.per_substep:
-                self.groups[-1][1].append(stage)
+            if groups and groups[-1][0] == stage.per_substep:
+                groups[-1][1].append(stage)
             else:
-                self.groups.append((stage.per_substep, [stage]))
+                groups.append((stage.per_substep, [stage]))
+        # tuples: what the frame asks of a group's stages is kept by the group's identity
+        self.groups = [(per_substep, tuple(group)) for per_substep, group in groups]
 
     def step(self, world: World) -> None:
         """One frame of ``world.dt`` seconds; adds each stage's seconds to ``world.profile``."""
