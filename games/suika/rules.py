@@ -162,8 +162,9 @@ class SuikaRules(Stage):
     It runs just before Merge and adds each merge's points to the score.
     Reads: the line sensor's ``inside``; fruit positions; ``SuikaState``;
     ``fruits_merged`` events.
-    Writes: ``SuikaState.watch_*``, ``over`` and ``score``. Events: ``suika_over(world)``;
-    a dropped fruit's first contact with another fruit, ``sound(world, "land", pitch)``.
+    Writes: ``SuikaState.watch_*``, ``over`` and ``score``; a landed fruit's ``events``
+    (``on_landing``). Events: ``suika_over(world)``; a dropped fruit's first contact with
+    another fruit (or a wall: not the floor), ``sound(world, "land", pitch)``.
     """
 
     name = "suika_rules"
@@ -189,7 +190,6 @@ class SuikaRules(Stage):
             world.set_handler("fruits_merged", on_merge)
             world.set_handler("contact_began", functools.partial(on_landing, world))
             self._wired = id(world)
-        _landed_on_the_floor(world)
         st = state(world)
         if st.over:
             return
@@ -265,35 +265,26 @@ class SuikaRules(Stage):
 
 def on_landing(world: World, a: int, b: int, x: float, y: float, nx: float,
                ny: float) -> None:
-    """``contact_began`` handler: a dropped fruit has landed on another fruit.
+    """``contact_began`` handler: a dropped fruit has landed on another fruit or the level.
 
     One thud a landing (the ``sound`` event the player plays), pitched by the
     faster of the two (the one that fell: lower for a bigger fruit), and both stop
-    reporting contacts, so a full box watches none of its fruits.
+    reporting contacts, so a full box watches none of its fruits. A fruit that reaches
+    the floor (the level, ``b`` −1, at ``(x, y)`` on the fruit no higher than the bottom
+    bound and the contact slop) lands silently, as the first fruit of a game does.
     """
     falling = []
     for e in (a, b):
         body, kind = world.try_component(e, Particle), world.try_component(e, Fruit)
         if body is not None and kind is not None and body.events:
             falling.append((math.hypot(body.vx, body.vy), kind.kind, body))
-    if falling:
-        world.dispatch("sound", world, "land", landing_pitch(max(falling, key=_speed)[1]))
-        for _, _, body in falling:
-            body.events = False
-
-
-def _landed_on_the_floor(world: World) -> None:
-    """A dropped fruit that reached the floor (no entity: no contact event) stops
-    reporting contacts too; it lands silently, as the first fruit of a game does."""
-    p = world.particles
-    watched = p.events.nonzero()[0]
-    if not len(watched):  # nothing falling (rare: a dropped fruit falls longer than a step)
+    if not falling:
         return
-    floor = world.bounds[1] if world.bounds is not None else -math.inf
-    pos, radius = p.pos, p.radius  # the entities only for a landing (a view costs ~0.5 µs)
-    for row in watched.tolist():  # one or two falling fruits: row by row is cheapest
-        if pos[row, 1] - radius[row] <= floor + 0.5:
-            world.component(int(p.entity[row]), Particle).events = False
+    if not (b < 0 and world.bounds is not None
+            and y <= world.bounds[1] + world.contact_slop):
+        world.dispatch("sound", world, "land", landing_pitch(max(falling, key=_speed)[1]))
+    for _, _, body in falling:
+        body.events = False
 
 
 def _speed(entry: tuple[float, int, Any]) -> float:
