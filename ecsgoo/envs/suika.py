@@ -81,7 +81,11 @@ class SuikaEnv(GameEnv):
         game.on_release(x, rules.DROP_Y, 1)
 
     def _until_next_decision(self) -> None:
-        while not self._over() and not self._capped() and not rules.can_drop(self.game.world):
+        # ``_over()`` and ``rules.can_drop`` asked of the state read once: a step's frames
+        # neither replace the world nor its state
+        world = self.game.world
+        st = rules.state(world)
+        while not st.over and not self._capped() and world.frame < st.ready_at:
             self._frame()
 
     def _over(self) -> bool:
