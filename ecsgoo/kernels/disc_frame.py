@@ -104,7 +104,7 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
                                   downx, downy, bounce_speed, ents, wall, shift, reach)
     if m < 0:
         return 0, m, 0
-    by_key = np.argsort(keys)
+    by_key = _sorting_order(keys)
     out_keys[:m] = keys
     out_flipped[:m] = flipped
     out_sorted[:m] = by_key
@@ -120,6 +120,30 @@ def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, grou
     done = m if k == count else 0  # the frame's impulses, for the next frame's warm start
     remember(done, keys, flipped, by_key, cf, kept_keys, kept)
     return k, m, done
+
+
+#: Keys up to which ``_sorting_order`` sorts by insertion (a frame's few dozen contacts,
+#: found mostly in key order already), not by ``np.argsort``'s quicksort.
+FEW_KEYS = 64
+
+
+@njit(cache=True)
+def _sorting_order(keys):
+    """The order that sorts ``keys`` (unique: any sort gives this one, ``np.argsort``'s too):
+    by insertion for up to ``FEW_KEYS`` of them (0.34 against 0.50 µs for 46 keys in a
+    random order, less in the near order they are found in)."""
+    m = len(keys)
+    if m > FEW_KEYS:
+        return np.argsort(keys)
+    order = np.empty(m, dtype=np.int64)
+    for r in range(m):
+        key = keys[r]
+        j = r
+        while j > 0 and keys[order[j - 1]] > key:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = r
+    return order
 
 
 @njit(cache=True)
