@@ -157,3 +157,66 @@ def spring_args(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, c
     a.tla, a.tlb, a.trest, a.tcompliance, a.tlam = tla, tlb, trest, tcompliance, tlam
     a.bpos, a.bangle, a.bw, a.biw = bpos, bangle, bw, biw
     return a
+
+
+@structref.register
+class RigidFrameArgsType(types.StructRef):
+    """``RigidFrameArgs``' numba type (its fields: ``RIGID_FIELDS``)."""
+
+    def preprocess_fields(self, fields: tuple) -> tuple:
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class RigidFrameArgs(structref.StructRefProxy):
+    """Opaque in Python: made by ``rigid_frame_args``, read by the rigid frame's kernel."""
+
+
+structref.define_boxing(RigidFrameArgsType, RigidFrameArgs)
+
+#: The fields, in ``kernels.rigid_frame.rigid_frame``'s order (its docstring says what each
+#: is): the substeps, their time, damping, gravity and forces; the joint table; the
+#: bodies' state, shapes and filters; the level and the bounds; the particles' columns
+#: the joints take; Collide's bounce and the look's tolerances.
+RIGID_FIELDS = [
+    ("count", _I), ("h", _F), ("damp", _F), ("gx", _F), ("gy", _F), ("force", _F2),
+    ("nj", _I), ("a_body", _I1), ("a_part", _I1), ("b_body", _I1), ("b_part", _I1),
+    ("la", _F2), ("lb", _F2), ("weld", _B1), ("axis", _F2), ("rest_angle", _F1),
+    ("broken", _B1), ("impulse", _F2), ("spin", _F1), ("jforce", _F1), ("lower", _F1),
+    ("upper", _F1), ("motor_speed", _F1), ("motor_torque", _F1), ("motor_impulse", _F1),
+    ("lower_impulse", _F1), ("upper_impulse", _F1), ("m", _I), ("bpos", _F2),
+    ("bprev", _F2), ("bangle", _F1), ("bprev_angle", _F1), ("bw", _F1), ("biw", _F1),
+    ("extent", _F1), ("friction", _F1), ("restitution", _F1), ("group", _I1),
+    ("layer", _I1), ("mask", _I1), ("piece_off", _I1), ("vert_off", _I1), ("verts", _F2),
+    ("radius", _F1), ("segs", _F2), ("seg_friction", _F), ("walls", _F1),
+    ("use_bounds", _B), ("slop", _F), ("seg_surf", _F2), ("seg_layer", _I1),
+    ("ppos", _F2), ("pprev", _F2), ("pw", _F1), ("bounce", _F), ("spin_px", _F),
+    ("headroom", _F),
+]
+RIGID_ARGS = RigidFrameArgsType(RIGID_FIELDS)
+
+
+@njit(cache=True)
+def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_part, la,
+                     lb, weld, axis, rest_angle, broken, impulse, spin, jforce, lower, upper,
+                     motor_speed, motor_torque, motor_impulse, lower_impulse, upper_impulse, m,
+                     bpos, bprev, bangle, bprev_angle, bw, biw, extent, friction, restitution,
+                     group, layer, mask, piece_off, vert_off, verts, radius, segs,
+                     seg_friction, walls, use_bounds, slop, seg_surf, seg_layer, ppos, pprev,
+                     pw, bounce, spin_px, headroom):
+    """A ``RigidFrameArgs`` of these (``RIGID_FIELDS``)."""
+    a = structref.new(RIGID_ARGS)
+    a.count, a.h, a.damp, a.gx, a.gy, a.force = count, h, damp, gx, gy, force
+    a.nj, a.a_body, a.a_part, a.b_body, a.b_part = nj, a_body, a_part, b_body, b_part
+    a.la, a.lb, a.weld, a.axis, a.rest_angle = la, lb, weld, axis, rest_angle
+    a.broken, a.impulse, a.spin, a.jforce, a.lower = broken, impulse, spin, jforce, lower
+    a.upper, a.motor_speed, a.motor_torque = upper, motor_speed, motor_torque
+    a.motor_impulse, a.lower_impulse, a.upper_impulse = (motor_impulse, lower_impulse,
+                                                         upper_impulse)
+    a.m, a.bpos, a.bprev, a.bangle, a.bprev_angle = m, bpos, bprev, bangle, bprev_angle
+    a.bw, a.biw, a.extent, a.friction, a.restitution = bw, biw, extent, friction, restitution
+    a.group, a.layer, a.mask, a.piece_off, a.vert_off = group, layer, mask, piece_off, vert_off
+    a.verts, a.radius, a.segs, a.seg_friction, a.walls = verts, radius, segs, seg_friction, walls
+    a.use_bounds, a.slop, a.seg_surf, a.seg_layer = use_bounds, slop, seg_surf, seg_layer
+    a.ppos, a.pprev, a.pw, a.bounce = ppos, pprev, pw, bounce
+    a.spin_px, a.headroom = spin_px, headroom
+    return a

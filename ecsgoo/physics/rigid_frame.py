@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..flags import any_set
-from ..kernels.rigid_frame import rigid_frame, rigid_substeps
+from ..kernels.frame_args import rigid_frame_args
+from ..kernels.rigid_frame import rigid_frame_held, rigid_substeps
 from .contacts import (
     HEADROOM,
     LEVEL_FRICTION,
@@ -87,7 +88,8 @@ _SOLVER_STAGES = tuple(tuple(f"ecsgoo.systems.{m}.{c}" for m, c in kinds) for ki
 
 def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
     """Before the frame's first substep ``ctx``: the whole frame in one call
-    (``kernels.rigid_frame.rigid_frame``), what Python did of the first substep done here
+    (``kernels.rigid_frame.rigid_frame``, through ``rigid_frame_held``: what outlives the
+    frame in one argument, ``_held``), what Python did of the first substep done here
     first (the store made whole, the contact graph's rows and memory readied as
     ``contacts.find`` readies them, the joints' links). Returns ``(count, 0)`` when the
     frame is done; ``(0, k)`` when the kernel left the first substep's Collide (stage
@@ -101,25 +103,15 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
         return 0, 0
     st.prepare()  # whole, as before each stage
     b = st.bodies
-    c, n, h = b.cols, b.n, ctx.h
     ready_frame(world, found)
-    found.angle0 = np.empty(n)  # the kernel's, where the frame's look found them
+    found.angle0 = np.empty(b.n)  # the kernel's, where the frame's look found them
     frame = ctx.substeps > 1
     still = look_room(world, found, frame)
-    gx, gy = world.gravity
-    lvl = world.level
-    shape = (c["extent"], c["friction"], c["restitution"], c["group"], c["layer"], c["mask"],
-             st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
-    level = (lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
-             world.contact_slop, lvl.seg_surf, lvl.seg_layer)
-    graph = (found.pairs, found.fast, found.sorted_pairs, found.linked, found.angle0, found.ci,
-             found.cf, found.old_ci, found.old_cf, found.old_n, found.otable, still,
-             found.boxes, found.trig, MATCH_PX if frame else 0.0, found.order, found.pose)
-    k, npairs, slow, nfast, nc, rows, before, sweep = rigid_frame(
-        ctx.substeps, h, world.damping ** (h * 60.0), gx, gy, world.body_force,
-        *joint_arrays(st), n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"],
-        c["iw"], *shape, *level, *graph, *_particle_columns(st), collide.bounce_speed, SPIN_PX,
-        HEADROOM, static_inverse_masses(st))
+    k, npairs, slow, nfast, nc, rows, before, sweep = rigid_frame_held(
+        _held(world, ctx, collide), found.pairs, found.fast, found.sorted_pairs, found.linked,
+        found.angle0, found.ci, found.cf, found.old_ci, found.old_cf, found.old_n,
+        found.otable, still, found.boxes, found.trig, MATCH_PX if frame else 0.0,
+        found.order, found.pose, static_inverse_masses(st))
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
     if k < 0:
         return 0, len(stages) - 1
@@ -131,6 +123,36 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     found.keep_substep()
     world.substep_index = ctx.substeps - 1
     return ctx.substeps, 0
+
+
+def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
+    """``rigid_frame_held``'s first argument: what holds while the bodies' rows and pieces,
+    the joint table, the particles' rows, the World's settings, the substep, Collide's
+    bounce, the level and the bounds do, in one ``kernels.frame_args.RigidFrameArgs``,
+    kept on the world (made again when one of those changed: typing its ~50 arrays once,
+    not every frame)."""
+    st, found = world.store, world.contacts
+    b, p, lvl = st.bodies, st.particles, world.level
+    joints, force, packed = joint_arrays(st), world.body_force, lvl._packed()
+    # arrays by identity (kept below, so no other takes their id): the forces' buffer, the
+    # joints' columns, the bodies' pieces (made anew at each change), the level's, the walls
+    key = (b, b.version, p, p.version, joints[0], id(joints[1]), id(force.base),
+           id(st.body_piece_off), id(packed), id(found.walls), world.bounds, ctx,
+           world._damping, world._gravity, world.contact_slop, collide.bounce_speed)
+    kept = world.__dict__.get("_rigid_held")
+    if kept is None or kept[0] != key:
+        c, h = b.cols, ctx.h
+        args = rigid_frame_args(
+            ctx.substeps, h, world.damping ** (h * 60.0), *world.gravity, force, *joints,
+            b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"], c["iw"],
+            c["extent"], c["friction"], c["restitution"], c["group"], c["layer"], c["mask"],
+            st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
+            lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
+            world.contact_slop, lvl.seg_surf, lvl.seg_layer, *_particle_columns(st),
+            collide.bounce_speed, SPIN_PX, HEADROOM)
+        kept = world._rigid_held = (key, args, (joints, force, st.body_piece_off, packed,
+                                                found.walls))
+    return kept[1]
 
 
 def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> bool:
