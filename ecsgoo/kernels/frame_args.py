@@ -17,12 +17,16 @@ from numba import njit, types
 from numba.experimental import structref
 
 
-@structref.register
-class DiscFrameArgsType(types.StructRef):
-    """``DiscFrameArgs``' numba type (its fields: ``FIELDS``)."""
+class _ArgsType(types.StructRef):
+    """The StructRef types below: their fields' types as given, literals made plain."""
 
     def preprocess_fields(self, fields: tuple) -> tuple:
         return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+@structref.register
+class DiscFrameArgsType(_ArgsType):
+    """``DiscFrameArgs``' numba type (its fields: ``FIELDS``)."""
 
 
 class DiscFrameArgs(structref.StructRefProxy):
@@ -74,11 +78,8 @@ def disc_frame_args(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin,
 
 
 @structref.register
-class QuietArgsType(types.StructRef):
+class QuietArgsType(_ArgsType):
     """``QuietArgs``' numba type (its fields: ``QUIET_FIELDS``)."""
-
-    def preprocess_fields(self, fields: tuple) -> tuple:
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
 class QuietArgs(structref.StructRefProxy):
@@ -118,11 +119,8 @@ def quiet_args(n, pos, prev, radius, layer, mask, events, x0, y0, cell, nx, ny, 
 
 
 @structref.register
-class SpringArgsType(types.StructRef):
+class SpringArgsType(_ArgsType):
     """``SpringArgs``' numba type (its fields: ``SPRING_FIELDS``)."""
-
-    def preprocess_fields(self, fields: tuple) -> tuple:
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
 class SpringArgs(structref.StructRefProxy):
@@ -160,11 +158,8 @@ def spring_args(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, c
 
 
 @structref.register
-class RigidFrameArgsType(types.StructRef):
+class RigidFrameArgsType(_ArgsType):
     """``RigidFrameArgs``' numba type (its fields: ``RIGID_FIELDS``)."""
-
-    def preprocess_fields(self, fields: tuple) -> tuple:
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
 class RigidFrameArgs(structref.StructRefProxy):
