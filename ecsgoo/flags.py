@@ -6,7 +6,9 @@ here, where ``np.count_nonzero`` takes 0.18 µs. A frame asks a handful of such 
 world's size: for a small or resting world they were a large share of the frame.
 
 Whether anything is watched for contact events is asked two to four times a frame; the
-answer is kept until a row comes or goes or an ``events`` flag is written (``watched``).
+answer is kept until a row comes or goes or an ``events`` flag is written (``watched``);
+so are whether any body is kinematic and whether any was moved by ``move_to``
+(``kinematic``, ``stopping``: a world of bodies asks them three times a frame).
 """
 
 from __future__ import annotations
@@ -36,3 +38,22 @@ def watched_count(table: Any) -> int:
     count = int(np.count_nonzero(table.events))
     table._watched = (key, count)
     return count
+
+
+def kinematic(table: Any) -> bool:
+    """Whether any of the bodies' rows ``table`` holds is kinematic (its ``kinematic``
+    flag), kept until rows come or go or a flag is written (``Table.version``,
+    ``Table.flag_version``: the body's kind, ``kinematic.move_to`` and ``stop``)."""
+    key = (table.version, table.flag_version)
+    if table._kinematic[0] != key:
+        table._kinematic = (key, any_set(table.cols["kinematic"][: table.n]))
+    return table._kinematic[1]
+
+
+def stopping(table: Any) -> bool:
+    """Whether any body row has its ``stop`` flag set (``kinematic.move_to`` moved it this
+    frame), kept as ``kinematic`` keeps its answer."""
+    key = (table.version, table.flag_version)
+    if table._stopping[0] != key:
+        table._stopping = (key, any_set(table.cols["stop"][: table.n]))
+    return table._stopping[1]

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import limits
 from .errors import WorldError
-from .flags import any_set
+from .flags import kinematic, stopping
 
 if TYPE_CHECKING:
     from .world import World
@@ -64,23 +64,25 @@ def move_to(world: World, entity: int, x: float, y: float, angle: float | None) 
     c["prev"][s] = c["pos"][s] - (np.array([x, y]) - c["pos"][s]) * k
     c["prev_angle"][s] = c["angle"][s] - (goal - c["angle"][s]) * k
     c["stop"][s] = True
+    st.bodies.flag_version += 1  # (``flags.stopping``)
 
 
 def stop(world: World) -> None:
     """As a frame ends: the kinematic bodies ``move_to`` moved come to rest where they are."""
     b = world.store.bodies
-    if not b.n or not any_set(b.stop):
+    if not b.n or not stopping(b):
         return
     c, s = b.cols, np.flatnonzero(b.stop)
     c["prev"][s] = c["pos"][s]
     c["prev_angle"][s] = c["angle"][s]
     c["stop"][s] = False
+    b.flag_version += 1
 
 
 def keep_awake(bodies: Any, frame_speed: np.ndarray) -> None:
     """A kinematic body that moved over the frame (``frame_speed`` px/s per row) or moves
     now counts no still frames: it never falls asleep while it moves."""
-    if not bodies.n or not any_set(bodies.kinematic):
+    if not bodies.n or not kinematic(bodies):
         return
     moving = ((frame_speed > 0.0) | (bodies.pos != bodies.prev).any(axis=1)
               | (bodies.angle != bodies.prev_angle))

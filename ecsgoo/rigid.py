@@ -229,6 +229,7 @@ class RigidBody(Component):
                              "'kinematic' on an anchored (static) body")
         cols["kinematic"][s] = value == "kinematic"
         cols["stop"][s] = False
+        self._table.flag_version += 1  # (``flags.kinematic``)
         inverse_masses(self._table, s)
 
     @property

@@ -275,6 +275,8 @@ def _given(table: Any, slots: list[int], values: dict[str, Any]) -> None:
             table.cols[name][rows] = v
     if "events" in values:
         table.watch_version += 1  # the flags changed (``flags.watched``)
+    if "kinematic" in values or "stop" in values:
+        table.flag_version += 1  # (``flags.kinematic``, ``flags.stopping``)
 
 
 def _pair(values: dict[str, Any], a: str, b: str, k: int) -> tuple[Any, Any] | None:

@@ -34,6 +34,10 @@ class Table:
         #: added and removed): "is anything watched?" is kept by both (``flags.watched``).
         self.watch_version = 0
         self._watched = ((-1, -1), 0)  # flags.watched_count's answer and its key
+        #: Writes of the bodies' ``kinematic`` and ``stop`` flags (``flags.kinematic``,
+        #: ``flags.stopping`` keep their answers by it and ``version``).
+        self.flag_version = 0
+        self._kinematic = self._stopping = ((-1, -1), False)
         #: Read-only views of the columns' rows (``views.Rows``' reads), by column name:
         #: emptied whenever the row count or a column array changes (here only).
         self.read_only_rows: dict[str, np.ndarray] = {}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..flags import any_set, watched
+from ..flags import kinematic, watched
 from ..kernels.rigid import body_pairs, particle_contacts, split_spinning
 from ..kernels.rigid_find import find_contacts
 from ..kernels.rigid_solver import (
@@ -440,7 +440,7 @@ def _meets_particles(st: Any) -> np.ndarray:
     solver, where its velocity carries them."""
     c = st.bodies.cols
     moving = c["kinematic"]
-    return np.where(moving, 1.0, c["w"]) if any_set(moving[: st.bodies.n]) else c["w"]
+    return np.where(moving, 1.0, c["w"]) if kinematic(st.bodies) else c["w"]
 
 
 def static_inverse_masses(st: Any) -> np.ndarray:
@@ -448,7 +448,8 @@ def static_inverse_masses(st: Any) -> np.ndarray:
     a frozen body (``sleeping.freeze``) is not, nothing that moves this frame reaches it."""
     w, b = st.bodies.cols["w"], st.bodies
     moving = b.cols["kinematic"][: len(w)]  # a kinematic body meets particles in the solver
-    if not st.any_frozen and not any_set(moving):
+    # (no body row kinematic: a removed row's stale flag past them moves nothing)
+    if not st.any_frozen and not kinematic(b):
         return w
     return np.where(b.cols["frozen"][: len(w)] | moving, 1.0, w)
 

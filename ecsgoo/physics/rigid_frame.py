@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..flags import any_set
+from ..flags import kinematic
 from ..kernels.frame_args import rigid_frame_args
 from ..kernels.rigid_frame import rigid_frame_held, rigid_substeps
 from .contacts import (
@@ -56,7 +56,7 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
     st = world.store
     b = st.bodies
     return (b.n > 0 and st.particles.n == 0 and st.tethers.n == 0 and
-            world.grabbed not in st.bslot and not any_set(b.kinematic))
+            world.grabbed not in st.bslot and not kinematic(b))
 
 
 def ours(stages: Sequence[Stage]) -> bool:
