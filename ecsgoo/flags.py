@@ -44,16 +44,21 @@ def kinematic(table: Any) -> bool:
     """Whether any of the bodies' rows ``table`` holds is kinematic (its ``kinematic``
     flag), kept until rows come or go or a flag is written (``Table.version``,
     ``Table.flag_version``: the body's kind, ``kinematic.move_to`` and ``stop``)."""
-    key = (table.version, table.flag_version)
-    if table._kinematic[0] != key:
-        table._kinematic = (key, any_set(table.cols["kinematic"][: table.n]))
-    return table._kinematic[1]
+    return _kept_any(table, "kinematic", "_kinematic")
 
 
 def stopping(table: Any) -> bool:
     """Whether any body row has its ``stop`` flag set (``kinematic.move_to`` moved it this
     frame), kept as ``kinematic`` keeps its answer."""
+    return _kept_any(table, "stop", "_stopping")
+
+
+def _kept_any(table: Any, column: str, attr: str) -> bool:
+    """Whether any of ``table``'s rows has flag ``column`` set, kept in ``table.<attr>``
+    with the versions it holds for (``kinematic``)."""
     key = (table.version, table.flag_version)
-    if table._stopping[0] != key:
-        table._stopping = (key, any_set(table.cols["stop"][: table.n]))
-    return table._stopping[1]
+    kept = getattr(table, attr)
+    if kept[0] != key:
+        kept = (key, any_set(table.cols[column][: table.n]))
+        setattr(table, attr, kept)
+    return kept[1]

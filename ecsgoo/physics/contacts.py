@@ -447,10 +447,10 @@ def static_inverse_masses(st: Any) -> np.ndarray:
     """The bodies' inverse masses as the static-geometry kernels take them (0: static):
     a frozen body (``sleeping.freeze``) is not, nothing that moves this frame reaches it."""
     w, b = st.bodies.cols["w"], st.bodies
-    moving = b.cols["kinematic"][: len(w)]  # a kinematic body meets particles in the solver
     # (no body row kinematic: a removed row's stale flag past them moves nothing)
     if not st.any_frozen and not kinematic(b):
         return w
+    moving = b.cols["kinematic"][: len(w)]  # a kinematic body meets particles in the solver
     return np.where(b.cols["frozen"][: len(w)] | moving, 1.0, w)
 
 

@@ -175,10 +175,14 @@ def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
     """``disc_substeps``' Project arguments: its rounds (0: no Project stage, or no
     springs for it), the springs as the first substep packed them (``Project._packed``)
     and their chains; then the (empty) tether and body columns the chains' kernel takes."""
-    rounds = 0
+    return _springs_of(_rounds(world, stages), world)
+
+
+def _rounds(world: World, stages: Sequence[Stage]) -> int:
+    """Project's iterations a substep (0: no Project stage, or no springs for it)."""
     if len(stages) == 3 and world.store.springs.n:
-        rounds = int(stages[1].iterations or world.iterations)
-    return _springs_of(rounds, world)
+        return int(stages[1].iterations or world.iterations)
+    return 0
 
 
 def _springs_of(rounds: int, world: World) -> tuple[Any, ...]:
@@ -196,12 +200,13 @@ def _spring_args(world: World, stages: Sequence[Stage]) -> Any:
     """``_springs`` in one ``kernels.frame_args.SpringArgs`` (``disc_frame_held``'s second
     argument): kept on ``world.discs`` while they are the very same arrays and counts (made
     again when one is another: typing ~20 arrays once, not every frame); one of empty
-    arrays, made once, for a frame without Project's springs (Suika's)."""
-    if not (len(stages) == 3 and world.store.springs.n):
+    arrays, made once, for a frame without Project's rounds (Suika's: nothing is read)."""
+    rounds = _rounds(world, stages)
+    if not rounds:
         if not _NO_SPRING_ARGS:
             _NO_SPRING_ARGS.append(spring_args(*_NO_SPRINGS))
         return _NO_SPRING_ARGS[0]
-    springs = _springs(world, stages)
+    springs = _springs_of(rounds, world)
     counts, arrays = (springs[0], springs[5]), springs[1:5] + springs[6:]
     kept = world.discs.spring_held
     if kept is None or kept[0] != counts or not all(map(operator.is_, kept[1], arrays)):
