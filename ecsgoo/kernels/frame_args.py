@@ -171,7 +171,8 @@ structref.define_boxing(RigidFrameArgsType, RigidFrameArgs)
 #: The fields, in ``kernels.rigid_frame.rigid_frame``'s order (its docstring says what each
 #: is): the substeps, their time, damping, gravity and forces; the joint table; the
 #: bodies' state, shapes and filters; the level and the bounds; the particles' columns
-#: the joints take; Collide's bounce and the look's tolerances.
+#: the joints take; Collide's bounce and the look's tolerances; the range check's limits
+#: (``physics.astray``).
 RIGID_FIELDS = [
     ("count", _I), ("h", _F), ("damp", _F), ("gx", _F), ("gy", _F), ("force", _F2),
     ("nj", _I), ("a_body", _I1), ("a_part", _I1), ("b_body", _I1), ("b_part", _I1),
@@ -185,7 +186,7 @@ RIGID_FIELDS = [
     ("radius", _F1), ("segs", _F2), ("seg_friction", _F), ("walls", _F1),
     ("use_bounds", _B), ("slop", _F), ("seg_surf", _F2), ("seg_layer", _I1),
     ("ppos", _F2), ("pprev", _F2), ("pw", _F1), ("bounce", _F), ("spin_px", _F),
-    ("headroom", _F),
+    ("headroom", _F), ("max_coord", _F), ("step_limit", _F),
 ]
 RIGID_ARGS = RigidFrameArgsType(RIGID_FIELDS)
 
@@ -197,7 +198,7 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
                      bpos, bprev, bangle, bprev_angle, bw, biw, extent, friction, restitution,
                      group, layer, mask, piece_off, vert_off, verts, radius, segs,
                      seg_friction, walls, use_bounds, slop, seg_surf, seg_layer, ppos, pprev,
-                     pw, bounce, spin_px, headroom):
+                     pw, bounce, spin_px, headroom, max_coord, step_limit):
     """A ``RigidFrameArgs`` of these (``RIGID_FIELDS``)."""
     a = structref.new(RIGID_ARGS)
     a.count, a.h, a.damp, a.gx, a.gy, a.force = count, h, damp, gx, gy, force
@@ -213,5 +214,49 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
     a.verts, a.radius, a.segs, a.seg_friction, a.walls = verts, radius, segs, seg_friction, walls
     a.use_bounds, a.slop, a.seg_surf, a.seg_layer = use_bounds, slop, seg_surf, seg_layer
     a.ppos, a.pprev, a.pw, a.bounce = ppos, pprev, pw, bounce
-    a.spin_px, a.headroom = spin_px, headroom
+    a.spin_px, a.headroom, a.max_coord, a.step_limit = spin_px, headroom, max_coord, step_limit
     return a
+
+
+@structref.register
+class GraphArgsType(_ArgsType):
+    """``GraphArgs``' numba type (its fields: ``GRAPH_FIELDS``)."""
+
+
+class GraphArgs(structref.StructRefProxy):
+    """Opaque in Python: made by ``graph_args``, read by the rigid frame's kernel."""
+
+
+structref.define_boxing(GraphArgsType, GraphArgs)
+
+#: The fields, in ``kernels.rigid_frame.rigid_frame``'s order: the contact graph's rows
+#: (``physics.contacts.ContactGraph``) for the body pairs, the contacts, last frame's
+#: contacts and the look's scratch, then the frame's own buffers: the bodies' angles
+#: where the look found them, the stacked rows and their ends' velocities.
+GRAPH_FIELDS = [
+    ("pairs", _I2), ("fast", _B1), ("sorted_pairs", _I2), ("linked", _I1), ("ci", _I2),
+    ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),
+    ("trig", _F2), ("order", _I1), ("pose", _F2), ("angle0", _F1), ("rows", _I1),
+    ("before", _F2),
+]
+GRAPH_ARGS = GraphArgsType(GRAPH_FIELDS)
+
+
+@njit(cache=True)
+def graph_args(pairs, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable, boxes, trig,
+               order, pose, angle0, rows, before):
+    """A ``GraphArgs`` of these (``GRAPH_FIELDS``)."""
+    g = structref.new(GRAPH_ARGS)
+    g.pairs, g.fast, g.sorted_pairs, g.linked, g.ci = pairs, fast, sorted_pairs, linked, ci
+    g.cf, g.old_ci, g.old_cf, g.otable, g.boxes = cf, old_ci, old_cf, otable, boxes
+    g.trig, g.order, g.pose, g.angle0, g.rows = trig, order, pose, angle0, rows
+    g.before = before
+    return g
+
+
+@njit(cache=True)
+def graph_arrays(g):
+    """The arrays of ``g`` (``GraphArgs``), in ``GRAPH_FIELDS``' order (for tests: that
+    the kept object holds the graph's arrays of now)."""
+    return (g.pairs, g.fast, g.sorted_pairs, g.linked, g.ci, g.cf, g.old_ci, g.old_cf,
+            g.otable, g.boxes, g.trig, g.order, g.pose, g.angle0, g.rows, g.before)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .astray import first_astray_body
 from .continuous import continuous, may_be_fast
 from .joints import joint_substep
 from .rigid import body_pairs, integrate_bodies, split_spinning
@@ -85,7 +86,8 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                 group, layer, mask, piece_off, vert_off, verts, radius, segs, seg_friction,
                 walls, use_bounds, slop, seg_surf, seg_layer, pairs, fast, sorted_pairs,
                 linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still, boxes, trig,
-                carry, order, pose, ppos, pprev, pw, bounce, spin_px, headroom, static):
+                carry, order, pose, ppos, pprev, pw, bounce, spin_px, headroom, static, rows,
+                before):
     """The whole frame of ``rigid_substeps``' world, its first substep too: what the stages
     do at it — integrate, the joints, then Collide's look for the frame's contacts (the
     body pairs, ``split_spinning``, ``find_contacts`` warm-started from last frame's),
@@ -102,10 +104,11 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
     them cost the call ~0.1 µs an element to type; flat, ~0.03.
 
     ``static``: the bodies' inverse masses as the sweep counts static geometry (a frozen
-    body's 1).
+    body's 1). ``rows`` and ``before``: room for the stacked rows and their ends'
+    velocities (as many rows as ``ci``: the frame's first ``held`` are written).
 
-    Returns ``(k, pairs, slow pairs, fast turners, contacts, stacked rows, their before,
-    swept)``: ``k`` the count when the frame is done, ``swept`` whether a body may have
+    Returns ``(k, pairs, slow pairs, fast turners, contacts, held, swept)``: ``k`` the
+    count when the frame is done, ``held`` the stacked rows, ``swept`` whether a body may have
     been fast enough to be swept (``may_be_fast``: then every substep's contacts are
     followed by ``continuous``); −1 when the stages must take the first substep's Collide
     from its start (the pairs or contacts outgrew their rows, or a body turns fast enough
@@ -114,19 +117,18 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
-    none = np.zeros(0, dtype=np.int64)
     integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
     if nj > 0:
         joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
     npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs)
     if npairs > len(pairs) or npairs > len(sorted_pairs):
-        return -1, 0, 0, 0, 0, none, np.zeros((0, 2)), False
+        return -1, 0, 0, 0, 0, 0, False
     slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin_px, pairs,
                                  npairs, fast, sorted_pairs)
     if nfast and (len(segs) or use_bounds or _meets(sorted_pairs, slow, npairs, linked)):
         # a fast turner's contacts are found each substep (the stages'); with nothing static
         # to meet and no pair of it but jointed ones (which never collide), there are none
-        return -1, 0, 0, 0, 0, none, np.zeros((0, 2)), False
+        return -1, 0, 0, 0, 0, 0, False
     angle0[:m] = bprev_angle[:m]
     nc = find_contacts(sorted_pairs[:slow], m, bpos, bprev, bangle, bprev_angle, bw, biw,
                        extent, friction, restitution, piece_off, vert_off, verts, radius,
@@ -134,35 +136,47 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                        ci, cf, 0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast,
                        False, pw, carry, order, seg_surf, seg_layer, mask)
     if nc > len(ci):
-        return -1, 0, 0, 0, 0, none, np.zeros((0, 2)), False
+        return -1, 0, 0, 0, 0, 0, False
     sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
                         piece_off, vert_off, verts, radius, h, headroom)
-    rows = np.empty(nc, dtype=np.int64)
     held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
-    rows = rows[:held].copy()
-    before = np.zeros((held, 2))
+    before[:held] = 0.0
     rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
-                   angle0, pose, rows, before, bounce, m, bpos, bprev, bangle, bprev_angle, bw,
-                   biw, ppos, pprev, pw, sweep, np.empty_like(bprev), np.empty_like(bangle),
-                   static, extent, restitution, group, layer, mask, piece_off, vert_off, verts,
-                   radius, segs, walls, use_bounds, linked, slop, seg_layer, seg_surf)
-    return count, npairs, slow, nfast, nc, rows, before, sweep
+                   angle0, pose, rows[:held], before[:held], bounce, m, bpos, bprev, bangle,
+                   bprev_angle, bw, biw, ppos, pprev, pw, sweep, np.empty_like(bprev),
+                   np.empty_like(bangle), static, extent, restitution, group, layer, mask,
+                   piece_off, vert_off, verts, radius, segs, walls, use_bounds, linked, slop,
+                   seg_layer, seg_surf)
+    return count, npairs, slow, nfast, nc, held, sweep
 
 
 @njit(cache=True)
-def rigid_frame_held(a, pairs, fast, sorted_pairs, linked, angle0, ci, cf, old_ci, old_cf,
-                     old_n, otable, still, boxes, trig, carry, order, pose, static):
+def rigid_frame_held(a, g, old_n, still, carry, static):
     """``rigid_frame`` with what outlives the frame in ``a`` (``frame_args.RigidFrameArgs``)
-    and the contact graph's arrays of the frame after it: 19 arguments where the call took
-    74."""
-    return rigid_frame(a.count, a.h, a.damp, a.gx, a.gy, a.force, a.nj, a.a_body, a.a_part,
-                       a.b_body, a.b_part, a.la, a.lb, a.weld, a.axis, a.rest_angle,
-                       a.broken, a.impulse, a.spin, a.jforce, a.lower, a.upper,
-                       a.motor_speed, a.motor_torque, a.motor_impulse, a.lower_impulse,
-                       a.upper_impulse, a.m, a.bpos, a.bprev, a.bangle, a.bprev_angle, a.bw,
-                       a.biw, a.extent, a.friction, a.restitution, a.group, a.layer,
-                       a.mask, a.piece_off, a.vert_off, a.verts, a.radius, a.segs,
-                       a.seg_friction, a.walls, a.use_bounds, a.slop, a.seg_surf,
-                       a.seg_layer, pairs, fast, sorted_pairs, linked, angle0, ci, cf,
-                       old_ci, old_cf, old_n, otable, still, boxes, trig, carry, order,
-                       pose, a.ppos, a.pprev, a.pw, a.bounce, a.spin_px, a.headroom, static)
+    and the contact graph's rows in ``g`` (``frame_args.GraphArgs``): six arguments where
+    the call took 74. The frame's contacts are then kept as last frame's for the next
+    one's warm start (``ContactGraph.keep``'s copy) when its rows hold them, and the
+    bodies checked for the representable range (``physics.astray``'s look).
+
+    Returns ``rigid_frame``'s figures, whether the contacts were kept, and the first body
+    out of range (``first_astray_body``'s row; -1: none, or the frame not done)."""
+    k, npairs, slow, nfast, nc, held, sweep = rigid_frame(
+        a.count, a.h, a.damp, a.gx, a.gy, a.force, a.nj, a.a_body, a.a_part, a.b_body,
+        a.b_part, a.la, a.lb, a.weld, a.axis, a.rest_angle, a.broken, a.impulse, a.spin,
+        a.jforce, a.lower, a.upper, a.motor_speed, a.motor_torque, a.motor_impulse,
+        a.lower_impulse, a.upper_impulse, a.m, a.bpos, a.bprev, a.bangle, a.bprev_angle,
+        a.bw, a.biw, a.extent, a.friction, a.restitution, a.group, a.layer, a.mask,
+        a.piece_off, a.vert_off, a.verts, a.radius, a.segs, a.seg_friction, a.walls,
+        a.use_bounds, a.slop, a.seg_surf, a.seg_layer, g.pairs, g.fast, g.sorted_pairs,
+        g.linked, g.angle0, g.ci, g.cf, g.old_ci, g.old_cf, old_n, g.otable, still, g.boxes,
+        g.trig, carry, g.order, g.pose, a.ppos, a.pprev, a.pw, a.bounce, a.spin_px,
+        a.headroom, static, g.rows, g.before)
+    kept = k >= 0 and nc <= len(g.old_ci)
+    if kept:
+        g.old_ci[:nc] = g.ci[:nc]
+        g.old_cf[:nc] = g.cf[:nc]
+    astray = -1
+    if k >= 0:
+        astray = first_astray_body(a.m, a.bpos, a.bprev, a.bangle, a.max_coord,
+                                   a.step_limit)[0]
+    return k, npairs, slow, nfast, nc, held, sweep, kept, astray

@@ -21,22 +21,23 @@ if TYPE_CHECKING:
 
 
 def check(world: World) -> None:
-    """Raise ``WorldError`` naming the first particle or body out of range, if any."""
+    """Raise ``WorldError`` naming the first particle or body out of range, if any. The
+    bodies are not looked at again when the whole frame's kernel looked at them
+    (``physics.rigid_frame``) and nothing moved since: no stage ran, no position was
+    written, no row came or went (``World._bodies_within``)."""
     st = world.store
-    h = world.dt / world.substeps
-    step_limit = substep_limit(world)
-    for kind, table in (("Particle", st.particles), ("RigidBody", st.bodies)):
-        if not table.n:
-            continue
-        c = table.cols
-        if kind == "RigidBody":  # the angles too, in the same call
-            row, turned = first_astray_body(table.n, c["pos"], c["prev"], c["angle"],
-                                            limits.MAX_COORD, step_limit)
-        else:
-            row, turned = first_astray(table.n, c["pos"], c["prev"], limits.MAX_COORD,
-                                       step_limit), 0
+    p, b = st.particles, st.bodies
+    if p.n:
+        c = p.cols
+        row = first_astray(p.n, c["pos"], c["prev"], limits.MAX_COORD, substep_limit(world))
         if row >= 0:
-            _raise(world, kind, table, row, "angle" if turned else "x, y", h)
+            _raise(world, "Particle", p, row, "x, y")
+    if b.n and world.__dict__.get("_bodies_within") != (world.frame, st.poses, b.version):
+        c = b.cols  # the angles too, in the same call
+        row, turned = first_astray_body(b.n, c["pos"], c["prev"], c["angle"],
+                                        limits.MAX_COORD, substep_limit(world))
+        if row >= 0:
+            _raise(world, "RigidBody", b, row, "angle" if turned else "x, y")
 
 
 def substep_limit(world: World) -> float:
@@ -45,7 +46,8 @@ def substep_limit(world: World) -> float:
     return limits.MAX_SPEED * (world.dt / world.substeps) * (1.0 + 1e-9)
 
 
-def _raise(world: World, kind: str, table: object, row: int, field: str, h: float) -> None:
+def _raise(world: World, kind: str, table: object, row: int, field: str) -> None:
+    h = world.dt / world.substeps
     c = table.cols  # type: ignore[attr-defined]
     x, y = (float(v) for v in c["pos"][row])
     vx, vy = ((float(c["pos"][row, k]) - float(c["prev"][row, k])) / h for k in range(2))

@@ -109,6 +109,14 @@ class ContactGraph:
         # rows of the memory are valid while no body was removed since (rows move then)
         self.removals = self._store_removals = 0
         self.shape: tuple[int, int] = (-1, -1)  # the tables' versions the frame's rows are of
+        # the whole frame's own (``physics.rigid_frame``): the bodies' angles at its look,
+        # its stacked rows and their ends' velocities (rows as many as ``ci``'s)
+        self.frame_angle0 = np.zeros(0)
+        self.frame_rows = np.zeros(len(self.ci), dtype=np.int64)
+        self.frame_before = np.zeros((len(self.ci), 2))
+        # counts the times one of the arrays the whole frame's kernel takes was replaced
+        # (``physics.rigid_frame`` keeps them in one object while it holds)
+        self.layout = 0
 
     def grow(self, need: int) -> None:
         """Room for ``need`` rows (the first ``bodies`` kept)."""
@@ -118,12 +126,16 @@ class ContactGraph:
         order = np.zeros(2 * need, dtype=np.int64)
         order[: self.bodies] = self.order[: self.bodies]
         self.order = order
+        self.frame_rows = np.zeros(2 * need, dtype=np.int64)
+        self.frame_before = np.zeros((2 * need, 2))
+        self.layout += 1
 
     def keep(self) -> None:
         """Remember this frame's body contacts for the next frame's warm start."""
         n = self.bodies
         if len(self.old_ci) < n:
             self.old_ci, self.old_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
+            self.layout += 1
         self.old_ci[:n], self.old_cf[:n], self.old_n = self.ci[:n], self.cf[:n], n
         self.removals = self._store_removals
 
@@ -203,6 +215,7 @@ class ContactGraph:
                 cf[:n, col] = np.asarray(state[f"{key}_{name}"], dtype=np.float64)[keep]
             if key == "frame":
                 self.old_ci, self.old_cf, self.old_n = ci, cf, n
+                self.layout += 1
             else:
                 self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
 
@@ -223,11 +236,14 @@ class ContactGraph:
         """Scratch rows for ``bodies`` bodies and last frame's contacts (``find_contacts``)."""
         if len(self.order) < len(self.ci):
             self.order = np.zeros(len(self.ci), dtype=np.int64)
+            self.layout += 1
         if len(self.boxes) < bodies:
             self.boxes, self.trig = np.zeros((2 * bodies, 4)), np.zeros((2 * bodies, 2))
+            self.layout += 1
         size = 1 << (2 * self.old_n + 2).bit_length()  # a power of two above 2 × the rows
         if len(self.otable) < size:
             self.otable = np.zeros((size, 3), dtype=np.int64)
+            self.layout += 1
 
     def keep_substep(self) -> None:
         """Remember this substep's own contacts (after the frame's) for the next one's."""
@@ -273,8 +289,13 @@ def ready_frame(world: World, found: ContactGraph) -> None:
     found.shape = (st.bodies.version, st.joints.version)
     if len(found.fast) < n:
         found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
+        found.layout += 1
     if len(found.pose) < n:
         found.pose = np.zeros((c["pos"].shape[0], 4))
+        found.layout += 1
+    if len(found.frame_angle0) < n:
+        found.frame_angle0 = np.zeros(c["pos"].shape[0])
+        found.layout += 1
     joint_links(st, found)
 
 
@@ -302,9 +323,11 @@ def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) ->
     npairs = body_pairs(*pair_args, found.pairs)
     if npairs > len(found.pairs):
         found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
+        found.layout += 1
         body_pairs(*pair_args, found.pairs)
     if len(found.sorted_pairs) < npairs:
         found.sorted_pairs = np.zeros_like(found.pairs)
+        found.layout += 1
     slow, found.nfast = split_spinning(n, c["angle"], c["prev_angle"], c["extent"], frames,
                                        SPIN_PX, found.pairs, npairs, found.fast,
                                        found.sorted_pairs)
@@ -370,6 +393,7 @@ def joint_links(st: Any, found: ContactGraph) -> None:
     if key != found.linked_key:
         found.linked, found.plinked = _linked(st), _linked_particles(st)
         found.linked_key = key
+        found.layout += 1
 
 
 def _linked(st: Any) -> np.ndarray:

@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import limits
 from ..flags import kinematic
-from ..kernels.frame_args import rigid_frame_args
+from ..kernels.frame_args import graph_args, rigid_frame_args
 from ..kernels.rigid_frame import rigid_frame_held, rigid_substeps
+from .astray import substep_limit
 from .contacts import (
     HEADROOM,
     LEVEL_FRICTION,
@@ -104,25 +106,44 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     st.prepare()  # whole, as before each stage
     b = st.bodies
     ready_frame(world, found)
-    found.angle0 = np.empty(b.n)  # the kernel's, where the frame's look found them
     frame = ctx.substeps > 1
     still = look_room(world, found, frame)
-    k, npairs, slow, nfast, nc, rows, before, sweep = rigid_frame_held(
-        _held(world, ctx, collide), found.pairs, found.fast, found.sorted_pairs, found.linked,
-        found.angle0, found.ci, found.cf, found.old_ci, found.old_cf, found.old_n,
-        found.otable, still, found.boxes, found.trig, MATCH_PX if frame else 0.0,
-        found.order, found.pose, static_inverse_masses(st))
+    k, npairs, slow, nfast, nc, held, sweep, kept, astray = rigid_frame_held(
+        _held(world, ctx, collide), _graph(world, found), found.old_n, still,
+        MATCH_PX if frame else 0.0, static_inverse_masses(st))
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
+    found.angle0 = found.frame_angle0[:b.n]  # where the look found them (or the stages will)
     if k < 0:
         return 0, len(stages) - 1
     found.nfast, found.bodies, found.n = nfast, nc, nc  # fast turners meet nothing
     found.slow_pairs, found.fast_pairs = found.sorted_pairs[:slow], found.sorted_pairs[slow:npairs]
     found.sweep_key, found.sweep = (world.frame, b.version), sweep
-    found.stacked_key, found.stacked, found.before = (world.frame, found.shape, nc), rows, before
-    found.keep()
-    found.keep_substep()
+    found.stacked_key = (world.frame, found.shape, nc)
+    found.stacked, found.before = found.frame_rows[:held], found.frame_before[:held]
+    if kept:  # the kernel copied them (``ContactGraph.keep``'s copy)
+        found.old_n, found.removals = nc, found._store_removals
+    else:
+        found.keep()
+    found.sub_n = 0  # (``keep_substep``: no contacts of a substep's own)
+    # every body within the representable range as the frame left them: the frame's end
+    # looks again only if something moved since (``physics.astray.check``)
+    world._bodies_within = (world.frame, st.poses, b.version) if astray < 0 else None
     world.substep_index = ctx.substeps - 1
     return ctx.substeps, 0
+
+
+def _graph(world: World, found: Any) -> Any:
+    """``rigid_frame_held``'s contact-graph argument: the graph's arrays in one
+    ``kernels.frame_args.GraphArgs``, kept on the world while ``found`` and its arrays
+    are the same (``ContactGraph.layout`` counts their replacements)."""
+    kept = world.__dict__.get("_graph_held")
+    if kept is None or kept[0] is not found or kept[1] != found.layout:
+        g = graph_args(found.pairs, found.fast, found.sorted_pairs, found.linked, found.ci,
+                       found.cf, found.old_ci, found.old_cf, found.otable, found.boxes,
+                       found.trig, found.order, found.pose, found.frame_angle0,
+                       found.frame_rows, found.frame_before)
+        kept = world._graph_held = (found, found.layout, g)
+    return kept[2]
 
 
 def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
@@ -149,7 +170,7 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
             st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
             lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
             world.contact_slop, lvl.seg_surf, lvl.seg_layer, *_particle_columns(st),
-            collide.bounce_speed, SPIN_PX, HEADROOM)
+            collide.bounce_speed, SPIN_PX, HEADROOM, limits.MAX_COORD, substep_limit(world))
         kept = world._rigid_held = (key, args, (joints, force, st.body_piece_off, packed,
                                                 found.walls))
     return kept[1]

@@ -31,6 +31,7 @@ class Break(Stage):
     """
 
     name = "break"
+    moves = False  # it measures and breaks links, and wakes what hung from them
 
     def __init__(self, break_frames: int = 3) -> None:
         self.break_frames = limits.check("Break", "break_frames", break_frames)

@@ -36,6 +36,10 @@ class Stage(esper.Processor):
 
     name = "stage"
     per_substep = False
+    #: Whether a frame of it may move rows (positions, velocities, angles): after one that
+    #: may, the broad phase's kept grids and the frame's range look are made again
+    #: (``Store.poses``). A stage that only measures, breaks links or wakes says False.
+    moves = True
     #: Resource and component types a world must hold for this stage to run (a
     #: component: at least one entity has it); loading refuses a world without them.
     requires: tuple[type, ...] = ()
@@ -72,7 +76,8 @@ def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
     prof = world.profile
     t0 = perf_counter() if prof is not None else 0.0
     run(*args)
-    store.poses += 1  # what it moved, the kept grids no longer hold (physics.broadphase)
+    if stage.moves:  # what it moved, the kept grids no longer hold (physics.broadphase)
+        store.poses += 1
     if prof is not None:
         prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
 

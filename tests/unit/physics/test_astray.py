@@ -58,3 +58,31 @@ def test_a_body_whose_angle_is_lost_is_named_after_any_position_that_is() -> Non
     pos[3, 0] = 1e9  # a later row's position still comes first
     assert first_astray_body(4, pos, prev, angle, 100.0, 10.0) == (3, 0)
     assert first_astray_body(3, pos, prev, angle, 100.0, 10.0) == (1, 1)  # rows 0..n only
+
+
+def test_the_whole_frames_look_stands_only_while_nothing_moved_after_it() -> None:
+    """A world of bodies alone is looked at in the frame's kernel (``physics.rigid_frame``)
+    and not again at the frame's end; what a later stage moves out of range is still
+    named there."""
+    import spy
+
+    from ecsgoo.physics import astray
+
+    class Fling(systems.Stage):  # a game's stage after the solver, writing rows itself
+        def __init__(self) -> None:
+            self.at: int | None = None
+
+        def process(self, world: World) -> None:
+            if self.at is not None:
+                world.store.bodies.cols["pos"][self.at, 0] = limits.MAX_COORD * 2
+
+    for fling in (None, Fling()):
+        w = World(bounds=None).use(*(s() for s in systems.SOLVER), *([fling] if fling else []))
+        w.create_entity(RigidBody.box(0, 0, 400, 20), Anchor())
+        e = w.create_entity(RigidBody.box(0, 40, 40, 40, mass=1.0))
+        with spy.returns(astray, "first_astray_body") as looks:
+            w.step(3)
+        assert len(looks) == (3 if fling else 0)  # a stage ran after the kernel: again
+    fling.at = w.store.bslot[e]
+    with pytest.raises(WorldError, match=rf"entity {e} \(RigidBody\).*field x, y"):
+        w.step()

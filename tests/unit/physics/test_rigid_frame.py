@@ -172,3 +172,43 @@ def test_it_takes_whole_frames_where_it_may_and_not_where_it_may_not():
     assert later == [True] and _spied(w, 1) == [(6, 0)]  # room enough the next frame
     w = saving.loads(saving.dumps(_one_box()))
     assert _spied(w, 2) == [(0, 0), (6, 0)]  # the loaded memory given by the stages first
+
+
+def _same_arrays(world: World) -> None:
+    """The graph object the next whole frame's kernel would be handed holds the graph's
+    arrays of now (the same memory, the same shape): every replacement was counted."""
+    from ecsgoo.kernels.frame_args import graph_arrays
+
+    found = world.contacts
+    kept = rigid_frame._graph(world, found)
+    theirs = (found.pairs, found.fast, found.sorted_pairs, found.linked, found.ci, found.cf,
+              found.old_ci, found.old_cf, found.otable, found.boxes, found.trig, found.order,
+              found.pose, found.frame_angle0, found.frame_rows, found.frame_before)
+    for ours, its in zip(graph_arrays(kept), theirs, strict=True):
+        assert ours.ctypes.data == its.ctypes.data and ours.shape == its.shape
+
+
+def test_the_kept_graph_object_holds_the_graphs_arrays_as_they_grow_and_change():
+    w = _one_box()
+    w.step()
+    _same_arrays(w)
+    first = w.__dict__["_graph_held"][2]
+    w.step()
+    assert w.__dict__["_graph_held"][2] is first  # nothing replaced: the same object
+    for k in range(40):  # a heap: more pairs, contacts, boxes and scratch than at first
+        w.create_entity(RigidBody.box(-100 + 25 * (k % 9), 80 + 30 * (k // 9), 20, 20))
+        w.step()
+        _same_arrays(w)
+    links = [w.create_entity(RigidBody.box(300 + 25 * k, 200, 20, 4)) for k in range(4)]
+    for a, b in zip(links, links[1:], strict=False):  # a joint: another linked array
+        w.create_entity(Joint(a, b, w.component(a, RigidBody).x + 12, 200))
+    w.step()
+    _same_arrays(w)
+    twin = w.clone()
+    twin.step(2)
+    _same_arrays(twin)
+    assert twin.__dict__["_graph_held"][2] is not w.__dict__["_graph_held"][2]
+    _same_arrays(w)
+    w = saving.loads(saving.dumps(w))  # a loaded memory: last frame's rows are another
+    w.step(2)
+    _same_arrays(w)
