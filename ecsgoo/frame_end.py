@@ -9,6 +9,10 @@ call; each service hands it its part (``contact_events.quiet_watch``,
 a row come or gone, rigid bodies, soft bodies' outlines, more rows than one cell of
 the grid takes — goes the usual way, service by service, to the same bits: the look
 writes nothing unless it is all done.
+
+A world of rigid bodies alone ends its frame without a call when nothing is watched,
+touching or sensed, nothing was moved by ``move_to``, it does not sleep and its frame's
+kernel looked at the bodies' range with nothing moved since (``_quiet_bodies``).
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import contact_events, limits, sensors, sleeping
+from .flags import stopping, watched
 from .kernels.frame_args import quiet_args
 from .kernels.frame_end import QUIET, loud, quiet_end
 from .physics import astray
 from .physics.broadphase import one_cell
+from .sensors import Sensor
 
 if TYPE_CHECKING:
     from .world import World
@@ -35,6 +41,8 @@ def quiet(world: World) -> bool:
     thawed (which ``sleeping.update`` does first anyway)."""
     st = world.store
     p = st.particles
+    if ENABLED and st.bodies.n and not p.n and len(st.outline_off) <= 1:
+        return _quiet_bodies(world)
     if not ENABLED or st.bodies.n or len(st.outline_off) > 1 or not p.n:
         return False
     st.prepare()  # the rows as a stage or a handler left them, as each service makes them
@@ -55,6 +63,21 @@ def quiet(world: World) -> bool:
     if look[0]:
         sleeping.quiet_done(world, sleeps, resting)
     return True
+
+
+def _quiet_bodies(world: World) -> bool:
+    """A world of bodies alone whose frame's end has nothing to do: nothing watched and
+    nothing touching or arriving (``contact_events.update`` returns at once), no sensor,
+    no body moved by ``move_to`` (``kinematic.stop``), the bodies looked at for their range
+    in the frame's kernel with nothing moved since (``astray.check``), and no sleeping."""
+    st = world.store
+    b = st.bodies
+    if world.sleep or watched(b) or stopping(b) or world._has_any(Sensor):
+        return False
+    state = world.resource(contact_events.Touching)
+    if state is not None and (state.pairs or state.arriving):
+        return False
+    return world.__dict__.get("_bodies_within") == (world.frame, st.poses, b.version)
 
 
 def _held(world: World, pack: tuple[Any, ...]) -> Any:

@@ -108,7 +108,7 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     ready_frame(world, found)
     frame = ctx.substeps > 1
     still = look_room(world, found, frame)
-    k, npairs, slow, nfast, nc, held, sweep, kept, astray = rigid_frame_held(
+    k, _, _, nfast, nc, _, _, kept, astray = rigid_frame_held(
         _held(world, ctx, collide), _graph(world, found), found.old_n, still,
         MATCH_PX if frame else 0.0, static_inverse_masses(st))
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
@@ -116,10 +116,10 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     if k < 0:
         return 0, len(stages) - 1
     found.nfast, found.bodies, found.n = nfast, nc, nc  # fast turners meet nothing
-    found.slow_pairs, found.fast_pairs = found.sorted_pairs[:slow], found.sorted_pairs[slow:npairs]
-    found.sweep_key, found.sweep = (world.frame, b.version), sweep
-    found.stacked_key = (world.frame, found.shape, nc)
-    found.stacked, found.before = found.frame_rows[:held], found.frame_before[:held]
+    # the frame is done: what only its later substeps read (the pairs split by turning,
+    # the stacked rows, whether to sweep) is not handed on; the stages' next look makes
+    # its own (``contacts.find`` at a first substep, ``collide``'s keys of the frame)
+    found.stacked_key = found.sweep_key = None
     if kept:  # the kernel copied them (``ContactGraph.keep``'s copy)
         found.old_n, found.removals = nc, found._store_removals
     else:
@@ -153,15 +153,18 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
     kept on the world (made again when one of those changed: typing its ~50 arrays once,
     not every frame)."""
     st, found = world.store, world.contacts
-    b, p, lvl = st.bodies, st.particles, world.level
-    joints, force, packed = joint_arrays(st), world.body_force, lvl._packed()
-    # arrays by identity (kept below, so no other takes their id): the forces' buffer, the
-    # joints' columns, the bodies' pieces (made anew at each change), the level's, the walls
-    key = (b, b.version, p, p.version, joints[0], id(joints[1]), id(force.base),
-           id(st.body_piece_off), id(packed), id(found.walls), world.bounds, ctx,
-           world._damping, world._gravity, world.contact_slop, collide.bounce_speed)
+    b, p, j, lvl = st.bodies, st.particles, st.joints, world.level
+    packed, buffer = lvl._packed(), world._body_force
+    # a table's columns are other arrays only when its rows came or went (its version);
+    # arrays by identity (kept below, so no other takes their id): the forces' buffer
+    # (grown only with the rows), the bodies' pieces (made anew at each change), the
+    # level's, the walls
+    key = (b, b.version, p, p.version, j, j.version, id(buffer), id(st.body_piece_off),
+           id(packed), id(found.walls), world.bounds, ctx, world._damping, world._gravity,
+           world.contact_slop, collide.bounce_speed)
     kept = world.__dict__.get("_rigid_held")
     if kept is None or kept[0] != key:
+        joints, force = joint_arrays(st), world.body_force
         c, h = b.cols, ctx.h
         args = rigid_frame_args(
             ctx.substeps, h, world.damping ** (h * 60.0), *world.gravity, force, *joints,
@@ -171,7 +174,7 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
             lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
             world.contact_slop, lvl.seg_surf, lvl.seg_layer, *_particle_columns(st),
             collide.bounce_speed, SPIN_PX, HEADROOM, limits.MAX_COORD, substep_limit(world))
-        kept = world._rigid_held = (key, args, (joints, force, st.body_piece_off, packed,
+        kept = world._rigid_held = (key, args, (buffer, st.body_piece_off, packed,
                                                 found.walls))
     return kept[1]
 

@@ -122,3 +122,46 @@ def test_the_one_call_meets_the_level_and_bounds_as_they_are_now():
     events = _met_by_what_changed(True)
     assert events == _met_by_what_changed(False)
     assert sum(e[0] == "began" for e in events) == 2, events
+
+
+def _bodies_run(seed: int) -> tuple[list, list, list]:
+    """300 frames of a world of boxes while a game watches one, adds a sensor, moves one
+    with ``move_to`` and pushes others: the state hashes, the sensors' lists, the events."""
+    from ecsgoo import Anchor, RigidBody
+
+    rng = np.random.default_rng(seed)
+    w = World(bounds=None).use(*(s() for s in systems.SOLVER))
+    w.create_entity(RigidBody.box(300, 0, 600, 20), Anchor())
+    boxes = [w.create_entity(RigidBody.box(60 + 50 * k, 40 + 30 * (k % 3), 30, 30, mass=1.0))
+             for k in range(8)]
+    log = record(w, **EVENTS)
+    hashes, inside = [], []
+    for frame in range(300):
+        roll = rng.random()
+        if frame == 60:
+            w.component(boxes[2], RigidBody).events = True  # watched until it lands
+        elif frame == 100:
+            w.component(boxes[2], RigidBody).events = False
+        elif frame == 150:
+            w.create_entity(Sensor.box(300, 60, 200, 120))
+        elif frame == 190:
+            paddle = w.create_entity(RigidBody.box(450, 250, 60, 10, kind="kinematic"))
+        elif frame in (200, 201):
+            w.move_to(paddle, 420.0, 250.0 - frame * 0.1)
+        elif roll < 0.05:
+            w.component(int(rng.choice(boxes)), RigidBody).vy = 250.0
+        w.step()
+        hashes.append(w.state_hash())
+        inside.append([list(s.inside) for _, s in w.get_component(Sensor)])
+    return hashes, inside, log
+
+
+def test_a_world_of_bodies_ends_quietly_only_with_nothing_to_do(monkeypatch):
+    with spy.returns(frame_end, "_quiet_bodies") as ended:
+        hashes, inside, log = _bodies_run(0)
+    monkeypatch.setattr(frame_end, "ENABLED", False)
+    assert _bodies_run(0) == (hashes, inside, log)
+    assert any(e[0] == "began" for e in log)
+    # quiet before the watch, not while watched (or touching), quiet again until the sensor
+    assert all(ended[:60]) and not any(ended[60:100]) and not any(ended[150:])
+    assert any(ended[100:150])
