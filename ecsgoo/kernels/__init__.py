@@ -8,10 +8,21 @@ types every argument at each call from Python, and a container costs more there
 than its members. Measured here (numba 0.68, 30 float arrays, an empty kernel):
 30 arrays 1.42 µs a call, one tuple of them 1.78 µs, one ``NamedTuple`` 2.83 µs. A
 frame makes ~200 kernel calls, so bundles at the boundary would add ~0.3 ms a frame —
-as much as a small scene costs. Inside a kernel a bundle costs nothing to build,
-but a call from kernel to kernel is not free either: one passing ~40 arrays cost
-~0.6 µs here, and a helper over arrays marked ``inline="always"`` ran ~8× slower than
-a plain ``@njit`` one (``joints``: measured in its docstring).
+as much as a small scene costs. (A numba StructRef is the exception: ~0.6 µs for the
+fused frames' ~60 arrays, kept while they hold: ``frame_args``.) Inside a kernel a
+bundle costs nothing to build, but a call from kernel to kernel is not free either: one
+passing ~40 arrays cost ~0.6 µs here, and a helper over arrays marked
+``inline="always"`` ran ~8× slower than a plain ``@njit`` one (``joints``: measured in
+its docstring).
+
+Why some kernels say ``_nrt=False``: numba counts the references of every array a
+kernel is handed — an atomic increment as it starts and a decrement as it returns, for
+each array argument, kept by its control flow from being pruned (``NRT_incref`` and
+``NRT_decref``: 17–20 % of a small scene's frame by ``perf``, the solver's substeps
+calling kernel after kernel). A kernel that makes no array, and calls only kernels that
+make none, is compiled without numba's runtime: no counts. Such a kernel cannot make an
+array, nor can one it calls (``np.empty`` fails to compile there); the rigid solver's
+substep kernels are, its look (which sorts and allocates) is not. Same bits.
 """
 
 import os as _os

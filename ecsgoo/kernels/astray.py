@@ -7,7 +7,7 @@ import math
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_astray(n, pos, prev, limit, step_limit):
     """The first of rows ``0..n`` with a coordinate not finite or beyond ``±limit`` px, or
     a last substep's move longer than ``step_limit`` px along an axis; -1 if none."""
@@ -19,7 +19,7 @@ def first_astray(n, pos, prev, limit, step_limit):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_unturnable(n, angle):
     """The first of rows ``0..n`` whose angle is not finite; -1 if none."""
     for i in range(n):
@@ -28,7 +28,7 @@ def first_unturnable(n, angle):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_astray_body(n, pos, prev, angle, limit, step_limit):
     """``first_astray``'s row of rows ``0..n``, or else ``first_unturnable``'s, in one call:
     ``(row, 0)`` for a position or move, ``(row, 1)`` for an angle, ``(-1, 0)`` if none."""

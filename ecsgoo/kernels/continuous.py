@@ -76,7 +76,7 @@ def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, stati
     return stopped
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def may_be_fast(n, pos, prev, angle, prev_angle, w, extent, force, gx, gy, piece_off,
                 vert_off, verts, radius, h, headroom):
     """Whether any moving body may turn fast this frame: its last substep's move, plus

@@ -80,7 +80,7 @@ def _schedule(q, first, extra):
     return first + q // (1 + extra), q % (1 + extra) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rotations(nj, a_body, b_body, broken, angle, rot, stamp, mark):
     """``rot[b]`` = (cos, sin) of ``angle[b]`` for every body at a joint's end, each once
     (``stamp[b]`` set to ``mark``)."""
@@ -116,7 +116,7 @@ def _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw, pw, heavy):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
                 impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                 lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
@@ -220,7 +220,7 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
                     rot[body, 0], rot[body, 1] = c - s * turn, s + c * turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, sign, pos, angle, ppos):
     """Add ``sign`` × each end's move (x, y and turn: a's, b's) to ``pos`` and ``angle``
     (a body's) or ``ppos`` (a particle's)."""
@@ -234,7 +234,7 @@ def _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, sign, pos, angle, p
             ppos[part, 1] += sign * dy
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _slider(k, mode, ab, bb, pax, pay, rax, ray, vax, vay, oma, wa, iwa, pbx, pby, rbx, rby,
             vbx, vby, omb, wb, iwb, rot, bangle, bprev_angle, axis, rest_angle, impulse, spin,
             force, lower, upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
@@ -313,14 +313,14 @@ def _limit(old, speed, gap, k, inv_h):
     return max(old - (speed + max(gap, 0.0) * inv_h) / k, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _joint_angle(ab, bb, use_prev, bangle, bprev_angle):
     """b's angle less a's (a particle end: 0), rad, where the substep started or now."""
     angles = bprev_angle if use_prev else bangle
     return (angles[bb] if bb >= 0 else 0.0) - (angles[ab] if ab >= 0 else 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower, upper, motor_speed,
                       motor_torque, motor_impulse, lower_impulse, upper_impulse):
     """Joint ``k``'s motor and limit impulses this pass (angular, on b; −that on a) at
@@ -347,7 +347,7 @@ def _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower, upper, moto
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end(body, part, lx, ly, use_prev, bpos, bprev, bangle, bprev_angle, rot, bw, biw, ppos,
          pprev, pw, inv_h):
     """One joint end: its anchor point (where the substep started, or where it is now),

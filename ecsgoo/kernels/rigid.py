@@ -65,7 +65,7 @@ from .rigid_solver import (
 #: margin of a fast body's whole motion meets shapes far off its path, and deflects it).
 FAST = 0.5
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def integrate_bodies(n, pos, prev, angle, prev_angle, force, w, gx, gy, damp, h):
     """Verlet-advance every moving body one substep under gravity and its force."""
     h2 = h * h
@@ -160,7 +160,7 @@ def _mix(mu_a, mu_b, e_a, e_b):
     return math.sqrt(mu_a * mu_b), max(e_a, e_b)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def inner_radius(i, piece_off, vert_off, verts, radius):
     """px: half the thickness of body ``i``'s thinnest piece (a circle: its radius; a
     polygon: its radius plus the least distance from its vertices' mean to an edge)."""
@@ -271,7 +271,7 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, fricti
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def split_spinning(n, angle, prev_angle, extent, frames, spin, pairs, npairs, fast, out):
     """Flag the bodies whose farthest point sweeps more than ``spin`` px in a frame by
     turning (``fast``), and order ``pairs[:npairs]`` into ``out``: the pairs of slow
@@ -300,7 +300,7 @@ def _slot(a, b, mask):
     return (a * 73856093 ^ b * 19349663) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pair_index(oci, n, table):
     """Last frame's body–body contacts ``oci[:n]`` by pair (for ``_keep``): an open-
     addressing table of rows ``(a · 2³² + b, first row, count)`` (-1 keys: empty; its
@@ -324,7 +324,7 @@ def pair_index(oci, n, table):
             table[at, 2] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, out, trig):
     """Each body's bounding box ``(x0, y0, x1, y1)`` px where the substep started, and
     the cosine and sine of its angle then (``trig``: the pairs' narrow phase reads them,

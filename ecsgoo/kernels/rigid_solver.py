@@ -59,7 +59,7 @@ LAX, LAY, LBX, LBY, LNX, LNY, RPX, RPY, RPA = range(19, 28)
 CF = 28
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def poses(n, pos, angle, angle0, out):
     """Each body's ``(x, y, cos, sin)`` of its turn since the frame's contacts were found.
 
@@ -136,7 +136,7 @@ def _particles_get(ci, cf, k, dx, dy, target, pw):
 # The kernels below load each contact's two ends into local variables, change their
 # velocities and store them back, rather than passing arrays to helpers: numba counts
 # references of every array argument of a call, and that cost 10× the arithmetic.
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, mode,
            pose, pp, threshold, first=0):
     """One pass of ``mode`` over contacts ``first..nc``: 0 warm start, 1 solve (biased,
@@ -223,7 +223,7 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
                 _particles_get(ci, cf, k, -jbx_sum * h, -jby_sum * h, pprev, pw)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
                   last, pose, n, angle0):
     """``_sweep``'s warm start (mode 0), solve (1) and relax (2), modes ``first`` to
@@ -241,7 +241,7 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
                      pose)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pass_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, mode,
                  pose):
     """One pass of ``_sweep_bodies``, of ``mode``."""
@@ -303,7 +303,7 @@ def _inverse(w, iw, rx, ry, dx, dy):
     return w + iw * t * t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare_contacts(first, count, ci, cf, bw, biw, pw):
     """Effective masses of contacts ``first..count`` along normal and tangent (once, when
     they are found: the arms stay fixed for the frame, as in Box2D)."""
@@ -323,7 +323,7 @@ def prepare_contacts(first, count, ci, cf, bw, biw, pw):
             cf[k, col] = 1.0 / inv if inv > 0.0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                 threshold):
     """Give back ``e ×`` the approach speed of impacts faster than ``threshold`` px/s."""
@@ -333,7 +333,7 @@ def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, ppr
            bpos, ppos, threshold, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
                     h, n, angle0, pose, last, threshold, nb_rows, order):
     """One substep over the contacts ``0..nc`` (bodies ``0..n``): warm start, solve (from
@@ -366,7 +366,7 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
              pose)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def separate(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, n,
              angle0, pose):
     """Take overlaps out in position only (Box2D v2's position solver, split from the

@@ -108,7 +108,7 @@ def stacked(nc, nb, ci, cf, bpos, bw, ppos, pw, gx, gy, out):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def before_solve(m, rows, ci, cf, pv, out):
     """The particle ends' velocities (px/s) of contacts ``rows[:m]`` where the frame began
     (``pv``: each particle's), into ``out[:m]`` (body rows: left): what says whether an
@@ -121,7 +121,7 @@ def before_solve(m, rows, ci, cf, pv, out):
             out[q, 0], out[q, 1] = _on_edge(pv, ci, cf, k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shock(m, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, n, angle0, pose,
           ppos, before, gx, gy, h):
     """The shock pass over contacts ``rows[:m]`` (``stacked``'s order): the upper body's
