@@ -364,3 +364,19 @@ def _end(body, part, lx, ly, use_prev, bpos, bprev, bangle, bprev_angle, rot, bw
     at = pprev if use_prev else ppos
     return (at[part, 0], at[part, 1], 0.0, 0.0, (ppos[part, 0] - pprev[part, 0]) * inv_h,
             (ppos[part, 1] - pprev[part, 1]) * inv_h, 0.0, pw[part], 0.0)
+
+
+@njit(cache=True, _nrt=False)
+def links_changed(n, a_body, b_body, a_part, b_part, broken, collide, seen):
+    """Whether joint rows ``0..n``' ends, ``broken`` and ``collide`` flags differ from what
+    ``seen`` (``(≥ n, 6)``) holds of them; ``seen`` then holds them (what the contact
+    graph's links were made from: ``physics.contacts.joint_links``)."""
+    changed = False
+    for k in range(n):
+        row = (a_body[k], b_body[k], a_part[k], b_part[k], 1 if broken[k] else 0,
+               1 if collide[k] else 0)
+        for c in range(6):
+            if seen[k, c] != row[c]:
+                seen[k, c] = row[c]
+                changed = True
+    return changed
