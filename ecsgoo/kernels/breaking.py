@@ -34,3 +34,14 @@ def update_springs(m, pos, a, b, rest, max_stretch, stretch, broken, buckled, ov
         else:
             over[s] = 0
     return count
+
+
+@njit(cache=True, _nrt=False)
+def joints_over(n, force, max_force, broken):
+    """How many of joint rows ``0..n`` held more than their ``max_force`` over the last
+    substep and are not broken yet (most frames: none, asked without numpy's temporaries)."""
+    count = 0
+    for k in range(n):
+        if force[k] > max_force[k] and not broken[k]:
+            count += 1
+    return count

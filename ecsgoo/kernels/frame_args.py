@@ -253,10 +253,3 @@ def graph_args(pairs, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable
     g.before = before
     return g
 
-
-@njit(cache=True)
-def graph_arrays(g):
-    """The arrays of ``g`` (``GraphArgs``), in ``GRAPH_FIELDS``' order (for tests: that
-    the kept object holds the graph's arrays of now)."""
-    return (g.pairs, g.fast, g.sorted_pairs, g.linked, g.ci, g.cf, g.old_ci, g.old_cf,
-            g.otable, g.boxes, g.trig, g.order, g.pose, g.angle0, g.rows, g.before)

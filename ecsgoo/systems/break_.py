@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..kernels.breaking import update_springs
+from ..kernels.breaking import joints_over, update_springs
 from .pipeline import Stage, register_stage
 
 if TYPE_CHECKING:
@@ -81,12 +81,10 @@ class Break(Stage):
             self._springs(world)
         self._tethers(world)
         j = world.store.joints
-        if j.n:
-            # the force the last substep needed (Project): a hanging mass m pulls m·g
-            over = j.force > j.max_force
-            if not over.any():
-                return  # none pulled past its strength (most frames; unbreakable ones never)
-            snapped = np.flatnonzero(over & ~j.broken)
+        c = j.cols
+        # the force the last substep needed (Project): a hanging mass m pulls m·g
+        if j.n and joints_over(j.n, c["force"], c["max_force"], c["broken"]):
+            snapped = np.flatnonzero((j.force > j.max_force) & ~j.broken)
             j.broken[snapped] = True
             for row in snapped.tolist():
                 world.dispatch("joint_broke", world, int(j.entity[row]))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import spy
+from numba import njit
 
 import scenes
 from ecsgoo import Anchor, Joint, RigidBody, World, saving, systems
@@ -174,11 +175,16 @@ def test_it_takes_whole_frames_where_it_may_and_not_where_it_may_not():
     assert _spied(w, 2) == [(0, 0), (6, 0)]  # the loaded memory given by the stages first
 
 
+@njit
+def graph_arrays(g):
+    """The arrays of ``g`` (a ``frame_args.GraphArgs``), in ``GRAPH_FIELDS``' order."""
+    return (g.pairs, g.fast, g.sorted_pairs, g.linked, g.ci, g.cf, g.old_ci, g.old_cf,
+            g.otable, g.boxes, g.trig, g.order, g.pose, g.angle0, g.rows, g.before)
+
+
 def _same_arrays(world: World) -> None:
     """The graph object the next whole frame's kernel would be handed holds the graph's
     arrays of now (the same memory, the same shape): every replacement was counted."""
-    from ecsgoo.kernels.frame_args import graph_arrays
-
     found = world.contacts
     kept = rigid_frame._graph(world, found)
     theirs = (found.pairs, found.fast, found.sorted_pairs, found.linked, found.ci, found.cf,
