@@ -12,7 +12,9 @@ writes nothing unless it is all done.
 
 A world of rigid bodies alone ends its frame without a call when nothing is watched,
 touching or sensed, nothing was moved by ``move_to``, it does not sleep and its frame's
-kernel looked at the bodies' range with nothing moved since (``_quiet_bodies``).
+kernel looked at the bodies' range with nothing moved since (``_quiet_bodies``); a world
+of particles asleep all through the frame with nothing watched, touching or sensed asks
+sleeping alone.
 """
 
 from __future__ import annotations
@@ -46,6 +48,11 @@ def quiet(world: World) -> bool:
     if not ENABLED or st.bodies.n or len(st.outline_off) > 1 or not p.n:
         return False
     st.prepare()  # the rows as a stage or a handler left them, as each service makes them
+    if world.rested and world.resting and _unwatched(world, p):
+        # asleep all through the frame, nothing watched, touching or sensed: no service has
+        # anything to look at but sleeping, which finds everything still at rest
+        sleeping.update(world)
+        return True
     watch = contact_events.quiet_watch(world)
     seen = None if watch is None else sensors.quiet_args(world)
     look = None if seen is None else sleeping.quiet_args(world)
@@ -65,6 +72,15 @@ def quiet(world: World) -> bool:
     return True
 
 
+def _unwatched(world: World, table: Any) -> bool:
+    """Nothing of ``table`` is watched for contact events, nothing was touching or arriving
+    (``contact_events.update`` returns at once) and there is no sensor."""
+    if watched(table) or world._has_any(Sensor):
+        return False
+    state = world.resource(contact_events.Touching)
+    return state is None or not (state.pairs or state.arriving)
+
+
 def _quiet_bodies(world: World) -> bool:
     """A world of bodies alone whose frame's end has nothing to do: nothing watched and
     nothing touching or arriving (``contact_events.update`` returns at once), no sensor,
@@ -72,10 +88,7 @@ def _quiet_bodies(world: World) -> bool:
     in the frame's kernel with nothing moved since (``astray.check``), and no sleeping."""
     st = world.store
     b = st.bodies
-    if world.sleep or watched(b) or stopping(b) or world._has_any(Sensor):
-        return False
-    state = world.resource(contact_events.Touching)
-    if state is not None and (state.pairs or state.arriving):
+    if world.sleep or stopping(b) or not _unwatched(world, b):
         return False
     return world.__dict__.get("_bodies_within") == (world.frame, st.poses, b.version)
 

@@ -165,3 +165,34 @@ def test_a_world_of_bodies_ends_quietly_only_with_nothing_to_do(monkeypatch):
     # quiet before the watch, not while watched (or touching), quiet again until the sensor
     assert all(ended[:60]) and not any(ended[60:100]) and not any(ended[150:])
     assert any(ended[100:150])
+
+
+def _resting_run() -> tuple[list, list, list]:
+    """A pile that falls asleep, then a game pokes it: a velocity written, a particle
+    watched, a sensor added: the state hashes, the sensors' lists and the events."""
+    w = World(bounds=(0, 0, 300, 300), sleep=True).use(*(s() for s in systems.SOLVER))
+    ents = [w.create_entity(Particle(20 + 14 * (k % 18), 10 + 14 * (k // 18), radius=6.0))
+            for k in range(54)]
+    log = record(w, **EVENTS)
+    hashes, inside = [], []
+    for frame in range(700):
+        if frame == 400:
+            w.component(ents[3], Particle).vy = 200.0  # wakes it: it hops and lands
+        elif frame == 500:
+            w.component(ents[40], Particle).events = True
+            w.component(ents[40], Particle).vy = 150.0
+        elif frame == 600:
+            w.create_entity(Sensor.box(150, 40, 300, 80))
+        w.step()
+        hashes.append(w.state_hash())
+        inside.append([list(s.inside) for _, s in w.get_component(Sensor)])
+    return hashes, inside, log
+
+
+def test_a_world_asleep_all_through_asks_sleeping_alone(monkeypatch):
+    with spy.returns(frame_end, "_unwatched") as asked:
+        hashes, inside, log = _resting_run()
+    assert sum(asked) > 100  # it rested long stretches before and between the pokes
+    monkeypatch.setattr(frame_end, "ENABLED", False)
+    assert _resting_run() == (hashes, inside, log)
+    assert any(e[0] == "began" for e in log)
