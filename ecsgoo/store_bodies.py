@@ -4,7 +4,8 @@ Bodies live in ``store.bodies`` (``columns.BODIES``); their shapes are packed
 into CSR arrays rebuilt lazily before a step after bodies come or go:
 ``body_piece_off`` (bodies + 1) into the pieces, ``piece_vert_off`` (pieces + 1)
 into ``piece_verts`` ((v, 2) px, body coordinates) and ``piece_radius`` (px; a
-circle is one vertex with a radius). Joints live in ``store.joints``
+circle is one vertex with a radius), with each body's thinnest half thickness in
+``body_inner`` (px, ``kernels.rigid.inner_radius``). Joints live in ``store.joints``
 (``columns.JOINTS``); their ends are body or particle rows, repointed when rows
 move. ``bslot[entity]`` is the body row of an entity.
 """
@@ -19,6 +20,7 @@ import numpy as np
 from .columns import NO_LIMIT
 from .derived import inverse_masses
 from .errors import WorldError
+from .kernels.rigid import inner_radii
 from .table import Table
 
 F8, I8 = np.float64, np.int64
@@ -119,6 +121,10 @@ class BodyRows:
         self.piece_verts = (np.concatenate([v for v, _ in pieces]) if pieces
                             else np.zeros((0, 2)))
         self.piece_radius = np.array([r for _, r in pieces], dtype=F8)
+        # each body's thinnest half thickness (px), read by the look and the sweep every frame
+        self.body_inner = np.zeros(len(counts))
+        inner_radii(len(counts), self.body_piece_off, self.piece_vert_off, self.piece_verts,
+                    self.piece_radius, self.body_inner)
         self._pieces_dirty = False
 
     # -- joints -------------------------------------------------------------------------

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from .manifold import collide_convex
-from .rigid import FAST, _filters, _mix, inner_radius
+from .rigid import FAST, _filters, _mix
 
 #: Conservative advancement's most steps per pair (each one provably safe); where it has
 #: not come within ``target`` by then, the body stops at the last safe pose.
@@ -42,7 +42,8 @@ MAX_ADVANCE = 40
 @njit(cache=True)
 def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, static, extent,
                restitution, group, layer, mask, piece_off, vert_off, verts, radius, segs,
-               seg_restitution, bounds, use_bounds, linked, slop, h, seg_layers, seg_surf):
+               seg_restitution, bounds, use_bounds, linked, slop, h, seg_layers, seg_surf,
+               inner):
     """Hold every moving body inside the bounds, and sweep every fast one against static
     geometry (see the module's docstring); returns how many bodies were stopped.
 
@@ -50,13 +51,14 @@ def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, stati
     passes move ``prev`` with ``pos``: the sweep is from where the body was, unpushed);
     ``static``: 0 for the bodies that count as static geometry now (the inverse masses,
     a frozen body's set to 1); ``linked``: sorted keys ``a · 2³² + b`` (a < b) of jointed
-    body pairs; ``slop`` (px): the world's contact slop."""
+    body pairs; ``slop`` (px): the world's contact slop; ``inner``: each body's
+    ``inner_radius`` (kept with its pieces)."""
     stopped = 0
     target = 0.25 * slop  # px: how close a swept piece comes before it counts as met
     for i in range(n):
         if w[i] == 0.0:
             continue
-        fast = FAST * inner_radius(i, piece_off, vert_off, verts, radius)  # px a substep
+        fast = FAST * inner[i]  # px a substep
         if use_bounds:
             _keep_inside(i, pos, prev, angle, piece_off, vert_off, verts, radius, bounds,
                          max(4.0 * slop, fast))
@@ -77,11 +79,12 @@ def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, stati
 
 
 @njit(cache=True, _nrt=False)
-def may_be_fast(n, pos, prev, angle, prev_angle, w, extent, force, gx, gy, piece_off,
-                vert_off, verts, radius, h, headroom):
+def may_be_fast(n, pos, prev, angle, prev_angle, w, extent, force, gx, gy, inner, h,
+                headroom):
     """Whether any moving body may turn fast this frame: its last substep's move, plus
     what gravity and its force add over ``1/headroom`` of a frame's worth of substeps,
-    past ``headroom × FAST`` of its thinnest piece's half thickness. None may: the frame
+    past ``headroom × FAST`` of its thinnest piece's half thickness (``inner``: each
+    body's ``inner_radius``). None may: the frame
     skips the sweep (``continuous``), which costs a call each substep."""
     h2 = h * h
     for i in range(n):
@@ -91,7 +94,7 @@ def may_be_fast(n, pos, prev, angle, prev_angle, w, extent, force, gx, gy, piece
         ax, ay = (gx + force[i, 0] * w[i]) * h2, (gy + force[i, 1] * w[i]) * h2
         move = (math.sqrt(dx * dx + dy * dy) + math.sqrt(ax * ax + ay * ay) / headroom
                 + abs(angle[i] - prev_angle[i]) * extent[i])
-        if move > headroom * FAST * inner_radius(i, piece_off, vert_off, verts, radius):
+        if move > headroom * FAST * inner[i]:
             return True
     return False
 

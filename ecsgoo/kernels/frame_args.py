@@ -186,7 +186,7 @@ RIGID_FIELDS = [
     ("radius", _F1), ("segs", _F2), ("seg_friction", _F), ("walls", _F1),
     ("use_bounds", _B), ("slop", _F), ("seg_surf", _F2), ("seg_layer", _I1),
     ("ppos", _F2), ("pprev", _F2), ("pw", _F1), ("bounce", _F), ("spin_px", _F),
-    ("headroom", _F), ("max_coord", _F), ("step_limit", _F),
+    ("headroom", _F), ("max_coord", _F), ("step_limit", _F), ("inner", _F1),
 ]
 RIGID_ARGS = RigidFrameArgsType(RIGID_FIELDS)
 
@@ -198,7 +198,7 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
                      bpos, bprev, bangle, bprev_angle, bw, biw, extent, friction, restitution,
                      group, layer, mask, piece_off, vert_off, verts, radius, segs,
                      seg_friction, walls, use_bounds, slop, seg_surf, seg_layer, ppos, pprev,
-                     pw, bounce, spin_px, headroom, max_coord, step_limit):
+                     pw, bounce, spin_px, headroom, max_coord, step_limit, inner):
     """A ``RigidFrameArgs`` of these (``RIGID_FIELDS``)."""
     a = structref.new(RIGID_ARGS)
     a.count, a.h, a.damp, a.gx, a.gy, a.force = count, h, damp, gx, gy, force
@@ -215,6 +215,7 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
     a.use_bounds, a.slop, a.seg_surf, a.seg_layer = use_bounds, slop, seg_surf, seg_layer
     a.ppos, a.pprev, a.pw, a.bounce = ppos, pprev, pw, bounce
     a.spin_px, a.headroom, a.max_coord, a.step_limit = spin_px, headroom, max_coord, step_limit
+    a.inner = inner
     return a
 
 

@@ -188,10 +188,18 @@ def inner_radius(i, piece_off, vert_off, verts, radius):
     return best
 
 
+@njit(cache=True, _nrt=False)
+def inner_radii(n, piece_off, vert_off, verts, radius, out):
+    """``inner_radius`` of bodies ``0..n`` into ``out`` (the store keeps them with the
+    pieces: ``Store.body_inner``; the look and the sweep read them every frame)."""
+    for i in range(n):
+        out[i] = inner_radius(i, piece_off, vert_off, verts, radius)
+
+
 @njit(cache=True)
 def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, friction,
                   restitution, piece_off, vert_off, verts, radius, slop, h, frames, linked,
-                  angle0, ci, cf, count, oci, ocf, otable, still, boxes, trig):
+                  angle0, ci, cf, count, oci, ocf, otable, still, boxes, trig, inner):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
 
@@ -203,6 +211,8 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, fricti
     see ``pair_index``) keeps them — the anchors, the normal
     and the impulses — with no narrow phase: a resting stack costs little. ``still``
     0: always find them anew.
+
+    ``inner``: each body's ``inner_radius`` (``inner_radii``, kept with its pieces).
 
     Appends from row ``count`` on; returns the new count (may exceed ``len(ci)``:
     then the caller grows the arrays and calls again).
@@ -222,8 +232,7 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, fricti
         dvy = (pos[b, 1] - yb) - (pos[a, 1] - ya)
         reach = math.sqrt(dvx * dvx + dvy * dvy)
         if (w[a] == 0.0) != (w[b] == 0.0):  # against static: continuous collision does more
-            reach = min(reach, FAST * inner_radius(b if w[a] == 0.0 else a, piece_off,
-                                                    vert_off, verts, radius))
+            reach = min(reach, FAST * inner[b if w[a] == 0.0 else a])
         margin = slop + reach * frames
         # bounding circles first: the sweep's boxes also pair diagonal neighbours
         gx, gy = xb - xa, yb - ya
@@ -417,7 +426,8 @@ def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev
 @njit(cache=True)
 def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                    piece_off, vert_off, verts, radius, segs, seg_friction, bounds, use_bounds,
-                   slop, h, frames, which, want, angle0, ci, cf, count, surf, layers, mask):
+                   slop, h, frames, which, want, angle0, ci, cf, count, surf, layers, mask,
+                   inner):
     """Contacts of every moving body with the level's segments and the world's bounds.
 
     ``segs`` (s, 4): x1, y1, x2, y2 px; ``bounds``: x0, y0, x1, y1 px; the bodies
@@ -436,7 +446,7 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
         motion = math.sqrt(vx * vx + vy * vy) + extent[i] * abs(angle[i] - aa)
         # faster than this, continuous collision (``kernels.continuous``) takes over: a
         # margin of the whole frame's motion would meet shapes far off its path
-        motion = min(motion, FAST * inner_radius(i, piece_off, vert_off, verts, radius))
+        motion = min(motion, FAST * inner[i])  # ``inner_radius``, kept per body
         margin = slop + motion * frames
         reach = extent[i] + margin
         ca, sa = math.cos(aa), math.sin(aa)

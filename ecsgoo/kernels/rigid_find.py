@@ -21,7 +21,7 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
                   restitution, piece_off, vert_off, verts, radius, segs, seg_friction, walls,
                   use_bounds, slop, h, frames, linked, angle0, ci, cf, first, oci, ocf, old_n,
                   otable, still, boxes, trig, fast, want, pw, carry_tol, order, surf, layers,
-                  mask):
+                  mask, inner):
     """Contacts of the body ``pairs`` and of the bodies whose ``fast`` flag is ``want``
     with the level ``segs`` and the ``walls`` (if ``use_bounds``), appended from row
     ``first`` with the speculative margin of ``frames`` substeps; a pair at rest
@@ -39,11 +39,11 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     count = body_contacts(pairs, len(pairs), pos, prev, angle, prev_angle, w, extent, friction,
                           restitution, piece_off, vert_off, verts, radius, slop, h, frames,
                           linked, angle0, ci, cf, first, oci, ocf, otable, still, boxes,
-                          trig)
+                          trig, inner)
     count = world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                            piece_off, vert_off, verts, radius, segs, seg_friction, walls,
                            use_bounds, slop, h, frames, fast, want, angle0, ci, cf, count, surf,
-                           layers, mask)
+                           layers, mask, inner)
     if count > len(ci):
         return count
     prepare_contacts(first, count, ci, cf, w, iw, pw)

@@ -30,7 +30,7 @@ def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_pa
                    bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
                    sweep, start, start_angle, static, extent, restitution, group, layer, mask,
                    piece_off, vert_off, verts, radius, segs, walls, use_bounds, linked, slop,
-                   seg_layer, seg_surf):
+                   seg_layer, seg_surf, inner):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``m`` bodies:
     integrate under gravity ``(gx, gy)`` and ``force`` and the joints (``nj`` to
     ``upper_impulse``: the joint table's arrays, ``physics.rigid_frame.joint_arrays``;
@@ -62,7 +62,7 @@ def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_pa
             continuous(m, bpos, bprev, bangle, bprev_angle, start, start_angle, bw, biw,
                        static, extent, restitution, group, layer, mask, piece_off, vert_off,
                        verts, radius, segs, 0.0, walls, use_bounds, linked, slop, h,
-                       seg_layer, seg_surf)
+                       seg_layer, seg_surf, inner)
 
 
 @njit(cache=True)
@@ -87,7 +87,7 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                 walls, use_bounds, slop, seg_surf, seg_layer, pairs, fast, sorted_pairs,
                 linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still, boxes, trig,
                 carry, order, pose, ppos, pprev, pw, bounce, spin_px, headroom, static, rows,
-                before):
+                before, inner):
     """The whole frame of ``rigid_substeps``' world, its first substep too: what the stages
     do at it — integrate, the joints, then Collide's look for the frame's contacts (the
     body pairs, ``split_spinning``, ``find_contacts`` warm-started from last frame's),
@@ -134,11 +134,11 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                        extent, friction, restitution, piece_off, vert_off, verts, radius,
                        segs, seg_friction, walls, use_bounds, slop, h, count, linked, angle0,
                        ci, cf, 0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast,
-                       False, pw, carry, order, seg_surf, seg_layer, mask)
+                       False, pw, carry, order, seg_surf, seg_layer, mask, inner)
     if nc > len(ci):
         return -1, 0, 0, 0, 0, 0, False
     sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
-                        piece_off, vert_off, verts, radius, h, headroom)
+                        inner, h, headroom)
     held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
     before[:held] = 0.0
     rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
@@ -146,7 +146,7 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                    bprev_angle, bw, biw, ppos, pprev, pw, sweep, np.empty_like(bprev),
                    np.empty_like(bangle), static, extent, restitution, group, layer, mask,
                    piece_off, vert_off, verts, radius, segs, walls, use_bounds, linked, slop,
-                   seg_layer, seg_surf)
+                   seg_layer, seg_surf, inner)
     return count, npairs, slow, nfast, nc, held, sweep
 
 
@@ -170,7 +170,7 @@ def rigid_frame_held(a, g, old_n, still, carry, static):
         a.use_bounds, a.slop, a.seg_surf, a.seg_layer, g.pairs, g.fast, g.sorted_pairs,
         g.linked, g.angle0, g.ci, g.cf, g.old_ci, g.old_cf, old_n, g.otable, still, g.boxes,
         g.trig, carry, g.order, g.pose, a.ppos, a.pprev, a.pw, a.bounce, a.spin_px,
-        a.headroom, static, g.rows, g.before)
+        a.headroom, static, g.rows, g.before, a.inner)
     kept = k >= 0 and nc <= len(g.old_ci)
     if kept:
         g.old_ci[:nc] = g.ci[:nc]

@@ -364,7 +364,7 @@ def _find(world: World, found: ContactGraph, h: float, first: int, pairs: np.nda
                               found.boxes, found.trig, found.fast, fast,
                               st.particles.cols["w"], MATCH_PX if frame else 0.0,
                               found.order, world.level.seg_surf, world.level.seg_layer,
-                              c["mask"])
+                              c["mask"], st.body_inner)
         if count <= len(found.ci):
             return count
         found.grow(count)

@@ -173,7 +173,8 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
             st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
             lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
             world.contact_slop, lvl.seg_surf, lvl.seg_layer, *_particle_columns(st),
-            collide.bounce_speed, SPIN_PX, HEADROOM, limits.MAX_COORD, substep_limit(world))
+            collide.bounce_speed, SPIN_PX, HEADROOM, limits.MAX_COORD, substep_limit(world),
+            st.body_inner)
         kept = world._rigid_held = (key, args, (buffer, st.body_piece_off, packed,
                                                 found.walls))
     return kept[1]
@@ -213,7 +214,7 @@ def _sweep_arguments(world: World, found: Any) -> tuple[Any, ...]:
             static_inverse_masses(st), c["extent"], c["restitution"], c["group"], c["layer"],
             c["mask"], st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
             lvl.segments, found.walls, world.bounds is not None, found.linked,
-            world.contact_slop, lvl.seg_layer, lvl.seg_surf)
+            world.contact_slop, lvl.seg_layer, lvl.seg_surf, st.body_inner)
 
 
 def joint_arrays(st: Any) -> tuple[Any, ...]:

@@ -338,8 +338,7 @@ def _sweeps(world: World, found: Any, ctx: StepContext) -> bool:
         found.sweep_key = key
         found.sweep = world.grabbed in st.bslot or may_be_fast(
             st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"],
-            c["extent"], world.body_force, *world.gravity, st.body_piece_off,
-            st.piece_vert_off, st.piece_verts, st.piece_radius, ctx.h, HEADROOM)
+            c["extent"], world.body_force, *world.gravity, st.body_inner, ctx.h, HEADROOM)
     return found.sweep
 
 
@@ -355,7 +354,8 @@ def _continuous(world: World, found: Any, start: tuple[np.ndarray, np.ndarray],
                _static(st), c["extent"], c["restitution"], c["group"], c["layer"], c["mask"],
                st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
                world.level.segments, 0.0, bounds, world.bounds is not None, found.linked,
-               world.contact_slop, h, world.level.seg_layer, world.level.seg_surf)
+               world.contact_slop, h, world.level.seg_layer, world.level.seg_surf,
+               st.body_inner)
 
 
 def _off_static_bodies(world: World, grid: Any, vmin: float, push: float,
