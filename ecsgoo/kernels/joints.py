@@ -58,11 +58,34 @@ def joint_substep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_a
     (``joint_sweep``'s modes 0–3), one of each for every row and ``JOINT_PASSES`` for
     the heavy ones (``_heavy_rows``), in one call (a call between kernels passing ~40
     arrays cost ~0.6 µs here: seven of them were half a 30-joint substep)."""
-    nb = len(bangle)
+    rot, stamp, heavy, extra = joint_scratch(nj, a_body, a_part, b_body, b_part, broken, bw,
+                                             pw, len(bangle))
+    joint_substep_with(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle,
+                       broken, impulse, spin, force, lower, upper, motor_speed, motor_torque,
+                       motor_impulse, lower_impulse, upper_impulse, bpos, bprev, bangle,
+                       bprev_angle, bw, biw, ppos, pprev, pw, h, rot, stamp, heavy, extra)
+
+
+@njit(cache=True)
+def joint_scratch(nj, a_body, a_part, b_body, b_part, broken, bw, pw, nb):
+    """What ``joint_substep_with`` works in for ``nb`` body rows: each body's rotation and
+    its stamp, the heavy rows' flags, and the extra passes they take — the same for every
+    substep of a frame (the inverse masses and broken flags change only between frames)."""
     rot, stamp = np.empty((nb, 2)), np.zeros(nb, np.int8)
     heavy = np.zeros(nj, np.bool_)
     extra = JOINT_PASSES - 1 if _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw,
                                             pw, heavy) else 0
+    return rot, stamp, heavy, extra
+
+
+@njit(cache=True, _nrt=False)
+def joint_substep_with(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle,
+                       broken, impulse, spin, force, lower, upper, motor_speed, motor_torque,
+                       motor_impulse, lower_impulse, upper_impulse, bpos, bprev, bangle,
+                       bprev_angle, bw, biw, ppos, pprev, pw, h, rot, stamp, heavy, extra):
+    """``joint_substep`` in the room ``joint_scratch`` made (a fused frame makes it once
+    for its substeps: no arrays made a substep, and no reference counts)."""
+    stamp[:] = 0
     joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
                 impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                 lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,

@@ -15,7 +15,7 @@ from numba import njit
 
 from .astray import first_astray_body
 from .continuous import continuous, may_be_fast
-from .joints import joint_substep
+from .joints import joint_scratch, joint_substep, joint_substep_with
 from .rigid import body_pairs, integrate_bodies, split_spinning
 from .rigid_find import find_contacts
 from .rigid_solver import contact_substep
@@ -44,12 +44,15 @@ def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_pa
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
+    # the joints' room, made once for the frame's substeps
+    rot, stamp, heavy, extra = joint_scratch(nj, a_body, a_part, b_body, b_part, broken, bw,
+                                             pw, len(bangle) if nj > 0 else 0)
     for k in range(first, count):
         if k > first or not begun:
             integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
             if nj > 0:
-                joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
-                              pw, h)
+                joint_substep_with(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
+                                   pprev, pw, h, rot, stamp, heavy, extra)
         if sweep:
             start[:] = bprev
             start_angle[:] = bprev_angle
