@@ -393,6 +393,8 @@ def joint_links(st: Any, found: ContactGraph) -> None:
     comparing the columns' bytes."""
     j = st.joints
     n, c = j.n, j.cols
+    if not n and found.linked_key == 0:
+        return  # no joints, as last frame: nothing linked
     seen = found.links_seen
     if len(seen) < n:  # (rows it has not seen yet: never equal to a row's)
         seen = found.links_seen = np.full((c["a_body"].shape[0], 6), -2, dtype=np.int64)
