@@ -124,19 +124,43 @@ def test_the_one_call_meets_the_level_and_bounds_as_they_are_now():
     assert sum(e[0] == "began" for e in events) == 2, events
 
 
-def _bodies_run(seed: int) -> tuple[list, list, list]:
+def _recorded(w: World, frames: int, act) -> tuple[list, list, list]:
+    """Step ``w`` ``frames`` times, ``act(frame)`` before each (what a game does between
+    frames): the state hashes, the sensors' lists and the events."""
+    log = record(w, **EVENTS)
+    hashes, inside = [], []
+    for frame in range(frames):
+        act(frame)
+        w.step()
+        hashes.append(w.state_hash())
+        inside.append([list(s.inside) for _, s in w.get_component(Sensor)])
+    return hashes, inside, log
+
+
+def _both_ways(monkeypatch, run, spied: str) -> list:
+    """``run()`` ending frames in one call where it may, then service by service: the same
+    hashes, sensors' lists and events (some contact began); what ``spied`` returned."""
+    with spy.returns(frame_end, spied) as seen:
+        first = run()
+    monkeypatch.setattr(frame_end, "ENABLED", False)
+    assert run() == first
+    assert any(e[0] == "began" for e in first[2])
+    return seen
+
+
+def _bodies_run() -> tuple[list, list, list]:
     """300 frames of a world of boxes while a game watches one, adds a sensor, moves one
-    with ``move_to`` and pushes others: the state hashes, the sensors' lists, the events."""
+    with ``move_to`` and pushes others."""
     from ecsgoo import Anchor, RigidBody
 
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(0)
     w = World(bounds=None).use(*(s() for s in systems.SOLVER))
     w.create_entity(RigidBody.box(300, 0, 600, 20), Anchor())
     boxes = [w.create_entity(RigidBody.box(60 + 50 * k, 40 + 30 * (k % 3), 30, 30, mass=1.0))
              for k in range(8)]
-    log = record(w, **EVENTS)
-    hashes, inside = [], []
-    for frame in range(300):
+    made = {}
+
+    def act(frame: int) -> None:
         roll = rng.random()
         if frame == 60:
             w.component(boxes[2], RigidBody).events = True  # watched until it lands
@@ -145,23 +169,17 @@ def _bodies_run(seed: int) -> tuple[list, list, list]:
         elif frame == 150:
             w.create_entity(Sensor.box(300, 60, 200, 120))
         elif frame == 190:
-            paddle = w.create_entity(RigidBody.box(450, 250, 60, 10, kind="kinematic"))
+            made["paddle"] = w.create_entity(RigidBody.box(450, 250, 60, 10, kind="kinematic"))
         elif frame in (200, 201):
-            w.move_to(paddle, 420.0, 250.0 - frame * 0.1)
+            w.move_to(made["paddle"], 420.0, 250.0 - frame * 0.1)
         elif roll < 0.05:
             w.component(int(rng.choice(boxes)), RigidBody).vy = 250.0
-        w.step()
-        hashes.append(w.state_hash())
-        inside.append([list(s.inside) for _, s in w.get_component(Sensor)])
-    return hashes, inside, log
+
+    return _recorded(w, 300, act)
 
 
 def test_a_world_of_bodies_ends_quietly_only_with_nothing_to_do(monkeypatch):
-    with spy.returns(frame_end, "_quiet_bodies") as ended:
-        hashes, inside, log = _bodies_run(0)
-    monkeypatch.setattr(frame_end, "ENABLED", False)
-    assert _bodies_run(0) == (hashes, inside, log)
-    assert any(e[0] == "began" for e in log)
+    ended = _both_ways(monkeypatch, _bodies_run, "_quiet_bodies")
     # quiet before the watch, not while watched (or touching), quiet again until the sensor
     assert all(ended[:60]) and not any(ended[60:100]) and not any(ended[150:])
     assert any(ended[100:150])
@@ -169,13 +187,12 @@ def test_a_world_of_bodies_ends_quietly_only_with_nothing_to_do(monkeypatch):
 
 def _resting_run() -> tuple[list, list, list]:
     """A pile that falls asleep, then a game pokes it: a velocity written, a particle
-    watched, a sensor added: the state hashes, the sensors' lists and the events."""
+    watched, a sensor added."""
     w = World(bounds=(0, 0, 300, 300), sleep=True).use(*(s() for s in systems.SOLVER))
     ents = [w.create_entity(Particle(20 + 14 * (k % 18), 10 + 14 * (k // 18), radius=6.0))
             for k in range(54)]
-    log = record(w, **EVENTS)
-    hashes, inside = [], []
-    for frame in range(700):
+
+    def act(frame: int) -> None:
         if frame == 400:
             w.component(ents[3], Particle).vy = 200.0  # wakes it: it hops and lands
         elif frame == 500:
@@ -183,16 +200,10 @@ def _resting_run() -> tuple[list, list, list]:
             w.component(ents[40], Particle).vy = 150.0
         elif frame == 600:
             w.create_entity(Sensor.box(150, 40, 300, 80))
-        w.step()
-        hashes.append(w.state_hash())
-        inside.append([list(s.inside) for _, s in w.get_component(Sensor)])
-    return hashes, inside, log
+
+    return _recorded(w, 700, act)
 
 
 def test_a_world_asleep_all_through_asks_sleeping_alone(monkeypatch):
-    with spy.returns(frame_end, "_unwatched") as asked:
-        hashes, inside, log = _resting_run()
+    asked = _both_ways(monkeypatch, _resting_run, "_unwatched")
     assert sum(asked) > 100  # it rested long stretches before and between the pokes
-    monkeypatch.setattr(frame_end, "ENABLED", False)
-    assert _resting_run() == (hashes, inside, log)
-    assert any(e[0] == "began" for e in log)
