@@ -123,8 +123,9 @@ class BodyRows:
         self.piece_radius = np.array([r for _, r in pieces], dtype=F8)
         # each body's thinnest half thickness (px), read by the look and the sweep every frame
         self.body_inner = np.zeros(len(counts))
-        inner_radii(len(counts), self.body_piece_off, self.piece_vert_off, self.piece_verts,
-                    self.piece_radius, self.body_inner)
+        if counts:  # (a world without bodies loads no kernel for it)
+            inner_radii(len(counts), self.body_piece_off, self.piece_vert_off,
+                        self.piece_verts, self.piece_radius, self.body_inner)
         self._pieces_dirty = False
 
     # -- joints -------------------------------------------------------------------------
