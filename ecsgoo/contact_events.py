@@ -160,16 +160,27 @@ def begin_frame(world: World) -> None:
         world.event_start = start
 
 
+def idle(world: World) -> bool:
+    """Whether ``update`` has nothing to do: nothing watched and nothing touching or
+    arriving, so nothing begins or ends (a game that watched once included)."""
+    st = world.store
+    return not (watched(st.particles) or watched(st.bodies)) and calm(world)
+
+
+def calm(world: World) -> bool:
+    """No pair was touching or arriving at the end of the last frame."""
+    state = world.resource(Touching)
+    return state is None or not (state.pairs or state.arriving)
+
+
 def update(world: World) -> None:
     """Dispatch the contacts that began and ended since the last frame."""
+    if idle(world):
+        return  # the usual case costs nothing
+    if calm(world) and _touch_free(world):
+        return  # nothing touched a watched thing and nothing does (a fruit in flight)
     state = world.resource(Touching)
     st = world.store
-    if not (watched(st.particles) or watched(st.bodies)) and (
-            state is None or not (state.pairs or state.arriving)):
-        return  # nothing watched, nothing was touching or arriving: nothing begins or
-        # ends, so the usual case costs nothing (a game that watched once included)
-    if (state is None or not (state.pairs or state.arriving)) and _touch_free(world):
-        return  # nothing touched a watched thing and nothing does (a fruit in flight)
     found = _touching(world)
     if state is None:
         if not found:
@@ -211,8 +222,7 @@ def quiet_watch(world: World) -> bool | None:
     test the watched particles for a touch (True) or nothing is watched (False); None when
     ``update`` must look in full (pairs touching or arriving since the last frame, or
     more watched tests than one cell takes)."""
-    state = world.resource(Touching)
-    if state is not None and (state.pairs or state.arriving):
+    if not calm(world):
         return None
     p = world.store.particles
     watching = watched_count(p)

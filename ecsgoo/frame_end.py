@@ -73,12 +73,10 @@ def quiet(world: World) -> bool:
 
 
 def _unwatched(world: World, table: Any) -> bool:
-    """Nothing of ``table`` is watched for contact events, nothing was touching or arriving
-    (``contact_events.update`` returns at once) and there is no sensor."""
-    if watched(table) or world._has_any(Sensor):
-        return False
-    state = world.resource(contact_events.Touching)
-    return state is None or not (state.pairs or state.arriving)
+    """In a world whose rows are ``table``'s alone: nothing watched for contact events and
+    nothing touching or arriving (``contact_events.idle``, asked of the one table), and no
+    sensor."""
+    return not (watched(table) or world._has_any(Sensor)) and contact_events.calm(world)
 
 
 def _quiet_bodies(world: World) -> bool:
