@@ -161,9 +161,11 @@ def rigid_frame_held(a, g, old_n, still, carry, static):
     one's warm start (``ContactGraph.keep``'s copy) when its rows hold them, and the
     bodies checked for the representable range (``physics.astray``'s look).
 
-    Returns ``rigid_frame``'s figures, whether the contacts were kept, and the first body
-    out of range (``first_astray_body``'s row; -1: none, or the frame not done)."""
-    k, npairs, slow, nfast, nc, held, sweep = rigid_frame(
+    Returns ``rigid_frame``'s ``k``, fast turners and contacts, whether the contacts were
+    kept, and the first body out of range (``first_astray_body``'s row; -1: none, or the
+    frame not done): what the frame's Python reads (the finished frame hands on no pair
+    split, stacked row or sweep)."""
+    k, _, _, nfast, nc, _, _ = rigid_frame(
         a.count, a.h, a.damp, a.gx, a.gy, a.force, a.nj, a.a_body, a.a_part, a.b_body,
         a.b_part, a.la, a.lb, a.weld, a.axis, a.rest_angle, a.broken, a.impulse, a.spin,
         a.jforce, a.lower, a.upper, a.motor_speed, a.motor_torque, a.motor_impulse,
@@ -182,4 +184,4 @@ def rigid_frame_held(a, g, old_n, still, carry, static):
     if k >= 0:
         astray = first_astray_body(a.m, a.bpos, a.bprev, a.bangle, a.max_coord,
                                    a.step_limit)[0]
-    return k, npairs, slow, nfast, nc, held, sweep, kept, astray
+    return k, nfast, nc, kept, astray

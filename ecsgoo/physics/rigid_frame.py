@@ -108,7 +108,7 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     ready_frame(world, found)
     frame = ctx.substeps > 1
     still = look_room(world, found, frame)
-    k, _, _, nfast, nc, _, _, kept, astray = rigid_frame_held(
+    k, nfast, nc, kept, astray = rigid_frame_held(
         _held(world, ctx, collide), _graph(world, found), found.old_n, still,
         MATCH_PX if frame else 0.0, static_inverse_masses(st))
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
