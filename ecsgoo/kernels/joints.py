@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from ..columns import NO_LIMIT
+from . import FMA
 
 #: Passes of each mode for the rows of a chain of unequal masses (``_heavy_rows``).
 JOINT_PASSES = 8
@@ -139,7 +140,7 @@ def _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw, pw, heavy):
     return found
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
                 impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                 lower_impulse, upper_impulse, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
@@ -243,7 +244,7 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
                     rot[body, 0], rot[body, 1] = c - s * turn, s + c * turn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, sign, pos, angle, ppos):
     """Add ``sign`` × each end's move (x, y and turn: a's, b's) to ``pos`` and ``angle``
     (a body's) or ``ppos`` (a particle's)."""
@@ -257,7 +258,7 @@ def _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, sign, pos, angle, p
             ppos[part, 1] += sign * dy
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def _slider(k, mode, ab, bb, pax, pay, rax, ray, vax, vay, oma, wa, iwa, pbx, pby, rbx, rby,
             vbx, vby, omb, wb, iwb, rot, bangle, bprev_angle, axis, rest_angle, impulse, spin,
             force, lower, upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
@@ -329,21 +330,21 @@ def _slider(k, mode, ab, bb, pax, pay, rax, ray, vax, vay, oma, wa, iwa, pbx, pb
     return ju * ux + jp * px, ju * uy + jp * py, jw, sx, sy
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _limit(old, speed, gap, k, inv_h):
     """A one-sided limit's new accumulated impulse (Box2D's): ``speed`` towards it, ``gap``
     to it (> 0: short of it, may close this substep), ``k`` its inverse effective mass."""
     return max(old - (speed + max(gap, 0.0) * inv_h) / k, 0.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def _joint_angle(ab, bb, use_prev, bangle, bprev_angle):
     """b's angle less a's (a particle end: 0), rad, where the substep started or now."""
     angles = bprev_angle if use_prev else bangle
     return (angles[bb] if bb >= 0 else 0.0) - (angles[ab] if ab >= 0 else 0.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower, upper, motor_speed,
                       motor_torque, motor_impulse, lower_impulse, upper_impulse):
     """Joint ``k``'s motor and limit impulses this pass (angular, on b; −that on a) at
@@ -370,7 +371,7 @@ def _motor_and_limits(k, theta, oma, omb, iwa, iwb, h, inv_h, lower, upper, moto
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def _end(body, part, lx, ly, use_prev, bpos, bprev, bangle, bprev_angle, rot, bw, biw, ppos,
          pprev, pw, inv_h):
     """One joint end: its anchor point (where the substep started, or where it is now),

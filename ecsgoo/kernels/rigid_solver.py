@@ -28,7 +28,11 @@ On Verlet state (velocity = (pos − prev) / h) "integrate positions with the
 solved velocity" and "change the velocity only" are two ways of applying one
 impulse: ``into_pos`` moves ``pos`` (warm start, biased solve: the substep's
 move changes), otherwise ``prev`` moves (relax, restitution: only the
-velocity changes). Particles take part as bodies without rotation.
+velocity changes). Particles take part as bodies without rotation. The lean loop
+over bodies alone reads each body's velocity once a call and writes its positions back
+once (``_velocities_in``/``_out``, Box2D v3's solver bodies): a tenth off the pyramid's
+frame, where each contact had turned positions into velocities and back. The passes
+fuse multiply-adds (``fastmath=FMA``, see ``kernels``): a quarter off a pass.
 
 Contacts are rows of ``ci`` (body a, body b or -1, particle b or -1, the particle
 after it along a soft body's outline or -1: then b is the point ``t`` of that edge)
@@ -43,6 +47,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+
+from . import FMA
 
 # cf columns: normal (a → b); where the anchors are (see ``poses``); the arms the
 # impulses act through (world, as found) and the effective masses along the normal and
@@ -137,7 +143,7 @@ def _particles_get(ci, cf, k, dx, dy, target, pw):
 # The kernels below load each contact's two ends into local variables, change their
 # velocities and store them back, rather than passing arrays to helpers: numba counts
 # references of every array argument of a call, and that cost 10× the arithmetic.
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h, mode,
            pose, pp, threshold, first=0):
     """One pass of ``mode`` over contacts ``first..nc``: 0 warm start, 1 solve (biased,
@@ -224,33 +230,76 @@ def _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, p
                 _particles_get(ci, cf, k, -jbx_sum * h, -jby_sum * h, pprev, pw)
 
 
+#: ``pose``'s columns: where a body is (x, y, cos, sin of its turn since the frame's
+#: contacts were found: ``poses``) and, while ``_sweep_bodies`` runs, its velocity
+#: (px/s, rad/s), which the passes change in place of its positions, and whether a
+#: contact changed it (1.0: the body's positions are written back, others keep theirs)
+VX, VY, OM, TOUCHED = 4, 5, 6, 7
+POSE = 8
+
+
+@njit(cache=True, _nrt=False)
+def _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose):
+    """The ``n`` bodies' velocities from their Verlet state into ``pose``."""
+    for i in range(n):
+        pose[i, VX] = (bpos[i, 0] - bprev[i, 0]) * inv_h
+        pose[i, VY] = (bpos[i, 1] - bprev[i, 1]) * inv_h
+        pose[i, OM] = (bangle[i] - bprev_angle[i]) * inv_h
+        pose[i, TOUCHED] = 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, into_pos):
+    """The velocities in ``pose`` back into the Verlet state of each body a contact
+    changed that can move: its substep's move (``into_pos``: ``pos`` from ``prev``) or its
+    velocity alone (``prev`` from ``pos``). The others keep their bits (a body in free
+    flight moves as the integrator moved it, not by a round trip through its velocity)."""
+    for i in range(n):
+        if pose[i, TOUCHED] == 0.0 or (bw[i] == 0.0 and biw[i] == 0.0):
+            continue
+        vx, vy, om = pose[i, VX] * h, pose[i, VY] * h, pose[i, OM] * h
+        if into_pos:
+            bpos[i, 0], bpos[i, 1], bangle[i] = bprev[i, 0] + vx, bprev[i, 1] + vy, \
+                bprev_angle[i] + om
+        else:
+            bprev[i, 0], bprev[i, 1], bprev_angle[i] = bpos[i, 0] - vx, bpos[i, 1] - vy, \
+                bangle[i] - om
+
+
 @njit(cache=True, _nrt=False)
 def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
                   last, pose, n, angle0):
     """``_sweep``'s warm start (mode 0), solve (1) and relax (2), modes ``first`` to
     ``last``, over the frame's contacts between two bodies or a body and the static world,
-    in ``order`` (``coloring.color_order``), the particle ends left out; an end that cannot
-    move is not written. The same arithmetic as ``_sweep``, faster without its branches.
-    Before a solve and a relax the ``n`` bodies' ``pose`` is made (``poses``: where the
-    substep started, then where they are now); the warm start reads none."""
+    in ``order`` (``coloring.color_order``), the particle ends left out. The passes work
+    on the bodies' velocities (in ``pose``, read once, written back once: Box2D v3's
+    solver bodies), not per contact on their positions. Before a solve and a relax the
+    ``n`` bodies' ``pose`` is made (``poses``: where the substep started, then where they
+    are now); the warm start reads none."""
+    inv_h = 1.0 / h
+    _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
     if first <= 0 <= last:
-        _warm_pass(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose)
+        _warm_pass(nc, order, ci, cf, bw, biw, inv_h, pose)
     if first <= 1 <= last:
         poses(n, bprev, bprev_angle, angle0, pose)
-        _solve_pass(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose)
-    if first <= 2 <= last:
-        poses(n, bpos, bangle, angle0, pose)
-        _relax_pass(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose)
+        _solve_pass(nc, order, ci, cf, bw, biw, inv_h, pose)
+    if last <= 1:
+        _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
+        return
+    if first <= 1:  # the solve's move, then the relax from where it ends
+        _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
+    poses(n, bpos, bangle, angle0, pose)
+    _relax_pass(nc, order, ci, cf, bw, biw, inv_h, pose)
+    _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, False)
 
 
 def _pass_of(mode: int) -> Any:
     """One pass of ``_sweep_bodies`` of ``mode`` (0 warm start, 1 solve, 2 relax), compiled
     with the mode fixed (a constant of the closure): the loop takes no branch on it, 6 %
-    faster on the pyramid's 802 contacts, the same bits."""
+    faster on the pyramid's 802 contacts, the same bits. Velocities are ``pose``'s."""
 
-    @njit(cache=True, _nrt=False)
-    def one_pass(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose):
-        inv_h = 1.0 / h
+    @njit(cache=True, _nrt=False, fastmath=FMA)
+    def one_pass(nc, order, ci, cf, bw, biw, inv_h, pose):
         for kk in range(nc):
             k = order[kk]
             a, b = ci[k, 0], ci[k, 1]
@@ -258,15 +307,13 @@ def _pass_of(mode: int) -> Any:
             if mode == 0 and cf[k, LN] == 0.0 and cf[k, LT] == 0.0:
                 continue
             wa, iwa = bw[a], biw[a]
-            vax, vay = (bpos[a, 0] - bprev[a, 0]) * inv_h, (bpos[a, 1] - bprev[a, 1]) * inv_h
-            oma = (bangle[a] - bprev_angle[a]) * inv_h
+            vax, vay, oma = pose[a, VX], pose[a, VY], pose[a, OM]
             jax, jay = cf[k, JAX], cf[k, JAY]
             wb, iwb, vbx, vby, omb = 0.0, 0.0, 0.0, 0.0, 0.0
             jbx, jby = cf[k, JBX], cf[k, JBY]
             if b >= 0:
                 wb, iwb = bw[b], biw[b]
-                vbx, vby = (bpos[b, 0] - bprev[b, 0]) * inv_h, (bpos[b, 1] - bprev[b, 1]) * inv_h
-                omb = (bangle[b] - bprev_angle[b]) * inv_h
+                vbx, vby, omb = pose[b, VX], pose[b, VY], pose[b, OM]
             if mode == 0:
                 dn, dt = cf[k, LN], cf[k, LT]
                 jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
@@ -283,22 +330,15 @@ def _pass_of(mode: int) -> Any:
                     k, cf, s, inv_h, vax, vay, oma, vbx, vby, omb, jax, jay, jbx, jby, wa, iwa,
                     wb, iwb)
                 jx, jy = dt * ny, -dt * nx
-            vax, vay, oma = vax - jx * wa, vay - jy * wa, oma - iwa * (jax * jy - jay * jx)
-            vbx, vby, omb = vbx + jx * wb, vby + jy * wb, omb + iwb * (jbx * jy - jby * jx)
-            if mode <= 1:  # the substep's move changes
-                if wa != 0.0 or iwa != 0.0:
-                    bpos[a, 0], bpos[a, 1] = bprev[a, 0] + vax * h, bprev[a, 1] + vay * h
-                    bangle[a] = bprev_angle[a] + oma * h
-                if b >= 0 and (wb != 0.0 or iwb != 0.0):
-                    bpos[b, 0], bpos[b, 1] = bprev[b, 0] + vbx * h, bprev[b, 1] + vby * h
-                    bangle[b] = bprev_angle[b] + omb * h
-            else:  # only the velocity does
-                if wa != 0.0 or iwa != 0.0:
-                    bprev[a, 0], bprev[a, 1] = bpos[a, 0] - vax * h, bpos[a, 1] - vay * h
-                    bprev_angle[a] = bangle[a] - oma * h
-                if b >= 0 and (wb != 0.0 or iwb != 0.0):
-                    bprev[b, 0], bprev[b, 1] = bpos[b, 0] - vbx * h, bpos[b, 1] - vby * h
-                    bprev_angle[b] = bangle[b] - omb * h
+            pose[a, VX] = vax - jx * wa
+            pose[a, VY] = vay - jy * wa
+            pose[a, OM] = oma - iwa * (jax * jy - jay * jx)
+            pose[a, TOUCHED] = 1.0
+            if b >= 0:
+                pose[b, VX] = vbx + jx * wb
+                pose[b, VY] = vby + jy * wb
+                pose[b, OM] = omb + iwb * (jbx * jy - jby * jx)
+                pose[b, TOUCHED] = 1.0
 
     return one_pass
 
@@ -376,7 +416,7 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
              pose)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def separate(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, n,
              angle0, pose):
     """Take overlaps out in position only (Box2D v2's position solver, split from the

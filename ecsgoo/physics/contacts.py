@@ -33,6 +33,7 @@ from ..kernels.rigid_solver import (
     MU,
     NX,
     NY,
+    POSE,
     RAX,
     RAY,
     RPA,
@@ -85,7 +86,7 @@ class ContactGraph:
         self.bodies = 0  # rows 0..bodies: this frame's body contacts (the rest: particles')
         self.old_ci, self.old_cf, self.old_n = self.ci.copy(), self.cf.copy(), 0
         self.angle0 = np.zeros(0)  # each body's angle when the frame's contacts were found
-        self.pose = np.zeros((0, 4))
+        self.pose = np.zeros((0, POSE))
         self.fast = np.zeros(0, dtype=bool)  # bodies whose contacts are found every substep
         self.nfast = 0
         self.sorted_pairs = np.zeros((64, 2), dtype=np.int64)  # slow pairs, then fast ones
@@ -295,7 +296,7 @@ def ready_frame(world: World, found: ContactGraph) -> None:
         found.fast = np.zeros(c["pos"].shape[0], dtype=np.bool_)
         found.layout += 1
     if len(found.pose) < n:
-        found.pose = np.zeros((c["pos"].shape[0], 4))
+        found.pose = np.zeros((c["pos"].shape[0], POSE))
         found.layout += 1
     if len(found.frame_angle0) < n:
         found.frame_angle0 = np.zeros(c["pos"].shape[0])
