@@ -57,6 +57,7 @@ from .rigid_solver import (
     UN0,
     E,
     T,
+    turn_trig,
 )
 
 #: A body is fast when its substep's motion passes this fraction of its thinnest piece's
@@ -143,12 +144,12 @@ def _add(ci, cf, k, a, b, p, nx, ny, jax, jay, jbx, jby, turn_a, turn_b, rbx, rb
     ci[k, 0], ci[k, 1], ci[k, 2], ci[k, 3] = a, b, p, -1
     rax, ray = jax, jay
     if turn_a != 0.0:  # found at the frame's first substep, nothing has turned yet
-        c, s = math.cos(turn_a), math.sin(turn_a)
+        c, s = turn_trig(turn_a)
         rax, ray = c * jax + s * jay, -s * jax + c * jay
     cf[k, NX], cf[k, NY], cf[k, RAX], cf[k, RAY] = nx, ny, rax, ray
     cf[k, JAX], cf[k, JAY], cf[k, JBX], cf[k, JBY] = jax, jay, jbx, jby
     if b >= 0 and turn_b != 0.0:
-        c, s = math.cos(turn_b), math.sin(turn_b)
+        c, s = turn_trig(turn_b)
         rbx, rby = c * rbx + s * rby, -s * rbx + c * rby
     cf[k, RBX], cf[k, RBY], cf[k, MU], cf[k, E] = rbx, rby, mu, e
     cf[k, LN], cf[k, LT], cf[k, UN0], cf[k, LMAX] = 0.0, 0.0, un0, 0.0

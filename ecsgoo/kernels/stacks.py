@@ -38,6 +38,7 @@ from .rigid_solver import (
     _arm_point,
     _rel,
     poses,
+    turn_trig,
 )
 
 #: How many times heavier than what it rests on a body must be for its contact to get the
@@ -183,4 +184,4 @@ def shock(m, rows, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, n, angle0,
             bprev_angle[i] += d * biw[i] * rn
         turn = bangle[i] - angle0[i]
         pose[i, 0], pose[i, 1] = bpos[i, 0], bpos[i, 1]
-        pose[i, 2], pose[i, 3] = math.cos(turn), math.sin(turn)
+        pose[i, 2], pose[i, 3] = turn_trig(turn)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import naive
 from ecsgoo.kernels.joints import joint_sweep
 from ecsgoo.kernels.rigid import body_pairs, integrate_bodies
+from ecsgoo.kernels.rigid_solver import SMALL_TURN, poses
 
 
 @settings(deadline=None, max_examples=40)
@@ -67,3 +68,23 @@ def test_a_hinge_position_pass_matches_the_jacobian_solve():
     assert np.allclose(bpos[0] - before_p[0], ma[:2]) and np.isclose(bangle[0] - before_a[0], ma[2])
     assert np.allclose(bpos[1] - before_p[1], mb[:2]) and np.isclose(bangle[1] - before_a[1], mb[2])
     assert np.array_equal(bpos, bprev) and np.array_equal(bangle, bprev_angle)  # no velocity
+
+
+def test_poses_turn_like_libm_within_an_ulp_and_use_it_beyond_small_turns():
+    """``poses``' cos and sin of a turn are the Taylor series below ``SMALL_TURN``: each
+    within 2 units in the last place of ``math.cos``/``math.sin``, and libm's own above."""
+    turns = np.concatenate([np.linspace(-SMALL_TURN, SMALL_TURN, 20001), [1e-300, -1e-9],
+                            np.linspace(SMALL_TURN, 7.0, 101), -np.linspace(SMALL_TURN, 7.0, 101)])
+    n = len(turns)
+    pos = np.arange(2 * n, dtype=np.float64).reshape(n, 2)
+    angle0 = np.full(n, 0.75)
+    out = np.zeros((n, 8))
+    poses(n, pos, angle0 + turns, angle0, out)
+    assert np.array_equal(out[:, :2], pos)
+    for (c, s), t in zip(out[:, 2:4].tolist(), (angle0 + turns - angle0).tolist(),
+                         strict=True):
+        if abs(t) >= SMALL_TURN:
+            assert (c, s) == (math.cos(t), math.sin(t))
+        else:
+            assert abs(c - math.cos(t)) <= 2 * math.ulp(math.cos(t))
+            assert abs(s - math.sin(t)) <= 2 * math.ulp(math.sin(t))
