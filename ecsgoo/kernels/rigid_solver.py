@@ -322,8 +322,10 @@ def _pass_of(mode: int) -> Any:
     @njit(cache=True, _nrt=False, fastmath=FMA)
     def one_pass(nc, order, ci, cf, bw, biw, inv_h, pose):
         for kk in range(nc):
-            k = order[kk]
-            a, b = ci[k, 0], ci[k, 1]
+            # rows and bodies as unsigned indices: numba then leaves out the wrap-around
+            # of negative ones at every access (4 % of a pass); b < 0 is the static world
+            k = np.uint64(order[kk])
+            a, b = np.uint64(ci[k, 0]), ci[k, 1]
             nx, ny = cf[k, NX], cf[k, NY]
             if mode == 0 and cf[k, LN] == 0.0 and cf[k, LT] == 0.0:
                 continue
@@ -332,9 +334,10 @@ def _pass_of(mode: int) -> Any:
             jax, jay = cf[k, JAX], cf[k, JAY]
             wb, iwb, vbx, vby, omb = 0.0, 0.0, 0.0, 0.0, 0.0
             jbx, jby = cf[k, JBX], cf[k, JBY]
+            bu = np.uint64(max(b, 0))
             if b >= 0:
-                wb, iwb = bw[b], biw[b]
-                vbx, vby, omb = pose[b, VX], pose[b, VY], pose[b, OM]
+                wb, iwb = bw[bu], biw[bu]
+                vbx, vby, omb = pose[bu, VX], pose[bu, VY], pose[bu, OM]
             if mode == 0:
                 dn, dt = cf[k, LN], cf[k, LT]
                 jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
@@ -342,7 +345,7 @@ def _pass_of(mode: int) -> Any:
                 pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3], cf[k, RAX],
                                       cf[k, RAY])
                 if b >= 0:
-                    pbx, pby = _arm_point(pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3],
+                    pbx, pby = _arm_point(pose[bu, 0], pose[bu, 1], pose[bu, 2], pose[bu, 3],
                                           cf[k, RBX], cf[k, RBY])
                 else:
                     pbx, pby = cf[k, RBX], cf[k, RBY]
@@ -356,10 +359,10 @@ def _pass_of(mode: int) -> Any:
             pose[a, OM] = oma - iwa * (jax * jy - jay * jx)
             pose[a, TOUCHED] = 1.0
             if b >= 0:
-                pose[b, VX] = vbx + jx * wb
-                pose[b, VY] = vby + jy * wb
-                pose[b, OM] = omb + iwb * (jbx * jy - jby * jx)
-                pose[b, TOUCHED] = 1.0
+                pose[bu, VX] = vbx + jx * wb
+                pose[bu, VY] = vby + jy * wb
+                pose[bu, OM] = omb + iwb * (jbx * jy - jby * jx)
+                pose[bu, TOUCHED] = 1.0
 
     return one_pass
 
