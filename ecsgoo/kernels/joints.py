@@ -43,6 +43,7 @@ from numba import njit
 
 from ..columns import NO_LIMIT
 from . import FMA
+from .rigid_solver import rotation
 
 #: Passes of each mode for the rows of a chain of unequal masses (``_heavy_rows``).
 JOINT_PASSES = 8
@@ -107,13 +108,14 @@ def _schedule(q, first, extra):
 @njit(cache=True, _nrt=False)
 def _rotations(nj, a_body, b_body, broken, angle, rot, stamp, mark):
     """``rot[b]`` = (cos, sin) of ``angle[b]`` for every body at a joint's end, each once
-    (``stamp[b]`` set to ``mark``)."""
+    (``stamp[b]`` set to ``mark``), by ``rotation`` (libm's sincos was an eighth of a
+    chain's frame)."""
     for k in range(nj):
         if broken[k]:
             continue
         for body in (a_body[k], b_body[k]):
             if body >= 0 and stamp[body] != mark:
-                rot[body, 0], rot[body, 1] = math.cos(angle[body]), math.sin(angle[body])
+                rot[body, 0], rot[body, 1] = rotation(angle[body])
                 stamp[body] = mark
 
 
