@@ -325,11 +325,10 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
     if first <= 1 <= last:
         poses(n, bprev, bprev_angle, angle0, pose)
         _solve_pass(nc, order, ci, cf, bw, biw, inv_h, pose)
+    if first <= 1:  # the warm start's and the solve's move (the relax starts where it ends)
+        _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
     if last <= 1:
-        _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
         return
-    if first <= 1:  # the solve's move, then the relax from where it ends
-        _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
     poses(n, bpos, bangle, angle0, pose)
     _relax_pass(nc, order, ci, cf, bw, biw, inv_h, pose)
     _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, False)
