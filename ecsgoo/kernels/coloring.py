@@ -5,6 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+#: Colours ``color_order`` gives (the last, 64, shared by what found all 64 taken).
+COLORS = 65
+
 
 @njit(cache=True)
 def color_order(m, a, b, n):
@@ -18,6 +21,13 @@ def color_order(m, a, b, n):
     consecutive projections instead of waiting on each one (the Gauss–Seidel
     pass is latency-bound otherwise). Stable and deterministic.
     """
+    return color_runs(m, a, b, n, np.empty(COLORS + 1, dtype=np.int64))
+
+
+@njit(cache=True)
+def color_runs(m, a, b, n, runs):
+    """``color_order``, and where each colour's run of rows starts in it: colour ``c``'s
+    rows are ``order[runs[c]:runs[c + 1]]`` (``runs``: ``COLORS + 1`` entries)."""
     used = np.zeros(n, dtype=np.uint64)
     color = np.empty(m, dtype=np.int64)
     count = np.zeros(66, dtype=np.int64)
@@ -40,6 +50,8 @@ def color_order(m, a, b, n):
         count[c + 1] += 1
     for c in range(65):
         count[c + 1] += count[c]
+    for c in range(COLORS + 1):
+        runs[c] = count[c]
     order = np.empty(m, dtype=np.int64)
     for s in range(m):
         order[count[color[s]]] = s

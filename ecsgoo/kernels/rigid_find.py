@@ -11,17 +11,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .coloring import color_order
+from .coloring import COLORS, color_runs
+from .lanes import pack_lanes
 from .rigid import body_boxes, body_contacts, pair_index, world_contacts
-from .rigid_solver import carry_impulses, prepare_contacts
+from .rigid_solver import LANES_FROM, carry_impulses, prepare_contacts
 
 
 @njit(cache=True)
 def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, friction,
                   restitution, piece_off, vert_off, verts, radius, segs, seg_friction, walls,
                   use_bounds, slop, h, frames, linked, angle0, ci, cf, first, oci, ocf, old_n,
-                  otable, still, boxes, trig, fast, want, pw, carry_tol, order, surf, layers,
-                  mask, inner):
+                  otable, still, boxes, trig, fast, want, pw, carry_tol, order, lanes, ends,
+                  surf, layers, mask, inner):
     """Contacts of the body ``pairs`` and of the bodies whose ``fast`` flag is ``want``
     with the level ``segs`` and the ``walls`` (if ``use_bounds``), appended from row
     ``first`` with the speculative margin of ``frames`` substeps; a pair at rest
@@ -29,7 +30,9 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     by pair in ``otable``: see ``pair_index``). Then
     the new rows' effective masses and, if ``carry_tol`` > 0 px, the impulses of last
     frame's contacts within that distance (warm starting). From row 0 (the frame's
-    contacts), ``order`` gets the order the solver takes them in (``_solve_order``).
+    contacts), ``order`` gets the order the solver takes them in (``_solve_order``) and
+    ``lanes`` and ``ends`` what its passes read of them (``lanes.pack_lanes``, when there
+    are enough: ``rigid_solver.LANES_FROM``).
     Returns the end row; if it passes ``len(ci)``, nothing after the count is valid:
     grow and call again.
     """
@@ -50,18 +53,21 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     if carry_tol > 0.0:
         carry_impulses(count - first, ci[first:], cf[first:], old_n, oci, ocf, carry_tol)
     if first == 0:
-        _solve_order(count, ci, w, iw, n, order)
+        _solve_order(count, ci, w, iw, n, order, ends)
+        if count >= LANES_FROM:
+            pack_lanes(count, order, ci, cf, lanes, ends)
     return count
 
 
 @njit(cache=True)
-def _solve_order(count, ci, w, iw, n, order):
+def _solve_order(count, ci, w, iw, n, order, ends):
     """The frame's contacts ``0..count`` in colour order (``color_order``: no two of a
     colour share a body that can move — ends that cannot are left out, nothing is
-    written to them), so consecutive contacts do not wait on each other."""
+    written to them), so consecutive contacts do not wait on each other; the colours'
+    runs in ``ends``' row 2 (``lanes``)."""
     a, b = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
     for k in range(count):
         i, j = ci[k, 0], ci[k, 1]
         a[k] = i if w[i] != 0.0 or iw[i] != 0.0 else -1
         b[k] = j if j >= 0 and (w[j] != 0.0 or iw[j] != 0.0) else -1
-    order[:count] = color_order(count, a, b, n)
+    order[:count] = color_runs(count, a, b, n, ends[2, :COLORS + 1])

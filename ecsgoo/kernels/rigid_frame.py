@@ -26,8 +26,8 @@ from .stacks import shock, stacked
 def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_part, b_body,
                    b_part, la, lb, weld, axis, rest_angle, broken, impulse, spin, jforce,
                    lower, upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
-                   upper_impulse, nc, ci, cf, nb_rows, order, angle0, pose, stacked, before,
-                   bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
+                   upper_impulse, nc, ci, cf, nb_rows, order, lanes, ends, angle0, pose, stacked,
+                   before, bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
                    sweep, start, start_angle, static, extent, restitution, group, layer, mask,
                    piece_off, vert_off, verts, radius, segs, walls, use_bounds, linked, slop,
                    seg_layer, seg_surf, inner):
@@ -35,10 +35,10 @@ def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_pa
     integrate under gravity ``(gx, gy)`` and ``force`` and the joints (``nj`` to
     ``upper_impulse``: the joint table's arrays, ``physics.rigid_frame.joint_arrays``;
     ``begun``: substep ``first`` had both already), then the ``nc`` contacts (the first
-    ``nb_rows`` between bodies in ``order``; restitution after the last substep, above
-    ``bounce`` px/s), the shock pass over ``stacked`` and, when ``sweep``, the fast
-    bodies swept from where the substep's contacts found them (``start``,
-    ``start_angle``: room for it) against the static geometry and the bounds
+    ``nb_rows`` between bodies in ``order``, solved in ``lanes``; restitution after the
+    last substep, above ``bounce`` px/s), the shock pass over ``stacked`` and, when
+    ``sweep``, the fast bodies swept from where the substep's contacts found them
+    (``start``, ``start_angle``: room for it) against the static geometry and the bounds
     (``continuous``: ``static`` the bodies' inverse masses as static geometry counts
     them, ``extent`` to ``seg_surf`` as Collide passes them)."""
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
@@ -57,7 +57,8 @@ def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_pa
             start[:] = bprev
             start_angle[:] = bprev_angle
         contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
-                        pw, h, m, angle0, pose, k == count - 1, bounce, nb_rows, order)
+                        pw, h, m, angle0, pose, k == count - 1, bounce, nb_rows, order, lanes,
+                        ends)
         if len(stacked):
             shock(len(stacked), stacked, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
                   m, angle0, pose, ppos, before, gx, gy, h)
@@ -89,8 +90,8 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                 group, layer, mask, piece_off, vert_off, verts, radius, segs, seg_friction,
                 walls, use_bounds, slop, seg_surf, seg_layer, pairs, fast, sorted_pairs,
                 linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still, boxes, trig,
-                carry, order, pose, ppos, pprev, pw, bounce, spin_px, headroom, static, rows,
-                before, inner):
+                carry, order, lanes, ends, pose, ppos, pprev, pw, bounce, spin_px, headroom,
+                static, rows, before, inner):
     """The whole frame of ``rigid_substeps``' world, its first substep too: what the stages
     do at it — integrate, the joints, then Collide's look for the frame's contacts (the
     body pairs, ``split_spinning``, ``find_contacts`` warm-started from last frame's),
@@ -137,15 +138,15 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                        extent, friction, restitution, piece_off, vert_off, verts, radius,
                        segs, seg_friction, walls, use_bounds, slop, h, count, linked, angle0,
                        ci, cf, 0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast,
-                       False, pw, carry, order, seg_surf, seg_layer, mask, inner)
+                       False, pw, carry, order, lanes, ends, seg_surf, seg_layer, mask, inner)
     if nc > len(ci):
         return -1, 0, 0, 0, 0, 0, False
     sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
                         inner, h, headroom)
     held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
     before[:held] = 0.0
-    rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
-                   angle0, pose, rows[:held], before[:held], bounce, m, bpos, bprev, bangle,
+    rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order, lanes,
+                   ends, angle0, pose, rows[:held], before[:held], bounce, m, bpos, bprev, bangle,
                    bprev_angle, bw, biw, ppos, pprev, pw, sweep, np.empty_like(bprev),
                    np.empty_like(bangle), static, extent, restitution, group, layer, mask,
                    piece_off, vert_off, verts, radius, segs, walls, use_bounds, linked, slop,
@@ -174,8 +175,8 @@ def rigid_frame_held(a, g, old_n, still, carry, static):
         a.piece_off, a.vert_off, a.verts, a.radius, a.segs, a.seg_friction, a.walls,
         a.use_bounds, a.slop, a.seg_surf, a.seg_layer, g.pairs, g.fast, g.sorted_pairs,
         g.linked, g.angle0, g.ci, g.cf, g.old_ci, g.old_cf, old_n, g.otable, still, g.boxes,
-        g.trig, carry, g.order, g.pose, a.ppos, a.pprev, a.pw, a.bounce, a.spin_px,
-        a.headroom, static, g.rows, g.before, a.inner)
+        g.trig, carry, g.order, g.lanes, g.ends, g.pose, a.ppos, a.pprev, a.pw, a.bounce,
+        a.spin_px, a.headroom, static, g.rows, g.before, a.inner)
     kept = k >= 0 and nc <= len(g.old_ci)
     if kept:
         g.old_ci[:nc] = g.ci[:nc]

@@ -17,7 +17,9 @@ import numpy as np
 
 from .. import limits
 from ..flags import kinematic, watched
+from ..kernels.coloring import COLORS
 from ..kernels.joints import links_changed
+from ..kernels.lanes import CHUNK, ENDS, LANES
 from ..kernels.rigid import body_pairs, particle_contacts, split_spinning
 from ..kernels.rigid_find import find_contacts
 from ..kernels.rigid_solver import (
@@ -102,6 +104,8 @@ class ContactGraph:
         # scratch of ``find_contacts``: last frame's contacts by body, boxes, cos/sin
         self.otable = np.zeros((0, 3), dtype=np.int64)
         self.order = np.zeros(0, dtype=np.int64)  # the solver's order of the frame's rows
+        # what the solver's passes read of them, packed in that order (``kernels.lanes``)
+        self.lanes, self.ends = _lanes(0)
         self.boxes, self.trig = np.zeros((0, 4)), np.zeros((0, 2))
         self.walls, self.walls_of = np.zeros(4), None
         # whether this frame sweeps fast bodies, and for which (frame, bodies.version)
@@ -131,6 +135,7 @@ class ContactGraph:
         order = np.zeros(2 * need, dtype=np.int64)
         order[: self.bodies] = self.order[: self.bodies]
         self.order = order
+        self._lanes_for(2 * need)
         self.frame_rows = np.zeros(2 * need, dtype=np.int64)
         self.frame_before = np.zeros((2 * need, 2))
         self.layout += 1
@@ -242,6 +247,9 @@ class ContactGraph:
         if len(self.order) < len(self.ci):
             self.order = np.zeros(len(self.ci), dtype=np.int64)
             self.layout += 1
+        if self.lanes.shape[1] < len(self.ci):
+            self._lanes_for(len(self.ci))
+            self.layout += 1
         if len(self.boxes) < bodies:
             self.boxes, self.trig = np.zeros((2 * bodies, 4)), np.zeros((2 * bodies, 2))
             self.layout += 1
@@ -249,6 +257,14 @@ class ContactGraph:
         if len(self.otable) < size:
             self.otable = np.zeros((size, 3), dtype=np.int64)
             self.layout += 1
+
+    def _lanes_for(self, rows: int) -> None:
+        """``lanes`` and ``ends`` for ``rows`` contacts, the frame's first ``bodies`` kept."""
+        lanes, ends = _lanes(rows)
+        n = self.bodies
+        lanes[:, :n], ends[:2, :n], ends[2] = self.lanes[:, :n], self.ends[:2, :n], 0
+        ends[2, : COLORS + 1] = self.ends[2, : COLORS + 1]
+        self.lanes, self.ends = lanes, ends
 
     def keep_substep(self) -> None:
         """Remember this substep's own contacts (after the frame's) for the next one's."""
@@ -260,6 +276,13 @@ class ContactGraph:
             self.sub_ci, self.sub_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
         self.sub_ci[:n], self.sub_cf[:n] = self.ci[first: self.n], self.cf[first: self.n]
         self.sub_n = n
+
+
+def _lanes(rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Empty ``lanes`` and ``ends`` (``kernels.lanes``) for ``rows`` contacts: at least a
+    chunk's columns (its scratch) and the colours' runs."""
+    cols = max(rows, CHUNK, COLORS + 1)
+    return np.zeros((LANES, cols)), np.zeros((ENDS, cols), dtype=np.int64)
 
 
 def find(world: World, ctx: StepContext, grid: Any) -> bool:
@@ -364,8 +387,8 @@ def _find(world: World, found: ContactGraph, h: float, first: int, pairs: np.nda
                               found.old_ci, found.old_cf, found.old_n, found.otable, still,
                               found.boxes, found.trig, found.fast, fast,
                               st.particles.cols["w"], MATCH_PX if frame else 0.0,
-                              found.order, world.level.seg_surf, world.level.seg_layer,
-                              c["mask"], st.body_inner)
+                              found.order, found.lanes, found.ends, world.level.seg_surf,
+                              world.level.seg_layer, c["mask"], st.body_inner)
         if count <= len(found.ci):
             return count
         found.grow(count)

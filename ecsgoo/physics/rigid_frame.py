@@ -140,8 +140,8 @@ def _graph(world: World, found: Any) -> Any:
     if kept is None or kept[0] is not found or kept[1] != found.layout:
         g = graph_args(found.pairs, found.fast, found.sorted_pairs, found.linked, found.ci,
                        found.cf, found.old_ci, found.old_cf, found.otable, found.boxes,
-                       found.trig, found.order, found.pose, found.frame_angle0,
-                       found.frame_rows, found.frame_before)
+                       found.trig, found.order, found.lanes, found.ends, found.pose,
+                       found.frame_angle0, found.frame_rows, found.frame_before)
         kept = world._graph_held = (found, found.layout, g)
     return kept[2]
 
@@ -193,7 +193,8 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> bool:
     gx, gy = world.gravity
     rigid_substeps(1, ctx.substeps, False, ctx.h, world.damping ** (ctx.h * 60.0), gx, gy,
                    world.body_force, *joint_arrays(st), found.n, found.ci, found.cf,
-                   found.bodies, found.order, found.angle0, found.pose, found.stacked,
+                   found.bodies, found.order, found.lanes, found.ends, found.angle0,
+                   found.pose, found.stacked,
                    found.before, collide.bounce_speed, b.n, c["pos"], c["prev"], c["angle"],
                    c["prev_angle"], c["w"], c["iw"], *_particle_columns(st),
                    *_sweep_arguments(world, found))

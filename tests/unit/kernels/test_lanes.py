@@ -1,0 +1,88 @@
+"""The contacts' passes in lanes (``kernels.lanes``) against the one-at-a-time passes."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ecsgoo.kernels.coloring import COLORS, color_runs
+from ecsgoo.kernels.contact_rows import CF, LMAX, LN, LT, MN, MT, MU, NX, NY, POSE
+from ecsgoo.kernels.lanes import ENDS, LANES, impulses_in, impulses_out, lane_pass, pack_lanes
+from ecsgoo.kernels.rigid_solver import _relax_pass, _solve_pass
+
+
+def _contacts(seed: int, n: int, m: int, hub: int):
+    """``m`` contacts among ``n`` bodies (some static, some pinned by the world: ``b`` -1),
+    ``hub`` of them on body 0 (more than 64: the shared last colour), with random
+    normals, arms, masses, friction and impulses, and the bodies' poses and velocities."""
+    rng = np.random.default_rng(seed)
+    bw = np.where(rng.random(n) < 0.15, 0.0, rng.uniform(0.01, 2.0, n))
+    bw[0] = 1.0  # the hub moves
+    biw = np.where(bw == 0.0, 0.0, rng.uniform(1e-4, 0.1, n))
+    ci = np.full((m, 4), -1, dtype=np.int64)
+    ci[:, 0] = np.where(np.arange(m) < hub, 0, rng.integers(0, n, m))
+    other = (ci[:, 0] + rng.integers(1, n, m)) % n
+    ci[:, 1] = np.where(rng.random(m) < 0.3, -1, other)
+    cf = np.zeros((m, CF))
+    angle = rng.uniform(0, 2 * np.pi, m)
+    cf[:, NX], cf[:, NY] = np.cos(angle), np.sin(angle)
+    cf[:, 2:10] = rng.normal(0, 15, (m, 8))  # anchors and arms
+    cf[:, MN], cf[:, MT], cf[:, MU] = rng.uniform(0.1, 5, m), rng.uniform(0.1, 5, m), 0.6
+    cf[:, LN], cf[:, LT] = rng.uniform(0, 50, m), rng.normal(0, 10, m)
+    cf[:, LMAX] = rng.uniform(0, 5, m)
+    pose = np.zeros((n, POSE))
+    turn = rng.uniform(-0.2, 0.2, n)
+    pose[:, 0:2] = rng.uniform(0, 400, (n, 2))
+    pose[:, 2], pose[:, 3] = np.cos(turn), np.sin(turn)
+    pose[:, 4:7] = rng.normal(0, 100, (n, 3))
+    return ci, cf, bw, biw, pose
+
+
+def _order(ci, bw, biw, n):
+    """``rigid_find._solve_order``'s colouring: the ends that cannot move left out."""
+    m = len(ci)
+    movable = (bw != 0.0) | (biw != 0.0)
+    a = np.where(movable[ci[:, 0]], ci[:, 0], -1)
+    b = np.where((ci[:, 1] >= 0) & movable[np.maximum(ci[:, 1], 0)], ci[:, 1], -1)
+    ends = np.zeros((ENDS, max(m, 64, COLORS + 1)), dtype=np.int64)
+    order = color_runs(m, a, b, n, ends[2, : COLORS + 1])
+    return order, ends
+
+
+@pytest.mark.parametrize("relax", [False, True])
+@settings(deadline=None, max_examples=25)
+@given(seed=st.integers(0, 2**31), n=st.integers(2, 40), m=st.integers(1, 400),
+       hub=st.sampled_from([0, 3, 90]))
+def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(relax, seed, n, m, hub):
+    """Contacts of a colour solved side by side, chunk by chunk, and the shared last
+    colour one by one, give what the one-at-a-time pass gives, to the bit: impulses,
+    largest impulse steps, velocities and the touched marks."""
+    hub = min(hub, m)
+    ci, cf, bw, biw, pose = _contacts(seed, n, m, hub)
+    order, ends = _order(ci, bw, biw, n)
+    want_cf, want_pose = cf.copy(), pose.copy()
+    (_relax_pass if relax else _solve_pass)(m, order, ci, want_cf, bw, biw, 360.0, want_pose)
+    lanes = np.zeros((LANES, ends.shape[1]))
+    pack_lanes(m, order, ci, cf, lanes, ends)
+    impulses_in(m, order, cf, lanes)
+    lane_pass(m, ends, lanes, bw, biw, 360.0, pose)
+    impulses_out(m, order, cf, lanes)
+    assert np.array_equal(cf, want_cf)
+    assert np.array_equal(pose, want_pose)
+
+
+def test_the_runs_cover_the_order_and_the_last_colour_takes_a_hub():
+    """``color_runs``: colour ``c``'s rows are ``order[runs[c]:runs[c + 1]]``, no two of a
+    colour below the last share a body that can move, and a body with more than 64
+    contacts puts the rest in the last colour."""
+    ci, _, bw, biw, _ = _contacts(5, 12, 200, 90)
+    order, ends = _order(ci, bw, biw, 12)
+    runs = ends[2, : COLORS + 1]
+    assert runs[0] == 0 and runs[-1] == 200 and np.all(np.diff(runs) >= 0)
+    assert sorted(order.tolist()) == list(range(200))
+    assert runs[COLORS] - runs[COLORS - 1] > 0  # the hub's overflow
+    movable = (bw != 0.0) | (biw != 0.0)
+    for c in range(COLORS - 1):
+        rows = order[runs[c]: runs[c + 1]]
+        ends_of = [e for k in rows for e in ci[k, :2] if e >= 0 and movable[e]]
+        assert len(ends_of) == len(set(ends_of))
