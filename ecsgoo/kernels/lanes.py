@@ -56,7 +56,7 @@ from .contact_rows import (
 )
 
 #: ``lanes``' rows: ``cf``'s columns as packed (in this order), then the separation
-#: (px, ``_separations``), then the chunk's scratch: the ends' inverse masses and
+#: (px, ``_gather``), then the chunk's scratch: the ends' inverse masses and
 #: velocities.
 _PACKED = (NX, NY, JAX, JAY, JBX, JBY, RAX, RAY, RBX, RBY, MN, MT, MU, LN, LT, LMAX)
 (_NX, _NY, _JAX, _JAY, _JBX, _JBY, _RAX, _RAY, _RBX, _RBY, _MN, _MT, _MU, _LN, _LT,
@@ -108,19 +108,29 @@ def impulses_out(nc, order, cf, lanes):
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
-def _separations(nc, ends, lanes, pose):
-    """Each contact's separation (px) at the bodies' ``pose`` (see ``rigid_solver.poses``)."""
+def lane_warm(nc, ends, lanes, bw, biw, pose):
+    """The warm start (``rigid_solver._pass_of(0)``'s) read from the lanes: each contact's
+    accumulated impulses applied again to its ends' velocities, in the same order (the
+    same bits), the rows read one after another instead of ``cf``'s rows by ``order``."""
     for kk in range(nc):
+        dn, dt = lanes[_LN, kk], lanes[_LT, kk]
+        if dn == 0.0 and dt == 0.0:
+            continue
         a, b = np.uint64(ends[0, kk]), ends[1, kk]
-        pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3],
-                              lanes[_RAX, kk], lanes[_RAY, kk])
+        nx, ny = lanes[_NX, kk], lanes[_NY, kk]
+        jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
+        wa, iwa, jax, jay = bw[a], biw[a], lanes[_JAX, kk], lanes[_JAY, kk]
+        pose[a, VX] = pose[a, VX] - jx * wa
+        pose[a, VY] = pose[a, VY] - jy * wa
+        pose[a, OM] = pose[a, OM] - iwa * (jax * jy - jay * jx)
+        pose[a, TOUCHED] = 1.0
         if b >= 0:
             bu = np.uint64(b)
-            pbx, pby = _arm_point(pose[bu, 0], pose[bu, 1], pose[bu, 2], pose[bu, 3],
-                                  lanes[_RBX, kk], lanes[_RBY, kk])
-        else:
-            pbx, pby = lanes[_RBX, kk], lanes[_RBY, kk]
-        lanes[_S, kk] = (pbx - pax) * lanes[_NX, kk] + (pby - pay) * lanes[_NY, kk]
+            wb, iwb, jbx, jby = bw[bu], biw[bu], lanes[_JBX, kk], lanes[_JBY, kk]
+            pose[bu, VX] = pose[bu, VX] + jx * wb
+            pose[bu, VY] = pose[bu, VY] + jy * wb
+            pose[bu, OM] = pose[bu, OM] + iwb * (jbx * jy - jby * jx)
+            pose[bu, TOUCHED] = 1.0
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
@@ -128,7 +138,6 @@ def lane_pass(nc, ends, lanes, bw, biw, inv_h, pose):
     """One solve (or relax: the same, at other poses) of the first ``nc`` contacts, colour
     by colour, a chunk of a colour at a time; the last colour (ends shared) one contact
     at a time. Velocities are ``pose``'s (``rigid_solver._sweep_bodies``)."""
-    _separations(nc, ends, lanes, pose)
     for c in range(COLORS):
         lo, hi = ends[2, c], ends[2, c + 1]
         if lo >= nc:  # this colour and those after it are empty
@@ -148,21 +157,30 @@ def lane_pass(nc, ends, lanes, bw, biw, inv_h, pose):
             _scatter(off, m, ends, lanes, pose)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, fastmath=FMA)
 def _gather(off, m, ends, lanes, bw, biw, pose):
-    """Contacts ``off..off + m``'s ends' inverse masses and velocities into the scratch."""
+    """Contacts ``off..off + m``: their separation (px) at the bodies' ``pose`` (see
+    ``rigid_solver.poses``) into row ``_S``, their ends' inverse masses and velocities
+    into the scratch (a body's pose and velocity share a cache line: read together)."""
     for i in range(m):
-        a, b = np.uint64(ends[0, off + i]), ends[1, off + i]
+        k = off + i
+        a, b = np.uint64(ends[0, k]), ends[1, k]
+        pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3],
+                              lanes[_RAX, k], lanes[_RAY, k])
         lanes[_W, i], lanes[_IW, i] = bw[a], biw[a]
         lanes[_VAX, i], lanes[_VAY, i], lanes[_OMA, i] = pose[a, VX], pose[a, VY], pose[a, OM]
         if b >= 0:
             bu = np.uint64(b)
+            pbx, pby = _arm_point(pose[bu, 0], pose[bu, 1], pose[bu, 2], pose[bu, 3],
+                                  lanes[_RBX, k], lanes[_RBY, k])
             lanes[_WB, i], lanes[_IWB, i] = bw[bu], biw[bu]
             lanes[_VBX, i], lanes[_VBY, i] = pose[bu, VX], pose[bu, VY]
             lanes[_OMB, i] = pose[bu, OM]
         else:
+            pbx, pby = lanes[_RBX, k], lanes[_RBY, k]
             lanes[_WB, i] = lanes[_IWB, i] = 0.0
             lanes[_VBX, i] = lanes[_VBY, i] = lanes[_OMB, i] = 0.0
+        lanes[_S, k] = (pbx - pax) * lanes[_NX, k] + (pby - pay) * lanes[_NY, k]
 
 
 @njit(cache=True, _nrt=False)

@@ -88,7 +88,7 @@ from .contact_rows import (  # noqa: F401  (the columns, importable from here as
     _normal_then_friction,
     _rel,
 )
-from .lanes import impulses_in, impulses_out, lane_pass
+from .lanes import impulses_in, impulses_out, lane_pass, lane_warm
 
 #: Overlap a contact may keep, px, and the fraction of the rest ``separate`` takes back
 #: per substep (Box2D v2's linear slop and Baumgarte factor).
@@ -325,15 +325,15 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
 @njit(cache=True, _nrt=False)
 def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
                  last, pose, n, angle0, lanes, ends):
-    """``_sweep_bodies`` with the solve and the relax in lanes (``lanes.lane_pass``), the
-    accumulated impulses carried from ``cf`` to the lanes and back around them: the
+    """``_sweep_bodies`` with its passes over the lanes (``lanes.lane_warm``, ``lane_pass``),
+    the accumulated impulses carried from ``cf`` to the lanes and back around them: the
     same passes and the same bits, a fifth less time on the pyramid's 802 contacts (a
     call of its own, so that the few contacts' sweep compiles as it did)."""
     inv_h = 1.0 / h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
-    if first <= 0:
-        _warm_pass(nc, order, ci, cf, bw, biw, inv_h, pose)
     impulses_in(nc, order, cf, lanes)
+    if first <= 0:
+        lane_warm(nc, ends, lanes, bw, biw, pose)
     if first <= 1:
         poses(n, bprev, bprev_angle, angle0, pose)
         lane_pass(nc, ends, lanes, bw, biw, inv_h, pose)

@@ -7,8 +7,16 @@ from hypothesis import strategies as st
 
 from ecsgoo.kernels.coloring import COLORS, color_runs
 from ecsgoo.kernels.contact_rows import CF, LMAX, LN, LT, MN, MT, MU, NX, NY, POSE
-from ecsgoo.kernels.lanes import ENDS, LANES, impulses_in, impulses_out, lane_pass, pack_lanes
-from ecsgoo.kernels.rigid_solver import _relax_pass, _solve_pass
+from ecsgoo.kernels.lanes import (
+    ENDS,
+    LANES,
+    impulses_in,
+    impulses_out,
+    lane_pass,
+    lane_warm,
+    pack_lanes,
+)
+from ecsgoo.kernels.rigid_solver import _relax_pass, _solve_pass, _warm_pass
 
 
 def _contacts(seed: int, n: int, m: int, hub: int):
@@ -49,23 +57,29 @@ def _order(ci, bw, biw, n):
     return order, ends
 
 
-@pytest.mark.parametrize("relax", [False, True])
+@pytest.mark.parametrize("mode", ["warm start", "solve", "relax"])
 @settings(deadline=None, max_examples=25)
 @given(seed=st.integers(0, 2**31), n=st.integers(2, 40), m=st.integers(1, 400),
        hub=st.sampled_from([0, 3, 90]))
-def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(relax, seed, n, m, hub):
+def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(mode, seed, n, m, hub):
     """Contacts of a colour solved side by side, chunk by chunk, and the shared last
     colour one by one, give what the one-at-a-time pass gives, to the bit: impulses,
-    largest impulse steps, velocities and the touched marks."""
+    largest impulse steps, velocities and the touched marks (the warm start: the same
+    order, read from the lanes)."""
     hub = min(hub, m)
     ci, cf, bw, biw, pose = _contacts(seed, n, m, hub)
+    cf[::7, LN], cf[::7, LT] = 0.0, 0.0  # some with nothing to warm-start
     order, ends = _order(ci, bw, biw, n)
     want_cf, want_pose = cf.copy(), pose.copy()
-    (_relax_pass if relax else _solve_pass)(m, order, ci, want_cf, bw, biw, 360.0, want_pose)
+    one_at_a_time = {"warm start": _warm_pass, "solve": _solve_pass, "relax": _relax_pass}
+    one_at_a_time[mode](m, order, ci, want_cf, bw, biw, 360.0, want_pose)
     lanes = np.zeros((LANES, ends.shape[1]))
     pack_lanes(m, order, ci, cf, lanes, ends)
     impulses_in(m, order, cf, lanes)
-    lane_pass(m, ends, lanes, bw, biw, 360.0, pose)
+    if mode == "warm start":
+        lane_warm(m, ends, lanes, bw, biw, pose)
+    else:
+        lane_pass(m, ends, lanes, bw, biw, 360.0, pose)
     impulses_out(m, order, cf, lanes)
     assert np.array_equal(cf, want_cf)
     assert np.array_equal(pose, want_pose)
