@@ -13,9 +13,9 @@ contact at a time (tested). BENCHMARKS.md (issue 24, stop 52) has the figures.
 What the passes read of a contact stays the same for the frame (its normal, anchors,
 arms and effective masses), so it is packed once, when the frame's contacts are found
 and ordered (``pack_lanes``), a row per field in colour order — contiguous for the
-vector loop. The accumulated impulses live in ``cf`` (the warm start, restitution, the
-events and next frame's warm start read them there); ``impulses_in`` and
-``impulses_out`` carry them to the lanes and back around each call of the passes.
+vector loop, with the accumulated impulses; those are written back to ``cf`` after each
+call of the passes (``impulses_out``: restitution, the events and next frame's warm
+start read them there), and nothing else changes them in between.
 
 ``lanes``: ``LANES`` rows × one column per contact (at least ``CHUNK``); rows ``_W``
 on are the chunk's scratch. ``ends``: row 0 body a, row 1 body b (-1: the static
@@ -92,16 +92,8 @@ def pack_lanes(count, order, ci, cf, lanes, ends):
 
 
 @njit(cache=True, _nrt=False)
-def impulses_in(nc, order, cf, lanes):
-    """The accumulated impulses of the first ``nc`` contacts from ``cf`` into the lanes."""
-    for kk in range(nc):
-        k = order[kk]
-        lanes[_LN, kk], lanes[_LT, kk], lanes[_LMAX, kk] = cf[k, LN], cf[k, LT], cf[k, LMAX]
-
-
-@njit(cache=True, _nrt=False)
 def impulses_out(nc, order, cf, lanes):
-    """``impulses_in`` back."""
+    """The accumulated impulses of the first ``nc`` contacts from the lanes into ``cf``."""
     for kk in range(nc):
         k = order[kk]
         cf[k, LN], cf[k, LT], cf[k, LMAX] = lanes[_LN, kk], lanes[_LT, kk], lanes[_LMAX, kk]

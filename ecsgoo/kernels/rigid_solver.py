@@ -88,7 +88,7 @@ from .contact_rows import (  # noqa: F401  (the columns, importable from here as
     _normal_then_friction,
     _rel,
 )
-from .lanes import impulses_in, impulses_out, lane_pass, lane_warm
+from .lanes import impulses_out, lane_pass, lane_warm
 
 #: Overlap a contact may keep, px, and the fraction of the rest ``separate`` takes back
 #: per substep (Box2D v2's linear slop and Baumgarte factor).
@@ -324,12 +324,13 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
 def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
                  last, pose, n, angle0, lanes, ends):
     """``_sweep_bodies`` with its passes over the lanes (``lanes.lane_warm``, ``lane_pass``),
-    the accumulated impulses carried from ``cf`` to the lanes and back around them: the
-    same passes and the same bits, a fifth less time on the pyramid's 802 contacts (a
-    call of its own, so that the few contacts' sweep compiles as it did)."""
+    the accumulated impulses written back to ``cf`` after them (``lanes.impulses_out``):
+    the same passes and the same bits, a fifth less time on the pyramid's 802 contacts (a
+    call of its own, so that the few contacts' sweep compiles as it did). The lanes hold
+    the impulses ``cf`` holds when it starts: packed with them, and nothing but these
+    passes changes a body row's impulses until the frame's last substep's restitution."""
     inv_h = 1.0 / h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
-    impulses_in(nc, order, cf, lanes)
     if first <= 0:
         lane_warm(nc, ends, lanes, bw, biw, pose)
     if first <= 1:

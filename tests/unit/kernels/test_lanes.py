@@ -10,7 +10,6 @@ from ecsgoo.kernels.contact_rows import CF, LMAX, LN, LT, MN, MT, MU, NX, NY, PO
 from ecsgoo.kernels.lanes import (
     ENDS,
     LANES,
-    impulses_in,
     impulses_out,
     lane_pass,
     lane_warm,
@@ -74,8 +73,7 @@ def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(mode, seed
     one_at_a_time = {"warm start": _warm_pass, "solve": _solve_pass, "relax": _relax_pass}
     one_at_a_time[mode](m, order, ci, want_cf, bw, biw, 360.0, want_pose)
     lanes = np.zeros((LANES, ends.shape[1]))
-    pack_lanes(m, order, ci, cf, lanes, ends)
-    impulses_in(m, order, cf, lanes)
+    pack_lanes(m, order, ci, cf, lanes, ends)  # the impulses too
     if mode == "warm start":
         lane_warm(m, ends, lanes, bw, biw, pose)
     else:
