@@ -99,11 +99,22 @@ def impulses_out(nc, order, cf, lanes):
         cf[k, LN], cf[k, LT], cf[k, LMAX] = lanes[_LN, kk], lanes[_LT, kk], lanes[_LMAX, kk]
 
 
+@njit(cache=True, _nrt=False)
+def touch_ends(nc, ends, pose):
+    """Mark every end of the first ``nc`` contacts as changed (``pose``'s ``TOUCHED``): a
+    solve or relax changes each, so the lane passes need not mark them one by one."""
+    for kk in range(nc):
+        pose[np.uint64(ends[0, kk]), TOUCHED] = 1.0
+        if ends[1, kk] >= 0:
+            pose[np.uint64(ends[1, kk]), TOUCHED] = 1.0
+
+
 @njit(cache=True, _nrt=False, fastmath=FMA)
 def lane_warm(nc, ends, lanes, bw, biw, pose):
     """The warm start (``rigid_solver._pass_of(0)``'s) read from the lanes: each contact's
     accumulated impulses applied again to its ends' velocities, in the same order (the
-    same bits), the rows read one after another instead of ``cf``'s rows by ``order``."""
+    same bits), the rows read one after another instead of ``cf``'s rows by ``order``.
+    The ends are marked changed apart (``touch_ends``)."""
     for kk in range(nc):
         dn, dt = lanes[_LN, kk], lanes[_LT, kk]
         if dn == 0.0 and dt == 0.0:
@@ -115,21 +126,20 @@ def lane_warm(nc, ends, lanes, bw, biw, pose):
         pose[a, VX] = pose[a, VX] - jx * wa
         pose[a, VY] = pose[a, VY] - jy * wa
         pose[a, OM] = pose[a, OM] - iwa * (jax * jy - jay * jx)
-        pose[a, TOUCHED] = 1.0
         if b >= 0:
             bu = np.uint64(b)
             wb, iwb, jbx, jby = bw[bu], biw[bu], lanes[_JBX, kk], lanes[_JBY, kk]
             pose[bu, VX] = pose[bu, VX] + jx * wb
             pose[bu, VY] = pose[bu, VY] + jy * wb
             pose[bu, OM] = pose[bu, OM] + iwb * (jbx * jy - jby * jx)
-            pose[bu, TOUCHED] = 1.0
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
 def lane_pass(nc, ends, lanes, bw, biw, inv_h, pose):
     """One solve (or relax: the same, at other poses) of the first ``nc`` contacts, colour
     by colour, a chunk of a colour at a time; the last colour (ends shared) one contact
-    at a time. Velocities are ``pose``'s (``rigid_solver._sweep_bodies``)."""
+    at a time. Velocities are ``pose``'s (``rigid_solver._sweep_bodies``); the ends are
+    marked changed apart (``touch_ends``)."""
     for c in range(COLORS):
         lo, hi = ends[2, c], ends[2, c + 1]
         if lo >= nc:  # this colour and those after it are empty
@@ -181,11 +191,10 @@ def _scatter(off, m, ends, lanes, pose):
     for i in range(m):
         a, b = np.uint64(ends[0, off + i]), ends[1, off + i]
         pose[a, VX], pose[a, VY], pose[a, OM] = lanes[_VAX, i], lanes[_VAY, i], lanes[_OMA, i]
-        pose[a, TOUCHED] = 1.0
         if b >= 0:
             bu = np.uint64(b)
             pose[bu, VX], pose[bu, VY] = lanes[_VBX, i], lanes[_VBY, i]
-            pose[bu, OM], pose[bu, TOUCHED] = lanes[_OMB, i], 1.0
+            pose[bu, OM] = lanes[_OMB, i]
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA, pipeline_class=NoAlias)

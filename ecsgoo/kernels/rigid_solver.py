@@ -88,7 +88,7 @@ from .contact_rows import (  # noqa: F401  (the columns, importable from here as
     _normal_then_friction,
     _rel,
 )
-from .lanes import impulses_out, lane_pass, lane_warm
+from .lanes import impulses_out, lane_pass, lane_warm, touch_ends
 
 #: Overlap a contact may keep, px, and the fraction of the rest ``separate`` takes back
 #: per substep (Box2D v2's linear slop and Baumgarte factor).
@@ -331,6 +331,7 @@ def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h
     passes changes a body row's impulses until the frame's last substep's restitution."""
     inv_h = 1.0 / h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
+    touch_ends(nc, ends, pose)  # the solve or the relax changes every end
     if first <= 0:
         lane_warm(nc, ends, lanes, bw, biw, pose)
     if first <= 1:

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ecsgoo.kernels.coloring import COLORS, color_runs
-from ecsgoo.kernels.contact_rows import CF, LMAX, LN, LT, MN, MT, MU, NX, NY, POSE
+from ecsgoo.kernels.contact_rows import CF, LMAX, LN, LT, MN, MT, MU, NX, NY, POSE, TOUCHED
 from ecsgoo.kernels.lanes import (
     ENDS,
     LANES,
@@ -14,6 +14,7 @@ from ecsgoo.kernels.lanes import (
     lane_pass,
     lane_warm,
     pack_lanes,
+    touch_ends,
 )
 from ecsgoo.kernels.rigid_solver import _relax_pass, _solve_pass, _warm_pass
 
@@ -74,13 +75,20 @@ def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(mode, seed
     one_at_a_time[mode](m, order, ci, want_cf, bw, biw, 360.0, want_pose)
     lanes = np.zeros((LANES, ends.shape[1]))
     pack_lanes(m, order, ci, cf, lanes, ends)  # the impulses too
+    touch_ends(m, ends, pose)
     if mode == "warm start":
         lane_warm(m, ends, lanes, bw, biw, pose)
     else:
         lane_pass(m, ends, lanes, bw, biw, 360.0, pose)
     impulses_out(m, order, cf, lanes)
     assert np.array_equal(cf, want_cf)
-    assert np.array_equal(pose, want_pose)
+    assert np.array_equal(pose[:, :TOUCHED], want_pose[:, :TOUCHED])
+    # every end marked changed (the one-at-a-time warm start marks those it pushed: a
+    # solve or relax follows it in a sweep, and marks them all)
+    ends_of = np.unique(np.concatenate([ci[:, 0], ci[ci[:, 1] >= 0, 1]]))
+    assert np.array_equal(np.flatnonzero(pose[:, TOUCHED]), ends_of)
+    if mode != "warm start":
+        assert np.array_equal(pose[:, TOUCHED], want_pose[:, TOUCHED])
 
 
 def test_the_runs_cover_the_order_and_the_last_colour_takes_a_hub():
