@@ -289,20 +289,21 @@ def _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, into_
 
 @njit(cache=True, _nrt=False)
 def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
-                  last, pose, n, angle0, lanes, ends):
+                  last, pose, n, angle0, lanes, ends, to_cf):
     """``_sweep``'s warm start (mode 0), solve (1) and relax (2), modes ``first`` to
     ``last``, over the frame's contacts between two bodies or a body and the static world,
     in ``order`` (``coloring.color_runs``), the particle ends left out. The passes work
     on the bodies' velocities (in ``pose``, read once, written back once: Box2D v3's
     solver bodies), not per contact on their positions. From ``LANES_FROM`` contacts on,
     the solve and the relax in lanes, a colour's contacts side by side
-    (``_sweep_lanes``; ``lanes`` and ``ends`` packed when the contacts were found); fewer,
-    one after another (``_pass_of``: the same bits). Before a solve and a relax
-    the ``n`` bodies' ``pose`` is made (``poses``: where the substep started, then where
-    they are now); the warm start reads none."""
+    (``_sweep_lanes``; ``lanes`` and ``ends`` packed when the contacts were found, the
+    impulses written back to ``cf`` when ``to_cf``); fewer, one after another
+    (``_pass_of``: the same bits). Before a solve and a relax the ``n`` bodies' ``pose``
+    is made (``poses``: where the substep started, then where they are now); the warm
+    start reads none."""
     if nc >= LANES_FROM and last >= 1:
         _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
-                     last, pose, n, angle0, lanes, ends)
+                     last, pose, n, angle0, lanes, ends, to_cf)
         return
     inv_h = 1.0 / h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
@@ -322,13 +323,14 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
 
 @njit(cache=True, _nrt=False)
 def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
-                 last, pose, n, angle0, lanes, ends):
-    """``_sweep_bodies`` with its passes over the lanes (``lanes.lane_warm``, ``lane_pass``),
-    the accumulated impulses written back to ``cf`` after them (``lanes.impulses_out``):
+                 last, pose, n, angle0, lanes, ends, to_cf):
+    """``_sweep_bodies`` with its passes over the lanes (``lanes.lane_warm``, ``lane_pass``):
     the same passes and the same bits, a fifth less time on the pyramid's 802 contacts (a
     call of its own, so that the few contacts' sweep compiles as it did). The lanes hold
-    the impulses ``cf`` holds when it starts: packed with them, and nothing but these
-    passes changes a body row's impulses until the frame's last substep's restitution."""
+    the frame's impulses from when they are packed with the contacts: nothing but these
+    passes changes a body row's impulses until the last substep's restitution, which,
+    like the warm start of contacts with particles and the frame's end, reads them in
+    ``cf``: they are written back there (``lanes.impulses_out``) when ``to_cf``."""
     inv_h = 1.0 / h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
     touch_ends(nc, ends, pose)  # the solve or the relax changes every end
@@ -342,7 +344,8 @@ def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h
         poses(n, bpos, bangle, angle0, pose)
         lane_pass(nc, ends, lanes, bw, biw, inv_h, pose)
         _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, False)
-    impulses_out(nc, order, cf, lanes)
+    if to_cf:
+        impulses_out(nc, order, cf, lanes)
 
 
 def _pass_of(mode: int) -> Any:
@@ -457,11 +460,11 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
         return  # nothing touches: nothing to solve, nothing to take out
     if nc == nb_rows:  # the frame's rows between bodies alone: the three passes in one call
         _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h,
-                      0, 2, pose, n, angle0, lanes, ends)
+                      0, 2, pose, n, angle0, lanes, ends, last)
     else:  # each pass of theirs, then of the others (particles', fast ones')
         for mode in range(3):
             _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
-                          h, mode, mode, pose, n, angle0, lanes, ends)
+                          h, mode, mode, pose, n, angle0, lanes, ends, True)
             _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                    mode, bpos if mode == 0 else pose, pprev if mode == 1 else ppos, 0.0,
                    nb_rows)
