@@ -17,7 +17,7 @@ vector loop, with the accumulated impulses; those are written back to ``cf`` aft
 call of the passes (``impulses_out``: restitution, the events and next frame's warm
 start read them there), and nothing else changes them in between.
 
-``lanes``: ``LANES`` rows × one column per contact (at least ``CHUNK``); rows ``_W``
+``lanes``: ``LANES`` rows × one column per contact (at least ``CHUNK``); rows ``_VAX``
 on are the chunk's scratch. ``ends``: row 0 body a, row 1 body b (-1: the static
 world), both in colour order; row 2 the colours' runs (``coloring.color_runs``).
 """
@@ -55,9 +55,9 @@ from .contact_rows import (
     _normal_then_friction_of,
 )
 
-#: ``lanes``' rows: ``cf``'s columns as packed (in this order), then the separation
-#: (px, ``_gather``), then the chunk's scratch: the ends' inverse masses and
-#: velocities.
+#: ``lanes``' rows: ``cf``'s columns as packed (in this order), the separation (px,
+#: ``_gather``), the ends' inverse masses and inertias (packed), then the chunk's
+#: scratch: the ends' velocities.
 _PACKED = (NX, NY, JAX, JAY, JBX, JBY, RAX, RAY, RBX, RBY, MN, MT, MU, LN, LT, LMAX)
 (_NX, _NY, _JAX, _JAY, _JBX, _JBY, _RAX, _RAY, _RBX, _RBY, _MN, _MT, _MU, _LN, _LT,
  _LMAX, _S) = range(17)
@@ -81,14 +81,18 @@ class NoAlias(Compiler):
 
 
 @njit(cache=True, _nrt=False)
-def pack_lanes(count, order, ci, cf, lanes, ends):
-    """The frame's contacts ``0..count`` in ``order`` into ``lanes`` and ``ends`` (rows 0
+def pack_lanes(count, order, ci, cf, w, iw, lanes, ends):
+    """The frame's contacts ``0..count`` in ``order`` into ``lanes`` (with their ends'
+    inverse masses ``w`` and inertias ``iw``: the same all frame) and ``ends`` (rows 0
     and 1; ``coloring.color_runs`` wrote row 2)."""
     for kk in range(count):
         k = order[kk]
-        ends[0, kk], ends[1, kk] = ci[k, 0], ci[k, 1]
+        a, b = ci[k, 0], ci[k, 1]
+        ends[0, kk], ends[1, kk] = a, b
         for r in range(len(_PACKED)):
             lanes[r, kk] = cf[k, _PACKED[r]]
+        lanes[_W, kk], lanes[_IW, kk] = w[a], iw[a]
+        lanes[_WB, kk], lanes[_IWB, kk] = (w[b], iw[b]) if b >= 0 else (0.0, 0.0)
 
 
 @njit(cache=True, _nrt=False)
@@ -135,7 +139,7 @@ def lane_warm(nc, ends, lanes, bw, biw, pose):
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
-def lane_pass(nc, ends, lanes, bw, biw, inv_h, pose):
+def lane_pass(nc, ends, lanes, inv_h, pose):
     """One solve (or relax: the same, at other poses) of the first ``nc`` contacts, colour
     by colour, a chunk of a colour at a time; the last colour (ends shared) one contact
     at a time. Velocities are ``pose``'s (``rigid_solver._sweep_bodies``); the ends are
@@ -147,40 +151,38 @@ def lane_pass(nc, ends, lanes, bw, biw, inv_h, pose):
         step = 1 if c == COLORS - 1 else CHUNK
         for off in range(lo, hi, step):
             m = min(step, hi - off)
-            _gather(off, m, ends, lanes, bw, biw, pose)
+            _gather(off, m, ends, lanes, pose)
             e = off + m
             _solve_chunk(m, inv_h, lanes[_NX, off:e], lanes[_NY, off:e], lanes[_JAX, off:e],
                          lanes[_JAY, off:e], lanes[_JBX, off:e], lanes[_JBY, off:e],
                          lanes[_MN, off:e], lanes[_MT, off:e], lanes[_MU, off:e],
                          lanes[_LN, off:e], lanes[_LT, off:e], lanes[_LMAX, off:e],
-                         lanes[_S, off:e], lanes[_W, :m], lanes[_IW, :m], lanes[_WB, :m],
-                         lanes[_IWB, :m], lanes[_VAX, :m], lanes[_VAY, :m], lanes[_OMA, :m],
-                         lanes[_VBX, :m], lanes[_VBY, :m], lanes[_OMB, :m])
+                         lanes[_S, off:e], lanes[_W, off:e], lanes[_IW, off:e],
+                         lanes[_WB, off:e], lanes[_IWB, off:e], lanes[_VAX, :m],
+                         lanes[_VAY, :m], lanes[_OMA, :m], lanes[_VBX, :m], lanes[_VBY, :m],
+                         lanes[_OMB, :m])
             _scatter(off, m, ends, lanes, pose)
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
-def _gather(off, m, ends, lanes, bw, biw, pose):
+def _gather(off, m, ends, lanes, pose):
     """Contacts ``off..off + m``: their separation (px) at the bodies' ``pose`` (see
-    ``rigid_solver.poses``) into row ``_S``, their ends' inverse masses and velocities
-    into the scratch (a body's pose and velocity share a cache line: read together)."""
+    ``rigid_solver.poses``) into row ``_S``, their ends' velocities into the scratch (a
+    body's pose and velocity share a cache line: read together)."""
     for i in range(m):
         k = off + i
         a, b = np.uint64(ends[0, k]), ends[1, k]
         pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3],
                               lanes[_RAX, k], lanes[_RAY, k])
-        lanes[_W, i], lanes[_IW, i] = bw[a], biw[a]
         lanes[_VAX, i], lanes[_VAY, i], lanes[_OMA, i] = pose[a, VX], pose[a, VY], pose[a, OM]
         if b >= 0:
             bu = np.uint64(b)
             pbx, pby = _arm_point(pose[bu, 0], pose[bu, 1], pose[bu, 2], pose[bu, 3],
                                   lanes[_RBX, k], lanes[_RBY, k])
-            lanes[_WB, i], lanes[_IWB, i] = bw[bu], biw[bu]
             lanes[_VBX, i], lanes[_VBY, i] = pose[bu, VX], pose[bu, VY]
             lanes[_OMB, i] = pose[bu, OM]
         else:
             pbx, pby = lanes[_RBX, k], lanes[_RBY, k]
-            lanes[_WB, i] = lanes[_IWB, i] = 0.0
             lanes[_VBX, i] = lanes[_VBY, i] = lanes[_OMB, i] = 0.0
         lanes[_S, k] = (pbx - pax) * lanes[_NX, k] + (pby - pay) * lanes[_NY, k]
 

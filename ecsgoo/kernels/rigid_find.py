@@ -55,7 +55,7 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     if first == 0:
         _solve_order(count, ci, w, iw, n, order, ends)
         if count >= LANES_FROM:
-            pack_lanes(count, order, ci, cf, lanes, ends)
+            pack_lanes(count, order, ci, cf, w, iw, lanes, ends)
     return count
 
 

@@ -338,11 +338,11 @@ def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h
         lane_warm(nc, ends, lanes, bw, biw, pose)
     if first <= 1:
         poses(n, bprev, bprev_angle, angle0, pose)
-        lane_pass(nc, ends, lanes, bw, biw, inv_h, pose)
+        lane_pass(nc, ends, lanes, inv_h, pose)
         _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
     if last >= 2:
         poses(n, bpos, bangle, angle0, pose)
-        lane_pass(nc, ends, lanes, bw, biw, inv_h, pose)
+        lane_pass(nc, ends, lanes, inv_h, pose)
         _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, False)
     if to_cf:
         impulses_out(nc, order, cf, lanes)

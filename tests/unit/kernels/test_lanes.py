@@ -74,12 +74,12 @@ def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(mode, seed
     one_at_a_time = {"warm start": _warm_pass, "solve": _solve_pass, "relax": _relax_pass}
     one_at_a_time[mode](m, order, ci, want_cf, bw, biw, 360.0, want_pose)
     lanes = np.zeros((LANES, ends.shape[1]))
-    pack_lanes(m, order, ci, cf, lanes, ends)  # the impulses too
+    pack_lanes(m, order, ci, cf, bw, biw, lanes, ends)  # the impulses too
     touch_ends(m, ends, pose)
     if mode == "warm start":
         lane_warm(m, ends, lanes, bw, biw, pose)
     else:
-        lane_pass(m, ends, lanes, bw, biw, 360.0, pose)
+        lane_pass(m, ends, lanes, 360.0, pose)
     impulses_out(m, order, cf, lanes)
     assert np.array_equal(cf, want_cf)
     assert np.array_equal(pose[:, :TOUCHED], want_pose[:, :TOUCHED])
