@@ -114,7 +114,7 @@ def touch_ends(nc, ends, pose):
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
-def lane_warm(nc, ends, lanes, bw, biw, pose):
+def lane_warm(nc, ends, lanes, pose):
     """The warm start (``rigid_solver._pass_of(0)``'s) read from the lanes: each contact's
     accumulated impulses applied again to its ends' velocities, in the same order (the
     same bits), the rows read one after another instead of ``cf``'s rows by ``order``.
@@ -126,13 +126,13 @@ def lane_warm(nc, ends, lanes, bw, biw, pose):
         a, b = np.uint64(ends[0, kk]), ends[1, kk]
         nx, ny = lanes[_NX, kk], lanes[_NY, kk]
         jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
-        wa, iwa, jax, jay = bw[a], biw[a], lanes[_JAX, kk], lanes[_JAY, kk]
+        wa, iwa, jax, jay = lanes[_W, kk], lanes[_IW, kk], lanes[_JAX, kk], lanes[_JAY, kk]
         pose[a, VX] = pose[a, VX] - jx * wa
         pose[a, VY] = pose[a, VY] - jy * wa
         pose[a, OM] = pose[a, OM] - iwa * (jax * jy - jay * jx)
         if b >= 0:
             bu = np.uint64(b)
-            wb, iwb, jbx, jby = bw[bu], biw[bu], lanes[_JBX, kk], lanes[_JBY, kk]
+            wb, iwb, jbx, jby = lanes[_WB, kk], lanes[_IWB, kk], lanes[_JBX, kk], lanes[_JBY, kk]
             pose[bu, VX] = pose[bu, VX] + jx * wb
             pose[bu, VY] = pose[bu, VY] + jy * wb
             pose[bu, OM] = pose[bu, OM] + iwb * (jbx * jy - jby * jx)

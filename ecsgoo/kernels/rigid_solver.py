@@ -335,7 +335,7 @@ def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
     touch_ends(nc, ends, pose)  # the solve or the relax changes every end
     if first <= 0:
-        lane_warm(nc, ends, lanes, bw, biw, pose)
+        lane_warm(nc, ends, lanes, pose)
     if first <= 1:
         poses(n, bprev, bprev_angle, angle0, pose)
         lane_pass(nc, ends, lanes, inv_h, pose)

@@ -77,7 +77,7 @@ def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(mode, seed
     pack_lanes(m, order, ci, cf, bw, biw, lanes, ends)  # the impulses too
     touch_ends(m, ends, pose)
     if mode == "warm start":
-        lane_warm(m, ends, lanes, bw, biw, pose)
+        lane_warm(m, ends, lanes, pose)
     else:
         lane_pass(m, ends, lanes, 360.0, pose)
     impulses_out(m, order, cf, lanes)
