@@ -11,11 +11,13 @@ the CPU's vector width), and the velocities scattered back. The same bits as one
 contact at a time (tested). BENCHMARKS.md (issue 24, stop 52) has the figures.
 
 What the passes read of a contact stays the same for the frame (its normal, anchors,
-arms and effective masses), so it is packed once, when the frame's contacts are found
-and ordered (``pack_lanes``), a row per field in colour order — contiguous for the
-vector loop, with the accumulated impulses; those are written back to ``cf`` after each
-call of the passes (``impulses_out``: restitution, the events and next frame's warm
-start read them there), and nothing else changes them in between.
+arms, effective masses and its ends' inverse masses), so it is packed once, when the
+frame's contacts are found and ordered (``pack_lanes``), a row per field in colour order
+— contiguous for the vector loop — with the accumulated impulses. Nothing but these
+passes changes those until the frame's last substep; they are written back to ``cf``
+where something reads them there (``impulses_out``, when ``rigid_solver._sweep_lanes``
+is told ``to_cf``: restitution, the events, next frame's warm start, and each substep's
+warm start of contacts with particles).
 
 ``lanes``: ``LANES`` rows × one column per contact (at least ``CHUNK``); rows ``_VAX``
 on are the chunk's scratch. ``ends``: row 0 body a, row 1 body b (-1: the static
