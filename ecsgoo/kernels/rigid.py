@@ -28,9 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .contacts import resolve_static
-from .manifold import collide_convex, halfplane_convex, to_world_point
-from .rigid_solver import (
+from .contact_rows import (
     JAX,
     JAY,
     JBX,
@@ -57,8 +55,10 @@ from .rigid_solver import (
     UN0,
     E,
     T,
-    turn_trig,
 )
+from .contacts import resolve_static
+from .manifold import collide_convex, halfplane_convex, to_world_point
+from .rigid_solver import turn_trig
 
 #: A body is fast when its substep's motion passes this fraction of its thinnest piece's
 #: half thickness (``inner_radius``): then ``kernels.continuous`` sweeps it against static

@@ -61,7 +61,7 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
 
 @njit(cache=True)
 def _solve_order(count, ci, w, iw, n, order, ends):
-    """The frame's contacts ``0..count`` in colour order (``color_order``: no two of a
+    """The frame's contacts ``0..count`` in colour order (``color_runs``: no two of a
     colour share a body that can move — ends that cannot are left out, nothing is
     written to them), so consecutive contacts do not wait on each other; the colours'
     runs in ``ends``' row 2 (``lanes``)."""

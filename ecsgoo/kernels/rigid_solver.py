@@ -49,35 +49,23 @@ import numpy as np
 from numba import njit
 
 from . import FMA
-from .contact_rows import (  # noqa: F401  (the columns, importable from here as before)
-    CF,
+from .contact_rows import (
     JAX,
     JAY,
     JBX,
     JBY,
-    LAX,
-    LAY,
-    LBX,
-    LBY,
     LMAX,
     LN,
-    LNX,
-    LNY,
     LT,
     MN,
     MT,
-    MU,
     NX,
     NY,
     OM,
-    POSE,
     RAX,
     RAY,
     RBX,
     RBY,
-    RPA,
-    RPX,
-    RPY,
     TOUCHED,
     UN0,
     VX,
@@ -447,9 +435,9 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
     """One substep over the contacts ``0..nc`` (bodies ``0..n``): warm start, solve (from
     where the substep started), relax (to where it ends), after the frame's ``last``
     substep restitution, then the position pass. The first ``nb_rows`` contacts (the
-    frame's between bodies) are taken in ``order`` (see ``rigid_find``), solved in
-    ``lanes`` (``ends``: see ``lanes``). The joints were
-    solved before, in Project (``joint_substep``).
+    frame's between bodies) are taken in ``order`` (see ``rigid_find``), in lanes when
+    there are ``LANES_FROM`` or more (``lanes``, ``ends``: see ``kernels.lanes``). The
+    joints were solved before, in Project (``joint_substep``).
 
     Each pass sweeps the frame's rows between bodies in ``order`` (``_sweep_bodies``),
     then the other rows as they come (``_sweep``), only when there are any: a call between

@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .rigid_solver import (
+from .contact_rows import (
     JAX,
     JAY,
     JBX,
@@ -33,13 +33,11 @@ from .rigid_solver import (
     RAY,
     RBX,
     RBY,
-    SLOP_PX,
     T,
     _arm_point,
     _rel,
-    poses,
-    turn_trig,
 )
+from .rigid_solver import SLOP_PX, poses, turn_trig
 
 #: How many times heavier than what it rests on a body must be for its contact to get the
 #: shock pass: a column each 10× heavier than the box below squeezed its bottom box out

@@ -18,11 +18,7 @@ import numpy as np
 from .. import limits
 from ..flags import kinematic, watched
 from ..kernels.coloring import COLORS
-from ..kernels.joints import links_changed
-from ..kernels.lanes import CHUNK, ENDS, LANES
-from ..kernels.rigid import body_pairs, particle_contacts, split_spinning
-from ..kernels.rigid_find import find_contacts
-from ..kernels.rigid_solver import (
+from ..kernels.contact_rows import (
     CF,
     LAX,
     LAY,
@@ -42,9 +38,12 @@ from ..kernels.rigid_solver import (
     RPX,
     RPY,
     E,
-    carry_impulses,
-    prepare_contacts,
 )
+from ..kernels.joints import links_changed
+from ..kernels.lanes import CHUNK, ENDS, LANES
+from ..kernels.rigid import body_pairs, particle_contacts, split_spinning
+from ..kernels.rigid_find import find_contacts
+from ..kernels.rigid_solver import carry_impulses, prepare_contacts
 
 if TYPE_CHECKING:
     from ..world import World
@@ -262,7 +261,7 @@ class ContactGraph:
         """``lanes`` and ``ends`` for ``rows`` contacts, the frame's first ``bodies`` kept."""
         lanes, ends = _lanes(rows)
         n = self.bodies
-        lanes[:, :n], ends[:2, :n], ends[2] = self.lanes[:, :n], self.ends[:2, :n], 0
+        lanes[:, :n], ends[:2, :n] = self.lanes[:, :n], self.ends[:2, :n]
         ends[2, : COLORS + 1] = self.ends[2, : COLORS + 1]
         self.lanes, self.ends = lanes, ends
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ecsgoo.kernels.coloring import COLORS, color_runs
+from ecsgoo.kernels.coloring import COLORS
 from ecsgoo.kernels.contact_rows import CF, LMAX, LN, LT, MN, MT, MU, NX, NY, POSE, TOUCHED
 from ecsgoo.kernels.lanes import (
     ENDS,
@@ -16,6 +16,7 @@ from ecsgoo.kernels.lanes import (
     pack_lanes,
     touch_ends,
 )
+from ecsgoo.kernels.rigid_find import _solve_order
 from ecsgoo.kernels.rigid_solver import _relax_pass, _solve_pass, _warm_pass
 
 
@@ -47,13 +48,12 @@ def _contacts(seed: int, n: int, m: int, hub: int):
 
 
 def _order(ci, bw, biw, n):
-    """``rigid_find._solve_order``'s colouring: the ends that cannot move left out."""
+    """The order and runs ``rigid_find._solve_order`` gives (the ends that cannot move
+    left out of the colouring)."""
     m = len(ci)
-    movable = (bw != 0.0) | (biw != 0.0)
-    a = np.where(movable[ci[:, 0]], ci[:, 0], -1)
-    b = np.where((ci[:, 1] >= 0) & movable[np.maximum(ci[:, 1], 0)], ci[:, 1], -1)
+    order = np.zeros(m, dtype=np.int64)
     ends = np.zeros((ENDS, max(m, 64, COLORS + 1)), dtype=np.int64)
-    order = color_runs(m, a, b, n, ends[2, : COLORS + 1])
+    _solve_order(m, ci, bw, biw, n, order, ends)
     return order, ends
 
 
