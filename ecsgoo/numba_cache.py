@@ -45,6 +45,7 @@ from typing import Any
 
 import numba
 from numba.core import caching, dispatcher, types
+from numba.core.runtime import rtsys
 from numba.misc.appdirs import AppDirs
 
 
@@ -101,11 +102,11 @@ def tolerate_corrupt_entries() -> None:
     """
     if getattr(caching.Cache.load_overload, "_ecsgoo", False):
         return
-    load_overload, load_index = caching.Cache.load_overload, caching.IndexDataCacheFile._load_index
+    load_index = caching.IndexDataCacheFile._load_index
 
     def tolerant_load(self: Any, sig: Any, target_context: Any) -> Any:
         try:
-            return load_overload(self, sig, target_context)
+            return _load_without_refresh(self, sig, target_context)
         except Exception as exc:  # whatever a garbled pickle raises
             _drop(self._cache_file._index_path, exc)
             return None
@@ -122,6 +123,22 @@ def tolerate_corrupt_entries() -> None:
     caching.IndexDataCacheFile._load_index = tolerant_index
     caching.IndexDataCacheFile.save = _framed_save
     caching.IndexDataCacheFile.load = _framed_load
+
+
+def _load_without_refresh(cache: Any, sig: Any, target_context: Any) -> Any:
+    """numba's ``Cache.load_overload`` without its ``target_context.refresh()``.
+
+    That refresh imports numba's lowering and typing registries (``numba.np.linalg``,
+    the random generators, typed containers, jitclass: 0.15 s of a warm start's ~1 s
+    here), which only compiling uses: a cached kernel is machine code, linked against
+    numba's runtime (``rtsys``, started here as the refresh would) and the C helpers
+    numba registers as it is imported. A kernel that does compile refreshes first
+    (numba's ``compile_extra``), so nothing is ever typed or lowered without them.
+    """
+    rtsys.initialize(target_context)
+    with cache._guard_against_spurious_io_errors():
+        return cache._load_overload(sig, target_context)
+    return None  # the guard swallowed an I/O error, as in numba's own
 
 
 def identity(files: Any, key: Any) -> bytes:
