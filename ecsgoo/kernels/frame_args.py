@@ -235,8 +235,8 @@ structref.define_boxing(GraphArgsType, GraphArgs)
 #: contacts and the look's scratch, then the frame's own buffers: the bodies' angles
 #: where the look found them, the stacked rows and their ends' velocities.
 GRAPH_FIELDS = [
-    ("pairs", _I2), ("fast", _B1), ("sorted_pairs", _I2), ("linked", _I1), ("ci", _I2),
-    ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),
+    ("pairs", _I2), ("sap", _I1), ("fast", _B1), ("sorted_pairs", _I2), ("linked", _I1),
+    ("ci", _I2), ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),
     ("trig", _F2), ("order", _I1), ("lanes", _F2), ("ends", _I2), ("pose", _F2),
     ("angle0", _F1), ("rows", _I1), ("before", _F2),
 ]
@@ -244,11 +244,12 @@ GRAPH_ARGS = GraphArgsType(GRAPH_FIELDS)
 
 
 @njit(cache=True)
-def graph_args(pairs, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable, boxes, trig,
+def graph_args(pairs, sap, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable, boxes, trig,
                order, lanes, ends, pose, angle0, rows, before):
     """A ``GraphArgs`` of these (``GRAPH_FIELDS``)."""
     g = structref.new(GRAPH_ARGS)
-    g.pairs, g.fast, g.sorted_pairs, g.linked, g.ci = pairs, fast, sorted_pairs, linked, ci
+    g.pairs, g.sap, g.fast, g.sorted_pairs, g.linked = pairs, sap, fast, sorted_pairs, linked
+    g.ci = ci
     g.cf, g.old_ci, g.old_cf, g.otable, g.boxes = cf, old_ci, old_cf, otable, boxes
     g.trig, g.order, g.lanes, g.ends, g.pose = trig, order, lanes, ends, pose
     g.angle0, g.rows, g.before = angle0, rows, before

@@ -88,7 +88,7 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                 motor_speed, motor_torque, motor_impulse, lower_impulse, upper_impulse, m,
                 bpos, bprev, bangle, bprev_angle, bw, biw, extent, friction, restitution,
                 group, layer, mask, piece_off, vert_off, verts, radius, segs, seg_friction,
-                walls, use_bounds, slop, seg_surf, seg_layer, pairs, fast, sorted_pairs,
+                walls, use_bounds, slop, seg_surf, seg_layer, pairs, sap, fast, sorted_pairs,
                 linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still, boxes, trig,
                 carry, order, lanes, ends, pose, ppos, pprev, pw, bounce, spin_px, headroom,
                 static, rows, before, inner):
@@ -124,7 +124,8 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
     integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
     if nj > 0:
         joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
-    npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs)
+    npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs,
+                        sap)
     if npairs > len(pairs) or npairs > len(sorted_pairs):
         return -1, 0, 0, 0, 0, 0, False
     slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin_px, pairs,
@@ -173,7 +174,7 @@ def rigid_frame_held(a, g, old_n, still, carry, static):
         a.lower_impulse, a.upper_impulse, a.m, a.bpos, a.bprev, a.bangle, a.bprev_angle,
         a.bw, a.biw, a.extent, a.friction, a.restitution, a.group, a.layer, a.mask,
         a.piece_off, a.vert_off, a.verts, a.radius, a.segs, a.seg_friction, a.walls,
-        a.use_bounds, a.slop, a.seg_surf, a.seg_layer, g.pairs, g.fast, g.sorted_pairs,
+        a.use_bounds, a.slop, a.seg_surf, a.seg_layer, g.pairs, g.sap, g.fast, g.sorted_pairs,
         g.linked, g.angle0, g.ci, g.cf, g.old_ci, g.old_cf, old_n, g.otable, still, g.boxes,
         g.trig, carry, g.order, g.lanes, g.ends, g.pose, a.ppos, a.pprev, a.pw, a.bounce,
         a.spin_px, a.headroom, static, g.rows, g.before, a.inner)

@@ -81,6 +81,9 @@ class ContactGraph:
 
     def __init__(self) -> None:
         self.pairs = np.zeros((64, 2), dtype=np.int64)
+        # the broad phase's order of the bodies, kept from frame to frame (``body_pairs``;
+        # its last row: the count it was made for)
+        self.sap = np.zeros(1, dtype=np.int64)
         self.ci = np.zeros((256, 4), dtype=np.int64)
         self.cf = np.zeros((256, CF))
         self.n = 0
@@ -243,6 +246,9 @@ class ContactGraph:
 
     def room(self, bodies: int) -> None:
         """Scratch rows for ``bodies`` bodies and last frame's contacts (``find_contacts``)."""
+        if len(self.sap) <= bodies:
+            self.sap = np.zeros(2 * bodies + 1, dtype=np.int64)  # (another count: made anew)
+            self.layout += 1
         if len(self.order) < len(self.ci):
             self.order = np.zeros(len(self.ci), dtype=np.int64)
             self.layout += 1
@@ -347,11 +353,13 @@ def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) ->
     c, slop, n = st.bodies.cols, world.contact_slop, st.bodies.n
     pair_args = (n, c["pos"], c["prev"], c["extent"], c["w"], c["group"], c["layer"],
                  c["mask"], slop, frames)
-    npairs = body_pairs(*pair_args, found.pairs)
+    if len(found.sap) <= n:
+        found.room(n)
+    npairs = body_pairs(*pair_args, found.pairs, found.sap)
     if npairs > len(found.pairs):
         found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
         found.layout += 1
-        body_pairs(*pair_args, found.pairs)
+        body_pairs(*pair_args, found.pairs, found.sap)
     if len(found.sorted_pairs) < npairs:
         found.sorted_pairs = np.zeros_like(found.pairs)
         found.layout += 1

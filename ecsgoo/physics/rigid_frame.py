@@ -138,8 +138,8 @@ def _graph(world: World, found: Any) -> Any:
     are the same (``ContactGraph.layout`` counts their replacements)."""
     kept = world.__dict__.get("_graph_held")
     if kept is None or kept[0] is not found or kept[1] != found.layout:
-        g = graph_args(found.pairs, found.fast, found.sorted_pairs, found.linked, found.ci,
-                       found.cf, found.old_ci, found.old_cf, found.otable, found.boxes,
+        g = graph_args(found.pairs, found.sap, found.fast, found.sorted_pairs, found.linked,
+                       found.ci, found.cf, found.old_ci, found.old_cf, found.otable, found.boxes,
                        found.trig, found.order, found.lanes, found.ends, found.pose,
                        found.frame_angle0, found.frame_rows, found.frame_before)
         kept = world._graph_held = (found, found.layout, g)

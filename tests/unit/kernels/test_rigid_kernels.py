@@ -25,10 +25,47 @@ def test_body_pairs_match_all_pairs(n, seed):
     layer = rng.choice([1, 2, 3], n)
     mask = rng.choice([-1, 1, 2], n)
     out = np.zeros((n * n + 1, 2), dtype=np.int64)
-    count = body_pairs(n, pos, prev, extent, w, group, layer, mask, 1.0, 6, out)
+    count = body_pairs(n, pos, prev, extent, w, group, layer, mask, 1.0, 6, out,
+                       np.zeros(n + 1, dtype=np.int64))
     got = {tuple(p) for p in out[:count].tolist()}
     assert len(got) == count  # no pair twice
     assert got == naive.body_pairs_naive(pos, prev, extent, w, group, layer, mask, 1.0, 6)
+
+
+def _sweep_order(pos, prev, extent, margin, frames):
+    """The bodies by their boxes' low x, as a fresh stable argsort orders them."""
+    speed = np.abs(pos[:, 0] - prev[:, 0]) + np.abs(pos[:, 1] - prev[:, 1])
+    grow = extent + margin + speed * frames
+    return np.argsort(prev[:, 0] - grow, kind="stable")
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(1, 60), st.integers(0, 2**31), st.sampled_from(["kept", "reversed", "other"]))
+def test_body_pairs_from_a_kept_order_are_those_of_a_fresh_sort(n, seed, start):
+    """Whatever order the last call left (moved a little, reversed: the heapsort, made for
+    another count), the order and the pairs are those from a fresh stable sort: ties
+    (equal boxes, NaN) go by row."""
+    rng = np.random.default_rng(seed)
+    pos = np.round(rng.uniform(0, 100, (n, 2)))  # rounded: many equal low x
+    prev = pos.copy()
+    extent = np.full(n, 5.0)
+    if n > 3:
+        prev[rng.integers(0, n, 2)] = np.nan
+    args = (prev, extent, np.ones(n), np.zeros(n, np.int64), np.ones(n, np.int64),
+            np.full(n, -1, np.int64), 1.0, 6)
+    fresh_out, kept_out = np.zeros((n * n + 1, 2), np.int64), np.zeros((n * n + 1, 2), np.int64)
+    fresh = np.zeros(n + 1, dtype=np.int64)
+    count = body_pairs(n, pos, *args, fresh_out, fresh)
+    assert fresh[:n].tolist() == _sweep_order(pos, prev, extent, 1.0, 6).tolist()
+    kept = {"kept": fresh.copy(), "reversed": np.r_[np.arange(n)[::-1], n],
+            "other": np.r_[rng.permutation(n), n + 1]}[start]
+    if start == "kept":  # the bodies moved a little since
+        pos += rng.normal(0, 3, (n, 2))
+        prev[:] = np.where(np.isnan(prev), np.nan, pos)
+        count = body_pairs(n, pos, *args, fresh_out, np.zeros(n + 1, dtype=np.int64))
+    assert body_pairs(n, pos, *args, kept_out, kept) == count
+    assert kept[:n].tolist() == _sweep_order(pos, prev, extent, 1.0, 6).tolist()
+    assert kept_out[:count].tolist() == fresh_out[:count].tolist()
 
 
 def test_integrate_bodies_matches_verlet():
