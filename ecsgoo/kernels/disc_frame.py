@@ -67,61 +67,6 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
     return count
 
 
-@njit(cache=True)
-def disc_frame(count, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, group, layer,
-               frozen, any_frozen, extra, ents, wall, shift, downx, downy, pairs, old_keys,
-               old, ij, cf, soft, push_speed, bounce_speed, at, reach, radius,
-               friction, restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
-               seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
-               use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
-               chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb, trest,
-               tcompliance, tlam, bpos, bangle, bw, biw, grabbed, from_x, from_y, to_x, to_y,
-               pull, out_keys, out_flipped, out_sorted, kept_keys, kept):
-    """The whole frame of ``disc_substeps``' world, its first substep too: what the stages
-    do at it — integrate, Project, then Collide's look for the frame's disc contacts
-    (``find_frame`` from where each particle is now, into ``at`` and ``reach``, the
-    rows matched to last frame's ``old_keys``: ``Discs.find``) — then ``disc_substeps`` for
-    the contacts of the first substep and the substeps after it.
-
-    Returns ``(k, m, done)``: ``k`` as ``disc_substeps`` (0 when the contacts did not
-    fit: ``m`` < 0, the first substep's Collide is left to the stages), the ``m`` contacts
-    found, their keys written into ``out_keys``, ``out_flipped`` and ``out_sorted`` (the
-    order that sorts them; the keys are unique, so any sort gives this one), and when the
-    frame is done (``k == count``) the ``done`` (``m``; else 0) rows ``Discs.keep``
-    remembers of them written into ``kept_keys`` and ``kept`` (``remember``). Each of
-    those has room for every contact row (``len(ij)``): arrays made here and returned cost
-    the call ~0.5 µs each to hand to Python."""
-    tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
-    _integrate(0, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
-               from_y, to_x, to_y, pull)
-    if rounds:
-        _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
-                 scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
-    at[:n] = pos[:n]
-    m, keys, flipped = find_frame(n, pos, prev, w, radius, group, layer, mask, friction,
-                                  restitution, frozen, any_frozen, float(count), extra, bounds,
-                                  use_bounds, segs, h, ij, cf, pairs, seg_surf, seg_layer,
-                                  downx, downy, bounce_speed, ents, wall, shift, reach)
-    if m < 0:
-        return 0, m, 0
-    by_key = _sorting_order(keys)
-    out_keys[:m] = keys
-    out_flipped[:m] = flipped
-    out_sorted[:m] = by_key
-    if len(old_keys) and m:
-        warm_from(m, keys, flipped, by_key, cf, old_keys, old)
-    k = disc_substeps(0, count, True, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, m,
-                      ij, cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
-                      restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
-                      seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
-                      use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
-                      chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw,
-                      grabbed, from_x, from_y, to_x, to_y, pull)
-    done = m if k == count else 0  # the frame's impulses, for the next frame's warm start
-    remember(done, keys, flipped, by_key, cf, kept_keys, kept)
-    return k, m, done
-
-
 #: Keys up to which ``_sorting_order`` sorts by insertion (a frame's few dozen contacts,
 #: found mostly in key order already), not by ``np.argsort``'s quicksort.
 FEW_KEYS = 64
@@ -175,18 +120,68 @@ def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, 
 def disc_frame_held(a, s, any_frozen, ents, old_keys, old, ij, cf, at, reach, since, grabbed,
                     from_x, from_y, to_x, to_y, pull, out_keys, out_flipped, out_sorted,
                     kept_keys, kept):
-    """``disc_frame`` with what outlives the frame in ``a`` (``frame_args.DiscFrameArgs``),
-    Project's springs, chains, tethers and bodies in ``s`` (``frame_args.SpringArgs``), and
-    the frame's own arguments after them: 22 arguments where the call took 95."""
-    return disc_frame(a.count, a.h, a.damp, a.gx, a.gy, a.force, a.n, a.pos, a.prev, a.w,
-                      a.pinned, a.pin, a.group, a.layer, a.frozen, any_frozen, a.extra, ents,
-                      a.wall, a.shift, a.downx, a.downy, a.pairs, old_keys, old, ij, cf,
-                      a.soft, a.push_speed, a.bounce_speed, at, reach, a.radius, a.friction,
-                      a.restitution, a.mask, a.vmin, a.push, a.hold, a.slop, a.segs, since,
-                      a.seg_surf, a.seg_layer, a.poly_off, a.poly_xy, a.poly_idx,
-                      a.poly_surf, a.poly_layer, a.walls, a.use_bounds, s.rounds, s.ends,
-                      s.vals, s.order, s.lam, s.chains, s.chain_off, s.chain_rows,
-                      s.chain_ends, s.scratch, s.ta_body, s.ta_part, s.tb_body, s.tb_part,
-                      s.tla, s.tlb, s.trest, s.tcompliance, s.tlam, s.bpos, s.bangle, s.bw,
-                      s.biw, grabbed, from_x, from_y, to_x, to_y, pull, out_keys,
-                      out_flipped, out_sorted, kept_keys, kept)
+    """The whole frame of ``disc_substeps``' world, its first substep too, with what
+    outlives the frame in ``a`` (``frame_args.DiscFrameArgs``), Project's springs, chains,
+    tethers and bodies in ``s`` (``frame_args.SpringArgs``), and the frame's own arguments
+    after them: what the stages do at the first substep — integrate, Project, then
+    Collide's look for the frame's disc contacts (``find_frame`` from where each particle
+    is now, into ``at`` and ``reach``, the rows matched to last frame's ``old_keys``:
+    ``Discs.find``) — then ``disc_substeps`` for the contacts of the first substep and the
+    substeps after it.
+
+    One function, not a call of a flat one with the fields as 95 arguments: each array is
+    then counted (numba's reference count) once a frame, not twice.
+
+    Returns ``(k, m, done)``: ``k`` as ``disc_substeps`` (0 when the contacts did not
+    fit: ``m`` < 0, the first substep's Collide is left to the stages), the ``m`` contacts
+    found, their keys written into ``out_keys``, ``out_flipped`` and ``out_sorted`` (the
+    order that sorts them; the keys are unique, so any sort gives this one), and when the
+    frame is done (``k == count``) the ``done`` (``m``; else 0) rows ``Discs.keep``
+    remembers of them written into ``kept_keys`` and ``kept`` (``remember``). Each of
+    those has room for every contact row (``len(ij)``): arrays made here and returned cost
+    the call ~0.5 µs each to hand to Python."""
+    count, h, damp, gx, gy, force, n = a.count, a.h, a.damp, a.gx, a.gy, a.force, a.n
+    pos, prev, w, pinned, pin, group, layer = a.pos, a.prev, a.w, a.pinned, a.pin, a.group, a.layer
+    frozen, extra, wall, shift, downx, downy = a.frozen, a.extra, a.wall, a.shift, a.downx, a.downy
+    pairs, soft, push_speed, bounce_speed = a.pairs, a.soft, a.push_speed, a.bounce_speed
+    radius, friction, restitution, mask = a.radius, a.friction, a.restitution, a.mask
+    vmin, push, hold, slop, segs = a.vmin, a.push, a.hold, a.slop, a.segs
+    seg_surf, seg_layer, poly_off, poly_xy = a.seg_surf, a.seg_layer, a.poly_off, a.poly_xy
+    poly_idx, poly_surf, poly_layer = a.poly_idx, a.poly_surf, a.poly_layer
+    bounds, use_bounds = a.walls, a.use_bounds
+    rounds, ends, vals, order, lam, chains = s.rounds, s.ends, s.vals, s.order, s.lam, s.chains
+    chain_off, chain_rows, chain_ends, scratch = s.chain_off, s.chain_rows, s.chain_ends, s.scratch
+    ta_body, ta_part, tb_body, tb_part = s.ta_body, s.ta_part, s.tb_body, s.tb_part
+    tla, tlb, trest, tcompliance, tlam = s.tla, s.tlb, s.trest, s.tcompliance, s.tlam
+    bpos, bangle, bw, biw = s.bpos, s.bangle, s.bw, s.biw
+    tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
+    _integrate(0, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
+               from_y, to_x, to_y, pull)
+    if rounds:
+        _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
+                 scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
+    at[:n] = pos[:n]
+    m, keys, flipped = find_frame(n, pos, prev, w, radius, group, layer, mask, friction,
+                                  restitution, frozen, any_frozen, float(count), extra, bounds,
+                                  use_bounds, segs, h, ij, cf, pairs, seg_surf, seg_layer,
+                                  downx, downy, bounce_speed, ents, wall, shift, reach)
+    if m < 0:
+        return 0, m, 0
+    by_key = _sorting_order(keys)
+    out_keys[:m] = keys
+    out_flipped[:m] = flipped
+    out_sorted[:m] = by_key
+    if len(old_keys) and m:
+        warm_from(m, keys, flipped, by_key, cf, old_keys, old)
+    k = disc_substeps(0, count, True, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, m,
+                      ij, cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
+                      restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
+                      seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
+                      use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
+                      chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw,
+                      grabbed, from_x, from_y, to_x, to_y, pull)
+    done = m if k == count else 0  # the frame's impulses, for the next frame's warm start
+    remember(done, keys, flipped, by_key, cf, kept_keys, kept)
+    return k, m, done
+
+

@@ -39,10 +39,10 @@ _F, _I, _B = types.float64, types.int64, types.boolean
 _F1, _F2 = types.float64[::1], types.float64[:, ::1]
 _I1, _B1 = types.int64[::1], types.boolean[::1]
 
-#: The fields, in ``kernels.disc_frame.disc_frame``'s order (its docstring says what each
-#: is): the substeps, their time, damping, gravity and forces; the particles' columns; the
-#: look's margin and keys; the contacts' settings; the level's segments and polygons and
-#: the bounds' walls.
+#: The fields (``kernels.disc_frame.disc_frame_held`` reads them; ``disc_substeps``' docstring says
+#: what each is): the substeps, their time, damping, gravity and forces; the particles' columns; the
+#: look's margin and keys; the contacts' settings; the level's segments and polygons and the bounds'
+#: walls.
 FIELDS = [
     ("count", _I), ("h", _F), ("damp", _F), ("gx", _F), ("gy", _F), ("force", _F2), ("n", _I),
     ("pos", _F2), ("prev", _F2), ("w", _F1), ("pinned", _B1), ("pin", _F2), ("group", _I1),
@@ -131,8 +131,8 @@ structref.define_boxing(SpringArgsType, SpringArgs)
 
 _I2 = types.int64[:, ::1]
 
-#: The fields, in ``kernels.disc_frame.disc_frame``'s order (its docstring says what each
-#: is): Project's rounds, the springs packed, their chains, the tether and body columns.
+#: The fields (``kernels.disc_frame.disc_frame_held`` reads them; ``disc_substeps``' docstring says
+#: what each is): Project's rounds, the springs packed, their chains, the tether and body columns.
 SPRING_FIELDS = [
     ("rounds", _I), ("ends", _I2), ("vals", _F2), ("order", _I1), ("lam", _F1), ("chains", _I),
     ("chain_off", _I1), ("chain_rows", _I1), ("chain_ends", _I2), ("scratch", _F2),
@@ -168,11 +168,10 @@ class RigidFrameArgs(structref.StructRefProxy):
 
 structref.define_boxing(RigidFrameArgsType, RigidFrameArgs)
 
-#: The fields, in ``kernels.rigid_frame.rigid_frame``'s order (its docstring says what each
-#: is): the substeps, their time, damping, gravity and forces; the joint table; the
-#: bodies' state, shapes and filters; the level and the bounds; the particles' columns
-#: the joints take; Collide's bounce and the look's tolerances; the range check's limits
-#: (``physics.astray``).
+#: The fields (``kernels.rigid_frame.rigid_frame_held`` reads them; ``rigid_substeps``' docstring
+#: says what most are): the substeps, their time, damping, gravity and forces; the joint table; the
+#: bodies' state, shapes and filters; the level and the bounds; the particles' columns the joints
+#: take; Collide's bounce and the look's tolerances; the range check's limits (``physics.astray``).
 RIGID_FIELDS = [
     ("count", _I), ("h", _F), ("damp", _F), ("gx", _F), ("gy", _F), ("force", _F2),
     ("nj", _I), ("a_body", _I1), ("a_part", _I1), ("b_body", _I1), ("b_part", _I1),
@@ -230,10 +229,10 @@ class GraphArgs(structref.StructRefProxy):
 
 structref.define_boxing(GraphArgsType, GraphArgs)
 
-#: The fields, in ``kernels.rigid_frame.rigid_frame``'s order: the contact graph's rows
-#: (``physics.contacts.ContactGraph``) for the body pairs, the contacts, last frame's
-#: contacts and the look's scratch, then the frame's own buffers: the bodies' angles
-#: where the look found them, the stacked rows and their ends' velocities.
+#: The fields (``kernels.rigid_frame.rigid_frame_held`` reads them): the contact graph's rows
+#: (``physics.contacts.ContactGraph``) for the body pairs, the contacts, last frame's contacts and
+#: the look's scratch, then the frame's own buffers: the bodies' angles where the look found them,
+#: the stacked rows and their ends' velocities.
 GRAPH_FIELDS = [
     ("pairs", _I2), ("sap", _I1), ("fast", _B1), ("sorted_pairs", _I2), ("linked", _I1),
     ("ci", _I2), ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),

@@ -83,41 +83,48 @@ def _meets(pairs, first, end, linked):
 
 
 @njit(cache=True)
-def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_part, la, lb,
-                weld, axis, rest_angle, broken, impulse, spin, jforce, lower, upper,
-                motor_speed, motor_torque, motor_impulse, lower_impulse, upper_impulse, m,
-                bpos, bprev, bangle, bprev_angle, bw, biw, extent, friction, restitution,
-                group, layer, mask, piece_off, vert_off, verts, radius, segs, seg_friction,
-                walls, use_bounds, slop, seg_surf, seg_layer, pairs, sap, fast, sorted_pairs,
-                linked, angle0, ci, cf, old_ci, old_cf, old_n, otable, still, boxes, trig,
-                carry, order, lanes, ends, pose, ppos, pprev, pw, bounce, spin_px, headroom,
-                static, rows, before, inner):
-    """The whole frame of ``rigid_substeps``' world, its first substep too: what the stages
-    do at it — integrate, the joints, then Collide's look for the frame's contacts (the
-    body pairs, ``split_spinning``, ``find_contacts`` warm-started from last frame's),
-    whether a body may be fast enough to sweep (``may_be_fast``), the stacked rows
-    (``stacked``) — then ``rigid_substeps`` for the contacts of the first substep and the
-    substeps after it.
+def rigid_frame_held(a, g, old_n, still, carry, static):
+    """The whole frame of ``rigid_substeps``' world, its first substep too, with what
+    outlives the frame in ``a`` (``frame_args.RigidFrameArgs``: ``RIGID_FIELDS`` says what
+    each is) and the contact graph's rows in ``g`` (``frame_args.GraphArgs``): what the
+    stages do at the first substep — integrate, the joints, then Collide's look for the
+    frame's contacts (the body pairs, ``split_spinning``, ``find_contacts`` warm-started
+    from last frame's ``old_n`` rows, ``still`` and ``carry`` its tolerances), whether a
+    body may be fast enough to sweep (``may_be_fast``), the stacked rows (``stacked``) —
+    then ``rigid_substeps`` for the contacts of the first substep and the substeps after
+    it. The frame's contacts are then kept as last frame's for the next one's warm start
+    (``ContactGraph.keep``'s copy) when its rows hold them, and the bodies checked for the
+    representable range (``physics.astray``'s look). ``static``: the bodies' inverse
+    masses as the sweep counts static geometry (a frozen body's 1).
 
-    The arguments come flat, as ``physics.rigid_frame.whole`` lays them out: the joint
-    table's (``nj`` to ``upper_impulse``), the bodies' state, their extents, friction,
-    restitution, collision filters and pieces, the level's segments, their friction, the
-    bounds (``walls``, ``use_bounds``), the contact slop and the segments' surfaces and
-    layers, then the contact graph's arrays (rows for the pairs, contacts and scratch, last
-    frame's contacts, ``still`` and ``carry``: ``find_contacts``' tolerances). Tuples of
-    them cost the call ~0.1 µs an element to type; flat, ~0.03.
+    One function, not a call of a flat one with the fields as 74 arguments: each array
+    is then counted (numba's reference count) once a frame, not twice.
 
-    ``static``: the bodies' inverse masses as the sweep counts static geometry (a frozen
-    body's 1). ``rows`` and ``before``: room for the stacked rows and their ends'
-    velocities (as many rows as ``ci``: the frame's first ``held`` are written).
-
-    Returns ``(k, pairs, slow pairs, fast turners, contacts, held, swept)``: ``k`` the
-    count when the frame is done, ``held`` the stacked rows, ``swept`` whether a body may have
-    been fast enough to be swept (``may_be_fast``: then every substep's contacts are
-    followed by ``continuous``); −1 when the stages must take the first substep's Collide
-    from its start (the pairs or contacts outgrew their rows, or a body turns fast enough
-    to have its contacts found every substep and has something to meet): the
-    integration and the joints are done, nothing the look wrote is kept."""
+    Returns ``(k, fast turners, contacts, kept, astray)``: ``k`` the count when the frame
+    is done; −1 when the stages must take the first substep's Collide from its start (the
+    pairs or contacts outgrew their rows, or a body turns fast enough to have its
+    contacts found every substep and has something to meet): the integration and the
+    joints are done, nothing the look wrote is kept. ``kept``: whether the contacts were
+    kept; ``astray``: the first body out of range (``first_astray_body``'s row; -1: none,
+    or the frame not done)."""
+    count, h, damp, gx, gy, force = a.count, a.h, a.damp, a.gx, a.gy, a.force
+    nj, a_body, a_part, b_body, b_part = a.nj, a.a_body, a.a_part, a.b_body, a.b_part
+    la, lb, weld, axis, rest_angle = a.la, a.lb, a.weld, a.axis, a.rest_angle
+    broken, impulse, spin, jforce, lower = a.broken, a.impulse, a.spin, a.jforce, a.lower
+    upper, motor_speed, motor_torque = a.upper, a.motor_speed, a.motor_torque
+    motor_impulse, lower_impulse, upper_impulse = (a.motor_impulse, a.lower_impulse,
+                                                   a.upper_impulse)
+    m, bpos, bprev, bangle, bprev_angle = a.m, a.bpos, a.bprev, a.bangle, a.bprev_angle
+    bw, biw, extent, friction, restitution = a.bw, a.biw, a.extent, a.friction, a.restitution
+    group, layer, mask, piece_off, vert_off = a.group, a.layer, a.mask, a.piece_off, a.vert_off
+    verts, radius, segs, seg_friction, walls = a.verts, a.radius, a.segs, a.seg_friction, a.walls
+    use_bounds, slop, seg_surf, seg_layer = a.use_bounds, a.slop, a.seg_surf, a.seg_layer
+    ppos, pprev, pw, bounce = a.ppos, a.pprev, a.pw, a.bounce
+    spin_px, headroom, inner = a.spin_px, a.headroom, a.inner
+    pairs, sap, fast, sorted_pairs, linked = g.pairs, g.sap, g.fast, g.sorted_pairs, g.linked
+    ci, cf, old_ci, old_cf, otable = g.ci, g.cf, g.old_ci, g.old_cf, g.otable
+    boxes, trig, order, lanes, ends, pose = g.boxes, g.trig, g.order, g.lanes, g.ends, g.pose
+    angle0, rows, before = g.angle0, g.rows, g.before
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
@@ -127,13 +134,13 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
     npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs,
                         sap)
     if npairs > len(pairs) or npairs > len(sorted_pairs):
-        return -1, 0, 0, 0, 0, 0, False
+        return -1, 0, 0, False, -1
     slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin_px, pairs,
                                  npairs, fast, sorted_pairs)
     if nfast and (len(segs) or use_bounds or _meets(sorted_pairs, slow, npairs, linked)):
         # a fast turner's contacts are found each substep (the stages'); with nothing static
         # to meet and no pair of it but jointed ones (which never collide), there are none
-        return -1, 0, 0, 0, 0, 0, False
+        return -1, 0, 0, False, -1
     angle0[:m] = bprev_angle[:m]
     nc = find_contacts(sorted_pairs[:slow], m, bpos, bprev, bangle, bprev_angle, bw, biw,
                        extent, friction, restitution, piece_off, vert_off, verts, radius,
@@ -141,7 +148,7 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                        ci, cf, 0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast,
                        False, pw, carry, order, lanes, ends, seg_surf, seg_layer, mask, inner)
     if nc > len(ci):
-        return -1, 0, 0, 0, 0, 0, False
+        return -1, 0, 0, False, -1
     sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
                         inner, h, headroom)
     held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
@@ -152,38 +159,9 @@ def rigid_frame(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, b_par
                    np.empty_like(bangle), static, extent, restitution, group, layer, mask,
                    piece_off, vert_off, verts, radius, segs, walls, use_bounds, linked, slop,
                    seg_layer, seg_surf, inner)
-    return count, npairs, slow, nfast, nc, held, sweep
-
-
-@njit(cache=True)
-def rigid_frame_held(a, g, old_n, still, carry, static):
-    """``rigid_frame`` with what outlives the frame in ``a`` (``frame_args.RigidFrameArgs``)
-    and the contact graph's rows in ``g`` (``frame_args.GraphArgs``): six arguments where
-    the call took 74. The frame's contacts are then kept as last frame's for the next
-    one's warm start (``ContactGraph.keep``'s copy) when its rows hold them, and the
-    bodies checked for the representable range (``physics.astray``'s look).
-
-    Returns ``rigid_frame``'s ``k``, fast turners and contacts, whether the contacts were
-    kept, and the first body out of range (``first_astray_body``'s row; -1: none, or the
-    frame not done): what the frame's Python reads (the finished frame hands on no pair
-    split, stacked row or sweep)."""
-    k, _, _, nfast, nc, _, _ = rigid_frame(
-        a.count, a.h, a.damp, a.gx, a.gy, a.force, a.nj, a.a_body, a.a_part, a.b_body,
-        a.b_part, a.la, a.lb, a.weld, a.axis, a.rest_angle, a.broken, a.impulse, a.spin,
-        a.jforce, a.lower, a.upper, a.motor_speed, a.motor_torque, a.motor_impulse,
-        a.lower_impulse, a.upper_impulse, a.m, a.bpos, a.bprev, a.bangle, a.bprev_angle,
-        a.bw, a.biw, a.extent, a.friction, a.restitution, a.group, a.layer, a.mask,
-        a.piece_off, a.vert_off, a.verts, a.radius, a.segs, a.seg_friction, a.walls,
-        a.use_bounds, a.slop, a.seg_surf, a.seg_layer, g.pairs, g.sap, g.fast, g.sorted_pairs,
-        g.linked, g.angle0, g.ci, g.cf, g.old_ci, g.old_cf, old_n, g.otable, still, g.boxes,
-        g.trig, carry, g.order, g.lanes, g.ends, g.pose, a.ppos, a.pprev, a.pw, a.bounce,
-        a.spin_px, a.headroom, static, g.rows, g.before, a.inner)
-    kept = k >= 0 and nc <= len(g.old_ci)
+    kept = nc <= len(old_ci)
     if kept:
-        g.old_ci[:nc] = g.ci[:nc]
-        g.old_cf[:nc] = g.cf[:nc]
-    astray = -1
-    if k >= 0:
-        astray = first_astray_body(a.m, a.bpos, a.bprev, a.bangle, a.max_coord,
-                                   a.step_limit)[0]
-    return k, nfast, nc, kept, astray
+        old_ci[:nc] = ci[:nc]
+        old_cf[:nc] = cf[:nc]
+    astray = first_astray_body(m, bpos, bprev, bangle, a.max_coord, a.step_limit)[0]
+    return count, nfast, nc, kept, astray

@@ -64,14 +64,14 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
 
 def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
     """Before the frame's first substep ``ctx``: the whole frame in one call
-    (``kernels.disc_frame.disc_frame``, through ``disc_frame_held``: what outlives the
-    frame in one argument, ``_held``), the first substep's Python done here first (the
-    store made whole, Project's springs packed, the look for contacts begun). Returns
-    what ``fuse`` does, or ``(0, k)`` when the contacts did not fit their rows (grown
-    now: the first substep's Collide, stage ``k``, goes on through the stages) and
-    ``(0, 0)`` when it declined: a world of more than ``WHOLE_MAX`` particles (there the
-    first substep's Python is a few µs of a frame of milliseconds, and numba sorts the
-    keys slower than numpy), or a loaded world's contact memory not yet given."""
+    (``kernels.disc_frame.disc_frame_held``: what outlives the frame in one argument,
+    ``_held``), the first substep's Python done here first (the store made whole, Project's
+    springs packed, the look for contacts begun). Returns what ``fuse`` does, or ``(0, k)``
+    when the contacts did not fit their rows (grown now: the first substep's Collide, stage
+    ``k``, goes on through the stages) and ``(0, 0)`` when it declined: a world of more than
+    ``WHOLE_MAX`` particles (there the first substep's Python is a few µs of a frame of
+    milliseconds, and numba sorts the keys slower than numpy), or a loaded world's contact
+    memory not yet given."""
     st, discs = world.store, world.discs
     collide = stages[-1]
     if (st.particles.n > WHOLE_MAX or collide._loaded is not None

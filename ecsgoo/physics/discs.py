@@ -129,7 +129,7 @@ class Discs:
             self.ij, self.cf = room(room_for(n))
 
     def out(self) -> tuple[np.ndarray, ...]:
-        """Room for the fused frame's outputs (``kernels.disc_frame.disc_frame``), a row
+        """Room for the fused frame's outputs (``kernels.disc_frame.disc_frame_held``), a row
         for each contact row (``ij``): the found keys, which are flipped and their sorting
         order (``found``), and the keys and impulses remembered (``keep``), into the pair
         that is not the memory read now (``keys``). Kept from frame to frame."""

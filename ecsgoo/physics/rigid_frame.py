@@ -90,8 +90,8 @@ _SOLVER_STAGES = tuple(tuple(f"ecsgoo.systems.{m}.{c}" for m, c in kinds) for ki
 
 def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
     """Before the frame's first substep ``ctx``: the whole frame in one call
-    (``kernels.rigid_frame.rigid_frame``, through ``rigid_frame_held``: what outlives the
-    frame in one argument, ``_held``), what Python did of the first substep done here
+    (``kernels.rigid_frame.rigid_frame_held``: what outlives the frame in one argument,
+    ``_held``), what Python did of the first substep done here
     first (the store made whole, the contact graph's rows and memory readied as
     ``contacts.find`` readies them, the joints' links). Returns ``(count, 0)`` when the
     frame is done; ``(0, k)`` when the kernel left the first substep's Collide (stage
