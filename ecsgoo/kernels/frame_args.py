@@ -168,6 +168,17 @@ class RigidFrameArgs(structref.StructRefProxy):
 
 structref.define_boxing(RigidFrameArgsType, RigidFrameArgs)
 
+#: ``RIGID_FIELDS``' last: the contact graph's rows
+#: (``physics.contacts.ContactGraph``) for the body pairs, the contacts, last frame's contacts and
+#: the look's scratch, then the frame's own buffers: the bodies' angles where the look found them,
+#: the stacked rows and their ends' velocities.
+GRAPH_FIELDS = [
+    ("pairs", _I2), ("sap", _I1), ("fast", _B1), ("sorted_pairs", _I2), ("linked", _I1),
+    ("ci", _I2), ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),
+    ("trig", _F2), ("order", _I1), ("lanes", _F2), ("ends", _I2), ("pose", _F2),
+    ("angle0", _F1), ("rows", _I1), ("before", _F2),
+]
+
 #: The fields (``kernels.rigid_frame.rigid_frame_held`` reads them; ``rigid_substeps``' docstring
 #: says what most are): the substeps, their time, damping, gravity and forces; the joint table; the
 #: bodies' state, shapes and filters; the level and the bounds; the particles' columns the joints
@@ -187,6 +198,7 @@ RIGID_FIELDS = [
     ("ppos", _F2), ("pprev", _F2), ("pw", _F1), ("bounce", _F), ("spin_px", _F),
     ("headroom", _F), ("max_coord", _F), ("step_limit", _F), ("inner", _F1),
 ]
+RIGID_FIELDS += GRAPH_FIELDS
 RIGID_ARGS = RigidFrameArgsType(RIGID_FIELDS)
 
 
@@ -197,7 +209,9 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
                      bpos, bprev, bangle, bprev_angle, bw, biw, extent, friction, restitution,
                      group, layer, mask, piece_off, vert_off, verts, radius, segs,
                      seg_friction, walls, use_bounds, slop, seg_surf, seg_layer, ppos, pprev,
-                     pw, bounce, spin_px, headroom, max_coord, step_limit, inner):
+                     pw, bounce, spin_px, headroom, max_coord, step_limit, inner, pairs, sap,
+                     fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable, boxes, trig,
+                     order, lanes, ends, pose, angle0, rows, before):
     """A ``RigidFrameArgs`` of these (``RIGID_FIELDS``)."""
     a = structref.new(RIGID_ARGS)
     a.count, a.h, a.damp, a.gx, a.gy, a.force = count, h, damp, gx, gy, force
@@ -215,42 +229,8 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
     a.ppos, a.pprev, a.pw, a.bounce = ppos, pprev, pw, bounce
     a.spin_px, a.headroom, a.max_coord, a.step_limit = spin_px, headroom, max_coord, step_limit
     a.inner = inner
+    a.pairs, a.sap, a.fast, a.sorted_pairs, a.linked = pairs, sap, fast, sorted_pairs, linked
+    a.ci, a.cf, a.old_ci, a.old_cf, a.otable, a.boxes = ci, cf, old_ci, old_cf, otable, boxes
+    a.trig, a.order, a.lanes, a.ends, a.pose = trig, order, lanes, ends, pose
+    a.angle0, a.rows, a.before = angle0, rows, before
     return a
-
-
-@structref.register
-class GraphArgsType(_ArgsType):
-    """``GraphArgs``' numba type (its fields: ``GRAPH_FIELDS``)."""
-
-
-class GraphArgs(structref.StructRefProxy):
-    """Opaque in Python: made by ``graph_args``, read by the rigid frame's kernel."""
-
-
-structref.define_boxing(GraphArgsType, GraphArgs)
-
-#: The fields (``kernels.rigid_frame.rigid_frame_held`` reads them): the contact graph's rows
-#: (``physics.contacts.ContactGraph``) for the body pairs, the contacts, last frame's contacts and
-#: the look's scratch, then the frame's own buffers: the bodies' angles where the look found them,
-#: the stacked rows and their ends' velocities.
-GRAPH_FIELDS = [
-    ("pairs", _I2), ("sap", _I1), ("fast", _B1), ("sorted_pairs", _I2), ("linked", _I1),
-    ("ci", _I2), ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),
-    ("trig", _F2), ("order", _I1), ("lanes", _F2), ("ends", _I2), ("pose", _F2),
-    ("angle0", _F1), ("rows", _I1), ("before", _F2),
-]
-GRAPH_ARGS = GraphArgsType(GRAPH_FIELDS)
-
-
-@njit(cache=True)
-def graph_args(pairs, sap, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable, boxes, trig,
-               order, lanes, ends, pose, angle0, rows, before):
-    """A ``GraphArgs`` of these (``GRAPH_FIELDS``)."""
-    g = structref.new(GRAPH_ARGS)
-    g.pairs, g.sap, g.fast, g.sorted_pairs, g.linked = pairs, sap, fast, sorted_pairs, linked
-    g.ci = ci
-    g.cf, g.old_ci, g.old_cf, g.otable, g.boxes = cf, old_ci, old_cf, otable, boxes
-    g.trig, g.order, g.lanes, g.ends, g.pose = trig, order, lanes, ends, pose
-    g.angle0, g.rows, g.before = angle0, rows, before
-    return g
-

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import limits
 from ..flags import kinematic
-from ..kernels.frame_args import graph_args, rigid_frame_args
+from ..kernels.frame_args import rigid_frame_args
 from ..kernels.rigid_frame import rigid_frame_held, rigid_substeps
 from .astray import substep_limit
 from .contacts import (
@@ -109,7 +109,7 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     frame = ctx.substeps > 1
     still = look_room(world, found, frame)
     k, nfast, nc, kept, astray = rigid_frame_held(
-        _held(world, ctx, collide), _graph(world, found), found.old_n, still,
+        _held(world, ctx, collide), found.old_n, still,
         MATCH_PX if frame else 0.0, static_inverse_masses(st))
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
     found.angle0 = found.frame_angle0[:b.n]  # where the look found them (or the stages will)
@@ -132,26 +132,13 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     return ctx.substeps, 0
 
 
-def _graph(world: World, found: Any) -> Any:
-    """``rigid_frame_held``'s contact-graph argument: the graph's arrays in one
-    ``kernels.frame_args.GraphArgs``, kept on the world while ``found`` and its arrays
-    are the same (``ContactGraph.layout`` counts their replacements)."""
-    kept = world.__dict__.get("_graph_held")
-    if kept is None or kept[0] is not found or kept[1] != found.layout:
-        g = graph_args(found.pairs, found.sap, found.fast, found.sorted_pairs, found.linked,
-                       found.ci, found.cf, found.old_ci, found.old_cf, found.otable, found.boxes,
-                       found.trig, found.order, found.lanes, found.ends, found.pose,
-                       found.frame_angle0, found.frame_rows, found.frame_before)
-        kept = world._graph_held = (found, found.layout, g)
-    return kept[2]
-
-
 def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
     """``rigid_frame_held``'s first argument: what holds while the bodies' rows and pieces,
     the joint table, the particles' rows, the World's settings, the substep, Collide's
-    bounce, the level and the bounds do, in one ``kernels.frame_args.RigidFrameArgs``,
-    kept on the world (made again when one of those changed: typing its ~50 arrays once,
-    not every frame)."""
+    bounce, the level, the bounds and the contact graph's arrays do (``ContactGraph.layout``
+    counts their replacements), in one ``kernels.frame_args.RigidFrameArgs``, kept on the
+    world (made again when one of those changed: typing its ~70 arrays once, not every
+    frame; one object, as numba takes ~0.5 µs to type each from Python)."""
     st, found = world.store, world.contacts
     b, p, j, lvl = st.bodies, st.particles, st.joints, world.level
     packed, buffer = lvl._packed(), world._body_force
@@ -161,7 +148,7 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
     # level's, the walls
     key = (b, b.version, p, p.version, j, j.version, id(buffer), id(st.body_piece_off),
            id(packed), id(found.walls), world.bounds, ctx, world._damping, world._gravity,
-           world.contact_slop, collide.bounce_speed)
+           world.contact_slop, collide.bounce_speed, found, found.layout)
     kept = world.__dict__.get("_rigid_held")
     if kept is None or kept[0] != key:
         joints, force = joint_arrays(st), world.body_force
@@ -174,7 +161,10 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
             lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
             world.contact_slop, lvl.seg_surf, lvl.seg_layer, *_particle_columns(st),
             collide.bounce_speed, SPIN_PX, HEADROOM, limits.MAX_COORD, substep_limit(world),
-            st.body_inner)
+            st.body_inner, found.pairs, found.sap, found.fast, found.sorted_pairs,
+            found.linked, found.ci, found.cf, found.old_ci, found.old_cf, found.otable,
+            found.boxes, found.trig, found.order, found.lanes, found.ends, found.pose,
+            found.frame_angle0, found.frame_rows, found.frame_before)
         kept = world._rigid_held = (key, args, (buffer, st.body_piece_off, packed,
                                                 found.walls))
     return kept[1]

@@ -12,6 +12,7 @@ from numba import njit
 import scenes
 from ecsgoo import Anchor, Joint, RigidBody, World, saving, systems
 from ecsgoo.physics import rigid_frame
+from ecsgoo.systems import pipeline
 
 COLUMNS = ("pos", "prev", "angle", "prev_angle")
 
@@ -176,20 +177,23 @@ def test_it_takes_whole_frames_where_it_may_and_not_where_it_may_not():
 
 
 @njit
-def graph_arrays(g):
-    """The arrays of ``g`` (a ``frame_args.GraphArgs``), in ``GRAPH_FIELDS``' order."""
-    return (g.pairs, g.fast, g.sorted_pairs, g.linked, g.ci, g.cf, g.old_ci, g.old_cf,
-            g.otable, g.boxes, g.trig, g.order, g.pose, g.angle0, g.rows, g.before)
+def graph_arrays(a):
+    """The contact graph's arrays ``a`` (a ``frame_args.RigidFrameArgs``) holds."""
+    return (a.pairs, a.sap, a.fast, a.sorted_pairs, a.linked, a.ci, a.cf, a.old_ci,
+            a.old_cf, a.otable, a.boxes, a.trig, a.order, a.lanes, a.ends, a.pose, a.angle0,
+            a.rows, a.before)
 
 
 def _same_arrays(world: World) -> None:
-    """The graph object the next whole frame's kernel would be handed holds the graph's
-    arrays of now (the same memory, the same shape): every replacement was counted."""
+    """The object the next whole frame's kernel would be handed holds the graph's arrays
+    of now (the same memory, the same shape): every replacement was counted."""
     found = world.contacts
-    kept = rigid_frame._graph(world, found)
-    theirs = (found.pairs, found.fast, found.sorted_pairs, found.linked, found.ci, found.cf,
-              found.old_ci, found.old_cf, found.otable, found.boxes, found.trig, found.order,
-              found.pose, found.frame_angle0, found.frame_rows, found.frame_before)
+    stages = world.pipeline.groups[0][1]
+    kept = rigid_frame._held(world, pipeline._contexts(world.dt, world.substeps)[0], stages[-1])
+    theirs = (found.pairs, found.sap, found.fast, found.sorted_pairs, found.linked, found.ci,
+              found.cf, found.old_ci, found.old_cf, found.otable, found.boxes, found.trig,
+              found.order, found.lanes, found.ends, found.pose, found.frame_angle0,
+              found.frame_rows, found.frame_before)
     for ours, its in zip(graph_arrays(kept), theirs, strict=True):
         assert ours.ctypes.data == its.ctypes.data and ours.shape == its.shape
 
@@ -198,9 +202,9 @@ def test_the_kept_graph_object_holds_the_graphs_arrays_as_they_grow_and_change()
     w = _one_box()
     w.step()
     _same_arrays(w)
-    first = w.__dict__["_graph_held"][2]
+    first = w.__dict__["_rigid_held"][1]
     w.step()
-    assert w.__dict__["_graph_held"][2] is first  # nothing replaced: the same object
+    assert w.__dict__["_rigid_held"][1] is first  # nothing replaced: the same object
     for k in range(40):  # a heap: more pairs, contacts, boxes and scratch than at first
         w.create_entity(RigidBody.box(-100 + 25 * (k % 9), 80 + 30 * (k // 9), 20, 20))
         w.step()
@@ -213,7 +217,7 @@ def test_the_kept_graph_object_holds_the_graphs_arrays_as_they_grow_and_change()
     twin = w.clone()
     twin.step(2)
     _same_arrays(twin)
-    assert twin.__dict__["_graph_held"][2] is not w.__dict__["_graph_held"][2]
+    assert twin.__dict__["_rigid_held"][1] is not w.__dict__["_rigid_held"][1]
     _same_arrays(w)
     w = saving.loads(saving.dumps(w))  # a loaded memory: last frame's rows are another
     w.step(2)
