@@ -47,26 +47,56 @@ def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_pa
     # the joints' room, made once for the frame's substeps
     rot, stamp, heavy, extra = joint_scratch(nj, a_body, a_part, b_body, b_part, broken, bw,
                                              pw, len(bangle) if nj > 0 else 0)
-    for k in range(first, count):
+    if not sweep:
+        calm_substeps(first, count, begun, h, damp, gx, gy, force, *joints, nc, ci, cf,
+                      nb_rows, order, lanes, ends, angle0, pose, stacked, before, bounce, m,
+                      bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot, stamp,
+                      heavy, extra)
+        return
+    for k in range(first, count):  # ``calm_substeps``' substep, the sweep around its contacts
         if k > first or not begun:
             integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
             if nj > 0:
                 joint_substep_with(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
                                    pprev, pw, h, rot, stamp, heavy, extra)
-        if sweep:
-            start[:] = bprev
-            start_angle[:] = bprev_angle
+        start[:] = bprev
+        start_angle[:] = bprev_angle
         contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
                         pw, h, m, angle0, pose, k == count - 1, bounce, nb_rows, order, lanes,
                         ends)
         if len(stacked):
             shock(len(stacked), stacked, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
                   m, angle0, pose, ppos, before, gx, gy, h)
-        if sweep:
-            continuous(m, bpos, bprev, bangle, bprev_angle, start, start_angle, bw, biw,
-                       static, extent, restitution, group, layer, mask, piece_off, vert_off,
-                       verts, radius, segs, 0.0, walls, use_bounds, linked, slop, h,
-                       seg_layer, seg_surf, inner)
+        continuous(m, bpos, bprev, bangle, bprev_angle, start, start_angle, bw, biw, static,
+                   extent, restitution, group, layer, mask, piece_off, vert_off, verts, radius,
+                   segs, 0.0, walls, use_bounds, linked, slop, h, seg_layer, seg_surf, inner)
+
+
+@njit(cache=True, _nrt=False)
+def calm_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_part, b_body,
+                  b_part, la, lb, weld, axis, rest_angle, broken, impulse, spin, jforce, lower,
+                  upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
+                  upper_impulse, nc, ci, cf, nb_rows, order, lanes, ends, angle0, pose,
+                  stacked, before, bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
+                  pprev, pw, rot, stamp, heavy, extra):
+    """``rigid_substeps`` of a frame with no body fast enough to sweep, in the joints' room
+    (``joint_scratch``'s ``rot`` to ``extra``): nothing is made, so numba counts no
+    references (its arrays were counted at each call: ~0.25 µs a frame)."""
+    joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
+              impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
+              lower_impulse, upper_impulse)
+    for k in range(first, count):
+        if k > first or not begun:
+            integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
+            if nj > 0:
+                joint_substep_with(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
+                                   pprev, pw, h, rot, stamp, heavy, extra)
+        contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
+                        pw, h, m, angle0, pose, k == count - 1, bounce, nb_rows, order, lanes,
+                        ends)
+        if len(stacked):
+            shock(len(stacked), stacked, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
+                  m, angle0, pose, ppos, before, gx, gy, h)
 
 
 @njit(cache=True)
@@ -154,12 +184,20 @@ def rigid_frame_held(a, old_n, still, carry, static):
                         inner, h, headroom)
     held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
     before[:held] = 0.0
-    rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order, lanes,
-                   ends, angle0, pose, rows[:held], before[:held], bounce, m, bpos, bprev, bangle,
-                   bprev_angle, bw, biw, ppos, pprev, pw, sweep, np.empty_like(bprev),
-                   np.empty_like(bangle), static, extent, restitution, group, layer, mask,
-                   piece_off, vert_off, verts, radius, segs, walls, use_bounds, linked, slop,
-                   seg_layer, seg_surf, inner)
+    if sweep:
+        rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
+                       lanes, ends, angle0, pose, rows[:held], before[:held], bounce, m, bpos,
+                       bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, sweep,
+                       np.empty_like(bprev), np.empty_like(bangle), static, extent,
+                       restitution, group, layer, mask, piece_off, vert_off, verts, radius,
+                       segs, walls, use_bounds, linked, slop, seg_layer, seg_surf, inner)
+    else:  # the usual frame: nothing to sweep, no room made for it
+        rot, stamp, heavy, extra = joint_scratch(nj, a_body, a_part, b_body, b_part, broken,
+                                                 bw, pw, len(bangle) if nj > 0 else 0)
+        calm_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
+                      lanes, ends, angle0, pose, rows[:held], before[:held], bounce, m, bpos,
+                      bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot, stamp, heavy,
+                      extra)
     kept = nc <= len(old_ci)
     if kept:
         old_ci[:nc] = ci[:nc]
