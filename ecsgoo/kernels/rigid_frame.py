@@ -51,22 +51,14 @@ def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_pa
         calm_substeps(first, count, begun, h, damp, gx, gy, force, *joints, nc, ci, cf,
                       nb_rows, order, lanes, ends, angle0, pose, stacked, before, bounce, m,
                       bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot, stamp,
-                      heavy, extra)
+                      heavy, extra, False, start, start_angle, -1)
         return
-    for k in range(first, count):  # ``calm_substeps``' substep, the sweep around its contacts
-        if k > first or not begun:
-            integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
-            if nj > 0:
-                joint_substep_with(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
-                                   pprev, pw, h, rot, stamp, heavy, extra)
-        start[:] = bprev
-        start_angle[:] = bprev_angle
-        contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
-                        pw, h, m, angle0, pose, k == count - 1, bounce, nb_rows, order, lanes,
-                        ends)
-        if len(stacked):
-            shock(len(stacked), stacked, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
-                  m, angle0, pose, ppos, before, gx, gy, h)
+    for k in range(first, count):  # a substep at a time, the sweep after its contacts
+        done = begun and k == first  # (a variable: numba takes no such expression here)
+        calm_substeps(k, count, done, h, damp, gx, gy, force, *joints, nc,
+                      ci, cf, nb_rows, order, lanes, ends, angle0, pose, stacked, before,
+                      bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
+                      rot, stamp, heavy, extra, True, start, start_angle, k + 1)
         continuous(m, bpos, bprev, bangle, bprev_angle, start, start_angle, bw, biw, static,
                    extent, restitution, group, layer, mask, piece_off, vert_off, verts, radius,
                    segs, 0.0, walls, use_bounds, linked, slop, h, seg_layer, seg_surf, inner)
@@ -78,19 +70,23 @@ def calm_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_par
                   upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
                   upper_impulse, nc, ci, cf, nb_rows, order, lanes, ends, angle0, pose,
                   stacked, before, bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
-                  pprev, pw, rot, stamp, heavy, extra):
-    """``rigid_substeps`` of a frame with no body fast enough to sweep, in the joints' room
-    (``joint_scratch``'s ``rot`` to ``extra``): nothing is made, so numba counts no
-    references (its arrays were counted at each call: ~0.25 µs a frame)."""
+                  pprev, pw, rot, stamp, heavy, extra, keep, start, start_angle, end):
+    """``rigid_substeps``' substeps ``first`` to ``end`` (−1: the frame's last) in the
+    joints' room (``joint_scratch``'s ``rot`` to ``extra``), and when ``keep`` where each
+    body was before a substep's contacts in ``start`` and ``start_angle`` (the sweep's):
+    nothing is made, so numba counts no references (its arrays were counted at each call:
+    ~0.25 µs a frame)."""
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
-    for k in range(first, count):
+    for k in range(first, count if end < 0 else end):
         if k > first or not begun:
             integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
             if nj > 0:
                 joint_substep_with(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
                                    pprev, pw, h, rot, stamp, heavy, extra)
+        for i in range(len(bprev) if keep else 0):  # (a loop: a slice's copy needs the runtime)
+            start[i, 0], start[i, 1], start_angle[i] = bprev[i, 0], bprev[i, 1], bprev_angle[i]
         contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
                         pw, h, m, angle0, pose, k == count - 1, bounce, nb_rows, order, lanes,
                         ends)
@@ -197,7 +193,7 @@ def rigid_frame_held(a, old_n, still, carry, static):
         calm_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
                       lanes, ends, angle0, pose, rows[:held], before[:held], bounce, m, bpos,
                       bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot, stamp, heavy,
-                      extra)
+                      extra, False, bprev, bprev_angle, -1)  # (no sweep: nothing kept in them)
     kept = nc <= len(old_ci)
     if kept:
         old_ci[:nc] = ci[:nc]
