@@ -8,7 +8,7 @@ README and ``docs/api.md`` for the contract.
 
 from .startup import paused as _paused
 
-with _paused():  # numba and the kernels make ~100,000 lasting objects: no scans meanwhile
+with _paused(keep=True):  # numba and the kernels make ~100,000 lasting objects: no scans
     from . import systems
     from .components import Anchor, AreaConstraint, Fruit, Particle, ShapeMatch, Spring
     from .errors import WorldError, WorldFileError

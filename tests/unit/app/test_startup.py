@@ -16,8 +16,10 @@ TOY = str(Path(__file__).resolve().parents[2] / "toygame.py")
 
 @pytest.fixture(autouse=True)
 def _collector_as_found():
-    """Each test starts with the collector on and leaves it on, nothing frozen by it."""
+    """Each test starts with the collector on and leaves it on, nothing frozen by it (nor
+    by the import: ``paused(keep=True)``)."""
     assert gc.isenabled()
+    gc.unfreeze()
     yield
     startup.settle()
     gc.enable()
@@ -36,6 +38,20 @@ def test_paused_nests_and_restores():
         pass
     assert not gc.isenabled()  # found off, left off
     gc.enable()
+
+
+def test_paused_keeping_freezes_what_exists_as_it_ends():
+    with startup.paused(keep=True):
+        made = [[i] for i in range(1000)]
+    assert gc.isenabled() and gc.get_freeze_count() >= len(made)
+    gc.unfreeze()
+    with startup.paused():
+        made = [[i] for i in range(1000)]
+    assert gc.get_freeze_count() == 0  # not asked to keep: nothing frozen
+    gc.disable()
+    with startup.paused(keep=True):
+        made = [[i] for i in range(10)]
+    assert not gc.isenabled() and gc.get_freeze_count() == 0  # found off: left as found
 
 
 def test_hold_then_settle_freezes_what_the_start_made():
