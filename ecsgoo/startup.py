@@ -37,6 +37,20 @@ def paused(keep: bool = False) -> Iterator[None]:
             gc.enable()
 
 
+@contextmanager
+def fewer_scans() -> Iterator[None]:
+    """The collector's young generation scanned every 50,000 new objects, not every 700, for
+    the block, then as it was: a compile of the kernels makes millions of objects, most of
+    them kept until it ends. Measured on the rigid half of a cold compile (runs alternated):
+    69–73 CPU-s against 75–77, its peak memory 771 MB against 713."""
+    was = gc.get_threshold()
+    gc.set_threshold(50_000, 20, 20)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*was)
+
+
 def hold() -> None:
     """Turn the collector off until ``settle()`` (if it is on): a game's start, from the
     command to its first frame. A cold start settles before it compiles the kernels

@@ -26,7 +26,7 @@ from numba.core.registry import CPUDispatcher
 
 from . import kernels as _kernels_package
 from .progress_bar import is_terminal
-from .startup import settle
+from .startup import fewer_scans, settle
 
 #: What the terminal and the loading screen say while kernels compile.
 MESSAGE = "compiling the physics kernels (first run only)…"
@@ -124,10 +124,17 @@ def compile_watched(kernels: Sequence[CPUDispatcher], run: Callable[[], object],
     from the cache). If any ran, the last call is ``progress(total, total)``.
     """
     listener = _CompileListener(kernels, progress)
-    with event.install_listener("numba:compile", listener):
+    with event.install_listener("numba:compile", listener), fewer_scans():
         run()
     listener.finish()
     return listener.compiled
+
+
+def _rigid_half() -> None:
+    """``parallel_warm_up``'s helper process: the rigid bodies' half of the scene, with the
+    collector's scans as ``compile_watched`` has them."""
+    with fewer_scans():
+        _step_tiny_scene("rigid")
 
 
 def _step_tiny_scene(part: str = "all") -> None:
@@ -331,7 +338,7 @@ def parallel_warm_up(progress: Progress | None = None) -> int:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
     helper = subprocess.Popen(
-        [sys.executable, "-c", "from ecsgoo.warmup import _step_tiny_scene as s; s('rigid')"],
+        [sys.executable, "-c", "from ecsgoo.warmup import _rigid_half as s; s()"],
         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
 

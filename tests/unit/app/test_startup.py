@@ -107,3 +107,11 @@ def test_a_cold_start_turns_the_collector_on_before_it_compiles(monkeypatch):
     startup.hold()
     warmup.terminal_warm_up()
     assert compiling == [True]
+
+
+def test_fewer_scans_while_compiling_then_as_before():
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError), startup.fewer_scans():
+        assert gc.get_threshold()[0] == 50_000
+        raise RuntimeError("a compile that fails")
+    assert gc.get_threshold() == before
