@@ -168,10 +168,10 @@ class RigidFrameArgs(structref.StructRefProxy):
 
 structref.define_boxing(RigidFrameArgsType, RigidFrameArgs)
 
-#: ``RIGID_FIELDS``' last: the contact graph's rows
-#: (``physics.contacts.ContactGraph``) for the body pairs, the contacts, last frame's contacts and
-#: the look's scratch, then the frame's own buffers: the bodies' angles where the look found them,
-#: the stacked rows and their ends' velocities.
+#: ``RIGID_FIELDS``' last: the contact graph's rows (``physics.contacts.ContactGraph``) for the
+#: body pairs, the contacts, last frame's contacts and the look's scratch, then the frame's own
+#: buffers: the bodies' angles where the look found them, the stacked rows and their ends'
+#: velocities.
 GRAPH_FIELDS = [
     ("pairs", _I2), ("sap", _I1), ("fast", _B1), ("sorted_pairs", _I2), ("linked", _I1),
     ("ci", _I2), ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),

@@ -138,6 +138,12 @@ def _grow(i, pos, prev, extent, margin, frames):
 
 
 @njit(cache=True, _nrt=False)
+def _low(i, pos, prev, extent, margin, frames):
+    """The low x of body ``i``'s swept box (px): what the broad phase sorts by."""
+    return prev[i, 0] - _grow(i, pos, prev, extent, margin, frames)
+
+
+@njit(cache=True, _nrt=False)
 def _before(i, j, lo_i, lo_j):
     """Whether body ``i`` (box low x ``lo_i``) goes before ``j``: by low x, a NaN after every
     number (numpy's order), then by row (a stable sort's order)."""
@@ -164,12 +170,11 @@ def _sort_boxes(n, pos, prev, extent, margin, frames, order):
     budget = 4 * n + 64
     for k in range(1, n):
         x = order[k]
-        lo_x = prev[x, 0] - _grow(x, pos, prev, extent, margin, frames)
+        lo_x = _low(x, pos, prev, extent, margin, frames)
         q = k - 1
         while q >= 0:
             y = order[q]
-            if not _before(x, y, lo_x, prev[y, 0] - _grow(y, pos, prev, extent, margin,
-                                                          frames)):
+            if not _before(x, y, lo_x, _low(y, pos, prev, extent, margin, frames)):
                 break
             order[q + 1] = y
             q -= 1
@@ -199,14 +204,14 @@ def _sift(root, end, pos, prev, extent, margin, frames, order):
         if child >= end:
             return
         a = order[child]
-        lo_a = prev[a, 0] - _grow(a, pos, prev, extent, margin, frames)
+        lo_a = _low(a, pos, prev, extent, margin, frames)
         if child + 1 < end:
             b = order[child + 1]
-            lo_b = prev[b, 0] - _grow(b, pos, prev, extent, margin, frames)
+            lo_b = _low(b, pos, prev, extent, margin, frames)
             if _before(a, b, lo_a, lo_b):
                 child, a, lo_a = child + 1, b, lo_b
         r = order[root]
-        if not _before(r, a, prev[r, 0] - _grow(r, pos, prev, extent, margin, frames), lo_a):
+        if not _before(r, a, _low(r, pos, prev, extent, margin, frames), lo_a):
             return
         order[root], order[child] = a, r
         root = child

@@ -246,9 +246,6 @@ class ContactGraph:
 
     def room(self, bodies: int) -> None:
         """Scratch rows for ``bodies`` bodies and last frame's contacts (``find_contacts``)."""
-        if len(self.sap) <= bodies:
-            self.sap = np.zeros(2 * bodies + 1, dtype=np.int64)  # (another count: made anew)
-            self.layout += 1
         if len(self.order) < len(self.ci):
             self.order = np.zeros(len(self.ci), dtype=np.int64)
             self.layout += 1
@@ -313,7 +310,8 @@ def find(world: World, ctx: StepContext, grid: Any) -> bool:
 def ready_frame(world: World, found: ContactGraph) -> None:
     """What the frame's look at the bodies starts from (``find``'s, and the whole frame's
     call, ``physics.rigid_frame``): last frame's contacts dropped if rows moved since,
-    the graph's shape, rows for the fast flags and the poses, the joints' links."""
+    the graph's shape, rows for the fast flags, the poses and the broad phase's order, the
+    joints' links."""
     st = world.store
     c, n = st.bodies.cols, st.bodies.n
     if found.removals != st.removals:  # rows moved: last frame's contacts are stale
@@ -328,6 +326,9 @@ def ready_frame(world: World, found: ContactGraph) -> None:
         found.layout += 1
     if len(found.frame_angle0) < n:
         found.frame_angle0 = np.zeros(c["pos"].shape[0])
+        found.layout += 1
+    if len(found.sap) <= n:  # (its last row: the count the order was made for)
+        found.sap = np.zeros(c["pos"].shape[0] + 1, dtype=np.int64)
         found.layout += 1
     joint_links(st, found)
 
@@ -353,8 +354,6 @@ def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) ->
     c, slop, n = st.bodies.cols, world.contact_slop, st.bodies.n
     pair_args = (n, c["pos"], c["prev"], c["extent"], c["w"], c["group"], c["layer"],
                  c["mask"], slop, frames)
-    if len(found.sap) <= n:
-        found.room(n)
     npairs = body_pairs(*pair_args, found.pairs, found.sap)
     if npairs > len(found.pairs):
         found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
