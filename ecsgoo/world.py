@@ -58,6 +58,7 @@ def _setting(name: str, doc: str, wakes: bool = False) -> property:
 
     def set_checked(world: World, value: Any) -> None:
         setattr(world, attr, _checked_setting(name, value))
+        world._settings_version += 1  # (``physics.steady``: a frame as the last one)
         if wakes and "store" in world.__dict__:  # not while __init__ sets it
             world.wake_all()
 
@@ -117,6 +118,11 @@ class World:
         """``__init__``; ``parts``: the store, contacts and discs a copy already made
         (``clone``: a fresh store and contact rows cost ~200 µs, thrown away)."""
         self.name = f"ecsgoo-world-{next(_names)}"
+        #: Settings set and events dispatched to handlers so far, whether the last frame's
+        #: end was quiet (``frame_end.quiet``), the last frame done in one kernel call
+        #: (``physics.rigid_frame``) and what held then: ``physics.steady``'s look.
+        self._settings_version = self._dispatches = 0
+        self._quiet_end, self._fused_frame, self._steady = False, -1, None
         self._in_world = _InWorld(self.name)  # ``_context``: one, entered many times a frame
         self._kinds = _kinds_of(self._in_world)  # ``_has_any``'s look, no context needed
         self._handlers: dict[str, list[Callable[..., Any]]] = {}
@@ -215,6 +221,7 @@ class World:
     def _retime(self, attr: str, value: float) -> None:
         """Set dt or substeps (checked); a live world's particles keep their velocities."""
         setattr(self, attr, value)
+        self._settings_version += 1
         store = self.__dict__.get("store")
         if store is not None:  # still constructing: the store is made with this h
             store.retime(self.h)
@@ -536,7 +543,8 @@ class World:
     def end_frame(self) -> None:
         """End a frame (``Pipeline.step`` calls it): contact and sensor events, the frame
         counts, and the pointer arrives."""
-        if not frame_end.quiet(self):  # most frames have nothing to report: one call
+        self._quiet_end = quiet = frame_end.quiet(self)
+        if not quiet:  # most frames have nothing to report: one call
             contact_events.update(self)  # each makes the store whole before it reads it: a
             sensors.update(self)  # stage or a handler may have made or deleted anything
             kinematic.stop(self)  # what move_to moved rests where it arrived
@@ -862,6 +870,8 @@ class World:
     def dispatch(self, name: str, *args: Any) -> None:
         """Dispatch event ``name`` to its handlers, in the order they were set."""
         handlers = self._handlers.get(name, ())
+        if handlers:  # a handler may change anything (``physics.steady``)
+            self._dispatches += 1
         carried = bool(args) and args[0] is self  # the event already gives the world first
         for func, take, first in list(zip(handlers, self._takes.get(name, ()),
                                           self._first.get(name, ()), strict=True)):

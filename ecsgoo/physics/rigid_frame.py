@@ -36,6 +36,8 @@ from .contacts import (
     LEVEL_FRICTION,
     MATCH_PX,
     SPIN_PX,
+    STILL_PX,
+    joint_links,
     look_room,
     ready_frame,
     static_inverse_masses,
@@ -88,7 +90,8 @@ _SOLVER_STAGES = tuple(tuple(f"ecsgoo.systems.{m}.{c}" for m, c in kinds) for ki
     (("integrate", "Integrate"), ("collide", "Collide"))))
 
 
-def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
+def whole(world: World, ctx: StepContext, stages: Sequence[Stage],
+          steady: bool = False) -> tuple[int, int]:
     """Before the frame's first substep ``ctx``: the whole frame in one call
     (``kernels.rigid_frame.rigid_frame_held``: what outlives the frame in one argument,
     ``_held``), what Python did of the first substep done here
@@ -98,23 +101,54 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     ``k``) to the stages, the integration and joints done (the look outgrew its rows, or
     found a body that spins or may be fast: those need Python each substep; ``fuse``
     then takes the substeps after theirs when it can); ``(0, 0)`` when it declined: a
-    loaded world's contact memory not yet given."""
+    loaded world's contact memory not yet given. ``steady``: the world is as it was when
+    the last frame was done here (``physics.steady``): what the readying would find is
+    what it found then, but for the rows last frame's contacts need and the joints' links."""
     found, st = world.contacts, world.store
     collide = stages[-1]
-    if found.pending is not None or collide._loaded is not None:
-        return 0, 0
-    st.prepare()  # whole, as before each stage
+    steady = steady and _steady_room(st, found)
+    if steady:
+        held, static = world._rigid_held[1], st.bodies.cols["w"]  # (nothing frozen, no kinematic)
+    else:
+        if found.pending is not None or collide._loaded is not None:
+            return 0, 0
+        st.prepare()  # whole, as before each stage
+        ready_frame(world, found)
+        look_room(world, found, ctx.substeps > 1)
+        held, static = _held(world, ctx, collide), static_inverse_masses(st)
+    # a pair keeps last frame's contacts only at a frame's first look, with no row moved since
+    still = STILL_PX if ctx.substeps > 1 and found.removals == st.removals else 0.0
+    done = _run(world, ctx, held, still, static, steady)
+    return (ctx.substeps, 0) if done else (0, len(stages) - 1)
+
+
+def _steady_room(st: Any, found: Any) -> bool:
+    """In a steady frame: whether the room ``look_room`` keeps still holds last frame's
+    contacts, and the joints' links are as the kept arguments hold them (a joint's ends,
+    broken flag and ``collide`` are written in place)."""
+    if len(found.otable) < 1 << (2 * found.old_n + 2).bit_length():
+        return False
+    if st.joints.n:
+        layout = found.layout
+        joint_links(st, found)
+        return found.layout == layout
+    return True
+
+
+def _run(world: World, ctx: StepContext, held: Any, still: float, static: Any,
+         steady: bool) -> bool:
+    """The frame's call and what it hands on; False: the kernel left the first substep's
+    Collide to the stages (``whole``). ``steady``: ``found.angle0`` is already the view
+    it would be made again (the same rows of the same array)."""
+    found, st = world.contacts, world.store
     b = st.bodies
-    ready_frame(world, found)
-    frame = ctx.substeps > 1
-    still = look_room(world, found, frame)
     k, nfast, nc, kept, astray = rigid_frame_held(
-        _held(world, ctx, collide), found.old_n, still,
-        MATCH_PX if frame else 0.0, static_inverse_masses(st))
+        held, found.old_n, still, MATCH_PX if ctx.substeps > 1 else 0.0, static)
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
-    found.angle0 = found.frame_angle0[:b.n]  # where the look found them (or the stages will)
+    if not steady:  # where the look found them (or the stages will)
+        found.angle0 = found.frame_angle0[:b.n]
     if k < 0:
-        return 0, len(stages) - 1
+        return False
     found.nfast, found.bodies, found.n = nfast, nc, nc  # fast turners meet nothing
     # the frame is done: what only its later substeps read (the pairs split by turning,
     # the stacked rows, whether to sweep) is not handed on; the stages' next look makes
@@ -129,7 +163,8 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     # looks again only if something moved since (``physics.astray.check``)
     world._bodies_within = (world.frame, st.poses, b.version) if astray < 0 else None
     world.substep_index = ctx.substeps - 1
-    return ctx.substeps, 0
+    world._fused_frame = world.frame
+    return True
 
 
 def _held(world: World, ctx: StepContext, collide: Stage) -> Any:

@@ -10,6 +10,7 @@ CSR arrays and the spring order are always whole when a kernel reads them.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 #: How far the grabbed particle moves toward the pointer per substep (a fraction):
@@ -28,3 +29,11 @@ class StepContext(NamedTuple):
     substeps: int
     first: bool
     last: bool
+
+
+@functools.lru_cache(maxsize=64)
+def contexts(dt: float, count: int) -> tuple[StepContext, ...]:
+    """A frame's substeps' contexts (the same for every frame of the same ``dt`` and
+    count: made once)."""
+    return tuple(StepContext(dt, dt / count, k, count, k == 0, k == count - 1)
+                 for k in range(count))

@@ -8,7 +8,6 @@ the whole frame (Box2D's ``b2World_Step``, Ten Minute Physics' ``simulate``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
@@ -17,7 +16,9 @@ import esper
 import numpy as np
 
 from ..physics import disc_frame, rigid_frame
+from ..physics import steady as steady_frame
 from ..physics.step import StepContext
+from ..physics.step import contexts as _contexts
 
 if TYPE_CHECKING:
     from ..world import World
@@ -82,14 +83,14 @@ def _timed(world: World, stage: Stage, run: Any, *args: Any) -> None:
         prof[stage.name] = prof.get(stage.name, 0.0) + perf_counter() - t0
 
 
-def _substeps(world: World, stages: Sequence[Stage]) -> None:
+def _substeps(world: World, stages: Sequence[Stage], k: int = 0, start: int = 0) -> None:
     """The frame's substeps: integrate → project → collide, each substep (a world of
     rigid bodies alone, or of free discs: the whole frame in one call,
-    ``physics.rigid_frame``, ``physics.disc_frame``)."""
+    ``physics.rigid_frame``, ``physics.disc_frame``), from substep ``k``'s stage
+    ``start`` on (a steady frame's kernel left the rest to the stages: ``physics.steady``)."""
     rigid = world.store.bodies.n > 0 and rigid_frame.can_fuse(world, stages)
     discs = not rigid and disc_frame.can_fuse(world, stages)
     contexts = _contexts(world.dt, world.substeps)
-    k = start = 0  # the substep, and its first stage left to run
     while k < len(contexts):
         ctx = contexts[k]
         world.substep_index = ctx.substep  # for a game's own stage (read-only)
@@ -112,12 +113,21 @@ def _substeps(world: World, stages: Sequence[Stage]) -> None:
         k, start = disc_frame.fuse(world, ctx, stages) if discs else (k + 1, 0)
 
 
-@functools.lru_cache(maxsize=64)
-def _contexts(dt: float, count: int) -> tuple[StepContext, ...]:
-    """A frame's substeps' contexts (the same for every frame of the same ``dt`` and
-    count: made once)."""
-    return tuple(StepContext(dt, dt / count, k, count, k == 0, k == count - 1)
-                 for k in range(count))
+#: Break by module and name (it is a Stage: it imports this module).
+_BREAK = "ecsgoo.systems.break_.Break"
+
+
+def _steady_stages(pipeline: Pipeline) -> tuple[Stage, ...] | None:
+    """The solver stages of a pipeline whose frames may be steady (``physics.steady``):
+    the solver stages (``rigid_frame.ours``), then at most our Break, which a steady frame
+    runs as the usual one does; None for any other."""
+    groups = pipeline.groups
+    if not groups or not groups[0][0] or len(groups) > 2:
+        return None
+    if len(groups) == 2 and [f"{type(s).__module__}.{type(s).__qualname__}"
+                             for s in groups[1][1]] != [_BREAK]:
+        return None
+    return groups[0][1] if rigid_frame.ours(groups[0][1]) else None
 
 
 def living_particles(world: World, entities: np.ndarray) -> np.ndarray:
@@ -158,7 +168,11 @@ class Pipeline(Sequence[Stage]):
 
     def step(self, world: World) -> None:
         """One frame of ``world.dt`` seconds; adds each stage's seconds to ``world.profile``."""
+        if world._steady is not None and steady_frame.holds(world, self):
+            self._steady_step(world)  # as it was last frame: none of the looks
+            return
         world.begin_frame()  # packed rows catch up with structure changes; forces due now
+        dispatched = world._dispatches
         for per_substep, stages in self.groups:
             if not per_substep:  # once a frame: break → analyze → merge → the game's rules
                 for stage in stages:
@@ -166,6 +180,31 @@ class Pipeline(Sequence[Stage]):
             elif not world.resting:  # the solver (skipped while everything sleeps)
                 _substeps(world, stages)
         world.end_frame()  # events, sleeping, the frame counter, the pointer
+        steady_frame.remember(world, self, dispatched, _steady_stages(self))
+
+    def _steady_step(self, world: World) -> None:
+        """``step`` for a world as it was when its last frame was done in one kernel call
+        (``physics.steady``), without the looks that found it so: its solver stages (the
+        whole frame in one call; if the kernel leaves the first substep's Collide to the
+        stages, they go on from there), then our Break (``_steady_stages``)."""
+        world.rested = world.resting  # (all ``begin_frame`` would do)
+        dispatched = world._dispatches
+        for per_substep, stages in self.groups:
+            if per_substep:
+                k, start = rigid_frame.whole(world, world._steady[1], stages, True)
+                if not k:
+                    _substeps(world, stages, k, start)
+            for stage in () if per_substep else stages:
+                if world._dispatches == dispatched:  # (``_timed`` without its looks)
+                    stage.process(world)
+                else:  # a handler ran: it may have made or deleted anything
+                    _timed(world, stage, stage.process, world)
+        if steady_frame.quiet(world, dispatched):
+            world.frame += 1  # (all ``end_frame`` would do)
+            world.grab_from = world.grab_target
+        else:
+            world.end_frame()
+            steady_frame.remember(world, self, dispatched, _steady_stages(self))
 
     def __getitem__(self, index: Any) -> Any:
         return self.stages[index]

@@ -8,6 +8,7 @@ import pytest
 import spy
 
 from ecsgoo import Particle, Sensor, World, frame_end, systems
+from ecsgoo.physics import steady
 from events import record
 
 EVENTS = dict(contact_began="began", contact_ended="ended", sensor_entered="in",
@@ -179,6 +180,8 @@ def _bodies_run() -> tuple[list, list, list]:
 
 
 def test_a_world_of_bodies_ends_quietly_only_with_nothing_to_do(monkeypatch):
+    # every frame's end asked (a steady frame asks nothing: ``physics.steady``)
+    monkeypatch.setattr(steady, "ENABLED", False)
     ended = _both_ways(monkeypatch, _bodies_run, "_quiet_bodies")
     # quiet before the watch, not while watched (or touching), quiet again until the sensor
     assert all(ended[:60]) and not any(ended[60:100]) and not any(ended[150:])
