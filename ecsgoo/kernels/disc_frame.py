@@ -19,6 +19,7 @@ from .contacts import collide_level
 from .discs import disc_substep, find_frame, outran, remember, warm_from
 from .integrate import integrate
 from .project import project_rounds
+from .rows import copy_rows
 
 
 @njit(cache=True)
@@ -58,7 +59,7 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
             if m and outran(n, pos, at, reach):  # where Collide asks (``Discs.stale``)
                 return k
         if len(segs):
-            since[:n] = prev[:n]  # where each was before this substep's contacts
+            copy_rows(prev, since, n)  # where each was before this substep's contacts
         disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, k == count - 1,
                      bounce_speed)
         collide_level(n, pos, prev, w, radius, friction, restitution, vmin, push, hold,
@@ -160,7 +161,7 @@ def disc_frame_held(a, s, any_frozen, ents, old_keys, old, ij, cf, at, reach, si
     if rounds:
         _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
                  scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
-    at[:n] = pos[:n]
+    copy_rows(pos, at, n)
     m, keys, flipped = find_frame(n, pos, prev, w, radius, group, layer, mask, friction,
                                   restitution, frozen, any_frozen, float(count), extra, bounds,
                                   use_bounds, segs, h, ij, cf, pairs, seg_surf, seg_layer,

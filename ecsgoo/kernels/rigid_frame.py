@@ -19,6 +19,7 @@ from .joints import joint_scratch, joint_substep, joint_substep_with
 from .rigid import body_pairs, integrate_bodies, split_spinning
 from .rigid_find import find_contacts
 from .rigid_solver import contact_substep
+from .rows import copy_rows
 from .stacks import shock, stacked
 
 
@@ -196,7 +197,7 @@ def rigid_frame_held(a, old_n, still, carry, static):
                       extra, False, bprev, bprev_angle, -1)  # (no sweep: nothing kept in them)
     kept = nc <= len(old_ci)
     if kept:
-        old_ci[:nc] = ci[:nc]
-        old_cf[:nc] = cf[:nc]
+        copy_rows(ci, old_ci, nc)
+        copy_rows(cf, old_cf, nc)
     astray = first_astray_body(m, bpos, bprev, bangle, a.max_coord, a.step_limit)[0]
     return count, nfast, nc, kept, astray
