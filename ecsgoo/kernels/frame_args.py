@@ -173,7 +173,8 @@ structref.define_boxing(RigidFrameArgsType, RigidFrameArgs)
 #: buffers: the bodies' angles where the look found them, the stacked rows and their ends'
 #: velocities.
 GRAPH_FIELDS = [
-    ("pairs", _I2), ("sap", _I1), ("fast", _B1), ("sorted_pairs", _I2), ("linked", _I1),
+    ("pairs", _I2), ("sap", _I1), ("swept", _F2), ("fast", _B1), ("sorted_pairs", _I2),
+    ("linked", _I1),
     ("ci", _I2), ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),
     ("trig", _F2), ("order", _I1), ("lanes", _F2), ("ends", _I2), ("pose", _F2),
     ("angle0", _F1), ("rows", _I1), ("before", _F2),
@@ -210,7 +211,7 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
                      group, layer, mask, piece_off, vert_off, verts, radius, segs,
                      seg_friction, walls, use_bounds, slop, seg_surf, seg_layer, ppos, pprev,
                      pw, bounce, spin_px, headroom, max_coord, step_limit, inner, pairs, sap,
-                     fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable, boxes, trig,
+                     swept, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable, boxes, trig,
                      order, lanes, ends, pose, angle0, rows, before):
     """A ``RigidFrameArgs`` of these (``RIGID_FIELDS``)."""
     a = structref.new(RIGID_ARGS)
@@ -230,6 +231,7 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
     a.spin_px, a.headroom, a.max_coord, a.step_limit = spin_px, headroom, max_coord, step_limit
     a.inner = inner
     a.pairs, a.sap, a.fast, a.sorted_pairs, a.linked = pairs, sap, fast, sorted_pairs, linked
+    a.swept = swept
     a.ci, a.cf, a.old_ci, a.old_cf, a.otable, a.boxes = ci, cf, old_ci, old_cf, otable, boxes
     a.trig, a.order, a.lanes, a.ends, a.pose = trig, order, lanes, ends, pose
     a.angle0, a.rows, a.before = angle0, rows, before

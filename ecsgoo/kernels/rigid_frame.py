@@ -160,7 +160,7 @@ def rigid_frame_held(a, old_n, still, carry, static):
     if nj > 0:
         joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
     npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs,
-                        sap)
+                        sap, a.swept)
     if npairs > len(pairs) or npairs > len(sorted_pairs):
         return -1, 0, 0, False, -1
     slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin_px, pairs,

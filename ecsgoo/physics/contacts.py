@@ -84,6 +84,7 @@ class ContactGraph:
         # the broad phase's order of the bodies, kept from frame to frame (``body_pairs``;
         # its last row: the count it was made for)
         self.sap = np.zeros(1, dtype=np.int64)
+        self.swept = np.zeros((1, 4))  # (and its scratch: the bodies' swept boxes)
         self.ci = np.zeros((256, 4), dtype=np.int64)
         self.cf = np.zeros((256, CF))
         self.n = 0
@@ -329,6 +330,7 @@ def ready_frame(world: World, found: ContactGraph) -> None:
         found.layout += 1
     if len(found.sap) <= n:  # (its last row: the count the order was made for)
         found.sap = np.zeros(c["pos"].shape[0] + 1, dtype=np.int64)
+        found.swept = np.zeros((c["pos"].shape[0] + 1, 4))
         found.layout += 1
     joint_links(st, found)
 
@@ -354,11 +356,11 @@ def _frame_contacts(world: World, found: ContactGraph, h: float, frames: int) ->
     c, slop, n = st.bodies.cols, world.contact_slop, st.bodies.n
     pair_args = (n, c["pos"], c["prev"], c["extent"], c["w"], c["group"], c["layer"],
                  c["mask"], slop, frames)
-    npairs = body_pairs(*pair_args, found.pairs, found.sap)
+    npairs = body_pairs(*pair_args, found.pairs, found.sap, found.swept)
     if npairs > len(found.pairs):
         found.pairs = np.zeros((2 * npairs, 2), dtype=np.int64)
         found.layout += 1
-        body_pairs(*pair_args, found.pairs, found.sap)
+        body_pairs(*pair_args, found.pairs, found.sap, found.swept)
     if len(found.sorted_pairs) < npairs:
         found.sorted_pairs = np.zeros_like(found.pairs)
         found.layout += 1

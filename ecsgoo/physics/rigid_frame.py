@@ -196,7 +196,7 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
             lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
             world.contact_slop, lvl.seg_surf, lvl.seg_layer, *_particle_columns(st),
             collide.bounce_speed, SPIN_PX, HEADROOM, limits.MAX_COORD, substep_limit(world),
-            st.body_inner, found.pairs, found.sap, found.fast, found.sorted_pairs,
+            st.body_inner, found.pairs, found.sap, found.swept, found.fast, found.sorted_pairs,
             found.linked, found.ci, found.cf, found.old_ci, found.old_cf, found.otable,
             found.boxes, found.trig, found.order, found.lanes, found.ends, found.pose,
             found.frame_angle0, found.frame_rows, found.frame_before)

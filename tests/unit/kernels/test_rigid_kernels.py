@@ -26,7 +26,7 @@ def test_body_pairs_match_all_pairs(n, seed):
     mask = rng.choice([-1, 1, 2], n)
     out = np.zeros((n * n + 1, 2), dtype=np.int64)
     count = body_pairs(n, pos, prev, extent, w, group, layer, mask, 1.0, 6, out,
-                       np.zeros(n + 1, dtype=np.int64))
+                       np.zeros(n + 1, dtype=np.int64), np.zeros((n, 4)))
     got = {tuple(p) for p in out[:count].tolist()}
     assert len(got) == count  # no pair twice
     assert got == naive.body_pairs_naive(pos, prev, extent, w, group, layer, mask, 1.0, 6)
@@ -55,15 +55,16 @@ def test_body_pairs_from_a_kept_order_are_those_of_a_fresh_sort(n, seed, start):
             np.full(n, -1, np.int64), 1.0, 6)
     fresh_out, kept_out = np.zeros((n * n + 1, 2), np.int64), np.zeros((n * n + 1, 2), np.int64)
     fresh = np.zeros(n + 1, dtype=np.int64)
-    count = body_pairs(n, pos, *args, fresh_out, fresh)
+    count = body_pairs(n, pos, *args, fresh_out, fresh, np.zeros((n, 4)))
     assert fresh[:n].tolist() == _sweep_order(pos, prev, extent, 1.0, 6).tolist()
     kept = {"kept": fresh.copy(), "reversed": np.r_[np.arange(n)[::-1], n],
             "other": np.r_[rng.permutation(n), n + 1]}[start]
     if start == "kept":  # the bodies moved a little since
         pos += rng.normal(0, 3, (n, 2))
         prev[:] = np.where(np.isnan(prev), np.nan, pos)
-        count = body_pairs(n, pos, *args, fresh_out, np.zeros(n + 1, dtype=np.int64))
-    assert body_pairs(n, pos, *args, kept_out, kept) == count
+        count = body_pairs(n, pos, *args, fresh_out, np.zeros(n + 1, dtype=np.int64),
+                           np.zeros((n, 4)))
+    assert body_pairs(n, pos, *args, kept_out, kept, np.zeros((n, 4))) == count
     assert kept[:n].tolist() == _sweep_order(pos, prev, extent, 1.0, 6).tolist()
     assert kept_out[:count].tolist() == fresh_out[:count].tolist()
 

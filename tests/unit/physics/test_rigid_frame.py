@@ -179,7 +179,7 @@ def test_it_takes_whole_frames_where_it_may_and_not_where_it_may_not():
 @njit
 def graph_arrays(a):
     """The contact graph's arrays ``a`` (a ``frame_args.RigidFrameArgs``) holds."""
-    return (a.pairs, a.sap, a.fast, a.sorted_pairs, a.linked, a.ci, a.cf, a.old_ci,
+    return (a.pairs, a.sap, a.swept, a.fast, a.sorted_pairs, a.linked, a.ci, a.cf, a.old_ci,
             a.old_cf, a.otable, a.boxes, a.trig, a.order, a.lanes, a.ends, a.pose, a.angle0,
             a.rows, a.before)
 
@@ -190,8 +190,8 @@ def _same_arrays(world: World) -> None:
     found = world.contacts
     stages = world.pipeline.groups[0][1]
     kept = rigid_frame._held(world, pipeline._contexts(world.dt, world.substeps)[0], stages[-1])
-    theirs = (found.pairs, found.sap, found.fast, found.sorted_pairs, found.linked, found.ci,
-              found.cf, found.old_ci, found.old_cf, found.otable, found.boxes, found.trig,
+    theirs = (found.pairs, found.sap, found.swept, found.fast, found.sorted_pairs, found.linked,
+              found.ci, found.cf, found.old_ci, found.old_cf, found.otable, found.boxes, found.trig,
               found.order, found.lanes, found.ends, found.pose, found.frame_angle0,
               found.frame_rows, found.frame_before)
     for ours, its in zip(graph_arrays(kept), theirs, strict=True):
