@@ -29,7 +29,7 @@ from .components import (
 from .copies import component_copy
 from .errors import WorldError
 from .level import Level
-from .physics import astray
+from .physics import astray, steady
 from .physics.broadphase import BroadPhase
 from .physics.contacts import ContactGraph
 from .physics.discs import Discs
@@ -513,9 +513,13 @@ class World:
         """Advance ``n`` (>= 0) fixed steps of ``dt``: one ``Pipeline.step`` each."""
         if n != 1 or n.__class__ is not int:  # one frame, the usual call, needs no check
             n = limits.STEPS.check(n, "World.step", "n")
-        with self._context():
-            for _ in range(n):
-                self.pipeline.step(self)  # a stage may set another pipeline (``use``)
+        for _ in range(n):
+            pipeline = self.pipeline  # (a stage may set another: ``use``)
+            if self._steady is not None and steady.holds(self, pipeline):
+                pipeline._steady_step(self)  # no game code runs but handlers (``dispatch``)
+                continue
+            with self._context():  # a stage may call esper
+                pipeline.step(self)
 
     def begin_frame(self) -> None:
         """Start a frame (``Pipeline.step`` calls it): catch up the packed rows, take the forces.
@@ -870,13 +874,15 @@ class World:
     def dispatch(self, name: str, *args: Any) -> None:
         """Dispatch event ``name`` to its handlers, in the order they were set."""
         handlers = self._handlers.get(name, ())
-        if handlers:  # a handler may change anything (``physics.steady``)
-            self._dispatches += 1
+        if not handlers:
+            return
+        self._dispatches += 1  # a handler may change anything (``physics.steady``)
         carried = bool(args) and args[0] is self  # the event already gives the world first
-        for func, take, first in list(zip(handlers, self._takes.get(name, ()),
-                                          self._first.get(name, ()), strict=True)):
-            given = (self, *args) if first and not carried else args
-            func(*(given if take is None or take >= len(given) else given[:take]))
+        with self._context():  # (a steady frame runs outside it: ``step``)
+            for func, take, first in list(zip(handlers, self._takes.get(name, ()),
+                                              self._first.get(name, ()), strict=True)):
+                given = (self, *args) if first and not carried else args
+                func(*(given if take is None or take >= len(given) else given[:take]))
 
     # -- inspection ----------------------------------------------------------------------
 

@@ -150,20 +150,21 @@ def _run(world: World, ctx: StepContext, held: Any, still: float, static: Any,
     if k < 0:
         return False
     found.nfast, found.bodies, found.n = nfast, nc, nc  # fast turners meet nothing
-    # the frame is done: what only its later substeps read (the pairs split by turning,
-    # the stacked rows, whether to sweep) is not handed on; the stages' next look makes
-    # its own (``contacts.find`` at a first substep, ``collide``'s keys of the frame)
-    found.stacked_key = found.sweep_key = None
     if kept:  # the kernel copied them (``ContactGraph.keep``'s copy)
         found.old_n, found.removals = nc, found._store_removals
     else:
         found.keep()
-    found.sub_n = 0  # (``keep_substep``: no contacts of a substep's own)
     # every body within the representable range as the frame left them: the frame's end
     # looks again only if something moved since (``physics.astray.check``)
     world._bodies_within = (world.frame, st.poses, b.version) if astray < 0 else None
-    world.substep_index = ctx.substeps - 1
     world._fused_frame = world.frame
+    if not steady:  # (a steady frame's last one left these so)
+        # the frame is done: what only its later substeps read (the pairs split by turning,
+        # the stacked rows, whether to sweep) is not handed on; the stages' next look makes
+        # its own (``contacts.find`` at a first substep, ``collide``'s keys of the frame)
+        found.stacked_key = found.sweep_key = None
+        found.sub_n = 0  # (``keep_substep``: no contacts of a substep's own)
+        world.substep_index = ctx.substeps - 1
     return True
 
 

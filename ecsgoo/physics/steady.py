@@ -43,12 +43,13 @@ def token(world: World, pipeline: Pipeline, collide: Any) -> tuple[Any, ...]:
     """What the looks a steady frame skips depend on, as counters and identities
     (``collide``: the pipeline's Collide). No spring, tether or frozen row can come
     while the particles' version holds: the world had no particle, none came (springs
-    and tethers need one), and only a sleeping world freezes rows."""
+    and tethers need one), and only a sleeping world freezes rows. (A world's store and
+    contact graph are its own for its life.)"""
     st, found = world.store, world.contacts
     b, p = st.bodies, st.particles
     # (no arrays: a tuple compares its items with ==; the level's by the identity of the
     # tuple ``_held`` keeps alive, so no other takes its id)
-    return (pipeline, st, found, found.layout, found.pending is None, b.version,
+    return (pipeline, found.layout, found.pending is None, b.version,
             b.watch_version, b.flag_version, p.version, p.watch_version, st.joints.version,
             st.removals, st._csr_dirty, st._pieces_dirty, world._forces_applied,
             world._settings_version, world.sleep, world.resting, world.grabbed,
