@@ -80,9 +80,9 @@ def remember(world: World, pipeline: Pipeline, dispatched: int,
     (None: not so), this frame was done in one call, ended quiet, dispatched nothing, and
     every look a steady frame skips gives its steady answer now."""
     world._steady = None
-    if not (ENABLED and solver is not None and world._quiet_end
-            and world._fused_frame == world.frame - 1 and world._dispatches == dispatched):
-        return
+    if (solver is None or world._fused_frame != world.frame - 1 or not world._quiet_end
+            or world._dispatches != dispatched or not ENABLED):
+        return  # (most worlds that are not steady go no further: a sleeping pile's frame)
     st, found = world.store, world.contacts
     b, p = st.bodies, st.particles
     collide = solver[-1]

@@ -165,6 +165,7 @@ class Pipeline(Sequence[Stage]):
                 groups.append((stage.per_substep, [stage]))
         # tuples: what the frame asks of a group's stages is kept by the group's identity
         self.groups = [(per_substep, tuple(group)) for per_substep, group in groups]
+        self.steady_solver = _steady_stages(self)  # (asked at the end of every usual frame)
 
     def step(self, world: World) -> None:
         """One frame of ``world.dt`` seconds; adds each stage's seconds to ``world.profile``."""
@@ -180,13 +181,15 @@ class Pipeline(Sequence[Stage]):
             elif not world.resting:  # the solver (skipped while everything sleeps)
                 _substeps(world, stages)
         world.end_frame()  # events, sleeping, the frame counter, the pointer
-        steady_frame.remember(world, self, dispatched, _steady_stages(self))
+        world._steady = None  # whether the next frame may be steady: a frame done in one call
+        if world._fused_frame == world.frame - 1 and self.steady_solver is not None:
+            steady_frame.remember(world, self, dispatched, self.steady_solver)
 
     def _steady_step(self, world: World) -> None:
         """``step`` for a world as it was when its last frame was done in one kernel call
         (``physics.steady``), without the looks that found it so: its solver stages (the
         whole frame in one call; if the kernel leaves the first substep's Collide to the
-        stages, they go on from there), then our Break (``_steady_stages``)."""
+        stages, they go on from there), then our Break (``steady_solver``)."""
         world.rested = world.resting  # (all ``begin_frame`` would do)
         dispatched = world._dispatches
         for per_substep, stages in self.groups:
@@ -204,7 +207,7 @@ class Pipeline(Sequence[Stage]):
             world.grab_from = world.grab_target
         else:
             world.end_frame()
-            steady_frame.remember(world, self, dispatched, _steady_stages(self))
+            steady_frame.remember(world, self, dispatched, self.steady_solver)
 
     def __getitem__(self, index: Any) -> Any:
         return self.stages[index]
