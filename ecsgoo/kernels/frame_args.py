@@ -177,7 +177,7 @@ GRAPH_FIELDS = [
     ("linked", _I1),
     ("ci", _I2), ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),
     ("trig", _F2), ("order", _I1), ("lanes", _F2), ("ends", _I2), ("pose", _F2),
-    ("angle0", _F1), ("rows", _I1), ("before", _F2),
+    ("angle0", _F1), ("rows", _I1), ("before", _F2), ("sub_ci", _I2), ("sub_cf", _F2),
 ]
 
 #: The fields (``kernels.rigid_frame.rigid_frame_held`` reads them; ``rigid_substeps``' docstring
@@ -196,7 +196,7 @@ RIGID_FIELDS = [
     ("layer", _I1), ("mask", _I1), ("piece_off", _I1), ("vert_off", _I1), ("verts", _F2),
     ("radius", _F1), ("segs", _F2), ("seg_friction", _F), ("walls", _F1),
     ("use_bounds", _B), ("slop", _F), ("seg_surf", _F2), ("seg_layer", _I1),
-    ("ppos", _F2), ("pprev", _F2), ("pw", _F1), ("bounce", _F), ("spin_px", _F),
+    ("ppos", _F2), ("pprev", _F2), ("pw", _F1), ("bounce", _F), ("spin_px", _F), ("match_px", _F),
     ("headroom", _F), ("max_coord", _F), ("step_limit", _F), ("inner", _F1),
 ]
 RIGID_FIELDS += GRAPH_FIELDS
@@ -210,9 +210,10 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
                      bpos, bprev, bangle, bprev_angle, bw, biw, extent, friction, restitution,
                      group, layer, mask, piece_off, vert_off, verts, radius, segs,
                      seg_friction, walls, use_bounds, slop, seg_surf, seg_layer, ppos, pprev,
-                     pw, bounce, spin_px, headroom, max_coord, step_limit, inner, pairs, sap,
-                     swept, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf, otable, boxes, trig,
-                     order, lanes, ends, pose, angle0, rows, before):
+                     pw, bounce, spin_px, match_px, headroom, max_coord, step_limit, inner,
+                     pairs, sap, swept, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf,
+                     otable, boxes, trig, order, lanes, ends, pose, angle0, rows, before, sub_ci,
+                     sub_cf):
     """A ``RigidFrameArgs`` of these (``RIGID_FIELDS``)."""
     a = structref.new(RIGID_ARGS)
     a.count, a.h, a.damp, a.gx, a.gy, a.force = count, h, damp, gx, gy, force
@@ -229,10 +230,11 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
     a.use_bounds, a.slop, a.seg_surf, a.seg_layer = use_bounds, slop, seg_surf, seg_layer
     a.ppos, a.pprev, a.pw, a.bounce = ppos, pprev, pw, bounce
     a.spin_px, a.headroom, a.max_coord, a.step_limit = spin_px, headroom, max_coord, step_limit
+    a.match_px = match_px
     a.inner = inner
     a.pairs, a.sap, a.fast, a.sorted_pairs, a.linked = pairs, sap, fast, sorted_pairs, linked
     a.swept = swept
     a.ci, a.cf, a.old_ci, a.old_cf, a.otable, a.boxes = ci, cf, old_ci, old_cf, otable, boxes
     a.trig, a.order, a.lanes, a.ends, a.pose = trig, order, lanes, ends, pose
-    a.angle0, a.rows, a.before = angle0, rows, before
+    a.angle0, a.rows, a.before, a.sub_ci, a.sub_cf = angle0, rows, before, sub_ci, sub_cf
     return a

@@ -18,7 +18,7 @@ from .continuous import continuous, may_be_fast
 from .joints import joint_scratch, joint_substep, joint_substep_with
 from .rigid import body_pairs, integrate_bodies, split_spinning
 from .rigid_find import find_contacts
-from .rigid_solver import contact_substep
+from .rigid_solver import carry_impulses, contact_substep
 from .rows import copy_rows
 from .stacks import shock, stacked
 
@@ -109,8 +109,84 @@ def _meets(pairs, first, end, linked):
     return False
 
 
+@njit(cache=True, _nrt=False)
+def _turning_rows(pairs, first, end, fast, m, piece_off, segs, use_bounds):
+    """At most how many contact rows a substep's look at the fast turners finds: two a
+    pair of pieces of ``pairs[first:end]``, two a piece of a ``fast`` body and a segment
+    of the level or a wall (``rigid.body_contacts``, ``world_contacts``)."""
+    rows = 0
+    for q in range(first, end):
+        a, b = pairs[q, 0], pairs[q, 1]
+        rows += 2 * (piece_off[a + 1] - piece_off[a]) * (piece_off[b + 1] - piece_off[b])
+    statics = len(segs) + (4 if use_bounds else 0)
+    for i in range(m):
+        if fast[i]:
+            rows += 2 * (piece_off[i + 1] - piece_off[i]) * statics
+    return rows
+
+
 @njit(cache=True)
-def rigid_frame_held(a, old_n, still, carry, static):
+def turning_substeps(a, nb, slow, npairs, sweep, static, sub_n):
+    """The frame's substeps when bodies turn fast enough to have their contacts found every
+    substep (``split_spinning``'s: the pairs ``sorted_pairs[slow:npairs]`` and their
+    bodies with the level and the walls), as the stages take them (``physics.contacts.
+    _substep_contacts``, ``systems.collide._bodies``): each substep (its integration and
+    joints, but the first's: done) those contacts found after the frame's ``nb`` rows,
+    warm-started from the last substep's own (``a.sub_ci``, ``sub_n`` of them), the stacked
+    rows picked at the first and again at and after each with rows of its own, then solved
+    with the frame's, swept when ``sweep``
+    (``static``: as ``rigid_substeps``), and kept as the next substep's. The rows must
+    have room (``_turning_rows``). Returns the last substep's row count and its own."""
+    count, h, m, nj = a.count, a.h, a.m, a.nj
+    rot, stamp, heavy, extra = joint_scratch(nj, a.a_body, a.a_part, a.b_body, a.b_part,
+                                             a.broken, a.bw, a.pw, len(a.bangle))
+    start, start_angle = np.empty_like(a.bprev), np.empty_like(a.bangle)
+    held, n, again = 0, nb, True
+    for k in range(count):
+        if k > 0:
+            integrate_bodies(m, a.bpos, a.bprev, a.bangle, a.bprev_angle, a.force, a.bw, a.gx,
+                             a.gy, a.damp, h)
+            if nj > 0:
+                joint_substep_with(nj, a.a_body, a.a_part, a.b_body, a.b_part, a.la, a.lb,
+                                   a.weld, a.axis, a.rest_angle, a.broken, a.impulse, a.spin,
+                                   a.jforce, a.lower, a.upper, a.motor_speed, a.motor_torque,
+                                   a.motor_impulse, a.lower_impulse, a.upper_impulse, a.bpos,
+                                   a.bprev, a.bangle, a.bprev_angle, a.bw, a.biw, a.ppos,
+                                   a.pprev, a.pw, h, rot, stamp, heavy, extra)
+        n = find_contacts(a.sorted_pairs[slow:npairs], m, a.bpos, a.bprev, a.bangle,
+                          a.bprev_angle, a.bw, a.biw, a.extent, a.friction, a.restitution,
+                          a.piece_off, a.vert_off, a.verts, a.radius, a.segs, a.seg_friction,
+                          a.walls, a.use_bounds, a.slop, h, 1, a.linked, a.angle0, a.ci, a.cf,
+                          nb, a.old_ci, a.old_cf, 0, a.otable, 0.0, a.boxes, a.trig, a.fast,
+                          True, a.pw, 0.0, a.order, a.lanes, a.ends, a.seg_surf, a.seg_layer,
+                          a.mask, a.inner)
+        if n > nb:  # warm-started from the last substep's own
+            carry_impulses(n - nb, a.ci[nb:], a.cf[nb:], sub_n, a.sub_ci, a.sub_cf, a.match_px)
+        if again or n > nb:  # picked at the first substep and after one with rows of its own
+            held = stacked(n, nb, a.ci, a.cf, a.bpos, a.bw, a.ppos, a.pw, a.gx, a.gy, a.rows)
+            a.before[:held] = 0.0  # (body ends: ``stacks.before_solve`` writes none)
+        again = n > nb  # (``systems.collide._stacked``: the rows change with the substep's)
+        calm_substeps(k, count, True, h, a.damp, a.gx, a.gy, a.force, nj, a.a_body, a.a_part,
+                      a.b_body, a.b_part, a.la, a.lb, a.weld, a.axis, a.rest_angle, a.broken,
+                      a.impulse, a.spin, a.jforce, a.lower, a.upper, a.motor_speed,
+                      a.motor_torque, a.motor_impulse, a.lower_impulse, a.upper_impulse, n,
+                      a.ci, a.cf, nb, a.order, a.lanes, a.ends, a.angle0, a.pose,
+                      a.rows[:held], a.before[:held], a.bounce, m, a.bpos, a.bprev, a.bangle,
+                      a.bprev_angle, a.bw, a.biw, a.ppos, a.pprev, a.pw, rot, stamp, heavy,
+                      extra, sweep, start, start_angle, k + 1)
+        if sweep:
+            continuous(m, a.bpos, a.bprev, a.bangle, a.bprev_angle, start, start_angle, a.bw,
+                       a.biw, static, a.extent, a.restitution, a.group, a.layer, a.mask,
+                       a.piece_off, a.vert_off, a.verts, a.radius, a.segs, 0.0, a.walls,
+                       a.use_bounds, a.linked, a.slop, h, a.seg_layer, a.seg_surf, a.inner)
+        sub_n = n - nb  # (``ContactGraph.keep_substep``)
+        copy_rows(a.ci[nb:], a.sub_ci, sub_n)
+        copy_rows(a.cf[nb:], a.sub_cf, sub_n)
+    return n, sub_n
+
+
+@njit(cache=True)
+def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     """The whole frame of ``rigid_substeps``' world, its first substep too, with what
     outlives the frame in ``a`` (``frame_args.RigidFrameArgs``: ``RIGID_FIELDS`` says what
     each is, the contact graph's rows last): what the stages do at the first substep —
@@ -162,23 +238,34 @@ def rigid_frame_held(a, old_n, still, carry, static):
     npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs,
                         sap, a.swept)
     if npairs > len(pairs) or npairs > len(sorted_pairs):
-        return -1, 0, 0, False, -1
+        return -1, 0, 0, 0, False, -1, sub_n
     slow, nfast = split_spinning(m, bangle, bprev_angle, extent, count, spin_px, pairs,
                                  npairs, fast, sorted_pairs)
-    if nfast and (len(segs) or use_bounds or _meets(sorted_pairs, slow, npairs, linked)):
-        # a fast turner's contacts are found each substep (the stages'); with nothing static
-        # to meet and no pair of it but jointed ones (which never collide), there are none
-        return -1, 0, 0, False, -1
+    # a fast turner's contacts are found each substep (``turning_substeps``); with nothing
+    # static to meet and no pair of it but jointed ones (which never collide), there are none
+    turning = nfast > 0 and (len(segs) > 0 or use_bounds or
+                             _meets(sorted_pairs, slow, npairs, linked))
     angle0[:m] = bprev_angle[:m]
     nc = find_contacts(sorted_pairs[:slow], m, bpos, bprev, bangle, bprev_angle, bw, biw,
                        extent, friction, restitution, piece_off, vert_off, verts, radius,
                        segs, seg_friction, walls, use_bounds, slop, h, count, linked, angle0,
                        ci, cf, 0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast,
                        False, pw, carry, order, lanes, ends, seg_surf, seg_layer, mask, inner)
-    if nc > len(ci):
-        return -1, 0, 0, False, -1
+    need = nc
+    if turning:
+        need += _turning_rows(sorted_pairs, slow, npairs, fast, m, piece_off, segs, use_bounds)
+    if need > len(ci) or need > len(a.sub_ci):
+        return -1, 0, need, 0, False, -1, sub_n
     sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
                         inner, h, headroom)
+    if turning:
+        n, sub_n = turning_substeps(a, nc, slow, npairs, sweep, static, sub_n)
+        kept = nc <= len(old_ci)
+        if kept:
+            copy_rows(ci, old_ci, nc)
+            copy_rows(cf, old_cf, nc)
+        astray = first_astray_body(m, bpos, bprev, bangle, a.max_coord, a.step_limit)[0]
+        return count, nfast, nc, n, kept, astray, sub_n
     held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
     before[:held] = 0.0
     if sweep:
@@ -200,4 +287,4 @@ def rigid_frame_held(a, old_n, still, carry, static):
         copy_rows(ci, old_ci, nc)
         copy_rows(cf, old_cf, nc)
     astray = first_astray_body(m, bpos, bprev, bangle, a.max_coord, a.step_limit)[0]
-    return count, nfast, nc, kept, astray
+    return count, nfast, nc, nc, kept, astray, 0

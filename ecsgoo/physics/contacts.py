@@ -231,6 +231,7 @@ class ContactGraph:
                 self.layout += 1
             else:
                 self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
+                self.layout += 1
 
     def empty(self) -> None:
         """No contact rows, of this frame or the last (a world without bodies)."""
@@ -260,6 +261,11 @@ class ContactGraph:
         if len(self.otable) < size:
             self.otable = np.zeros((size, 3), dtype=np.int64)
             self.layout += 1
+        if len(self.sub_ci) < len(self.ci):  # (a frame's fast turners' rows, in its call)
+            ci, cf, n = np.zeros_like(self.ci), np.zeros_like(self.cf), self.sub_n
+            ci[:n], cf[:n] = self.sub_ci[:n], self.sub_cf[:n]
+            self.sub_ci, self.sub_cf = ci, cf
+            self.layout += 1
 
     def _lanes_for(self, rows: int) -> None:
         """``lanes`` and ``ends`` for ``rows`` contacts, the frame's first ``bodies`` kept."""
@@ -277,6 +283,7 @@ class ContactGraph:
             return
         if len(self.sub_ci) < n:
             self.sub_ci, self.sub_cf = np.zeros_like(self.ci), np.zeros_like(self.cf)
+            self.layout += 1
         self.sub_ci[:n], self.sub_cf[:n] = self.ci[first: self.n], self.cf[first: self.n]
         self.sub_n = n
 

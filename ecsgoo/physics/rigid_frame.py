@@ -142,16 +142,19 @@ def _run(world: World, ctx: StepContext, held: Any, still: float, static: Any,
     it would be made again (the same rows of the same array)."""
     found, st = world.contacts, world.store
     b = st.bodies
-    k, nfast, nc, kept, astray = rigid_frame_held(
-        held, found.old_n, still, MATCH_PX if ctx.substeps > 1 else 0.0, static)
+    k, nfast, nb, n, kept, astray, sub_n = rigid_frame_held(
+        held, found.old_n, still, MATCH_PX if ctx.substeps > 1 else 0.0, static, found.sub_n)
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
     if not steady:  # where the look found them (or the stages will)
         found.angle0 = found.frame_angle0[:b.n]
     if k < 0:
+        if nb > len(found.ci):  # the rows a fast turner's looks may take: the next frame's
+            found.grow(nb)
         return False
-    found.nfast, found.bodies, found.n = nfast, nc, nc  # fast turners meet nothing
+    # the frame's rows, then the last substep's of the fast turners (kept as its own)
+    found.nfast, found.bodies, found.n, found.sub_n = nfast, nb, n, sub_n
     if kept:  # the kernel copied them (``ContactGraph.keep``'s copy)
-        found.old_n, found.removals = nc, found._store_removals
+        found.old_n, found.removals = nb, found._store_removals
     else:
         found.keep()
     # every body within the representable range as the frame left them: the frame's end
@@ -163,7 +166,6 @@ def _run(world: World, ctx: StepContext, held: Any, still: float, static: Any,
         # the stacked rows, whether to sweep) is not handed on; the stages' next look makes
         # its own (``contacts.find`` at a first substep, ``collide``'s keys of the frame)
         found.stacked_key = found.sweep_key = None
-        found.sub_n = 0  # (``keep_substep``: no contacts of a substep's own)
         world.substep_index = ctx.substeps - 1
     return True
 
@@ -196,11 +198,13 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
             st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
             lvl.segments, LEVEL_FRICTION, found.walls, world.bounds is not None,
             world.contact_slop, lvl.seg_surf, lvl.seg_layer, *_particle_columns(st),
-            collide.bounce_speed, SPIN_PX, HEADROOM, limits.MAX_COORD, substep_limit(world),
+            collide.bounce_speed, SPIN_PX, MATCH_PX, HEADROOM, limits.MAX_COORD,
+            substep_limit(world),
             st.body_inner, found.pairs, found.sap, found.swept, found.fast, found.sorted_pairs,
             found.linked, found.ci, found.cf, found.old_ci, found.old_cf, found.otable,
             found.boxes, found.trig, found.order, found.lanes, found.ends, found.pose,
-            found.frame_angle0, found.frame_rows, found.frame_before)
+            found.frame_angle0, found.frame_rows, found.frame_before, found.sub_ci,
+            found.sub_cf)
         kept = world._rigid_held = (key, args, (buffer, st.body_piece_off, packed,
                                                 found.walls))
     return kept[1]

@@ -63,6 +63,23 @@ def _spinner() -> World:  # turns fast: its contacts are found every substep
     return w
 
 
+def _tumblers() -> World:  # turn fast against each other, the walls, a ramp and a crate
+    w = World(bounds=(-300, -50, 300, 400)).use(*(s() for s in systems.SOLVER))
+    w.add_segment((-300, 60), (0, -40))
+    w.create_entity(RigidBody.box(150, -30, 60, 40, mass=50.0))
+    for k in range(4):
+        e = w.create_entity(RigidBody.box(-200 + 110 * k, 120 + 30 * k, 50, 8, mass=1.0))
+        w.component(e, RigidBody).omega = 35.0 * (-1) ** k
+    return w
+
+
+def _spinner_among_segments() -> World:  # a turner's rows may pass the rows made at first
+    w = _spinner()
+    for k in range(150):
+        w.add_segment((-300 + 4 * k, -200), (-298 + 4 * k, -200))
+    return w
+
+
 def _heap() -> World:  # more pairs and contacts than the rows made for them at first
     return scenes.box_pyramid(12)[0]
 
@@ -95,6 +112,7 @@ def _one_substep() -> World:
 
 SCENES = {"one box": _one_box, "chain": _chain, "column": _column, "dart": _dart,
           "dart without Project": _dart_without_project, "spinner": _spinner,
+          "tumblers": _tumblers, "spinner among segments": _spinner_among_segments,
           "pyramid": lambda: scenes.box_pyramid(6)[0], "heap": _heap,
           "heap and dart": _heap_and_dart, "sleepy": _sleepy,
           "one substep": _one_substep}
@@ -139,7 +157,7 @@ def test_the_fused_substeps_give_the_same_bits_as_the_stages(name):
         assert one[key].tobytes() == other[key].tobytes(), key
 
 
-@pytest.mark.parametrize("make", [_one_box, _chain, _column, _sleepy])
+@pytest.mark.parametrize("make", [_one_box, _chain, _column, _sleepy, _tumblers])
 def test_the_same_bits_while_a_game_spawns_deletes_and_saves(make):
     one, other = _run(make, True, 60, games=True), _run(make, False, 60, games=True)
     for key in one:
@@ -162,8 +180,10 @@ def test_it_takes_whole_frames_where_it_may_and_not_where_it_may_not():
         assert _spied(make(), 2) == [(6, 0)] * 2  # swept each substep in the kernel too
     w = _spinner()
     with spy.returns(rigid_frame, "fuse") as later:
-        assert _spied(w, 1) == [(0, 2)]  # left to the stages from Collide
-    assert later == [False]  # its contacts found every substep: the stages all frame
+        assert _spied(w, 2) == [(6, 0)] * 2  # its contacts found every substep, in the kernel
+    assert later == [] and w.contacts.nfast == 1 and w.contacts.n > w.contacts.bodies
+    w = _spinner_among_segments()  # rows for its looks at 150 segments: grown, then in the call
+    assert _spied(w, 2) == [(0, 2), (6, 0)] and w.contacts.nfast == 1
     w = _heap_and_dart()
     with spy.returns(rigid_frame, "fuse") as later:
         assert _spied(w, 1) == [(0, 2)]
