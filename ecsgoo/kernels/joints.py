@@ -75,6 +75,8 @@ def joint_scratch(nj, a_body, a_part, b_body, b_part, broken, bw, pw, nb):
     substep of a frame (the inverse masses and broken flags change only between frames)."""
     rot, stamp = np.empty((nb, 2)), np.zeros(nb, np.int8)
     heavy = np.zeros(nj, np.bool_)
+    if nj == 0:  # (a world without joints: no flags to make)
+        return rot, stamp, heavy, 0
     extra = JOINT_PASSES - 1 if _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw,
                                             pw, heavy) else 0
     return rot, stamp, heavy, extra

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import contact_events, frame_end
+from ..contact_events import Touching
 from ..flags import stopping, watched
 from ..sensors import Sensor
 from . import rigid_frame
@@ -39,22 +40,23 @@ if TYPE_CHECKING:
 ENABLED = True
 
 
-def token(world: World, pipeline: Pipeline, collide: Any) -> tuple[Any, ...]:
+def token(world: World, pipeline: Pipeline, parts: tuple[Any, ...]) -> tuple[Any, ...]:
     """What the looks a steady frame skips depend on, as counters and identities
-    (``collide``: the pipeline's Collide). No spring, tether or frozen row can come
-    while the particles' version holds: the world had no particle, none came (springs
-    and tethers need one), and only a sleeping world freezes rows. (A world's store and
-    contact graph are its own for its life.)"""
-    st, found = world.store, world.contacts
-    b, p = st.bodies, st.particles
+    (``parts``: the world's store and contact graph, the store's bodies, particles and
+    joints, the pipeline's Collide: each the same object for the world's life, the stage
+    for the pipeline's). No spring, tether or frozen row can come while the particles'
+    version holds: the world had no particle, none came (springs and tethers need one),
+    and only a sleeping world freezes rows."""
+    st, found, b, p, j, collide = parts
+    level = world.level
     # (no arrays: a tuple compares its items with ==; the level's by the identity of the
     # tuple ``_held`` keeps alive, so no other takes its id)
     return (pipeline, found.layout, found.pending is None, b.version,
-            b.watch_version, b.flag_version, p.version, p.watch_version, st.joints.version,
+            b.watch_version, b.flag_version, p.version, p.watch_version, j.version,
             st.removals, st._csr_dirty, st._pieces_dirty, world._forces_applied,
             world._settings_version, world.sleep, world.resting, world.grabbed,
-            world.profile, world.level, id(world.level._arrays), collide.bounce_speed,
-            collide._loaded is None, world.resources.get(contact_events.Touching),
+            world.profile, level, id(level._arrays), collide.bounce_speed,
+            collide._loaded is None, world.resources.get(Touching),
             Sensor in (world._kinds or ()), rigid_frame.ENABLED, frame_end.ENABLED, ENABLED)
 
 
@@ -68,9 +70,10 @@ def quiet(world: World, dispatched: int) -> bool:
     """After a steady frame's stages: whether its end has nothing to do (``frame_end.
     _quiet_bodies``, what ``token`` does not hold): it was done in one call with every
     body within range, and no handler ran (``dispatched``: the count as it began)."""
-    st = world.store
+    # (``_bodies_within``: set this frame by the call, or None; nothing moved since but a
+    # handler could have: then not quiet anyway)
     return (world._dispatches == dispatched and world._fused_frame == world.frame and
-            world._bodies_within == (world.frame, st.poses, st.bodies.version))
+            world._bodies_within is not None)
 
 
 def remember(world: World, pipeline: Pipeline, dispatched: int,
@@ -97,4 +100,6 @@ def remember(world: World, pipeline: Pipeline, dispatched: int,
         return
     ctx = contexts(world.dt, world.substeps)[0]
     rigid_frame._held(world, ctx, collide)  # the arguments the steady frames take, current
-    world._steady = (token(world, pipeline, collide), ctx, collide)
+    parts = (st, found, b, p, st.joints, collide)
+    # (and whether Break has anything to measure: joints; no spring or tether can come)
+    world._steady = (token(world, pipeline, parts), ctx, parts, st.joints.n > 0)

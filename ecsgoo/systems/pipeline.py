@@ -189,7 +189,8 @@ class Pipeline(Sequence[Stage]):
         """``step`` for a world as it was when its last frame was done in one kernel call
         (``physics.steady``), without the looks that found it so: its solver stages (the
         whole frame in one call; if the kernel leaves the first substep's Collide to the
-        stages, they go on from there), then our Break (``steady_solver``)."""
+        stages, they go on from there), then our Break if there are joints for it to
+        measure (``steady_solver``)."""
         world.rested = world.resting  # (all ``begin_frame`` would do)
         dispatched = world._dispatches
         for per_substep, stages in self.groups:
@@ -197,7 +198,7 @@ class Pipeline(Sequence[Stage]):
                 k, start = rigid_frame.whole(world, world._steady[1], stages, True)
                 if not k:
                     _substeps(world, stages, k, start)
-            for stage in () if per_substep else stages:
+            for stage in () if per_substep or not world._steady[3] else stages:
                 if world._dispatches == dispatched:  # (``_timed`` without its looks)
                     stage.process(world)
                 else:  # a handler ran: it may have made or deleted anything
