@@ -4,6 +4,7 @@ the physics and the services below the World and the stages)."""
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 
 import networkx as nx
@@ -14,9 +15,11 @@ SERVICES = ("ecsgoo.physics", "ecsgoo.sleeping", "ecsgoo.contact_events", "ecsgo
             "ecsgoo.queries", "ecsgoo.derived")
 
 
+@functools.cache
 def _graph() -> nx.DiGraph:
     """Module → module imports at run time (``if TYPE_CHECKING:`` blocks left out; imports
-    inside functions counted: a lazy import is still a loop)."""
+    inside functions counted: a lazy import is still a loop). Made once (~1 s): the tests
+    only read it."""
     mods = {}
     for path in ROOT.rglob("*.py"):
         parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
