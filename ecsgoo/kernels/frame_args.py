@@ -192,6 +192,8 @@ GRAPH_FIELDS = [
     ("ci", _I2), ("cf", _F2), ("old_ci", _I2), ("old_cf", _F2), ("otable", _I2), ("boxes", _F2),
     ("trig", _F2), ("order", _I1), ("lanes", _F2), ("ends", _I2), ("pose", _F2),
     ("angle0", _F1), ("rows", _I1), ("before", _F2), ("sub_ci", _I2), ("sub_cf", _F2),
+    ("room_out", _F2), ("room_seg", _F2), ("room_wa", _F2), ("room_wb", _F2),
+    ("room_na", _F2), ("room_nb", _F2),
 ]
 
 #: The fields (``kernels.rigid_frame.rigid_frame_held`` reads them; ``rigid_substeps``' docstring
@@ -227,7 +229,7 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
                      pw, bounce, spin_px, match_px, headroom, max_coord, step_limit, inner,
                      pairs, sap, swept, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf,
                      otable, boxes, trig, order, lanes, ends, pose, angle0, rows, before, sub_ci,
-                     sub_cf):
+                     sub_cf, room_out, room_seg, room_wa, room_wb, room_na, room_nb):
     """A ``RigidFrameArgs`` of these (``RIGID_FIELDS``)."""
     a = structref.new(RIGID_ARGS)
     a.count, a.h, a.damp, a.gx, a.gy, a.force = count, h, damp, gx, gy, force
@@ -251,4 +253,6 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
     a.ci, a.cf, a.old_ci, a.old_cf, a.otable, a.boxes = ci, cf, old_ci, old_cf, otable, boxes
     a.trig, a.order, a.lanes, a.ends, a.pose = trig, order, lanes, ends, pose
     a.angle0, a.rows, a.before, a.sub_ci, a.sub_cf = angle0, rows, before, sub_ci, sub_cf
+    a.room_out, a.room_seg, a.room_wa, a.room_wb = room_out, room_seg, room_wa, room_wb
+    a.room_na, a.room_nb = room_na, room_nb
     return a

@@ -45,30 +45,29 @@ def to_world_point(x, y, c, s, v, i):
     return x + c * v[i, 0] - s * v[i, 1], y + s * v[i, 0] + c * v[i, 1]
 
 
-@njit(cache=True)
-def _to_world(v, k, x, y, c, s):
-    """World coordinates of the first ``k`` local vertices."""
-    w = np.empty((k, 2))
+@njit(cache=True, _nrt=False)
+def _to_world(v, k, x, y, c, s, w):
+    """World coordinates of the first ``k`` local vertices, into ``w``'s first rows."""
     for i in range(k):
         w[i, 0], w[i, 1] = to_world_point(x, y, c, s, v, i)
-    return w
 
 
-@njit(cache=True)
-def _normals(w, k):
-    """Outward unit normals of the edges ``i → i+1`` (column 2: 1 if the edge has length).
+@njit(cache=True, _nrt=False)
+def _normals(w, k, nrm):
+    """Outward unit normals of the edges ``i → i+1`` into ``nrm``'s first ``k`` rows
+    (column 2: 1 if the edge has length, else the row is zeros).
 
     For CCW vertices the outward normal is the right perpendicular. A k = 2
     segment gets both sides this way: edge 0 runs v0 → v1, edge 1 back.
     """
-    nrm = np.zeros((k, 3))
     for i in range(k):
         j = (i + 1) % k
         ex, ey = w[j, 0] - w[i, 0], w[j, 1] - w[i, 1]
         ln = math.sqrt(ex * ex + ey * ey)
         if ln > EPS:
             nrm[i, 0], nrm[i, 1], nrm[i, 2] = ey / ln, -ex / ln, 1.0
-    return nrm
+        else:
+            nrm[i, 0] = nrm[i, 1] = nrm[i, 2] = 0.0
 
 
 @njit(cache=True)
@@ -299,10 +298,21 @@ def collide_convex(va, ka, ra, xa, ya, ca, sa, vb, kb, rb, xb, yb, cb, sb, margi
     ``(nx, ny, pax, pay, pbx, pby, sep)``, normal from A to B, ``sep = (pb − pa)·n``;
     only points with ``sep < margin`` are written, rows ``0..m-1``.
     """
-    wa = _to_world(va, ka, xa, ya, ca, sa)
-    wb = _to_world(vb, kb, xb, yb, cb, sb)
-    na = _normals(wa, ka)
-    nb = _normals(wb, kb)
+    return collide_convex_in(va, ka, ra, xa, ya, ca, sa, vb, kb, rb, xb, yb, cb, sb, margin,
+                             out, np.empty((ka, 2)), np.empty((kb, 2)), np.empty((ka, 3)),
+                             np.empty((kb, 3)))
+
+
+@njit(cache=True, _nrt=False)
+def collide_convex_in(va, ka, ra, xa, ya, ca, sa, vb, kb, rb, xb, yb, cb, sb, margin, out,
+                      wa, wb, na, nb):
+    """``collide_convex`` in room given: ``wa``, ``wb`` (≥ ``ka``, ``kb`` rows of 2) for the
+    vertices in world coordinates, ``na``, ``nb`` (of 3) for the edges' normals — nothing
+    made, so a kernel without numba's runtime may call it."""
+    _to_world(va, ka, xa, ya, ca, sa, wa)
+    _to_world(vb, kb, xb, yb, cb, sb, wb)
+    _normals(wa, ka, na)
+    _normals(wb, kb, nb)
     edges_a, edges_b = _has_edge(na, ka), _has_edge(nb, kb)
     if edges_a and edges_b:
         return _polygons(wa, ka, na, ra, wb, kb, nb, rb, margin, out)
@@ -323,7 +333,15 @@ def halfplane_convex(va, ka, ra, x, y, c, s, nx, ny, d, margin, out):
     on the wall line, ``sep = n·v − r − d``. The two deepest vertices with
     ``sep < margin`` are reported, deepest first (one for a circle).
     """
-    w = _to_world(va, ka, x, y, c, s)
+    return halfplane_convex_in(va, ka, ra, x, y, c, s, nx, ny, d, margin, out,
+                               np.empty((ka, 2)))
+
+
+@njit(cache=True, _nrt=False)
+def halfplane_convex_in(va, ka, ra, x, y, c, s, nx, ny, d, margin, out, w):
+    """``halfplane_convex`` in room given: ``w`` (≥ ``ka`` rows of 2) for the vertices in
+    world coordinates."""
+    _to_world(va, ka, x, y, c, s, w)
     first, second = -1, -1
     s1, s2 = np.inf, np.inf
     for i in range(ka):

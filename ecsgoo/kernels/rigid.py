@@ -57,7 +57,12 @@ from .contact_rows import (
     T,
 )
 from .contacts import resolve_static
-from .manifold import collide_convex, halfplane_convex, to_world_point
+from .manifold import (
+    collide_convex,
+    collide_convex_in,
+    halfplane_convex_in,
+    to_world_point,
+)
 from .rigid_solver import turn_trig
 
 #: A body is fast when its substep's motion passes this fraction of its thinnest piece's
@@ -293,10 +298,11 @@ def inner_radii(n, piece_off, vert_off, verts, radius, out):
         out[i] = inner_radius(i, piece_off, vert_off, verts, radius)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, friction,
                   restitution, piece_off, vert_off, verts, radius, slop, h, frames, linked,
-                  angle0, ci, cf, count, oci, ocf, otable, still, boxes, trig, inner):
+                  angle0, ci, cf, count, oci, ocf, otable, still, boxes, trig, inner, out, wa,
+                  wb, na, nb):
     """Contacts of the body ``pairs``, from their poses at the start of the substep, with a
     speculative margin of how far they close in ``frames`` substeps at this speed.
 
@@ -312,9 +318,10 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, fricti
     ``inner``: each body's ``inner_radius`` (``inner_radii``, kept with its pieces).
 
     Appends from row ``count`` on; returns the new count (may exceed ``len(ci)``:
-    then the caller grows the arrays and calls again).
+    then the caller grows the arrays and calls again). ``out`` (2 rows of 7) to ``nb``: the
+    narrow phase's room (``manifold.collide_convex_in``; ``contact_room``'s sizes): nothing
+    is made, so no reference is counted.
     """
-    out = np.empty((2, 7))
     for q in range(npairs):
         a, b = pairs[q, 0], pairs[q, 1]
         if len(linked):
@@ -357,8 +364,8 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, fricti
             va = verts[vert_off[pa]: vert_off[pa + 1]]
             for pb in range(piece_off[b], piece_off[b + 1]):
                 vb = verts[vert_off[pb]: vert_off[pb + 1]]
-                m = collide_convex(va, len(va), radius[pa], xa, ya, ca, sa,
-                                   vb, len(vb), radius[pb], xb, yb, cb, sb, margin, out)
+                m = collide_convex_in(va, len(va), radius[pa], xa, ya, ca, sa, vb, len(vb),
+                                      radius[pb], xb, yb, cb, sb, margin, out, wa, wb, na, nb)
                 for j in range(m):
                     if count < len(ci):
                         nx, ny = out[j, 0], out[j, 1]
@@ -520,20 +527,19 @@ def _static_contact(ci, cf, count, i, out, m, flip, xa, ya, aa, mu, e, pos, prev
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                    piece_off, vert_off, verts, radius, segs, seg_friction, bounds, use_bounds,
                    slop, h, frames, which, want, angle0, ci, cf, count, surf, layers, mask,
-                   inner):
+                   inner, out, seg, wa, wb, na, nb):
     """Contacts of every moving body with the level's segments and the world's bounds.
 
     ``segs`` (s, 4): x1, y1, x2, y2 px; ``bounds``: x0, y0, x1, y1 px; the bodies
     looked at are those whose flag in ``which`` is ``want``; ``seg_friction`` mixes with a
     segment that gives no friction of its own (``surf``, ``layers``, ``mask``: the
-    segments' surfaces, as ``contacts.surface`` says).
+    segments' surfaces, as ``contacts.surface`` says). ``out`` to ``nb``: the narrow
+    phase's room, as ``body_contacts`` takes it (``seg``: 2 rows of 2).
     """
-    out = np.empty((2, 7))
-    seg = np.empty((2, 2))
     for i in range(n):
         if w[i] == 0.0 or which[i] != want:
             continue
@@ -564,8 +570,8 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
                         or min(y1, y2) > ya + reach or max(y1, y2) < ya - reach):
                     continue
                 seg[0, 0], seg[0, 1], seg[1, 0], seg[1, 1] = x1, y1, x2, y2
-                m = collide_convex(va, len(va), radius[p], xa, ya, ca, sa,
-                                   seg, 2, 0.0, 0.0, 0.0, 1.0, 0.0, margin, out)
+                m = collide_convex_in(va, len(va), radius[p], xa, ya, ca, sa, seg, 2, 0.0,
+                                      0.0, 0.0, 1.0, 0.0, margin, out, wa, wb, na, nb)
                 count = _static_contact(ci, cf, count, i, out, m, False, xa, ya, aa, mu_s,
                                         e_s, pos, prev, angle, prev_angle, h, turn)
             if not use_bounds:
@@ -578,8 +584,8 @@ def world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitu
                     nx, ny, d = 1.0, 0.0, bounds[0]
                 elif wall == 3:
                     nx, ny, d = -1.0, 0.0, -bounds[2]
-                m = halfplane_convex(va, len(va), radius[p], xa, ya, ca, sa, nx, ny, d,
-                                     margin, out)
+                m = halfplane_convex_in(va, len(va), radius[p], xa, ya, ca, sa, nx, ny, d,
+                                        margin, out, wa)
                 count = _static_contact(ci, cf, count, i, out, m, True, xa, ya, aa, mu_w,
                                         e_w, pos, prev, angle, prev_angle, h, turn)
     return count

@@ -34,29 +34,73 @@ def find_contacts(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, frictio
     ``lanes`` and ``ends`` what its passes read of them (``lanes.pack_lanes``, when there
     are enough: ``rigid_solver.LANES_FROM``).
     Returns the end row; if it passes ``len(ci)``, nothing after the count is valid:
-    grow and call again.
+    grow and call again. (``contact_rows`` and ``order_contacts`` in room made here; the
+    fused frame gives its own.)
     """
+    k = most_vertices(vert_off)
+    count = contact_rows(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, friction,
+                         restitution, piece_off, vert_off, verts, radius, segs, seg_friction,
+                         walls, use_bounds, slop, h, frames, linked, angle0, ci, cf, first,
+                         oci, ocf, old_n, otable, still, boxes, trig, fast, want, pw, surf,
+                         layers, mask, inner, np.empty((2, 7)), np.empty((2, 2)),
+                         np.empty((k, 2)), np.empty((k, 2)), np.empty((k, 3)),
+                         np.empty((k, 3)))
+    if count > len(ci):
+        return count
+    order_contacts(count, first, ci, cf, w, iw, pw, n, old_n, oci, ocf, carry_tol, order,
+                   lanes, ends)
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def most_vertices(vert_off):
+    """The most vertices a body's piece has, and at least 2 (a level segment's): the
+    narrow phase's room (``contact_rows``)."""
+    k = 2
+    for p in range(len(vert_off) - 1):
+        k = max(k, vert_off[p + 1] - vert_off[p])
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def contact_rows(pairs, n, pos, prev, angle, prev_angle, w, iw, extent, friction,
+                 restitution, piece_off, vert_off, verts, radius, segs, seg_friction, walls,
+                 use_bounds, slop, h, frames, linked, angle0, ci, cf, first, oci, ocf, old_n,
+                 otable, still, boxes, trig, fast, want, pw, surf, layers, mask, inner, out,
+                 seg, wa, wb, na, nb):
+    """``find_contacts``' rows and their effective masses, in the narrow phase's room given
+    (``out`` 2 rows of 7, ``seg`` 2 of 2, ``wa``/``wb`` ``most_vertices`` rows of 2,
+    ``na``/``nb`` of 3): nothing is made, so numba counts no reference (an array argument
+    of a kernel with its runtime is counted at each call: ~80 a frame in the three calls
+    this was)."""
     body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, boxes, trig)
     if still > 0.0:
         pair_index(oci, old_n, otable)
     count = body_contacts(pairs, len(pairs), pos, prev, angle, prev_angle, w, extent, friction,
                           restitution, piece_off, vert_off, verts, radius, slop, h, frames,
                           linked, angle0, ci, cf, first, oci, ocf, otable, still, boxes,
-                          trig, inner)
+                          trig, inner, out, wa, wb, na, nb)
     count = world_contacts(n, pos, prev, angle, prev_angle, w, extent, friction, restitution,
                            piece_off, vert_off, verts, radius, segs, seg_friction, walls,
                            use_bounds, slop, h, frames, fast, want, angle0, ci, cf, count, surf,
-                           layers, mask, inner)
+                           layers, mask, inner, out, seg, wa, wb, na, nb)
     if count > len(ci):
         return count
     prepare_contacts(first, count, ci, cf, w, iw, pw)
+    return count
+
+
+@njit(cache=True)
+def order_contacts(count, first, ci, cf, w, iw, pw, n, old_n, oci, ocf, carry_tol, order,
+                   lanes, ends):
+    """``find_contacts``' end for rows ``first..count``: last frame's impulses carried
+    (``carry_tol`` > 0 px), and from row 0 the solver's order and lanes."""
     if carry_tol > 0.0:
         carry_impulses(count - first, ci[first:], cf[first:], old_n, oci, ocf, carry_tol)
     if first == 0:
         _solve_order(count, ci, w, iw, n, order, ends)
         if count >= LANES_FROM:
             pack_lanes(count, order, ci, cf, w, iw, lanes, ends)
-    return count
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from .astray import first_astray_body
 from .continuous import continuous, may_be_fast
 from .joints import joint_scratch, joint_substep, joint_substep_with
 from .rigid import body_pairs, integrate_bodies, split_spinning
-from .rigid_find import find_contacts
+from .rigid_find import contact_rows, order_contacts
 from .rigid_solver import carry_impulses, contact_substep
 from .rows import copy_rows
 from .stacks import shock, stacked
@@ -153,13 +153,14 @@ def turning_substeps(a, nb, slow, npairs, sweep, static, sub_n):
                                    a.motor_impulse, a.lower_impulse, a.upper_impulse, a.bpos,
                                    a.bprev, a.bangle, a.bprev_angle, a.bw, a.biw, a.ppos,
                                    a.pprev, a.pw, h, rot, stamp, heavy, extra)
-        n = find_contacts(a.sorted_pairs[slow:npairs], m, a.bpos, a.bprev, a.bangle,
-                          a.bprev_angle, a.bw, a.biw, a.extent, a.friction, a.restitution,
-                          a.piece_off, a.vert_off, a.verts, a.radius, a.segs, a.seg_friction,
-                          a.walls, a.use_bounds, a.slop, h, 1, a.linked, a.angle0, a.ci, a.cf,
-                          nb, a.old_ci, a.old_cf, 0, a.otable, 0.0, a.boxes, a.trig, a.fast,
-                          True, a.pw, 0.0, a.order, a.lanes, a.ends, a.seg_surf, a.seg_layer,
-                          a.mask, a.inner)
+        # (``find_contacts`` with no impulses carried and no order: after the frame's rows)
+        n = contact_rows(a.sorted_pairs[slow:npairs], m, a.bpos, a.bprev, a.bangle,
+                         a.bprev_angle, a.bw, a.biw, a.extent, a.friction, a.restitution,
+                         a.piece_off, a.vert_off, a.verts, a.radius, a.segs, a.seg_friction,
+                         a.walls, a.use_bounds, a.slop, h, 1, a.linked, a.angle0, a.ci, a.cf,
+                         nb, a.old_ci, a.old_cf, 0, a.otable, 0.0, a.boxes, a.trig, a.fast,
+                         True, a.pw, a.seg_surf, a.seg_layer, a.mask, a.inner, a.room_out,
+                         a.room_seg, a.room_wa, a.room_wb, a.room_na, a.room_nb)
         if n > nb:  # warm-started from the last substep's own
             carry_impulses(n - nb, a.ci[nb:], a.cf[nb:], sub_n, a.sub_ci, a.sub_cf, a.match_px)
         if again or n > nb:  # picked at the first substep and after one with rows of its own
@@ -246,16 +247,20 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     turning = nfast > 0 and (len(segs) > 0 or use_bounds or
                              _meets(sorted_pairs, slow, npairs, linked))
     angle0[:m] = bprev_angle[:m]
-    nc = find_contacts(sorted_pairs[:slow], m, bpos, bprev, bangle, bprev_angle, bw, biw,
-                       extent, friction, restitution, piece_off, vert_off, verts, radius,
-                       segs, seg_friction, walls, use_bounds, slop, h, count, linked, angle0,
-                       ci, cf, 0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast,
-                       False, pw, carry, order, lanes, ends, seg_surf, seg_layer, mask, inner)
+    # (``find_contacts`` in the frame's room: no arrays made, no references counted)
+    nc = contact_rows(sorted_pairs[:slow], m, bpos, bprev, bangle, bprev_angle, bw, biw, extent,
+                      friction, restitution, piece_off, vert_off, verts, radius, segs,
+                      seg_friction, walls, use_bounds, slop, h, count, linked, angle0, ci, cf,
+                      0, old_ci, old_cf, old_n, otable, still, boxes, trig, fast, False, pw,
+                      seg_surf, seg_layer, mask, inner, a.room_out, a.room_seg, a.room_wa,
+                      a.room_wb, a.room_na, a.room_nb)
     need = nc
     if turning:
         need += _turning_rows(sorted_pairs, slow, npairs, fast, m, piece_off, segs, use_bounds)
     if need > len(ci) or need > len(a.sub_ci):
         return -1, 0, need, 0, False, -1, sub_n
+    order_contacts(nc, 0, ci, cf, bw, biw, pw, m, old_n, old_ci, old_cf, carry, order, lanes,
+                   ends)
     sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
                         inner, h, headroom)
     if turning:

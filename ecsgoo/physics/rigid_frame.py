@@ -204,10 +204,19 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
             found.linked, found.ci, found.cf, found.old_ci, found.old_cf, found.otable,
             found.boxes, found.trig, found.order, found.lanes, found.ends, found.pose,
             found.frame_angle0, found.frame_rows, found.frame_before, found.sub_ci,
-            found.sub_cf)
+            found.sub_cf, *_narrow_room(st))
         kept = world._rigid_held = (key, args, (buffer, st.body_piece_off, packed,
                                                 found.walls))
     return kept[1]
+
+
+def _narrow_room(st: Any) -> tuple[np.ndarray, ...]:
+    """The narrow phase's room for the fused frame (``kernels.rigid_find.contact_rows``):
+    a manifold's rows, a segment, and each shape's vertices and edges in world coordinates
+    for the most vertices a piece has (made with the kept arguments, when pieces change)."""
+    k = max(2, int(np.diff(st.piece_vert_off).max(initial=0)))
+    return (np.zeros((2, 7)), np.zeros((2, 2)), np.zeros((k, 2)), np.zeros((k, 2)),
+            np.zeros((k, 3)), np.zeros((k, 3)))
 
 
 def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> bool:
