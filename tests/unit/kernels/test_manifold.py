@@ -8,7 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import naive
-from ecsgoo.kernels.manifold import collide_convex, halfplane_convex
+from ecsgoo.kernels.manifold import (
+    collide_convex,
+    collide_convex_in,
+    halfplane_convex,
+    halfplane_convex_in,
+)
 
 BOX = np.array([[-20.0, -20.0], [20.0, -20.0], [20.0, 20.0], [-20.0, 20.0]])
 GROUND = np.array([[-200.0, 0.0], [200.0, 0.0]])
@@ -215,3 +220,24 @@ def test_sharp_polygons_match_the_naive_signed_distance(shapes):
 @given(pairs(rounded=True))
 def test_rounded_shapes_match_the_naive_signed_distance(shapes):
     _check_pair(shapes, 1e-6)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.integers(1, 8), st.integers(1, 8), st.floats(0, 6), st.floats(0, 6),
+       st.floats(-60, 60), st.floats(-60, 60), st.floats(-3.2, 3.2), st.integers(0, 2**31))
+def test_the_narrow_phase_in_room_given_is_the_same_as_in_room_made(ka, kb, ra, rb, x, y, turn,
+                                                                     seed):
+    """``collide_convex_in`` / ``halfplane_convex_in`` in room larger than the shapes, left
+    dirty from another call (as the fused frame's is): the same rows to the bit."""
+    rng = np.random.default_rng(seed)
+    va, vb = (np.sort(rng.uniform(-1, 1, (k, 2)) * 25, axis=0) for k in (ka, kb))
+    va, vb = (v[np.argsort(np.arctan2(v[:, 1], v[:, 0]))].copy() for v in (va, vb))
+    pa, pb = _pose(0.0, 0.0, 0.3), _pose(x, y, turn)
+    made, given_ = np.full((2, 7), np.nan), np.full((2, 7), np.nan)
+    room = [rng.normal(size=(10, c)) for c in (2, 2, 3, 3)]  # (dirty)
+    m = collide_convex(va, ka, ra, *pa, vb, kb, rb, *pb, 1.0, made)
+    assert collide_convex_in(va, ka, ra, *pa, vb, kb, rb, *pb, 1.0, given_, *room) == m
+    assert made[:m].tobytes() == given_[:m].tobytes()
+    m = halfplane_convex(vb, kb, rb, *pb, 0.0, 1.0, -5.0, 1.0, made)
+    assert halfplane_convex_in(vb, kb, rb, *pb, 0.0, 1.0, -5.0, 1.0, given_, room[0]) == m
+    assert made[:m].tobytes() == given_[:m].tobytes()
