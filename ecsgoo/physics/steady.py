@@ -103,5 +103,7 @@ def remember(world: World, pipeline: Pipeline, dispatched: int,
     ctx = contexts(world.dt, world.substeps)[0]
     rigid_frame._held(world, ctx, collide)  # the arguments the steady frames take, current
     parts = (st, found, b, p, st.joints, collide)
-    # (and whether Break has anything to measure: joints; no spring or tether can come)
-    world._steady = (token(world, pipeline, parts), ctx, parts, st.joints.n > 0)
+    # (and whether there is a Break with anything to measure: joints; no spring or tether
+    # can come)
+    world._steady = (token(world, pipeline, parts), ctx, parts,
+                     st.joints.n > 0 and len(pipeline.groups) > 1)

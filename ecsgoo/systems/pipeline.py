@@ -193,16 +193,15 @@ class Pipeline(Sequence[Stage]):
         measure (``steady_solver``)."""
         world.rested = world.resting  # (all ``begin_frame`` would do)
         dispatched = world._dispatches
-        for per_substep, stages in self.groups:
-            if per_substep:
-                k, start = rigid_frame.whole(world, world._steady[1], stages, True)
-                if not k:
-                    _substeps(world, stages, k, start)
-            for stage in () if per_substep or not world._steady[3] else stages:
-                if world._dispatches == dispatched:  # (``_timed`` without its looks)
-                    stage.process(world)
-                else:  # a handler ran: it may have made or deleted anything
-                    _timed(world, stage, stage.process, world)
+        _, ctx, _, measures = world._steady
+        k, start = rigid_frame.whole(world, ctx, self.steady_solver, True)
+        if not k:
+            _substeps(world, self.steady_solver, k, start)
+        for stage in self.groups[1][1] if measures else ():  # (Break: ``steady_solver``)
+            if world._dispatches == dispatched:  # (``_timed`` without its looks)
+                stage.process(world)
+            else:  # a handler ran: it may have made or deleted anything
+                _timed(world, stage, stage.process, world)
         if steady_frame.quiet(world, dispatched):
             world.frame += 1  # (all ``end_frame`` would do)
             world.grab_from = world.grab_target

@@ -170,3 +170,22 @@ def test_what_a_game_changes_between_frames_ends_the_steady_ones(change):
     assert steady.holds(w, w.pipeline)
     change(w)
     assert not steady.holds(w, w.pipeline)
+
+
+def test_a_chain_without_break_is_steady_too():
+    """A pipeline of the solver stages alone (no Break after them), with joints."""
+    w = World(bounds=None).use(systems.Integrate(), systems.Project(), systems.Collide())
+    prev = w.create_entity(RigidBody.box(0, 0, 10, 10), Anchor())
+    for k in range(4):
+        link = w.create_entity(RigidBody.box(20 * (k + 0.5), 0, 20, 4))
+        w.create_entity(Joint(prev, link, 20 * k, 0))
+        prev = link
+    twin = w.clone()
+    w.step(30)
+    assert steady.holds(w, w.pipeline)
+    steady.ENABLED = False
+    try:
+        twin.step(30)
+    finally:
+        steady.ENABLED = True
+    assert w.state_hash() == twin.state_hash()
