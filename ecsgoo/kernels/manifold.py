@@ -323,24 +323,18 @@ def collide_convex_in(va, ka, ra, xa, ya, ca, sa, vb, kb, rb, xb, yb, cb, sb, ma
     return _points(wa[0, 0], wa[0, 1], ra, wb[0, 0], wb[0, 1], rb, margin, out)
 
 
-@njit(cache=True)
-def halfplane_convex(va, ka, ra, x, y, c, s, nx, ny, d, margin, out):
+@njit(cache=True, _nrt=False)
+def halfplane_convex_in(va, ka, ra, x, y, c, s, nx, ny, d, margin, out, w):
     """A wall against a rounded convex shape; returns the number of points (0..2).
 
     The wall is the solid ``{p : n·p ≤ d}`` (``n`` unit, pointing out of the wall),
     the shape belongs in ``n·p ≥ d``. The wall is A and the shape B, so the normal is
     ``n`` itself, ``pb = v − r n`` the shape's point at a core vertex ``v``, ``pa`` its foot
     on the wall line, ``sep = n·v − r − d``. The two deepest vertices with
-    ``sep < margin`` are reported, deepest first (one for a circle).
+    ``sep < margin`` are reported, deepest first (one for a circle). In room given: ``w``
+    (≥ ``ka`` rows of 2) for the vertices in world coordinates (nothing made: a kernel
+    without numba's runtime may call it; every caller has its room).
     """
-    return halfplane_convex_in(va, ka, ra, x, y, c, s, nx, ny, d, margin, out,
-                               np.empty((ka, 2)))
-
-
-@njit(cache=True, _nrt=False)
-def halfplane_convex_in(va, ka, ra, x, y, c, s, nx, ny, d, margin, out, w):
-    """``halfplane_convex`` in room given: ``w`` (≥ ``ka`` rows of 2) for the vertices in
-    world coordinates."""
     _to_world(va, ka, x, y, c, s, w)
     first, second = -1, -1
     s1, s2 = np.inf, np.inf

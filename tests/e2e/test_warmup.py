@@ -7,6 +7,7 @@ two small kernels in a fresh ``NUMBA_CACHE_DIR``; the full warm-up runs warm.
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -101,6 +102,17 @@ def test_after_the_warm_up_the_cache_is_warm():
     warmup.warm_up()
     assert not warmup.cache_is_cold(), [k.__qualname__ for k in warmup.physics_kernels()
                                         if not k._cache._cache_file._load_index()]
+
+
+def test_every_kernel_is_called_by_the_framework():
+    """A kernel nothing in ``ecsgoo`` calls (only tests, say) is never compiled by the
+    warm-up, so every start would find the cache cold and warm up again — which the test
+    above cannot see in a process where another test called it."""
+    source = "\n".join(p.read_text() for p in (ROOT / "ecsgoo").rglob("*.py"))
+    # (a kernel made by a factory, ``_pass_of.<locals>.one_pass``: its factory's calls)
+    unused = [k.__qualname__ for k in warmup.physics_kernels()
+              if not re.search(rf"(?<!def )\b{k.__qualname__.split('.')[0]}\(", source)]
+    assert unused == []
 
 
 def test_a_fresh_cache_is_cold_compiles_with_progress_then_is_warm(tmp_path):

@@ -8,17 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import naive
-from ecsgoo.kernels.manifold import (
-    collide_convex,
-    collide_convex_in,
-    halfplane_convex,
-    halfplane_convex_in,
-)
+from ecsgoo.kernels.manifold import collide_convex, collide_convex_in, halfplane_convex_in
 
 BOX = np.array([[-20.0, -20.0], [20.0, -20.0], [20.0, 20.0], [-20.0, 20.0]])
 GROUND = np.array([[-200.0, 0.0], [200.0, 0.0]])
 DOT = np.array([[0.0, 0.0]])
 LEVEL = (0.0, 0.0, 1.0, 0.0)
+
+
+def halfplane_convex(va, ka, ra, x, y, c, s, nx, ny, d, margin, out):
+    """``halfplane_convex_in`` in room made for the call."""
+    return halfplane_convex_in(va, ka, ra, x, y, c, s, nx, ny, d, margin, out, np.empty((ka, 2)))
 
 
 def _pose(x, y, angle=0.0):
@@ -238,6 +238,6 @@ def test_the_narrow_phase_in_room_given_is_the_same_as_in_room_made(ka, kb, ra, 
     m = collide_convex(va, ka, ra, *pa, vb, kb, rb, *pb, 1.0, made)
     assert collide_convex_in(va, ka, ra, *pa, vb, kb, rb, *pb, 1.0, given_, *room) == m
     assert made[:m].tobytes() == given_[:m].tobytes()
-    m = halfplane_convex(vb, kb, rb, *pb, 0.0, 1.0, -5.0, 1.0, made)
+    m = halfplane_convex(vb, kb, rb, *pb, 0.0, 1.0, -5.0, 1.0, made)  # (room made)
     assert halfplane_convex_in(vb, kb, rb, *pb, 0.0, 1.0, -5.0, 1.0, given_, room[0]) == m
     assert made[:m].tobytes() == given_[:m].tobytes()
