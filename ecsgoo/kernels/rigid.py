@@ -319,8 +319,8 @@ def body_contacts(pairs, npairs, pos, prev, angle, prev_angle, w, extent, fricti
 
     Appends from row ``count`` on; returns the new count (may exceed ``len(ci)``:
     then the caller grows the arrays and calls again). ``out`` (2 rows of 7) to ``nb``: the
-    narrow phase's room (``manifold.collide_convex_in``; ``contact_room``'s sizes): nothing
-    is made, so no reference is counted.
+    narrow phase's room (``manifold.collide_convex_in``; the sizes ``rigid_find.
+    contact_rows`` says): nothing is made, so no reference is counted.
     """
     for q in range(npairs):
         a, b = pairs[q, 0], pairs[q, 1]

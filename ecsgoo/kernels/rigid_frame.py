@@ -205,13 +205,18 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     is then counted (numba's reference count) once a frame, not twice; one object, not
     two: numba takes ~0.5 µs to type each from Python.
 
-    Returns ``(k, fast turners, contacts, kept, astray)``: ``k`` the count when the frame
-    is done; −1 when the stages must take the first substep's Collide from its start (the
-    pairs or contacts outgrew their rows, or a body turns fast enough to have its
-    contacts found every substep and has something to meet): the integration and the
-    joints are done, nothing the look wrote is kept. ``kept``: whether the contacts were
-    kept; ``astray``: the first body out of range (``first_astray_body``'s row; -1: none,
-    or the frame not done)."""
+    Bodies that turn fast enough to have their contacts found every substep take
+    ``turning_substeps`` (``sub_n``: the rows of its own the last frame's last substep
+    kept, in ``a.sub_ci``).
+
+    Returns ``(k, fast turners, frame rows, rows, kept, astray, own rows)``: ``k`` the
+    count when the frame is done; −1 when the stages must take the first substep's Collide
+    from its start (the pairs or contacts outgrew their rows, or the fast turners' looks
+    may: then the third value is the rows wanted): the integration and the joints are
+    done, nothing the look wrote is kept. The frame's rows (kept as last frame's when
+    ``kept``), then its last substep's count with the fast turners' rows and how many of
+    those it kept (``ContactGraph.keep_substep``'s); ``astray``: the first body out of
+    range (``first_astray_body``'s row; -1: none, or the frame not done)."""
     count, h, damp, gx, gy, force = a.count, a.h, a.damp, a.gx, a.gy, a.force
     nj, a_body, a_part, b_body, b_part = a.nj, a.a_body, a.a_part, a.b_body, a.b_part
     la, lb, weld, axis, rest_angle = a.la, a.lb, a.weld, a.axis, a.rest_angle
@@ -265,31 +270,29 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
                         inner, h, headroom)
     if turning:
         n, sub_n = turning_substeps(a, nc, slow, npairs, sweep, static, sub_n)
-        kept = nc <= len(old_ci)
-        if kept:
-            copy_rows(ci, old_ci, nc)
-            copy_rows(cf, old_cf, nc)
-        astray = first_astray_body(m, bpos, bprev, bangle, a.max_coord, a.step_limit)[0]
-        return count, nfast, nc, n, kept, astray, sub_n
-    held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
-    before[:held] = 0.0
-    if sweep:
-        rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
-                       lanes, ends, angle0, pose, rows[:held], before[:held], bounce, m, bpos,
-                       bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, sweep,
-                       np.empty_like(bprev), np.empty_like(bangle), static, extent,
-                       restitution, group, layer, mask, piece_off, vert_off, verts, radius,
-                       segs, walls, use_bounds, linked, slop, seg_layer, seg_surf, inner)
-    else:  # the usual frame: nothing to sweep, no room made for it
-        rot, stamp, heavy, extra = joint_scratch(nj, a_body, a_part, b_body, b_part, broken,
-                                                 bw, pw, len(bangle) if nj > 0 else 0)
-        calm_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc, order,
-                      lanes, ends, angle0, pose, rows[:held], before[:held], bounce, m, bpos,
-                      bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot, stamp, heavy,
-                      extra, False, bprev, bprev_angle, -1)  # (no sweep: nothing kept in them)
+    else:
+        n, sub_n = nc, 0
+        held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)
+        before[:held] = 0.0
+        if sweep:
+            rigid_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc,
+                           order, lanes, ends, angle0, pose, rows[:held], before[:held],
+                           bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
+                           pw, sweep, np.empty_like(bprev), np.empty_like(bangle), static,
+                           extent, restitution, group, layer, mask, piece_off, vert_off, verts,
+                           radius, segs, walls, use_bounds, linked, slop, seg_layer, seg_surf,
+                           inner)
+        else:  # the usual frame: nothing to sweep, no room made for it
+            rot, stamp, heavy, extra = joint_scratch(nj, a_body, a_part, b_body, b_part,
+                                                     broken, bw, pw,
+                                                     len(bangle) if nj > 0 else 0)
+            calm_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc,
+                          order, lanes, ends, angle0, pose, rows[:held], before[:held], bounce,
+                          m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot,
+                          stamp, heavy, extra, False, bprev, bprev_angle, -1)  # (nothing kept)
     kept = nc <= len(old_ci)
     if kept:
         copy_rows(ci, old_ci, nc)
         copy_rows(cf, old_cf, nc)
     astray = first_astray_body(m, bpos, bprev, bangle, a.max_coord, a.step_limit)[0]
-    return count, nfast, nc, nc, kept, astray, 0
+    return count, nfast, nc, n, kept, astray, sub_n

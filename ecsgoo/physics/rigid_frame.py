@@ -29,6 +29,7 @@ import numpy as np
 from .. import limits
 from ..flags import kinematic
 from ..kernels.frame_args import rigid_frame_args
+from ..kernels.rigid_find import most_vertices
 from ..kernels.rigid_frame import rigid_frame_held, rigid_substeps
 from .astray import substep_limit
 from .contacts import (
@@ -214,7 +215,7 @@ def _narrow_room(st: Any) -> tuple[np.ndarray, ...]:
     """The narrow phase's room for the fused frame (``kernels.rigid_find.contact_rows``):
     a manifold's rows, a segment, and each shape's vertices and edges in world coordinates
     for the most vertices a piece has (made with the kept arguments, when pieces change)."""
-    k = max(2, int(np.diff(st.piece_vert_off).max(initial=0)))
+    k = most_vertices(st.piece_vert_off)
     return (np.zeros((2, 7)), np.zeros((2, 2)), np.zeros((k, 2)), np.zeros((k, 2)),
             np.zeros((k, 3)), np.zeros((k, 3)))
 
