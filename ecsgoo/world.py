@@ -29,7 +29,7 @@ from .components import (
 from .copies import component_copy
 from .errors import WorldError
 from .level import Level
-from .physics import astray, steady
+from .physics import astray
 from .physics.broadphase import BroadPhase
 from .physics.contacts import ContactGraph
 from .physics.discs import Discs
@@ -514,12 +514,7 @@ class World:
         if n != 1 or n.__class__ is not int:  # one frame, the usual call, needs no check
             n = limits.STEPS.check(n, "World.step", "n")
         for _ in range(n):
-            pipeline = self.pipeline  # (a stage may set another: ``use``)
-            if self._steady is not None and steady.holds(self, pipeline):
-                pipeline._steady_step(self)  # no game code runs but handlers (``dispatch``)
-                continue
-            with self._context():  # a stage may call esper
-                pipeline.step(self)
+            self.pipeline.step(self)  # a stage may set another pipeline (``use``)
 
     def begin_frame(self) -> None:
         """Start a frame (``Pipeline.step`` calls it): catch up the packed rows, take the forces.
@@ -878,7 +873,7 @@ class World:
             return
         self._dispatches += 1  # a handler may change anything (``physics.steady``)
         carried = bool(args) and args[0] is self  # the event already gives the world first
-        with self._context():  # (a steady frame runs outside it: ``step``)
+        with self._context():  # (a steady frame runs outside it: ``Pipeline.step``)
             for func, take, first in list(zip(handlers, self._takes.get(name, ()),
                                               self._first.get(name, ()), strict=True)):
                 given = (self, *args) if first and not carried else args

@@ -11,8 +11,8 @@ versions (``events``, ``kinematic``, ``stop``), the World's settings and forces 
 the contact graph's ``layout`` (its arrays replaced), the store's dirty flags, the
 pipeline, the level's arrays. ``remember`` keeps them (``token``) at the end of a frame
 that went the whole way in one call and ended quiet, when every answer was the steady
-one; the next frame, ``holds`` compares them and, if equal, ``World.step`` (or
-``Pipeline.step``) runs ``Pipeline._steady_step``, which skips the looks
+one; the next frame, ``holds`` compares them and, if equal, ``Pipeline.step`` runs
+``Pipeline._steady_step``, which skips the looks
 (``World.begin_frame``, ``rigid_frame.can_fuse``, the readying in ``rigid_frame.whole``,
 ``frame_end.quiet``) and esper's context (no game code runs in it but handlers, which
 ``World.dispatch`` runs in the context). What they still need each frame they do:

@@ -170,17 +170,18 @@ class Pipeline(Sequence[Stage]):
     def step(self, world: World) -> None:
         """One frame of ``world.dt`` seconds; adds each stage's seconds to ``world.profile``."""
         if world._steady is not None and steady_frame.holds(world, self):
-            self._steady_step(world)  # as it was last frame: none of the looks
+            self._steady_step(world)  # as it was last frame: none of the looks, no game code
             return
-        world.begin_frame()  # packed rows catch up with structure changes; forces due now
-        dispatched = world._dispatches
-        for per_substep, stages in self.groups:
-            if not per_substep:  # once a frame: break → analyze → merge → the game's rules
-                for stage in stages:
-                    _timed(world, stage, stage.process, world)
-            elif not world.resting:  # the solver (skipped while everything sleeps)
-                _substeps(world, stages)
-        world.end_frame()  # events, sleeping, the frame counter, the pointer
+        with world._context():  # a stage may call esper
+            world.begin_frame()  # packed rows catch up with structure changes; forces due now
+            dispatched = world._dispatches
+            for per_substep, stages in self.groups:
+                if not per_substep:  # once a frame: break → analyze → merge → the game's rules
+                    for stage in stages:
+                        _timed(world, stage, stage.process, world)
+                elif not world.resting:  # the solver (skipped while everything sleeps)
+                    _substeps(world, stages)
+            world.end_frame()  # events, sleeping, the frame counter, the pointer
         world._steady = None  # whether the next frame may be steady: a frame done in one call
         if world._fused_frame == world.frame - 1 and self.steady_solver is not None:
             steady_frame.remember(world, self, dispatched, self.steady_solver)
