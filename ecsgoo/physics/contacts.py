@@ -257,7 +257,7 @@ class ContactGraph:
         if len(self.boxes) < bodies:
             self.boxes, self.trig = np.zeros((2 * bodies, 4)), np.zeros((2 * bodies, 2))
             self.layout += 1
-        size = 1 << (2 * self.old_n + 2).bit_length()  # a power of two above 2 × the rows
+        size = self.otable_rows()
         if len(self.otable) < size:
             self.otable = np.zeros((size, 3), dtype=np.int64)
             self.layout += 1
@@ -266,6 +266,11 @@ class ContactGraph:
             ci[:n], cf[:n] = self.sub_ci[:n], self.sub_cf[:n]
             self.sub_ci, self.sub_cf = ci, cf
             self.layout += 1
+
+    def otable_rows(self) -> int:
+        """The rows ``otable`` needs for last frame's contacts (``rigid.pair_index``): a
+        power of two above twice their count."""
+        return 1 << (2 * self.old_n + 2).bit_length()
 
     def _lanes_for(self, rows: int) -> None:
         """``lanes`` and ``ends`` for ``rows`` contacts, the frame's first ``bodies`` kept."""

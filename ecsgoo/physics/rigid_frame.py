@@ -127,7 +127,7 @@ def _steady_room(st: Any, found: Any) -> bool:
     """In a steady frame: whether the room ``look_room`` keeps still holds last frame's
     contacts, and the joints' links are as the kept arguments hold them (a joint's ends,
     broken flag and ``collide`` are written in place)."""
-    if len(found.otable) < 1 << (2 * found.old_n + 2).bit_length():
+    if len(found.otable) < found.otable_rows():
         return False
     if st.joints.n:
         layout = found.layout
