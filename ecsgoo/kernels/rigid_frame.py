@@ -46,20 +46,20 @@ def rigid_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_pa
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
     # the joints' room, made once for the frame's substeps
-    rot, stamp, heavy, extra = joint_scratch(nj, a_body, a_part, b_body, b_part, broken, bw,
-                                             pw, len(bangle) if nj > 0 else 0)
+    nrot = len(bangle) if nj > 0 else 0  # (a variable: numba takes no such expression here)
+    rot, stamp, flags, extra = joint_scratch(*joints, bw, pw, nrot)
     if not sweep:
         calm_substeps(first, count, begun, h, damp, gx, gy, force, *joints, nc, ci, cf,
                       nb_rows, order, lanes, ends, angle0, pose, stacked, before, bounce, m,
                       bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot, stamp,
-                      heavy, extra, False, start, start_angle, -1)
+                      flags, extra, False, start, start_angle, -1)
         return
     for k in range(first, count):  # a substep at a time, the sweep after its contacts
         done = begun and k == first  # (a variable: numba takes no such expression here)
         calm_substeps(k, count, done, h, damp, gx, gy, force, *joints, nc,
                       ci, cf, nb_rows, order, lanes, ends, angle0, pose, stacked, before,
                       bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
-                      rot, stamp, heavy, extra, True, start, start_angle, k + 1)
+                      rot, stamp, flags, extra, True, start, start_angle, k + 1)
         continuous(m, bpos, bprev, bangle, bprev_angle, start, start_angle, bw, biw, static,
                    extent, restitution, group, layer, mask, piece_off, vert_off, verts, radius,
                    segs, 0.0, walls, use_bounds, linked, slop, h, seg_layer, seg_surf, inner)
@@ -71,7 +71,7 @@ def calm_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_par
                   upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
                   upper_impulse, nc, ci, cf, nb_rows, order, lanes, ends, angle0, pose,
                   stacked, before, bounce, m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
-                  pprev, pw, rot, stamp, heavy, extra, keep, start, start_angle, end):
+                  pprev, pw, rot, stamp, flags, extra, keep, start, start_angle, end):
     """``rigid_substeps``' substeps ``first`` to ``end`` (−1: the frame's last) in the
     joints' room (``joint_scratch``'s ``rot`` to ``extra``), and when ``keep`` where each
     body was before a substep's contacts in ``start`` and ``start_angle`` (the sweep's):
@@ -85,7 +85,7 @@ def calm_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_par
             integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
             if nj > 0:
                 joint_substep_with(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
-                                   pprev, pw, h, rot, stamp, heavy, extra)
+                                   pprev, pw, h, rot, stamp, flags, extra)
         for i in range(len(bprev) if keep else 0):  # (a loop: a slice's copy needs the runtime)
             start[i, 0], start[i, 1], start_angle[i] = bprev[i, 0], bprev[i, 1], bprev_angle[i]
         contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
@@ -138,8 +138,10 @@ def turning_substeps(a, nb, slow, npairs, sweep, static, sub_n):
     (``static``: as ``rigid_substeps``), and kept as the next substep's. The rows must
     have room (``_turning_rows``). Returns the last substep's row count and its own."""
     count, h, m, nj = a.count, a.h, a.m, a.nj
-    rot, stamp, heavy, extra = joint_scratch(nj, a.a_body, a.a_part, a.b_body, a.b_part,
-                                             a.broken, a.bw, a.pw, len(a.bangle))
+    joints = (nj, a.a_body, a.a_part, a.b_body, a.b_part, a.la, a.lb, a.weld, a.axis,
+              a.rest_angle, a.broken, a.impulse, a.spin, a.jforce, a.lower, a.upper,
+              a.motor_speed, a.motor_torque, a.motor_impulse, a.lower_impulse, a.upper_impulse)
+    rot, stamp, flags, extra = joint_scratch(*joints, a.bw, a.pw, len(a.bangle))
     start, start_angle = np.empty_like(a.bprev), np.empty_like(a.bangle)
     held, n, again = 0, nb, True
     for k in range(count):
@@ -147,12 +149,8 @@ def turning_substeps(a, nb, slow, npairs, sweep, static, sub_n):
             integrate_bodies(m, a.bpos, a.bprev, a.bangle, a.bprev_angle, a.force, a.bw, a.gx,
                              a.gy, a.damp, h)
             if nj > 0:
-                joint_substep_with(nj, a.a_body, a.a_part, a.b_body, a.b_part, a.la, a.lb,
-                                   a.weld, a.axis, a.rest_angle, a.broken, a.impulse, a.spin,
-                                   a.jforce, a.lower, a.upper, a.motor_speed, a.motor_torque,
-                                   a.motor_impulse, a.lower_impulse, a.upper_impulse, a.bpos,
-                                   a.bprev, a.bangle, a.bprev_angle, a.bw, a.biw, a.ppos,
-                                   a.pprev, a.pw, h, rot, stamp, heavy, extra)
+                joint_substep_with(*joints, a.bpos, a.bprev, a.bangle, a.bprev_angle, a.bw,
+                                   a.biw, a.ppos, a.pprev, a.pw, h, rot, stamp, flags, extra)
         # (``find_contacts`` with no impulses carried and no order: after the frame's rows)
         n = contact_rows(a.sorted_pairs[slow:npairs], m, a.bpos, a.bprev, a.bangle,
                          a.bprev_angle, a.bw, a.biw, a.extent, a.friction, a.restitution,
@@ -167,14 +165,11 @@ def turning_substeps(a, nb, slow, npairs, sweep, static, sub_n):
             held = stacked(n, nb, a.ci, a.cf, a.bpos, a.bw, a.ppos, a.pw, a.gx, a.gy, a.rows)
             a.before[:held] = 0.0  # (body ends: ``stacks.before_solve`` writes none)
         again = n > nb  # (``systems.collide._stacked``: the rows change with the substep's)
-        calm_substeps(k, count, True, h, a.damp, a.gx, a.gy, a.force, nj, a.a_body, a.a_part,
-                      a.b_body, a.b_part, a.la, a.lb, a.weld, a.axis, a.rest_angle, a.broken,
-                      a.impulse, a.spin, a.jforce, a.lower, a.upper, a.motor_speed,
-                      a.motor_torque, a.motor_impulse, a.lower_impulse, a.upper_impulse, n,
-                      a.ci, a.cf, nb, a.order, a.lanes, a.ends, a.angle0, a.pose,
-                      a.rows[:held], a.before[:held], a.bounce, m, a.bpos, a.bprev, a.bangle,
-                      a.bprev_angle, a.bw, a.biw, a.ppos, a.pprev, a.pw, rot, stamp, heavy,
-                      extra, sweep, start, start_angle, k + 1)
+        calm_substeps(k, count, True, h, a.damp, a.gx, a.gy, a.force, *joints, n, a.ci, a.cf,
+                      nb, a.order, a.lanes, a.ends, a.angle0, a.pose, a.rows[:held],
+                      a.before[:held], a.bounce, m, a.bpos, a.bprev, a.bangle, a.bprev_angle,
+                      a.bw, a.biw, a.ppos, a.pprev, a.pw, rot, stamp, flags, extra, sweep, start,
+                      start_angle, k + 1)
         if sweep:
             continuous(m, a.bpos, a.bprev, a.bangle, a.bprev_angle, start, start_angle, a.bw,
                        a.biw, static, a.extent, a.restitution, a.group, a.layer, a.mask,
@@ -283,13 +278,12 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
                            radius, segs, walls, use_bounds, linked, slop, seg_layer, seg_surf,
                            inner)
         else:  # the usual frame: nothing to sweep, no room made for it
-            rot, stamp, heavy, extra = joint_scratch(nj, a_body, a_part, b_body, b_part,
-                                                     broken, bw, pw,
-                                                     len(bangle) if nj > 0 else 0)
+            nrot = len(bangle) if nj > 0 else 0  # (a variable, as above)
+            rot, stamp, flags, extra = joint_scratch(*joints, bw, pw, nrot)
             calm_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc,
                           order, lanes, ends, angle0, pose, rows[:held], before[:held], bounce,
                           m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot,
-                          stamp, heavy, extra, False, bprev, bprev_angle, -1)  # (nothing kept)
+                          stamp, flags, extra, False, bprev, bprev_angle, -1)  # (nothing kept)
     kept = nc <= len(old_ci)
     if kept:
         copy_rows(ci, old_ci, nc)
