@@ -80,12 +80,14 @@ def continuous(n, pos, prev, angle, prev_angle, start, start_angle, w, iw, stati
 
 @njit(cache=True, _nrt=False)
 def may_be_fast(n, pos, prev, angle, prev_angle, w, extent, force, gx, gy, inner, h,
-                headroom):
-    """Whether any moving body may turn fast this frame: its last substep's move, plus
-    what gravity and its force add over ``1/headroom`` of a frame's worth of substeps,
-    past ``headroom × FAST`` of its thinnest piece's half thickness (``inner``: each
-    body's ``inner_radius``). None may: the frame
-    skips the sweep (``continuous``), which costs a call each substep."""
+                headroom, frames, static, segs, walls, use_bounds, slop):
+    """Whether any moving body may turn fast this frame near what the sweep looks at: its
+    last substep's move, plus what gravity and its force add over ``1/headroom`` of a
+    frame's worth of substeps, past ``headroom × FAST`` of its thinnest piece's half
+    thickness (``inner``: each body's ``inner_radius``), and static geometry within its
+    reach (``_static_within``). None may: the frame skips the sweep (``continuous``),
+    which costs a call each substep (a swinging chain's end, fast and far from its
+    anchor: a fifth of its frame)."""
     h2 = h * h
     for i in range(n):
         if w[i] == 0.0:
@@ -94,7 +96,37 @@ def may_be_fast(n, pos, prev, angle, prev_angle, w, extent, force, gx, gy, inner
         ax, ay = (gx + force[i, 0] * w[i]) * h2, (gy + force[i, 1] * w[i]) * h2
         move = (math.sqrt(dx * dx + dy * dy) + math.sqrt(ax * ax + ay * ay) / headroom
                 + abs(angle[i] - prev_angle[i]) * extent[i])
-        if move > headroom * FAST * inner[i]:
+        if move <= headroom * FAST * inner[i]:
+            continue
+        # as far as it may go in the frame's ``frames`` substeps at 1/headroom its speed
+        reach = extent[i] + 4.0 * slop + frames * move / headroom
+        if _static_within(i, reach, n, pos, prev, extent, static, segs, walls, use_bounds,
+                          frames):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _static_within(i, reach, n, pos, prev, extent, static, segs, walls, use_bounds, frames):
+    """Whether the box of half size ``reach`` px about body ``i``'s centre meets what the
+    sweep meets or holds it in: a bound (``walls``, x0, y0, x1, y1, when ``use_bounds``),
+    a level segment's box, or a static body's (``static`` 0) box grown by its own move
+    over ``frames`` substeps (a moving platform)."""
+    x, y = prev[i, 0], prev[i, 1]
+    if use_bounds and (x - reach < walls[0] or y - reach < walls[1] or x + reach > walls[2]
+                       or y + reach > walls[3]):
+        return True
+    for q in range(len(segs)):
+        if (min(segs[q, 0], segs[q, 2]) <= x + reach and max(segs[q, 0], segs[q, 2]) >= x - reach
+                and min(segs[q, 1], segs[q, 3]) <= y + reach
+                and max(segs[q, 1], segs[q, 3]) >= y - reach):
+            return True
+    for j in range(n):
+        if static[j] != 0.0 or j == i:
+            continue
+        r = reach + extent[j] + frames * (abs(pos[j, 0] - prev[j, 0])
+                                          + abs(pos[j, 1] - prev[j, 1]))
+        if abs(pos[j, 0] - x) <= r and abs(pos[j, 1] - y) <= r:
             return True
     return False
 

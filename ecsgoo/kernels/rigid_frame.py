@@ -262,7 +262,7 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     order_contacts(nc, 0, ci, cf, bw, biw, pw, m, old_n, old_ci, old_cf, carry, order, lanes,
                    ends)
     sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
-                        inner, h, headroom)
+                        inner, h, headroom, count, static, segs, walls, use_bounds, slop)
     if turning:
         n, sub_n = turning_substeps(a, nc, slow, npairs, sweep, static, sub_n)
     else:

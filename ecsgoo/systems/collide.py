@@ -338,7 +338,9 @@ def _sweeps(world: World, found: Any, ctx: StepContext) -> bool:
         found.sweep_key = key
         found.sweep = world.grabbed in st.bslot or may_be_fast(
             st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"],
-            c["extent"], world.body_force, *world.gravity, st.body_inner, ctx.h, HEADROOM)
+            c["extent"], world.body_force, *world.gravity, st.body_inner, ctx.h, HEADROOM,
+            ctx.substeps, _static(st), world.level.segments, found.walls,
+            world.bounds is not None, world.contact_slop)
     return found.sweep
 
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from ecsgoo import Anchor, Joint, RigidBody, World, systems
+from ecsgoo.kernels.continuous import may_be_fast
+from ecsgoo.physics.contacts import HEADROOM
 
 SPAN = 200.0
 OMEGA = 60.0  # the wall: x = 0, |y| < SPAN
@@ -63,6 +66,52 @@ def test_a_fast_body_never_passes_a_thin_wall(wall: str, shape: str, speed: floa
     body = w.component(w.create_entity(_shot(shape, 3 * heading)), RigidBody)
     body.vx, body.vy, body.omega = speed * math.cos(heading), speed * math.sin(heading), spin
     assert _crossed(w, body, 40) is None
+
+
+@pytest.mark.parametrize("wall", ["body", "polygon", "segment"])
+def test_a_fast_body_shot_from_far_away_is_swept_once_the_wall_is_in_reach(wall: str) -> None:
+    """No sweep while nothing static is within a fast body's reach (a frame at four times
+    its speed: ~670 px here); shot from 5,000 px at 10,000 px/s, the sweep takes it when
+    the wall comes that near, and it never passes."""
+    w = _world(wall)
+    body = w.component(w.create_entity(RigidBody.box(-5000, 0, 2, 100, mass=1.0)), RigidBody)
+    body.vx = 10_000.0
+    assert _crossed(w, body, 60) is None
+    assert body.x < 0
+
+
+def _gate(x: float = 0.0, vx: float = 600.0, wall_x: float | None = None,
+          seg_x: float | None = None, bound_x: float | None = None,
+          platform: tuple[float, float] | None = None) -> bool:
+    """``may_be_fast`` for a 2 × 2 px box at (x, 0) moving ``vx`` px/s (6 substeps of
+    1/360 s, no gravity), and one static thing: a 2 px box at ``wall_x``, a vertical
+    segment at ``seg_x``, bounds from −10⁵ to ``bound_x``, or a static box at
+    ``platform[0]`` moving ``platform[1]`` px/s."""
+    h = 1 / 360
+    pos = np.array([[x, 0.0], [1e5, 1e5]])
+    prev = pos - np.array([[vx * h, 0.0], [0.0, 0.0]])
+    if wall_x is not None or platform is not None:
+        px, pv = (wall_x, 0.0) if wall_x is not None else platform
+        pos[1] = (px, 0.0)
+        prev[1] = (px - pv * h, 0.0)
+    w = np.array([1.0, 0.0])
+    segs = np.zeros((0, 4)) if seg_x is None else np.array([[seg_x, -50.0, seg_x, 50.0]])
+    walls = np.array([-1e5, -1e5, bound_x if bound_x is not None else 1e5, 1e5])
+    zeros = np.zeros(2)
+    return may_be_fast(2, pos, prev, zeros, zeros, w, np.array([1.5, 1.5]), np.zeros((2, 2)),
+                       0.0, 0.0, np.array([1.0, 1.0]), h, HEADROOM, 6, w, segs, walls,
+                       bound_x is not None, 1.0)
+
+
+def test_the_sweep_is_asked_for_only_where_a_fast_body_may_reach_static_geometry() -> None:
+    """600 px/s is 1.7 px a substep: fast for a 2 px box; its reach is a frame's six
+    substeps at four times that (40 px) and the slop's margin."""
+    assert not _gate()  # nothing static near
+    assert not _gate(wall_x=100.0) and _gate(wall_x=40.0)
+    assert not _gate(seg_x=100.0) and _gate(seg_x=40.0)
+    assert not _gate(bound_x=100.0) and _gate(bound_x=40.0)
+    assert not _gate(platform=(150.0, 0.0)) and _gate(platform=(150.0, -9000.0))
+    assert not _gate(vx=30.0, wall_x=10.0)  # slow: the contacts hold it
 
 
 def test_a_plank_spinning_at_5000_rad_s_beside_a_wall_stays_on_its_side() -> None:
