@@ -15,7 +15,7 @@ from numba import njit
 
 from .astray import first_astray_body
 from .continuous import continuous, may_be_fast
-from .joints import joint_scratch, joint_substep, joint_substep_with
+from .joints import joint_scratch, joint_substep_with
 from .rigid import body_pairs, integrate_bodies, split_spinning
 from .rigid_find import contact_rows, order_contacts
 from .rigid_solver import carry_impulses, contact_substep
@@ -233,9 +233,13 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
+    # the joints' room, made once for the frame's substeps (the sweeping ones' make theirs)
+    nrot = len(bangle) if nj > 0 else 0  # (a variable: numba takes no such expression here)
+    rot, stamp, flags, extra = joint_scratch(*joints, bw, pw, nrot)
     integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
     if nj > 0:
-        joint_substep(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h)
+        joint_substep_with(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
+                           h, rot, stamp, flags, extra)
     npairs = body_pairs(m, bpos, bprev, extent, bw, group, layer, mask, slop, count, pairs,
                         sap, a.swept)
     if npairs > len(pairs) or npairs > len(sorted_pairs):
@@ -278,8 +282,6 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
                            radius, segs, walls, use_bounds, linked, slop, seg_layer, seg_surf,
                            inner)
         else:  # the usual frame: nothing to sweep, no room made for it
-            nrot = len(bangle) if nj > 0 else 0  # (a variable, as above)
-            rot, stamp, flags, extra = joint_scratch(*joints, bw, pw, nrot)
             calm_substeps(0, count, True, h, damp, gx, gy, force, *joints, nc, ci, cf, nc,
                           order, lanes, ends, angle0, pose, rows[:held], before[:held], bounce,
                           m, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, rot,
