@@ -43,6 +43,7 @@ from .contacts import (
     ready_frame,
     static_inverse_masses,
 )
+from .direct import Direct
 from .step import StepContext
 
 if TYPE_CHECKING:
@@ -51,6 +52,9 @@ if TYPE_CHECKING:
 
 #: Off: every substep through the stages (the tests compare both to the bit).
 ENABLED = True
+#: The frame's kernel past numba's dispatch (``_run``'s arguments: the held arguments, an
+#: int, two floats, a float64 column, an int: the same types at every call)
+_FRAME = Direct(rigid_frame_held)
 
 
 def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
@@ -143,7 +147,7 @@ def _run(world: World, ctx: StepContext, held: Any, still: float, static: Any,
     it would be made again (the same rows of the same array)."""
     found, st = world.contacts, world.store
     b = st.bodies
-    k, nfast, nb, n, kept, astray, sub_n = rigid_frame_held(
+    k, nfast, nb, n, kept, astray, sub_n = _FRAME(
         held, found.old_n, still, MATCH_PX if ctx.substeps > 1 else 0.0, static, found.sub_n)
     st.poses += 1  # what the kernel moved, the kept grids no longer hold
     if not steady:  # where the look found them (or the stages will)
