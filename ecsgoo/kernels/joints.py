@@ -175,48 +175,36 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
     rotation is ``rot`` (``_rotations``: where the substep started for modes 0–1, where
     it is now for 2–3, moved along by the position pass).
 
-    Each mode's pass is ``_pass`` inlined with the mode a constant: a loop of its own,
-    without the other modes' branches (the chain's substep 4.4 → 3.5 µs, called in a
-    loop in the kernel), and ``PLAIN`` rows take ``_hinge``'s short way (→ 3.1 µs)."""
+    ``PLAIN`` rows take ``_hinge``, one copy for each mode with the mode a constant (no
+    other mode's branches): the chain's substep 4.4 → 3.3 µs, called in a loop in the
+    kernel. (A whole pass for each mode, the other rows' way too, was 3.1 µs and twice
+    the compile: 16 CPU-s against 8.)"""
     inv_h = 1.0 / h
-    # (in three tuples: a call of more than 30 arguments cannot be inlined by numba)
-    table = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
-             impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
-             lower_impulse, upper_impulse)
-    bodies, parts = (bpos, bprev, bangle, bprev_angle, bw, biw), (ppos, pprev, pw)
+    bodies = (bpos, bprev, bangle, bprev_angle, bw, biw)
     passes = (1 if first == 0 else 0) + (last - max(first, 1) + 1) * (1 + extra)
-    for q in range(passes):
-        mode, only_heavy = _schedule(q, first, extra)
-        if q == 0 or (mode == 2 and not only_heavy):
-            _rotations(nj, a_body, b_body, broken, bprev_angle if mode < 2 else bangle,
-                       rot, stamp, 1 if q == 0 else 2)
-        if mode == 0:
-            _pass(0, only_heavy, table, bodies, parts, rot, flags, h, inv_h)
-        elif mode == 1:
-            _pass(1, only_heavy, table, bodies, parts, rot, flags, h, inv_h)
-        elif mode == 2:
-            _pass(2, only_heavy, table, bodies, parts, rot, flags, h, inv_h)
-        else:
-            _pass(3, only_heavy, table, bodies, parts, rot, flags, h, inv_h)
-
-
-@njit(cache=True, _nrt=False, fastmath=FMA, inline="always")
-def _pass(mode, only_heavy, table, bodies, parts, rot, flags, h, inv_h):
-    """One pass of ``joint_sweep``'s mode ``mode`` over every row (the ``HEAVY`` ones
-    alone when ``only_heavy``)."""
-    (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken, impulse,
-     spin, force, lower, upper, motor_speed, motor_torque, motor_impulse, lower_impulse,
-     upper_impulse) = table
-    bpos, bprev, bangle, bprev_angle, bw, biw = bodies
-    ppos, pprev, pw = parts
-    use_prev = mode < 2
-    for k in range(nj):
+    q, k, mode, only_heavy = -1, nj - 1, first, False
+    for _ in range(passes * nj):
+        k += 1
+        if k == nj:  # the next pass
+            q, k = q + 1, 0
+            mode, only_heavy = _schedule(q, first, extra)
+            if q == 0 or (mode == 2 and not only_heavy):
+                _rotations(nj, a_body, b_body, broken, bprev_angle if mode < 2 else bangle,
+                           rot, stamp, 1 if q == 0 else 2)
+        use_prev = mode < 2
         if broken[k] or (only_heavy and not flags[k] & HEAVY):
             continue
         ab, bb = a_body[k], b_body[k]
         if flags[k] & PLAIN:
-            _hinge(mode, k, ab, bb, la[k, 0], la[k, 1], lb[k, 0], lb[k, 1], bodies, rot,
-                   impulse, force, h, inv_h)
+            lax, lay, lbx, lby = la[k, 0], la[k, 1], lb[k, 0], lb[k, 1]
+            if mode == 0:
+                _hinge(0, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, inv_h)
+            elif mode == 1:
+                _hinge(1, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, inv_h)
+            elif mode == 2:
+                _hinge(2, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, inv_h)
+            else:
+                _hinge(3, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, inv_h)
             continue
         ap, bp = a_part[k], b_part[k]
         # ends: anchor point, arm, velocity, angular velocity, inverse mass and inertia
@@ -297,10 +285,9 @@ def _pass(mode, only_heavy, table, bodies, parts, rot, flags, h, inv_h):
 
 @njit(cache=True, _nrt=False, fastmath=FMA, inline="always")
 def _hinge(mode, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, inv_h):
-    """``_pass``' row ``k`` when it is ``PLAIN``: the hinge's point alone, both ends bodies
-    (``ab``, ``bb``; local anchors ``(lax, lay)``, ``(lbx, lby)``), the same arithmetic as
-    the general way with nothing of what a plain row lacks read (the chain's substep
-    3.5 → 3.1 µs with ``1 / det`` taken once)."""
+    """``joint_sweep``'s row ``k`` in mode ``mode`` when it is ``PLAIN``: the hinge's point
+    alone, both ends bodies (``ab``, ``bb``; local anchors ``(lax, lay)``, ``(lbx, lby)``),
+    the same arithmetic as the general way with nothing of what a plain row lacks read."""
     bpos, bprev, bangle, bprev_angle, bw, biw = bodies
     ca, sa, cb, sb = rot[ab, 0], rot[ab, 1], rot[bb, 0], rot[bb, 1]
     rax, ray = ca * lax - sa * lay, sa * lax + ca * lay
