@@ -222,10 +222,7 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
                 impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
                 lower_impulse, upper_impulse, h, inv_h)
         else:
-            k11 = wa + wb + iwa * ray * ray + iwb * rby * rby
-            k12 = -iwa * rax * ray - iwb * rbx * rby
-            k22 = wa + wb + iwa * rax * rax + iwb * rbx * rbx
-            det = k11 * k22 - k12 * k12
+            k11, k12, k22, det = _point_mass(wa, wb, iwa, iwb, rax, ray, rbx, rby)
             if det <= 0.0:
                 continue
             idet = 1.0 / det
@@ -233,9 +230,8 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
             limited = turns and (lower[k] > -NO_LIMIT or upper[k] < NO_LIMIT)
             jw = 0.0
             if mode == 3:
-                ex, ey = pbx - pax, pby - pay  # the gap, taken out in position only
-                jx = -(k22 * ex - k12 * ey) * idet
-                jy = -(k11 * ey - k12 * ex) * idet
+                # the gap, taken out in position only
+                jx, jy = _point_impulse(k11, k12, k22, idet, pbx - pax, pby - pay)
                 if weld[k] and ab >= 0 and bb >= 0 and kw > 0.0:
                     jw = -(bangle[bb] - bangle[ab] - rest_angle[k]) / kw
                 elif limited:  # past a limit: back to it
@@ -255,10 +251,8 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
                                            upper, motor_speed, motor_torque, motor_impulse,
                                            lower_impulse, upper_impulse)
                 oma, omb = oma - iwa * jw, omb + iwb * jw
-                cvx = vbx - omb * rby - (vax - oma * ray)
-                cvy = vby + omb * rbx - (vay + oma * rax)
-                jx = -(k22 * cvx - k12 * cvy) * idet
-                jy = -(k11 * cvy - k12 * cvx) * idet
+                jx, jy = _point_impulse(k11, k12, k22, idet, *_point_speed(
+                    vax, vay, oma, rax, ray, vbx, vby, omb, rbx, rby))
                 impulse[k, 0] += jx
                 impulse[k, 1] += jy
                 # what it holds: the accumulated impulse over a substep
@@ -266,11 +260,8 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
         # impulse (jx, jy) at the anchors and jw about them: a's share −, b's +; times h
         # into the move (warm start, solve), minus into prev (relax: the velocity only),
         # or as is into both (the position pass: no velocity)
-        to_move = 1.0 if mode == 3 else h
-        dxa, dya = -jx * wa * to_move, -jy * wa * to_move
-        dxb, dyb = jx * wb * to_move, jy * wb * to_move
-        dwa = -iwa * (rax * jy - ray * jx + jw) * to_move
-        dwb = iwb * (rbx * jy - rby * jx + jw) * to_move
+        dxa, dya, dwa, dxb, dyb, dwb = _moves(jx, jy, jw, wa, iwa, rax, ray, wb, iwb, rbx, rby,
+                                              1.0 if mode == 3 else h)
         if mode != 2:
             _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, 1.0, bpos, bangle, ppos)
         if mode >= 2:
@@ -293,18 +284,13 @@ def _hinge(mode, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, 
     rax, ray = ca * lax - sa * lay, sa * lax + ca * lay
     rbx, rby = cb * lbx - sb * lby, sb * lbx + cb * lby
     wa, wb, iwa, iwb = bw[ab], bw[bb], biw[ab], biw[bb]
-    k11 = wa + wb + iwa * ray * ray + iwb * rby * rby
-    k12 = -iwa * rax * ray - iwb * rbx * rby
-    k22 = wa + wb + iwa * rax * rax + iwb * rbx * rbx
-    det = k11 * k22 - k12 * k12
+    k11, k12, k22, det = _point_mass(wa, wb, iwa, iwb, rax, ray, rbx, rby)
     if det <= 0.0:
         return
     idet = 1.0 / det
     if mode == 3:  # the gap between the anchors where the bodies are now
-        ex = bpos[bb, 0] + rbx - (bpos[ab, 0] + rax)
-        ey = bpos[bb, 1] + rby - (bpos[ab, 1] + ray)
-        jx = -(k22 * ex - k12 * ey) * idet
-        jy = -(k11 * ey - k12 * ex) * idet
+        jx, jy = _point_impulse(k11, k12, k22, idet, bpos[bb, 0] + rbx - (bpos[ab, 0] + rax),
+                                bpos[bb, 1] + rby - (bpos[ab, 1] + ray))
     elif mode == 0:
         jx, jy = impulse[k, 0], impulse[k, 1]
     else:
@@ -312,18 +298,13 @@ def _hinge(mode, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, 
         vbx, vby = (bpos[bb, 0] - bprev[bb, 0]) * inv_h, (bpos[bb, 1] - bprev[bb, 1]) * inv_h
         oma = (bangle[ab] - bprev_angle[ab]) * inv_h
         omb = (bangle[bb] - bprev_angle[bb]) * inv_h
-        cvx = vbx - omb * rby - (vax - oma * ray)
-        cvy = vby + omb * rbx - (vay + oma * rax)
-        jx = -(k22 * cvx - k12 * cvy) * idet
-        jy = -(k11 * cvy - k12 * cvx) * idet
+        jx, jy = _point_impulse(k11, k12, k22, idet, *_point_speed(
+            vax, vay, oma, rax, ray, vbx, vby, omb, rbx, rby))
         impulse[k, 0] += jx
         impulse[k, 1] += jy
         force[k] = math.sqrt(impulse[k, 0] ** 2 + impulse[k, 1] ** 2) * inv_h
-    to_move = 1.0 if mode == 3 else h
-    dxa, dya = -jx * wa * to_move, -jy * wa * to_move
-    dxb, dyb = jx * wb * to_move, jy * wb * to_move
-    dwa = -iwa * (rax * jy - ray * jx) * to_move
-    dwb = iwb * (rbx * jy - rby * jx) * to_move
+    dxa, dya, dwa, dxb, dyb, dwb = _moves(jx, jy, 0.0, wa, iwa, rax, ray, wb, iwb, rbx, rby,
+                                          1.0 if mode == 3 else h)
     if mode != 2:
         bpos[ab, 0] += dxa
         bpos[ab, 1] += dya
@@ -344,6 +325,40 @@ def _hinge(mode, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, 
         rot[ab, 0], rot[ab, 1] = c - s * dwa, s + c * dwa
         c, s = rot[bb, 0], rot[bb, 1]
         rot[bb, 0], rot[bb, 1] = c - s * dwb, s + c * dwb
+
+
+@njit(cache=True, fastmath=FMA)
+def _point_mass(wa, wb, iwa, iwb, rax, ray, rbx, rby):
+    """A hinge point's ``J M⁻¹ Jᵀ`` (``k11``, ``k12``, ``k22``: px² / mass) and its
+    determinant, for ends of inverse masses ``wa``, ``wb``, inertias ``iwa``, ``iwb`` and
+    arms ``(rax, ray)``, ``(rbx, rby)``."""
+    k11 = wa + wb + iwa * ray * ray + iwb * rby * rby
+    k12 = -iwa * rax * ray - iwb * rbx * rby
+    k22 = wa + wb + iwa * rax * rax + iwb * rbx * rbx
+    return k11, k12, k22, k11 * k22 - k12 * k12
+
+
+@njit(cache=True, fastmath=FMA)
+def _point_speed(vax, vay, oma, rax, ray, vbx, vby, omb, rbx, rby):
+    """How fast b's anchor moves from a's (px/s): each end's velocity, angular velocity
+    and arm."""
+    return vbx - omb * rby - (vax - oma * ray), vby + omb * rbx - (vay + oma * rax)
+
+
+@njit(cache=True, fastmath=FMA)
+def _point_impulse(k11, k12, k22, idet, cx, cy):
+    """``−K⁻¹ c`` for the point's speed or gap ``c`` (``K`` = ``_point_mass``'s, ``idet``
+    its determinant's inverse)."""
+    return -(k22 * cx - k12 * cy) * idet, -(k11 * cy - k12 * cx) * idet
+
+
+@njit(cache=True, fastmath=FMA)
+def _moves(jx, jy, jw, wa, iwa, rax, ray, wb, iwb, rbx, rby, scale):
+    """Each end's move (x, y, turn: a's, then b's) from impulse ``(jx, jy)`` at the anchors
+    and ``jw`` about them — a's share −, b's + — times ``scale`` (h into a move, 1 as a
+    position pass's positional impulse)."""
+    return (-jx * wa * scale, -jy * wa * scale, -iwa * (rax * jy - ray * jx + jw) * scale,
+            jx * wb * scale, jy * wb * scale, iwb * (rbx * jy - rby * jx + jw) * scale)
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
