@@ -42,6 +42,8 @@ class Direct:
     def _first(self, held: Any, rest: tuple) -> Any:
         """The call through numba's dispatcher, its compiled entry then kept."""
         out = self.kernel(held, *rest)  # (typed, and compiled or loaded, as usual)
+        if not hasattr(self.kernel, "overloads"):  # not compiled (numba's JIT switched off)
+            return out
         signature = tuple(self.kernel.typeof_pyval(a) for a in (held, *rest))
         compiled = self.kernel.overloads.get(signature)
         if compiled is not None:
