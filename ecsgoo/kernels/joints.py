@@ -268,10 +268,8 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
             _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, 1.0 if mode == 3 else -1.0,
                        bprev, bprev_angle, pprev)
         if mode == 3:  # the ends turned: their rotations follow (to first order)
-            for body, turn in ((ab, dwa), (bb, dwb)):
-                if body >= 0:
-                    c, s = rot[body, 0], rot[body, 1]
-                    rot[body, 0], rot[body, 1] = c - s * turn, s + c * turn
+            _turn(rot, ab, dwa)
+            _turn(rot, bb, dwb)
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA, inline="always")
@@ -305,6 +303,8 @@ def _hinge(mode, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, 
         force[k] = math.sqrt(impulse[k, 0] ** 2 + impulse[k, 1] ** 2) * inv_h
     dxa, dya, dwa, dxb, dyb, dwb = _moves(jx, jy, 0.0, wa, iwa, rax, ray, wb, iwb, rbx, rby,
                                           1.0 if mode == 3 else h)
+    # (written here, not by ``_move_ends``: with its particle ends the chain's substep was 5 %
+    # slower)
     if mode != 2:
         bpos[ab, 0] += dxa
         bpos[ab, 1] += dya
@@ -320,11 +320,9 @@ def _hinge(mode, k, ab, bb, lax, lay, lbx, lby, bodies, rot, impulse, force, h, 
         bprev[bb, 0] += sign * dxb
         bprev[bb, 1] += sign * dyb
         bprev_angle[bb] += sign * dwb
-    if mode == 3:  # the ends turned: their rotations follow (to first order)
-        c, s = rot[ab, 0], rot[ab, 1]
-        rot[ab, 0], rot[ab, 1] = c - s * dwa, s + c * dwa
-        c, s = rot[bb, 0], rot[bb, 1]
-        rot[bb, 0], rot[bb, 1] = c - s * dwb, s + c * dwb
+    if mode == 3:
+        _turn(rot, ab, dwa)
+        _turn(rot, bb, dwb)
 
 
 @njit(cache=True, fastmath=FMA)
@@ -359,6 +357,15 @@ def _moves(jx, jy, jw, wa, iwa, rax, ray, wb, iwb, rbx, rby, scale):
     position pass's positional impulse)."""
     return (-jx * wa * scale, -jy * wa * scale, -iwa * (rax * jy - ray * jx + jw) * scale,
             jx * wb * scale, jy * wb * scale, iwb * (rbx * jy - rby * jx + jw) * scale)
+
+
+@njit(cache=True, _nrt=False, fastmath=FMA)
+def _turn(rot, body, turn):
+    """Body ``body``'s ``rot`` (cos, sin) turned by ``turn`` rad to first order (a position
+    pass's small turn); nothing for a particle end (``body`` < 0)."""
+    if body >= 0:
+        c, s = rot[body, 0], rot[body, 1]
+        rot[body, 0], rot[body, 1] = c - s * turn, s + c * turn
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)

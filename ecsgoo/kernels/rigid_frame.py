@@ -126,7 +126,8 @@ def _turning_rows(pairs, first, end, fast, m, piece_off, segs, use_bounds):
 
 
 @njit(cache=True)
-def turning_substeps(a, nb, slow, npairs, sweep, static, sub_n):
+def turning_substeps(a, nb, slow, npairs, sweep, static, sub_n, joints, rot, stamp, flags,
+                     extra):
     """The frame's substeps when bodies turn fast enough to have their contacts found every
     substep (``split_spinning``'s: the pairs ``sorted_pairs[slow:npairs]`` and their
     bodies with the level and the walls), as the stages take them (``physics.contacts.
@@ -136,12 +137,10 @@ def turning_substeps(a, nb, slow, npairs, sweep, static, sub_n):
     rows picked at the first and again at and after each with rows of its own, then solved
     with the frame's, swept when ``sweep``
     (``static``: as ``rigid_substeps``), and kept as the next substep's. The rows must
-    have room (``_turning_rows``). Returns the last substep's row count and its own."""
+    have room (``_turning_rows``). ``joints``: the joint table's arrays, ``rot`` to
+    ``extra`` their room (``rigid_frame_held``'s). Returns the last substep's row count and
+    its own."""
     count, h, m, nj = a.count, a.h, a.m, a.nj
-    joints = (nj, a.a_body, a.a_part, a.b_body, a.b_part, a.la, a.lb, a.weld, a.axis,
-              a.rest_angle, a.broken, a.impulse, a.spin, a.jforce, a.lower, a.upper,
-              a.motor_speed, a.motor_torque, a.motor_impulse, a.lower_impulse, a.upper_impulse)
-    rot, stamp, flags, extra = joint_scratch(*joints, a.bw, a.pw, len(a.bangle))
     start, start_angle = np.empty_like(a.bprev), np.empty_like(a.bangle)
     held, n, again = 0, nb, True
     for k in range(count):
@@ -233,7 +232,8 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
-    # the joints' room, made once for the frame's substeps (the sweeping ones' make theirs)
+    # the joints' room, made once for the frame's substeps (``rigid_substeps``, called from
+    # Python too, makes its own)
     nrot = len(bangle) if nj > 0 else 0  # (a variable: numba takes no such expression here)
     rot, stamp, flags, extra = joint_scratch(*joints, bw, pw, nrot)
     integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
@@ -268,7 +268,8 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     sweep = may_be_fast(m, bpos, bprev, bangle, bprev_angle, bw, extent, force, gx, gy,
                         inner, h, headroom, count, static, segs, walls, use_bounds, slop)
     if turning:
-        n, sub_n = turning_substeps(a, nc, slow, npairs, sweep, static, sub_n)
+        n, sub_n = turning_substeps(a, nc, slow, npairs, sweep, static, sub_n, joints, rot,
+                                    stamp, flags, extra)
     else:
         n, sub_n = nc, 0
         held = stacked(nc, nc, ci, cf, bpos, bw, ppos, pw, gx, gy, rows)

@@ -228,10 +228,9 @@ class ContactGraph:
                 cf[:n, col] = np.asarray(state[f"{key}_{name}"], dtype=np.float64)[keep]
             if key == "frame":
                 self.old_ci, self.old_cf, self.old_n = ci, cf, n
-                self.layout += 1
             else:
                 self.sub_ci, self.sub_cf, self.sub_n = ci, cf, n
-                self.layout += 1
+            self.layout += 1
 
     def empty(self) -> None:
         """No contact rows, of this frame or the last (a world without bodies)."""
