@@ -164,3 +164,52 @@ def test_a_cached_kernel_loads_without_numbas_compile_registries(tmp_path):
 
     assert run() == ["4.5", "True"], "compiled: numba loaded its registries to type it"
     assert run() == ["4.5", "False"], "loaded from the cache: no registries"
+
+
+LINKS = """
+import sys
+import numpy as np
+from numba import njit
+import llvmlite.binding as ll
+import ecsgoo.kernels  # the lazy load (ecsgoo.lazy_bitcode) is on from here
+
+parsed = []
+own = ll.parse_bitcode
+def counted(data):
+    parsed.append(len(data))
+    return own(data)
+import numba.core.codegen
+numba.core.codegen.ll.parse_bitcode = counted
+
+@njit(cache=True)
+def doubled(a):
+    return a * 2.0
+
+x = doubled(np.arange(3.0))
+loaded = bool(sum(doubled.stats.cache_hits.values()))
+print(x.sum(), loaded, bool(parsed))
+if sys.argv[1] == "link":
+    @njit  # not cached: compiled now, linking the cached kernel's library
+    def caller(n):
+        return doubled(np.ones(n)).sum() + 0.5
+    print(caller(4), bool(parsed))
+"""
+
+
+def test_a_cached_kernel_loads_without_its_bitcode_until_a_compile_links_it(tmp_path):
+    """A warm start reads no kernel's bitcode (ecsgoo.lazy_bitcode); a kernel compiled
+    later that calls a loaded one links it, the bitcode parsed then, and runs."""
+    (tmp_path / "links_x.py").write_text(LINKS)
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}", "ARCADE_HEADLESS": "1"}
+    env.pop("NUMBA_CACHE_DIR", None)
+
+    def run(mode: str) -> list[str]:
+        proc = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = ["
+                               f"{mode!r}]; import links_x"], capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.split()
+
+    assert run("load") == ["6.0", "False", "False"], "compiled the first time"
+    assert run("load") == ["6.0", "True", "False"], "loaded: no bitcode parsed"
+    assert run("link") == ["6.0", "True", "False", "8.5", "True"], "parsed as a compile links it"
