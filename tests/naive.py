@@ -377,14 +377,15 @@ def outline_clearance_naive(p, ri, ring, radii):
     The edge is the one nearest the centre; sampled densely rather than solved.
     """
     k = len(ring)
+    s = np.linspace(0.0, 1.0, 2001)
     best = (math.inf, 0.0, 0.0)
     for t in range(k):
         a, b = np.asarray(ring[t], float), np.asarray(ring[(t + 1) % k], float)
-        for s in np.linspace(0.0, 1.0, 2001):
-            q = a + s * (b - a)
-            d = math.dist(p, q)
-            if d < best[0]:
-                best = (d, radii[t] * (1 - s) + radii[(t + 1) % k] * s, s)
+        q = a + s[:, None] * (b - a)  # the edge's samples
+        dist = np.hypot(q[:, 0] - p[0], q[:, 1] - p[1])
+        at = int(np.argmin(dist))  # its first nearest sample
+        if dist[at] < best[0]:
+            best = (dist[at], radii[t] * (1 - s[at]) + radii[(t + 1) % k] * s[at], s[at])
     d, half, _ = best
     inside = point_in_polygon_naive(p, np.asarray(ring, float))
     return d + ri + half if inside else ri + half - d
