@@ -197,12 +197,24 @@ def _framed_load(self: Any, key: Any) -> Any:
     return pickle.loads(payload)
 
 
+#: How the file that says every physics kernel had an entry begins (``warmup.cache_is_cold``).
+WARM_MARKER = "ecsgoo-warm-"
+
+
 def _drop(index: str, exc: Exception) -> None:
-    """Remove a corrupt entry's index, so the next save writes a good one."""
+    """Remove a corrupt entry's index, so the next save writes a good one, and the marker
+    that said every kernel had one (the next start looks again, and warms up)."""
+    folder = os.path.dirname(index)
     try:
-        os.unlink(index)
+        gone = [os.path.join(folder, f) for f in os.listdir(folder)
+                if f.startswith(WARM_MARKER)]
     except OSError:
-        pass
+        gone = []
+    for path in [index, *gone]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
     print(f"ecsgoo: dropped a corrupt numba cache entry {index} ({type(exc).__name__}); "
           "compiling again", file=sys.stderr)
 

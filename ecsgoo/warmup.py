@@ -21,10 +21,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+import numba
 from numba.core import event
 from numba.core.registry import CPUDispatcher
 
 from . import kernels as _kernels_package
+from .numba_cache import WARM_MARKER, package_digest
 from .progress_bar import is_terminal
 from .startup import fewer_scans, settle
 
@@ -55,17 +57,46 @@ def physics_kernels() -> list[CPUDispatcher]:
 def cache_is_cold(kernels: Sequence[CPUDispatcher] | None = None) -> bool:
     """Whether some kernel has no usable cache entry (none yet, or its source changed since).
 
-    Reads numba's cache index of each kernel (a few ms in all). numba keeps the
+    Reads numba's cache index of each kernel (~30 ms for all of them). numba keeps the
     index behind private names; should they change, this says "cold", which
-    only costs a warm-up that compiles nothing and so shows nothing.
+    only costs a warm-up that compiles nothing and so shows nothing. Asked of every
+    physics kernel (``kernels`` None), a yes is remembered in a marker file beside their
+    entries (``warm_marker``), named for numba's version and the kernels' sources: the
+    next process reads that one file. A corrupt entry dropped removes it
+    (``numba_cache``); a kernel file changed names another.
     """
-    for kernel in physics_kernels() if kernels is None else kernels:
+    marker = None
+    if kernels is None:
+        kernels = physics_kernels()
+        marker = warm_marker(kernels)
+        if marker is not None and os.path.exists(marker):
+            return False
+    for kernel in kernels:
         try:
             if not kernel._cache._cache_file._load_index():
                 return True
         except (AttributeError, OSError):
             return True
+    if marker is not None:
+        try:
+            with open(marker, "w"):
+                pass
+        except OSError:  # a read-only cache: the next process reads the entries again
+            pass
     return False
+
+
+def warm_marker(kernels: Sequence[CPUDispatcher]) -> str | None:
+    """The file that says every one of ``kernels`` (the physics kernels) had a cache entry
+    for these sources and this numba: in their cache folder; None if numba's private
+    names moved."""
+    try:
+        folder = kernels[0]._cache._cache_path
+    except (AttributeError, IndexError):
+        return None
+    root = os.path.dirname(os.path.dirname(os.path.abspath(_kernels_package.__file__)))
+    digest = package_digest(os.path.realpath(root))[:16]
+    return os.path.join(folder, f"{WARM_MARKER}{numba.__version__}-{digest}")
 
 
 class _CompileListener(event.Listener):

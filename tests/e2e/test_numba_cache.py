@@ -82,10 +82,13 @@ def test_a_corrupt_cache_entry_is_dropped_and_compiled_again(tmp_path):
     index.write_bytes(index.read_bytes()[:20])  # truncated
     for data in cache.glob("kernels_x.thrice-*.nbc"):
         data.write_bytes(b"garbage" * 10)
+    marker = cache / f"{numba_cache.WARM_MARKER}0.0-x"  # "every kernel was warm" (warmup)
+    marker.write_text("")
     proc = run()
     assert proc.returncode == 0 and proc.stdout.split() == ["8", "12"], proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 2 and all("dropped a corrupt numba cache entry" in x for x in lines)
+    assert not marker.exists(), "a dropped entry takes the warm marker with it"
     assert run().stderr == "", "the entries were written again"
 
 

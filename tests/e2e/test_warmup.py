@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
+
 from ecsgoo import warmup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,6 +104,26 @@ def test_after_the_warm_up_the_cache_is_warm():
     warmup.warm_up()
     assert not warmup.cache_is_cold(), [k.__qualname__ for k in warmup.physics_kernels()
                                         if not k._cache._cache_file._load_index()]
+
+
+def test_a_warm_cache_is_told_by_one_marker_file(monkeypatch):
+    """Once every kernel was found warm, a start reads one file, not every kernel's index
+    (~30 ms of a warm start); without it, the indexes are read and the marker made again."""
+    from numba.core import caching
+
+    assert not warmup.cache_is_cold()  # (the suite warmed up before any test)
+    kernels = warmup.physics_kernels()
+    marker = warmup.warm_marker(kernels)
+    assert marker is not None and os.path.exists(marker)
+    assert numba.__version__ in os.path.basename(marker)
+    read: list[int] = []
+    own = caching.IndexDataCacheFile._load_index
+    monkeypatch.setattr(caching.IndexDataCacheFile, "_load_index",
+                        lambda self: read.append(1) or own(self))
+    assert not warmup.cache_is_cold() and read == []
+    os.unlink(marker)
+    assert not warmup.cache_is_cold() and len(read) == len(kernels)
+    assert os.path.exists(marker)
 
 
 def test_every_kernel_is_called_by_the_framework():
