@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import kinematic
+from ..flags import kinematic as any_kinematic
 from ..kernels.integrate import integrate
 from ..kernels.rigid import integrate_bodies, pull_body
 from ..physics.step import GRAB_PULL
@@ -54,8 +55,10 @@ def _integrate_bodies(world: World, h: float, damp: float, target: tuple[float, 
     if b.n:
         c = b.cols
         gx, gy = world.gravity
-        kin = kinematic.rows(b)  # they keep their velocity (integrate_bodies stops them)
-        move = kinematic.moves(c, kin) if len(kin) else None
+        # they keep their velocity (integrate_bodies stops them); most worlds have none,
+        # which ``any_kinematic`` keeps the answer of between frames
+        kin = kinematic.rows(b) if any_kinematic(b) else None
+        move = kinematic.moves(c, kin) if kin is not None else None
         integrate_bodies(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
                          world.body_force, c["w"], gx, gy, damp, h)
         if move is not None:
