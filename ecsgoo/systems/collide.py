@@ -403,7 +403,9 @@ def _level_segments(world: World) -> np.ndarray:
     if not b.n or not any_set(b.pinned):
         return segs
     c = b.cols
-    out = np.empty((max(8, 2 * len(st.piece_verts)), 4))
+    k = len(segs)  # the edges written after the level's segments (no stacking after)
+    out = np.empty((k + max(8, 2 * len(st.piece_verts)), 4))
+    out[:k] = segs
     count = static_edges(b.n, c["pos"], c["angle"], _static(st), st.body_piece_off,
-                         st.piece_vert_off, st.piece_verts, out)
-    return np.vstack([segs, out[: min(count, len(out))]]) if count else segs
+                         st.piece_vert_off, st.piece_verts, out[k:])
+    return out[: k + min(count, len(out) - k)] if count else segs
