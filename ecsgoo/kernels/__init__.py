@@ -37,7 +37,7 @@ about the freedoms that reorder sums (``reassoc``), which this leaves off.
 import os as _os
 
 from ..heap import keep_freed_memory as _keep_freed_memory
-from ..lazy_bitcode import load_lazily as _load_lazily
+from ..lazy_load import load_lazily as _load_lazily
 from ..numba_cache import calls_without_literals as _calls_without_literals
 from ..numba_cache import ensure_writable_cache as _ensure_writable_cache
 from ..numba_cache import tie_stamps_to_the_package as _tie_stamps_to_the_package
@@ -48,7 +48,7 @@ _tolerate_corrupt_entries()
 # a kernel's cache entry goes stale with any of ecsgoo's kernel files (callees included)
 _tie_stamps_to_the_package(_os.path.dirname(_os.path.dirname(__file__)))
 _calls_without_literals(_os.path.dirname(__file__))  # one compile per kernel (numba_cache)
-_load_lazily()  # a cached kernel's bitcode parsed only when a compile links it
+_load_lazily()  # a cached kernel loads what running it needs (its bitcode when linked)
 
 _keep_freed_memory()  # a substep's temporaries reuse the last one's pages (see heap)
 

@@ -1,5 +1,5 @@
 """A cached kernel's names read from its object's symbol table, as numba reads them from
-its bitcode (``ecsgoo.lazy_bitcode``)."""
+its bitcode (``ecsgoo.lazy_load``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from numba import njit
 
 import ecsgoo.kernels  # noqa: F401  (the patches are made as the kernels are imported)
-from ecsgoo.lazy_bitcode import defined_symbols
+from ecsgoo.lazy_load import defined_symbols
 
 
 @njit
@@ -49,3 +49,27 @@ def test_what_is_not_an_elf64_object_is_left_to_numba():
     assert defined_symbols(b"\xcf\xfa\xed\xfe" + bytes(60)) is None  # Mach-O
     assert defined_symbols(b"\x7fELF\x01\x01" + bytes(60)) is None  # 32-bit ELF
     assert defined_symbols(b"") is None
+
+
+def test_an_environment_pickles_numbas_name_never_ecsgoos_function():
+    """A cache entry names ``numba.core.environment._rebuild_env``: it loads with numba
+    alone (numba's function), and never carries ecsgoo's by value."""
+    import pickle
+
+    from numba.core import environment, serialize
+
+    for dumped in (pickle.dumps(environment._rebuild_env),
+                   serialize.dumps(environment._rebuild_env)):
+        assert b"numba.core.environment" in dumped and b"lazy_load" not in dumped
+
+
+def test_an_environment_of_a_numba_module_not_imported_is_rebuilt_without_it():
+    from numba.core import environment
+
+    name = "numba.ecsgoo_test_not_a_module"  # importing it would fail
+    env = environment._rebuild_env(name, [1.5], "ecsgoo_test_env_lazy_load")
+    assert env.globals == {"__name__": name} and list(env.consts) == [1.5]
+    assert environment._rebuild_env(name, [], "ecsgoo_test_env_lazy_load") is env
+    # one of ecsgoo's own (or of an imported module): its module's globals, as numba does
+    mine = environment._rebuild_env("ecsgoo.lazy_load", [], "ecsgoo_test_env_lazy_load_2")
+    assert mine.globals is sys.modules["ecsgoo.lazy_load"].__dict__
