@@ -70,8 +70,10 @@ def ensure_writable_cache(package: str, can_write: Callable[[str], bool] = writa
     """Point numba at a temporary cache folder if it has nowhere to cache ``package``.
 
     Returns that folder, or None when numba has somewhere already (or the user
-    chose ``NUMBA_CACHE_DIR``).
+    chose ``NUMBA_CACHE_DIR``). From here on numba checks each cache folder once a
+    process (``_check_each_folder_once``), not once a kernel.
     """
+    _check_each_folder_once()
     if numba.config.CACHE_DIR:
         return None
     if any(can_write(p) for p in (candidates(package) if places is None else places)):
@@ -82,6 +84,27 @@ def ensure_writable_cache(package: str, can_write: Callable[[str], bool] = writa
           f"folder are read-only); kernels compile into {folder} for this run",
           file=sys.stderr)
     return folder
+
+
+def _check_each_folder_once() -> None:
+    """numba's check that a kernel's cache folder exists and takes a file, made once per
+    folder and process: numba made the folder and a temporary file in it for every kernel
+    as it was defined (~300 as ecsgoo is imported: ~30 ms of a warm start). A folder that
+    failed is checked again at its next kernel, as numba would."""
+    locator = caching._CacheLocator
+    if getattr(locator.ensure_cache_path, "_ecsgoo", False):
+        return
+    own = locator.ensure_cache_path
+    checked: set[str] = set()
+
+    def ensure_cache_path(self: Any) -> None:
+        path = self.get_cache_path()
+        if path not in checked:
+            own(self)
+            checked.add(path)
+
+    ensure_cache_path._ecsgoo = True  # type: ignore[attr-defined]
+    locator.ensure_cache_path = ensure_cache_path
 
 
 #: How a data file ecsgoo framed begins (then its kernel's identity, a checksum, the data).

@@ -74,6 +74,26 @@ def _runner(tmp_path: Path):
     return run
 
 
+def test_each_cache_folder_is_checked_once_a_process(tmp_path, monkeypatch):
+    """numba checks a kernel's cache folder takes a file as the kernel is defined; ecsgoo
+    makes that once per folder (numba_cache): two kernels of a new module, one check."""
+    import tempfile
+
+    import ecsgoo.kernels  # noqa: F401  (the check made once from here on)
+
+    made: list[str] = []
+    real = tempfile.TemporaryFile
+    monkeypatch.setattr(tempfile, "TemporaryFile",
+                        lambda *a, **k: made.append(k.get("dir")) or real(*a, **k))
+    (tmp_path / "checked_x.py").write_text(
+        "from numba import njit\n@njit(cache=True)\ndef a(x):\n    return x\n"
+        "@njit(cache=True)\ndef b(x):\n    return x + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import checked_x
+
+    assert len(made) == 1 and checked_x.a(1) == 1 and checked_x.b(1) == 2
+
+
 def test_a_corrupt_cache_entry_is_dropped_and_compiled_again(tmp_path):
     run = _runner(tmp_path)
     assert run().stdout.split() == ["8", "12"]
