@@ -70,10 +70,8 @@ def ensure_writable_cache(package: str, can_write: Callable[[str], bool] = writa
     """Point numba at a temporary cache folder if it has nowhere to cache ``package``.
 
     Returns that folder, or None when numba has somewhere already (or the user
-    chose ``NUMBA_CACHE_DIR``). From here on numba checks each cache folder once a
-    process (``_check_each_folder_once``), not once a kernel.
+    chose ``NUMBA_CACHE_DIR``).
     """
-    _check_each_folder_once()
     if numba.config.CACHE_DIR:
         return None
     if any(can_write(p) for p in (candidates(package) if places is None else places)):
@@ -86,7 +84,7 @@ def ensure_writable_cache(package: str, can_write: Callable[[str], bool] = writa
     return folder
 
 
-def _check_each_folder_once() -> None:
+def check_each_folder_once() -> None:
     """numba's check that a kernel's cache folder exists and takes a file, made once per
     folder and process: numba made the folder and a temporary file in it for every kernel
     as it was defined (~300 as ecsgoo is imported: ~30 ms of a warm start). A folder that
