@@ -12,16 +12,19 @@ so the player can show what it is doing (``ecsgoo.app.loading`` in a window,
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import pkgutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import numba
+import numpy as np
 from numba.core import event
 from numba.core.registry import CPUDispatcher
 
@@ -33,7 +36,8 @@ from .startup import fewer_scans, settle
 #: What the terminal and the loading screen say while kernels compile.
 MESSAGE = "compiling the physics kernels (first run only)…"
 
-#: ``progress(done, total)``: kernels ready (loaded or compiled) out of all of them.
+#: ``progress(done, total)``: kernels ready (loaded or compiled) out of all of them; a total
+#: of 0: out of an unknown number (a game's warm-up, until its last call).
 Progress = Callable[[int, int], None]
 
 
@@ -103,15 +107,19 @@ class _CompileListener(event.Listener):
     """Tells ``progress`` whenever one of ``kernels`` starts or ends a real compile.
 
     numba sends ``numba:compile`` only for compiles, not for loads from the cache,
-    so the count of compiles says whether the cache was cold.
+    so the count of compiles says whether the cache was cold. ``open_ended``: the run
+    reaches an unknown share of ``kernels`` (a game's rehearsal), so the total is told as
+    0 until the end, then as the kernels it made ready.
     """
 
-    def __init__(self, kernels: Sequence[CPUDispatcher], progress: Progress | None) -> None:
+    def __init__(self, kernels: Sequence[CPUDispatcher], progress: Progress | None,
+                 open_ended: bool = False) -> None:
         self.kernels = list(kernels)
         self._ids = {id(k) for k in self.kernels}
         self.progress = progress
+        self.open_ended = open_ended
         self.compiled = 0
-        self._told = -1
+        self._told = (-1, -1)  # the last (done, total) told
 
     def ready(self) -> int:
         """Kernels with machine code in this process (loaded or compiled)."""
@@ -127,14 +135,19 @@ class _CompileListener(event.Listener):
             self._tell()
 
     def finish(self) -> None:
-        """After compiling: say ``(total, total)`` once, unless that was the last word."""
-        if self.compiled and self._told != len(self.kernels):
-            self._tell(len(self.kernels))
+        """After compiling: say ``(total, total)`` once, unless that was the last word
+        (open-ended: ``(ready, ready)``)."""
+        total = self.ready() if self.open_ended else len(self.kernels)
+        if self.compiled and self._told != (total, total):
+            self._tell(total, total)
 
-    def _tell(self, done: int | None = None) -> None:
-        self._told = self.ready() if done is None else done
+    def _tell(self, done: int | None = None, total: int | None = None) -> None:
+        done = self.ready() if done is None else done
+        if total is None:
+            total = 0 if self.open_ended else len(self.kernels)
+        self._told = (done, total)
         if self.progress is not None:
-            self.progress(self._told, len(self.kernels))
+            self.progress(done, total)
 
 
 def warm_up(progress: Progress | None = None) -> int:
@@ -148,13 +161,15 @@ def warm_up(progress: Progress | None = None) -> int:
 
 
 def compile_watched(kernels: Sequence[CPUDispatcher], run: Callable[[], object],
-                    progress: Progress | None = None) -> int:
+                    progress: Progress | None = None, open_ended: bool = False) -> int:
     """Call ``run()``, telling ``progress(done, total)`` of every compile of ``kernels``.
 
     Returns the number of compiles (0 when every kernel ``run`` reached came
     from the cache). If any ran, the last call is ``progress(total, total)``.
+    ``open_ended``: ``run`` reaches only some of ``kernels``, how many is not known; the
+    total is told as 0 until the last call, ``progress(ready, ready)``.
     """
-    listener = _CompileListener(kernels, progress)
+    listener = _CompileListener(kernels, progress, open_ended)
     with event.install_listener("numba:compile", listener), fewer_scans():
         run()
     listener.finish()
@@ -224,8 +239,6 @@ def _game_kernels() -> None:
     """The games' own kernels, with the arrays their stages pass (the particles' read-only
     columns, rows of their own): the rope game's cut pieces (``kernels.calm``), the goo
     game's crawlers (``kernels.riders``)."""
-    import numpy as np
-
     from .components import Anchor, Particle
     from .kernels.calm import calm_pieces
     from .kernels.riders import ride_links
@@ -261,8 +274,6 @@ def _crawlers(world: Any) -> None:
     """The goo crawl's frame (``kernels.riders.crawl_frame``) with the types its stage
     passes: a link of the structure, a ball crawling on it and one walking to it; and the
     goo balls' rows and links (``kernels.structure.members``)."""
-    import numpy as np
-
     from .components import Spring
     from .kernels.riders import crawl_frame
     from .kernels.structure import members
@@ -361,17 +372,7 @@ def parallel_warm_up(progress: Progress | None = None) -> int:
     """
     if (os.cpu_count() or 1) < 2 or not cache_is_cold():
         return warm_up(progress)
-    import numba
-
-    env = dict(os.environ)
-    if numba.config.CACHE_DIR:  # a folder chosen for this run (numba_cache) or by the user
-        env["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
-    helper = subprocess.Popen(
-        [sys.executable, "-c", "from ecsgoo.warmup import _rigid_half as s; s()"],
-        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+    helper = _helper("_rigid_half")
 
     def both_halves() -> None:
         try:
@@ -381,6 +382,143 @@ def parallel_warm_up(progress: Progress | None = None) -> int:
         _step_tiny_scene()
 
     return compile_watched(physics_kernels(), both_halves, progress)
+
+
+def game_warm_up(game: Any, progress: Progress | None = None) -> int:
+    """``warm_up`` for ``game`` (an ``ecsgoo.Game``) about to be played: what its first
+    ten seconds of play reach compile here (``first_frames``), and every kernel in a helper
+    process at a low priority, which goes on while the game plays (stopped when this
+    process ends; the next start goes on from what it wrote). A kernel the game reaches
+    later loads from what the helper wrote, or compiles then if it has not got there yet.
+
+    A game starts after about a third of the compile of every kernel (BENCHMARKS.md).
+    Returns this process's compiles; from a warm cache, nothing. With one core,
+    ``warm_up`` (a helper would take the game's core).
+    """
+    if not cache_is_cold():
+        return 0
+    if (os.cpu_count() or 1) < 2:
+        return warm_up(progress)
+    # the helper starts with the kernels of the game's kind (particles, or bodies alone):
+    # what a later moment or level of it is likeliest to reach
+    store = game.world.store
+    start_background("rigid" if store.bodies.n and not store.particles.n else "soft")
+    return compile_watched(physics_kernels(), lambda: first_frames(game), progress,
+                           open_ended=True)
+
+
+def first_frames(game: Any, frames: int = 600) -> None:
+    """Reach what the first ``frames`` frames (ten seconds) of playing ``game`` reach, on a
+    rehearsal that leaves it as it was: a new game of its kind continuing a copy of its
+    world (``Game.adopt``, ``World.clone``), played by its first bot if it has one (drops,
+    cuts, placed balls), then something grabbed and let go and the pointer's queries; and
+    sleeping's kernels if the world sleeps. A game that cannot be made again from its
+    kind, level and seed (a user's own) rehearses on the copy of its world alone."""
+    twin = _rehearsal(game)
+    bot = twin.bots[0] if twin.bots else None
+    try:
+        for _ in range(frames):
+            if bot is not None and twin.status().result == "running":
+                twin.bot_act(bot)
+            twin.step()
+        world = twin.world
+        held = _something_to_grab(world)
+        if held is not None:
+            world.grab(*held)
+            world.step()
+            world.release()
+        _ask(world)
+    finally:
+        twin.world.close()
+    if game.world.sleep:
+        _sleepers()
+
+
+def _rehearsal(game: Any) -> Any:
+    """A game of ``game``'s kind, level and seed continuing a copy of its world; if it
+    cannot be made so, a bare ``Game`` with no bots, rules or handlers on the copy."""
+    from .game import Game
+
+    try:
+        twin = type(game)(level=game.level, seed=game.seed)
+    except Exception:  # noqa: BLE001 - any game's own constructor: the rehearsal is a help
+        twin = Game.__new__(Game)
+        twin.bots, twin._world = (), None
+    built = twin._world
+    twin.adopt(game.world.clone())
+    if built is not None and twin.world is not built:
+        built.close()
+    return twin
+
+
+def _something_to_grab(world: Any) -> tuple[int, float, float] | None:
+    """A particle or body that moves (not pinned, not static) and where it is, or None."""
+    st = world.store
+    for table in (st.particles, st.bodies):
+        free = np.flatnonzero(table.cols["w"][: table.n] > 0)
+        if len(free):
+            x, y = table.cols["pos"][free[0]]
+            return int(table.cols["entity"][free[0]]), float(x), float(y)
+    return None
+
+
+#: The helper that compiles in the background while a game plays (``start_background``).
+_background: subprocess.Popen | None = None
+
+
+def start_background(first: str = "soft") -> subprocess.Popen:
+    """Start the background helper (``_in_background``) unless one is running; it stops
+    when this process ends."""
+    global _background
+    if _background is None or _background.poll() is not None:
+        _background = _helper("_in_background", first, os.getpid())
+        atexit.unregister(stop_background)  # registered once however many start
+        atexit.register(stop_background)
+    return _background
+
+
+def stop_background() -> None:
+    """Stop the background helper, if it is still compiling."""
+    if _background is not None and _background.poll() is None:
+        _background.terminate()
+        _background.wait()
+
+
+def _in_background(first: str, parent: int) -> None:
+    """``game_warm_up``'s helper process, at a low priority: the games' own kernels (a
+    rope's cut, goo's crawlers), the ``first`` half of the tiny scene, then all of it;
+    then the marker that says the cache is warm (``cache_is_cold``). It ends when its
+    ``parent`` process does, however that ends (``stop_background`` needs an orderly exit)."""
+    if hasattr(os, "nice"):
+        os.nice(10)
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    with fewer_scans():
+        _game_kernels()
+        _step_tiny_scene(first)
+        _step_tiny_scene()
+    cache_is_cold()
+
+
+def _end_with(parent: int) -> None:
+    """End this process as soon as ``parent`` has ended (this one is handed on: its parent
+    id changes)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def _helper(name: str, *args: Any) -> subprocess.Popen:
+    """A Python process calling this module's ``name(*args)`` (plain values), with this
+    process's kernel cache folder and this checkout on its path, its output discarded."""
+    env = dict(os.environ)
+    if numba.config.CACHE_DIR:  # a folder chosen for this run (numba_cache) or by the user
+        env["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+    return subprocess.Popen(
+        [sys.executable, "-c", f"from ecsgoo.warmup import {name}; {name}(*{args!r})"],
+        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
 
 
 def _rigid_bodies(world: Any) -> int:
@@ -420,9 +558,10 @@ def _ask(world: Any) -> None:
 
 
 class TerminalProgress:
-    """A ``Progress`` on ``stream`` (stderr): ``ecsgoo: MESSAGE n/N`` redrawn in place on a
-    terminal (at most 4× a second), and where ``stream`` is not one (a pipe, a log) only a
-    few whole lines: at the start, each quarter, and ``done in … s``."""
+    """A ``Progress`` on ``stream`` (stderr): ``ecsgoo: MESSAGE n/N`` (``n ready`` while the
+    total is not known) redrawn in place on a terminal (at most 4× a second), and where
+    ``stream`` is not one (a pipe, a log) only a few whole lines: at the start, each
+    quarter of a known total, and ``done in … s``."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
@@ -437,14 +576,17 @@ class TerminalProgress:
             self.start = now
         elif done < total and not self._due(now, done, total) or self._quarter == 4:
             return  # not worth a redraw, or "done" said already
+        elif not total and not (self.terminal and now - self.shown >= 0.25):
+            return  # an unknown total: a redraw on a terminal now and then, no log lines
         self.shown = now
-        if done == total:
+        finished = done == total > 0
+        if finished:
             self._quarter = 4
-        line = f"ecsgoo: {MESSAGE} {done}/{total}"
-        if done == total:
+        line = f"ecsgoo: {MESSAGE} {done}/{total}" if total else f"ecsgoo: {MESSAGE} {done} ready"
+        if finished:
             line += f" done in {now - self.start:.1f} s"
         if self.terminal:
-            self.stream.write("\r" + line + ("\n" if done == total else ""))
+            self.stream.write("\r" + line + ("\n" if finished else ""))
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
@@ -461,11 +603,13 @@ class TerminalProgress:
         return False
 
 
-def terminal_warm_up(stream: TextIO | None = None) -> int:
-    """``warm_up`` with its progress on ``stream`` (stderr) when the cache is cold; else
-    nothing at all. Returns how many kernels compiled."""
+def terminal_warm_up(stream: TextIO | None = None, game: Any = None) -> int:
+    """The warm-up with its progress on ``stream`` (stderr) when the cache is cold; else
+    nothing at all: ``game_warm_up`` for a ``game`` about to be played, else
+    ``parallel_warm_up``. Returns how many kernels compiled here."""
     if not cache_is_cold():
         return 0
     settle()  # a compile makes garbage by the gigabyte: the collector back on for it
+    if game is not None:
+        return game_warm_up(game, TerminalProgress(stream))
     return parallel_warm_up(TerminalProgress(stream))
-

@@ -166,7 +166,8 @@ def run_headless(game: Game, frames: int = 600, bot: str | None = None,
     if record_path:
         check_output(record_path, "recording")
     if progress:
-        terminal_warm_up()  # first run only: says on stderr that the kernels compile
+        # first run only: says on stderr that the kernels compile (what this game needs first)
+        terminal_warm_up(game=game)
     player = Player(game, bot)
     player.headless = True
     player.sounds.silent = True  # the names are kept (tests read them); no driver is touched

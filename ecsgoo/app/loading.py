@@ -1,7 +1,9 @@
 """The loading screen: the physics kernels compile in the background while the window draws.
 
 Only on a first run (a cold numba cache, see ``ecsgoo.warmup``): the kernels
-compile in a worker thread, and the window keeps drawing "compiling the physics
+compile in a worker thread (what a game's first second of play needs, ``game_warm_up``, the rest
+in a helper process meanwhile; with no game yet, all of them, ``parallel_warm_up``), and
+the window keeps drawing "compiling the physics
 kernels (first run only)…" with a progress bar. numba spends most of a compile
 in LLVM, which releases the GIL, so the window redraws at its usual rate.
 
@@ -13,10 +15,11 @@ window (Esc and closing still work) and gives them back when the kernels are rea
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from ..startup import settle
-from ..warmup import MESSAGE, TerminalProgress, cache_is_cold, warm_up
+from ..warmup import MESSAGE, TerminalProgress, cache_is_cold, game_warm_up, parallel_warm_up
 from .draw import Draw
 
 _BACKGROUND = (14, 16, 26)
@@ -30,7 +33,8 @@ LOADING_DRAW_RATE = 1 / 15
 
 
 class LoadingScreen:
-    """Event handlers pushed on ``window`` until ``warm_up`` has finished in a worker thread.
+    """Event handlers pushed on ``window`` until the warm-up has finished in a worker thread
+    (``game_warm_up`` for a ``game`` about to be played, else ``parallel_warm_up``).
 
     ``done``/``total`` count the kernels ready; the terminal gets the same line
     (``TerminalProgress``). The window redraws at ``LOADING_DRAW_RATE`` meanwhile,
@@ -38,8 +42,10 @@ class LoadingScreen:
     window's next update.
     """
 
-    def __init__(self, window: Any, title: str, draw_rate: float = 1 / 60) -> None:
+    def __init__(self, window: Any, title: str, draw_rate: float = 1 / 60,
+                 game: Any = None) -> None:
         self.window, self.title, self._draw_rate = window, title, draw_rate
+        self.game = game
         self.done, self.total = 0, 0
         self.error: BaseException | None = None
         self._terminal = TerminalProgress()
@@ -51,12 +57,13 @@ class LoadingScreen:
         self._worker.start()
 
     @classmethod
-    def open_if_cold(cls, window: Any, title: str) -> LoadingScreen | None:
-        """A loading screen on ``window`` if the kernel cache is cold, else ``None``."""
+    def open_if_cold(cls, window: Any, title: str, game: Any = None) -> LoadingScreen | None:
+        """A loading screen on ``window`` if the kernel cache is cold, else ``None``
+        (``game``: the game about to be played, if any)."""
         if not cache_is_cold():
             return None
         settle()  # a compile makes garbage by the gigabyte: the collector back on for it
-        return cls(window, title)
+        return cls(window, title, game=game)
 
     @property
     def finished(self) -> bool:
@@ -65,7 +72,10 @@ class LoadingScreen:
 
     def _compile(self) -> None:
         try:
-            warm_up(self._progress)
+            if self.game is not None:
+                game_warm_up(self.game, self._progress)
+            else:
+                parallel_warm_up(self._progress)
         except BaseException as exc:  # handed to the main thread, raised there
             self.error = exc
 
@@ -86,7 +96,9 @@ class LoadingScreen:
     def on_draw(self) -> bool:
         self.window.clear(color=_BACKGROUND)
         self.window.default_camera.use()
-        draw_loading(self._draw, self.title, self.done, self.total, *self.window.get_size())
+        swing = time.monotonic() % 2.0  # the open-ended bar's block: there and back in 2 s
+        draw_loading(self._draw, self.title, self.done, self.total, *self.window.get_size(),
+                     phase=swing if swing <= 1.0 else 2.0 - swing)
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
@@ -102,8 +114,12 @@ class LoadingScreen:
 
 
 def draw_loading(draw: Draw, title: str, done: int, total: int, width: int,
-                 height: int) -> None:
-    """The screen: ``title``, the message, and a bar filled ``done / total`` (window px)."""
+                 height: int, phase: float = 0.0) -> None:
+    """The screen: ``title``, the message, and a bar filled ``done / total`` (window px).
+
+    A total of 0 (not known: a game's warm-up, ``warmup.game_warm_up``) shows a block
+    a quarter of the bar long, ``phase`` (0–1) of the way along, and how many are ready.
+    """
     x, y = (width - BAR_WIDTH) / 2, height / 2 - BAR_HEIGHT / 2
     draw.set_pixel(1.0)
     draw.text(width / 2, y + 70, title, _TEXT, 20, anchor_x="center", bold=True)
@@ -111,6 +127,11 @@ def draw_loading(draw: Draw, title: str, done: int, total: int, width: int,
     draw.rect(x, y, BAR_WIDTH, BAR_HEIGHT, _TRACK)
     if total:
         draw.rect(x, y, BAR_WIDTH * min(done / total, 1.0), BAR_HEIGHT, _BAR)
-    count = f"{done} / {total} kernels" if total else "starting…"
+    else:
+        block = BAR_WIDTH / 4
+        draw.rect(x + (BAR_WIDTH - block) * min(max(phase, 0.0), 1.0), y, block, BAR_HEIGHT,
+                  _BAR)
+    count = (f"{done} / {total} kernels" if total else f"{done} kernels ready" if done else
+             "starting…")
     draw.text(width / 2, y - 28, count, _DIM, 11, anchor_x="center")
     draw.flush()

@@ -51,7 +51,8 @@ class PlayerWindow(arcade.Window):
             title = f"ecsgoo — {game.title}"
         super().__init__(width, height, title, resizable=True, update_rate=1 / 120, **window)
         # first run only: the kernels compile behind a loading screen, the game waits
-        self.loading = LoadingScreen.open_if_cold(self, title)
+        self.loading = LoadingScreen.open_if_cold(
+            self, title, game=self.player.game if self.player is not None else None)
 
     def pick(self, picked: tuple[Any, ...]) -> None:
         """Do what the launcher picked: play a level, play a user's level, or edit one."""

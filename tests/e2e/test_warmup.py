@@ -10,9 +10,11 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numba
+import pytest
 
 from ecsgoo import warmup
 
@@ -76,6 +78,36 @@ new = sorted(q for q, _ in now - seen)
 print(json.dumps({"new": new, "late": late, "games": sorted(GAMES)}))
 """
 
+# A game's rehearsal (``warmup.first_frames``) loads what its first fifteen seconds of
+# play reach: its bot playing, a ball or body dragged at 5 s, sleep setting in (jelly's at
+# frames 100-199). Each game in a process of its own, so one game's play cannot hide another's miss.
+REHEARSED = """
+import json
+from ecsgoo import warmup
+import ecsgoo.app.games as registry
+from ecsgoo.game import GAMES
+
+registry.discover()
+game = GAMES[{name!r}](level=1, seed=0)
+before = game.world.state_hash()
+warmup.first_frames(game)
+assert game.world.state_hash() == before, "the rehearsal touched the game's world"
+kernels = warmup.physics_kernels()
+seen = {{(k.__qualname__, s) for k in kernels for s in k.signatures}}
+for frame in range(900):
+    if game.bots:
+        game.bot_act(game.bots[0])
+    if frame == 300:
+        held = warmup._something_to_grab(game.world)
+        if held is not None:
+            game.world.grab(*held)
+    if frame == 340:
+        game.world.release()
+    game.step()
+now = {{(k.__qualname__, s) for k in kernels for s in k.signatures}}
+print(json.dumps({{"late": sorted(q for q, _ in now - seen), "frame": game.world.frame}}))
+"""
+
 
 def _python(code: str, **env: str) -> dict:
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -97,6 +129,12 @@ def test_after_the_warm_up_no_game_compiles_or_meets_a_new_kernel_signature():
     assert seen["games"] and {"goo", "jelly", "rope", "suika"} <= set(seen["games"])
     # a kernel signature the tiny scene missed would be loaded or compiled during play
     assert seen["new"] == [] and seen["late"] == []
+
+
+@pytest.mark.parametrize("name", ["goo", "jelly", "rope", "suika"])
+def test_a_games_rehearsal_loads_what_its_first_fifteen_seconds_of_play_reach(name):
+    seen = _python(REHEARSED.format(name=name))
+    assert seen["late"] == [] and seen["frame"] > 0
 
 
 def test_after_the_warm_up_the_cache_is_warm():
@@ -153,6 +191,16 @@ def test_a_fresh_cache_is_cold_compiles_with_progress_then_is_warm(tmp_path):
     assert second == {"cold": False, "compiled": 0, "calls": [], "cold_after": False}
 
 
+def test_an_open_ended_compile_tells_no_total_until_its_end(tmp_path):
+    (tmp_path / "tiny.py").write_text(TINY.format(extra=""))
+    code = DETECT.format(folder=str(tmp_path)).replace(
+        "lambda done, total: calls.append([done, total]))",
+        "lambda done, total: calls.append([done, total]), open_ended=True)").replace(
+        "(tiny.twice(1.0), tiny.total(np.ones(3)))", "tiny.twice(1.0)")
+    seen = _python(code, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    assert seen["compiled"] == 1 and seen["calls"] == [[0, 0], [1, 0], [1, 1]]
+
+
 def test_a_changed_kernel_file_makes_the_cache_cold_again(tmp_path):
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     (tmp_path / "tiny.py").write_text(TINY.format(extra=""))
@@ -189,6 +237,24 @@ def test_not_on_a_terminal_the_progress_is_a_few_whole_lines():
     assert lines[-1].startswith(f"ecsgoo: {warmup.MESSAGE} 120/120 done in")
 
 
+def test_an_open_ended_count_says_how_many_are_ready_then_done():
+    out = io.StringIO()
+    show = warmup.TerminalProgress(out)
+    for done in range(60):  # a game's warm-up: how many it will reach is not known
+        show(done, 0)
+        show(done, 0)
+    show(60, 60)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"ecsgoo: {warmup.MESSAGE} 0 ready" and len(lines) == 2
+    assert lines[1].startswith(f"ecsgoo: {warmup.MESSAGE} 60/60 done in")
+    term = _Terminal()
+    show = warmup.TerminalProgress(term)
+    show(0, 0)
+    show(5, 5)
+    assert term.getvalue().startswith(f"\recsgoo: {warmup.MESSAGE} 0 ready\r")
+    assert term.getvalue().count("\n") == 1
+
+
 def test_a_warm_cache_prints_nothing():
     warmup.warm_up()
     out = io.StringIO()
@@ -204,3 +270,35 @@ def test_a_warm_headless_run_prints_no_compile_line_and_ends_with_the_json(tmp_p
     assert run.returncode == 0, run.stderr[-2000:]
     assert "compiling" not in run.stderr
     assert json.loads(run.stdout.strip().splitlines()[-1])["frames"] == 1
+
+
+def test_the_helper_ends_when_its_parent_does():
+    # a parent that starts the waiting helper's twin and ends at once, killed or not
+    code = ("import os, subprocess, sys; subprocess.Popen([sys.executable, '-c', 'import "
+            "os; print(os.getpid(), flush=True); from ecsgoo.warmup import _end_with; "
+            "_end_with(%d); import time; time.sleep(60)' % os.getpid()], "
+            "stdout=sys.stdout, stderr=subprocess.DEVNULL)")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    assert parent.wait(timeout=60) == 0
+    for _ in range(100):  # it looks twice a second
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(child, 9)
+    raise AssertionError("the helper outlived its parent")
+
+
+def test_the_background_helper_runs_this_module_and_stops_with_this_process(monkeypatch):
+    helper = warmup._helper("physics_kernels")
+    assert helper.wait(timeout=120) == 0
+    started = []
+    monkeypatch.setattr(warmup, "_helper", lambda name, *args: started.append(args) or
+                        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
+    monkeypatch.setattr(warmup, "_background", None)
+    first = warmup.start_background("rigid")
+    assert warmup.start_background("soft") is first and started == [("rigid", os.getpid())]
+    warmup.stop_background()
+    assert first.poll() is not None

@@ -60,6 +60,23 @@ def test_the_screen_draws_the_title_the_message_and_a_bar_filled_done_over_total
     assert (above.max(axis=2) > 200).sum() > 500, "the title and message are drawn"
 
 
+def test_a_count_with_no_total_yet_swings_a_block_along_the_bar(window):
+    import arcade
+
+    win, _ = window
+    x0, row = (800 - BAR_WIDTH) // 2, 600 - (300 + 1)
+    for phase, lit, dark in ((0.0, x0 + 10, x0 + BAR_WIDTH - 10),
+                             (1.0, x0 + BAR_WIDTH - 10, x0 + 10)):
+        win.clear(color=(0, 0, 0))
+        win.default_camera.use()
+        draw_loading(Draw(), "ecsgoo — Test", 12, 0, 800, 600, phase=phase)
+        image = np.asarray(arcade.get_image(0, 0, 800, 600).convert("RGB"), float)
+        assert tuple(image[row, lit]) == loading._BAR, phase
+        assert tuple(image[row, dark]) == loading._TRACK, phase
+    below = image[600 - (300 - 10):]
+    assert (below.max(axis=2) > 100).sum() > 50, "the count of kernels ready is drawn"
+
+
 def test_while_loading_input_is_held_back_and_afterwards_it_reaches_the_window(window):
     import arcade
 
@@ -79,12 +96,24 @@ def test_an_error_while_compiling_is_raised_in_the_window(window, monkeypatch):
     def broken(progress):
         raise RuntimeError("no compiler")
 
-    monkeypatch.setattr(loading, "warm_up", broken)
+    monkeypatch.setattr(loading, "parallel_warm_up", broken)
     win, _ = window
     screen = LoadingScreen(win, "test")
     _until_finished(screen)
     with pytest.raises(RuntimeError, match="no compiler"):
         _send(win, "on_update", 1 / 60)
+
+
+def test_a_game_about_to_be_played_is_warmed_up_its_way(window, monkeypatch):
+    seen = []
+    monkeypatch.setattr(loading, "game_warm_up", lambda game, progress: seen.append(game))
+    monkeypatch.setattr(loading, "cache_is_cold", lambda: True)
+    win, _ = window
+    game = object()
+    screen = LoadingScreen.open_if_cold(win, "test", game=game)
+    _until_finished(screen)
+    _send(win, "on_update", 1 / 60)
+    assert seen == [game]
 
 
 def test_the_screen_opens_only_on_a_cold_cache(window, monkeypatch):

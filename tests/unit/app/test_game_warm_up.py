@@ -1,0 +1,66 @@
+"""A game's first start on a cold kernel cache (``warmup.game_warm_up``): its rehearsal
+compiles here, the rest in a helper behind it; the rehearsal leaves the game untouched.
+
+That the rehearsal reaches what play reaches, and the helper process:
+``tests/e2e/test_warmup.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecsgoo import warmup
+
+
+def _goo() -> Any:
+    import ecsgoo.app.games as registry
+    from ecsgoo.game import GAMES
+
+    registry.discover()
+    return GAMES["goo"](level=1, seed=0)
+
+
+def test_a_cold_start_of_a_game_compiles_its_rehearsal_here_and_the_rest_behind(monkeypatch):
+    calls: list[Any] = []
+    monkeypatch.setattr(warmup, "cache_is_cold", lambda kernels=None: True)
+    monkeypatch.setattr(warmup.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(warmup, "start_background", lambda first: calls.append(first))
+    monkeypatch.setattr(warmup, "first_frames", lambda game: calls.append(game))
+    game = _goo()
+    warmup.game_warm_up(game)
+    assert calls == ["soft", game]  # goo is particles: their kernels first behind the game
+    calls.clear()
+    monkeypatch.setattr(warmup, "warm_up", lambda progress=None: calls.append("all") or 0)
+    monkeypatch.setattr(warmup.os, "cpu_count", lambda: 1)
+    warmup.game_warm_up(game)
+    assert calls == ["all"]  # one core: everything first, no helper to take the game's core
+    monkeypatch.setattr(warmup, "cache_is_cold", lambda kernels=None: False)
+    calls.clear()
+    assert warmup.game_warm_up(game) == 0 and calls == []
+
+
+def test_terminal_warm_up_of_a_game_goes_the_games_way(monkeypatch):
+    seen: list[Any] = []
+    monkeypatch.setattr(warmup, "cache_is_cold", lambda kernels=None: True)
+    monkeypatch.setattr(warmup, "game_warm_up", lambda game, progress: seen.append(game) or 0)
+    game = _goo()
+    warmup.terminal_warm_up(game=game)
+    assert seen == [game]
+
+
+def test_a_rehearsal_leaves_the_game_as_it_was():
+    game = _goo()
+    world, before, state = game.world, game.world.state_hash(), game.rng.getstate()
+    warmup.first_frames(game, frames=30)
+    assert game.world is world and world.state_hash() == before
+    assert game.rng.getstate() == state and world.frame == 0
+
+
+def test_a_game_that_cannot_be_made_again_rehearses_on_its_world_alone():
+    from ecsgoo.game import Game
+
+    game = _goo()
+    odd = Game.__new__(type("Odd", (type(game),), {"__init__": lambda self, **kw: 1 / 0}))
+    odd.__dict__.update(game.__dict__)
+    twin = warmup._rehearsal(odd)
+    assert type(twin) is Game and twin.bots == () and twin.world is not game.world
+    twin.world.close()
