@@ -28,7 +28,7 @@ from ..systems.pipeline import STAGES
 from ..world import World
 from .builtins import BUILTINS, BY_NAME, TABLES, Builtin
 from .columns import block, file_columns
-from .fields import Hook, make, read_row, references
+from .fields import Hook, make, parameters, read_row, references
 from .registry import COMPONENTS, RESOURCES, component_codec
 from .schema import REFUSED, Where, show, suggest
 from .write import FORMAT_VERSION, kind_defaults
@@ -275,7 +275,7 @@ def _pipeline(entries: Any, spec: Spec, where: Where) -> None:
                    "must be registered with systems.register_stage before loading", "stage")
         w = where.at(f"pipeline stage {k + 1} ({name})")
         settings = {key: v for key, v in t.items() if key not in ("stage", "state")}
-        params = inspect.signature(cls).parameters
+        params = parameters(cls)
         for key, value in settings.items():
             if key not in params:
                 w.fail(f"unknown setting{suggest(key, params)}", key)

@@ -27,6 +27,7 @@ from ..systems.pipeline import STAGES
 from ..world import World
 from .builtins import BUILTINS, BY_NAME, TABLES, Builtin, builtin_of
 from .columns import UNBACKED_ROWS
+from .fields import parameters
 from .registry import _plain, component_codec, resource_codec
 from .schema import Where
 
@@ -147,7 +148,7 @@ def _stage(stage: Any, world: World, where: Where) -> dict[str, Any]:
         where.fail(f"{type(stage).__qualname__} (name {name!r}) is not registered with "
                    "systems.register_stage, so a saved pipeline could not load it")
     out: dict[str, Any] = {"stage": name}
-    params = inspect.signature(type(stage)).parameters
+    params = parameters(type(stage))
     ranges = FIELDS.get(type(stage).__name__, {})
     for key, value in stage.settings().items():
         if value is None:

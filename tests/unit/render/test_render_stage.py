@@ -61,9 +61,10 @@ def test_discs_have_a_smooth_edge(window):
 def _truss(particles: int, seed: int = 0) -> World:
     rng = np.random.default_rng(seed)
     w = World(bounds=(0, 0, 800, 600))
-    ids = [w.create_entity(Particle(*rng.uniform(20, 580, 2), radius=3)) for _ in range(particles)]
-    for k in range(particles - 1):
-        w.create_entity(Spring(ids[k], ids[k + 1]))
+    # in bulk (the same world as one at a time: ``World.create_entities``)
+    ids = w.create_entities([Particle(*rng.uniform(20, 580, 2), radius=3)
+                             for _ in range(particles)])
+    w.create_entities([Spring(ids[k], ids[k + 1]) for k in range(particles - 1)])
     return w
 
 
