@@ -17,16 +17,33 @@ time a compile asks to link the kernel (numba's ``_get_module_for_linking``); an
 an environment of a numba module not imported yet a globals dict holding its name only
 (what pickling it again reads). Where the object is not ELF (macOS, Windows) the bitcode
 is parsed as numba does.
+
+Two more of numba's costs at every start, of no use after the first (``load_lazily``
+sets them up too): its runtime library (``NRT_incref``, ``NRT_decref``…, which every
+kernel's machine code calls) was compiled from LLVM IR in each process (~24 ms): it is
+kept as object code beside the kernels' entries (``keep_the_runtime``); and a function's
+signature was read twice as numba made each of the ~300 dispatchers (~20 ms:
+``signatures_once``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import os
+import pickle
 import struct
 import sys
+import weakref
 from typing import Any
 
+import llvmlite
 import llvmlite.binding as ll
-from numba.core import codegen, environment
+import numba
+from numba.core import codegen, environment, utils
+from numba.core.runtime import nrtdynmod
+
+from . import numba_cache
 
 #: ELF: the magic, 64-bit little-endian objects (what numba makes on x86-64 and arm64 Linux).
 _ELF64_LE = b"\x7fELF\x02\x01"
@@ -91,6 +108,88 @@ def load_lazily() -> None:
     global _numbas_rebuild_env
     _numbas_rebuild_env = environment._rebuild_env
     environment._rebuild_env = _rebuild_env
+    keep_the_runtime()
+    signatures_once()
+
+
+def keep_the_runtime() -> None:
+    """numba's runtime library loaded from object code kept in the kernels' cache folder
+    (``runtime_file``), compiled as numba does and kept the first time, or whenever the
+    file is missing, unreadable, changed since it was written (its checksum) or made by
+    another numba, llvmlite or CPU (its identity)."""
+    if getattr(nrtdynmod.compile_nrt_functions, "_ecsgoo", False):
+        return
+    nrtdynmod.compile_nrt_functions = _runtime
+    _runtime._ecsgoo = True  # type: ignore[attr-defined]
+
+
+def _runtime(ctx: Any) -> Any:
+    """``nrtdynmod.compile_nrt_functions(ctx)`` through the kept file (``keep_the_runtime``)."""
+    ident = runtime_identity(ctx)
+    path = runtime_file(ident)
+    try:
+        with open(path, "rb") as f:
+            kept, payload = numba_cache.unframe(f.read(), path)
+        if kept == ident:
+            return ctx.codegen().unserialize_library(pickle.loads(payload))
+    except Exception:  # noqa: BLE001 - anything wrong with the file: compiled as numba does
+        pass
+    ir_mod, library = nrtdynmod.create_nrt_module(ctx)
+    library.enable_object_caching()  # (numba's own compile does not keep the object)
+    library.add_ir_module(ir_mod)
+    library.finalize()
+    data = numba_cache.frame(ident, pickle.dumps(library.serialize_using_object_code()))
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        part = f"{path}.{os.getpid()}.part"
+        with open(part, "wb") as f:
+            f.write(data)
+        os.replace(part, path)  # whole or not at all, whoever reads it meanwhile
+    except OSError:  # a read-only folder: compiled again next time, as numba does
+        pass
+    return library
+
+
+def runtime_identity(ctx: Any) -> bytes:
+    """What the kept runtime is valid for: numba's and llvmlite's versions and the
+    machine code's target (numba's ``magic_tuple``: triple, CPU name, CPU features)."""
+    return repr((numba.__version__, llvmlite.__version__,
+                 ctx.codegen().magic_tuple())).encode()
+
+
+def runtime_file(ident: bytes) -> str:
+    """Where the runtime is kept: beside the kernels' entries (``NUMBA_CACHE_DIR`` or the
+    kernels' ``__pycache__``), named for its identity."""
+    folder = numba.config.CACHE_DIR or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "kernels", "__pycache__")
+    name = hashlib.sha256(ident).hexdigest()[:16]
+    return os.path.join(folder, f"numba-runtime-{numba.__version__}-{name}.nbo")
+
+
+def signatures_once() -> None:
+    """numba reads a function's signature (``inspect.signature``) twice as it makes a
+    dispatcher of it, and again when it compiles: read once a function, kept as long as
+    the function lives (a signature cannot change)."""
+    if getattr(utils.pysignature, "_ecsgoo", False):
+        return
+    read = utils.pysignature
+    kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def pysignature(obj: Any, *args: Any, **kwargs: Any) -> inspect.Signature:
+        if args or kwargs:
+            return read(obj, *args, **kwargs)
+        try:
+            return kept[obj]
+        except (KeyError, TypeError):  # not yet; or not hashable or weakly referable
+            sig = read(obj)
+            try:
+                kept[obj] = sig
+            except TypeError:
+                pass
+            return sig
+
+    pysignature._ecsgoo = True  # type: ignore[attr-defined]
+    utils.pysignature = pysignature
 
 
 #: numba's own ``_rebuild_env`` (``load_lazily`` keeps it: environments of ecsgoo's modules,

@@ -238,3 +238,62 @@ def test_a_cached_kernel_loads_without_its_bitcode_until_a_compile_links_it(tmp_
     assert run("load") == ["6.0", "False", "False"], "compiled the first time"
     assert run("load") == ["6.0", "True", "False"], "loaded: no bitcode parsed"
     assert run("link") == ["6.0", "True", "False", "8.5", "True"], "parsed as a compile links it"
+
+
+# numba's runtime library (``lazy_load.keep_the_runtime``): kept in the cache folder by the
+# first process, read by the next; a file that changed or is another machine's is not
+# used. ``compiled`` says whether this process compiled it (numba's ``create_nrt_module``).
+RUNTIME = """
+import json, sys
+import numpy as np
+from numba.core.runtime import nrtdynmod
+made = []
+own = nrtdynmod.create_nrt_module
+nrtdynmod.create_nrt_module = lambda ctx: made.append(1) or own(ctx)
+import ecsgoo  # (its kernels' set-up keeps the runtime)
+from numba import njit
+
+@njit
+def grown(n):
+    out = np.zeros(n)  # an array made in the kernel: the runtime's allocation and counts
+    for k in range(n):
+        out[k] = k * 0.5
+    return out
+
+total = float(grown(10).sum())  # (compiled here: the runtime is started first)
+print(json.dumps({"compiled": bool(made), "sum": total}))
+"""
+
+
+def _runtime_run(cache: Path) -> dict:
+    import json
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, "-c", RUNTIME], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_numbas_runtime_is_compiled_once_then_read_unless_its_file_changed(tmp_path):
+    first = _runtime_run(tmp_path)
+    kept = list(tmp_path.glob("numba-runtime-*.nbo"))
+    assert first == {"compiled": True, "sum": 22.5} and len(kept) == 1
+    assert _runtime_run(tmp_path) == {"compiled": False, "sum": 22.5}
+    data = bytearray(kept[0].read_bytes())
+    data[len(data) // 2] ^= 0x10  # a bit flipped: its checksum fails, compiled again
+    kept[0].write_bytes(bytes(data))
+    assert _runtime_run(tmp_path) == {"compiled": True, "sum": 22.5}
+    assert _runtime_run(tmp_path) == {"compiled": False, "sum": 22.5}  # written whole again
+
+
+def test_a_runtime_kept_for_another_machine_is_not_used(tmp_path):
+    from ecsgoo import lazy_load
+
+    _runtime_run(tmp_path)
+    kept = next(tmp_path.glob("numba-runtime-*.nbo"))
+    ident, payload = numba_cache.unframe(kept.read_bytes(), str(kept))
+    other = ident.replace(b"'x86-64", b"'other").replace(b"x86_64", b"elsewhere")
+    assert other != ident and lazy_load.runtime_file(other) != str(kept)
+    kept.write_bytes(numba_cache.frame(other, payload))  # right checksum, wrong identity
+    assert _runtime_run(tmp_path) == {"compiled": True, "sum": 22.5}

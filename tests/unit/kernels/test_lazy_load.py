@@ -71,3 +71,24 @@ def test_an_environment_of_a_numba_module_not_imported_is_rebuilt_without_it():
     # one of ecsgoo's own (or of an imported module): its module's globals, as numba does
     mine = environment._rebuild_env("ecsgoo.lazy_load", [], "ecsgoo_test_env_lazy_load_2")
     assert mine.globals is sys.modules["ecsgoo.lazy_load"].__dict__
+
+
+def test_numba_reads_a_functions_signature_once_and_the_same_as_inspect():
+    import inspect
+
+    from numba.core import utils
+
+    def f(a, b=2, *rest, c, **more):
+        return a
+
+    first = utils.pysignature(f)
+    assert first is utils.pysignature(f) and first == inspect.signature(f)
+
+    class Unhashable:
+        __hash__ = None
+
+        def __call__(self, x, y=1):
+            return x
+
+    assert utils.pysignature(Unhashable()) == inspect.signature(Unhashable())
+    assert utils.pysignature(len) == inspect.signature(len)
