@@ -462,6 +462,16 @@ def _something_to_grab(world: Any) -> tuple[int, float, float] | None:
     return None
 
 
+def compile_behind_if_cold() -> bool:
+    """On a cold cache, start the background helper (every kernel, at a low priority) and
+    say so; the launcher opens meanwhile, and a game picked from it warms up its own way
+    (``game_warm_up``: what the helper has written loads)."""
+    if not cache_is_cold():
+        return False
+    start_background("soft")
+    return True
+
+
 #: The helper that compiles in the background while a game plays (``start_background``).
 _background: subprocess.Popen | None = None
 

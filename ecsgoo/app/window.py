@@ -12,6 +12,7 @@ from typing import Any
 
 from ..game import Game, new_seed
 from ..startup import settle
+from ..warmup import compile_behind_if_cold
 from .audio import quiet_audio
 from .loading import LoadingScreen
 from .player import Player, window_size
@@ -50,9 +51,14 @@ class PlayerWindow(arcade.Window):
             self.player.on_menu = self.menu
             title = f"ecsgoo — {game.title}"
         super().__init__(width, height, title, resizable=True, update_rate=1 / 120, **window)
-        # first run only: the kernels compile behind a loading screen, the game waits
-        self.loading = LoadingScreen.open_if_cold(
-            self, title, game=self.player.game if self.player is not None else None)
+        # first run only: a game waits behind a loading screen for what its first seconds
+        # reach (the rest compiles behind it); the launcher opens at once, every kernel
+        # compiling in a helper process meanwhile, and a game picked waits for its own
+        self.loading: LoadingScreen | None = None
+        if self.player is not None:
+            self.loading = LoadingScreen.open_if_cold(self, title, game=self.player.game)
+        else:
+            compile_behind_if_cold()
 
     def pick(self, picked: tuple[Any, ...]) -> None:
         """Do what the launcher picked: play a level, play a user's level, or edit one."""
@@ -88,6 +94,8 @@ class PlayerWindow(arcade.Window):
         self.editor.on_leave = lambda: self.leave_editor(name)
         self.set_caption(f"ecsgoo edit — {editor.game.title}")
         self.set_size(*self.editor.size)
+        # a first run: every kernel (a play-test may reach any) before the editor takes input
+        self.loading = LoadingScreen.open_if_cold(self, f"edit — {editor.game.title}")
 
     def leave_editor(self, name: str) -> None:
         """The editor's Esc: back to the game's level select."""
@@ -112,6 +120,8 @@ class PlayerWindow(arcade.Window):
         self.player.on_menu = self.menu
         self.set_caption(f"ecsgoo — {game.title}")
         self.set_size(*self.player.size)
+        # a first run: what the game's first seconds reach, unless the helper wrote it
+        self.loading = LoadingScreen.open_if_cold(self, f"ecsgoo — {game.title}", game=game)
 
     def menu(self) -> None:
         """Back to the launcher (its level select of the game just played)."""

@@ -64,3 +64,24 @@ def test_a_game_that_cannot_be_made_again_rehearses_on_its_world_alone():
     twin = warmup._rehearsal(odd)
     assert type(twin) is Game and twin.bots == () and twin.world is not game.world
     twin.world.close()
+
+
+def test_on_a_first_run_the_launcher_opens_at_once_and_a_picked_game_waits_for_its_own(
+        monkeypatch):
+    from ecsgoo.app import loading, window
+
+    started: list[str] = []
+    opened: list[Any] = []
+    monkeypatch.setattr(warmup, "cache_is_cold", lambda kernels=None: True)
+    monkeypatch.setattr(warmup, "start_background", lambda first="soft": started.append(first))
+    monkeypatch.setattr(loading.LoadingScreen, "open_if_cold",
+                        classmethod(lambda cls, win, title, game=None: opened.append(game)))
+    win = window.PlayerWindow()
+    try:
+        assert win.loading is None and started == ["soft"] and opened == []
+        win.start("goo", 1)
+        assert opened == [win.player.game]  # its rehearsal behind a loading screen
+        win.edit("goo", 1)
+        assert opened[-1] is None  # the editor: every kernel first (a play-test reaches any)
+    finally:
+        win.close()
