@@ -477,17 +477,25 @@ def _start_seconds(cache: str, png: str) -> tuple[float, float]:
 
 
 def bench_startup(warm_runs: int = 5) -> list[Row]:
-    """Start-up to the first frame: cold (empty numba cache: every kernel compiles) and warm."""
+    """Start-up to the first frame: cold (empty numba cache: what goo's first ten seconds
+    reach compiles, the rest in a helper behind it) and warm (every kernel cached)."""
+    import subprocess
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         cache, png = os.path.join(tmp, "numba"), os.path.join(tmp, "first.png")
         cold, _ = _start_seconds(cache, png)
+        # the cold start's helper ended with it: the rest compiled now, as it would have
+        subprocess.run([sys.executable, "-c", "from ecsgoo import warmup; "
+                        "warmup.parallel_warm_up()"], cwd=os.path.join(HERE, ".."),
+                       env={**os.environ, "NUMBA_CACHE_DIR": cache}, check=True,
+                       capture_output=True)
         runs = [_start_seconds(cache, png) for _ in range(warm_runs)]
     first = statistics.median(r[0] for r in runs)
     whole = statistics.median(r[1] for r in runs)
-    return [("start-up, cold cache (every kernel compiles), goo to its first frame",
-             f"{cold:.1f} s", "says so while it compiles (terminal and window)"),
+    return [("start-up, cold cache (what goo's first ten seconds reach compiles, the rest "
+             "behind it), goo to its first frame", f"{cold:.1f} s",
+             "says so while it compiles (terminal and window)"),
             (f"start-up, warm cache, goo to its first frame (median of {warm_runs})",
              f"{first:.2f} s (process gone at {whole:.2f} s)", "target ≤ 1 s")]
 
