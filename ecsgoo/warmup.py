@@ -579,9 +579,11 @@ class TerminalProgress:
         self.start: float | None = None
         self.shown = 0.0
         self._quarter = -1
+        self.open_ended = False  # told a total of 0: a game's warm-up (the rest behind it)
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
+        self.open_ended = self.open_ended or not total
         if self.start is None:
             self.start = now
         elif done < total and not self._due(now, done, total) or self._quarter == 4:
@@ -595,6 +597,8 @@ class TerminalProgress:
         line = f"ecsgoo: {MESSAGE} {done}/{total}" if total else f"ecsgoo: {MESSAGE} {done} ready"
         if finished:
             line += f" done in {now - self.start:.1f} s"
+            if self.open_ended:
+                line += " (the rest compile in the background)"
         if self.terminal:
             self.stream.write("\r" + line + ("\n" if finished else ""))
         else:

@@ -247,6 +247,7 @@ def test_an_open_ended_count_says_how_many_are_ready_then_done():
     lines = out.getvalue().splitlines()
     assert lines[0] == f"ecsgoo: {warmup.MESSAGE} 0 ready" and len(lines) == 2
     assert lines[1].startswith(f"ecsgoo: {warmup.MESSAGE} 60/60 done in")
+    assert lines[1].endswith(" s (the rest compile in the background)")
     term = _Terminal()
     show = warmup.TerminalProgress(term)
     show(0, 0)
