@@ -20,9 +20,9 @@ is parsed as numba does.
 
 Two more of numba's costs at every start, of no use after the first (``load_lazily``
 sets them up too): its runtime library (``NRT_incref``, ``NRT_decref``…, which every
-kernel's machine code calls) was compiled from LLVM IR in each process (~24 ms): it is
+kernel's machine code calls) was compiled from LLVM IR in each process (~35 ms): it is
 kept as object code beside the kernels' entries (``keep_the_runtime``); and a function's
-signature was read twice as numba made each of the ~300 dispatchers (~20 ms:
+signature was read twice as numba made each of the ~330 dispatchers (~30 ms:
 ``signatures_once``).
 """
 

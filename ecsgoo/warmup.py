@@ -413,14 +413,18 @@ def first_frames(game: Any, frames: int = 600) -> None:
     world (``Game.adopt``, ``World.clone``), played by its first bot if it has one (drops,
     cuts, placed balls), then something grabbed and let go and the pointer's queries; and
     sleeping's kernels if the world sleeps. A game that cannot be made again from its
-    kind, level and seed (a user's own) rehearses on the copy of its world alone."""
+    kind, level and seed (a user's own) rehearses on the copy of its world alone; one
+    whose rehearsal raises stops there (play shows the error where it happens)."""
     twin = _rehearsal(game)
     bot = twin.bots[0] if twin.bots else None
     try:
-        for _ in range(frames):
-            if bot is not None and twin.status().result == "running":
-                twin.bot_act(bot)
-            twin.step()
+        try:
+            for _ in range(frames):
+                if bot is not None and twin.status().result == "running":
+                    twin.bot_act(bot)
+                twin.step()
+        except Exception:  # noqa: BLE001 - a bot's or a game's error is play's to show,
+            pass  # where it happens: the rehearsal stops with what it compiled so far
         world = twin.world
         held = _something_to_grab(world)
         if held is not None:

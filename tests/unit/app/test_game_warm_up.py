@@ -85,3 +85,17 @@ def test_on_a_first_run_the_launcher_opens_at_once_and_a_picked_game_waits_for_i
         assert opened[-1] is None  # the editor: every kernel first (a play-test reaches any)
     finally:
         win.close()
+
+
+def test_a_rehearsal_that_raises_stops_there_and_the_game_is_left_as_it_was(monkeypatch):
+    game = _goo()
+    before = game.world.state_hash()
+    calls = []
+
+    def broken(self, name):
+        calls.append(name)
+        raise RuntimeError("a broken bot")
+
+    monkeypatch.setattr(type(game), "bot_act", broken)
+    warmup.first_frames(game, frames=30)  # no error: play shows it, where it happens
+    assert calls == ["builder"] and game.world.state_hash() == before
