@@ -11,11 +11,17 @@ it makes its window. Called later it does nothing (the driver is chosen).
 Headless runs get pyglet's silent driver only: ``arcade.Sound(...).play()``
 works and makes no sound. Windowed runs try the real drivers in pyglet's order
 and fall back to silence, with the C libraries' error messages switched off.
+
+``pyglet.media``'s import also probes for FFmpeg: three ``ctypes.util.find_library``
+lookups of a library most machines lack, each running ``ldconfig``, ``gcc`` and ``ld``
+to find nothing (~19 ms each here, a twentieth of a warm start). ``quiet_audio`` makes
+a lookup of a name already looked up in this process give the answer it gave.
 """
 
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import os
 import sys
 from typing import Any
@@ -35,6 +41,7 @@ def quiet_audio(headless: bool | None = None) -> None:
     Otherwise the real drivers are tried with ALSA's and OpenAL Soft's messages
     off; one that fails leaves pyglet on the silent driver, as before.
     """
+    find_libraries_once()
     if "pyglet.media" in sys.modules:
         return
     if headless is None:
@@ -47,6 +54,23 @@ def quiet_audio(headless: bool | None = None) -> None:
     # OpenAL Soft reads its log level when it is loaded; a user's own setting wins
     os.environ.setdefault("ALSOFT_LOGLEVEL", "0")
     _silence_alsa()
+
+
+def find_libraries_once() -> None:
+    """``ctypes.util.find_library(name)`` answered once a name in this process (a library
+    found or missing a moment ago is so now), for every caller."""
+    found = ctypes.util.find_library
+    if getattr(found, "_ecsgoo", False):
+        return
+    answers: dict[str, str | None] = {}
+
+    def find_library(name: str) -> str | None:
+        if name not in answers:
+            answers[name] = found(name)
+        return answers[name]
+
+    find_library._ecsgoo = True  # type: ignore[attr-defined]
+    ctypes.util.find_library = find_library
 
 
 def _silence_alsa() -> None:

@@ -91,3 +91,26 @@ def test_every_game_makes_its_sounds_when_its_bot_plays():
         for _ in range(240):
             player.step()
         assert sounds <= {n for n, _ in player.sounds.played}, name
+
+
+def test_a_library_looked_up_once_is_not_looked_up_again(monkeypatch):
+    """pyglet's FFmpeg probe asks three times for libraries most machines lack (~19 ms
+    each): the answers are kept for the process."""
+    import ctypes.util
+
+    from ecsgoo.app import audio
+
+    asked: list[str] = []
+
+    def lookup(name):
+        asked.append(name)
+        return "libGL.so.1" if name == "GL" else None
+
+    monkeypatch.setattr(ctypes.util, "find_library", lookup)
+    audio.find_libraries_once()
+    found = ctypes.util.find_library
+    assert [found("avutil"), found("GL"), found("avutil"), found("GL")] == \
+        [None, "libGL.so.1", None, "libGL.so.1"]
+    assert asked == ["avutil", "GL"]
+    audio.find_libraries_once()  # once: the kept answers stay
+    assert ctypes.util.find_library is found
