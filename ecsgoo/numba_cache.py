@@ -20,6 +20,16 @@ or an upgrade, a cached caller ran its callees' old code (a segfault, seen).
 So an ecsgoo kernel's entry is tied to every ecsgoo file that defines kernels
 (``tie_stamps_to_the_package``): any of them changes, all compile again.
 
+numba numbers the functions a process compiles from 1 and writes the number into their
+symbol names (``run_quicksort1[abi:v312]``), and a kernel's entry carries its own copy of
+every function it calls under that name. Two processes compiling at once (the two
+halves of the first run's warm-up, a game's rehearsal beside its helper) number
+alike, so two entries could hold different functions of one name — numba's quicksort
+made for ``np.sort`` in one, for ``np.argsort`` in the other (same factory, same
+argument types) — and a process loading both ran one in place of the other: wrong
+sorts, then a segfault in the islands' kernels (seen in CI). ``distinct_names`` starts
+each process's numbering at a random offset, so no two processes' names meet.
+
 numba types a constant argument of a call from one compiled function to another as a
 literal (``Literal[int](1)``, ``Literal[bool](True)``) and compiles the callee once per
 literal value: ``collide_convex(..., circle, 1, ...)`` and ``(..., capsule, 2, ...)`` each
@@ -37,6 +47,7 @@ import hashlib
 import itertools
 import os
 import pickle
+import secrets
 import struct
 import sys
 import tempfile
@@ -44,9 +55,24 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numba
-from numba.core import caching, dispatcher, types
+from numba.core import bytecode, caching, dispatcher, types
 from numba.core.runtime import rtsys
 from numba.misc.appdirs import AppDirs
+
+#: How many names a process may number before its range could meet another's (numba
+#: numbers ~500 for every ecsgoo kernel); the ranges start at a random multiple of it.
+NAMES_PER_PROCESS = 1 << 24
+
+
+def distinct_names() -> None:
+    """Number this process's compiled functions from a random offset (a multiple of
+    ``NAMES_PER_PROCESS`` below 2**64), not from 1 as every process does (the module
+    docstring); once a process."""
+    ids = bytecode.FunctionIdentity
+    if getattr(ids, "_ecsgoo_distinct", False):
+        return
+    ids._unique_ids = itertools.count(secrets.randbits(40) * NAMES_PER_PROCESS + 1)
+    ids._ecsgoo_distinct = True
 
 
 def writable(path: str) -> bool:

@@ -40,11 +40,13 @@ from ..heap import keep_freed_memory as _keep_freed_memory
 from ..lazy_load import load_lazily as _load_lazily
 from ..numba_cache import calls_without_literals as _calls_without_literals
 from ..numba_cache import check_each_folder_once as _check_each_folder_once
+from ..numba_cache import distinct_names as _distinct_names
 from ..numba_cache import ensure_writable_cache as _ensure_writable_cache
 from ..numba_cache import tie_stamps_to_the_package as _tie_stamps_to_the_package
 from ..numba_cache import tolerate_corrupt_entries as _tolerate_corrupt_entries
 
 _ensure_writable_cache(_os.path.dirname(__file__))  # before any kernel module is defined
+_distinct_names()  # no two processes' compiled functions share a name (numba_cache)
 _check_each_folder_once()  # numba's cache-folder check: once per folder, not per kernel
 _tolerate_corrupt_entries()
 # a kernel's cache entry goes stale with any of ecsgoo's kernel files (callees included)

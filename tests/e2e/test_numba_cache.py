@@ -299,3 +299,77 @@ def test_a_runtime_kept_for_another_machine_is_not_used(tmp_path):
     assert other != ident and lazy_load.runtime_file(other) != str(kept)
     kept.write_bytes(numba_cache.frame(other, payload))  # right checksum, wrong identity
     assert _runtime_run(tmp_path) == {"compiled": True, "sum": 22.5}
+
+
+# Two processes compiling at once number their functions alike (numba: from 1), and each
+# cache entry carries its callees under those numbered names: numba's quicksort made for
+# ``np.sort`` in one entry and for ``np.argsort`` in another could share a name, and a
+# process loading both ran one for the other (``numba_cache.distinct_names``). ``pad``
+# functions compiled first line the argsort process's numbering up with the sort
+# process's (with numba 0.68 a pad of 3 did: the argsort gave indices out of bounds).
+SORTS = """
+import numpy as np
+from numba import njit
+
+@njit(cache=True)
+def sorted_copy(a):
+    return np.sort(a)
+
+@njit(cache=True)
+def order(a):
+    return np.argsort(a)
+"""
+
+SORTS_RUN = """
+import json, sys
+import numpy as np
+import ecsgoo.kernels  # (ecsgoo's numba set-up)
+from numba import njit
+import sorts_y
+x = np.array([5.0, -1.0, 3.0, 2.0, 9.0, 0.5, 7.0, 1.0] * 3)
+mode, pad = sys.argv[1], int(sys.argv[2])
+for _ in range(pad):
+    njit(lambda v: v + 1)(1.0)
+out = {}
+if mode in ("sort", "both"):
+    out["sort"] = sorts_y.sorted_copy(x).tolist() == np.sort(x).tolist()
+if mode in ("argsort", "both"):
+    i = sorts_y.order(x)
+    out["argsort"] = bool(i.min() >= 0 and i.max() < len(x) and (x[i] == np.sort(x)).all())
+print(json.dumps(out))
+"""
+
+
+def test_entries_compiled_by_two_processes_never_run_each_others_functions(tmp_path):
+    import json
+    import shutil
+
+    (tmp_path / "sorts_y.py").write_text(SORTS)
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}"}
+
+    def run(cache: Path, mode: str, pad: int = 0) -> dict:
+        proc = subprocess.run([sys.executable, "-c", SORTS_RUN, mode, str(pad)],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                              env={**env, "NUMBA_CACHE_DIR": str(cache)})
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    sorted_only = tmp_path / "sorted"
+    assert run(sorted_only, "sort") == {"sort": True}
+    for pad in (2, 3, 4):
+        cache = tmp_path / f"pad{pad}"
+        shutil.copytree(sorted_only, cache)
+        assert run(cache, "argsort", pad) == {"argsort": True}
+        assert run(cache, "both") == {"sort": True, "argsort": True}, pad
+
+
+def test_each_process_numbers_its_functions_from_its_own_offset():
+    from numba.core import bytecode
+
+    code = ("import ecsgoo.kernels; from numba.core import bytecode; "
+            "print(next(bytecode.FunctionIdentity._unique_ids))")
+    starts = [int(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                 text=True, cwd=ROOT, check=True).stdout) for _ in range(2)]
+    here = next(bytecode.FunctionIdentity._unique_ids)
+    assert len({s // numba_cache.NAMES_PER_PROCESS for s in (*starts, here)}) == 3
+    assert all(s > numba_cache.NAMES_PER_PROCESS for s in starts)
