@@ -158,10 +158,11 @@ def runtime_identity(ctx: Any) -> bytes:
 
 
 def runtime_file(ident: bytes) -> str:
-    """Where the runtime is kept: beside the kernels' entries (``NUMBA_CACHE_DIR`` or the
-    kernels' ``__pycache__``), named for its identity."""
-    folder = numba.config.CACHE_DIR or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "kernels", "__pycache__")
+    """Where the runtime is kept: where numba caches the kernels (``NUMBA_CACHE_DIR``, else
+    the first writable of ``numba_cache.candidates``), named for its identity."""
+    places = numba_cache.candidates(os.path.join(os.path.dirname(__file__), "kernels"))
+    folder = numba.config.CACHE_DIR or next(
+        (p for p in places if numba_cache.writable(p)), places[0])
     name = hashlib.sha256(ident).hexdigest()[:16]
     return os.path.join(folder, f"numba-runtime-{numba.__version__}-{name}.nbo")
 

@@ -590,10 +590,9 @@ class TerminalProgress:
         self.open_ended = self.open_ended or not total
         if self.start is None:
             self.start = now
-        elif done < total and not self._due(now, done, total) or self._quarter == 4:
+        elif (done < total or not total) and not self._due(now, done, total) \
+                or self._quarter == 4:
             return  # not worth a redraw, or "done" said already
-        elif not total and not (self.terminal and now - self.shown >= 0.25):
-            return  # an unknown total: a redraw on a terminal now and then, no log lines
         self.shown = now
         finished = done == total > 0
         if finished:
@@ -611,9 +610,11 @@ class TerminalProgress:
 
     def _due(self, now: float, done: int, total: int) -> bool:
         """Whether an update is worth showing: a redraw a quarter second after the last
-        on a terminal, a newly reached quarter elsewhere."""
+        on a terminal, a newly reached quarter of a known total elsewhere."""
         if self.terminal:
             return now - self.shown >= 0.25
+        if not total:
+            return False
         quarter = 4 * done // total
         if quarter > max(self._quarter, 0):
             self._quarter = quarter
