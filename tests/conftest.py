@@ -10,6 +10,7 @@ ones even out the end.
 """
 
 import functools
+import gc
 import os
 import sys
 import tempfile
@@ -51,6 +52,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: (not _end_to_end(item), item.get_closest_marker("slow") is None))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the collection imported (numba's types and kernels, arcade, hypothesis, the
+    test modules) lives as long as the process: frozen out of the collector's scans, and
+    its young generation scanned every 10,000 new objects, not 700 (a test makes worlds
+    of thousands of small objects). The fast subset's collections: ~1.8 s of each
+    worker's ~30 s, ~0.6 s so (BENCHMARKS.md, "The test suite")."""
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

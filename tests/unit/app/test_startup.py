@@ -16,14 +16,16 @@ TOY = str(Path(__file__).resolve().parents[2] / "toygame.py")
 
 @pytest.fixture(autouse=True)
 def _collector_as_found():
-    """Each test starts with the collector on and leaves it on, nothing frozen by it (nor
-    by the import: ``paused(keep=True)``)."""
+    """Each test starts with the collector on, nothing frozen by it (nor by the import:
+    ``paused(keep=True)``, nor the session: ``conftest.pytest_collection_finish``), and
+    leaves it on with what exists frozen again, as the session had it."""
     assert gc.isenabled()
     gc.unfreeze()
     yield
     startup.settle()
     gc.enable()
     gc.unfreeze()
+    gc.freeze()
 
 
 def test_paused_nests_and_restores():
