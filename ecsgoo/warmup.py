@@ -485,7 +485,7 @@ def start_background(first: str = "soft") -> subprocess.Popen:
     when this process ends."""
     global _background
     if _background is None or _background.poll() is not None:
-        _background = _helper("_in_background", first, os.getpid())
+        _background = _helper("_in_background", first, os.getpid(), pipe=True)
         atexit.unregister(stop_background)  # registered once however many start
         atexit.register(stop_background)
     return _background
@@ -496,16 +496,19 @@ def stop_background() -> None:
     if _background is not None and _background.poll() is None:
         _background.terminate()
         _background.wait()
+    if _background is not None and _background.stdin is not None:
+        _background.stdin.close()  # (its end of the helper's pipe: ``_end_with``)
 
 
 def _in_background(first: str, parent: int) -> None:
     """``game_warm_up``'s helper process, at a low priority: the games' own kernels (a
     rope's cut, goo's crawlers), the ``first`` half of the tiny scene, then all of it;
     then the marker that says the cache is warm (``cache_is_cold``). It ends when its
-    ``parent`` process does, however that ends (``stop_background`` needs an orderly exit)."""
+    ``parent`` process does, however that ends (``stop_background`` needs an orderly exit):
+    ``start_background`` gives it a pipe on its stdin (``_end_with``)."""
     if hasattr(os, "nice"):
         os.nice(10)
-    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    threading.Thread(target=_end_with, args=(parent, True), daemon=True).start()
     with fewer_scans():
         _game_kernels()
         _step_tiny_scene(first)
@@ -513,17 +516,33 @@ def _in_background(first: str, parent: int) -> None:
     cache_is_cold()
 
 
-def _end_with(parent: int) -> None:
-    """End this process as soon as ``parent`` has ended (this one is handed on: its parent
-    id changes)."""
+def _end_with(parent: int, piped: bool = False) -> None:
+    """End this process as soon as ``parent`` has ended: this one is handed on (its parent
+    id changes: POSIX), or, if ``piped``, the pipe on its stdin ends (the parent's end is
+    closed as the parent ends, however it ends: Windows too, where a process is not
+    handed on and its parent id stays)."""
+    if piped:
+        threading.Thread(target=_exit_at_end_of, args=(sys.stdin,), daemon=True).start()
     while os.getppid() == parent:
         time.sleep(0.5)
     os._exit(0)
 
 
-def _helper(name: str, *args: Any) -> subprocess.Popen:
+def _exit_at_end_of(stream: TextIO) -> None:
+    """``os._exit(0)`` once ``stream`` ends (nothing is ever written to it)."""
+    try:
+        while stream.buffer.read(4096):
+            pass
+    except (OSError, ValueError):  # a broken pipe (Windows), a closed stream: ended too
+        pass
+    os._exit(0)
+
+
+def _helper(name: str, *args: Any, pipe: bool = False) -> subprocess.Popen:
     """A Python process calling this module's ``name(*args)`` (plain values), with this
-    process's kernel cache folder and this checkout on its path, its output discarded."""
+    process's kernel cache folder and this checkout on its path, its output discarded;
+    with ``pipe``, a pipe on its stdin that this process keeps open and never writes to
+    (``_end_with``)."""
     env = dict(os.environ)
     if numba.config.CACHE_DIR:  # a folder chosen for this run (numba_cache) or by the user
         env["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR
@@ -531,7 +550,8 @@ def _helper(name: str, *args: Any) -> subprocess.Popen:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
     return subprocess.Popen(
         [sys.executable, "-c", f"from ecsgoo.warmup import {name}; {name}(*{args!r})"],
-        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        env=env, stdin=subprocess.PIPE if pipe else subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
 
 

@@ -292,14 +292,26 @@ def test_the_helper_ends_when_its_parent_does():
     raise AssertionError("the helper outlived its parent")
 
 
+def test_the_helper_ends_when_the_pipe_its_parent_holds_ends():
+    # what ends it where a process is not handed on as its parent ends (Windows): its
+    # parent, this test, stays; only the pipe on its stdin ends
+    child = subprocess.Popen([sys.executable, "-c", "from ecsgoo.warmup import _end_with; "
+                              f"_end_with({os.getpid()}, True); import time; time.sleep(60)"],
+                             stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    assert child.poll() is None  # the pipe open: it waits
+    child.stdin.close()
+    assert child.wait(timeout=30) == 0  # (else it sleeps a minute)
+
+
 def test_the_background_helper_runs_this_module_and_stops_with_this_process(monkeypatch):
     helper = warmup._helper("physics_kernels")
     assert helper.wait(timeout=120) == 0
     started = []
-    monkeypatch.setattr(warmup, "_helper", lambda name, *args: started.append(args) or
-                        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
+    monkeypatch.setattr(warmup, "_helper", lambda name, *args, pipe=False: started.append(
+        (*args, pipe)) or subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
     monkeypatch.setattr(warmup, "_background", None)
     first = warmup.start_background("rigid")
-    assert warmup.start_background("soft") is first and started == [("rigid", os.getpid())]
+    assert warmup.start_background("soft") is first and started == [("rigid", os.getpid(), True)]
     warmup.stop_background()
     assert first.poll() is not None
