@@ -485,6 +485,8 @@ def start_background(first: str = "soft") -> subprocess.Popen:
     when this process ends."""
     global _background
     if _background is None or _background.poll() is not None:
+        if _background is not None and _background.stdin is not None:
+            _background.stdin.close()  # (the last one's pipe: it has ended)
         _background = _helper("_in_background", first, os.getpid(), pipe=True)
         atexit.unregister(stop_background)  # registered once however many start
         atexit.register(stop_background)
@@ -529,9 +531,13 @@ def _end_with(parent: int, piped: bool = False) -> None:
 
 
 def _exit_at_end_of(stream: TextIO) -> None:
-    """``os._exit(0)`` once ``stream`` ends (nothing is ever written to it)."""
+    """``os._exit(0)`` once ``stream`` ends (nothing is ever written to it); nothing if
+    there is no stream (a process started without one)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        return
     try:
-        while stream.buffer.read(4096):
+        while buffer.read(4096):
             pass
     except (OSError, ValueError):  # a broken pipe (Windows), a closed stream: ended too
         pass

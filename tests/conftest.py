@@ -59,7 +59,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     test modules) lives as long as the process: frozen out of the collector's scans, and
     its young generation scanned every 10,000 new objects, not 700 (a test makes worlds
     of thousands of small objects). The fast subset's collections: ~1.8 s of each
-    worker's ~30 s, ~0.6 s so (BENCHMARKS.md, "The test suite")."""
+    worker's ~30 s, ~0.5 s so (BENCHMARKS.md, stop 58)."""
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
 
