@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import limits
-from ..flags import kinematic, watched
+from ..flags import any_set, kinematic, watched
 from ..kernels.coloring import COLORS
 from ..kernels.contact_rows import (
     CF,
@@ -493,10 +493,13 @@ def _particle_contacts(world: World, found: ContactGraph, h: float, grid: Any,
     """Contacts of bodies with particles, from row ``first`` on; returns the end row."""
     st = world.store
     c, pc = st.bodies.cols, st.particles.cols
+    meets = _meets_particles(st)
+    if not any_set(meets[: st.bodies.n]):  # every body static (a ground of bodies, discs
+        return first  # on it): the kernel would find none (``particles_on_static`` does)
     shape = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
     for _ in range(2):
         count = particle_contacts(st.bodies.n, c["pos"], c["prev"], c["angle"], c["prev_angle"],
-                                  _meets_particles(st), c["extent"], c["group"], c["layer"],
+                                  meets, c["extent"], c["group"], c["layer"],
                                   c["mask"],
                                   c["friction"], c["restitution"], *shape, pc["pos"],
                                   pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"],
