@@ -139,14 +139,17 @@ def _runtime(ctx: Any) -> Any:
     library.add_ir_module(ir_mod)
     library.finalize()
     data = numba_cache.frame(ident, pickle.dumps(library.serialize_using_object_code()))
+    part = f"{path}.{os.getpid()}.part"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        part = f"{path}.{os.getpid()}.part"
         with open(part, "wb") as f:
             f.write(data)
         os.replace(part, path)  # whole or not at all, whoever reads it meanwhile
-    except OSError:  # a read-only folder: compiled again next time, as numba does
-        pass
+    except OSError:  # a read-only folder, a full disk: compiled again next time, as numba does
+        try:
+            os.unlink(part)  # (a part written, if any)
+        except OSError:
+            pass
     return library
 
 

@@ -485,8 +485,7 @@ def start_background(first: str = "soft") -> subprocess.Popen:
     when this process ends."""
     global _background
     if _background is None or _background.poll() is not None:
-        if _background is not None and _background.stdin is not None:
-            _background.stdin.close()  # (the last one's pipe: it has ended)
+        stop_background()  # (the last one has ended: its pipe closed)
         _background = _helper("_in_background", first, os.getpid(), pipe=True)
         atexit.unregister(stop_background)  # registered once however many start
         atexit.register(stop_background)
@@ -494,12 +493,14 @@ def start_background(first: str = "soft") -> subprocess.Popen:
 
 
 def stop_background() -> None:
-    """Stop the background helper, if it is still compiling."""
-    if _background is not None and _background.poll() is None:
+    """Stop the background helper, if it is still compiling, and close its pipe."""
+    if _background is None:
+        return
+    if _background.poll() is None:
         _background.terminate()
         _background.wait()
-    if _background is not None and _background.stdin is not None:
-        _background.stdin.close()  # (its end of the helper's pipe: ``_end_with``)
+    if _background.stdin is not None:
+        _background.stdin.close()  # (this process's end of it: ``_end_with``)
 
 
 def _in_background(first: str, parent: int) -> None:

@@ -92,3 +92,22 @@ def test_numba_reads_a_functions_signature_once_and_the_same_as_inspect():
 
     assert utils.pysignature(Unhashable()) == inspect.signature(Unhashable())
     assert utils.pysignature(len) == inspect.signature(len)
+
+
+def test_a_runtime_that_cannot_be_written_leaves_no_part_behind(tmp_path, monkeypatch):
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.registry import cpu_target
+
+    from ecsgoo import lazy_load
+
+    kept = tmp_path / "numba-runtime.nbo"
+    monkeypatch.setattr(lazy_load, "runtime_file", lambda ident: str(kept))
+
+    def full_disk(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(lazy_load.os, "replace", full_disk)
+    with global_compiler_lock:  # (as numba calls it)
+        library = lazy_load._runtime(cpu_target.target_context)
+    assert library.get_pointer_to_function("NRT_incref")  # compiled as numba does
+    assert list(tmp_path.iterdir()) == []  # neither the file nor a part of it
