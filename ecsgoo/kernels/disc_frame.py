@@ -5,7 +5,9 @@ Each substep is what the solver stages do for particles without bodies, areas, s
 outlines, in their order and with the same kernels: Integrate (``integrate``), Project's
 springs and chains (``sweep_springs``, ``solve_chains``, ``rounds`` a substep), then
 Collide: the soft disc contacts found at the frame's first substep (``disc_substep``),
-then the level's segments, polygons and bounds (``collide_level``). Called from Python,
+then the static bodies (``rigid.particles_on_static``, in a world whose bodies are all
+static: a ground of anchored boxes) and the level's segments, polygons and bounds
+(``collide_level``). Called from Python,
 that was some thirty function calls a substep around the arithmetic (a Suika cup of
 a few dozen fruit, a rope of a dozen links). Units: px, s.
 """
@@ -17,8 +19,10 @@ from numba import njit
 
 from .contacts import collide_level
 from .discs import disc_substep, find_frame, outran, remember, warm_from
+from .grid import build_grid, build_grid_without
 from .integrate import integrate
 from .project import project_rounds
+from .rigid import particles_on_static, static_edges
 from .rows import copy_rows
 
 
@@ -30,13 +34,16 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
                   use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
                   chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb,
                   trest, tcompliance, tlam, bpos, bangle, bw, biw, grabbed, from_x, from_y,
-                  to_x, to_y, pull):
+                  to_x, to_y, pull, sb):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``n`` particles:
     integrate under gravity ``(gx, gy)`` and ``force`` (``begun``: substep ``first`` was
     integrated and projected already, its contacts found), the ``m`` disc contacts (``ij``,
     ``cf``, ``soft``, at most ``push_speed`` px/s out, restitution after the last
-    substep above ``bounce_speed``), then the level (``vmin``, ``push``, ``hold``: px a
-    substep; ``since``: room for where each particle was, when there are ``segs``).
+    substep above ``bounce_speed``), then the static bodies (``sb``: a
+    ``frame_args.StaticArgs``, of no rows in a world without bodies) and the level
+    (``vmin``, ``push``, ``hold``: px a substep; ``segs``: the level's segments and the
+    static bodies' edges, ``Collide``'s; ``since``: room for where each particle was,
+    when there are ``segs``).
     Between the two, when ``rounds`` (Project's iterations; 0: no Project, or nothing for
     it), the springs packed at the first substep (``ends``, ``vals``, ``order`` into
     ``lam``) and their ``chains`` (``kernels.chains``; the tether and body columns empty,
@@ -49,6 +56,8 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
     ``Discs.stale`` says after Project), or ``count`` when the frame is done.
     """
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
+    static_w = _static_masses(sb)
+    few = sb.n * n <= ONE_CELL
     for k in range(first, count):
         if k > first or not begun:
             _integrate(k, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed,
@@ -62,10 +71,79 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
             copy_rows(prev, since, n)  # where each was before this substep's contacts
         disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, k == count - 1,
                      bounce_speed)
+        if sb.n:
+            _off_static(sb, static_w, few, n, pos, prev, w, radius, mask, friction,
+                        restitution, vmin, push, hold)
         collide_level(n, pos, prev, w, radius, friction, restitution, vmin, push, hold,
                       True, slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, bounds, use_bounds)
     return count
+
+
+@njit(cache=True)
+def _static_masses(sb):
+    """The static bodies' inverse masses as ``particles_on_static`` takes them
+    (``contacts.static_inverse_masses``: a frozen body is not static, nothing that moves
+    this frame reaches it; such a world has no kinematic body)."""
+    if not sb.any_frozen:
+        return sb.w
+    return np.where(sb.frozen[: len(sb.w)], 1.0, sb.w)
+
+
+@njit(cache=True)
+def _segments(level, sb, static_w):
+    """``contacts.level_and_static_edges`` for the frame: the ``level``'s segments, then the
+    static bodies' edges where they are (they rest all frame)."""
+    k = len(level)
+    if not sb.n:
+        return level[:k]
+    out = np.empty((k + max(8, 2 * len(sb.verts)), 4))
+    out[:k] = level
+    count = static_edges(sb.n, sb.pos, sb.angle, static_w, sb.piece_off, sb.vert_off, sb.verts,
+                         out[k:])
+    return out[: k + min(count, len(out) - k)] if count else level[:k]
+
+
+#: Static bodies × particles up to which ``_off_static`` tests every pair (one cell), not
+#: the pairs of a grid made each substep: the same pairs meet (the grid's cells reach past
+#: any overlap; a frozen particle, in no cell, has no inverse mass: the test skips it).
+ONE_CELL = 64
+
+
+@njit(cache=True)
+def _off_static(sb, static_w, few, n, pos, prev, w, radius, mask, friction, restitution, vmin,
+                push, hold):
+    """Collide's ``_off_static_bodies``: the particles pushed out of the static bodies,
+    over the grid it makes there (``broadphase.solver_particles``: after the disc
+    contacts' substep, frozen rows left out), or one cell of every particle (``few``)."""
+    if few:
+        grid = _one_cell(n)
+    elif sb.any_frozen:
+        grid = build_grid_without(n, pos, radius, sb.slop, sb.pfrozen)
+    else:
+        grid = build_grid(n, pos, radius, sb.slop)
+    x0, y0, cell, gnx, gny, start, items = grid
+    particles_on_static(sb.n, sb.pos, sb.angle, static_w, sb.extent, sb.group, sb.layer,
+                        sb.mask, sb.friction, sb.restitution, sb.piece_off, sb.vert_off,
+                        sb.verts, sb.radius, pos, prev, w, radius, sb.pgroup, sb.player, mask,
+                        friction, restitution, x0, y0, cell, gnx, gny, start, items, vmin,
+                        push, hold)
+
+
+@njit(cache=True)
+def _one_cell(n):
+    """A grid (``grid.build_grid``'s form) of one cell wider than any world holding all
+    ``n`` particles in row order (``broadphase.one_cell``'s, with a finite width: the cell
+    range around a body is arithmetic on it)."""
+    return 0.0, 0.0, 1e300, 1, 1, np.array([0, n], dtype=np.int64), np.arange(n)
+
+
+@njit(cache=True)
+def _rest(sb):
+    """Integrate's rest of the static bodies (``rigid.integrate_bodies``): where they are
+    is where they were."""
+    for i in range(sb.n):
+        sb.prev[i, 0], sb.prev[i, 1], sb.prev_angle[i] = sb.pos[i, 0], sb.pos[i, 1], sb.angle[i]
 
 
 #: Keys up to which ``_sorting_order`` sorts by insertion (a frame's few dozen contacts,
@@ -118,17 +196,19 @@ def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, 
 
 
 @njit(cache=True)
-def disc_frame_held(a, s, any_frozen, ents, old_keys, old, ij, cf, at, reach, since, grabbed,
-                    from_x, from_y, to_x, to_y, pull, out_keys, out_flipped, out_sorted,
-                    kept_keys, kept):
+def disc_frame_held(a, s, sb, any_frozen, ents, old_keys, old, ij, cf, at, reach, since,
+                    grabbed, from_x, from_y, to_x, to_y, pull, out_keys, out_flipped,
+                    out_sorted, kept_keys, kept):
     """The whole frame of ``disc_substeps``' world, its first substep too, with what
     outlives the frame in ``a`` (``frame_args.DiscFrameArgs``), Project's springs, chains,
-    tethers and bodies in ``s`` (``frame_args.SpringArgs``), and the frame's own arguments
-    after them: what the stages do at the first substep — integrate, Project, then
-    Collide's look for the frame's disc contacts (``find_frame`` from where each particle
-    is now, into ``at`` and ``reach``, the rows matched to last frame's ``old_keys``:
-    ``Discs.find``) — then ``disc_substeps`` for the contacts of the first substep and the
-    substeps after it.
+    tethers and bodies in ``s`` (``frame_args.SpringArgs``), the static bodies in ``sb``
+    (``frame_args.StaticArgs``: their edges join the level's segments, except for the
+    look for the disc contacts, as in Collide), and the frame's own arguments after
+    them: what the stages do at the first substep —
+    integrate, Project, then Collide's look for the frame's disc contacts (``find_frame``
+    from where each particle is now, into ``at`` and ``reach``, the rows matched to last
+    frame's ``old_keys``: ``Discs.find``) — then ``disc_substeps`` for the contacts of the
+    first substep and the substeps after it.
 
     One function, not a call of a flat one with the fields as 95 arguments: each array is
     then counted (numba's reference count) once a frame, not twice.
@@ -146,7 +226,7 @@ def disc_frame_held(a, s, any_frozen, ents, old_keys, old, ij, cf, at, reach, si
     frozen, extra, wall, shift, downx, downy = a.frozen, a.extra, a.wall, a.shift, a.downx, a.downy
     pairs, soft, push_speed, bounce_speed = a.pairs, a.soft, a.push_speed, a.bounce_speed
     radius, friction, restitution, mask = a.radius, a.friction, a.restitution, a.mask
-    vmin, push, hold, slop, segs = a.vmin, a.push, a.hold, a.slop, a.segs
+    vmin, push, hold, slop, level_segs = a.vmin, a.push, a.hold, a.slop, a.segs
     seg_surf, seg_layer, poly_off, poly_xy = a.seg_surf, a.seg_layer, a.poly_off, a.poly_xy
     poly_idx, poly_surf, poly_layer = a.poly_idx, a.poly_surf, a.poly_layer
     bounds, use_bounds = a.walls, a.use_bounds
@@ -156,6 +236,8 @@ def disc_frame_held(a, s, any_frozen, ents, old_keys, old, ij, cf, at, reach, si
     tla, tlb, trest, tcompliance, tlam = s.tla, s.tlb, s.trest, s.tcompliance, s.tlam
     bpos, bangle, bw, biw = s.bpos, s.bangle, s.bw, s.biw
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
+    _rest(sb)
+    segs = _segments(level_segs, sb, _static_masses(sb))
     _integrate(0, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
                from_y, to_x, to_y, pull)
     if rounds:
@@ -164,7 +246,7 @@ def disc_frame_held(a, s, any_frozen, ents, old_keys, old, ij, cf, at, reach, si
     copy_rows(pos, at, n)
     m, keys, flipped = find_frame(n, pos, prev, w, radius, group, layer, mask, friction,
                                   restitution, frozen, any_frozen, float(count), extra, bounds,
-                                  use_bounds, segs, h, ij, cf, pairs, seg_surf, seg_layer,
+                                  use_bounds, level_segs, h, ij, cf, pairs, seg_surf, seg_layer,
                                   downx, downy, bounce_speed, ents, wall, shift, reach)
     if m < 0:
         return 0, m, 0
@@ -180,7 +262,7 @@ def disc_frame_held(a, s, any_frozen, ents, old_keys, old, ij, cf, at, reach, si
                       seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                       use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
                       chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw,
-                      grabbed, from_x, from_y, to_x, to_y, pull)
+                      grabbed, from_x, from_y, to_x, to_y, pull, sb)
     done = m if k == count else 0  # the frame's impulses, for the next frame's warm start
     remember(done, keys, flipped, by_key, cf, kept_keys, kept)
     return k, m, done

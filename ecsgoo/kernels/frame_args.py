@@ -256,3 +256,44 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
     a.room_out, a.room_seg, a.room_wa, a.room_wb = room_out, room_seg, room_wa, room_wb
     a.room_na, a.room_nb = room_na, room_nb
     return a
+
+
+@structref.register
+class StaticArgsType(_ArgsType):
+    """``StaticArgs``' numba type (its fields: ``STATIC_FIELDS``)."""
+
+
+class StaticArgs(_Args):
+    """Opaque in Python: made by ``static_args``, read by the disc frame's kernel."""
+
+
+structref.define_boxing(StaticArgsType, StaticArgs)
+
+#: The fields (``kernels.disc_frame._off_static`` reads them): the static bodies' rows (``n``,
+#: 0: none; every body of such a world is static), their poses (and where they were: Integrate
+#: rests them), inverse masses (0), frozen flags, extents, filters, surfaces and shapes
+#: (``rigid.particles_on_static``' arguments), the particles' groups and layers, the grid's
+#: slop (px, ``World.contact_slop``) and whether any row is frozen (the grid leaves frozen
+#: particles out, and frozen bodies are not static).
+STATIC_FIELDS = [
+    ("n", _I), ("pos", _F2), ("prev", _F2), ("angle", _F1), ("prev_angle", _F1), ("w", _F1),
+    ("frozen", _B1), ("extent", _F1),
+    ("group", _I1), ("layer", _I1), ("mask", _I1), ("friction", _F1), ("restitution", _F1),
+    ("piece_off", _I1), ("vert_off", _I1), ("verts", _F2), ("radius", _F1), ("pgroup", _I1),
+    ("player", _I1), ("pfrozen", _B1), ("slop", _F), ("any_frozen", _B),
+]
+STATIC_ARGS = StaticArgsType(STATIC_FIELDS)
+
+
+@njit(cache=True)
+def static_args(n, pos, prev, angle, prev_angle, w, frozen, extent, group, layer, mask, friction,
+                restitution, piece_off, vert_off, verts, radius, pgroup, player, pfrozen, slop,
+                any_frozen):
+    """A ``StaticArgs`` of these (``STATIC_FIELDS``)."""
+    a = structref.new(STATIC_ARGS)
+    a.n, a.pos, a.prev, a.angle, a.prev_angle = n, pos, prev, angle, prev_angle
+    a.w, a.frozen, a.extent = w, frozen, extent
+    a.group, a.layer, a.mask, a.friction, a.restitution = group, layer, mask, friction, restitution
+    a.piece_off, a.vert_off, a.verts, a.radius = piece_off, vert_off, verts, radius
+    a.pgroup, a.player, a.pfrozen, a.slop, a.any_frozen = pgroup, player, pfrozen, slop, any_frozen
+    return a

@@ -3,9 +3,15 @@
 
 The solver stages must be exactly ``Integrate``, ``Project`` (if there) and a soft
 ``Collide`` (of circle pairs or outlines); there are particles, maybe springs (ropes, goo
-strands, links of any kind), and nothing else that a substep solves in Python (no
-bodies, joints, tethers, areas, shapes or outlines), and no profile is taken (a
-grabbed particle is pulled toward the pointer in the kernel, as Integrate pulls it).
+strands, links of any kind) and static bodies (a ground of anchored boxes: what the
+README's first world stands on), and nothing else that a substep solves in Python (no
+bodies that move, joints, tethers, areas, shapes or outlines), and no profile is taken
+(a grabbed particle is pulled toward the pointer in the kernel, as Integrate pulls it).
+Static bodies are Collide's as the stages meet them: their edges join the level's
+segments (``contacts.level_and_static_edges``), and each substep pushes the particles
+out of them (``rigid.particles_on_static``, over the grid Collide would make); they
+rest where they are put (Integrate's ``prev`` of a static body), and they have no
+contacts of their own (the contact graph is left empty, as Collide's look leaves it).
 Then ``whole`` does the first substep's Python — the store made whole, Project's
 springs packed and their chains found, the look for the frame's disc contacts begun —
 and the kernel does the rest: the first substep's integration, springs, contacts found
@@ -31,11 +37,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..flags import any_set, kinematic
 from ..kernels.chains import chain_room, chain_scratch, tether_columns
 from ..kernels.disc_frame import disc_frame_held, disc_substeps
 from ..kernels.discs import room
-from ..kernels.frame_args import disc_frame_args, spring_args
+from ..kernels.frame_args import disc_frame_args, spring_args, static_args
 from . import rigid_frame
+from .contacts import level_and_static_edges
 from .discs import REACH_PX, SHIFT, SLOP_PX, WALL
 from .step import GRAB_PULL, StepContext
 
@@ -58,8 +66,18 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
     st = world.store
     # Collide without pairs or outlines to look for finds no disc contacts at all
     return (collide.soft and (collide.particles or collide.outlines) and st.particles.n > 0
-            and not (st.bodies.n or st.joints.n or st.tethers.n or st.areas.n
-                     or st.shapes.n or len(st.outline_off) > 1))
+            and not (st.joints.n or st.tethers.n or st.areas.n
+                     or st.shapes.n or len(st.outline_off) > 1)
+            and (not st.bodies.n or _static_only(world)))
+
+
+def _static_only(world: World) -> bool:
+    """Whether every body is static (none kinematic, none grabbed): bodies the kernel
+    meets as level geometry."""
+    st = world.store
+    b = st.bodies
+    return (not kinematic(b) and world.grabbed not in st.bslot
+            and not any_set(b.cols["w"][: b.n]))
 
 
 def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, int]:
@@ -80,14 +98,17 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     st.prepare()  # whole, as before each stage
     if len(stages) == 3 and (st.springs.n or st.areas.n or st.shapes.n):
         stages[1]._packed(world)  # the frame's springs and chains (Project's first substep)
-    world.contacts.empty()  # no bodies: what Collide's look at them leaves
+    _no_body_contacts(world)
     discs.begin(world)
-    held, segs = _held(world, ctx, stages)
+    held = _held(world, ctx, stages)
     out = discs.out()
+    # room for where each particle was, for a sweep against segments (the level's or a
+    # static body's edges: the kernel finds those)
+    sweeps = len(world.level.segments) or st.bodies.n
     k, m, done = disc_frame_held(
-        held, _spring_args(world, stages), st.any_frozen, discs.ents, discs.keys,
-        discs.memory, discs.ij, discs.cf, discs.at, discs.reach,
-        np.empty((st.particles.n, 2)) if len(segs) else _NO_ROWS, *_grab(world), *out)
+        held, _spring_args(world, stages), _static_args(world), st.any_frozen, discs.ents,
+        discs.keys, discs.memory, discs.ij, discs.cf, discs.at, discs.reach,
+        np.empty((st.particles.n, 2)) if sweeps else _NO_ROWS, *_grab(world), *out)
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
         discs.ij, discs.cf = room(2 * len(discs.ij))
@@ -111,7 +132,7 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
     c = p.cols
     h, n = ctx.h, p.n
     gx, gy = world.gravity
-    segs = world.level.segments
+    segs = level_and_static_edges(world)
     since = np.empty((n, 2)) if len(segs) else _NO_ROWS
     lvl = world.level
     _, poly_off, poly_xy, poly_idx, _, _, poly_surf, poly_layer = lvl._packed()
@@ -123,7 +144,8 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
                       collide.push_speed * h, max(0.0, collide.hold_speed) * h,
                       SLOP_PX, segs, since, lvl.seg_surf, lvl.seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
-                      world.bounds is not None, *_springs(world, stages), *_grab(world))
+                      world.bounds is not None, *_springs(world, stages), *_grab(world),
+                      _static_args(world))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     return _ended(world, ctx, k, stages)
 
@@ -142,11 +164,48 @@ def _ended(world: World, ctx: StepContext, k: int, stages: Sequence[Stage],
     return ctx.substeps, 0
 
 
-def _held(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[Any, np.ndarray]:
+def _no_body_contacts(world: World) -> None:
+    """What the stages' look at the bodies leaves when none can move: no contact rows of
+    this frame or the last, the store's removals seen (``contacts.find``). (Integrate's
+    rest of the static bodies is the kernel's, ``_rest``.)"""
+    found, st = world.contacts, world.store
+    found.empty()
+    if st.bodies.n:
+        found.removals = found._store_removals = st.removals
+
+
+def _static_args(world: World) -> Any:
+    """The static bodies and what meeting them reads (``rigid.particles_on_static``) in one
+    ``kernels.frame_args.StaticArgs``: kept on ``world.discs`` while they are the very same
+    arrays and counts; one of no rows, made once, for a world without bodies."""
+    st = world.store
+    b = st.bodies
+    if not b.n:
+        if not _NO_STATIC_ARGS:
+            _NO_STATIC_ARGS.append(static_args(0, *_NO_STATIC, 0.0, False))
+        return _NO_STATIC_ARGS[0]
+    p = st.particles
+    # the tables' columns by the tables and their versions (a column is replaced only as
+    # rows come), the shapes by identity (kept alive below, so their ids are no other's)
+    shapes = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
+    key = (b, b.version, b.n, p, p.version, *map(id, shapes), float(world.contact_slop),
+           bool(st.any_frozen))
+    kept = world.discs.static_held
+    if kept is None or kept[0] != key:
+        c, pc = b.cols, p.cols
+        args = static_args(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"],
+                           c["frozen"], c["extent"], c["group"], c["layer"], c["mask"],
+                           c["friction"], c["restitution"], *shapes, pc["group"], pc["layer"],
+                           pc["frozen"], *key[-2:])
+        kept = world.discs.static_held = (key, shapes, args)
+    return kept[2]
+
+
+def _held(world: World, ctx: StepContext, stages: Sequence[Stage]) -> Any:
     """``disc_frame_held``'s first argument: what holds while the particles' rows, the
     World's settings, the substep, Collide's settings, the level and the bounds do, in
     one ``kernels.frame_args.DiscFrameArgs`` (made again when one of those changed: typing
-    its ~40 arrays and numbers once, not every frame); and the level's segments."""
+    its ~40 arrays and numbers once, not every frame)."""
     st, discs, lvl = world.store, world.discs, world.level
     p, collide = st.particles, stages[-1]
     packed, force = lvl._packed(), world.frame_force  # (the forces' buffer grown first)
@@ -168,7 +227,7 @@ def _held(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[Any,
             seg_surf, seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer,
             world.contacts.walls_for(world.bounds), world.bounds is not None)
         discs.held, discs.held_key = (args, force, packed), key
-    return discs.held[0], packed[0]
+    return discs.held[0]
 
 
 def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
@@ -231,6 +290,15 @@ _NO_SPRINGS = (0, np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros(0
                np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros((0, 2)),
                np.zeros(0), np.zeros(0), np.zeros(0))
 _NO_SPRING_ARGS: list[Any] = []
+#: ``_static_args``' arrays of no static bodies (never read: no rows), and their
+#: ``StaticArgs`` (made at its first use).
+_NO_STATIC = (np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0),
+              np.zeros(0, dtype=np.bool_), np.zeros(0),
+              *(np.zeros(0, dtype=np.int64) for _ in range(3)), np.zeros(0),
+              np.zeros(0), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+              np.zeros((0, 2)), np.zeros(0), *(np.zeros(0, dtype=np.int64) for _ in range(2)),
+              np.zeros(0, dtype=np.bool_))
+_NO_STATIC_ARGS: list[Any] = []
 #: No rows (``since`` when there are no segments to sweep against).
 _NO_ROWS = np.zeros((0, 2))
 #: No chains (``st.spring_chains``' form), for a frame without Project's springs.

@@ -22,10 +22,10 @@ from ..kernels.continuous import continuous, may_be_fast
 from ..kernels.discs import held_up
 from ..kernels.outlines import collide_corners, collide_outlines, collide_self
 from ..kernels.pairs import collide_pairs
-from ..kernels.rigid import particles_on_static, static_corners, static_edges
+from ..kernels.rigid import particles_on_static, static_corners
 from ..kernels.rigid_solver import contact_substep
 from ..kernels.stacks import before_solve, shock, stacked
-from ..physics.contacts import HEADROOM, ContactGraph, find
+from ..physics.contacts import HEADROOM, ContactGraph, find, level_and_static_edges
 from ..physics.contacts import static_inverse_masses as _static
 from ..physics.discs import SLOP_PX, Discs
 from .pipeline import Stage, register_stage
@@ -128,7 +128,7 @@ class Collide(Stage):
         # the level's segments and, for particles to meet, the static bodies' edges; where
         # each particle was before this substep's contacts: nothing may cross a segment
         # of the level on its way from there (see collide_segments)
-        segs = _level_segments(world) if n else None
+        segs = level_and_static_edges(world) if n else None
         since = world.store.particles.cols["prev"][:n].copy() if n and len(segs) else None
         grid = self._among_particles(world, h, ctx) if n else None
         # rigid bodies: contacts with each other, the level, the bounds and the particles
@@ -392,20 +392,3 @@ def _outlines_off_static(world: World, vmin: float, push: float, hold: float) ->
                     len(st.outline_off) - 1, st.outline_off, st.outline_idx, pc["pos"],
                     pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"], pc["mask"],
                     pc["friction"], pc["restitution"], vmin, push, hold)
-
-
-def _level_segments(world: World) -> np.ndarray:
-    """The level's segments and the edges of the static bodies now ((k, 4) px): what
-    fast particles are swept against (``contacts.collide_segments``)."""
-    segs = world.level.segments
-    st = world.store
-    b = st.bodies
-    if not b.n or not any_set(b.pinned):
-        return segs
-    c = b.cols
-    k = len(segs)  # the edges written after the level's segments (no stacking after)
-    out = np.empty((k + max(8, 2 * len(st.piece_verts)), 4))
-    out[:k] = segs
-    count = static_edges(b.n, c["pos"], c["angle"], _static(st), st.body_piece_off,
-                         st.piece_vert_off, st.piece_verts, out[k:])
-    return out[: k + min(count, len(out) - k)] if count else segs

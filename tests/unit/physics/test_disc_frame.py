@@ -9,7 +9,7 @@ import pytest
 import spy
 
 import scenes
-from ecsgoo import Anchor, Particle, Spring, World, saving, systems
+from ecsgoo import Anchor, Particle, RigidBody, Spring, World, saving, systems
 from ecsgoo.physics import disc_frame
 
 
@@ -128,7 +128,62 @@ def _one_substep() -> World:
     return w
 
 
+def _on_static_bodies(sleep: bool = False) -> World:
+    """The README's ground: discs and a rope on anchored bodies (a floor box, a tilted
+    box, a circle, a concave polygon, one of another layer that the discs of layer 1 pass
+    through), fast enough to outrun their reach and cross a thin body; a level segment
+    and the bounds too. With ``sleep``: the discs come to rest and freeze."""
+    w = World(bounds=(0, 0, 600, 900), sleep=sleep).use(*(s() for s in systems.SOLVER))
+    w.level.add_segment((20, 400), (120, 300))
+    for body in (RigidBody.box(300, 20, 560, 30, friction=0.8),
+                 RigidBody.box(150, 200, 200, 6, angle=-0.35, friction=0.2, restitution=0.5),
+                 RigidBody.circle(430, 160, 45, friction=0.0),
+                 RigidBody.polygon(470, 330, [(0, 0), (80, 0), (80, 60), (40, 20), (0, 60)]),
+                 RigidBody.box(300, 120, 80, 80, layer=4, mask=4)):
+        w.create_entity(body, Anchor())
+    rng = np.random.default_rng(11)
+    for k in range(48):
+        w.create_entity(Particle(120 + (k % 12) * 30 + rng.uniform(-2, 2), 500 + (k // 12) * 40,
+                                 vy=-1200.0 * rng.uniform(0.2, 1.2), radius=rng.uniform(5, 12),
+                                 mass=float(rng.choice([0.2, 1.0, 20.0])),
+                                 restitution=float(rng.choice([0.0, 0.7])),
+                                 layer=1 if k % 5 else 2, mask=1 if k % 5 else 7))
+    ends = [w.create_entity(Particle(250.0, 450.0, radius=4), Anchor())]
+    for k in range(1, 9):
+        ends.append(w.create_entity(Particle(250.0 + 14.0 * k, 450.0, radius=4)))
+        w.create_entity(Spring(ends[-2], ends[-1], compliance=1e-7))
+    return w
+
+
+def _static_bodies_moved(world: World, frames: int) -> World:
+    """Step ``frames`` frames as a game does with its ground: the tilted box moved and
+    turned between frames, a dynamic box dropped in (the stages' frames), anchored as it
+    falls and deleted, a static box made and deleted, saved and loaded halfway."""
+    bodies = world.store.bodies.entity[: world.store.bodies.n].tolist()
+    tilted = world.component(bodies[1], RigidBody)
+    made: list[int] = []
+    for f in range(frames):
+        if 10 <= f < 30:
+            tilted.x, tilted.angle = tilted.x + 2.0, tilted.angle + 0.02
+        if f == 28:
+            world.add_component(made[-1], Anchor())  # falling, anchored: it stops there
+        if f == 20:
+            made.append(world.create_entity(RigidBody.box(300, 600, 40, 40)))
+        if f == 35:
+            world.delete_entity(made.pop())
+        if f == 40:
+            made.append(world.create_entity(RigidBody.box(200, 60, 60, 20), Anchor()))
+        if f == 50:
+            world = saving.loads(saving.dumps(world))
+        if f == 60:
+            world.delete_entity(made.pop())
+        world.step()
+    return world
+
+
 SCENES = {"pile": (_pile, 90), "cup": (_cup, 120), "ropes": (_ropes, 150),
+          "on static bodies": (_on_static_bodies, 120),
+          "on static bodies, asleep": (lambda: _on_static_bodies(sleep=True), 400),
           "ropes, odd iterations": (_ropes_odd, 90),
           "sleeping pile": (lambda: scenes.circle_pile(120, width=300.0), 400),
           "crowd": (_crowd, 30), "crowd without Project": (_crowd_without_project, 30),
@@ -136,8 +191,9 @@ SCENES = {"pile": (_pile, 90), "cup": (_cup, 120), "ropes": (_ropes, 150),
 
 
 def _state(world: World) -> bytes:
-    p = world.store.particles
+    p, b = world.store.particles, world.store.bodies
     cols = [p.cols[k][: p.n].tobytes() for k in ("pos", "prev", "frozen")]
+    cols += [b.cols[k][: b.n].tobytes() for k in ("pos", "prev", "angle", "prev_angle")]
     sc = world.store.springs.cols
     cols += [sc[k][: world.store.springs.n].tobytes() for k in ("lam", "broken")]
     d = world.discs
@@ -209,6 +265,48 @@ def _retuned(world: World, frames: int) -> World:
             changes[f]()
         world.step()
     return world
+
+
+def test_discs_on_static_bodies_moved_made_and_deleted_give_the_bits_of_the_stages():
+    fused, stages = _fused_and_not(lambda: _static_bodies_moved(_on_static_bodies(), 80))
+    assert fused == stages
+    w = _on_static_bodies()
+    seen = _spied(w, 90)  # every frame in the kernel, static bodies and all (it stops
+    assert len(seen) == 90 and all(k > 0 for k, _ in seen)  # where a fast disc outruns)
+    assert seen.count((6, 0)) > 45  # slower: whole frames in one call
+    assert w.contacts.n == w.contacts.old_n == 0  # they have no contacts of their own
+    p = w.store.particles
+    x, bottom = p.pos[: p.n, 0], p.pos[: p.n, 1] - p.radius[: p.n]
+    over = (x > 30.0) & (x < 570.0)  # over the ground box (some rolled off its ends)
+    assert over.sum() > 40 and bottom[over].min() > 33.0  # on it (top at 35 px), not through
+    w.create_entity(RigidBody.box(300, 700, 40, 40))
+    assert _spied(w, 2) == []  # a body that moves: the stages
+
+
+def _boxes_asleep(frames: int) -> World:
+    """Dynamic boxes and discs on an anchored ground fall asleep (frozen: no inverse mass,
+    so every body of the world is as static); discs dropped far from them fuse the frames
+    with the boxes asleep, then one dropped on a box wakes it (the stages' frames)."""
+    w = World(bounds=(0, 0, 900, 600), sleep=True).use(*(s() for s in systems.SOLVER))
+    w.create_entity(RigidBody.box(450, 20, 880, 30), Anchor())
+    for k in range(3):
+        w.create_entity(RigidBody.box(120 + 60 * k, 56, 40, 40, friction=0.7))
+        w.create_entity(Particle(130 + 60 * k, 120, radius=8))
+    for f in range(frames):
+        if f in (300, 320, 340):
+            w.create_entity(Particle(700 + (f - 300), 300, radius=9, vy=-200.0))
+        if f == 380:
+            w.create_entity(Particle(180, 300, radius=9, vy=-300.0))  # onto the middle box
+        w.step()
+    return w
+
+
+def test_bodies_asleep_are_static_to_the_fused_frame_and_wake_to_the_stages():
+    fused, stages = _fused_and_not(lambda: _boxes_asleep(460))
+    assert fused == stages
+    w = _boxes_asleep(302)  # all asleep, then a disc dropped far away: the boxes frozen
+    assert len(_spied(w, 10)) == 10  # for its frames (no inverse mass): in the kernel
+    assert (w.store.bodies.cols["w"][1:4] > 0).all()  # (and thawed at each frame's end)
 
 
 def test_the_kept_arguments_follow_every_setting_changed_between_frames():
