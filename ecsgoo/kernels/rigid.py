@@ -711,14 +711,21 @@ def particles_on_static(n, pos, angle, w, extent, group, layer, mask, friction, 
                         items, vmin, push, hold):
     """Push particles out of the static (anchored) bodies they overlap, exactly, the way
     the level's polygons do (``contacts.resolve_static``): a static body is level
-    geometry that a game can move, and a particle never sinks into it."""
+    geometry that a game can move, and a particle never sinks into it.
+
+    A particle clear of a body's box (its pieces' corners, rounded, now) by more than
+    ``BOX_CLEAR`` px is passed over without the exact test, which would find no overlap
+    there (a ground box's discs above its first layer: most of a pile)."""
     out = np.empty((2, 7))
     circle = np.zeros((1, 2))
+    room = max(1, len(verts))  # the exact test's scratch (``collide_convex_in``), made once
+    wa, na, wb, nb = np.empty((room, 2)), np.empty((room, 3)), np.empty((1, 2)), np.empty((1, 3))
     for i in range(n):
         if w[i] != 0.0:
             continue
         xa, ya, aa = pos[i, 0], pos[i, 1], angle[i]
         ca, sa = math.cos(aa), math.sin(aa)
+        bx0, by0, bx1, by1 = _body_box(i, xa, ya, ca, sa, piece_off, vert_off, verts, radius)
         cx0, cx1, cy0, cy1 = _cells_near(xa, ya, extent[i] + 2.0 * cell, x0, y0, cell, gnx,
                                          gny)
         for gy in range(cy0, cy1 + 1):
@@ -729,15 +736,39 @@ def particles_on_static(n, pos, angle, w, extent, group, layer, mask, friction, 
                     if pw[p] == 0.0 or not _filters(group[i], layer[i], mask[i], pgroup[p],
                                                     player[p], pmask[p]):
                         continue
+                    px, py, pr = ppos[p, 0], ppos[p, 1], pradius[p] + BOX_CLEAR
+                    if px + pr < bx0 or px - pr > bx1 or py + pr < by0 or py - pr > by1:
+                        continue
                     mu, e = _mix(friction[i], pfriction[p], restitution[i], prestitution[p])
                     for q in range(piece_off[i], piece_off[i + 1]):
                         va = verts[vert_off[q]: vert_off[q + 1]]
-                        m = collide_convex(va, len(va), radius[q], xa, ya, ca, sa, circle, 1,
-                                           pradius[p], ppos[p, 0], ppos[p, 1], 1.0, 0.0, 0.0,
-                                           out)
+                        m = collide_convex_in(va, len(va), radius[q], xa, ya, ca, sa, circle, 1,
+                                              pradius[p], px, py, 1.0, 0.0, 0.0, out, wa, wb,
+                                              na, nb)
                         if m and out[0, 6] < 0.0:
                             resolve_static(p, out[0, 0], out[0, 1], -out[0, 6], ppos, pprev,
                                            mu, e, vmin, push, hold)
+                            px, py = ppos[p, 0], ppos[p, 1]  # (the next piece meets it here)
+
+
+#: px: how far past a static body's box a particle is still given the exact test (the box
+#: is worked out apart from the test's own arithmetic: a margin for its rounding).
+BOX_CLEAR = 1.0
+
+
+@njit(cache=True, _nrt=False)
+def _body_box(i, x, y, c, s, piece_off, vert_off, verts, radius):
+    """Body ``i``'s box ``(x0, y0, x1, y1)`` px at pose ``(x, y)`` turned by ``(c, s)``: its
+    pieces' vertices, each grown by its piece's radius."""
+    x0 = y0 = np.inf
+    x1 = y1 = -np.inf
+    for q in range(piece_off[i], piece_off[i + 1]):
+        r = radius[q]
+        for v in range(vert_off[q], vert_off[q + 1]):
+            vx, vy = to_world_point(x, y, c, s, verts, v)
+            x0, y0 = min(x0, vx - r), min(y0, vy - r)
+            x1, y1 = max(x1, vx + r), max(y1, vy + r)
+    return x0, y0, x1, y1
 
 
 @njit(cache=True)
