@@ -5,9 +5,10 @@ Each substep is what the solver stages do for particles without bodies, areas, s
 outlines, in their order and with the same kernels: Integrate (``integrate``), Project's
 springs and chains (``sweep_springs``, ``solve_chains``, ``rounds`` a substep), then
 Collide: the soft disc contacts found at the frame's first substep (``disc_substep``),
-then the static bodies (``rigid.particles_on_static``, in a world whose bodies are all
-static: a ground of anchored boxes) and the level's segments, polygons and bounds
-(``collide_level``). Called from Python,
+then the soft bodies' outlines (``outlines``), the static bodies (``rigid.particles_on_static``,
+in a world whose bodies are all static: a ground of anchored boxes) and the level's
+segments, polygons and bounds (``collide_level``). Project's areas and shapes (jelly) are
+``project_rounds``'. Called from Python,
 that was some thirty function calls a substep around the arithmetic (a Suika cup of
 a few dozen fruit, a rope of a dozen links). Units: px, s.
 """
@@ -21,8 +22,9 @@ from .contacts import collide_level
 from .discs import disc_substep, find_frame, outran, remember, warm_from
 from .grid import build_grid, build_grid_without
 from .integrate import integrate
+from .outlines import collide_corners, collide_outlines, collide_self
 from .project import project_rounds
-from .rigid import particles_on_static, static_edges
+from .rigid import particles_on_static, static_corners, static_edges
 from .rows import copy_rows
 
 
@@ -34,19 +36,22 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
                   use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
                   chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb,
                   trest, tcompliance, tlam, bpos, bangle, bw, biw, grabbed, from_x, from_y,
-                  to_x, to_y, pull, sb):
+                  to_x, to_y, pull, sb, alpha):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``n`` particles:
     integrate under gravity ``(gx, gy)`` and ``force`` (``begun``: substep ``first`` was
     integrated and projected already, its contacts found), the ``m`` disc contacts (``ij``,
     ``cf``, ``soft``, at most ``push_speed`` px/s out, restitution after the last
-    substep above ``bounce_speed``), then the static bodies (``sb``: a
-    ``frame_args.StaticArgs``, of no rows in a world without bodies) and the level
+    substep above ``bounce_speed``), then the bodies (``sb``: a ``frame_args.BodiesArgs``:
+    soft bodies' outlines and static bodies, each of no rows where there are none) and the
+    level
     (``vmin``, ``push``, ``hold``: px a substep; ``segs``: the level's segments and the
     static bodies' edges, ``Collide``'s; ``since``: room for where each particle was,
     when there are ``segs``).
     Between the two, when ``rounds`` (Project's iterations; 0: no Project, or nothing for
     it), the springs packed at the first substep (``ends``, ``vals``, ``order`` into
-    ``lam``) and their ``chains`` (``kernels.chains``; the tether and body columns empty,
+    ``lam``), their ``chains``, the areas and the shapes (``sb``; ``alpha``: a shape's
+    stiffness an application, as Project works it out) (``kernels.chains``; the tether and
+    body columns empty,
     ``ta_body`` to ``tlam`` flat: a tuple of them cost the call ~1 µs to type). The
     ``grabbed`` row (or −1) is pulled ``pull`` of the way to the pointer each substep, the
     pointer's move from ``from`` to ``to`` (px) spread over the frame as Integrate spreads it.
@@ -57,23 +62,28 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
     """
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
     static_w = _static_masses(sb)
-    few = sb.n * n <= ONE_CELL
+    few = sb.n * n <= ONE_CELL and not sb.outline_n  # (outlines read the grid's order)
+    corners, cgroup, clayer, cmask = _corners(sb, static_w)
+    any_self = _any_self(sb)
     for k in range(first, count):
         if k > first or not begun:
             _integrate(k, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed,
                        from_x, from_y, to_x, to_y, pull)
             if rounds:
                 _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
-                         chain_ends, scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
+                         chain_ends, scratch, tethers, bpos, bangle, bw, biw, pos, w, h, sb,
+                         alpha)
             if m and outran(n, pos, at, reach):  # where Collide asks (``Discs.stale``)
                 return k
         if len(segs):
             copy_rows(prev, since, n)  # where each was before this substep's contacts
         disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, k == count - 1,
                      bounce_speed)
-        if sb.n:
-            _off_static(sb, static_w, few, n, pos, prev, w, radius, mask, friction,
-                        restitution, vmin, push, hold)
+        if sb.n or sb.outline_n:
+            _meet_bodies(sb, static_w, few, any_self, corners, cgroup, clayer, cmask, n, pos,
+                         prev, w, radius, mask, friction, restitution, vmin, push, hold)
+        elif any_self:
+            _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold)
         collide_level(n, pos, prev, w, radius, friction, restitution, vmin, push, hold,
                       True, slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, bounds, use_bounds)
@@ -104,18 +114,20 @@ def _segments(level, sb, static_w):
     return out[: k + min(count, len(out) - k)] if count else level[:k]
 
 
-#: Static bodies × particles up to which ``_off_static`` tests every pair (one cell), not
+#: Static bodies × particles up to which ``_meet_bodies`` tests every pair (one cell), not
 #: the pairs of a grid made each substep: the same pairs meet (the grid's cells reach past
 #: any overlap; a frozen particle, in no cell, has no inverse mass: the test skips it).
 ONE_CELL = 64
 
 
 @njit(cache=True)
-def _off_static(sb, static_w, few, n, pos, prev, w, radius, mask, friction, restitution, vmin,
-                push, hold):
-    """Collide's ``_off_static_bodies``: the particles pushed out of the static bodies,
-    over the grid it makes there (``broadphase.solver_particles``: after the disc
-    contacts' substep, frozen rows left out), or one cell of every particle (``few``)."""
+def _meet_bodies(sb, static_w, few, any_self, corners, cgroup, clayer, cmask, n, pos, prev, w,
+                 radius, mask, friction, restitution, vmin, push, hold):
+    """Collide's substep of the bodies, after the disc contacts', in its order: the
+    particles off the soft bodies' outlines and the self-colliding ones' own, then out of
+    the static bodies, and the outlines off their corners; over the grid Collide makes
+    there (``broadphase.solver_particles``: frozen rows left out), or one cell of every
+    particle when ``few`` pairs of static bodies and particles alone meet."""
     if few:
         grid = _one_cell(n)
     elif sb.any_frozen:
@@ -123,11 +135,53 @@ def _off_static(sb, static_w, few, n, pos, prev, w, radius, mask, friction, rest
     else:
         grid = build_grid(n, pos, radius, sb.slop)
     x0, y0, cell, gnx, gny, start, items = grid
-    particles_on_static(sb.n, sb.pos, sb.angle, static_w, sb.extent, sb.group, sb.layer,
-                        sb.mask, sb.friction, sb.restitution, sb.piece_off, sb.vert_off,
-                        sb.verts, sb.radius, pos, prev, w, radius, sb.pgroup, sb.player, mask,
-                        friction, restitution, x0, y0, cell, gnx, gny, start, items, vmin,
-                        push, hold)
+    if sb.outline_n:
+        collide_outlines(sb.outline_n, sb.outline_off, sb.outline_idx, pos, prev, w, radius,
+                         sb.pgroup, sb.player, mask, friction, restitution, x0, y0, cell, gnx,
+                         gny, start, items, vmin, push, hold)
+    if any_self:
+        _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold)
+    if sb.n:
+        particles_on_static(sb.n, sb.pos, sb.angle, static_w, sb.extent, sb.group, sb.layer,
+                            sb.mask, sb.friction, sb.restitution, sb.piece_off, sb.vert_off,
+                            sb.verts, sb.radius, pos, prev, w, radius, sb.pgroup, sb.player,
+                            mask, friction, restitution, x0, y0, cell, gnx, gny, start, items,
+                            vmin, push, hold)
+    if len(cgroup):
+        collide_corners(len(cgroup), corners, cgroup, clayer, cmask, sb.outline_n,
+                        sb.outline_off, sb.outline_idx, pos, prev, w, radius, sb.pgroup,
+                        sb.player, mask, friction, restitution, vmin, push, hold)
+
+
+@njit(cache=True)
+def _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold):
+    """The self-colliding areas' particles off their own outline (``collide_self``)."""
+    collide_self(sb.area_n, sb.area_off, sb.area_idx, sb.self_collide, pos, prev, w, radius,
+                 friction, restitution, vmin, push, hold)
+
+
+@njit(cache=True)
+def _any_self(sb):
+    """Whether an area collides with itself (Collide asks it each substep: the flags do
+    not change within a frame)."""
+    for r in range(sb.area_n):
+        if sb.self_collide[r]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _corners(sb, static_w):
+    """The static bodies' corners the outlines keep off (``rigid.static_corners``, as
+    Collide's ``_outlines_off_static`` finds them: they rest all frame) and their bodies'
+    groups, layers and masks; none without outlines or static bodies."""
+    out = np.empty((max(8, len(sb.verts)), 6))
+    if not (sb.n and sb.outline_n):
+        return out, sb.group[:0], sb.layer[:0], sb.mask[:0]
+    count = static_corners(sb.n, sb.pos, sb.angle, static_w, sb.friction, sb.restitution,
+                           sb.piece_off, sb.vert_off, sb.verts, sb.radius, out)
+    rows = out[:count, 5].astype(np.int64)
+    return out, sb.group[rows], sb.layer[rows], sb.mask[rows]
 
 
 @njit(cache=True)
@@ -182,29 +236,29 @@ def _integrate(k, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, g
 
 @njit(cache=True)
 def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, tethers,
-             bpos, bangle, bw, biw, pos, w, h):
+             bpos, bangle, bw, biw, pos, w, h, sb, alpha):
     """One substep of Project after the frame's first (``systems.project.Project.solve``
-    for springs and chains alone): the packed multipliers from 0, then
-    ``project.project_rounds`` with no areas, shapes or tethers."""
+    without tethers): the packed multipliers from 0, then ``project.project_rounds`` with
+    the areas and shapes of ``sb`` (``alpha``: the shapes' stiffness an application)."""
     vals[:, 2] = 0.0
-    no_rows, no_ints = np.zeros(0), np.zeros(1, dtype=np.int64)  # of nothing: never read
-    no_flags, no_pairs = np.zeros(0, dtype=np.bool_), np.zeros((0, 2))
-    project_rounds(rounds, h, pos, w, w, ends, vals, order, lam, chains, off, rows, cends,
-                   scratch, *tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw, 0, no_ints,
-                   no_ints, no_rows, no_rows, no_rows, no_pairs, 0, no_ints, no_ints, no_pairs,
-                   no_rows, no_rows)
+    no_flags = np.zeros(0, dtype=np.bool_)  # (no tethers: never read)
+    project_rounds(rounds, h, pos, w, sb.mass, ends, vals, order, lam, chains, off, rows,
+                   cends, scratch, *tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw,
+                   sb.area_n, sb.area_off, sb.area_idx, sb.rest_area, sb.pressure,
+                   sb.stiffness, sb.grad, sb.shape_n, sb.shape_off, sb.shape_idx,
+                   sb.shape_rest, alpha, sb.scale)
 
 
 @njit(cache=True)
-def disc_frame_held(a, s, sb, any_frozen, ents, old_keys, old, ij, cf, at, reach, since,
-                    grabbed, from_x, from_y, to_x, to_y, pull, out_keys, out_flipped,
+def disc_frame_held(a, s, sb, alpha, any_frozen, ents, old_keys, old, ij, cf, at, reach,
+                    since, grabbed, from_x, from_y, to_x, to_y, pull, out_keys, out_flipped,
                     out_sorted, kept_keys, kept):
     """The whole frame of ``disc_substeps``' world, its first substep too, with what
     outlives the frame in ``a`` (``frame_args.DiscFrameArgs``), Project's springs, chains,
-    tethers and bodies in ``s`` (``frame_args.SpringArgs``), the static bodies in ``sb``
-    (``frame_args.StaticArgs``: their edges join the level's segments, except for the
-    look for the disc contacts, as in Collide), and the frame's own arguments after
-    them: what the stages do at the first substep —
+    tethers and bodies in ``s`` (``frame_args.SpringArgs``), the soft and static bodies in
+    ``sb`` (``frame_args.BodiesArgs``: the static ones' edges join the level's segments,
+    except for the look for the disc contacts, as in Collide), the shapes' ``alpha``, and
+    the frame's own arguments after them: what the stages do at the first substep —
     integrate, Project, then Collide's look for the frame's disc contacts (``find_frame``
     from where each particle is now, into ``at`` and ``reach``, the rows matched to last
     frame's ``old_keys``: ``Discs.find``) — then ``disc_substeps`` for the contacts of the
@@ -242,7 +296,7 @@ def disc_frame_held(a, s, sb, any_frozen, ents, old_keys, old, ij, cf, at, reach
                from_y, to_x, to_y, pull)
     if rounds:
         _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows, chain_ends,
-                 scratch, tethers, bpos, bangle, bw, biw, pos, w, h)
+                 scratch, tethers, bpos, bangle, bw, biw, pos, w, h, sb, alpha)
     copy_rows(pos, at, n)
     m, keys, flipped = find_frame(n, pos, prev, w, radius, group, layer, mask, friction,
                                   restitution, frozen, any_frozen, float(count), extra, bounds,
@@ -262,7 +316,7 @@ def disc_frame_held(a, s, sb, any_frozen, ents, old_keys, old, ij, cf, at, reach
                       seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                       use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
                       chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw,
-                      grabbed, from_x, from_y, to_x, to_y, pull, sb)
+                      grabbed, from_x, from_y, to_x, to_y, pull, sb, alpha)
     done = m if k == count else 0  # the frame's impulses, for the next frame's warm start
     remember(done, keys, flipped, by_key, cf, kept_keys, kept)
     return k, m, done

@@ -259,41 +259,57 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
 
 
 @structref.register
-class StaticArgsType(_ArgsType):
-    """``StaticArgs``' numba type (its fields: ``STATIC_FIELDS``)."""
+class BodiesArgsType(_ArgsType):
+    """``BodiesArgs``' numba type (its fields: ``BODIES_FIELDS``)."""
 
 
-class StaticArgs(_Args):
-    """Opaque in Python: made by ``static_args``, read by the disc frame's kernel."""
+class BodiesArgs(_Args):
+    """Opaque in Python: made by ``bodies_args``, read by the disc frame's kernel."""
 
 
-structref.define_boxing(StaticArgsType, StaticArgs)
+structref.define_boxing(BodiesArgsType, BodiesArgs)
 
-#: The fields (``kernels.disc_frame._off_static`` reads them): the static bodies' rows (``n``,
-#: 0: none; every body of such a world is static), their poses (and where they were: Integrate
-#: rests them), inverse masses (0), frozen flags, extents, filters, surfaces and shapes
-#: (``rigid.particles_on_static``' arguments), the particles' groups and layers, the grid's
-#: slop (px, ``World.contact_slop``) and whether any row is frozen (the grid leaves frozen
-#: particles out, and frozen bodies are not static).
-STATIC_FIELDS = [
+#: The fields (``kernels.disc_frame`` reads them: what a frame of discs meets besides one
+#: another, the springs and the level). The static bodies (``rigid.particles_on_static``'
+#: arguments): their rows (``n``, 0: none; every body of such a world is static), poses (and
+#: where they were: Integrate rests them), inverse masses (0), frozen flags, extents,
+#: filters, surfaces and shapes. The soft bodies (``project.project_rounds``' and
+#: ``outlines``' arguments): the particles' masses, the areas (``area_n`` rings, their
+#: targets, pressures, stiffnesses, the gradient scratch, the self-colliding flags), the
+#: shapes (``shape_n``, their rest poses and scales) and the outlines (``outline_n``). Then
+#: the particles' groups, layers and frozen flags, the grid's slop (px,
+#: ``World.contact_slop``) and whether any row is frozen (the grid leaves frozen particles
+#: out, and frozen bodies are not static).
+BODIES_FIELDS = [
     ("n", _I), ("pos", _F2), ("prev", _F2), ("angle", _F1), ("prev_angle", _F1), ("w", _F1),
-    ("frozen", _B1), ("extent", _F1),
-    ("group", _I1), ("layer", _I1), ("mask", _I1), ("friction", _F1), ("restitution", _F1),
-    ("piece_off", _I1), ("vert_off", _I1), ("verts", _F2), ("radius", _F1), ("pgroup", _I1),
-    ("player", _I1), ("pfrozen", _B1), ("slop", _F), ("any_frozen", _B),
+    ("frozen", _B1), ("extent", _F1), ("group", _I1), ("layer", _I1), ("mask", _I1),
+    ("friction", _F1), ("restitution", _F1), ("piece_off", _I1), ("vert_off", _I1),
+    ("verts", _F2), ("radius", _F1), ("mass", _F1), ("area_n", _I), ("area_off", _I1),
+    ("area_idx", _I1), ("rest_area", _F1), ("pressure", _F1), ("stiffness", _F1),
+    ("grad", _F2), ("self_collide", _B1), ("shape_n", _I), ("shape_off", _I1),
+    ("shape_idx", _I1), ("shape_rest", _F2), ("scale", _F1), ("outline_n", _I),
+    ("outline_off", _I1), ("outline_idx", _I1), ("pgroup", _I1), ("player", _I1),
+    ("pfrozen", _B1), ("slop", _F), ("any_frozen", _B),
 ]
-STATIC_ARGS = StaticArgsType(STATIC_FIELDS)
+BODIES_ARGS = BodiesArgsType(BODIES_FIELDS)
 
 
 @njit(cache=True)
-def static_args(n, pos, prev, angle, prev_angle, w, frozen, extent, group, layer, mask, friction,
-                restitution, piece_off, vert_off, verts, radius, pgroup, player, pfrozen, slop,
-                any_frozen):
-    """A ``StaticArgs`` of these (``STATIC_FIELDS``)."""
-    a = structref.new(STATIC_ARGS)
+def bodies_args(n, pos, prev, angle, prev_angle, w, frozen, extent, group, layer, mask,
+                friction, restitution, piece_off, vert_off, verts, radius, mass, area_n,
+                area_off, area_idx, rest_area, pressure, stiffness, grad, self_collide, shape_n,
+                shape_off, shape_idx, shape_rest, scale, outline_n, outline_off, outline_idx,
+                pgroup, player, pfrozen, slop, any_frozen):
+    """A ``BodiesArgs`` of these (``BODIES_FIELDS``)."""
+    a = structref.new(BODIES_ARGS)
     a.n, a.pos, a.prev, a.angle, a.prev_angle = n, pos, prev, angle, prev_angle
     a.w, a.frozen, a.extent = w, frozen, extent
     a.group, a.layer, a.mask, a.friction, a.restitution = group, layer, mask, friction, restitution
     a.piece_off, a.vert_off, a.verts, a.radius = piece_off, vert_off, verts, radius
+    a.mass, a.area_n, a.area_off, a.area_idx = mass, area_n, area_off, area_idx
+    a.rest_area, a.pressure, a.stiffness, a.grad = rest_area, pressure, stiffness, grad
+    a.self_collide, a.shape_n, a.shape_off = self_collide, shape_n, shape_off
+    a.shape_idx, a.shape_rest, a.scale = shape_idx, shape_rest, scale
+    a.outline_n, a.outline_off, a.outline_idx = outline_n, outline_off, outline_idx
     a.pgroup, a.player, a.pfrozen, a.slop, a.any_frozen = pgroup, player, pfrozen, slop, any_frozen
     return a

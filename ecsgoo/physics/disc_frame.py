@@ -1,12 +1,14 @@
-"""A world of discs and springs solves its whole frame in one kernel call
+"""A world of discs, springs and soft bodies solves its whole frame in one kernel call
 (``kernels.disc_frame``), to the same bits as the stages one by one.
 
 The solver stages must be exactly ``Integrate``, ``Project`` (if there) and a soft
 ``Collide`` (of circle pairs or outlines); there are particles, maybe springs (ropes, goo
-strands, links of any kind) and static bodies (a ground of anchored boxes: what the
-README's first world stands on), and nothing else that a substep solves in Python (no
-bodies that move, joints, tethers, areas, shapes or outlines), and no profile is taken
-(a grabbed particle is pulled toward the pointer in the kernel, as Integrate pulls it).
+strands, links of any kind), soft bodies (areas, shapes and their outlines: jelly) and
+static bodies (a ground of anchored boxes: what the README's first world stands on), and
+nothing else that a substep solves in Python (no bodies that move, joints or tethers),
+and no profile is taken (a grabbed particle is pulled toward the pointer in the kernel,
+as Integrate pulls it). Soft bodies are Project's and Collide's as the stages solve them
+(``project_rounds`` with their areas and shapes, the outlines over Collide's grid).
 Static bodies are Collide's as the stages meet them: their edges join the level's
 segments (``contacts.level_and_static_edges``), and each substep pushes the particles
 out of them (``rigid.particles_on_static``, over the grid Collide would make); they
@@ -41,8 +43,8 @@ from ..flags import any_set, kinematic
 from ..kernels.chains import chain_room, chain_scratch, tether_columns
 from ..kernels.disc_frame import disc_frame_held, disc_substeps
 from ..kernels.discs import room
-from ..kernels.frame_args import disc_frame_args, spring_args, static_args
-from . import rigid_frame
+from ..kernels.frame_args import bodies_args, disc_frame_args, spring_args
+from . import rigid_frame, threads
 from .contacts import level_and_static_edges
 from .discs import REACH_PX, SHIFT, SLOP_PX, WALL
 from .step import GRAB_PULL, StepContext
@@ -66,9 +68,15 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
     st = world.store
     # Collide without pairs or outlines to look for finds no disc contacts at all
     return (collide.soft and (collide.particles or collide.outlines) and st.particles.n > 0
-            and not (st.joints.n or st.tethers.n or st.areas.n
-                     or st.shapes.n or len(st.outline_off) > 1)
-            and (not st.bodies.n or _static_only(world)))
+            and not (st.joints.n or st.tethers.n) and (not st.bodies.n or _static_only(world))
+            and not _project_shared(world))
+
+
+def _project_shared(world: World) -> bool:
+    """Whether Project may share its substeps among threads (``World(threads=k)`` and
+    enough springs: ``threads.ProjectParts``): the stages keep them (the kernel is one
+    thread's)."""
+    return threads.count(world) > 1 and world.store.springs.n >= threads.PROJECT_MIN
 
 
 def _static_only(world: World) -> bool:
@@ -106,7 +114,8 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     # static body's edges: the kernel finds those)
     sweeps = len(world.level.segments) or st.bodies.n
     k, m, done = disc_frame_held(
-        held, _spring_args(world, stages), _static_args(world), st.any_frozen, discs.ents,
+        held, _spring_args(world, stages), _bodies_args(world, stages),
+        _alpha(world, ctx, stages), st.any_frozen, discs.ents,
         discs.keys, discs.memory, discs.ij, discs.cf, discs.at, discs.reach,
         np.empty((st.particles.n, 2)) if sweeps else _NO_ROWS, *_grab(world), *out)
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
@@ -145,7 +154,7 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
                       SLOP_PX, segs, since, lvl.seg_surf, lvl.seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
                       world.bounds is not None, *_springs(world, stages), *_grab(world),
-                      _static_args(world))
+                      _bodies_args(world, stages), _alpha(world, ctx, stages))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     return _ended(world, ctx, k, stages)
 
@@ -174,31 +183,60 @@ def _no_body_contacts(world: World) -> None:
         found.removals = found._store_removals = st.removals
 
 
-def _static_args(world: World) -> Any:
-    """The static bodies and what meeting them reads (``rigid.particles_on_static``) in one
-    ``kernels.frame_args.StaticArgs``: kept on ``world.discs`` while they are the very same
-    arrays and counts; one of no rows, made once, for a world without bodies."""
+def _bodies_args(world: World, stages: Sequence[Stage]) -> Any:
+    """The bodies the discs meet and what meeting them reads — the static bodies
+    (``rigid.particles_on_static``), the areas and shapes (Project's) and the outlines (if
+    Collide meets them) — in one ``kernels.frame_args.BodiesArgs``: kept on ``world.discs``
+    while they are the same tables' rows and the very same arrays; one of no rows, made
+    once, for a world of discs and springs alone."""
     st = world.store
-    b = st.bodies
-    if not b.n:
-        if not _NO_STATIC_ARGS:
-            _NO_STATIC_ARGS.append(static_args(0, *_NO_STATIC, 0.0, False))
-        return _NO_STATIC_ARGS[0]
-    p = st.particles
+    b, areas, shapes, p = st.bodies, st.areas, st.shapes, st.particles
+    outlines = len(st.outline_off) - 1 if stages[-1].outlines else 0
+    if not (b.n or areas.n or shapes.n or outlines):
+        if not _NO_BODIES_ARGS:
+            _NO_BODIES_ARGS.append(_no_bodies_args())
+        return _NO_BODIES_ARGS[0]
     # the tables' columns by the tables and their versions (a column is replaced only as
-    # rows come), the shapes by identity (kept alive below, so their ids are no other's)
-    shapes = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius)
-    key = (b, b.version, b.n, p, p.version, *map(id, shapes), float(world.contact_slop),
+    # rows come), the store's packed arrays by identity (kept alive below, so their ids
+    # are no other's)
+    packed = (st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
+              st.area_off, st.area_idx, st.scratch, st.shape_off, st.shape_idx, st.shape_rest,
+              st.outline_off, st.outline_idx)
+    key = (b, b.version, b.n, p, p.version, areas, areas.version, areas.n, shapes,
+           shapes.version, shapes.n, outlines, *map(id, packed), float(world.contact_slop),
            bool(st.any_frozen))
-    kept = world.discs.static_held
+    kept = world.discs.bodies_held
     if kept is None or kept[0] != key:
-        c, pc = b.cols, p.cols
-        args = static_args(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"],
+        c, pc, ac = b.cols, p.cols, areas.cols
+        args = bodies_args(b.n, c["pos"], c["prev"], c["angle"], c["prev_angle"], c["w"],
                            c["frozen"], c["extent"], c["group"], c["layer"], c["mask"],
-                           c["friction"], c["restitution"], *shapes, pc["group"], pc["layer"],
-                           pc["frozen"], *key[-2:])
-        kept = world.discs.static_held = (key, shapes, args)
+                           c["friction"], c["restitution"], *packed[:4], pc["mass"], areas.n,
+                           *packed[4:6], ac["rest_area"], ac["pressure"], ac["stiffness"],
+                           packed[6], ac["self_collide"], shapes.n, *packed[7:10],
+                           shapes.cols["scale"], outlines, *packed[10:], pc["group"],
+                           pc["layer"], pc["frozen"], *key[-2:])
+        kept = world.discs.bodies_held = (key, packed, args)
     return kept[2]
+
+
+def _no_bodies_args() -> Any:
+    """``BodiesArgs`` of no bodies: empty arrays of the fields' types (never read)."""
+    f1, f2 = np.zeros(0), np.zeros((0, 2))
+    i1, b1 = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_)
+    off = np.zeros(1, dtype=np.int64)
+    return bodies_args(0, f2, f2, f1, f1, f1, b1, f1, i1, i1, i1, f1, f1, off, off, f2, f1, f1,
+                       0, off, i1, f1, f1, f1, f2, b1, 0, off, i1, f2, f1, 0, off, i1, i1, i1,
+                       b1, 0.0, False)
+
+
+def _alpha(world: World, ctx: StepContext, stages: Sequence[Stage]) -> np.ndarray:
+    """The shapes' stiffness an application (Project's: the same arithmetic, the same bits),
+    for Project's rounds; none without shapes or Project."""
+    shapes = world.store.shapes
+    rounds = _rounds(world, stages)
+    if not (shapes.n and rounds):
+        return _NO_ALPHA
+    return 1.0 - (1.0 - shapes.alpha) ** (ctx.h * 60.0 / rounds)
 
 
 def _held(world: World, ctx: StepContext, stages: Sequence[Stage]) -> Any:
@@ -238,8 +276,10 @@ def _springs(world: World, stages: Sequence[Stage]) -> tuple[Any, ...]:
 
 
 def _rounds(world: World, stages: Sequence[Stage]) -> int:
-    """Project's iterations a substep (0: no Project stage, or no springs for it)."""
-    if len(stages) == 3 and world.store.springs.n:
+    """Project's iterations a substep (0: no Project stage, or no springs, areas or shapes
+    for it)."""
+    st = world.store
+    if len(stages) == 3 and (st.springs.n or st.areas.n or st.shapes.n):
         return int(stages[1].iterations or world.iterations)
     return 0
 
@@ -290,15 +330,10 @@ _NO_SPRINGS = (0, np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros(0
                np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros((0, 2)),
                np.zeros(0), np.zeros(0), np.zeros(0))
 _NO_SPRING_ARGS: list[Any] = []
-#: ``_static_args``' arrays of no static bodies (never read: no rows), and their
-#: ``StaticArgs`` (made at its first use).
-_NO_STATIC = (np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0),
-              np.zeros(0, dtype=np.bool_), np.zeros(0),
-              *(np.zeros(0, dtype=np.int64) for _ in range(3)), np.zeros(0),
-              np.zeros(0), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
-              np.zeros((0, 2)), np.zeros(0), *(np.zeros(0, dtype=np.int64) for _ in range(2)),
-              np.zeros(0, dtype=np.bool_))
-_NO_STATIC_ARGS: list[Any] = []
+#: ``_bodies_args`` of a world of discs and springs alone (made at its first use).
+_NO_BODIES_ARGS: list[Any] = []
+#: No shapes' stiffness (``_alpha`` without shapes or Project).
+_NO_ALPHA = np.zeros(0)
 #: No rows (``since`` when there are no segments to sweep against).
 _NO_ROWS = np.zeros((0, 2))
 #: No chains (``st.spring_chains``' form), for a frame without Project's springs.

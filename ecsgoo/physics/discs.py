@@ -65,8 +65,8 @@ class Discs:
         self.held_key: Any = None
         #: its Project arguments (``physics.disc_frame._spring_args``) and what they hold for
         self.spring_held: tuple[Any, ...] | None = None
-        #: its static bodies' arguments (``physics.disc_frame._static_args``) and theirs
-        self.static_held: tuple[Any, ...] | None = None
+        #: its bodies' arguments (``physics.disc_frame._bodies_args``) and what they hold for
+        self.bodies_held: tuple[Any, ...] | None = None
         #: the fused frame's outputs (``out``): the found rows' keys and the memory, two of
         #: the latter (one is last frame's ``keys``, read as the next is written)
         self._out: tuple[np.ndarray, ...] = ()

@@ -9,8 +9,18 @@ import pytest
 import spy
 
 import scenes
-from ecsgoo import Anchor, Particle, RigidBody, Spring, World, saving, systems
-from ecsgoo.physics import disc_frame
+from ecsgoo import (
+    Anchor,
+    AreaConstraint,
+    Particle,
+    RigidBody,
+    Spring,
+    World,
+    bodies,
+    saving,
+    systems,
+)
+from ecsgoo.physics import disc_frame, threads
 
 
 def _pile() -> World:
@@ -181,7 +191,31 @@ def _static_bodies_moved(world: World, frames: int) -> World:
     return world
 
 
+def _jelly(sleep: bool = False, outlines: bool = True) -> World:
+    """The jelly playground's kinds of soft body dropped into the cup and onto anchored
+    bodies: pressurised balls (one soft, one self-colliding, one hit fast), shape-matched
+    boxes (one floppy), loose discs among them; a thin static wall whose corners the
+    outlines keep off. With ``sleep``: they come to rest and freeze; without
+    ``outlines``: Collide meets none."""
+    w = _cup()
+    w.sleep = sleep
+    w.use(systems.Integrate(), systems.Project(), systems.Collide(outlines=outlines))
+    w.create_entity(RigidBody.box(300, 200, 8, 120, angle=0.2), Anchor())
+    w.create_entity(RigidBody.circle(480, 120, 25), Anchor())
+    bodies.jelly_ball(w, 200, 600, radius=40, vertices=16)
+    bodies.jelly_ball(w, 320, 700, radius=30, vertices=12, pressure=1.5, stiffness=0.3)
+    self_hit = bodies.jelly_ball(w, 420, 560, radius=35, vertices=14)
+    w.store.areas.cols["self_collide"][w.store.areas.n - 1] = True
+    for k in self_hit.particles[:3]:
+        w.component(k, Particle).vy = -1500.0
+    bodies.box(w, 260, 780, 50, 40)
+    bodies.box(w, 380, 820, 40, 40, alpha=0.2)
+    return w
+
+
 SCENES = {"pile": (_pile, 90), "cup": (_cup, 120), "ropes": (_ropes, 150),
+          "jelly": (_jelly, 150), "jelly without outlines": (lambda: _jelly(outlines=False), 60),
+          "jelly, asleep": (lambda: _jelly(sleep=True), 400),
           "on static bodies": (_on_static_bodies, 120),
           "on static bodies, asleep": (lambda: _on_static_bodies(sleep=True), 400),
           "ropes, odd iterations": (_ropes_odd, 90),
@@ -265,6 +299,47 @@ def _retuned(world: World, frames: int) -> World:
             changes[f]()
         world.step()
     return world
+
+
+def _jelly_played(world: World, frames: int) -> World:
+    """Step ``frames`` frames as the jelly playground is played: a ball grabbed and flung,
+    a ball and a box made mid-run, a ball deleted, its area's pressure changed, saved and
+    loaded halfway."""
+    for f in range(frames):
+        if f == 10:
+            world.grab(int(world.store.particles.entity[65]), 250.0, 700.0)
+        elif 10 < f < 30:
+            world.grab(int(world.store.particles.entity[65]), 250.0 + 9.0 * f, 700.0)
+        elif f == 30:
+            world.release()
+        if f == 35:
+            made = bodies.jelly_ball(world, 150, 750, radius=30, vertices=10)
+            bodies.box(world, 450, 750, 30, 30)
+        if f == 45:
+            world = saving.loads(saving.dumps(world))
+        if f == 50:
+            con = world.get_component(AreaConstraint)[0][0]
+            world.component(con, AreaConstraint).pressure = 1.4
+        if f == 60:
+            for e in made.particles:
+                world.delete_entity(e)
+        world.step()
+    return world
+
+
+def test_jelly_played_gives_the_bits_of_the_stages():
+    fused, stages = _fused_and_not(lambda: _jelly_played(_jelly(), 90))
+    assert fused == stages
+    assert all(k > 0 for k, _ in _spied(_jelly(), 20))  # its frames: the kernel's
+
+
+def test_a_world_whose_project_threads_share_leaves_its_substeps_to_the_stages(monkeypatch):
+    monkeypatch.setattr(threads, "PROJECT_MIN", 40)  # (the jelly's 122 springs: enough)
+    monkeypatch.setattr(threads, "count", lambda world: world.threads)  # (however many cores)
+    w = _jelly()
+    assert _spied(w, 2) != []  # one thread: the kernel's
+    w.threads = 2
+    assert _spied(w, 2) == [] and _spied(w, 2, "fuse") == []  # Project in parts: the stages
 
 
 def test_discs_on_static_bodies_moved_made_and_deleted_give_the_bits_of_the_stages():
@@ -366,7 +441,6 @@ def test_it_does_not_fuse_what_needs_python_between_substeps():
         w = _pile()
         w.profile = {}
         assert _spied(w, 2, name) == []  # a profile times every stage
-        assert _spied(scenes.jelly_field(2), 2, name) == []  # areas, shapes and outlines
     w = _pile()
     a, b = w.store.particles.entity[:2].tolist()
     w.create_entity(Spring(a, b))
