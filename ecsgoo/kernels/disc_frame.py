@@ -42,8 +42,8 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
     integrated and projected already, its contacts found), the ``m`` disc contacts (``ij``,
     ``cf``, ``soft``, at most ``push_speed`` px/s out, restitution after the last
     substep above ``bounce_speed``), then the bodies (``sb``: a ``frame_args.BodiesArgs``:
-    soft bodies' outlines and static bodies, each of no rows where there are none) and the
-    level
+    soft bodies' outlines and static bodies, each of no rows where there are none; or None
+    in a world of discs and springs alone) and the level
     (``vmin``, ``push``, ``hold``: px a substep; ``segs``: the level's segments and the
     static bodies' edges, ``Collide``'s; ``since``: room for where each particle was,
     when there are ``segs``).
@@ -61,10 +61,6 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
     ``Discs.stale`` says after Project), or ``count`` when the frame is done.
     """
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
-    static_w = _static_masses(sb)
-    few = sb.n * n <= ONE_CELL and not sb.outline_n  # (outlines read the grid's order)
-    corners, cgroup, clayer, cmask = _corners(sb, static_w)
-    any_self = _any_self(sb)
     for k in range(first, count):
         if k > first or not begun:
             _integrate(k, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed,
@@ -79,11 +75,9 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
             copy_rows(prev, since, n)  # where each was before this substep's contacts
         disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, k == count - 1,
                      bounce_speed)
-        if sb.n or sb.outline_n:
-            _meet_bodies(sb, static_w, few, any_self, corners, cgroup, clayer, cmask, n, pos,
-                         prev, w, radius, mask, friction, restitution, vmin, push, hold)
-        elif any_self:
-            _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold)
+        if sb is not None:  # (None: compiled without the bodies' kernels, a game of discs'
+            _meet_bodies(sb, n, pos, prev, w, radius, mask, friction, restitution, vmin,
+                         push, hold)  # first frame needs none of them)
         collide_level(n, pos, prev, w, radius, friction, restitution, vmin, push, hold,
                       True, slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, bounds, use_bounds)
@@ -106,12 +100,12 @@ def _segments(level, sb, static_w):
     static bodies' edges where they are (they rest all frame)."""
     k = len(level)
     if not sb.n:
-        return level[:k]
+        return level
     out = np.empty((k + max(8, 2 * len(sb.verts)), 4))
     out[:k] = level
     count = static_edges(sb.n, sb.pos, sb.angle, static_w, sb.piece_off, sb.vert_off, sb.verts,
                          out[k:])
-    return out[: k + min(count, len(out) - k)] if count else level[:k]
+    return out[: k + min(count, len(out) - k)] if count else level
 
 
 #: Static bodies × particles up to which ``_meet_bodies`` tests every pair (one cell), not
@@ -121,36 +115,38 @@ ONE_CELL = 64
 
 
 @njit(cache=True)
-def _meet_bodies(sb, static_w, few, any_self, corners, cgroup, clayer, cmask, n, pos, prev, w,
-                 radius, mask, friction, restitution, vmin, push, hold):
+def _meet_bodies(sb, n, pos, prev, w, radius, mask, friction, restitution, vmin, push, hold):
     """Collide's substep of the bodies, after the disc contacts', in its order: the
     particles off the soft bodies' outlines and the self-colliding ones' own, then out of
     the static bodies, and the outlines off their corners; over the grid Collide makes
     there (``broadphase.solver_particles``: frozen rows left out), or one cell of every
-    particle when ``few`` pairs of static bodies and particles alone meet."""
-    if few:
-        grid = _one_cell(n)
-    elif sb.any_frozen:
-        grid = build_grid_without(n, pos, radius, sb.slop, sb.pfrozen)
-    else:
-        grid = build_grid(n, pos, radius, sb.slop)
-    x0, y0, cell, gnx, gny, start, items = grid
-    if sb.outline_n:
-        collide_outlines(sb.outline_n, sb.outline_off, sb.outline_idx, pos, prev, w, radius,
-                         sb.pgroup, sb.player, mask, friction, restitution, x0, y0, cell, gnx,
-                         gny, start, items, vmin, push, hold)
-    if any_self:
+    particle when few pairs of static bodies and particles alone meet (``ONE_CELL``)."""
+    if sb.n or sb.outline_n:
+        static_w = _static_masses(sb)
+        if sb.n * n <= ONE_CELL and not sb.outline_n:  # (outlines read the grid's order)
+            grid = _one_cell(n)
+        elif sb.any_frozen:
+            grid = build_grid_without(n, pos, radius, sb.slop, sb.pfrozen)
+        else:
+            grid = build_grid(n, pos, radius, sb.slop)
+        x0, y0, cell, gnx, gny, start, items = grid
+        if sb.outline_n:
+            collide_outlines(sb.outline_n, sb.outline_off, sb.outline_idx, pos, prev, w,
+                             radius, sb.pgroup, sb.player, mask, friction, restitution, x0, y0,
+                             cell, gnx, gny, start, items, vmin, push, hold)
+        if _any_self(sb):
+            _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold)
+        if sb.n:
+            particles_on_static(sb.n, sb.pos, sb.angle, static_w, sb.extent, sb.group,
+                                sb.layer, sb.mask, sb.friction, sb.restitution, sb.piece_off,
+                                sb.vert_off, sb.verts, sb.radius, pos, prev, w, radius,
+                                sb.pgroup, sb.player, mask, friction, restitution, x0, y0,
+                                cell, gnx, gny, start, items, vmin, push, hold)
+            if sb.outline_n:
+                _off_corners(sb, static_w, n, pos, prev, w, radius, mask, friction,
+                             restitution, vmin, push, hold)
+    elif _any_self(sb):
         _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold)
-    if sb.n:
-        particles_on_static(sb.n, sb.pos, sb.angle, static_w, sb.extent, sb.group, sb.layer,
-                            sb.mask, sb.friction, sb.restitution, sb.piece_off, sb.vert_off,
-                            sb.verts, sb.radius, pos, prev, w, radius, sb.pgroup, sb.player,
-                            mask, friction, restitution, x0, y0, cell, gnx, gny, start, items,
-                            vmin, push, hold)
-    if len(cgroup):
-        collide_corners(len(cgroup), corners, cgroup, clayer, cmask, sb.outline_n,
-                        sb.outline_off, sb.outline_idx, pos, prev, w, radius, sb.pgroup,
-                        sb.player, mask, friction, restitution, vmin, push, hold)
 
 
 @njit(cache=True)
@@ -171,17 +167,17 @@ def _any_self(sb):
 
 
 @njit(cache=True)
-def _corners(sb, static_w):
-    """The static bodies' corners the outlines keep off (``rigid.static_corners``, as
-    Collide's ``_outlines_off_static`` finds them: they rest all frame) and their bodies'
-    groups, layers and masks; none without outlines or static bodies."""
-    out = np.empty((max(8, len(sb.verts)), 6))
-    if not (sb.n and sb.outline_n):
-        return out, sb.group[:0], sb.layer[:0], sb.mask[:0]
+def _off_corners(sb, static_w, n, pos, prev, w, radius, mask, friction, restitution, vmin, push,
+                 hold):
+    """The outlines off the static bodies' corners (``rigid.static_corners``, as Collide's
+    ``_outlines_off_static`` finds them, with their bodies' groups, layers and masks)."""
+    out = np.empty((max(8, len(sb.verts)), 6))  # room for every vertex of every piece
     count = static_corners(sb.n, sb.pos, sb.angle, static_w, sb.friction, sb.restitution,
                            sb.piece_off, sb.vert_off, sb.verts, sb.radius, out)
     rows = out[:count, 5].astype(np.int64)
-    return out, sb.group[rows], sb.layer[rows], sb.mask[rows]
+    collide_corners(count, out, sb.group[rows], sb.layer[rows], sb.mask[rows], sb.outline_n,
+                    sb.outline_off, sb.outline_idx, pos, prev, w, radius, sb.pgroup, sb.player,
+                    mask, friction, restitution, vmin, push, hold)
 
 
 @njit(cache=True)
@@ -239,14 +235,22 @@ def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, 
              bpos, bangle, bw, biw, pos, w, h, sb, alpha):
     """One substep of Project after the frame's first (``systems.project.Project.solve``
     without tethers): the packed multipliers from 0, then ``project.project_rounds`` with
-    the areas and shapes of ``sb`` (``alpha``: the shapes' stiffness an application)."""
+    the areas and shapes of ``sb`` (``alpha``: the shapes' stiffness an application), or
+    none (``sb`` None)."""
     vals[:, 2] = 0.0
-    no_flags = np.zeros(0, dtype=np.bool_)  # (no tethers: never read)
-    project_rounds(rounds, h, pos, w, sb.mass, ends, vals, order, lam, chains, off, rows,
-                   cends, scratch, *tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw,
-                   sb.area_n, sb.area_off, sb.area_idx, sb.rest_area, sb.pressure,
-                   sb.stiffness, sb.grad, sb.shape_n, sb.shape_off, sb.shape_idx,
-                   sb.shape_rest, alpha, sb.scale)
+    no_rows, no_ints = np.zeros(0), np.zeros(1, dtype=np.int64)  # of nothing: never read
+    no_flags, no_pairs = np.zeros(0, dtype=np.bool_), np.zeros((0, 2))
+    if sb is None:
+        project_rounds(rounds, h, pos, w, w, ends, vals, order, lam, chains, off, rows, cends,
+                       scratch, *tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw, 0,
+                       no_ints, no_ints, no_rows, no_rows, no_rows, no_pairs, 0, no_ints,
+                       no_ints, no_pairs, no_rows, no_rows)
+    else:
+        project_rounds(rounds, h, pos, w, sb.mass, ends, vals, order, lam, chains, off, rows,
+                       cends, scratch, *tethers, 0, no_flags, no_flags, bpos, bangle, bw, biw,
+                       sb.area_n, sb.area_off, sb.area_idx, sb.rest_area, sb.pressure,
+                       sb.stiffness, sb.grad, sb.shape_n, sb.shape_off, sb.shape_idx,
+                       sb.shape_rest, alpha, sb.scale)
 
 
 @njit(cache=True)
@@ -290,8 +294,11 @@ def disc_frame_held(a, s, sb, alpha, any_frozen, ents, old_keys, old, ij, cf, at
     tla, tlb, trest, tcompliance, tlam = s.tla, s.tlb, s.trest, s.tcompliance, s.tlam
     bpos, bangle, bw, biw = s.bpos, s.bangle, s.bw, s.biw
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
-    _rest(sb)
-    segs = _segments(level_segs, sb, _static_masses(sb))
+    if sb is None:
+        segs = level_segs
+    else:
+        _rest(sb)
+        segs = _segments(level_segs, sb, _static_masses(sb))
     _integrate(0, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
                from_y, to_x, to_y, pull)
     if rounds:
