@@ -507,13 +507,17 @@ _background: subprocess.Popen | None = None
 
 def start_background(first: str = "soft") -> subprocess.Popen:
     """Start the background helper (``_in_background``) unless one is running; it stops
-    when this process ends."""
+    when this process ends. Until it has ended, the fused disc frame leaves worlds with
+    bodies to the stages (``physics.disc_frame.defer_bodies``)."""
     global _background
     if _background is None or _background.poll() is not None:
         stop_background()  # (the last one has ended: its pipe closed)
         _background = _helper("_in_background", first, os.getpid(), pipe=True)
         atexit.unregister(stop_background)  # registered once however many start
         atexit.register(stop_background)
+        from .physics import disc_frame
+
+        disc_frame.defer_bodies(_background)  # its form with bodies: the helper's to compile
     return _background
 
 

@@ -69,7 +69,30 @@ def can_fuse(world: World, stages: Sequence[Stage]) -> bool:
     # Collide without pairs or outlines to look for finds no disc contacts at all
     return (collide.soft and (collide.particles or collide.outlines) and st.particles.n > 0
             and not (st.joints.n or st.tethers.n) and (not st.bodies.n or _static_only(world))
-            and not _project_shared(world))
+            and not _project_shared(world)
+            and (not _with_bodies(world, stages) or _bodies_ready()))
+
+
+def defer_bodies(helper: Any) -> None:
+    """Leave the worlds with bodies (static, soft) to the stages — the same bits — until
+    ``helper``, a process compiling every kernel (``warmup.start_background``: a cold
+    cache), has ended: a game's cold first start then compiles what its first frames reach
+    through the stages, not the fused frame's form with bodies too (jelly's: 102 kernels in
+    44 s, not 135 in 67), and that form loads from what the helper wrote once it is done."""
+    _compiling[:] = [helper]
+
+
+def _bodies_ready() -> bool:
+    """Whether the fused frame's form with bodies may be compiled or loaded now (no helper
+    ``defer_bodies`` waits for is still compiling)."""
+    if _compiling and _compiling[0].poll() is None:
+        return False
+    _compiling.clear()
+    return True
+
+
+#: The helper ``defer_bodies`` waits for (none: the form with bodies compiles when needed).
+_compiling: list[Any] = []
 
 
 def _project_shared(world: World) -> bool:
@@ -191,11 +214,11 @@ def _bodies_args(world: World, stages: Sequence[Stage]) -> Any:
     discs and springs alone: the kernel's form without bodies, which a game of discs
     compiles for its first frame (goo's, from a cold cache: 107 kernels in 45 s, where
     the form with bodies made it 147 in 61 s)."""
+    if not _with_bodies(world, stages):
+        return None
     st = world.store
     b, areas, shapes, p = st.bodies, st.areas, st.shapes, st.particles
     outlines = len(st.outline_off) - 1 if stages[-1].outlines else 0
-    if not (b.n or areas.n or shapes.n or outlines):
-        return None
     # the tables' columns by the tables and their versions (a column is replaced only as
     # rows come), the store's packed arrays by identity (kept alive below, so their ids
     # are no other's)
@@ -217,6 +240,14 @@ def _bodies_args(world: World, stages: Sequence[Stage]) -> Any:
                            pc["layer"], pc["frozen"], *key[-2:])
         kept = world.discs.bodies_held = (key, packed, args)
     return kept[2]
+
+
+def _with_bodies(world: World, stages: Sequence[Stage]) -> bool:
+    """Whether the frame meets bodies: static ones, areas, shapes or outlines (if Collide
+    meets them)."""
+    st = world.store
+    return bool(st.bodies.n or st.areas.n or st.shapes.n
+                or (stages[-1].outlines and len(st.outline_off) > 1))
 
 
 def _alpha(world: World, ctx: StepContext, stages: Sequence[Stage]) -> np.ndarray:

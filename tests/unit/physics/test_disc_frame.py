@@ -342,6 +342,29 @@ def test_a_world_whose_project_threads_share_leaves_its_substeps_to_the_stages(m
     assert _spied(w, 2) == [] and _spied(w, 2, "fuse") == []  # Project in parts: the stages
 
 
+class _Helper:
+    """A stand-in for the background compile: compiling until ``done``."""
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def poll(self) -> int | None:
+        return 0 if self.done else None
+
+
+def test_a_cold_start_leaves_worlds_with_bodies_to_the_stages_until_the_helper_ends():
+    helper = _Helper()
+    disc_frame.defer_bodies(helper)
+    try:
+        jelly, pile = _jelly(), _pile()
+        assert _spied(jelly, 2) == []  # the form with bodies: the helper's to compile
+        assert _spied(pile, 2) == [(6, 0)] * 2  # discs alone: fused as ever
+        helper.done = True
+        assert _spied(jelly, 2) != []  # the helper done: fused
+    finally:
+        disc_frame._compiling.clear()
+
+
 def test_discs_on_static_bodies_moved_made_and_deleted_give_the_bits_of_the_stages():
     fused, stages = _fused_and_not(lambda: _static_bodies_moved(_on_static_bodies(), 80))
     assert fused == stages
