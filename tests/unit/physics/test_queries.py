@@ -213,3 +213,41 @@ def test_the_kept_query_grids_follow_moves_between_queries():
     assert w.query_point(300, 100) == [] and w.query_point(300, -400) == [crate]
     hit = w.raycast((300.0, -300.0), (300.0, -500.0))
     assert hit is not None and hit.entity == crate
+
+
+def test_a_ray_after_each_kind_of_change_is_the_first_of_all_its_hits():
+    # the first hit's kept look (``queries._disc_look``) against the full look, after each
+    # change a game makes between rays
+    w = World(bounds=(0.0, 0.0, 800.0, 600.0))
+    disc = w.create_entity(Particle(400.0, 300.0, radius=10.0))
+    for k in range(30):
+        w.create_entity(Particle(50.0 + 25 * k, 100.0 + 13 * (k % 7), radius=6.0))
+    rays = [((400.0, 590.0), (400.0, 5.0)), ((5.0, 300.0), (795.0, 300.0)),
+            ((10.0, 10.0), (790.0, 590.0)), ((700.0, 590.0), (120.0, 5.0))]
+
+    def same() -> list[Hit | None]:
+        firsts = [w.raycast(p, q) for p, q in rays]
+        for (p, q), first in zip(rays, firsts, strict=True):
+            every = w.raycast_all(p, q)
+            assert first == (every[0] if every else None)
+        return firsts
+
+    assert same()[0].entity == disc
+    changes = [lambda: setattr(w.component(disc, Particle), "x", 200.0),
+               lambda: w.step(),
+               lambda: w.particles.write("radius", 30.0, [1]),
+               lambda: w.create_entity(Particle(400.0, 450.0, radius=20.0)),
+               lambda: w.delete_entity(disc),
+               lambda: w.level.add_segment((300.0, 500.0), (500.0, 520.0)),
+               lambda: setattr(w, "bounds", (0.0, 0.0, 780.0, 560.0)),
+               lambda: setattr(w, "contact_slop", 4.0)]
+    seen = [same()]
+    for change in changes:
+        change()
+        seen.append(same())
+    assert len({tuple(hits) for hits in seen}) > 5  # the rays met what changed
+    hit = seen[-1][0]
+    assert hit == Hit(hit.entity, hit.x, hit.y, hit.nx, hit.ny, hit.fraction)
+    assert hash(hit) == hash(Hit(hit.entity, hit.x, hit.y, hit.nx, hit.ny, hit.fraction))
+    with pytest.raises(AttributeError):  # frozen, however it was made
+        hit.x = 1.0
