@@ -213,7 +213,24 @@ def _jelly(sleep: bool = False, outlines: bool = True) -> World:
     return w
 
 
+def _without_springs(kind: str) -> World:
+    """Soft bodies with no spring at all (Project's rounds for them alone): shape-matched
+    boxes of five stiffnesses, or one pressurised, self-colliding ring."""
+    w = World(bounds=(0, 0, 600, 600)).use(*(s() for s in systems.SOLVER))
+    if kind == "shapes":
+        for k in range(5):
+            bodies.box(w, 100 + 90 * k, 100 + 40 * k, 40, 40, alpha=0.3 + 0.1 * k)
+        return w
+    ring = [w.create_entity(Particle(300 + 40 * np.cos(k * np.pi / 6),
+                                     300 + 40 * np.sin(k * np.pi / 6), radius=5))
+            for k in range(12)]
+    w.create_entity(AreaConstraint(ring, pressure=1.2, self_collide=True))
+    return w
+
+
 SCENES = {"pile": (_pile, 90), "cup": (_cup, 120), "ropes": (_ropes, 150),
+          "shapes without springs": (lambda: _without_springs("shapes"), 120),
+          "an area without springs": (lambda: _without_springs("area"), 120),
           "jelly": (_jelly, 150), "jelly without outlines": (lambda: _jelly(outlines=False), 60),
           "jelly, asleep": (lambda: _jelly(sleep=True), 400),
           "on static bodies": (_on_static_bodies, 120),
