@@ -142,7 +142,7 @@ def _meet_bodies(sb, n, pos, prev, w, radius, mask, friction, restitution, vmin,
                                 sb.vert_off, sb.verts, sb.radius, pos, prev, w, radius,
                                 sb.pgroup, sb.player, mask, friction, restitution, x0, y0,
                                 cell, gnx, gny, start, items, vmin, push, hold)
-            if sb.outline_n:
+            if sb.corner_n:  # (every outline: Collide's, whether it meets outlines or not)
                 _off_corners(sb, static_w, n, pos, prev, w, radius, mask, friction,
                              restitution, vmin, push, hold)
     elif _any_self(sb):
@@ -175,7 +175,7 @@ def _off_corners(sb, static_w, n, pos, prev, w, radius, mask, friction, restitut
     count = static_corners(sb.n, sb.pos, sb.angle, static_w, sb.friction, sb.restitution,
                            sb.piece_off, sb.vert_off, sb.verts, sb.radius, out)
     rows = out[:count, 5].astype(np.int64)
-    collide_corners(count, out, sb.group[rows], sb.layer[rows], sb.mask[rows], sb.outline_n,
+    collide_corners(count, out, sb.group[rows], sb.layer[rows], sb.mask[rows], sb.corner_n,
                     sb.outline_off, sb.outline_idx, pos, prev, w, radius, sb.pgroup, sb.player,
                     mask, friction, restitution, vmin, push, hold)
 

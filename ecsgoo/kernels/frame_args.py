@@ -276,7 +276,9 @@ structref.define_boxing(BodiesArgsType, BodiesArgs)
 #: filters, surfaces and shapes. The soft bodies (``project.project_rounds``' and
 #: ``outlines``' arguments): the particles' masses, the areas (``area_n`` rings, their
 #: targets, pressures, stiffnesses, the gradient scratch, the self-colliding flags), the
-#: shapes (``shape_n``, their rest poses and scales) and the outlines (``outline_n``). Then
+#: shapes (``shape_n``, their rest poses and scales) and the outlines (``outline_n``: those
+#: Collide keeps particles off, none unless it meets outlines; ``corner_n``: all of them, which
+#: it keeps off the static bodies' corners whatever it meets). Then
 #: the particles' groups, layers and frozen flags, the grid's slop (px,
 #: ``World.contact_slop``) and whether any row is frozen (the grid leaves frozen particles
 #: out, and frozen bodies are not static).
@@ -288,7 +290,8 @@ BODIES_FIELDS = [
     ("area_idx", _I1), ("rest_area", _F1), ("pressure", _F1), ("stiffness", _F1),
     ("grad", _F2), ("self_collide", _B1), ("shape_n", _I), ("shape_off", _I1),
     ("shape_idx", _I1), ("shape_rest", _F2), ("scale", _F1), ("outline_n", _I),
-    ("outline_off", _I1), ("outline_idx", _I1), ("pgroup", _I1), ("player", _I1),
+    ("corner_n", _I), ("outline_off", _I1), ("outline_idx", _I1), ("pgroup", _I1),
+    ("player", _I1),
     ("pfrozen", _B1), ("slop", _F), ("any_frozen", _B),
 ]
 BODIES_ARGS = BodiesArgsType(BODIES_FIELDS)
@@ -298,8 +301,8 @@ BODIES_ARGS = BodiesArgsType(BODIES_FIELDS)
 def bodies_args(n, pos, prev, angle, prev_angle, w, frozen, extent, group, layer, mask,
                 friction, restitution, piece_off, vert_off, verts, radius, mass, area_n,
                 area_off, area_idx, rest_area, pressure, stiffness, grad, self_collide, shape_n,
-                shape_off, shape_idx, shape_rest, scale, outline_n, outline_off, outline_idx,
-                pgroup, player, pfrozen, slop, any_frozen):
+                shape_off, shape_idx, shape_rest, scale, outline_n, corner_n, outline_off,
+                outline_idx, pgroup, player, pfrozen, slop, any_frozen):
     """A ``BodiesArgs`` of these (``BODIES_FIELDS``)."""
     a = structref.new(BODIES_ARGS)
     a.n, a.pos, a.prev, a.angle, a.prev_angle = n, pos, prev, angle, prev_angle
@@ -310,6 +313,7 @@ def bodies_args(n, pos, prev, angle, prev_angle, w, frozen, extent, group, layer
     a.rest_area, a.pressure, a.stiffness, a.grad = rest_area, pressure, stiffness, grad
     a.self_collide, a.shape_n, a.shape_off = self_collide, shape_n, shape_off
     a.shape_idx, a.shape_rest, a.scale = shape_idx, shape_rest, scale
-    a.outline_n, a.outline_off, a.outline_idx = outline_n, outline_off, outline_idx
+    a.outline_n, a.corner_n = outline_n, corner_n
+    a.outline_off, a.outline_idx = outline_off, outline_idx
     a.pgroup, a.player, a.pfrozen, a.slop, a.any_frozen = pgroup, player, pfrozen, slop, any_frozen
     return a

@@ -236,8 +236,8 @@ def _bodies_args(world: World, stages: Sequence[Stage]) -> Any:
                            c["friction"], c["restitution"], *packed[:4], pc["mass"], areas.n,
                            *packed[4:6], ac["rest_area"], ac["pressure"], ac["stiffness"],
                            packed[6], ac["self_collide"], shapes.n, *packed[7:10],
-                           shapes.cols["scale"], outlines, *packed[10:], pc["group"],
-                           pc["layer"], pc["frozen"], *key[-2:])
+                           shapes.cols["scale"], outlines, len(st.outline_off) - 1,
+                           *packed[10:], pc["group"], pc["layer"], pc["frozen"], *key[-2:])
         kept = world.discs.bodies_held = (key, packed, args)
     return kept[2]
 

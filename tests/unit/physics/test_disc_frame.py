@@ -213,6 +213,18 @@ def _jelly(sleep: bool = False, outlines: bool = True) -> World:
     return w
 
 
+def _corner(outlines: bool = False) -> World:
+    """Jelly balls dropped onto the corner of a thin anchored wall, Collide meeting no
+    outlines (or meeting them): the outlines are kept off the static corners all the same."""
+    w = World(bounds=(0, 0, 600, 600)).use(systems.Integrate(), systems.Project(),
+                                           systems.Collide(outlines=outlines))
+    w.create_entity(RigidBody.box(300, 150, 6, 200), Anchor())
+    w.create_entity(RigidBody.box(300, 20, 560, 20), Anchor())
+    for k in range(4):
+        bodies.jelly_ball(w, 290 + 6 * k, 320 + 70 * k, radius=30, vertices=12)
+    return w
+
+
 def _without_springs(kind: str) -> World:
     """Soft bodies with no spring at all (Project's rounds for them alone): shape-matched
     boxes of five stiffnesses, or one pressurised, self-colliding ring."""
@@ -232,6 +244,8 @@ SCENES = {"pile": (_pile, 90), "cup": (_cup, 120), "ropes": (_ropes, 150),
           "shapes without springs": (lambda: _without_springs("shapes"), 120),
           "an area without springs": (lambda: _without_springs("area"), 120),
           "jelly": (_jelly, 150), "jelly without outlines": (lambda: _jelly(outlines=False), 60),
+          "jelly on a corner": (_corner, 120),
+          "jelly on a corner, outlines met": (lambda: _corner(outlines=True), 120),
           "jelly, asleep": (lambda: _jelly(sleep=True), 400),
           "on static bodies": (_on_static_bodies, 120),
           "on static bodies, asleep": (lambda: _on_static_bodies(sleep=True), 400),
