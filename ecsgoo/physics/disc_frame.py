@@ -83,9 +83,13 @@ def defer_bodies(helper: Any) -> None:
 
 
 def _bodies_ready() -> bool:
-    """Whether the fused frame's form with bodies may be compiled or loaded now (no helper
-    ``defer_bodies`` waits for is still compiling)."""
-    if _compiling and _compiling[0].poll() is None:
+    """Whether the fused frame's form with bodies may be loaded now: the helper
+    ``defer_bodies`` waits for has written it (ended well). A helper that failed or was
+    stopped leaves such worlds to the stages for this process's life (compiling the form
+    here would stall a game mid-play for some 20 s)."""
+    if not _compiling:
+        return True
+    if _compiling[0].poll() != 0:  # still compiling (None), or failed
         return False
     _compiling.clear()
     return True

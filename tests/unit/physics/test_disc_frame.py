@@ -374,13 +374,13 @@ def test_a_world_whose_project_threads_share_leaves_its_substeps_to_the_stages(m
 
 
 class _Helper:
-    """A stand-in for the background compile: compiling until ``done``."""
+    """A stand-in for the background compile: compiling until it ends with ``code``."""
 
     def __init__(self) -> None:
-        self.done = False
+        self.code: int | None = None
 
     def poll(self) -> int | None:
-        return 0 if self.done else None
+        return self.code
 
 
 def test_a_cold_start_leaves_worlds_with_bodies_to_the_stages_until_the_helper_ends():
@@ -390,8 +390,12 @@ def test_a_cold_start_leaves_worlds_with_bodies_to_the_stages_until_the_helper_e
         jelly, pile = _jelly(), _pile()
         assert _spied(jelly, 2) == []  # the form with bodies: the helper's to compile
         assert _spied(pile, 2) == [(6, 0)] * 2  # discs alone: fused as ever
-        helper.done = True
+        helper.code = 0
         assert _spied(jelly, 2) != []  # the helper done: fused
+        failed = _Helper()
+        failed.code = 1
+        disc_frame.defer_bodies(failed)
+        assert _spied(jelly, 2) == []  # it failed: the stages, not a compile mid-play
     finally:
         disc_frame._compiling.clear()
 
