@@ -22,9 +22,9 @@ from .contacts import collide_level
 from .discs import disc_substep, find_frame, outran, remember, warm_from
 from .grid import build_grid, build_grid_without
 from .integrate import integrate
-from .outlines import collide_corners, collide_outlines, collide_self
+from .outlines import collide_outlines, collide_self, off_static_corners
 from .project import project_rounds
-from .rigid import particles_on_static, static_corners, static_edges
+from .rigid import particles_on_static, with_static_edges
 from .rows import copy_rows
 
 
@@ -94,20 +94,6 @@ def _static_masses(sb):
     return np.where(sb.frozen[: len(sb.w)], 1.0, sb.w)
 
 
-@njit(cache=True)
-def _segments(level, sb, static_w):
-    """``contacts.level_and_static_edges`` for the frame: the ``level``'s segments, then the
-    static bodies' edges where they are (they rest all frame)."""
-    k = len(level)
-    if not sb.n:
-        return level
-    out = np.empty((k + max(8, 2 * len(sb.verts)), 4))
-    out[:k] = level
-    count = static_edges(sb.n, sb.pos, sb.angle, static_w, sb.piece_off, sb.vert_off, sb.verts,
-                         out[k:])
-    return out[: k + min(count, len(out) - k)] if count else level
-
-
 #: Static bodies × particles up to which ``_meet_bodies`` tests every pair (one cell), not
 #: the pairs of a grid made each substep: the same pairs meet (the grid's cells reach past
 #: any overlap; a frozen particle, in no cell, has no inverse mass: the test skips it).
@@ -143,8 +129,12 @@ def _meet_bodies(sb, n, pos, prev, w, radius, mask, friction, restitution, vmin,
                                 sb.pgroup, sb.player, mask, friction, restitution, x0, y0,
                                 cell, gnx, gny, start, items, vmin, push, hold)
             if sb.corner_n:  # (every outline: Collide's, whether it meets outlines or not)
-                _off_corners(sb, static_w, n, pos, prev, w, radius, mask, friction,
-                             restitution, vmin, push, hold)
+                off_static_corners(sb.n, sb.pos, sb.angle, static_w, sb.friction,
+                                   sb.restitution, sb.piece_off, sb.vert_off, sb.verts,
+                                   sb.radius, sb.group, sb.layer, sb.mask, sb.corner_n,
+                                   sb.outline_off, sb.outline_idx, pos, prev, w, radius,
+                                   sb.pgroup, sb.player, mask, friction, restitution, vmin,
+                                   push, hold)
     elif _any_self(sb):
         _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold)
 
@@ -164,20 +154,6 @@ def _any_self(sb):
         if sb.self_collide[r]:
             return True
     return False
-
-
-@njit(cache=True)
-def _off_corners(sb, static_w, n, pos, prev, w, radius, mask, friction, restitution, vmin, push,
-                 hold):
-    """The outlines off the static bodies' corners (``rigid.static_corners``, as Collide's
-    ``_outlines_off_static`` finds them, with their bodies' groups, layers and masks)."""
-    out = np.empty((max(8, len(sb.verts)), 6))  # room for every vertex of every piece
-    count = static_corners(sb.n, sb.pos, sb.angle, static_w, sb.friction, sb.restitution,
-                           sb.piece_off, sb.vert_off, sb.verts, sb.radius, out)
-    rows = out[:count, 5].astype(np.int64)
-    collide_corners(count, out, sb.group[rows], sb.layer[rows], sb.mask[rows], sb.corner_n,
-                    sb.outline_off, sb.outline_idx, pos, prev, w, radius, sb.pgroup, sb.player,
-                    mask, friction, restitution, vmin, push, hold)
 
 
 @njit(cache=True)
@@ -297,8 +273,9 @@ def disc_frame_held(a, s, sb, alpha, any_frozen, ents, old_keys, old, ij, cf, at
     if sb is None:
         segs = level_segs
     else:
-        _rest(sb)
-        segs = _segments(level_segs, sb, _static_masses(sb))
+        _rest(sb)  # and the static bodies' edges with the level's (``contacts``' look)
+        segs = with_static_edges(level_segs, sb.n, sb.pos, sb.angle, _static_masses(sb),
+                                 sb.piece_off, sb.vert_off, sb.verts)
     _integrate(0, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
                from_y, to_x, to_y, pull)
     if rounds:

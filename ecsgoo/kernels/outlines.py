@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from .contacts import _restitution_gap, closest_on_segment
+from .rigid import static_corners
 
 
 @njit(cache=True)
@@ -380,3 +381,19 @@ def collide_corners(count, corners, cgroup, clayer, cmask, rings, off, idx, pos,
             resolve_edge(-1, a, b, t, unx, uny, depth, pos, prev, w, mu,
                          max(corners[c, 4], restitution[a]), vmin, push, hold)
             _refresh_edge(pos, idx, s, e, edge, xy, boxes)
+
+
+@njit(cache=True)
+def off_static_corners(n, pos, angle, w, friction, restitution, piece_off, vert_off, verts,
+                       radius, group, layer, mask, rings, off, idx, ppos, pprev, pw, pradius,
+                       pgroup, player, pmask, pfriction, prestitution, vmin, push, hold):
+    """Keep the ``rings`` soft-body outlines off the corners of the static bodies among the
+    ``n`` (``w`` 0: ``rigid.static_corners``, each with its body's ``group``, ``layer`` and
+    ``mask``): ``collide_corners`` over them where they are now."""
+    out = np.empty((max(8, len(verts)), 6))  # room for every vertex of every piece
+    count = static_corners(n, pos, angle, w, friction, restitution, piece_off, vert_off,
+                           verts, radius, out)
+    rows = out[:count, 5].astype(np.int64)
+    collide_corners(count, out, group[rows], layer[rows], mask[rows], rings, off, idx, ppos,
+                    pprev, pw, pradius, pgroup, player, pmask, pfriction, prestitution, vmin,
+                    push, hold)

@@ -445,15 +445,8 @@ def body_boxes(n, prev, prev_angle, piece_off, vert_off, verts, radius, out, tri
     for i in range(n):
         c, s = math.cos(prev_angle[i]), math.sin(prev_angle[i])
         trig[i, 0], trig[i, 1] = c, s
-        x0 = y0 = np.inf
-        x1 = y1 = -np.inf
-        for q in range(piece_off[i], piece_off[i + 1]):
-            r = radius[q]
-            for v in range(vert_off[q], vert_off[q + 1]):
-                x, y = to_world_point(prev[i, 0], prev[i, 1], c, s, verts, v)
-                x0, x1 = min(x0, x - r), max(x1, x + r)
-                y0, y1 = min(y0, y - r), max(y1, y + r)
-        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = x0, y0, x1, y1
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = _body_box(i, prev[i, 0], prev[i, 1], c, s,
+                                                               piece_off, vert_off, verts, radius)
 
 
 @njit(cache=True, inline="always")
@@ -794,6 +787,18 @@ def static_edges(n, pos, angle, w, piece_off, vert_off, verts, out):
                     out[count, 2], out[count, 3] = to_world_point(x, y, c, s, verts, f)
                 count += 1
     return count
+
+
+@njit(cache=True)
+def with_static_edges(level, n, pos, angle, w, piece_off, vert_off, verts):
+    """The ``level``'s segments ((k, 4) px), then the edges of the static bodies among the
+    ``n`` (``w`` 0: ``static_edges``) where they are now: what particles are swept against
+    (``contacts.collide_segments``); ``level`` itself when none has an edge."""
+    k = len(level)  # the edges written after the level's segments (no stacking after)
+    out = np.empty((k + max(8, 2 * len(verts)), 4))
+    out[:k] = level
+    count = static_edges(n, pos, angle, w, piece_off, vert_off, verts, out[k:])
+    return out[: k + min(count, len(out) - k)] if count else level
 
 
 @njit(cache=True)

@@ -41,7 +41,7 @@ from ..kernels.contact_rows import (
 )
 from ..kernels.joints import links_changed
 from ..kernels.lanes import CHUNK, ENDS, LANES
-from ..kernels.rigid import body_pairs, particle_contacts, split_spinning, static_edges
+from ..kernels.rigid import body_pairs, particle_contacts, split_spinning, with_static_edges
 from ..kernels.rigid_find import find_contacts
 from ..kernels.rigid_solver import carry_impulses, prepare_contacts
 
@@ -544,12 +544,8 @@ def level_and_static_edges(world: World) -> np.ndarray:
     if not b.n or not any_set(b.pinned):
         return segs
     c = b.cols
-    k = len(segs)  # the edges written after the level's segments (no stacking after)
-    out = np.empty((k + max(8, 2 * len(st.piece_verts)), 4))
-    out[:k] = segs
-    count = static_edges(b.n, c["pos"], c["angle"], static_inverse_masses(st),
-                         st.body_piece_off, st.piece_vert_off, st.piece_verts, out[k:])
-    return out[: k + min(count, len(out) - k)] if count else segs
+    return with_static_edges(segs, b.n, c["pos"], c["angle"], static_inverse_masses(st),
+                             st.body_piece_off, st.piece_vert_off, st.piece_verts)
 
 
 def touching_bodies(world: World) -> dict[tuple[int, int], tuple[float, float, float, float]]:

@@ -20,9 +20,9 @@ from ..flags import any_set
 from ..kernels.contacts import collide_level
 from ..kernels.continuous import continuous, may_be_fast
 from ..kernels.discs import held_up
-from ..kernels.outlines import collide_corners, collide_outlines, collide_self
+from ..kernels.outlines import collide_outlines, collide_self, off_static_corners
 from ..kernels.pairs import collide_pairs
-from ..kernels.rigid import particles_on_static, static_corners
+from ..kernels.rigid import particles_on_static
 from ..kernels.rigid_solver import contact_substep
 from ..kernels.stacks import before_solve, shock, stacked
 from ..physics.contacts import HEADROOM, ContactGraph, find, level_and_static_edges
@@ -376,19 +376,15 @@ def _off_static_bodies(world: World, grid: Any, vmin: float, push: float,
 
 
 def _outlines_off_static(world: World, vmin: float, push: float, hold: float) -> None:
-    """Soft-body outlines off the static bodies' corners (``outlines.collide_corners``)."""
+    """Soft-body outlines off the static bodies' corners (``outlines.off_static_corners``)."""
     st = world.store
     b = st.bodies
     if not b.n or len(st.outline_off) < 2 or not any_set(b.pinned):
         return
     c, pc = b.cols, st.particles.cols
-    out = np.empty((max(8, len(st.piece_verts)), 6))  # room for every vertex of every piece
-    count = static_corners(b.n, c["pos"], c["angle"], _static(st), c["friction"],
-                           c["restitution"],
-                           st.body_piece_off, st.piece_vert_off, st.piece_verts,
-                           st.piece_radius, out)
-    rows = out[:count, 5].astype(np.int64)
-    collide_corners(count, out, c["group"][rows], c["layer"][rows], c["mask"][rows],
-                    len(st.outline_off) - 1, st.outline_off, st.outline_idx, pc["pos"],
-                    pc["prev"], pc["w"], pc["radius"], pc["group"], pc["layer"], pc["mask"],
-                    pc["friction"], pc["restitution"], vmin, push, hold)
+    off_static_corners(b.n, c["pos"], c["angle"], _static(st), c["friction"], c["restitution"],
+                       st.body_piece_off, st.piece_vert_off, st.piece_verts, st.piece_radius,
+                       c["group"], c["layer"], c["mask"], len(st.outline_off) - 1,
+                       st.outline_off, st.outline_idx, pc["pos"], pc["prev"], pc["w"],
+                       pc["radius"], pc["group"], pc["layer"], pc["mask"], pc["friction"],
+                       pc["restitution"], vmin, push, hold)
