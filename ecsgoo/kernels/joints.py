@@ -43,10 +43,16 @@ from numba import njit
 
 from ..columns import NO_LIMIT
 from . import FMA
-from .rigid_solver import rotation
+from .rigid_solver import rotation, turn_trig
 
 #: Passes of each mode for the rows of a chain of unequal masses (``_heavy_rows``).
 JOINT_PASSES = 8
+#: Up to this turn (rad) a position pass turns an end's rotation to first order (``_turn``:
+#: its length grows by 0.13 % at most); a larger one is turned whole. To first order, a
+#: mass-1 arm hinged to a motor post and, 100–300 px off, to a 500-mass crate was
+#: turned by radians a pass, its rotation lengthened with them, and ran away (out of
+#: range within 8 frames).
+FIRST_ORDER_TURN = 0.05
 #: Ends this many times heavier or lighter than what they are joined to make a row heavy.
 MASS_RATIO = 10.0
 #: ``joint_scratch``'s flags of a row: heavy (``_heavy_rows``: ``JOINT_PASSES`` of each mode)
@@ -361,11 +367,16 @@ def _moves(jx, jy, jw, wa, iwa, rax, ray, wb, iwb, rbx, rby, scale):
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
 def _turn(rot, body, turn):
-    """Body ``body``'s ``rot`` (cos, sin) turned by ``turn`` rad to first order (a position
-    pass's small turn); nothing for a particle end (``body`` < 0)."""
+    """Body ``body``'s ``rot`` (cos, sin) turned by ``turn`` rad (a position pass's turn): to
+    first order up to ``FIRST_ORDER_TURN``, whole beyond; nothing for a particle end
+    (``body`` < 0)."""
     if body >= 0:
         c, s = rot[body, 0], rot[body, 1]
-        rot[body, 0], rot[body, 1] = c - s * turn, s + c * turn
+        if abs(turn) <= FIRST_ORDER_TURN:
+            rot[body, 0], rot[body, 1] = c - s * turn, s + c * turn
+        else:  # turned whole: a rotation grown past unit length runs the next passes away
+            ct, st = turn_trig(turn)
+            rot[body, 0], rot[body, 1] = c * ct - s * st, s * ct + c * st
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)

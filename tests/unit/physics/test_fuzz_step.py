@@ -19,7 +19,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ecsgoo import (
@@ -235,7 +235,10 @@ def _continues(w: World, places: dict) -> None:
 
 @pytest.mark.parametrize("shard", range(SHARDS))
 @settings(max_examples=EXAMPLES // SHARDS, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(min_value=0, max_value=(2**32 - 1) // SHARDS))
+@given(seed=st.integers(min_value=0, max_value=(2**32 - 1) // SHARDS))
+# found under the explore profile (shard 2): a mass-1 box hinged to the anchored ground by a
+# motor and, 290 px off, to a 500-mass crate ran away (``kernels.joints.FIRST_ORDER_TURN``)
+@example(seed=6_487_894)
 def test_random_game_operations_never_break_the_step(shard, seed):
     rng = random.Random(seed * SHARDS + shard)
     w, places = _world(rng)

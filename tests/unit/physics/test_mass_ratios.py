@@ -2,7 +2,8 @@
 
 A light disc carrying a heavy one at rest shares the correction as equal masses
 would; impacts keep their true masses. Chains of springs of mixed masses, and a rope's
-tether to a heavy body, are solved exactly (``kernels.chains``).
+tether to a heavy body, are solved exactly (``kernels.chains``). A light rigid arm
+hinged between a post and a 500 times heavier crate holds both (``kernels.joints``).
 """
 
 import math
@@ -10,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from ecsgoo import Anchor, Particle, RigidBody, Spring, World
+from ecsgoo import Anchor, Joint, Particle, RigidBody, Spring, World
 from ecsgoo.bodies import rope
 from scenes import solver
 
@@ -107,3 +108,35 @@ def test_an_impact_under_gravity_keeps_momentum():
     assert w.component(light, Particle).vy < -900.0  # it was hit
     assert momentum() - before == pytest.approx(-980.0 * 101 * 6 / 60, rel=1e-6)
     assert math.isfinite(momentum())
+
+
+def _hinge_gap(arm: RigidBody, local: tuple[float, float], x: float, y: float) -> float:
+    """How far the arm's point ``local`` (its body frame, px) is from ``(x, y)``."""
+    c, s = math.cos(arm.angle), math.sin(arm.angle)
+    return math.hypot(arm.x + c * local[0] - s * local[1] - x,
+                      arm.y + s * local[0] + c * local[1] - y)
+
+
+@pytest.mark.parametrize("reach", [100.0, 190.0, 300.0])
+@pytest.mark.parametrize("torque", [0.0, 1e5])
+def test_a_light_arm_hinged_to_a_post_and_a_500_times_heavier_crate_holds_both(reach, torque):
+    """A trebuchet's arm: a mass-1 box hinged to the anchored ground at (400, 10) (a motor
+    or none) and, ``reach`` px off, to a 500-mass crate 10 px above the ground. The crate
+    lands and the arm holds it: no runaway (the joints' position pass turned the arm
+    by radians to first order and threw it out of range within 8 frames:
+    ``kernels.joints.FIRST_ORDER_TURN``), both hinges closed."""
+    w = solver(World(bounds=(0, 0, 800, 600)))
+    ground = w.create_entity(RigidBody.box(400, 10, 700, 20), Anchor())
+    arm_id = w.create_entity(RigidBody.box(380, 60, 20, 30, mass=1.0))
+    crate_id = w.create_entity(RigidBody.box(400 + reach, 45, 40, 30, mass=500.0))
+    w.create_entity(Joint(ground, arm_id, 400, 10, motor_torque=torque))
+    w.create_entity(Joint(crate_id, arm_id, 400 + reach, 45))
+    arm, crate = w.component(arm_id, RigidBody), w.component(crate_id, RigidBody)
+    fastest = 0.0
+    for _ in range(300):
+        w.step()
+        fastest = max(fastest, *(math.hypot(b.vx, b.vy) for b in (arm, crate)))
+    assert fastest < 300.0  # px/s: the crate's 10 px fall, no more
+    assert crate.y == pytest.approx(35.0, abs=0.5)  # on the ground
+    assert _hinge_gap(arm, (20.0, -50.0), 400.0, 10.0) < 2.0
+    assert _hinge_gap(arm, (reach + 20.0, -15.0), crate.x, crate.y) < 2.0
