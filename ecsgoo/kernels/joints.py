@@ -273,7 +273,7 @@ def joint_sweep(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_ang
         if mode >= 2:
             _move_ends(ab, ap, bb, bp, dxa, dya, dwa, dxb, dyb, dwb, 1.0 if mode == 3 else -1.0,
                        bprev, bprev_angle, pprev)
-        if mode == 3:  # the ends turned: their rotations follow (to first order)
+        if mode == 3:  # the ends turned: their rotations follow (``_turn``)
             _turn(rot, ab, dwa)
             _turn(rot, bb, dwb)
 

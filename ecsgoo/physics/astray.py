@@ -57,4 +57,5 @@ def _raise(world: World, kind: str, table: object, row: int, field: str) -> None
         f"(field {field}: position ({x:.6g}, {y:.6g}) px, velocity ({vx:.6g}, {vy:.6g}) px/s; "
         f"limits ±{limits.MAX_COORD:g} px, {limits.MAX_SPEED:g} px/s): the world stops "
         "here. A force, a spawn or a mass ratio beyond what the solver holds (1:1000 "
-        "between jointed bodies) sent it there")
+        "between jointed bodies, or a joint far off a small light body: an arm many times "
+        "its size) sent it there")
