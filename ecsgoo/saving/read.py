@@ -63,10 +63,16 @@ class Rows:
 
     def finish(self) -> None:
         """``entity`` and every saved key as one array (a key a block left out: its default)."""
+        columns = _FILE[self.builtin.name]
+        if not self.blocks:  # (most tables of most files: rows of their own, or none)
+            self.arrays = {"entity": np.array([e for e, _ in self.single], dtype=np.int64)}
+            for key, (dtype, _) in columns.items():
+                self.arrays[key] = np.array([row[key] for _, row in self.single], dtype=dtype)
+            return
         ids = [ids for ids, _ in self.blocks] + [np.array([e for e, _ in self.single],
                                                           dtype=np.int64)]
         out = {"entity": np.concatenate(ids).astype(np.int64)}
-        for key, (dtype, default) in _FILE[self.builtin.name].items():
+        for key, (dtype, default) in columns.items():
             parts = [cols[key] if key in cols else np.full(len(ids), default, dtype=dtype)
                      for ids, cols in self.blocks]
             parts.append(np.array([row[key] for _, row in self.single], dtype=dtype))

@@ -18,6 +18,8 @@ from ..limits import COORD, ID, INT, MAX_INT, Range
 REQUIRED: Any = object()
 #: Entity ids are int64 in the store; keep them well inside that range.
 MAX_ID = MAX_INT
+#: Integers a float holds exactly (``as_number``'s fast path takes no others).
+_EXACT = 2**53
 #: What constructors and ``load_state`` raise for values they refuse: loading reports
 #: them as WorldFileError naming the place.
 REFUSED = (TypeError, ValueError, KeyError, IndexError, ArithmeticError)
@@ -94,6 +96,10 @@ class Where:
 
     def as_number(self, value: Any, key: str, limit: Range | None = None) -> float:
         """Check one number (see ``number``); +inf only where ``limit`` allows it."""
+        kind = type(value)
+        if limit is not None and (kind is float or (kind is int and -_EXACT < value < _EXACT)) \
+                and limit.low < value <= limit.high:
+            return float(value)  # the common case, inside its range (never NaN, never −inf)
         if type(value) not in (int, float):
             self.fail(f"must be a number, got {toml_type(value)} {show(value)}", key)
         try:
