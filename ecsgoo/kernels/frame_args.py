@@ -195,6 +195,9 @@ GRAPH_FIELDS = [
     ("room_out", _F2), ("room_seg", _F2), ("room_wa", _F2), ("room_wb", _F2),
     ("room_na", _F2), ("room_nb", _F2),
 ]
+#: The joints' room in the fused frame (``joints.joint_flags``: each body row's rotation and
+#: stamp, each joint row's flags), made with the kept arguments: a frame then makes none.
+ROOM_FIELDS = [("jrot", _F2), ("jstamp", types.int8[::1]), ("jflags", types.int8[::1])]
 
 #: The fields (``kernels.rigid_frame.rigid_frame_held`` reads them; ``rigid_substeps``' docstring
 #: says what most are): the substeps, their time, damping, gravity and forces; the joint table; the
@@ -215,7 +218,7 @@ RIGID_FIELDS = [
     ("ppos", _F2), ("pprev", _F2), ("pw", _F1), ("bounce", _F), ("spin_px", _F), ("match_px", _F),
     ("headroom", _F), ("max_coord", _F), ("step_limit", _F), ("inner", _F1),
 ]
-RIGID_FIELDS += GRAPH_FIELDS
+RIGID_FIELDS += GRAPH_FIELDS + ROOM_FIELDS
 RIGID_ARGS = RigidFrameArgsType(RIGID_FIELDS)
 
 
@@ -229,7 +232,8 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
                      pw, bounce, spin_px, match_px, headroom, max_coord, step_limit, inner,
                      pairs, sap, swept, fast, sorted_pairs, linked, ci, cf, old_ci, old_cf,
                      otable, boxes, trig, order, lanes, ends, pose, angle0, rows, before, sub_ci,
-                     sub_cf, room_out, room_seg, room_wa, room_wb, room_na, room_nb):
+                     sub_cf, room_out, room_seg, room_wa, room_wb, room_na, room_nb, jrot,
+                     jstamp, jflags):
     """A ``RigidFrameArgs`` of these (``RIGID_FIELDS``)."""
     a = structref.new(RIGID_ARGS)
     a.count, a.h, a.damp, a.gx, a.gy, a.force = count, h, damp, gx, gy, force
@@ -255,6 +259,7 @@ def rigid_frame_args(count, h, damp, gx, gy, force, nj, a_body, a_part, b_body, 
     a.angle0, a.rows, a.before, a.sub_ci, a.sub_cf = angle0, rows, before, sub_ci, sub_cf
     a.room_out, a.room_seg, a.room_wa, a.room_wb = room_out, room_seg, room_wa, room_wb
     a.room_na, a.room_nb = room_na, room_nb
+    a.jrot, a.jstamp, a.jflags = jrot, jstamp, jflags
     return a
 
 

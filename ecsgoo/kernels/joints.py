@@ -90,17 +90,31 @@ def joint_scratch(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_a
     frames: the solver writes no impulse of a plain row but ``impulse``)."""
     rot, stamp = np.empty((nb, 2)), np.zeros(nb, np.int8)
     flags = np.zeros(nj, np.int8)
+    extra = joint_flags(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle,
+                        broken, impulse, spin, force, lower, upper, motor_speed,
+                        motor_torque, motor_impulse, lower_impulse, upper_impulse, bw, pw,
+                        flags)
+    return rot, stamp, flags, extra
+
+
+@njit(cache=True)
+def joint_flags(nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
+                impulse, spin, force, lower, upper, motor_speed, motor_torque, motor_impulse,
+                lower_impulse, upper_impulse, bw, pw, flags):
+    """``joint_scratch``'s flags of the ``nj`` rows into ``flags`` (``PLAIN``, ``HEAVY``),
+    in room made before (the fused frame's, kept with its arguments); returns the extra
+    passes the heavy rows take."""
     if nj == 0:  # (a world without joints: no flags to make)
-        return rot, stamp, flags, 0
+        return 0
     for k in range(nj):
+        flags[k] = 0
         if (a_body[k] >= 0 and b_body[k] >= 0 and not weld[k] and axis[k, 0] == 0.0
                 and axis[k, 1] == 0.0 and lower[k] <= -NO_LIMIT and upper[k] >= NO_LIMIT
                 and motor_torque[k] <= 0.0 and spin[k] == 0.0 and motor_impulse[k] == 0.0
                 and lower_impulse[k] == 0.0 and upper_impulse[k] == 0.0):
             flags[k] = PLAIN
-    extra = JOINT_PASSES - 1 if _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw,
-                                            pw, flags) else 0
-    return rot, stamp, flags, extra
+    return JOINT_PASSES - 1 if _heavy_rows(nj, a_body, a_part, b_body, b_part, broken, bw,
+                                           pw, flags) else 0
 
 
 @njit(cache=True, _nrt=False)

@@ -15,7 +15,7 @@ from numba import njit
 
 from .astray import first_astray_body
 from .continuous import continuous, may_be_fast
-from .joints import joint_scratch, joint_substep_with
+from .joints import joint_flags, joint_scratch, joint_substep_with
 from .rigid import body_pairs, integrate_bodies, split_spinning
 from .rigid_find import contact_rows, order_contacts
 from .rigid_solver import carry_impulses, contact_substep
@@ -232,10 +232,10 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     joints = (nj, a_body, a_part, b_body, b_part, la, lb, weld, axis, rest_angle, broken,
               impulse, spin, jforce, lower, upper, motor_speed, motor_torque, motor_impulse,
               lower_impulse, upper_impulse)
-    # the joints' room, made once for the frame's substeps (``rigid_substeps``, called from
-    # Python too, makes its own)
-    nrot = len(bangle) if nj > 0 else 0  # (a variable: numba takes no such expression here)
-    rot, stamp, flags, extra = joint_scratch(*joints, bw, pw, nrot)
+    # the joints' room, kept with ``a`` (``rigid_substeps``, called from Python too, makes
+    # its own): a frame makes no array for it
+    rot, stamp, flags = a.jrot, a.jstamp, a.jflags
+    extra = joint_flags(*joints, bw, pw, flags)
     integrate_bodies(m, bpos, bprev, bangle, bprev_angle, force, bw, gx, gy, damp, h)
     if nj > 0:
         joint_substep_with(*joints, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,

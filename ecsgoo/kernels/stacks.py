@@ -100,6 +100,8 @@ def stacked(nc, nb, ci, cf, bpos, bw, ppos, pw, gx, gy, out):
         out[m] = k
         key[m] = -max(da, db)  # the lower end's height: lowest first
         m += 1
+    if m < 2:  # (in order already: no sort, no arrays made)
+        return m
     order = np.argsort(key[:m], kind="mergesort")
     picked = out[:m].copy()
     for q in range(m):
