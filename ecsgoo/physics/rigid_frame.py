@@ -209,18 +209,18 @@ def _held(world: World, ctx: StepContext, collide: Stage) -> Any:
             found.linked, found.ci, found.cf, found.old_ci, found.old_cf, found.otable,
             found.boxes, found.trig, found.order, found.lanes, found.ends, found.pose,
             found.frame_angle0, found.frame_rows, found.frame_before, found.sub_ci,
-            found.sub_cf, *_narrow_room(st), *_joint_room(c, joints))
+            found.sub_cf, *_narrow_room(st), *_joint_room(st))
         kept = world._rigid_held = (key, args, (buffer, st.body_piece_off, packed,
                                                 found.walls))
     return kept[1]
 
 
-def _joint_room(c: dict[str, np.ndarray], joints: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
+def _joint_room(st: Any) -> tuple[np.ndarray, ...]:
     """The joints' room for the fused frame (``kernels.frame_args.ROOM_FIELDS``): a rotation
     and a stamp a body row, flags a joint row (made with the kept arguments, when rows come
     or go)."""
-    rows = len(c["angle"])
-    return np.empty((rows, 2)), np.zeros(rows, np.int8), np.zeros(len(joints[1]), np.int8)
+    rows, joints = len(st.bodies.cols["angle"]), len(st.joints.cols["a_body"])
+    return np.empty((rows, 2)), np.zeros(rows, np.int8), np.zeros(joints, np.int8)
 
 
 def _narrow_room(st: Any) -> tuple[np.ndarray, ...]:

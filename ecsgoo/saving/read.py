@@ -63,20 +63,14 @@ class Rows:
 
     def finish(self) -> None:
         """``entity`` and every saved key as one array (a key a block left out: its default)."""
-        columns = _FILE[self.builtin.name]
-        if not self.blocks:  # (most tables of most files: rows of their own, or none)
-            self.arrays = {"entity": np.array([e for e, _ in self.single], dtype=np.int64)}
-            for key, (dtype, _) in columns.items():
-                self.arrays[key] = np.array([row[key] for _, row in self.single], dtype=dtype)
-            return
         ids = [ids for ids, _ in self.blocks] + [np.array([e for e, _ in self.single],
                                                           dtype=np.int64)]
-        out = {"entity": np.concatenate(ids).astype(np.int64)}
-        for key, (dtype, default) in columns.items():
+        out = {"entity": _joined(ids, np.int64)}
+        for key, (dtype, default) in _FILE[self.builtin.name].items():
             parts = [cols[key] if key in cols else np.full(len(ids), default, dtype=dtype)
                      for ids, cols in self.blocks]
             parts.append(np.array([row[key] for _, row in self.single], dtype=dtype))
-            out[key] = np.concatenate(parts).astype(dtype)
+            out[key] = _joined(parts, dtype)
         self.arrays = out
 
     def reorder(self, order: list[int]) -> None:
@@ -85,6 +79,12 @@ class Rows:
             self.arrays[key] = values[order]
         if self.owners is not None:
             self.owners = [self.owners[k] for k in order]
+
+
+def _joined(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
+    """``parts`` as one array of ``dtype``; one part (a table of rows of their own, most
+    tables of most files) as it is: made here, of that type already."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts).astype(dtype)
 
 
 def _tables() -> dict[str, Rows]:

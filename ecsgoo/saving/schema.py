@@ -100,7 +100,7 @@ class Where:
         if limit is not None and (kind is float or (kind is int and -_EXACT < value < _EXACT)) \
                 and limit.low < value <= limit.high:
             return float(value)  # the common case, inside its range (never NaN, never −inf)
-        if type(value) not in (int, float):
+        if kind not in (int, float):
             self.fail(f"must be a number, got {toml_type(value)} {show(value)}", key)
         try:
             out = float(value)
