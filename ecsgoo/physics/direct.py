@@ -25,7 +25,8 @@ class Direct:
         self.kernel = kernel
         #: the StructRef's numba type and its compiled entry, the last met (numba's types
         #: are made once each, so ``is`` tells them apart: hashing one of ~90 fields took
-        #: about what the dispatch did)
+        #: about what the dispatch did). A caller on a hot path may test it and call the
+        #: entry itself (``physics.rigid_frame._run``: this call's Python was ~0.4 µs)
         self.last: tuple[Any, Any] = (None, None)
         #: the compiled entries met before, by the type's id (the entries keep the types)
         self.entries: dict[int, tuple[Any, Any]] = {}
