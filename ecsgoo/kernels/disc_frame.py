@@ -289,9 +289,8 @@ def disc_frame_held(a, s, sb, alpha, any_frozen, ents, old_keys, old, ij, cf, at
     if m < 0:
         return 0, m, 0
     by_key = _sorting_order(keys)
-    out_keys[:m] = keys
-    out_flipped[:m] = flipped
-    out_sorted[:m] = by_key
+    for k in range(m):  # (a loop: numba's array copy links its shape error's text)
+        out_keys[k], out_flipped[k], out_sorted[k] = keys[k], flipped[k], by_key[k]
     if len(old_keys) and m:
         warm_from(m, keys, flipped, by_key, cf, old_keys, old)
     k = disc_substeps(0, count, True, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, m,

@@ -101,7 +101,8 @@ def build_body_grid(n, pos, extent):
     ``items[start[c]:start[c+1]]`` in ascending row order; ``big`` holds the rows of
     bodies that would cover more than ``BIG_BODY_CELLS`` cells (in no cell).
     """
-    ext = np.sort(extent[:n].copy()) if n else np.ones(1)
+    ext = extent[:n].copy() if n else np.ones(1)
+    ext.sort()  # (in place: what np.sort does to its own copy)
     cell = max(2.0 * ext[len(ext) // 2], 1e-6)
     minx = miny = np.inf
     maxx = maxy = -np.inf

@@ -181,7 +181,8 @@ def island_labels(n, m, s_a, s_b, s_broken, area_off, area_idx, shape_off, shape
     for k in range(len(pairs)):
         _link(parent, movable, pairs[k, 0], pairs[k, 1])
     names = np.empty(total, dtype=np.int64)
-    names[:n], names[n:] = nap, bnap
+    for k in range(total):  # (a loop: numba's array copy links its shape error's text)
+        names[k] = nap[k] if k < n else bnap[k - n]
     order = np.argsort(names)
     for t in range(1, total):  # what fell asleep together stays one island while it sleeps
         a, b = order[t - 1], order[t]

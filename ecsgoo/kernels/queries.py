@@ -388,5 +388,5 @@ def bodies_in_box(x0b, y0b, x1b, y1b, n, x0, y0, cell, nx, ny, start, items, big
     for gy in range(cy0, cy1 + 1):
         for gx in range(cx0, cx1 + 1):
             count = _take(gx + gy * nx, start, items, seen, out, count)
-    out[:count] = np.sort(out[:count])
+    out[:count].sort()  # (in place: the sort numba's np.sort does on its copy)
     return count

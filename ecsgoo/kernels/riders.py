@@ -102,7 +102,8 @@ def crawl_links(pos, s_entity, s_a, s_b, valid, entity, link, t, heading, speed,
     ``(entity·7919 + frame·104729) mod count``-th by spring entity; it starts at the node's
     end of it (``t`` 0 or 1), heading away."""
     n = len(pos)
-    order = np.argsort(s_entity)
+    # (of a copy: numba sorts a read-only array with a quicksort compiled for it alone)
+    order = np.argsort(s_entity.copy())
     keys = s_entity[order]
     start = spring = other = hops = np.empty(0, np.int64)
     made = False

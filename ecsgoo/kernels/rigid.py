@@ -64,6 +64,7 @@ from .manifold import (
     to_world_point,
 )
 from .rigid_solver import turn_trig
+from .rows import copy_rows
 
 #: A body is fast when its substep's motion passes this fraction of its thinnest piece's
 #: half thickness (``inner_radius``): then ``kernels.continuous`` sweeps it against static
@@ -796,7 +797,7 @@ def with_static_edges(level, n, pos, angle, w, piece_off, vert_off, verts):
     (``contacts.collide_segments``); ``level`` itself when none has an edge."""
     k = len(level)  # the edges written after the level's segments (no stacking after)
     out = np.empty((k + max(8, 2 * len(verts)), 4))
-    out[:k] = level
+    copy_rows(level, out, k)  # (not a slice copy: numba's links its shape error's text)
     count = static_edges(n, pos, angle, w, piece_off, vert_off, verts, out[k:])
     return out[: k + min(count, len(out) - k)] if count else level
 

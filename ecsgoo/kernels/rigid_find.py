@@ -114,4 +114,6 @@ def _solve_order(count, ci, w, iw, n, order, ends):
         i, j = ci[k, 0], ci[k, 1]
         a[k] = i if w[i] != 0.0 or iw[i] != 0.0 else -1
         b[k] = j if j >= 0 and (w[j] != 0.0 or iw[j] != 0.0) else -1
-    order[:count] = color_runs(count, a, b, n, ends[2, :COLORS + 1])
+    runs = color_runs(count, a, b, n, ends[2, :COLORS + 1])
+    for k in range(count):  # (a loop: numba's array copy links its shape error's text)
+        order[k] = runs[k]

@@ -250,7 +250,8 @@ def rigid_frame_held(a, old_n, still, carry, static, sub_n):
     # static to meet and no pair of it but jointed ones (which never collide), there are none
     turning = nfast > 0 and (len(segs) > 0 or use_bounds or
                              _meets(sorted_pairs, slow, npairs, linked))
-    angle0[:m] = bprev_angle[:m]
+    for i in range(m):  # (a loop: numba's array copy links its shape error's text)
+        angle0[i] = bprev_angle[i]
     # (``find_contacts`` in the frame's room: no arrays made, no references counted)
     nc = contact_rows(sorted_pairs[:slow], m, bpos, bprev, bangle, bprev_angle, bw, biw, extent,
                       friction, restitution, piece_off, vert_off, verts, radius, segs,

@@ -147,7 +147,8 @@ def members(p_entity, pinned, s_a, s_b, broken, grounded, entities):
     whether each is ``linked`` (pinned, or an end of an unbroken spring) and grounded
     (``grounded`` per row, as Analyze found it, and linked): a game's pieces of the
     structure (the goo balls) in one call."""
-    order = np.argsort(p_entity)
+    # (of a copy: numba sorts a read-only array with a quicksort compiled for it alone)
+    order = np.argsort(p_entity.copy())
     keys = p_entity[order]
     k = len(entities)
     rows = np.empty(k, np.int64)
