@@ -29,6 +29,7 @@ from numba.core import event
 from numba.core.registry import CPUDispatcher
 
 from . import kernels as _kernels_package
+from .link_only import callees_for_linking
 from .numba_cache import WARM_MARKER, package_digest
 from .progress_bar import is_terminal
 from .startup import fewer_scans, settle
@@ -428,8 +429,11 @@ def game_warm_up(game: Any, progress: Progress | None = None) -> int:
     # what a later moment or level of it is likeliest to reach
     store = game.world.store
     start_background("rigid" if store.bodies.n and not store.particles.n else "soft")
-    return compile_watched(physics_kernels(), lambda: first_frames(game), progress,
-                           open_ended=True)
+    # what only the rehearsal's kernels call compiles for linking into them, no more: the
+    # helper writes every kernel's own entry (``link_only``: a third of the compile)
+    with callees_for_linking():
+        return compile_watched(physics_kernels(), lambda: first_frames(game), progress,
+                               open_ended=True)
 
 
 def first_frames(game: Any, frames: int = 600) -> None:

@@ -38,6 +38,7 @@ import os as _os
 
 from ..heap import keep_freed_memory as _keep_freed_memory
 from ..lazy_load import load_lazily as _load_lazily
+from ..link_only import install as _install_link_only
 from ..numba_cache import calls_without_literals as _calls_without_literals
 from ..numba_cache import check_each_folder_once as _check_each_folder_once
 from ..numba_cache import distinct_names as _distinct_names
@@ -53,6 +54,7 @@ _tolerate_corrupt_entries()
 _tie_stamps_to_the_package(_os.path.dirname(_os.path.dirname(__file__)))
 _calls_without_literals(_os.path.dirname(__file__))  # one compile per kernel (numba_cache)
 _load_lazily()  # a cached kernel loads what running it needs (its bitcode when linked)
+_install_link_only()  # a cold start's callees may compile for linking only (link_only)
 
 _keep_freed_memory()  # a substep's temporaries reuse the last one's pages (see heap)
 

@@ -1,0 +1,173 @@
+"""A cold start's callees compiled for linking only: no machine code of their own.
+
+numba compiles a kernel that another kernel calls as it would one called from Python:
+typed and lowered, then its own module optimised, its Python and C wrappers made, its
+machine code generated and its cache entry written — and then the caller links its
+optimised IR and optimises and generates it again (its cache entry holds the callee's
+code too). Of a cold compile, the callees' wrappers, machine code and entries are a
+third: goo's first frame into an empty cache, 41.2 → 28.7 CPU-s (BENCHMARKS.md, stop 62).
+
+``callees_for_linking()`` (a context) makes every callee compiled within it — a kernel
+first met inside another's compile, not from Python — stop at its optimised module: the
+caller links it exactly as before (the same IR: the same code, the same bits), and the
+callee gets a stand-in entry (``LinkOnly``) that typing and lowering read but Python
+cannot call. A call from Python of such a signature, later, compiles it in full (or loads
+it from the cache) then. What it compiles within the context is not cached on its own,
+so a cache is not made warm by it: ``warmup.game_warm_up`` uses it for a game's
+rehearsal, in the foreground, while the background helper compiles every kernel in full.
+
+``install()`` (once a process, from ``ecsgoo.kernels``) patches numba's dispatcher and
+code library; outside the context they behave as numba's own, but for a compile depth
+they keep.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from numba.core import codegen, dispatcher, event, sigutils
+from numba.core.compiler_lock import global_compiler_lock
+
+#: Per thread: how deep in compiles from Python (0: at Python's level), whether the
+#: context is on, and which function compilers now compile for linking only.
+_state = threading.local()
+
+
+class LinkOnly:
+    """The entry of a signature compiled for linking only (the key its callers' lowering
+    finds its code by). Not callable: Python's call of the kernel compiles it in full."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}: compiled for linking only>"
+
+
+@contextlib.contextmanager
+def callees_for_linking() -> Iterator[None]:
+    """Within: a kernel compiled because another calls it is compiled for linking only."""
+    was = getattr(_state, "on", False)
+    _state.on = True
+    try:
+        yield
+    finally:
+        _state.on = was
+
+
+def linking_only(kernel: Any) -> list[tuple[Any, ...]]:
+    """The signatures of ``kernel`` (a numba dispatcher) compiled for linking only."""
+    return [sig for sig, cres in kernel.overloads.items()
+            if isinstance(cres.entry_point, LinkOnly)]
+
+
+def install() -> None:
+    """Patch numba (once a process) as the module docstring says."""
+    cls = dispatcher.Dispatcher
+    if getattr(cls.compile, "_ecsgoo", False):
+        return
+    own_compile, own_call = cls.compile, cls._compile_for_args
+    own_flags = dispatcher._FunctionCompiler._customize_flags
+    own_finalize = codegen.CPUCodeLibrary.finalize
+
+    def compile_(self: Any, sig: Any) -> Any:
+        with global_compiler_lock:
+            args, _ = sigutils.normalize_signature(sig)
+            args = tuple(args)
+            depth = getattr(_state, "depth", 0)
+            existing = self.overloads.get(args)
+            # (a kernel compiling calls itself with other types: numba links that call in
+            # the JIT at run time, which needs the callee's own machine code there)
+            recursive = self.is_compiling
+            if existing is not None and isinstance(existing.entry_point, LinkOnly):
+                if depth and not recursive:
+                    return existing.entry_point  # (a caller links it as it is)
+                del self.overloads[args]  # called from Python: compiled in full now
+            elif depth and existing is None and getattr(_state, "on", False) and not recursive:
+                entry = _for_linking(self, sig, args)
+                if entry is not None:
+                    return entry
+            _state.depth = depth + 1
+            try:
+                return own_compile(self, sig)
+            finally:
+                _state.depth = depth
+
+    def call_from_python(self: Any, *args: Any, **kws: Any) -> Any:
+        depth = getattr(_state, "depth", 0)
+        _state.depth = 0  # (a kernel called from Python during a compile starts anew)
+        try:
+            return own_call(self, *args, **kws)
+        finally:
+            _state.depth = depth
+
+    def customize_flags(self: Any, flags: Any) -> Any:
+        flags = own_flags(self, flags)
+        if self in getattr(_state, "linking", ()):
+            flags.no_cpython_wrapper = flags.no_cfunc_wrapper = flags.no_compile = True
+        return flags
+
+    def finalize(self: Any) -> None:
+        if not getattr(self, "_ecsgoo_link_only", False):
+            return own_finalize(self)
+        # numba's own finalize, but for the machine code: its callees linked in, then its
+        # module optimised (what callers link is what it would have been)
+        seen: set[Any] = set()
+        for library in self._linking_libraries:
+            if library not in seen:
+                self._reload_init.update(library._reload_init)
+                seen.add(library)
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._optimize_final_module()
+        self._final_module.verify()
+        self._finalized = True
+        return None
+
+    compile_._ecsgoo = True  # type: ignore[attr-defined]
+    cls.compile = compile_
+    cls._compile_for_args = call_from_python
+    dispatcher._FunctionCompiler._customize_flags = customize_flags
+    codegen.CPUCodeLibrary.finalize = finalize
+
+
+def _for_linking(kernel: Any, sig: Any, args: tuple[Any, ...]) -> Any:
+    """Load ``kernel``'s ``args`` from the cache if there, else compile it for linking only
+    (``compile_``'s, under numba's compiler lock); its entry either way, or None for a
+    kernel that calls itself (numba links its recursive call in the JIT, at run time, to
+    the copy its own module puts there: it compiles in full)."""
+    cres = kernel._cache.load_overload(sig, kernel.targetctx)
+    if cres is not None:  # (what numba's compile does with a cached entry)
+        kernel.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+        kernel.add_overload(cres)
+        return cres.entry_point
+    compiler = kernel._compiler
+    linking = getattr(_state, "linking", None)
+    if linking is None:
+        linking = _state.linking = set()
+    _state.depth = getattr(_state, "depth", 0) + 1
+    linking.add(compiler)
+    data = {"dispatcher": kernel, "args": args, "return_type": None}
+    try:  # (the counter: a recursive kernel's own call is typed as recursion)
+        with kernel._compiling_counter, event.trigger_event("numba:compile", data=data):
+            cres = compiler._compile_core(args, None)
+    finally:
+        linking.discard(compiler)
+        _state.depth -= 1
+    if _calls_itself(cres.library):
+        return None  # (numba resolves a recursive call in the JIT: compiled in full)
+    key = LinkOnly(kernel.py_func.__qualname__)
+    cres.library._ecsgoo_link_only = True
+    cres = cres._replace(entry_point=key)
+    kernel.targetctx.insert_user_function(key, cres.fndesc, [cres.library])
+    kernel.overloads[args] = cres  # (typing reads its signature; no Python entry)
+    return key
+
+
+def _calls_itself(library: Any) -> bool:
+    """Whether ``library``'s module calls a function the JIT resolves at run time (numba's
+    way with recursion: ``codegen.RuntimeLinker``)."""
+    prefix = codegen.RuntimeLinker.PREFIX
+    return any(gv.name.startswith(prefix) for gv in library._final_module.global_variables)

@@ -1,0 +1,87 @@
+"""A callee compiled for linking only (``ecsgoo.link_only``): its caller runs as before, to
+the bit; Python's own call of it compiles it in full; recursion is typed as recursion;
+outside the context nothing changes."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+import ecsgoo.kernels  # noqa: F401  (the patches are made as the kernels are imported)
+from ecsgoo.link_only import LinkOnly, callees_for_linking, linking_only
+
+FMA = {"contract"}
+
+
+def _kernels() -> tuple:
+    """A fresh caller and callees (no overloads yet: each test compiles its own)."""
+
+    @njit(fastmath=FMA)
+    def dot(a, b):  # fused multiply-adds: the bits depend on the code LLVM makes
+        s = 0.0
+        for i in range(len(a)):
+            s = s + a[i] * b[i]
+        return s
+
+    @njit
+    def steps(n):  # recursive: typed as recursion while it compiles
+        return 0 if n <= 0 else 1 + steps(n - 1)
+
+    @njit(fastmath=FMA)
+    def caller(a, b, n):
+        return dot(a, b) * 0.5 + dot(b, a) + steps(n)
+
+    return caller, dot, steps
+
+
+def _inputs() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(7)
+    return rng.normal(size=1001) * 1e3, rng.normal(size=1001) / 3.0
+
+
+def test_a_callee_compiled_for_linking_gives_its_caller_the_same_bits() -> None:
+    a, b = _inputs()
+    caller, dot, steps = _kernels()
+    with callees_for_linking():
+        linked = caller(a, b, 5)
+    assert linking_only(dot) and linking_only(steps) and not linking_only(caller)
+    assert isinstance(dot.overloads[linking_only(dot)[0]].entry_point, LinkOnly)
+    plain_caller, _, _ = _kernels()
+    assert np.float64(linked).tobytes() == np.float64(plain_caller(a, b, 5)).tobytes()
+
+
+def test_called_from_python_a_linked_callee_compiles_in_full() -> None:
+    a, b = _inputs()
+    caller, dot, steps = _kernels()
+    with callees_for_linking():
+        caller(a, b, 3)
+    assert steps(4) == 4 and linking_only(steps) == []  # compiled in full on this call
+    assert dot(a, b) == _kernels()[1](a, b)
+    assert not isinstance(dot.overloads[dot.signatures[0]].entry_point, LinkOnly)
+    assert caller(a, b, 2) == caller(a, b, 2)  # the caller still runs as compiled
+
+
+def test_outside_the_context_callees_compile_as_numba_does() -> None:
+    a, b = _inputs()
+    caller, dot, steps = _kernels()
+    caller(a, b, 1)
+    assert linking_only(dot) == linking_only(steps) == []
+    assert callable(dot.overloads[dot.signatures[0]].entry_point)
+
+
+def test_a_linked_callee_links_into_a_caller_compiled_after_the_context() -> None:
+    a, b = _inputs()
+    caller, dot, steps = _kernels()
+    with callees_for_linking():
+        caller(a, b, 1)
+
+    @njit(fastmath=FMA)
+    def later(a, b):
+        return dot(a, b) + steps(2)
+
+    assert later(a, b) == _kernels()[1](a, b) + 2.0
+    assert linking_only(dot)  # (linked as it was: not compiled again)
+    # ``steps(2)`` here is typed for the literal 2 (``later`` is no ecsgoo kernel), and that
+    # compile calls ``steps`` for an int64: numba links a call of a kernel to itself in the
+    # JIT at run time, so the int64 one was compiled in full
+    assert linking_only(steps) == [] and steps(7) == 7
