@@ -85,7 +85,7 @@ def install() -> None:
             if existing is not None and isinstance(existing.entry_point, LinkOnly):
                 if depth and not recursive:
                     return existing.entry_point  # (a caller links it as it is)
-                del self.overloads[args]  # called from Python: compiled in full now
+                del self.overloads[args]  # called from Python (or itself): in full now
             elif depth and existing is None and getattr(_state, "on", False) and not recursive:
                 entry = _for_linking(self, sig, args)
                 if entry is not None:
