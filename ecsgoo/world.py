@@ -511,8 +511,10 @@ class World:
 
     def step(self, n: int = 1) -> None:
         """Advance ``n`` (>= 0) fixed steps of ``dt``: one ``Pipeline.step`` each."""
-        if n != 1 or n.__class__ is not int:  # one frame, the usual call, needs no check
-            n = limits.STEPS.check(n, "World.step", "n")
+        if n == 1 and n.__class__ is int:  # one frame, the usual call: no check, no loop
+            self.pipeline.step(self)
+            return
+        n = limits.STEPS.check(n, "World.step", "n")
         for _ in range(n):
             self.pipeline.step(self)  # a stage may set another pipeline (``use``)
 
