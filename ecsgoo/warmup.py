@@ -417,7 +417,9 @@ def game_warm_up(game: Any, progress: Progress | None = None) -> int:
     process ends; the next start goes on from what it wrote). A kernel the game reaches
     later loads from what the helper wrote, or compiles then if it has not got there yet.
 
-    A game starts after about a third of the compile of every kernel (BENCHMARKS.md).
+    A game starts after about a quarter of the compile of every kernel: what its
+    rehearsal's kernels only call compiles for linking into them (``link_only``;
+    BENCHMARKS.md, stop 62).
     Returns this process's compiles; from a warm cache, nothing. With one core,
     ``warm_up`` (a helper would take the game's core).
     """
