@@ -71,7 +71,7 @@ def install() -> None:
         return
     own_compile, own_call = cls.compile, cls._compile_for_args
     own_flags = dispatcher._FunctionCompiler._customize_flags
-    own_finalize = codegen.CPUCodeLibrary.finalize
+    own_to_jit = codegen.CPUCodeLibrary._finalize_final_module
 
     def compile_(self: Any, sig: Any) -> Any:
         with global_compiler_lock:
@@ -110,27 +110,19 @@ def install() -> None:
             flags.no_cpython_wrapper = flags.no_cfunc_wrapper = flags.no_compile = True
         return flags
 
-    def finalize(self: Any) -> None:
-        if not getattr(self, "_ecsgoo_link_only", False):
-            return own_finalize(self)
-        # numba's own finalize, but for the machine code: its callees linked in, then its
-        # module optimised (what callers link is what it would have been)
-        seen: set[Any] = set()
-        for library in self._linking_libraries:
-            if library not in seen:
-                self._reload_init.update(library._reload_init)
-                seen.add(library)
-                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
-        self._optimize_final_module()
-        self._final_module.verify()
-        self._finalized = True
-        return None
+    def to_jit(self: Any) -> None:
+        # numba's ``finalize`` links the callees in and optimises the module (what callers
+        # link), then hands it to the JIT for machine code: a callee for linking stops there
+        if getattr(self, "_ecsgoo_link_only", False):
+            self._finalized = True
+            return
+        own_to_jit(self)
 
     compile_._ecsgoo = True  # type: ignore[attr-defined]
     cls.compile = compile_
     cls._compile_for_args = call_from_python
     dispatcher._FunctionCompiler._customize_flags = customize_flags
-    codegen.CPUCodeLibrary.finalize = finalize
+    codegen.CPUCodeLibrary._finalize_final_module = to_jit
 
 
 def _for_linking(kernel: Any, sig: Any, args: tuple[Any, ...]) -> Any:
@@ -147,15 +139,13 @@ def _for_linking(kernel: Any, sig: Any, args: tuple[Any, ...]) -> Any:
     linking = getattr(_state, "linking", None)
     if linking is None:
         linking = _state.linking = set()
-    _state.depth = getattr(_state, "depth", 0) + 1
-    linking.add(compiler)
+    linking.add(compiler)  # (the depth is already above 0: what it calls is linked too)
     data = {"dispatcher": kernel, "args": args, "return_type": None}
     try:  # (the counter: a recursive kernel's own call is typed as recursion)
         with kernel._compiling_counter, event.trigger_event("numba:compile", data=data):
             cres = compiler._compile_core(args, None)
     finally:
         linking.discard(compiler)
-        _state.depth -= 1
     if _calls_itself(cres.library):
         return None  # (numba resolves a recursive call in the JIT: compiled in full)
     key = LinkOnly(kernel.py_func.__qualname__)
