@@ -13,7 +13,9 @@
 - ``LoadingScreen`` (``loading.py``): on a first run (cold numba cache) the window
   compiles the kernels behind it (``ecsgoo.warmup``).
 - ``quiet_audio`` (``audio.py``): the audio driver without noise; called before
-  arcade is first imported (``window.py`` on import, ``headless.offscreen_window``).
+  arcade is first imported (``window.py`` on import, ``headless.offscreen_window``);
+  it also makes the shared-library lookups pyglet runs answer from the last run's
+  (``libraries.py``, in the user's cache folder while the system's libraries stay the same).
 - ``Launcher`` (``launcher.py``): the title screen and level selects ``ecsgoo play``
   opens; ``buttons.py``: its cards and the end-of-level choices.
 - ``Progress`` (``progress.py``): best stars and scores per level, top-10s, in

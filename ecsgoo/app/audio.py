@@ -12,19 +12,22 @@ Headless runs get pyglet's silent driver only: ``arcade.Sound(...).play()``
 works and makes no sound. Windowed runs try the real drivers in pyglet's order
 and fall back to silence, with the C libraries' error messages switched off.
 
-``pyglet.media``'s import also probes for FFmpeg: three ``ctypes.util.find_library``
+``pyglet.media``'s import also probes for FFmpeg: ``ctypes.util.find_library``
 lookups of a library most machines lack, each running ``ldconfig``, ``gcc`` and ``ld``
-to find nothing (~19 ms each here, a twentieth of a warm start). ``quiet_audio`` makes
-a lookup of a name already looked up in this process give the answer it gave.
+to find nothing (~19 ms each here). ``quiet_audio`` makes a lookup of a name looked up
+before give the answer it gave, in this process and in later runs while the machine's
+libraries stay as they are (``libraries.remember_lookups``).
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
+from pathlib import Path
 from typing import Any
+
+from .libraries import remember_lookups
 
 # ALSA's error handler: void (*)(const char *file, int line, const char *function,
 # int err, const char *fmt, ...). The variadic tail is never read, so it is left out.
@@ -56,21 +59,11 @@ def quiet_audio(headless: bool | None = None) -> None:
     _silence_alsa()
 
 
-def find_libraries_once() -> None:
-    """``ctypes.util.find_library(name)`` answered once a name in this process (a library
-    found or missing a moment ago is so now), for every caller."""
-    found = ctypes.util.find_library
-    if getattr(found, "_ecsgoo", False):
-        return
-    answers: dict[str, str | None] = {}
-
-    def find_library(name: str) -> str | None:
-        if name not in answers:
-            answers[name] = found(name)
-        return answers[name]
-
-    find_library._ecsgoo = True  # type: ignore[attr-defined]
-    ctypes.util.find_library = find_library
+def find_libraries_once(path: Path | None = None) -> None:
+    """``ctypes.util.find_library(name)`` answered once a name (a library found or missing a
+    moment ago is so now), for every caller: kept in ``path`` (default the user's cache
+    folder) for later runs (``libraries.remember_lookups``)."""
+    remember_lookups(path)
 
 
 def _silence_alsa() -> None:

@@ -93,9 +93,9 @@ def test_every_game_makes_its_sounds_when_its_bot_plays():
         assert sounds <= {n for n, _ in player.sounds.played}, name
 
 
-def test_a_library_looked_up_once_is_not_looked_up_again(monkeypatch):
-    """pyglet's FFmpeg probe asks three times for libraries most machines lack (~19 ms
-    each): the answers are kept for the process."""
+def test_a_library_looked_up_once_is_not_looked_up_again(monkeypatch, tmp_path):
+    """pyglet's FFmpeg probe asks for libraries most machines lack (~19 ms each): the
+    answers are kept (for later runs too: ``tests/unit/app/test_libraries.py``)."""
     import ctypes.util
 
     from ecsgoo.app import audio
@@ -107,7 +107,7 @@ def test_a_library_looked_up_once_is_not_looked_up_again(monkeypatch):
         return "libGL.so.1" if name == "GL" else None
 
     monkeypatch.setattr(ctypes.util, "find_library", lookup)
-    audio.find_libraries_once()
+    audio.find_libraries_once(tmp_path / "libraries.json")
     found = ctypes.util.find_library
     assert [found("avutil"), found("GL"), found("avutil"), found("GL")] == \
         [None, "libGL.so.1", None, "libGL.so.1"]
