@@ -9,6 +9,7 @@ tests, so that under pytest-xdist (``-n auto``) the long ones start first and th
 ones even out the end.
 """
 
+import atexit
 import functools
 import gc
 import os
@@ -22,6 +23,11 @@ from hypothesis import settings
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 # progress, quick saves and recordings never go into the real user folder (subprocesses too)
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ecsgoo-test-data-")
+# At exit every object left is frozen out of the collector: Python's last collections
+# then scan none of a worker's heap (~1 s at each run's end, where the workers' exit is
+# waited for; BENCHMARKS.md, stop 63). Registered as the conftest is imported, it runs
+# after the exit handlers of everything the tests import.
+atexit.register(gc.freeze)
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # naive, scenes, events, spy, toygame
 E2E = HERE / "e2e"
