@@ -56,7 +56,10 @@ def remember_lookups(path: Path | None = None) -> None:
         return
     mark = stamp()
     if mark is not None and path is None:
-        path = answers_file()
+        try:
+            path = answers_file()
+        except Exception:  # noqa: BLE001 - no user folder to be found: this process only
+            mark = None
     answers = _read(path, mark) if mark is not None else {}
 
     def find_library(name: str) -> str | None:

@@ -105,3 +105,13 @@ def test_the_answers_go_to_the_users_cache_folder(monkeypatch, tmp_path):
     if libraries.answers_file().parent != tmp_path / "ecsgoo":
         pytest.skip("not a platform that follows XDG_CACHE_HOME")
     assert libraries.answers_file().name == "libraries.json"
+
+
+def test_no_user_folder_to_be_found_keeps_answers_for_the_process(lookups, monkeypatch):
+    def nowhere():
+        raise KeyError("HOME")
+
+    monkeypatch.setattr(libraries, "answers_file", nowhere)
+    asked = lookups()
+    libraries.remember_lookups()
+    assert _ask("GL", "GL") == ["libGL.so.1"] * 2 and asked == ["GL"]
