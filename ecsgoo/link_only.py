@@ -15,6 +15,11 @@ cannot call. A call from Python of such a signature, later, compiles it in full 
 it from the cache) then. What it compiles within the context is not cached on its own,
 so a cache is not made warm by it: ``warmup.game_warm_up`` uses it for a game's
 rehearsal, in the foreground, while the background helper compiles every kernel in full.
+The helper loads what the rehearsal cached (its callers) and so never compiles their
+callees: the context is given a record file, where each signature compiled for linking
+is written (``record``), and the helper compiles what it holds (``compile_recorded``),
+each kernel's own entry — without it a cache stayed cold after a first start, and every
+later start rehearsed again with a helper behind it (BENCHMARKS.md, stop 63).
 
 ``install()`` (once a process, from ``ecsgoo.kernels``) patches numba's dispatcher and
 code library; outside the context they behave as numba's own, but for a compile depth
@@ -24,6 +29,9 @@ they keep.
 from __future__ import annotations
 
 import contextlib
+import importlib
+import os
+import pickle
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -48,14 +56,68 @@ class LinkOnly:
 
 
 @contextlib.contextmanager
-def callees_for_linking() -> Iterator[None]:
-    """Within: a kernel compiled because another calls it is compiled for linking only."""
-    was = getattr(_state, "on", False)
-    _state.on = True
+def callees_for_linking(record: str | None = None) -> Iterator[None]:
+    """Within: a kernel compiled because another calls it is compiled for linking only;
+    each such signature is added to the file ``record`` (if given) for ``compile_recorded``."""
+    was = getattr(_state, "on", False), getattr(_state, "record", None)
+    _state.on, _state.record = True, record
     try:
         yield
     finally:
-        _state.on = was
+        _state.on, _state.record = was
+
+
+def compile_recorded(record: str) -> int:
+    """Compile in full (or load from the cache) each kernel signature the file ``record``
+    holds (``callees_for_linking``'s): the kernels' own entries that a cache needs to be
+    warm. Returns how many it held; a kernel that no longer exists, or a record that
+    cannot be read back (a newer numba's, a torn last line), is passed over."""
+    done = 0
+    for module, name, args in _recorded(record):
+        try:
+            kernel = getattr(importlib.import_module(module), name)
+            kernel.compile(args)
+        except Exception:  # noqa: BLE001 - a kernel renamed or gone since: nothing to do
+            continue
+        done += 1
+    return done
+
+
+def _recorded(record: str) -> list[tuple[str, str, tuple[Any, ...]]]:
+    """The distinct signatures in ``record`` (none if it is missing)."""
+    found: dict[Any, tuple[str, str, tuple[Any, ...]]] = {}
+    try:
+        with open(record, "rb") as file:
+            while True:
+                try:
+                    module, name, args = pickle.load(file)
+                except EOFError:
+                    break
+                found.setdefault((module, name, args), (module, name, args))
+    except (OSError, pickle.UnpicklingError, AttributeError, ImportError, ValueError,
+            TypeError, IndexError):
+        pass  # what came before the broken part was read
+    return list(found.values())
+
+
+def _record(kernel: Any, args: tuple[Any, ...]) -> None:
+    """Add ``kernel``'s ``args`` to the context's record file: one write, appended (two
+    processes writing at once each add whole records); nothing if the kernel is not one
+    of its module's names, or the file cannot be written."""
+    record = getattr(_state, "record", None)
+    if record is None:
+        return
+    module = importlib.import_module(kernel.__module__)
+    name = next((k for k, v in vars(module).items() if v is kernel), None)
+    if name is None:
+        return
+    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
+        data = pickle.dumps((kernel.__module__, name, args))
+        fd = os.open(record, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
 
 
 def linking_only(kernel: Any) -> list[tuple[Any, ...]]:
@@ -153,6 +215,7 @@ def _for_linking(kernel: Any, sig: Any, args: tuple[Any, ...]) -> Any:
     cres = cres._replace(entry_point=key)
     kernel.targetctx.insert_user_function(key, cres.fndesc, [cres.library])
     kernel.overloads[args] = cres  # (typing reads its signature; no Python entry)
+    _record(kernel, args)
     return key
 
 

@@ -246,6 +246,9 @@ def _framed_load(self: Any, key: Any) -> Any:
 
 #: How the file that says every physics kernel had an entry begins (``warmup.cache_is_cold``).
 WARM_MARKER = "ecsgoo-warm-"
+#: How the file of what a cold start compiled for linking only begins
+#: (``warmup.linked_record``).
+LINKED_RECORD = "ecsgoo-linked-"
 
 
 def _drop(index: str, exc: Exception) -> None:

@@ -29,8 +29,8 @@ from numba.core import event
 from numba.core.registry import CPUDispatcher
 
 from . import kernels as _kernels_package
-from .link_only import callees_for_linking
-from .numba_cache import WARM_MARKER, package_digest
+from .link_only import callees_for_linking, compile_recorded
+from .numba_cache import LINKED_RECORD, WARM_MARKER, package_digest
 from .progress_bar import is_terminal
 from .startup import fewer_scans, settle
 
@@ -95,13 +95,33 @@ def warm_marker(kernels: Sequence[CPUDispatcher]) -> str | None:
     """The file that says every one of ``kernels`` (the physics kernels) had a cache entry
     for these sources and this numba: in their cache folder; None if numba's private
     names moved."""
+    return _beside_entries(kernels, WARM_MARKER)
+
+
+def linked_record(kernels: Sequence[CPUDispatcher]) -> str | None:
+    """The file where a cold start's rehearsal writes what it compiled for linking only
+    (``link_only.callees_for_linking``), for a warm-up to compile in full
+    (``own_entries``): in the kernels' cache folder, named as ``warm_marker``."""
+    return _beside_entries(kernels, LINKED_RECORD)
+
+
+def _beside_entries(kernels: Sequence[CPUDispatcher], prefix: str) -> str | None:
     try:
         folder = kernels[0]._cache._cache_path
     except (AttributeError, IndexError):
         return None
     root = os.path.dirname(os.path.dirname(os.path.abspath(_kernels_package.__file__)))
     digest = package_digest(os.path.realpath(root))[:16]
-    return os.path.join(folder, f"{WARM_MARKER}{numba.__version__}-{digest}")
+    return os.path.join(folder, f"{prefix}{numba.__version__}-{digest}")
+
+
+def own_entries(kernels: Sequence[CPUDispatcher] | None = None) -> int:
+    """Compile in full each kernel signature a cold start's rehearsal compiled for linking
+    only (``linked_record``): a warm-up reaching the rehearsal's kernels loads them from
+    the cache and so never compiles what they call, whose entries a warm cache needs
+    (``cache_is_cold``). Returns how many signatures were recorded."""
+    record = linked_record(physics_kernels() if kernels is None else kernels)
+    return compile_recorded(record) if record is not None else 0
 
 
 class _CompileListener(event.Listener):
@@ -158,7 +178,9 @@ def warm_up(progress: Progress | None = None) -> int:
     (never when all load from the cache), and last with ``(total, total)``.
     Takes ≈ 11 s cold (2 cores), ≈ 0.2 s warm, ~1 ms once loaded in this process.
     """
-    return compile_watched(physics_kernels(), _step_tiny_scene, progress)
+    kernels = physics_kernels()
+    return compile_watched(kernels, lambda: (_step_tiny_scene(), own_entries(kernels)),
+                           progress)
 
 
 def compile_watched(kernels: Sequence[CPUDispatcher], run: Callable[[], object],
@@ -406,6 +428,7 @@ def parallel_warm_up(progress: Progress | None = None) -> int:
         finally:
             helper.wait()  # whatever it did not compile, the whole scene compiles here
         _step_tiny_scene()
+        own_entries()
 
     return compile_watched(physics_kernels(), both_halves, progress)
 
@@ -433,8 +456,9 @@ def game_warm_up(game: Any, progress: Progress | None = None) -> int:
     start_background("rigid" if store.bodies.n and not store.particles.n else "soft")
     # what only the rehearsal's kernels call compiles for linking into them, no more: the
     # helper writes every kernel's own entry (``link_only``: a third of the compile)
-    with callees_for_linking():
-        return compile_watched(physics_kernels(), lambda: first_frames(game), progress,
+    kernels = physics_kernels()
+    with callees_for_linking(linked_record(kernels)):  # (the helper compiles those in full)
+        return compile_watched(kernels, lambda: first_frames(game), progress,
                                open_ended=True)
 
 
@@ -551,6 +575,7 @@ def _in_background(first: str, parent: int) -> None:
         _game_kernels()
         _step_tiny_scene(first)
         _step_tiny_scene()
+        own_entries()  # what the game's rehearsal compiled for linking only
     cache_is_cold()
 
 

@@ -47,3 +47,50 @@ def test_a_rehearsal_compiled_for_linking_plays_to_the_same_bits(tmp_path):
     warm = _play(False)  # (the suite's cache: compiled as numba compiles)
     assert cold["linked"] > 0, "no callee was compiled for linking only"
     assert cold["fruits"] > 1 and cold["hash"] == warm["hash"]
+
+
+KERNELS = """
+from numba import njit
+
+@njit(cache=True)
+def callee(x):
+    return 3 * x + 1
+
+@njit(cache=True)
+def caller(x):
+    return callee(x) + callee(2 * x)
+"""
+
+# a cold start's rehearsal compiles ``caller`` with ``callee`` for linking only (recorded),
+# then a warm-up in another process loads ``caller`` from the cache (so never compiles
+# ``callee``) and compiles what the record holds: ``callee``'s own entry
+COLD_THEN_WARM = """
+import sys
+import ecsgoo.kernels
+from ecsgoo.link_only import callees_for_linking, compile_recorded, linking_only
+import linked_k as k
+record = sys.argv[2]
+if sys.argv[1] == "cold":
+    with callees_for_linking(record):
+        assert k.caller(2) == 7 + 13
+    assert linking_only(k.callee) and not k.callee._cache._cache_file._load_index()
+else:
+    assert k.caller(2) == 20 and not k.callee.overloads  # loaded: nothing compiled it
+    assert compile_recorded(record) == 1
+    assert k.callee._cache._cache_file._load_index() and k.callee(2) == 7
+    assert not linking_only(k.callee)
+print("ok")
+"""
+
+
+def test_a_warm_up_after_a_cold_start_compiles_what_the_start_linked_only(tmp_path):
+    """Without the record the cache stayed cold after a game's first start: every later
+    start rehearsed again with a helper compiling behind it (BENCHMARKS.md, stop 63)."""
+    (tmp_path / "linked_k.py").write_text(KERNELS)
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}",
+           "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    record = str(tmp_path / "numba" / "linked-record")
+    for mode in ("cold", "warm"):
+        run = subprocess.run([sys.executable, "-c", COLD_THEN_WARM, mode, record], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300, env=env)
+        assert run.returncode == 0 and run.stdout.strip() == "ok", (mode, run.stderr[-2000:])
