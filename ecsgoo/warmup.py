@@ -119,7 +119,7 @@ def own_entries(kernels: Sequence[CPUDispatcher] | None = None) -> int:
     """Compile in full each kernel signature a cold start's rehearsal compiled for linking
     only (``linked_record``): a warm-up reaching the rehearsal's kernels loads them from
     the cache and so never compiles what they call, whose entries a warm cache needs
-    (``cache_is_cold``). Returns how many signatures were recorded."""
+    (``cache_is_cold``). Returns how many recorded signatures it compiled or loaded."""
     record = linked_record(physics_kernels() if kernels is None else kernels)
     return compile_recorded(record) if record is not None else 0
 
@@ -172,7 +172,8 @@ class _CompileListener(event.Listener):
 
 
 def warm_up(progress: Progress | None = None) -> int:
-    """Load or compile every physics kernel; return how many compiles ran (0: cache warm).
+    """Load or compile every physics kernel (and what a cold start compiled for linking
+    only: ``own_entries``); return how many compiles ran (0: cache warm).
 
     ``progress(done, total)`` is called as each kernel's compile starts and ends
     (never when all load from the cache), and last with ``(total, total)``.
