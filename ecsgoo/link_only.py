@@ -70,8 +70,8 @@ def callees_for_linking(record: str | None = None) -> Iterator[None]:
 def compile_recorded(record: str) -> int:
     """Compile in full (or load from the cache) each kernel signature the file ``record``
     holds (``callees_for_linking``'s): the kernels' own entries that a cache needs to be
-    warm. Returns how many it held; a kernel that no longer exists, or a record that
-    cannot be read back (a newer numba's, a torn last line), is passed over."""
+    warm. Returns how many it compiled or loaded; a kernel that no longer exists, or a
+    record that cannot be read back (a newer numba's, a torn last line), is passed over."""
     done = 0
     for module, name, args in _recorded(record):
         try:
@@ -85,7 +85,7 @@ def compile_recorded(record: str) -> int:
 
 def _recorded(record: str) -> list[tuple[str, str, tuple[Any, ...]]]:
     """The distinct signatures in ``record`` (none if it is missing)."""
-    found: dict[Any, tuple[str, str, tuple[Any, ...]]] = {}
+    found: dict[tuple[str, str, tuple[Any, ...]], None] = {}  # (in the order written)
     try:
         with open(record, "rb") as file:
             while True:
@@ -93,11 +93,11 @@ def _recorded(record: str) -> list[tuple[str, str, tuple[Any, ...]]]:
                     module, name, args = pickle.load(file)
                 except EOFError:
                     break
-                found.setdefault((module, name, args), (module, name, args))
+                found[module, name, args] = None
     except (OSError, pickle.UnpicklingError, AttributeError, ImportError, ValueError,
             TypeError, IndexError):
         pass  # what came before the broken part was read
-    return list(found.values())
+    return list(found)
 
 
 def _record(kernel: Any, args: tuple[Any, ...]) -> None:

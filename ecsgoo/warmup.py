@@ -455,10 +455,11 @@ def game_warm_up(game: Any, progress: Progress | None = None) -> int:
     # what a later moment or level of it is likeliest to reach
     store = game.world.store
     start_background("rigid" if store.bodies.n and not store.particles.n else "soft")
-    # what only the rehearsal's kernels call compiles for linking into them, no more: the
-    # helper writes every kernel's own entry (``link_only``: a third of the compile)
+    # what only the rehearsal's kernels call compiles for linking into them, no more, and
+    # is recorded: the helper compiles it in full (``own_entries``), every kernel's own
+    # entry (``link_only``: a third of the compile)
     kernels = physics_kernels()
-    with callees_for_linking(linked_record(kernels)):  # (the helper compiles those in full)
+    with callees_for_linking(linked_record(kernels)):
         return compile_watched(kernels, lambda: first_frames(game), progress,
                                open_ended=True)
 

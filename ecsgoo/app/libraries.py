@@ -89,9 +89,12 @@ def _read(path: Path, mark: list) -> dict[str, str | None]:
 
 def _write(path: Path, mark: list, answers: dict[str, str | None]) -> None:
     """Keep ``answers`` in ``path`` (written aside, then moved over it: a reader never sees
-    half a file); a folder that refuses it is left alone."""
-    with contextlib.suppress(OSError):
+    half a file); a folder that refuses it is left alone, with nothing written aside."""
+    aside = path.with_name(f"{path.name}.{os.getpid()}")
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        aside = path.with_name(f"{path.name}.{os.getpid()}")
         aside.write_text(json.dumps({"stamp": mark, "answers": answers}), encoding="utf-8")
         os.replace(aside, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            aside.unlink(missing_ok=True)

@@ -115,3 +115,17 @@ def test_no_user_folder_to_be_found_keeps_answers_for_the_process(lookups, monke
     asked = lookups()
     libraries.remember_lookups()
     assert _ask("GL", "GL") == ["libGL.so.1"] * 2 and asked == ["GL"]
+
+
+def test_a_write_that_fails_leaves_nothing_aside(lookups, tmp_path, monkeypatch):
+    if libraries.stamp() is None:
+        pytest.skip("no /etc/ld.so.cache here: nothing is written")
+
+    def refuse(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(libraries.os, "replace", refuse)
+    asked = lookups()
+    libraries.remember_lookups(tmp_path / "libraries.json")
+    assert _ask("GL") == ["libGL.so.1"] and asked == ["GL"]
+    assert list(tmp_path.iterdir()) == []
