@@ -1,4 +1,4 @@
-"""The rigid contacts' solve and relax passes in lanes: a colour's contacts side by side.
+"""The rigid contacts' solve and relax passes in lanes: a colour's manifolds side by side.
 
 A pass over the frame's contacts between bodies (``rigid_solver._sweep_bodies``) was
 ~16 ns a contact on the pyramid, one contact after another: each is a chain of ~25
@@ -8,7 +8,15 @@ colour's contacts can be solved side by side, as Box2D v3 solves its colours in 
 lanes: the bodies' velocities are gathered into rows of a chunk, the chunk solved by
 one loop LLVM vectorises (``_solve_chunk``: four or eight contacts an instruction, by
 the CPU's vector width), and the velocities scattered back. The same bits as one
-contact at a time (tested). BENCHMARKS.md (issue 24, stop 52) has the figures.
+contact at a time (tested). BENCHMARKS.md (issue 24, stops 52 and 64) has the figures.
+
+A lane holds a *manifold*: one or two consecutive rows of the same two bodies (a box
+resting on another touches it at two points; ``rigid_find._solve_order`` makes them),
+as Box2D v3's constraints do. The gather and the scatter, two thirds of a pass, are then
+made once for both points, and a manifold's second point is solved by a second loop
+over the chunk after the first (the same arithmetic a body sees one contact at a
+time: its first point, then its second). A colour's manifolds of two rows come first,
+so that the second loop runs over the chunk's first lanes.
 
 What the passes read of a contact stays the same for the frame (its normal, anchors,
 arms, effective masses and its ends' inverse masses), so it is packed once, when the
@@ -19,9 +27,12 @@ where something reads them there (``impulses_out``, when ``rigid_solver._sweep_l
 is told ``to_cf``: restitution, the events, next frame's warm start, and each substep's
 warm start of contacts with particles).
 
-``lanes``: ``LANES`` rows × one column per contact (at least ``CHUNK``); rows ``_VAX``
-on are the chunk's scratch. ``ends``: row 0 body a, row 1 body b (-1: the static
-world), both in colour order; row 2 the colours' runs (``coloring.color_runs``).
+``lanes``: ``LANES`` rows × one column per manifold (at least ``CHUNK``): the first
+point's rows, the second's from ``_P2`` on (the same fields), the ends' inverse masses,
+then from ``_VAX`` on the chunk's scratch. ``ends``: row 0 body a, row 1 body b (-1: the
+static world), row 3 the manifold's rows (1 or 2), each in colour order; row 2 the
+colours' runs of manifolds (``coloring.color_runs``: ``COLORS + 1`` entries, the last
+the manifolds' count), row 4 how many of each colour's have two rows.
 """
 
 from __future__ import annotations
@@ -57,18 +68,20 @@ from .contact_rows import (
     _normal_then_friction_of,
 )
 
-#: ``lanes``' rows: ``cf``'s columns as packed (in this order), the separation (px,
-#: ``_gather``), the ends' inverse masses and inertias (packed), then the chunk's
-#: scratch: the ends' velocities.
+#: ``lanes``' rows of a point: ``cf``'s columns as packed (in this order), the separation
+#: (px, ``_gather``); the second point's the same from ``_P2`` on; then the ends' inverse
+#: masses and inertias (packed), then the chunk's scratch: the ends' velocities.
 _PACKED = (NX, NY, JAX, JAY, JBX, JBY, RAX, RAY, RBX, RBY, MN, MT, MU, LN, LT, LMAX)
 (_NX, _NY, _JAX, _JAY, _JBX, _JBY, _RAX, _RAY, _RBX, _RBY, _MN, _MT, _MU, _LN, _LT,
  _LMAX, _S) = range(17)
-_W, _IW, _WB, _IWB, _VAX, _VAY, _OMA, _VBX, _VBY, _OMB = range(17, 27)
-LANES = 27
-#: Contacts solved side by side (a colour's run is cut into chunks of this many).
+_P2 = 17
+_W, _IW, _WB, _IWB, _VAX, _VAY, _OMA, _VBX, _VBY, _OMB = range(2 * _P2, 2 * _P2 + 10)
+LANES = 2 * _P2 + 10
+#: Manifolds solved side by side (a colour's run is cut into chunks of this many).
 CHUNK = 64
-#: ``ends``' rows.
-ENDS = 3
+#: ``ends``' rows (see above), and its row of the colours' runs.
+ENDS = 5
+RUNS = 2
 
 
 class NoAlias(Compiler):
@@ -82,111 +95,163 @@ class NoAlias(Compiler):
         super().__init__(typingctx, targetctx, library, args, return_type, flags, locals)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def manifolds(ends):
+    """How many manifolds ``ends`` holds (the end of its colours' runs)."""
+    return ends[RUNS, COLORS]
+
+
 @njit(cache=True, _nrt=False)
-def pack_lanes(count, order, ci, cf, w, iw, lanes, ends):
-    """The frame's contacts ``0..count`` in ``order`` into ``lanes`` (with their ends'
-    inverse masses ``w`` and inertias ``iw``: the same all frame) and ``ends`` (rows 0
-    and 1; ``coloring.color_runs`` wrote row 2)."""
-    for kk in range(count):
+def pack_lanes(order, ci, cf, w, iw, lanes, ends):
+    """The frame's contacts in ``order`` into ``lanes``, a manifold a column, with their
+    ends' inverse masses ``w`` and inertias ``iw`` (the same all frame). ``ends`` holds
+    the manifolds already (``rigid_find._solve_order``)."""
+    kk = 0
+    for q in range(manifolds(ends)):
         k = order[kk]
         a, b = ci[k, 0], ci[k, 1]
-        ends[0, kk], ends[1, kk] = a, b
         for r in range(len(_PACKED)):
-            lanes[r, kk] = cf[k, _PACKED[r]]
-        lanes[_W, kk], lanes[_IW, kk] = w[a], iw[a]
-        lanes[_WB, kk], lanes[_IWB, kk] = (w[b], iw[b]) if b >= 0 else (0.0, 0.0)
+            lanes[r, q] = cf[k, _PACKED[r]]
+        if ends[3, q] == 2:
+            k2 = order[kk + 1]
+            for r in range(len(_PACKED)):
+                lanes[_P2 + r, q] = cf[k2, _PACKED[r]]
+        kk += ends[3, q]
+        lanes[_W, q], lanes[_IW, q] = w[a], iw[a]
+        lanes[_WB, q], lanes[_IWB, q] = (w[b], iw[b]) if b >= 0 else (0.0, 0.0)
 
 
 @njit(cache=True, _nrt=False)
-def impulses_out(nc, order, cf, lanes):
-    """The accumulated impulses of the first ``nc`` contacts from the lanes into ``cf``."""
-    for kk in range(nc):
-        k = order[kk]
-        cf[k, LN], cf[k, LT], cf[k, LMAX] = lanes[_LN, kk], lanes[_LT, kk], lanes[_LMAX, kk]
+def impulses_out(order, cf, lanes, ends):
+    """The accumulated impulses of the manifolds' rows from the lanes into ``cf``."""
+    kk = 0
+    for q in range(manifolds(ends)):
+        for p in range(ends[3, q]):
+            k, o = order[kk + p], _P2 * p
+            cf[k, LN], cf[k, LT], cf[k, LMAX] = lanes[o + _LN, q], lanes[o + _LT, q], \
+                lanes[o + _LMAX, q]
+        kk += ends[3, q]
 
 
 @njit(cache=True, _nrt=False)
-def touch_ends(nc, ends, pose):
-    """Mark every end of the first ``nc`` contacts as changed (``pose``'s ``TOUCHED``): a
-    solve or relax changes each, so the lane passes need not mark them one by one."""
-    for kk in range(nc):
-        pose[np.uint64(ends[0, kk]), TOUCHED] = 1.0
-        if ends[1, kk] >= 0:
-            pose[np.uint64(ends[1, kk]), TOUCHED] = 1.0
+def touch_ends(ends, pose):
+    """Mark every end of the manifolds as changed (``pose``'s ``TOUCHED``): a solve or
+    relax changes each, so the lane passes need not mark them one by one."""
+    for q in range(manifolds(ends)):
+        pose[np.uint64(ends[0, q]), TOUCHED] = 1.0
+        if ends[1, q] >= 0:
+            pose[np.uint64(ends[1, q]), TOUCHED] = 1.0
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
-def lane_warm(nc, ends, lanes, pose):
+def lane_warm(ends, lanes, pose):
     """The warm start (``rigid_solver._pass_of(0)``'s) read from the lanes: each contact's
     accumulated impulses applied again to its ends' velocities, in the same order (the
-    same bits), the rows read one after another instead of ``cf``'s rows by ``order``.
-    The ends are marked changed apart (``touch_ends``)."""
-    for kk in range(nc):
-        dn, dt = lanes[_LN, kk], lanes[_LT, kk]
-        if dn == 0.0 and dt == 0.0:
+    same bits), a manifold's ends read and written once for its points. The ends are
+    marked changed apart (``touch_ends``)."""
+    for q in range(manifolds(ends)):
+        a, b = np.uint64(ends[0, q]), ends[1, q]
+        bu = np.uint64(max(b, 0))
+        two = ends[3, q] == 2
+        if (lanes[_LN, q] == 0.0 and lanes[_LT, q] == 0.0) and not (
+                two and (lanes[_P2 + _LN, q] != 0.0 or lanes[_P2 + _LT, q] != 0.0)):
             continue
-        a, b = np.uint64(ends[0, kk]), ends[1, kk]
-        nx, ny = lanes[_NX, kk], lanes[_NY, kk]
-        jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
-        wa, iwa, jax, jay = lanes[_W, kk], lanes[_IW, kk], lanes[_JAX, kk], lanes[_JAY, kk]
-        pose[a, VX] = pose[a, VX] - jx * wa
-        pose[a, VY] = pose[a, VY] - jy * wa
-        pose[a, OM] = pose[a, OM] - iwa * (jax * jy - jay * jx)
+        v = (pose[a, VX], pose[a, VY], pose[a, OM], pose[bu, VX], pose[bu, VY], pose[bu, OM])
+        v = _warm_point(0, q, lanes, v)
+        if two:
+            v = _warm_point(_P2, q, lanes, v)
+        pose[a, VX], pose[a, VY], pose[a, OM] = v[0], v[1], v[2]
         if b >= 0:
-            bu = np.uint64(b)
-            wb, iwb, jbx, jby = lanes[_WB, kk], lanes[_IWB, kk], lanes[_JBX, kk], lanes[_JBY, kk]
-            pose[bu, VX] = pose[bu, VX] + jx * wb
-            pose[bu, VY] = pose[bu, VY] + jy * wb
-            pose[bu, OM] = pose[bu, OM] + iwb * (jbx * jy - jby * jx)
+            pose[bu, VX], pose[bu, VY], pose[bu, OM] = v[3], v[4], v[5]
+
+
+@njit(cache=True, _nrt=False, fastmath=FMA, inline="always")
+def _warm_point(o, q, lanes, v):
+    """Velocities ``v`` (a's, then b's) after the warm start of manifold ``q``'s point of
+    rows ``o..o + _P2`` (none if it has no impulse)."""
+    dn, dt = lanes[o + _LN, q], lanes[o + _LT, q]
+    if dn == 0.0 and dt == 0.0:
+        return v
+    nx, ny = lanes[o + _NX, q], lanes[o + _NY, q]
+    jx, jy = dn * nx + dt * ny, dn * ny - dt * nx
+    wa, iwa, wb, iwb = lanes[_W, q], lanes[_IW, q], lanes[_WB, q], lanes[_IWB, q]
+    ta = lanes[o + _JAX, q] * jy - lanes[o + _JAY, q] * jx
+    tb = lanes[o + _JBX, q] * jy - lanes[o + _JBY, q] * jx
+    return (v[0] - jx * wa, v[1] - jy * wa, v[2] - iwa * ta, v[3] + jx * wb, v[4] + jy * wb,
+            v[5] + iwb * tb)
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
-def lane_pass(nc, ends, lanes, inv_h, pose):
-    """One solve (or relax: the same, at other poses) of the first ``nc`` contacts, colour
-    by colour, a chunk of a colour at a time; the last colour (ends shared) one contact
-    at a time. Velocities are ``pose``'s (``rigid_solver._sweep_bodies``); the ends are
-    marked changed apart (``touch_ends``)."""
+def lane_pass(ends, lanes, inv_h, pose):
+    """One solve (or relax: the same, at other poses) of the manifolds, colour by colour,
+    a chunk of a colour at a time: its first points side by side, then the second points
+    of those that have two (a colour's first ``ends[4, c]``); the last colour (ends
+    shared) one manifold at a time. Velocities are ``pose``'s
+    (``rigid_solver._sweep_bodies``); the ends are marked changed apart (``touch_ends``)."""
+    nm = manifolds(ends)
     for c in range(COLORS):
-        lo, hi = ends[2, c], ends[2, c + 1]
-        if lo >= nc:  # this colour and those after it are empty
+        lo, hi = ends[RUNS, c], ends[RUNS, c + 1]
+        if lo >= nm:  # this colour and those after it are empty
             break
         step = 1 if c == COLORS - 1 else CHUNK
+        twos_end = lo + ends[4, c]
         for off in range(lo, hi, step):
             m = min(step, hi - off)
             _gather(off, m, ends, lanes, pose)
-            e = off + m
-            _solve_chunk(m, inv_h, lanes[_NX, off:e], lanes[_NY, off:e], lanes[_JAX, off:e],
-                         lanes[_JAY, off:e], lanes[_JBX, off:e], lanes[_JBY, off:e],
-                         lanes[_MN, off:e], lanes[_MT, off:e], lanes[_MU, off:e],
-                         lanes[_LN, off:e], lanes[_LT, off:e], lanes[_LMAX, off:e],
-                         lanes[_S, off:e], lanes[_W, off:e], lanes[_IW, off:e],
-                         lanes[_WB, off:e], lanes[_IWB, off:e], lanes[_VAX, :m],
-                         lanes[_VAY, :m], lanes[_OMA, :m], lanes[_VBX, :m], lanes[_VBY, :m],
-                         lanes[_OMB, :m])
+            _solve_points(0, off, m, inv_h, lanes)
+            if twos_end > off:
+                _solve_points(_P2, off, min(m, twos_end - off), inv_h, lanes)
             _scatter(off, m, ends, lanes, pose)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _solve_points(o, off, m, inv_h, lanes):
+    """The points of rows ``o..o + _P2`` of manifolds ``off..off + m`` (``_solve_chunk``)."""
+    e = off + m
+    _solve_chunk(m, inv_h, lanes[o + _NX, off:e], lanes[o + _NY, off:e],
+                 lanes[o + _JAX, off:e], lanes[o + _JAY, off:e], lanes[o + _JBX, off:e],
+                 lanes[o + _JBY, off:e], lanes[o + _MN, off:e], lanes[o + _MT, off:e],
+                 lanes[o + _MU, off:e], lanes[o + _LN, off:e], lanes[o + _LT, off:e],
+                 lanes[o + _LMAX, off:e], lanes[o + _S, off:e], lanes[_W, off:e],
+                 lanes[_IW, off:e], lanes[_WB, off:e], lanes[_IWB, off:e], lanes[_VAX, :m],
+                 lanes[_VAY, :m], lanes[_OMA, :m], lanes[_VBX, :m], lanes[_VBY, :m],
+                 lanes[_OMB, :m])
 
 
 @njit(cache=True, _nrt=False, fastmath=FMA)
 def _gather(off, m, ends, lanes, pose):
-    """Contacts ``off..off + m``: their separation (px) at the bodies' ``pose`` (see
-    ``rigid_solver.poses``) into row ``_S``, their ends' velocities into the scratch (a
-    body's pose and velocity share a cache line: read together)."""
+    """Manifolds ``off..off + m``: their points' separations (px) at the bodies' ``pose``
+    (see ``rigid_solver.poses``) into rows ``_S`` and ``_P2 + _S``, their ends' velocities
+    into the scratch (a body's pose and velocity share a cache line: read together)."""
     for i in range(m):
         k = off + i
         a, b = np.uint64(ends[0, k]), ends[1, k]
-        pax, pay = _arm_point(pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3],
-                              lanes[_RAX, k], lanes[_RAY, k])
+        at = pose[a, 0], pose[a, 1], pose[a, 2], pose[a, 3]
         lanes[_VAX, i], lanes[_VAY, i], lanes[_OMA, i] = pose[a, VX], pose[a, VY], pose[a, OM]
         if b >= 0:
             bu = np.uint64(b)
-            pbx, pby = _arm_point(pose[bu, 0], pose[bu, 1], pose[bu, 2], pose[bu, 3],
-                                  lanes[_RBX, k], lanes[_RBY, k])
+            bt = pose[bu, 0], pose[bu, 1], pose[bu, 2], pose[bu, 3]
             lanes[_VBX, i], lanes[_VBY, i] = pose[bu, VX], pose[bu, VY]
             lanes[_OMB, i] = pose[bu, OM]
-        else:
-            pbx, pby = lanes[_RBX, k], lanes[_RBY, k]
+        else:  # the static world: b's anchors are where they are
+            bt = 0.0, 0.0, 1.0, 0.0
             lanes[_VBX, i] = lanes[_VBY, i] = lanes[_OMB, i] = 0.0
-        lanes[_S, k] = (pbx - pax) * lanes[_NX, k] + (pby - pay) * lanes[_NY, k]
+        _separation(0, k, lanes, at, bt, b >= 0)
+        if ends[3, k] == 2:
+            _separation(_P2, k, lanes, at, bt, b >= 0)
+
+
+@njit(cache=True, _nrt=False, fastmath=FMA, inline="always")
+def _separation(o, k, lanes, at, bt, moves):
+    """Manifold ``k``'s point of rows ``o..o + _P2``: its separation (px) with a at pose
+    ``at`` and b at ``bt`` (``moves``: else b's anchor is in world coordinates)."""
+    pax, pay = _arm_point(at[0], at[1], at[2], at[3], lanes[o + _RAX, k], lanes[o + _RAY, k])
+    if moves:
+        pbx, pby = _arm_point(bt[0], bt[1], bt[2], bt[3], lanes[o + _RBX, k],
+                              lanes[o + _RBY, k])
+    else:
+        pbx, pby = lanes[o + _RBX, k], lanes[o + _RBY, k]
+    lanes[o + _S, k] = (pbx - pax) * lanes[o + _NX, k] + (pby - pay) * lanes[o + _NY, k]
 
 
 @njit(cache=True, _nrt=False)

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from .coloring import COLORS, color_runs
-from .lanes import pack_lanes
+from .lanes import RUNS, pack_lanes
 from .rigid import body_boxes, body_contacts, pair_index, world_contacts
 from .rigid_solver import LANES_FROM, carry_impulses, prepare_contacts
 
@@ -100,20 +100,41 @@ def order_contacts(count, first, ci, cf, w, iw, pw, n, old_n, oci, ocf, carry_to
     if first == 0:
         _solve_order(count, ci, w, iw, n, order, ends)
         if count >= LANES_FROM:
-            pack_lanes(count, order, ci, cf, w, iw, lanes, ends)
+            pack_lanes(order, ci, cf, w, iw, lanes, ends)
 
 
 @njit(cache=True)
 def _solve_order(count, ci, w, iw, n, order, ends):
-    """The frame's contacts ``0..count`` in colour order (``color_runs``: no two of a
-    colour share a body that can move — ends that cannot are left out, nothing is
-    written to them), so consecutive contacts do not wait on each other; the colours'
-    runs in ``ends``' row 2 (``lanes``)."""
+    """The frame's contacts ``0..count`` as manifolds (one or two consecutive rows of the
+    same two bodies: the narrow phase writes a pair's points together) in colour order
+    (``color_runs``: no two of a colour share a body that can move — ends that cannot are
+    left out, nothing is written to them), so consecutive manifolds do not wait on each
+    other; within a colour those of two rows first. ``order`` gets the rows, a manifold's
+    together; ``ends`` the manifolds' ends, rows and colours' runs (``kernels.lanes``)."""
     a, b = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
-    for k in range(count):
+    start = np.empty(count + 1, dtype=np.int64)
+    nm = 0
+    k = 0
+    while k < count:
         i, j = ci[k, 0], ci[k, 1]
-        a[k] = i if w[i] != 0.0 or iw[i] != 0.0 else -1
-        b[k] = j if j >= 0 and (w[j] != 0.0 or iw[j] != 0.0) else -1
-    runs = color_runs(count, a, b, n, ends[2, :COLORS + 1])
-    for k in range(count):  # (a loop: numba's array copy links its shape error's text)
-        order[k] = runs[k]
+        start[nm] = k
+        a[nm] = i if w[i] != 0.0 or iw[i] != 0.0 else -1
+        b[nm] = j if j >= 0 and (w[j] != 0.0 or iw[j] != 0.0) else -1
+        nm += 1
+        k += 2 if k + 1 < count and ci[k + 1, 0] == i and ci[k + 1, 1] == j else 1
+    start[nm] = count
+    runs = ends[RUNS, :COLORS + 1]
+    by_colour = color_runs(nm, a, b, n, runs)
+    kk = q = 0
+    for c in range(COLORS):  # each colour's manifolds of two rows, then those of one
+        ends[4, c] = 0
+        for size in (2, 1):
+            for u in by_colour[runs[c]:runs[c + 1]]:
+                if start[u + 1] - start[u] != size:
+                    continue
+                ends[0, q], ends[1, q], ends[3, q] = ci[start[u], 0], ci[start[u], 1], size
+                ends[4, c] += 1 if size == 2 else 0
+                q += 1
+                for r in range(start[u], start[u + 1]):
+                    order[kk] = r
+                    kk += 1

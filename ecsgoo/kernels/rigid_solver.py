@@ -321,19 +321,19 @@ def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h
     ``cf``: they are written back there (``lanes.impulses_out``) when ``to_cf``."""
     inv_h = 1.0 / h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
-    touch_ends(nc, ends, pose)  # the solve or the relax changes every end
+    touch_ends(ends, pose)  # the solve or the relax changes every end
     if first <= 0:
-        lane_warm(nc, ends, lanes, pose)
+        lane_warm(ends, lanes, pose)
     if first <= 1:
         poses(n, bprev, bprev_angle, angle0, pose)
-        lane_pass(nc, ends, lanes, inv_h, pose)
+        lane_pass(ends, lanes, inv_h, pose)
         _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
     if last >= 2:
         poses(n, bpos, bangle, angle0, pose)
-        lane_pass(nc, ends, lanes, inv_h, pose)
+        lane_pass(ends, lanes, inv_h, pose)
         _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, False)
     if to_cf:
-        impulses_out(nc, order, cf, lanes)
+        impulses_out(order, cf, lanes, ends)
 
 
 def _pass_of(mode: int) -> Any:

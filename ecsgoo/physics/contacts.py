@@ -274,9 +274,10 @@ class ContactGraph:
     def _lanes_for(self, rows: int) -> None:
         """``lanes`` and ``ends`` for ``rows`` contacts, the frame's first ``bodies`` kept."""
         lanes, ends = _lanes(rows)
-        n = self.bodies
-        lanes[:, :n], ends[:2, :n] = self.lanes[:, :n], self.ends[:2, :n]
-        ends[2, : COLORS + 1] = self.ends[2, : COLORS + 1]
+        n = self.bodies  # (their manifolds are at most as many)
+        lanes[:, :n] = self.lanes[:, :n]
+        kept = max(n, COLORS + 1)  # (and the colours' runs and counts)
+        ends[:, :kept] = self.ends[:, :kept]
         self.lanes, self.ends = lanes, ends
 
     def keep_substep(self) -> None:

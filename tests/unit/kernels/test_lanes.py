@@ -32,6 +32,11 @@ def _contacts(seed: int, n: int, m: int, hub: int):
     ci[:, 0] = np.where(np.arange(m) < hub, 0, rng.integers(0, n, m))
     other = (ci[:, 0] + rng.integers(1, n, m)) % n
     ci[:, 1] = np.where(rng.random(m) < 0.3, -1, other)
+    # most rows a manifold's second point (the same two bodies as the row before), some
+    # runs of three or four (a compound body's pieces)
+    for k in np.flatnonzero(rng.random(m) < 0.6):
+        if k > 0:
+            ci[k, :2] = ci[k - 1, :2]
     cf = np.zeros((m, CF))
     angle = rng.uniform(0, 2 * np.pi, m)
     cf[:, NX], cf[:, NY] = np.cos(angle), np.sin(angle)
@@ -48,8 +53,8 @@ def _contacts(seed: int, n: int, m: int, hub: int):
 
 
 def _order(ci, bw, biw, n):
-    """The order and runs ``rigid_find._solve_order`` gives (the ends that cannot move
-    left out of the colouring)."""
+    """The order, manifolds and runs ``rigid_find._solve_order`` gives (the ends that
+    cannot move left out of the colouring)."""
     m = len(ci)
     order = np.zeros(m, dtype=np.int64)
     ends = np.zeros((ENDS, max(m, 64, COLORS + 1)), dtype=np.int64)
@@ -62,8 +67,9 @@ def _order(ci, bw, biw, n):
 @given(seed=st.integers(0, 2**31), n=st.integers(2, 40), m=st.integers(1, 400),
        hub=st.sampled_from([0, 3, 90]))
 def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(mode, seed, n, m, hub):
-    """Contacts of a colour solved side by side, chunk by chunk, and the shared last
-    colour one by one, give what the one-at-a-time pass gives, to the bit: impulses,
+    """Manifolds of a colour solved side by side, chunk by chunk (their first points,
+    then their second), and the shared last colour one by one, give what the
+    one-at-a-time pass gives, to the bit: impulses,
     largest impulse steps, velocities and the touched marks (the warm start: the same
     order, read from the lanes)."""
     hub = min(hub, m)
@@ -74,13 +80,13 @@ def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(mode, seed
     one_at_a_time = {"warm start": _warm_pass, "solve": _solve_pass, "relax": _relax_pass}
     one_at_a_time[mode](m, order, ci, want_cf, bw, biw, 360.0, want_pose)
     lanes = np.zeros((LANES, ends.shape[1]))
-    pack_lanes(m, order, ci, cf, bw, biw, lanes, ends)  # the impulses too
-    touch_ends(m, ends, pose)
+    pack_lanes(order, ci, cf, bw, biw, lanes, ends)  # the impulses too
+    touch_ends(ends, pose)
     if mode == "warm start":
-        lane_warm(m, ends, lanes, pose)
+        lane_warm(ends, lanes, pose)
     else:
-        lane_pass(m, ends, lanes, 360.0, pose)
-    impulses_out(m, order, cf, lanes)
+        lane_pass(ends, lanes, 360.0, pose)
+    impulses_out(order, cf, lanes, ends)
     assert np.array_equal(cf, want_cf)
     assert np.array_equal(pose[:, :TOUCHED], want_pose[:, :TOUCHED])
     # every end marked changed (the one-at-a-time warm start marks those it pushed: a
@@ -92,17 +98,45 @@ def test_a_lane_pass_gives_the_bits_of_the_pass_one_contact_at_a_time(mode, seed
 
 
 def test_the_runs_cover_the_order_and_the_last_colour_takes_a_hub():
-    """``color_runs``: colour ``c``'s rows are ``order[runs[c]:runs[c + 1]]``, no two of a
-    colour below the last share a body that can move, and a body with more than 64
-    contacts puts the rest in the last colour."""
+    """``_solve_order``: a manifold is one or two consecutive rows of the same two bodies,
+    its rows together in ``order``; colour ``c``'s manifolds are ``runs[c]:runs[c + 1]``,
+    those of two rows first (``ends[4, c]`` of them); no two of a colour below the last
+    share a body that can move, and a body with more than 64 manifolds puts the rest in
+    the last colour."""
     ci, _, bw, biw, _ = _contacts(5, 12, 200, 90)
     order, ends = _order(ci, bw, biw, 12)
     runs = ends[2, : COLORS + 1]
-    assert runs[0] == 0 and runs[-1] == 200 and np.all(np.diff(runs) >= 0)
+    nm = runs[-1]
+    assert runs[0] == 0 and np.all(np.diff(runs) >= 0)
     assert sorted(order.tolist()) == list(range(200))
+    assert ends[3, :nm].sum() == 200 and set(ends[3, :nm].tolist()) == {1, 2}
+    first = np.concatenate([[0], np.cumsum(ends[3, :nm])])
+    for q in range(nm):
+        rows = order[first[q]: first[q + 1]]
+        assert np.all(ci[rows, 0] == ends[0, q]) and np.all(ci[rows, 1] == ends[1, q])
+        assert len(rows) == 1 or rows[1] == rows[0] + 1
     assert runs[COLORS] - runs[COLORS - 1] > 0  # the hub's overflow
     movable = (bw != 0.0) | (biw != 0.0)
     for c in range(COLORS - 1):
-        rows = order[runs[c]: runs[c + 1]]
-        ends_of = [e for k in rows for e in ci[k, :2] if e >= 0 and movable[e]]
+        sizes = ends[3, runs[c]: runs[c + 1]]
+        twos = ends[4, c]
+        assert np.all(sizes[:twos] == 2) and np.all(sizes[twos:] == 1)
+        ends_of = [e for q in range(runs[c], runs[c + 1]) for e in ends[:2, q]
+                   if e >= 0 and movable[e]]
         assert len(ends_of) == len(set(ends_of))
+
+
+def test_a_resting_pair_of_boxes_is_one_manifold_of_two_rows():
+    """The narrow phase writes a pair's two points together: a box on a box on the ground
+    gives two manifolds of two rows each."""
+    from ecsgoo import Anchor, RigidBody, World, systems
+
+    world = World().use(*(s() for s in systems.SOLVER))
+    world.create_entity(RigidBody.box(400, 20, 800, 40), Anchor())
+    for y in (60, 100):
+        world.create_entity(RigidBody.box(400, y, 40, 40))
+    world.step(30)
+    found = world.contacts
+    order, ends = _order(found.ci[: found.bodies], world.store.bodies.cols["w"],
+                         world.store.bodies.cols["iw"], world.store.bodies.n)
+    assert ends[2, COLORS] == 2 and list(ends[3, :2]) == [2, 2]
