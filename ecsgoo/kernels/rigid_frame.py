@@ -88,9 +88,12 @@ def calm_substeps(first, count, begun, h, damp, gx, gy, force, nj, a_body, a_par
                                    pprev, pw, h, rot, stamp, flags, extra)
         for i in range(len(bprev) if keep else 0):  # (a loop: a slice's copy needs the runtime)
             start[i, 0], start[i, 1], start_angle[i] = bprev[i, 0], bprev[i, 1], bprev_angle[i]
+        # after a substep of this call the pose is where the bodies start, unless a joint
+        # or the shock pass moved one (or no contact made it)
+        posed = k > first and nj == 0 and len(stacked) == 0 and nc > 0
         contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev,
                         pw, h, m, angle0, pose, k == count - 1, bounce, nb_rows, order, lanes,
-                        ends)
+                        ends, posed)
         if len(stacked):
             shock(len(stacked), stacked, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
                   m, angle0, pose, ppos, before, gx, gy, h)

@@ -277,7 +277,7 @@ def _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, into_
 
 @njit(cache=True, _nrt=False)
 def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
-                  last, pose, n, angle0, lanes, ends, to_cf):
+                  last, pose, n, angle0, lanes, ends, to_cf, posed):
     """``_sweep``'s warm start (mode 0), solve (1) and relax (2), modes ``first`` to
     ``last``, over the frame's contacts between two bodies or a body and the static world,
     in ``order`` (``coloring.color_runs``), the particle ends left out. The passes work
@@ -287,18 +287,19 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
     (``_sweep_lanes``; ``lanes`` and ``ends`` packed when the contacts were found, the
     impulses written back to ``cf`` when ``to_cf``); fewer, one after another
     (``_pass_of``: the same bits). Before a solve and a relax the ``n`` bodies' ``pose``
-    is made (``poses``: where the substep started, then where they are now); the warm
-    start reads none."""
+    is made (``poses``: where the substep started, then where they are now; the first
+    not when ``posed``: ``pose`` holds it already); the warm start reads none."""
     if nc >= LANES_FROM and last >= 1:
         _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
-                     last, pose, n, angle0, lanes, ends, to_cf)
+                     last, pose, n, angle0, lanes, ends, to_cf, posed)
         return
     inv_h = 1.0 / h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
     if first <= 0 <= last:
         _warm_pass(nc, order, ci, cf, bw, biw, inv_h, pose)
     if first <= 1 <= last:
-        poses(n, bprev, bprev_angle, angle0, pose)
+        if not posed:
+            poses(n, bprev, bprev_angle, angle0, pose)
         _solve_pass(nc, order, ci, cf, bw, biw, inv_h, pose)
     if first <= 1:  # the warm start's and the solve's move (the relax starts where it ends)
         _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
@@ -311,7 +312,7 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
 
 @njit(cache=True, _nrt=False)
 def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
-                 last, pose, n, angle0, lanes, ends, to_cf):
+                 last, pose, n, angle0, lanes, ends, to_cf, posed):
     """``_sweep_bodies`` with its passes over the lanes (``lanes.lane_warm``, ``lane_pass``):
     the same passes and the same bits, a fifth less time on the pyramid's 802 contacts (a
     call of its own, so that the few contacts' sweep compiles as it did). The lanes hold
@@ -325,7 +326,8 @@ def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h
     if first <= 0:
         lane_warm(ends, lanes, pose)
     if first <= 1:
-        poses(n, bprev, bprev_angle, angle0, pose)
+        if not posed:
+            poses(n, bprev, bprev_angle, angle0, pose)
         lane_pass(ends, lanes, inv_h, pose)
         _velocities_out(n, bpos, bprev, bangle, bprev_angle, bw, biw, h, pose, True)
     if last >= 2:
@@ -431,13 +433,18 @@ def restitution(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, ppr
 
 @njit(cache=True, _nrt=False)
 def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw,
-                    h, n, angle0, pose, last, threshold, nb_rows, order, lanes, ends):
+                    h, n, angle0, pose, last, threshold, nb_rows, order, lanes, ends, posed):
     """One substep over the contacts ``0..nc`` (bodies ``0..n``): warm start, solve (from
     where the substep started), relax (to where it ends), after the frame's ``last``
     substep restitution, then the position pass. The first ``nb_rows`` contacts (the
     frame's between bodies) are taken in ``order`` (see ``rigid_find``), in lanes when
     there are ``LANES_FROM`` or more (``lanes``, ``ends``: see ``kernels.lanes``). The
     joints were solved before, in Project (``joint_substep``).
+
+    ``posed``: ``pose`` holds where the bodies start this substep, as the last substep's
+    call left it (its relax made it where they ended, ``separate`` kept it so) with
+    nothing moved since but the integration (which starts a substep where the last
+    ended): its solve's ``poses`` is not made again, a sixteenth of the pyramid's frame.
 
     Each pass sweeps the frame's rows between bodies in ``order`` (``_sweep_bodies``),
     then the other rows as they come (``_sweep``), only when there are any: a call between
@@ -448,11 +455,11 @@ def contact_substep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos,
         return  # nothing touches: nothing to solve, nothing to take out
     if nc == nb_rows:  # the frame's rows between bodies alone: the three passes in one call
         _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h,
-                      0, 2, pose, n, angle0, lanes, ends, last)
+                      0, 2, pose, n, angle0, lanes, ends, last, posed)
     else:  # each pass of theirs, then of the others (particles', fast ones')
         for mode in range(3):
             _sweep_bodies(nb_rows, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw,
-                          h, mode, mode, pose, n, angle0, lanes, ends, True)
+                          h, mode, mode, pose, n, angle0, lanes, ends, True, False)
             _sweep(nc, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, ppos, pprev, pw, h,
                    mode, bpos if mode == 0 else pose, pprev if mode == 1 else ppos, 0.0,
                    nb_rows)

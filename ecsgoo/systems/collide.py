@@ -243,7 +243,7 @@ def _bodies(world: World, ctx: StepContext, grid: Any, bounce: float) -> None:
     contact_substep(found.n, found.ci, found.cf, c["pos"], c["prev"], c["angle"],
                     c["prev_angle"], c["w"], c["iw"], pc["pos"], pc["prev"], pc["w"], ctx.h,
                     st.bodies.n, found.angle0, found.pose, ctx.last, bounce, found.bodies,
-                    found.order, found.lanes, found.ends)
+                    found.order, found.lanes, found.ends, False)
     _heavy_on_light(world, found, ctx.h)
     if sweep:
         _continuous(world, found, start, ctx.h)

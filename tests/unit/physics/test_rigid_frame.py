@@ -114,10 +114,13 @@ SCENES = {"one box": _one_box, "chain": _chain, "column": _column, "dart": _dart
           "dart without Project": _dart_without_project, "spinner": _spinner,
           "tumblers": _tumblers, "spinner among segments": _spinner_among_segments,
           "pyramid": lambda: scenes.box_pyramid(6)[0], "heap": _heap,
+          # over ``rigid_solver.LANES_FROM`` contacts: solved in lanes
+          "pyramid in lanes": lambda: scenes.box_pyramid(12)[0],
           "heap and dart": _heap_and_dart, "sleepy": _sleepy,
           "one substep": _one_substep}
-#: Scenes that take longer than 90 frames to show what they test (sleep, then a wake).
-LONGER = {"sleepy": 300}
+#: Scenes that take longer than 90 frames to show what they test (sleep, then a wake), or
+#: fewer (the lanes' pyramid: its first frames hold every kind of substep).
+LONGER = {"sleepy": 300, "pyramid in lanes": 30}
 
 
 def _games(world: World, frames: int) -> World:
