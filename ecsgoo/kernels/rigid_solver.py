@@ -84,9 +84,10 @@ SLOP_PX, SEPARATE = 0.5, 0.2
 
 
 #: The frame's contacts between bodies ``_sweep_bodies`` solves in lanes from this many on
-#: (below, the colours' runs are too short for a chunk's fixed cost: a pyramid of 55
-#: boxes, ~200 contacts in colours of ~20, took as long in lanes as one at a time).
-LANES_FROM = 256
+#: (below, the colours' runs are too short for a chunk's fixed cost: in lanes of manifolds
+#: a pyramid of 28 boxes, 98 rows, took 7 % longer than one at a time; of 36 boxes, 128
+#: rows, 6 % less; of 55, 200 rows, 8 % less — BENCHMARKS.md, stop 64).
+LANES_FROM = 128
 
 #: Below this turn (rad) ``turn_trig`` sums Taylor series; above it, libm's cos and sin.
 SMALL_TURN = 0.25
