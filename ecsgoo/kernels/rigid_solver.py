@@ -84,10 +84,10 @@ SLOP_PX, SEPARATE = 0.5, 0.2
 
 
 #: The frame's contacts between bodies ``_sweep_bodies`` solves in lanes from this many on
-#: (below, the colours' runs are too short for a chunk's fixed cost: in lanes of manifolds
-#: a pyramid of 28 boxes, 98 rows, took 7 % longer than one at a time; of 36 boxes, 128
-#: rows, 6 % less; of 55, 200 rows, 8 % less — BENCHMARKS.md, stop 64).
-LANES_FROM = 128
+#: (below, the colours' runs are too short for a chunk's fixed cost: pyramids against
+#: pymunk, lanes of manifolds / one at a time: 15 boxes, 50 rows, 1.75× / 1.68×; 21 boxes,
+#: 72 rows, 1.38× / ~1.5×; 28 boxes, 98 rows, 1.34× / 1.47× — BENCHMARKS.md, stop 64).
+LANES_FROM = 64
 
 #: Below this turn (rad) ``turn_trig`` sums Taylor series; above it, libm's cos and sin.
 SMALL_TURN = 0.25

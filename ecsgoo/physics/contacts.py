@@ -295,8 +295,12 @@ class ContactGraph:
 
 def _lanes(rows: int) -> tuple[np.ndarray, np.ndarray]:
     """Empty ``lanes`` and ``ends`` (``kernels.lanes``) for ``rows`` contacts: at least a
-    chunk's columns (its scratch) and the colours' runs."""
-    cols = max(rows, CHUNK, COLORS + 1)
+    chunk's columns (its scratch) and the colours' runs, an odd number of cache lines a
+    row. (A row of a power of two's columns — 256, as the contact rows start — put a
+    manifold's 44 values in one set of the CPU's cache, which holds 8 or 12: packing the
+    lanes of a pyramid of 55 boxes took 7.1 µs a frame, 2.4 so; its passes 3.0 → 2.3 µs.)"""
+    lines = -(-max(rows, CHUNK, COLORS + 1) // 8)  # (8 floats a 64-byte line)
+    cols = 8 * (lines | 1)
     return np.zeros((LANES, cols)), np.zeros((ENDS, cols), dtype=np.int64)
 
 

@@ -113,9 +113,9 @@ def _one_substep() -> World:
 SCENES = {"one box": _one_box, "chain": _chain, "column": _column, "dart": _dart,
           "dart without Project": _dart_without_project, "spinner": _spinner,
           "tumblers": _tumblers, "spinner among segments": _spinner_among_segments,
-          "pyramid": lambda: scenes.box_pyramid(6)[0], "heap": _heap,
-          # over ``rigid_solver.LANES_FROM`` contacts: solved in lanes
-          "pyramid in lanes": lambda: scenes.box_pyramid(12)[0],
+          # below ``rigid_solver.LANES_FROM`` contacts (one at a time), and over (in lanes)
+          "pyramid": lambda: scenes.box_pyramid(5)[0], "heap": _heap,
+          "pyramid in lanes": lambda: scenes.box_pyramid(8)[0],
           "heap and dart": _heap_and_dart, "sleepy": _sleepy,
           "one substep": _one_substep}
 #: Scenes that take longer than 90 frames to show what they test (sleep, then a wake), or
