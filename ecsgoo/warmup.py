@@ -401,26 +401,29 @@ def _rope_frames() -> None:
 
 def _soft_frames() -> None:
     """Soft bodies on a static body, a heavy disc dropped fast on a light one: the fused
-    disc frame's form with bodies (``physics.disc_frame._bodies_args``), its whole frames
-    and, after the light disc is flung past its reach and the stages find its contacts
-    again, its later substeps."""
+    disc frame's forms with bodies (``physics.disc_frame._bodies_args``), with static
+    bodies and without (jelly's: ``_statics``), their whole frames and, after the light
+    disc is flung past its reach and the stages find its contacts again, their later
+    substeps."""
     from . import systems
     from .bodies import box, jelly_ball
     from .components import Anchor, AreaConstraint, Particle
     from .rigid import RigidBody
     from .world import World
 
-    world = World(bounds=(0, 0, 300, 200)).use(*(s() for s in systems.SOLVER))
-    try:
-        world.create_entity(RigidBody.box(150, 20, 200, 10), Anchor())
-        ball = jelly_ball(world, 100, 60, radius=20, vertices=8)
-        world.component(ball.constraint, AreaConstraint).self_collide = True
-        box(world, 200, 60, 30, 30)
-        world.create_entity(Particle(150, 30, radius=4, mass=0.1))
-        world.create_entity(Particle(151, 60, radius=6, mass=50.0, vy=-2000.0))
-        world.step(3)
-    finally:
-        world.close()
+    for statics in (True, False):
+        world = World(bounds=(0, 0, 300, 200)).use(*(s() for s in systems.SOLVER))
+        try:
+            if statics:
+                world.create_entity(RigidBody.box(150, 20, 200, 10), Anchor())
+            ball = jelly_ball(world, 100, 60, radius=20, vertices=8)
+            world.component(ball.constraint, AreaConstraint).self_collide = True
+            box(world, 200, 60, 30, 30)
+            world.create_entity(Particle(150, 30, radius=4, mass=0.1))
+            world.create_entity(Particle(151, 60, radius=6, mass=50.0, vy=-2000.0))
+            world.step(3)
+        finally:
+            world.close()
 
 
 def parallel_warm_up(progress: Progress | None = None) -> int:

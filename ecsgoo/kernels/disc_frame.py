@@ -36,14 +36,16 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
                   use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
                   chain_ends, scratch, ta_body, ta_part, tb_body, tb_part, tla, tlb,
                   trest, tcompliance, tlam, bpos, bangle, bw, biw, grabbed, from_x, from_y,
-                  to_x, to_y, pull, sb, alpha):
+                  to_x, to_y, pull, sb, statics, alpha):
     """Substeps ``first..count − 1`` of the frame (``count`` a frame) for ``n`` particles:
     integrate under gravity ``(gx, gy)`` and ``force`` (``begun``: substep ``first`` was
     integrated and projected already, its contacts found), the ``m`` disc contacts (``ij``,
     ``cf``, ``soft``, at most ``push_speed`` px/s out, restitution after the last
     substep above ``bounce_speed``), then the bodies (``sb``: a ``frame_args.BodiesArgs``:
     soft bodies' outlines and static bodies, each of no rows where there are none; or None
-    in a world of discs and springs alone) and the level
+    in a world of discs and springs alone; ``statics``: the same where there are static
+    bodies, else None — a world of soft bodies alone compiles without their kernels, a
+    sixth of jelly's first frame) and the level
     (``vmin``, ``push``, ``hold``: px a substep; ``segs``: the level's segments and the
     static bodies' edges, ``Collide``'s; ``since``: room for where each particle was,
     when there are ``segs``).
@@ -76,8 +78,8 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
         disc_substep(m, ij, cf, pos, prev, h, soft, push_speed, k == count - 1,
                      bounce_speed)
         if sb is not None:  # (None: compiled without the bodies' kernels, a game of discs'
-            _meet_bodies(sb, n, pos, prev, w, radius, mask, friction, restitution, vmin,
-                         push, hold)  # first frame needs none of them)
+            _meet_bodies(sb, statics, n, pos, prev, w, radius, mask, friction,  # first
+                         restitution, vmin, push, hold)  # frame needs none of them)
         collide_level(n, pos, prev, w, radius, friction, restitution, vmin, push, hold,
                       True, slop, mask, segs, since, seg_surf, seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, bounds, use_bounds)
@@ -101,15 +103,19 @@ ONE_CELL = 64
 
 
 @njit(cache=True)
-def _meet_bodies(sb, n, pos, prev, w, radius, mask, friction, restitution, vmin, push, hold):
+def _meet_bodies(sb, statics, n, pos, prev, w, radius, mask, friction, restitution, vmin,
+                 push, hold):
     """Collide's substep of the bodies, after the disc contacts', in its order: the
     particles off the soft bodies' outlines and the self-colliding ones' own, then out of
-    the static bodies, and the outlines off their corners; over the grid Collide makes
+    the static bodies (``statics``: ``sb`` if there are any, else None: compiled without
+    them), and the outlines off their corners; over the grid Collide makes
     there (``broadphase.solver_particles``: frozen rows left out), or one cell of every
     particle when few pairs of static bodies and particles alone meet (``ONE_CELL``)."""
-    if sb.n or sb.outline_n:
-        static_w = _static_masses(sb)
-        if sb.n * n <= ONE_CELL and not sb.outline_n:  # (outlines read the grid's order)
+    static_n = 0
+    if statics is not None:
+        static_n = statics.n
+    if static_n or sb.outline_n:
+        if static_n * n <= ONE_CELL and not sb.outline_n:  # (outlines read the grid's order)
             grid = _one_cell(n)
         elif sb.any_frozen:
             grid = build_grid_without(n, pos, radius, sb.slop, sb.pfrozen)
@@ -122,21 +128,33 @@ def _meet_bodies(sb, n, pos, prev, w, radius, mask, friction, restitution, vmin,
                              cell, gnx, gny, start, items, vmin, push, hold)
         if _any_self(sb):
             _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold)
-        if sb.n:
-            particles_on_static(sb.n, sb.pos, sb.angle, static_w, sb.extent, sb.group,
-                                sb.layer, sb.mask, sb.friction, sb.restitution, sb.piece_off,
-                                sb.vert_off, sb.verts, sb.radius, pos, prev, w, radius,
-                                sb.pgroup, sb.player, mask, friction, restitution, x0, y0,
-                                cell, gnx, gny, start, items, vmin, push, hold)
-            if sb.corner_n:  # (every outline: Collide's, whether it meets outlines or not)
-                off_static_corners(sb.n, sb.pos, sb.angle, static_w, sb.friction,
-                                   sb.restitution, sb.piece_off, sb.vert_off, sb.verts,
-                                   sb.radius, sb.group, sb.layer, sb.mask, sb.corner_n,
-                                   sb.outline_off, sb.outline_idx, pos, prev, w, radius,
-                                   sb.pgroup, sb.player, mask, friction, restitution, vmin,
-                                   push, hold)
+        if statics is not None:
+            _on_statics(statics, n, pos, prev, w, radius, mask, friction, restitution, vmin,
+                        push, hold, x0, y0, cell, gnx, gny, start, items)
     elif _any_self(sb):
         _self(sb, pos, prev, w, radius, friction, restitution, vmin, push, hold)
+
+
+@njit(cache=True)
+def _on_statics(sb, n, pos, prev, w, radius, mask, friction, restitution, vmin, push, hold,
+                x0, y0, cell, gnx, gny, start, items):
+    """``_meet_bodies``' particles out of the static bodies of ``sb``, and the outlines off
+    their corners, over the grid given."""
+    if not sb.n:
+        return
+    static_w = _static_masses(sb)
+    particles_on_static(sb.n, sb.pos, sb.angle, static_w, sb.extent, sb.group,
+                        sb.layer, sb.mask, sb.friction, sb.restitution, sb.piece_off,
+                        sb.vert_off, sb.verts, sb.radius, pos, prev, w, radius,
+                        sb.pgroup, sb.player, mask, friction, restitution, x0, y0,
+                        cell, gnx, gny, start, items, vmin, push, hold)
+    if sb.corner_n:  # (every outline: Collide's, whether it meets outlines or not)
+        off_static_corners(sb.n, sb.pos, sb.angle, static_w, sb.friction,
+                           sb.restitution, sb.piece_off, sb.vert_off, sb.verts,
+                           sb.radius, sb.group, sb.layer, sb.mask, sb.corner_n,
+                           sb.outline_off, sb.outline_idx, pos, prev, w, radius,
+                           sb.pgroup, sb.player, mask, friction, restitution, vmin,
+                           push, hold)
 
 
 @njit(cache=True)
@@ -230,14 +248,16 @@ def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, 
 
 
 @njit(cache=True)
-def disc_frame_held(a, s, sb, alpha, any_frozen, ents, old_keys, old, ij, cf, at, reach,
+def disc_frame_held(a, s, sb, statics, alpha, any_frozen, ents, old_keys, old, ij, cf, at,
+                    reach,
                     since, grabbed, from_x, from_y, to_x, to_y, pull, out_keys, out_flipped,
                     out_sorted, kept_keys, kept):
     """The whole frame of ``disc_substeps``' world, its first substep too, with what
     outlives the frame in ``a`` (``frame_args.DiscFrameArgs``), Project's springs, chains,
     tethers and bodies in ``s`` (``frame_args.SpringArgs``), the soft and static bodies in
     ``sb`` (``frame_args.BodiesArgs``: the static ones' edges join the level's segments,
-    except for the look for the disc contacts, as in Collide), the shapes' ``alpha``, and
+    except for the look for the disc contacts, as in Collide; ``statics``: ``sb`` if there
+    are static bodies, else None), the shapes' ``alpha``, and
     the frame's own arguments after them: what the stages do at the first substep —
     integrate, Project, then Collide's look for the frame's disc contacts (``find_frame``
     from where each particle is now, into ``at`` and ``reach``, the rows matched to last
@@ -270,12 +290,13 @@ def disc_frame_held(a, s, sb, alpha, any_frozen, ents, old_keys, old, ij, cf, at
     tla, tlb, trest, tcompliance, tlam = s.tla, s.tlb, s.trest, s.tcompliance, s.tlam
     bpos, bangle, bw, biw = s.bpos, s.bangle, s.bw, s.biw
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
-    if sb is None:
+    if statics is None:
         segs = level_segs
     else:
-        _rest(sb)  # and the static bodies' edges with the level's (``contacts``' look)
-        segs = with_static_edges(level_segs, sb.n, sb.pos, sb.angle, _static_masses(sb),
-                                 sb.piece_off, sb.vert_off, sb.verts)
+        _rest(statics)  # and the static bodies' edges with the level's (``contacts``' look)
+        segs = with_static_edges(level_segs, statics.n, statics.pos, statics.angle,
+                                 _static_masses(statics), statics.piece_off,
+                                 statics.vert_off, statics.verts)
     _integrate(0, count, n, pos, prev, force, w, pinned, pin, gx, gy, damp, h, grabbed, from_x,
                from_y, to_x, to_y, pull)
     if rounds:
@@ -299,7 +320,7 @@ def disc_frame_held(a, s, sb, alpha, any_frozen, ents, old_keys, old, ij, cf, at
                       seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                       use_bounds, rounds, ends, vals, order, lam, chains, chain_off,
                       chain_rows, chain_ends, scratch, *tethers, bpos, bangle, bw, biw,
-                      grabbed, from_x, from_y, to_x, to_y, pull, sb, alpha)
+                      grabbed, from_x, from_y, to_x, to_y, pull, sb, statics, alpha)
     done = m if k == count else 0  # the frame's impulses, for the next frame's warm start
     remember(done, keys, flipped, by_key, cf, kept_keys, kept)
     return k, m, done

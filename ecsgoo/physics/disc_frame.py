@@ -140,8 +140,9 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
     # room for where each particle was, for a sweep against segments (the level's or a
     # static body's edges: the kernel finds those)
     sweeps = len(world.level.segments) or st.bodies.n
+    sb = _bodies_args(world, stages)
     k, m, done = disc_frame_held(
-        held, _spring_args(world, stages), _bodies_args(world, stages),
+        held, _spring_args(world, stages), sb, _statics(world, sb),
         _alpha(world, ctx, stages), st.any_frozen, discs.ents,
         discs.keys, discs.memory, discs.ij, discs.cf, discs.at, discs.reach,
         np.empty((st.particles.n, 2)) if sweeps else _NO_ROWS, *_grab(world), *out)
@@ -172,6 +173,7 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
     since = np.empty((n, 2)) if len(segs) else _NO_ROWS
     lvl = world.level
     _, poly_off, poly_xy, poly_idx, _, _, poly_surf, poly_layer = lvl._packed()
+    sb = _bodies_args(world, stages)
     k = disc_substeps(ctx.substep + 1, ctx.substeps, False, h, world.damping ** (h * 60.0),
                       gx, gy, world.frame_force, n, c["pos"], c["prev"], c["w"], c["pinned"],
                       c["pin"], discs.n, discs.ij, discs.cf, discs.soft, collide.push_speed,
@@ -181,7 +183,7 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
                       SLOP_PX, segs, since, lvl.seg_surf, lvl.seg_layer, poly_off, poly_xy,
                       poly_idx, poly_surf, poly_layer, world.contacts.walls_for(world.bounds),
                       world.bounds is not None, *_springs(world, stages), *_grab(world),
-                      _bodies_args(world, stages), _alpha(world, ctx, stages))
+                      sb, _statics(world, sb), _alpha(world, ctx, stages))
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     return _ended(world, ctx, k, stages)
 
@@ -244,6 +246,13 @@ def _bodies_args(world: World, stages: Sequence[Stage]) -> Any:
                            *packed[10:], pc["group"], pc["layer"], pc["frozen"], *key[-2:])
         kept = world.discs.bodies_held = (key, packed, args)
     return kept[2]
+
+
+def _statics(world: World, sb: Any) -> Any:
+    """``sb`` (``_bodies_args``') where the world has static bodies, else None: the frame's
+    kernel then takes its form without them (particles out of static bodies, their edges
+    with the level's: a sixth of a first frame of jelly's, whose soft bodies meet none)."""
+    return sb if sb is not None and world.store.bodies.n else None
 
 
 def _with_bodies(world: World, stages: Sequence[Stage]) -> bool:
