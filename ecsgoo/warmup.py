@@ -344,32 +344,28 @@ def _rigid_alone() -> None:
         world.close()
 
 
-def _meets_bodies(world: Any) -> bool:
-    """Whether ``world``'s discs meet bodies (static ones, areas, shapes or outlines): the
-    whole frame's kernel then takes its form with them (``physics.disc_frame``)."""
-    st = world.store
-    return bool(st.bodies.n or st.areas.n or st.shapes.n)
-
-
-def _sleepers(with_area: bool = False) -> None:
+def _sleepers(areas: bool = False, statics: bool = False) -> None:
     """A disc asleep on the floor while another falls, watched: the sleeping kernels, the
     contact events' look with nothing to report, a sensor holding the same disc frame
-    after frame, and a ray where there are only discs. ``with_area``: and a ring of three
-    discs kept by an area, asleep at the floor's far end, so that the whole frame's kernel
-    takes the form a game with areas compiled (jelly's: the other form was a sixth of its
-    rehearsal)."""
+    after frame, and a ray where there are only discs. So that the whole disc frame's
+    kernel takes the form the game compiled (``physics.disc_frame``: the other form was a
+    sixth of jelly's rehearsal), ``areas``: with a ring of three discs kept by an area,
+    asleep at the floor's far end; ``statics``: with a small static body out of the way."""
     from . import systems
-    from .components import AreaConstraint, Particle
+    from .components import Anchor, AreaConstraint, Particle
+    from .rigid import RigidBody
     from .sensors import Sensor
     from .world import World
 
     world = World(bounds=(0, 0, 200, 100), sleep=True).use(systems.Integrate(),
                                                             systems.Collide())
     try:
-        if with_area:
+        if areas:
             ring = [world.create_entity(Particle(x, y, radius=2, group=7))
                     for x, y in ((180, 3), (195, 3), (188, 12))]
             world.create_entity(AreaConstraint(ring))
+        if statics:
+            world.create_entity(RigidBody.box(100, 50, 10, 4), Anchor())
         world.create_entity(Particle(20, 5, radius=5))
         world.create_entity(Sensor.box(20, 10, 30, 30))  # holding it: the look again
         world.step(90)
@@ -509,7 +505,8 @@ def first_frames(game: Any, frames: int = 600) -> None:
     finally:
         twin.world.close()
     if game.world.sleep:
-        _sleepers(_meets_bodies(game.world))
+        st = game.world.store
+        _sleepers(bool(st.areas.n or st.shapes.n), bool(st.bodies.n))
 
 
 def _rehearsal(game: Any) -> Any:
