@@ -291,8 +291,8 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
     is made (``poses``: where the substep started, then where they are now; the first
     not when ``posed``: ``pose`` holds it already); the warm start reads none."""
     if nc >= LANES_FROM and last >= 1:
-        _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
-                     last, pose, n, angle0, lanes, ends, to_cf, posed)
+        _sweep_lanes(order, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first, last,
+                     pose, n, angle0, lanes, ends, to_cf, posed)
         return
     inv_h = 1.0 / h
     _velocities_in(n, bpos, bprev, bangle, bprev_angle, inv_h, pose)
@@ -312,8 +312,8 @@ def _sweep_bodies(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, 
 
 
 @njit(cache=True, _nrt=False)
-def _sweep_lanes(nc, order, ci, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first,
-                 last, pose, n, angle0, lanes, ends, to_cf, posed):
+def _sweep_lanes(order, cf, bpos, bprev, bangle, bprev_angle, bw, biw, h, first, last,
+                 pose, n, angle0, lanes, ends, to_cf, posed):
     """``_sweep_bodies`` with its passes over the lanes (``lanes.lane_warm``, ``lane_pass``):
     the same passes and the same bits, a fifth less time on the pyramid's 802 contacts (a
     call of its own, so that the few contacts' sweep compiles as it did). The lanes hold
