@@ -344,6 +344,16 @@ def _rigid_alone() -> None:
         world.close()
 
 
+def sleepers_form(world: Any) -> tuple[bool, bool] | None:
+    """The form of ``_sleepers`` that ``world``'s sleep reaches — ``(areas, statics)``:
+    whether its discs meet areas or shapes, whether it has static bodies — or None if it
+    does not sleep."""
+    if not world.sleep:
+        return None
+    st = world.store
+    return bool(st.areas.n or st.shapes.n), bool(st.bodies.n)
+
+
 def _sleepers(areas: bool = False, statics: bool = False) -> None:
     """A disc asleep on the floor while another falls, watched: the sleeping kernels, the
     contact events' look with nothing to report, a sensor holding the same disc frame
@@ -449,7 +459,7 @@ def parallel_warm_up(progress: Progress | None = None) -> int:
 
 def game_warm_up(game: Any, progress: Progress | None = None) -> int:
     """``warm_up`` for ``game`` (an ``ecsgoo.Game``) about to be played: what its first
-    ten seconds of play reach compile here (``first_frames``), and every kernel in a helper
+    fifteen seconds of play reach compile here (``first_frames``), and every kernel in a helper
     process at a low priority, which goes on while the game plays (stopped when this
     process ends; the next start goes on from what it wrote). A kernel the game reaches
     later loads from what the helper wrote, or compiles then if it has not got there yet.
@@ -464,10 +474,12 @@ def game_warm_up(game: Any, progress: Progress | None = None) -> int:
         return 0
     if (os.cpu_count() or 1) < 2:
         return warm_up(progress)
-    # the helper starts with the kernels of the game's kind (particles, or bodies alone):
-    # what a later moment or level of it is likeliest to reach
+    # the helper starts with what the game reaches later (a world of it falling asleep),
+    # then the kernels of its kind (particles, or bodies alone): what a later moment or
+    # level of it is likeliest to reach
     store = game.world.store
-    start_background("rigid" if store.bodies.n and not store.particles.n else "soft")
+    start_background("rigid" if store.bodies.n and not store.particles.n else "soft",
+                     sleepers_form(game.world))
     # what only the rehearsal's kernels call compiles for linking into them, no more, and
     # is recorded: the helper compiles it in full (``own_entries``), every kernel's own
     # entry (``link_only``: a third of the compile)
@@ -477,14 +489,18 @@ def game_warm_up(game: Any, progress: Progress | None = None) -> int:
                                open_ended=True)
 
 
-def first_frames(game: Any, frames: int = 600) -> None:
-    """Reach what the first ``frames`` frames (ten seconds) of playing ``game`` reach, on a
-    rehearsal that leaves it as it was: a new game of its kind continuing a copy of its
-    world (``Game.adopt``, ``World.clone``), played by its first bot if it has one (drops,
-    cuts, placed balls), then something grabbed and let go and the pointer's queries; and
-    sleeping's kernels if the world sleeps. A game that cannot be made again from its
-    kind, level and seed (a user's own) rehearses on the copy of its world alone; one
-    whose rehearsal raises stops there (play shows the error where it happens)."""
+def first_frames(game: Any, frames: int = 900) -> None:
+    """Reach what the first ``frames`` frames (fifteen seconds) of playing ``game`` reach,
+    on a rehearsal that leaves it as it was: a new game of its kind continuing a copy of
+    its world (``Game.adopt``, ``World.clone``), played by its first bot if it has one
+    (drops, cuts, placed balls), then something grabbed and let go and what a press asks
+    under the pointer. A game that cannot be made again from its kind, level and seed (a
+    user's own) rehearses on the copy of its world alone; one whose rehearsal raises stops
+    there (play shows the error where it happens).
+
+    What play reaches later or seldom — a world asleep in the game's form (``_sleepers``),
+    rays — is the background helper's first work (``game_warm_up``), and compiles here if
+    play gets there before the helper has: lazily, as numba would."""
     twin = _rehearsal(game)
     bot = twin.bots[0] if twin.bots else None
     try:
@@ -501,12 +517,10 @@ def first_frames(game: Any, frames: int = 600) -> None:
             world.grab(*held)
             world.step()
             world.release()
-        _ask(world)
+        # what a press asks under the pointer (jelly's, the editor's)
+        world.query_point(*(held[1:] if held is not None else (0.0, 0.0)))
     finally:
         twin.world.close()
-    if game.world.sleep:
-        st = game.world.store
-        _sleepers(bool(st.areas.n or st.shapes.n), bool(st.bodies.n))
 
 
 def _rehearsal(game: Any) -> Any:
@@ -551,14 +565,16 @@ def compile_behind_if_cold() -> bool:
 _background: subprocess.Popen | None = None
 
 
-def start_background(first: str = "soft") -> subprocess.Popen:
-    """Start the background helper (``_in_background``) unless one is running; it stops
-    when this process ends. Until it has ended, the fused disc frame leaves worlds with
-    bodies to the stages (``physics.disc_frame.defer_bodies``)."""
+def start_background(first: str = "soft",
+                     sleepers: tuple[bool, bool] | None = None) -> subprocess.Popen:
+    """Start the background helper (``_in_background``, with ``first`` and ``sleepers``)
+    unless one is running; it stops when this process ends. Until it has ended, the fused
+    disc frame leaves worlds with bodies to the stages (``physics.disc_frame.
+    defer_bodies``)."""
     global _background
     if _background is None or _background.poll() is not None:
         stop_background()  # (the last one has ended: its pipe closed)
-        _background = _helper("_in_background", first, os.getpid(), pipe=True)
+        _background = _helper("_in_background", first, os.getpid(), sleepers, pipe=True)
         atexit.unregister(stop_background)  # registered once however many start
         atexit.register(stop_background)
         from .physics import disc_frame
@@ -578,8 +594,10 @@ def stop_background() -> None:
         _background.stdin.close()  # (this process's end of it: ``_end_with``)
 
 
-def _in_background(first: str, parent: int) -> None:
-    """``game_warm_up``'s helper process, at a low priority: the games' own kernels (a
+def _in_background(first: str, parent: int,
+                   sleepers: tuple[bool, bool] | None = None) -> None:
+    """``game_warm_up``'s helper process, at a low priority: a world falling asleep in the
+    form ``sleepers`` gives (``sleepers_form``; none if None), the games' own kernels (a
     rope's cut, goo's crawlers), the ``first`` half of the tiny scene, then all of it;
     then the marker that says the cache is warm (``cache_is_cold``). It ends when its
     ``parent`` process does, however that ends (``stop_background`` needs an orderly exit):
@@ -588,6 +606,8 @@ def _in_background(first: str, parent: int) -> None:
         os.nice(10)
     threading.Thread(target=_end_with, args=(parent, True), daemon=True).start()
     with fewer_scans():
+        if sleepers is not None:
+            _sleepers(*sleepers)
         _game_kernels()
         _step_tiny_scene(first)
         _step_tiny_scene()

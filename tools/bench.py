@@ -477,7 +477,7 @@ def _start_seconds(cache: str, png: str) -> tuple[float, float]:
 
 
 def bench_startup(warm_runs: int = 5) -> list[Row]:
-    """Start-up to the first frame: cold (empty numba cache: what goo's first ten seconds
+    """Start-up to the first frame: cold (empty numba cache: what goo's first fifteen seconds
     reach compiles, the rest in a helper behind it) and warm (every kernel cached)."""
     import subprocess
     import tempfile
@@ -493,7 +493,7 @@ def bench_startup(warm_runs: int = 5) -> list[Row]:
         runs = [_start_seconds(cache, png) for _ in range(warm_runs)]
     first = statistics.median(r[0] for r in runs)
     whole = statistics.median(r[1] for r in runs)
-    return [("start-up, cold cache (what goo's first ten seconds reach compiles, the rest "
+    return [("start-up, cold cache (what goo's first fifteen seconds reach compiles, the rest "
              "behind it), goo to its first frame", f"{cold:.1f} s",
              "says so while it compiles (terminal and window)"),
             (f"start-up, warm cache, goo to its first frame (median of {warm_runs})",
@@ -520,7 +520,7 @@ print(json.dumps([t1 - t0, t2 - t1]))
 
 
 def bench_rehearsals(names: tuple[str, ...] = ("goo", "rope", "suika", "jelly")) -> list[Row]:
-    """The cold compile a player waits for: each game's rehearsal (what its first ten
+    """The cold compile a player waits for: each game's rehearsal (what its first fifteen
     seconds reach) into an empty numba cache, CPU-s, each in a process of its own."""
     import json
     import subprocess
@@ -534,7 +534,7 @@ def bench_rehearsals(names: tuple[str, ...] = ("goo", "rope", "suika", "jelly"))
                                  env={**os.environ, "NUMBA_CACHE_DIR": cache}, check=True)
         first, rest = json.loads(run.stdout.strip().splitlines()[-1])
         rows.append((f"cold compile, {name}'s rehearsal (its first frame + the rest of its "
-                     "first ten seconds), empty cache",
+                     "first fifteen seconds), empty cache",
                      f"{first:.1f} + {rest:.1f} = {first + rest:.1f} CPU-s", "target ≤ 30 CPU-s"))
     return rows
 

@@ -1,7 +1,7 @@
 """The loading screen: the physics kernels compile in the background while the window draws.
 
 Only on a first run (a cold numba cache, see ``ecsgoo.warmup``): the kernels
-compile in a worker thread (what a game's first ten seconds of play reach,
+compile in a worker thread (what a game's first fifteen seconds of play reach,
 ``game_warm_up``, the rest in a helper process meanwhile; with no game yet, all of them,
 ``parallel_warm_up``), and the window keeps drawing "compiling the physics
 kernels (first run only)…" with a progress bar. numba spends most of a compile

@@ -311,7 +311,8 @@ def test_the_background_helper_runs_this_module_and_stops_with_this_process(monk
     monkeypatch.setattr(warmup, "_helper", lambda name, *args, pipe=False: started.append(
         (*args, pipe)) or subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
     monkeypatch.setattr(warmup, "_background", None)
-    first = warmup.start_background("rigid")
-    assert warmup.start_background("soft") is first and started == [("rigid", os.getpid(), True)]
+    first = warmup.start_background("rigid", (True, False))
+    assert warmup.start_background("soft") is first
+    assert started == [("rigid", os.getpid(), (True, False), True)]
     warmup.stop_background()
     assert first.poll() is not None

@@ -23,11 +23,14 @@ def test_a_cold_start_of_a_game_compiles_its_rehearsal_here_and_the_rest_behind(
     calls: list[Any] = []
     monkeypatch.setattr(warmup, "cache_is_cold", lambda kernels=None: True)
     monkeypatch.setattr(warmup.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(warmup, "start_background", lambda first: calls.append(first))
+    monkeypatch.setattr(warmup, "start_background",
+                        lambda first, sleepers: calls.append((first, sleepers)))
     monkeypatch.setattr(warmup, "first_frames", lambda game: calls.append(game))
     game = _goo()
     warmup.game_warm_up(game)
-    assert calls == ["soft", game]  # goo is particles: their kernels first behind the game
+    # goo is particles: their kernels behind the game, after its world falling asleep
+    # (its discs meet no area, shape or static body)
+    assert calls == [("soft", (False, False)), game]
     calls.clear()
     monkeypatch.setattr(warmup, "warm_up", lambda progress=None: calls.append("all") or 0)
     monkeypatch.setattr(warmup.os, "cpu_count", lambda: 1)
@@ -45,6 +48,22 @@ def test_terminal_warm_up_of_a_game_goes_the_games_way(monkeypatch):
     game = _goo()
     warmup.terminal_warm_up(game=game)
     assert seen == [game]
+
+
+def test_the_helper_is_told_the_form_a_world_falls_asleep_in():
+    from ecsgoo import World
+    from ecsgoo.components import AreaConstraint, Particle
+    from ecsgoo.rigid import RigidBody
+
+    world = World()
+    assert warmup.sleepers_form(world) is None  # it does not sleep: nothing to compile
+    world.sleep = True
+    assert warmup.sleepers_form(world) == (False, False)
+    ring = [world.create_entity(Particle(x, 0.0)) for x in (0.0, 10.0, 20.0)]
+    world.create_entity(AreaConstraint(ring))
+    world.create_entity(RigidBody.box(0, 0, 10, 10))
+    assert warmup.sleepers_form(world) == (True, True)
+    world.close()
 
 
 def test_a_rehearsal_leaves_the_game_as_it_was():
