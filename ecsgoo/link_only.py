@@ -11,8 +11,11 @@ third: goo's first frame into an empty cache, 41.2 → 28.7 CPU-s (BENCHMARKS.md
 first met inside another's compile, not from Python — stop at its optimised module: the
 caller links it exactly as before (the same IR: the same code, the same bits), and the
 callee gets a stand-in entry (``LinkOnly``) that typing and lowering read but Python
-cannot call. A call from Python of such a signature, later, compiles it in full (or loads
-it from the cache) then. What it compiles within the context is not cached on its own,
+cannot call. A call from Python of such a signature, later, loads it from the cache if it
+is there, else wraps what was compiled (``_in_full``): numba's Python and C wrappers in a
+library that links its code, given machine code and a cache entry — not typed, lowered
+and optimised again (a fused frame's kernels that the stages call too: suika's second
+compiles 6.2 -> 2.8 CPU-s). What it compiles within the context is not cached on its own,
 so a cache is not made warm by it: ``warmup.game_warm_up`` uses it for a game's
 rehearsal, in the foreground, while the background helper compiles every kernel in full.
 The helper loads what the rehearsal cached (its callers) and so never compiles their
@@ -36,7 +39,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from numba.core import codegen, dispatcher, event, sigutils
+from numba.core import codegen, dispatcher, event, sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 
 #: Per thread: how deep in compiles from Python (0: at Python's level), whether the
@@ -134,6 +137,7 @@ def install() -> None:
     own_compile, own_call = cls.compile, cls._compile_for_args
     own_flags = dispatcher._FunctionCompiler._customize_flags
     own_to_jit = codegen.CPUCodeLibrary._finalize_final_module
+    own_optimize = codegen.CPUCodeLibrary._optimize_final_module
 
     def compile_(self: Any, sig: Any) -> Any:
         with global_compiler_lock:
@@ -148,6 +152,10 @@ def install() -> None:
                 if depth and not recursive:
                     return existing.entry_point  # (a caller links it as it is)
                 del self.overloads[args]  # called from Python (or itself): in full now
+                if not recursive:
+                    entry = _in_full(self, sig, existing)
+                    if entry is not None:
+                        return entry
             elif depth and existing is None and getattr(_state, "on", False) and not recursive:
                 entry = _for_linking(self, sig, args)
                 if entry is not None:
@@ -180,11 +188,18 @@ def install() -> None:
             return
         own_to_jit(self)
 
+    def optimize(self: Any) -> None:
+        # a kernel's wrappers around its code compiled for linking (``_wrapped``): that
+        # code was optimised as numba optimises it, the wrappers function by function
+        if not getattr(self, "_ecsgoo_wrappers", False):
+            own_optimize(self)
+
     compile_._ecsgoo = True  # type: ignore[attr-defined]
     cls.compile = compile_
     cls._compile_for_args = call_from_python
     dispatcher._FunctionCompiler._customize_flags = customize_flags
     codegen.CPUCodeLibrary._finalize_final_module = to_jit
+    codegen.CPUCodeLibrary._optimize_final_module = optimize
 
 
 def _for_linking(kernel: Any, sig: Any, args: tuple[Any, ...]) -> Any:
@@ -217,6 +232,48 @@ def _for_linking(kernel: Any, sig: Any, args: tuple[Any, ...]) -> Any:
     kernel.overloads[args] = cres  # (typing reads its signature; no Python entry)
     _record(kernel, args)
     return key
+
+
+def _in_full(kernel: Any, sig: Any, linked: Any) -> Any:
+    """Make ``kernel``'s signature ``sig``, compiled for linking only (``linked``, its
+    compile result), callable from Python: loaded from the cache if there, else its
+    Python wrapper in a code library of its own that links the code compiled before —
+    numba's typing and lowering are not done again (they were two thirds of such a
+    second compile), LLVM optimises and generates it. The same IR, so the same code as
+    numba's compile, and the same cache entry. Returns the entry, or None for a kernel
+    numba parallelises (compiled again numba's way)."""
+    if kernel.targetoptions.get("parallel"):
+        return None
+    cres = kernel._cache.load_overload(sig, kernel.targetctx)
+    if cres is None:
+        data = {"dispatcher": kernel, "args": tuple(linked.signature.args),
+                "return_type": None}
+        with event.trigger_event("numba:compile", data=data):
+            cres = _wrapped(kernel, linked)
+        kernel._cache.save_overload(sig, cres)
+    kernel.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+    kernel.add_overload(cres)
+    return cres.entry_point
+
+
+def _wrapped(kernel: Any, linked: Any) -> Any:
+    """``linked`` (a compile result for linking only) with numba's Python and C wrappers
+    in a library that links its code: what ``NativeLowering`` makes when it compiles in
+    full, from what it kept."""
+    # (the compile's own context: NRT on, its error model, as the code was lowered with)
+    ctx, fndesc, env = linked.target_context, linked.fndesc, linked.environment
+    library = ctx.codegen().create_library(kernel.py_func.__qualname__)
+    library.enable_object_caching()  # (numba's: its machine code goes in the cache entry)
+    ctx.create_cpython_wrapper(library, fndesc, env, linked.call_helper,
+                               release_gil=bool(kernel.targetoptions.get("nogil")))
+    if not any(isinstance(t, (types.Optional, types.Generator)) for t in fndesc.argtypes):
+        ctx.create_cfunc_wrapper(library, fndesc, env, linked.call_helper)
+    library.add_linking_library(linked.library)
+    library._ecsgoo_wrappers = True  # (its code optimised once, not again: ``install``)
+    library.finalize()
+    entry = ctx.get_executable(library, fndesc, env)
+    reload_init = list(linked.reload_init or ()) + list(library._reload_init)
+    return linked._replace(entry_point=entry, library=library, reload_init=reload_init)
 
 
 def _calls_itself(library: Any) -> bool:

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PLAY = """
@@ -20,33 +22,42 @@ import ecsgoo.app.games as registry
 from ecsgoo.game import GAMES
 
 registry.discover()
-game = GAMES["suika"](level=1, seed=0)
+game = GAMES[{name!r}](level=1, seed=0)
 if {linking}:
     with callees_for_linking():
         warmup.first_frames(game, frames=120)
-linked = sum(len(linking_only(k)) for k in warmup.physics_kernels())
+kernels = warmup.physics_kernels()
+linked = sum(len(linking_only(k)) for k in kernels)
 for frame in range(240):
     if game.bots:
         game.bot_act(game.bots[0])
     game.step()
-print(json.dumps({{"hash": game.world.state_hash(), "linked": linked,
-                  "fruits": game.world.store.particles.n + game.world.store.bodies.n}}))
+# what was compiled for linking and then called from Python: wrapped (``link_only._in_full``)
+wrapped = sum(getattr(c.library, "_ecsgoo_wrappers", False)
+              for k in kernels for c in k.overloads.values())
+print(json.dumps({{"hash": game.world.state_hash(), "linked": linked, "wrapped": wrapped,
+                  "things": game.world.store.particles.n + game.world.store.bodies.n}}))
 """
 
 
-def _play(linking: bool, **env: str) -> dict:
-    run = subprocess.run([sys.executable, "-c", PLAY.format(linking=linking)], cwd=ROOT,
+def _play(name: str, linking: bool, **env: str) -> dict:
+    run = subprocess.run([sys.executable, "-c", PLAY.format(name=name, linking=linking)],
+                         cwd=ROOT,
                          capture_output=True, text=True, timeout=600,
                          env={**os.environ, **env})
     assert run.returncode == 0, run.stderr[-2000:]
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def test_a_rehearsal_compiled_for_linking_plays_to_the_same_bits(tmp_path):
-    cold = _play(True, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    warm = _play(False)  # (the suite's cache: compiled as numba compiles)
+@pytest.mark.parametrize("name", ["suika", "jelly"])
+def test_a_rehearsal_compiled_for_linking_plays_to_the_same_bits(tmp_path, name):
+    """Suika and jelly: their play calls from Python kernels their rehearsal linked (the
+    fused frame's, then the stages'), which are wrapped then, not compiled again."""
+    cold = _play(name, True, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    warm = _play(name, False)  # (the suite's cache: compiled as numba compiles)
     assert cold["linked"] > 0, "no callee was compiled for linking only"
-    assert cold["fruits"] > 1 and cold["hash"] == warm["hash"]
+    assert cold["wrapped"] > 0, "no kernel linked first was called from Python after"
+    assert cold["things"] > 1 and cold["hash"] == warm["hash"]
 
 
 KERNELS = """
@@ -81,6 +92,32 @@ else:
     assert not linking_only(k.callee)
 print("ok")
 """
+
+# a callee compiled for linking, then called from Python in the same process: wrapped, and
+# its cache entry (written then) loads in another process, to the same answer
+WRAPPED_THEN_LOADED = """
+import sys
+import ecsgoo.kernels
+from ecsgoo.link_only import callees_for_linking
+import linked_k as k
+if sys.argv[1] == "cold":
+    with callees_for_linking():
+        assert k.caller(2) == 7 + 13
+    assert k.callee(5) == 16 and k.callee.overloads[k.callee.signatures[0]].library._ecsgoo_wrappers
+else:
+    assert k.callee(5) == 16 and k.callee.stats.cache_hits and not k.callee.stats.cache_misses
+print("ok")
+"""
+
+
+def test_a_wrapped_callee_is_cached_as_numba_caches(tmp_path):
+    (tmp_path / "linked_k.py").write_text(KERNELS)
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}",
+           "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    for mode in ("cold", "warm"):
+        run = subprocess.run([sys.executable, "-c", WRAPPED_THEN_LOADED, mode], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300, env=env)
+        assert run.returncode == 0 and run.stdout.strip() == "ok", (mode, run.stderr[-2000:])
 
 
 def test_a_warm_up_after_a_cold_start_compiles_what_the_start_linked_only(tmp_path):

@@ -1,6 +1,7 @@
 """A callee compiled for linking only (``ecsgoo.link_only``): its caller runs as before, to
-the bit; Python's own call of it compiles it in full; recursion is typed as recursion;
-outside the context nothing changes."""
+the bit; Python's own call of it makes its wrappers around the code compiled before (not
+typed and lowered again), to the same bits; recursion is typed as recursion; outside the
+context nothing changes."""
 
 from __future__ import annotations
 
@@ -34,6 +35,25 @@ def _kernels() -> tuple:
     return caller, dot, steps
 
 
+def _array_kernels() -> tuple:
+    """A caller and a callee that makes an array and returns it in a tuple (its Python
+    wrapper boxes it: what the boxing needs is in the compile's own environment)."""
+
+    @njit(fastmath=FMA)
+    def scaled(a, k):
+        out = np.empty(len(a))
+        for i in range(len(a)):
+            out[i] = a[i] * k + 1.0
+        return out, len(a)
+
+    @njit
+    def total(a):
+        out, n = scaled(a, 3.0)
+        return out.sum() + n
+
+    return total, scaled
+
+
 def _inputs() -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(7)
     return rng.normal(size=1001) * 1e3, rng.normal(size=1001) / 3.0
@@ -50,15 +70,30 @@ def test_a_callee_compiled_for_linking_gives_its_caller_the_same_bits() -> None:
     assert np.float64(linked).tobytes() == np.float64(plain_caller(a, b, 5)).tobytes()
 
 
-def test_called_from_python_a_linked_callee_compiles_in_full() -> None:
+def test_called_from_python_a_linked_callee_gets_its_wrappers() -> None:
     a, b = _inputs()
     caller, dot, steps = _kernels()
     with callees_for_linking():
         caller(a, b, 3)
     assert steps(4) == 4 and linking_only(steps) == []  # compiled in full on this call
-    assert dot(a, b) == _kernels()[1](a, b)
-    assert not isinstance(dot.overloads[dot.signatures[0]].entry_point, LinkOnly)
+    bits = np.float64(dot(a, b)).tobytes()
+    assert bits == np.float64(_kernels()[1](a, b)).tobytes()  # numba's own compile's
+    entry = dot.overloads[dot.signatures[0]]
+    assert not isinstance(entry.entry_point, LinkOnly) and linking_only(dot) == []
+    assert entry.library._ecsgoo_wrappers  # the code compiled for linking, wrapped
     assert caller(a, b, 2) == caller(a, b, 2)  # the caller still runs as compiled
+
+
+def test_a_wrapped_callee_returns_what_it_makes() -> None:
+    a = _inputs()[0]
+    total, scaled = _array_kernels()
+    with callees_for_linking():
+        whole = total(a)
+    assert linking_only(scaled)
+    out, n = scaled(a, 3.0)
+    plain = _array_kernels()[1](a, 3.0)[0]
+    assert n == len(a) and out.tobytes() == plain.tobytes()
+    assert whole == total(a)  # (the caller, linked before, runs as it did)
 
 
 def test_outside_the_context_callees_compile_as_numba_does() -> None:
