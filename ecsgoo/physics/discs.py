@@ -112,8 +112,10 @@ class Discs:
                 break
             self.ij, self.cf = room(2 * len(self.ij))
         # the rows' keys (for the warm start and keep; unique: a pair or a disc and a
-        # plane is found once) and the order that sorts them
-        self.n, self.found = m, (keys, flipped, np.argsort(keys))
+        # plane is found once) and the order that sorts them: unique, so any sort's —
+        # numpy's stable one takes the runs they are found in (29,800 keys of the 8,000
+        # pile: 0.40 ms against its quicksort's 1.14)
+        self.n, self.found = m, (keys, flipped, np.argsort(keys, kind="stable"))
         if len(self.keys) and m:  # this frame's, matched to last frame's by key
             warm_from(m, *self.found, self.cf, self.keys, self.memory)
 
