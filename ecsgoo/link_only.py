@@ -238,18 +238,21 @@ def _in_full(kernel: Any, sig: Any, linked: Any) -> Any:
     """Make ``kernel``'s signature ``sig``, compiled for linking only (``linked``, its
     compile result), callable from Python: loaded from the cache if there, else its
     Python wrapper in a code library of its own that links the code compiled before —
-    numba's typing and lowering are not done again (they were two thirds of such a
-    second compile), LLVM optimises and generates it. The same IR, so the same code as
-    numba's compile, and the same cache entry. Returns the entry, or None for a kernel
-    numba parallelises (compiled again numba's way)."""
+    numba's typing, lowering and optimisation are not done again (they were most of such
+    a second compile), LLVM generates its machine code. The same IR, so the same code as
+    numba's compile, and the same cache entry. Returns the entry, or None (numba's compile
+    then) for a kernel numba parallelises or one whose wrapping fails."""
     if kernel.targetoptions.get("parallel"):
         return None
     cres = kernel._cache.load_overload(sig, kernel.targetctx)
     if cres is None:
         data = {"dispatcher": kernel, "args": tuple(linked.signature.args),
                 "return_type": None}
-        with event.trigger_event("numba:compile", data=data):
-            cres = _wrapped(kernel, linked)
+        try:
+            with event.trigger_event("numba:compile", data=data):
+                cres = _wrapped(kernel, linked)
+        except Exception:  # noqa: BLE001 - numba's internals: its own compile still works
+            return None
         kernel._cache.save_overload(sig, cres)
     kernel.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
     kernel.add_overload(cres)
@@ -266,7 +269,9 @@ def _wrapped(kernel: Any, linked: Any) -> Any:
     library.enable_object_caching()  # (numba's: its machine code goes in the cache entry)
     ctx.create_cpython_wrapper(library, fndesc, env, linked.call_helper,
                                release_gil=bool(kernel.targetoptions.get("nogil")))
-    if not any(isinstance(t, (types.Optional, types.Generator)) for t in fndesc.argtypes):
+    # (numba's rule for making its C wrapper)
+    if not (any(isinstance(t, (types.Omitted, types.Generator)) for t in linked.signature.args)
+            or isinstance(fndesc.restype, (types.Optional, types.Generator))):
         ctx.create_cfunc_wrapper(library, fndesc, env, linked.call_helper)
     library.add_linking_library(linked.library)
     library._ecsgoo_wrappers = True  # (its code optimised once, not again: ``install``)

@@ -120,3 +120,20 @@ def test_a_linked_callee_links_into_a_caller_compiled_after_the_context() -> Non
     # compile calls ``steps`` for an int64: numba links a call of a kernel to itself in the
     # JIT at run time, so the int64 one was compiled in full
     assert linking_only(steps) == [] and steps(7) == 7
+
+
+def test_a_callee_whose_wrapping_fails_compiles_numbas_way(monkeypatch) -> None:
+    from ecsgoo import link_only
+
+    a, b = _inputs()
+    caller, dot, _ = _kernels()
+    with callees_for_linking():
+        caller(a, b, 1)
+
+    def broken(kernel, linked):
+        raise RuntimeError("numba's internals changed")
+
+    monkeypatch.setattr(link_only, "_wrapped", broken)
+    assert np.float64(dot(a, b)).tobytes() == np.float64(_kernels()[1](a, b)).tobytes()
+    entry = dot.overloads[dot.signatures[0]]
+    assert not getattr(entry.library, "_ecsgoo_wrappers", False)  # numba's own compile
