@@ -208,10 +208,8 @@ def _for_linking(kernel: Any, sig: Any, args: tuple[Any, ...]) -> Any:
     kernel that calls itself (numba links its recursive call in the JIT, at run time, to
     the copy its own module puts there: it compiles in full)."""
     cres = kernel._cache.load_overload(sig, kernel.targetctx)
-    if cres is not None:  # (what numba's compile does with a cached entry)
-        kernel.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
-        kernel.add_overload(cres)
-        return cres.entry_point
+    if cres is not None:
+        return _added(kernel, cres)
     compiler = kernel._compiler
     linking = getattr(_state, "linking", None)
     if linking is None:
@@ -254,6 +252,12 @@ def _in_full(kernel: Any, sig: Any, linked: Any) -> Any:
         except Exception:  # noqa: BLE001 - numba's internals: its own compile still works
             return None
         kernel._cache.save_overload(sig, cres)
+    return _added(kernel, cres)
+
+
+def _added(kernel: Any, cres: Any) -> Any:
+    """``cres`` (loaded or made here) made ``kernel``'s, as numba's compile makes one: its
+    entry known to callers' lowering and to the dispatcher; returns the entry."""
     kernel.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
     kernel.add_overload(cres)
     return cres.entry_point

@@ -498,9 +498,10 @@ def first_frames(game: Any, frames: int = 900) -> None:
     user's own) rehearses on the copy of its world alone; one whose rehearsal raises stops
     there (play shows the error where it happens).
 
-    What play reaches later or seldom — a world asleep in the game's form (``_sleepers``),
-    rays — is the background helper's first work (``game_warm_up``), and compiles here if
-    play gets there before the helper has: lazily, as numba would."""
+    What play reaches later or seldom compiles behind it, in the background helper
+    (``game_warm_up``): first a world asleep in the game's form (``_sleepers``), rays and
+    box queries with every other kernel after; what play gets to before the helper has
+    compiles then, lazily, as numba would."""
     twin = _rehearsal(game)
     bot = twin.bots[0] if twin.bots else None
     try:

@@ -651,7 +651,7 @@ def _one_falling(world: World) -> World:
 
 BENCHES: dict[str, Callable[[], list[Row]]] = {
     "pile": bench_pile,
-    # the large piles (pymunk's cost grows as N^1.56, ecsgoo's as N^1.02)
+    # the large piles (where it measured pymunk's cost growing as N^1.56)
     "pile8000": lambda: bench_pile(8000),
     "pile32000": lambda: bench_pile(32000),
     "jelly": bench_jelly,
