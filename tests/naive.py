@@ -596,21 +596,37 @@ def carried_naive(wi, wj, s):
     return w["i"], w["j"]
 
 
-def disc_contacts_naive(pos, w, radius, group, reach, bounds, segs):
-    """Mirrors ``discs.find_discs``: every pair and every disc–plane (the bounds, then
-    each level segment's closest point) whose gap is under the discs' reach.
+def disc_contacts_naive(pos, w, radius, group, reach, bounds, segs, track=None, ends=(0, 0)):
+    """Mirrors ``discs.find_discs``: every pair whose gap is under the discs' reach and
+    whose paths come near enough (below), and every disc–plane (the bounds, then each
+    level segment's closest point) whose gap is under the disc's reach.
+
+    ``track``: rows of (vx, vy, ax, ay, allow) per disc (None: at rest, allowed its
+    reach); ``ends``: (A, B) at the frame's end. Disc i is at ``pos + v·A + a·B`` for A
+    and B growing together from 0 to ``ends``, within ``allow`` of it: a pair is near
+    enough when, with B at its largest, the offsets between them over A (sampled
+    finely, then the nearest sample's neighbourhood bisected) come within the radii,
+    both allowances and |Δa|·B.
 
     Returns ``{(i, j): gap}`` (px) with ``j`` coded as the kernel codes it (−1 − k for
     bound k, −5 − s for segment s).
     """
     out = {}
     n = len(pos)
+    if track is None:
+        track = [(0.0, 0.0, 0.0, 0.0, reach[i]) for i in range(n)]
     for i in range(n):
         for j in range(i + 1, n):
             if w[i] + w[j] == 0 or (group[i] != 0 and group[i] == group[j]):
                 continue
             d = math.dist(pos[i], pos[j])
-            if d < radius[i] + radius[j] + reach[i] + reach[j]:
+            if d >= radius[i] + radius[j] + reach[i] + reach[j]:
+                continue
+            vi, vj = track[i], track[j]
+            near = (radius[i] + radius[j] + vi[4] + vj[4]
+                    + math.hypot(vj[2] - vi[2], vj[3] - vi[3]) * ends[1])
+            if _nearest_on_path(pos[j][0] - pos[i][0], pos[j][1] - pos[i][1],
+                                (vj[0] - vi[0]) * ends[0], (vj[1] - vi[1]) * ends[0]) < near:
                 out[i, j] = d - radius[i] - radius[j]
     for i in range(n):
         if w[i] == 0:
@@ -626,6 +642,21 @@ def disc_contacts_naive(pos, w, radius, group, reach, bounds, segs):
             if d - radius[i] < reach[i]:
                 out[i, -5 - s] = d - radius[i]
     return out
+
+
+def _nearest_on_path(dx, dy, ux, uy):
+    """The least of |d + t·u| for t in [0, 1]: 2,001 samples, then the best one's
+    neighbours bisected down to 1e-12 (the distance is convex in t)."""
+    ts = [k / 2000 for k in range(2001)]
+    best = min(ts, key=lambda t: math.hypot(dx + ux * t, dy + uy * t))
+    lo, hi = max(best - 1 / 2000, 0.0), min(best + 1 / 2000, 1.0)
+    while hi - lo > 1e-12:
+        a, b = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+        if math.hypot(dx + ux * a, dy + uy * a) <= math.hypot(dx + ux * b, dy + uy * b):
+            hi = b
+        else:
+            lo = a
+    return math.hypot(dx + ux * lo, dy + uy * lo)
 
 
 def xpbd_step_naive(pos, w, springs, h):

@@ -30,7 +30,8 @@ from .rows import copy_rows
 
 @njit(cache=True)
 def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin,
-                  m, ij, cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
+                  m, ij, cf, soft, push_speed, bounce_speed, at, reach, track, path,
+                  radius, friction,
                   restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                   seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                   use_bounds, rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
@@ -59,8 +60,9 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
     pointer's move from ``from`` to ``to`` (px) spread over the frame as Integrate spreads it.
 
     Returns the substep it stopped in, its integration and springs done, when a particle
-    outran its ``reach`` from ``at`` (its contacts are found again in Python, as
-    ``Discs.stale`` says after Project), or ``count`` when the frame is done.
+    outran its ``reach`` from ``at`` or strayed from its path (``track``, ``path``: its
+    contacts are found again in Python, as ``Discs.stale`` says after Project), or
+    ``count`` when the frame is done.
     """
     tethers = (ta_body, ta_part, tb_body, tb_part, tla, tlb, trest, tcompliance, tlam)
     for k in range(first, count):
@@ -71,7 +73,8 @@ def disc_substeps(first, count, begun, h, damp, gx, gy, force, n, pos, prev, w, 
                 _project(rounds, ends, vals, order, lam, chains, chain_off, chain_rows,
                          chain_ends, scratch, tethers, bpos, bangle, bw, biw, pos, w, h, sb,
                          alpha)
-            if m and outran(n, pos, at, reach):  # where Collide asks (``Discs.stale``)
+            # where Collide asks (``Discs.stale``)
+            if m and outran(n, pos, at, reach, track, path[k, 0], path[k, 1]):
                 return k
         if len(segs):
             copy_rows(prev, since, n)  # where each was before this substep's contacts
@@ -249,9 +252,8 @@ def _project(rounds, ends, vals, order, lam, chains, off, rows, cends, scratch, 
 
 @njit(cache=True)
 def disc_frame_held(a, s, sb, statics, alpha, any_frozen, ents, old_keys, old, ij, cf, at,
-                    reach,
-                    since, grabbed, from_x, from_y, to_x, to_y, pull, out_keys, out_flipped,
-                    out_sorted, kept_keys, kept):
+                    reach, track, path, since, grabbed, from_x, from_y, to_x, to_y, pull,
+                    out_keys, out_flipped, out_sorted, kept_keys, kept):
     """The whole frame of ``disc_substeps``' world, its first substep too, with what
     outlives the frame in ``a`` (``frame_args.DiscFrameArgs``), Project's springs, chains,
     tethers and bodies in ``s`` (``frame_args.SpringArgs``), the soft and static bodies in
@@ -306,7 +308,8 @@ def disc_frame_held(a, s, sb, statics, alpha, any_frozen, ents, old_keys, old, i
     m, keys, flipped = find_frame(n, pos, prev, w, radius, group, layer, mask, friction,
                                   restitution, frozen, any_frozen, float(count), extra, bounds,
                                   use_bounds, level_segs, h, ij, cf, pairs, seg_surf, seg_layer,
-                                  downx, downy, bounce_speed, ents, wall, shift, reach)
+                                  downx, downy, bounce_speed, ents, wall, shift, reach,
+                                  pinned, force, gx, gy, damp, 0, grabbed, track, path)
     if m < 0:
         return 0, m, 0
     by_key = _sorting_order(keys)
@@ -315,7 +318,8 @@ def disc_frame_held(a, s, sb, statics, alpha, any_frozen, ents, old_keys, old, i
     if len(old_keys) and m:
         warm_from(m, keys, flipped, by_key, cf, old_keys, old)
     k = disc_substeps(0, count, True, h, damp, gx, gy, force, n, pos, prev, w, pinned, pin, m,
-                      ij, cf, soft, push_speed, bounce_speed, at, reach, radius, friction,
+                      ij, cf, soft, push_speed, bounce_speed, at, reach, track, path,
+                      radius, friction,
                       restitution, mask, vmin, push, hold, slop, segs, since, seg_surf,
                       seg_layer, poly_off, poly_xy, poly_idx, poly_surf, poly_layer, bounds,
                       use_bounds, rounds, ends, vals, order, lam, chains, chain_off,

@@ -49,6 +49,13 @@ from .support import carried
 
 LN, LT, MU, E, V0, HIT, NX, NY, ND, WI, WJ, M = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 CF = 12
+#: ``track`` columns, a row per particle, written when the contacts are found
+#: (``predict``): the move of the substep just integrated (``VX``, ``VY``, px; 0 for a
+#: particle that does not move on its own), the acceleration Integrate gives it (``AX``,
+#: ``AY``, px/s²: gravity and the frame's force, 0 likewise) and how far it may stray
+#: from the path those two give before its contacts are found again (``ALLOW``, px).
+VX, VY, AX, AY, ALLOW = 0, 1, 2, 3, 4
+TRACK = 5
 #: ``j`` of the first level segment's contacts (−1 to −4 are the bounds)
 SEGMENT = -5
 
@@ -67,34 +74,39 @@ def softness(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
 
 @njit(cache=True)
 def find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, reach,
-               nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs, surf, layers):
+               nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs, surf, layers,
+               track, amax, bmax, extra):
     """This frame's contacts into ``ij``/``cf``; returns their count, or −1 if they do not
     fit (call again with more room).
 
-    A pair (if ``pairs``) is a contact when its gap is below both discs' ``reach`` (px:
-    how far each may move this frame); a disc meets a bound (``walls`` true, ``bounds``
-    x0, y0, x1, y1) or a level segment (``segs``, (k, 4) px; ``surf``, ``layers``: their
-    surfaces, as ``contacts.surface`` says) the same way. ``V0`` is the approach speed now
-    (for the bounce). The pairs come first, by the grid's rows (``pairs_in_rows``), then
-    the planes, by the grid's items (``planes_of_items``): ``kernels.threaded`` finds
-    bands of each on their own threads and joins them in this order.
+    A disc meets a bound (``walls`` true, ``bounds`` x0, y0, x1, y1) or a level segment
+    (``segs``, (k, 4) px; ``surf``, ``layers``: their surfaces, as ``contacts.surface``
+    says) when its gap is below its ``reach`` (px: how far it may move this frame). A pair
+    (if ``pairs``) is a contact when its gap is below both discs' ``reach`` and its two
+    paths (``track``; ``amax``, ``bmax``: ``path_table``'s last row) come within both
+    allowances of touching (``may_meet``): discs that fall together, however fast, are no
+    contact. ``V0`` is the approach speed now (for the bounce). The planes come first, by
+    the grid's items (``planes_of_items``: a disc that meets one may stray from its path
+    by its move, ``extra`` px more), then the pairs, by the grid's rows
+    (``pairs_in_rows``): ``kernels.threaded`` finds bands of each on their own threads and
+    joins them in this order.
     """
-    m = pairs_in_rows(0, ny if pairs else 0, pos, prev, w, radius, group, layer, mask,
-                      friction, restitution, reach, nx, ny, start, items, h, ij, cf)
+    m = planes_of_items(0, items.shape[0], 0, pos, prev, w, radius, mask, friction,
+                        restitution, reach, items, bounds, walls, segs, h, ij, cf, surf,
+                        layers, track, amax, extra)
     if m < 0:
         return -1
-    return planes_of_items(0, items.shape[0], m, pos, prev, w, radius, mask, friction,
-                           restitution, reach, items, bounds, walls, segs, h, ij, cf, surf,
-                           layers)
+    return pairs_in_rows(0, ny if pairs else 0, m, pos, prev, w, radius, group, layer, mask,
+                         friction, restitution, reach, nx, ny, start, items, h, ij, cf,
+                         track, amax, bmax)
 
 
 @njit(cache=True)
-def pairs_in_rows(row0, row1, pos, prev, w, radius, group, layer, mask, friction,
-                  restitution, reach, nx, ny, start, items, h, ij, cf):
+def pairs_in_rows(row0, row1, m, pos, prev, w, radius, group, layer, mask, friction,
+                  restitution, reach, nx, ny, start, items, h, ij, cf, track, amax, bmax):
     """``find_discs``'s pairs whose first disc is in the grid's rows ``row0``…``row1 − 1``
-    (each with its neighbours above and to the right), into ``ij``/``cf`` from row 0;
-    returns their count, or −1 if they do not fit."""
-    m = 0
+    (each with its neighbours above and to the right), into ``ij``/``cf`` from row ``m``;
+    returns the rows' count then, or −1 if they do not fit."""
     room = ij.shape[0]
     for cy in range(row0, row1):
         for cx in range(nx):
@@ -124,6 +136,8 @@ def pairs_in_rows(row0, row1, pos, prev, w, radius, group, layer, mask, friction
                             rr = ri + radius[j] + ei + reach[j]
                             if dx * dx + dy * dy >= rr * rr:
                                 continue
+                            if not may_meet(i, j, dx, dy, ri + radius[j], track, amax, bmax):
+                                continue
                             if m >= room:
                                 return -1
                             a, b = (i, j) if i < j else (j, i)
@@ -135,6 +149,30 @@ def pairs_in_rows(row0, row1, pos, prev, w, radius, group, layer, mask, friction
     return m
 
 
+@njit(cache=True, inline="always")
+def may_meet(i, j, dx, dy, rsum, track, amax, bmax):
+    """Whether discs ``i`` and ``j`` (``j``'s centre ``dx, dy`` px from ``i``'s, their
+    radii ``rsum``) may touch this frame while each keeps within its ``ALLOW`` of its path
+    (``track``: a particle that meets nothing is ``vel · A + acc · B`` from where it was
+    found after a substep, ``path_table``; ``amax``, ``bmax``: at the frame's end).
+
+    Their offset then runs along the segment from ``d`` to ``d + Δvel · amax``, off it by at
+    most ``|Δacc| · bmax`` (A and B grow together from 0): the pair may meet only if
+    that segment comes within the radii, the allowances and that."""
+    ux = (track[j, VX] - track[i, VX]) * amax
+    uy = (track[j, VY] - track[i, VY]) * amax
+    uu = ux * ux + uy * uy
+    t = 0.0
+    if uu > 0.0:
+        t = min(max(-(dx * ux + dy * uy) / uu, 0.0), 1.0)
+    qx, qy = dx + ux * t, dy + uy * t
+    near = rsum + track[i, ALLOW] + track[j, ALLOW]
+    ax, ay = track[j, AX] - track[i, AX], track[j, AY] - track[i, AY]
+    if ax != 0.0 or ay != 0.0:  # (falling together: the same gravity, nothing to add)
+        near += math.sqrt(ax * ax + ay * ay) * bmax
+    return qx * qx + qy * qy < near * near
+
+
 #: px beyond a disc's reach past which a segment's box cannot hold a contact (far above
 #: the rounding of a distance of a few thousand px, ~1e-12 px).
 NEAR_MARGIN = 1e-6
@@ -142,16 +180,19 @@ NEAR_MARGIN = 1e-6
 
 @njit(cache=True)
 def planes_of_items(s0, s1, m, pos, prev, w, radius, mask, friction, restitution, reach,
-                    items, bounds, walls, segs, h, ij, cf, surf, layers):
+                    items, bounds, walls, segs, h, ij, cf, surf, layers, track, amax, extra):
     """``find_discs``'s contacts of the grid's items ``s0``…``s1 − 1`` with the bounds and
     the level's segments, into ``ij``/``cf`` from row ``m``; returns the rows' count
-    then, or −1 if they do not fit."""
+    then, or −1 if they do not fit. A disc that meets a plane may stray from its path
+    (``track``) by as much as it moves this frame (its velocity times ``amax``, at most
+    its diameter) plus ``extra`` px: it may stop or turn against the plane."""
     room = ij.shape[0]
     for s in range(s0, s1):
         i = items[s]
         if w[i] == 0.0:
             continue
         r = radius[i] + reach[i]
+        m0 = m
         for k in range(4 if walls else 0):
             px, py, d = _wall(k, bounds)
             if pos[i, 0] * px + pos[i, 1] * py - d < r:
@@ -177,6 +218,9 @@ def planes_of_items(s0, s1, m, pos, prev, w, radius, mask, friction, restitution
                     return -1
                 _plane(ij, cf, m, i, SEGMENT - g, px, py, d, mu, e, radius, pos, prev, h)
                 m += 1
+        if m > m0:
+            turn = min(math.hypot(track[i, VX], track[i, VY]) * amax, 2.0 * radius[i])
+            track[i, ALLOW] = max(track[i, ALLOW], turn + extra)
     return m
 
 
@@ -454,14 +498,91 @@ def held_up(m, ij, cf, ux, uy, lean, out):
 
 
 @njit(cache=True)
-def outran(n, pos, at, reach):
+def outran(n, pos, at, reach, track, a, b):
     """Whether some particle moved farther than its ``reach`` (px) from ``at`` (where it
-    was when the contacts were found): then they are found again."""
+    was when the contacts were found), or strayed farther than its ``ALLOW`` from its path
+    (``track``; ``a``, ``b``: ``path_table``'s row of this substep): then they are found
+    again."""
     for i in range(n):
         dx, dy = pos[i, 0] - at[i, 0], pos[i, 1] - at[i, 1]
         if dx * dx + dy * dy > reach[i] * reach[i]:
             return True
+        ex = dx - track[i, VX] * a - track[i, AX] * b
+        ey = dy - track[i, VY] * a - track[i, AY] * b
+        if ex * ex + ey * ey > track[i, ALLOW] * track[i, ALLOW]:
+            return True
     return False
+
+
+@njit(cache=True)
+def path_table(first, damp, h, path):
+    """Where a particle that meets nothing goes: row ``k`` of ``path`` (a row per substep
+    of the frame) is ``(A, B)`` such that, ``k − first`` substeps of Integrate (``x' = x +
+    (x − prev)·damp + acc·h²``) after substep ``first``, it is ``vel · A + acc · B`` from
+    where it was (``vel``: that substep's move, px; ``acc``: px/s²). Rows before ``first``
+    are left as they are."""
+    a = b = 0.0
+    power, grown = 1.0, 0.0  # damp^j; 1 + damp + … + damp^(j−1)
+    path[first, 0], path[first, 1] = 0.0, 0.0
+    for k in range(first + 1, path.shape[0]):
+        power *= damp
+        grown = grown * damp + 1.0
+        a += power
+        b += grown * h * h
+        path[k, 0], path[k, 1] = a, b
+
+
+@njit(cache=True)
+def predict(n, pos, prev, w, pinned, force, ax, ay, extra, track):
+    """Each particle's ``track``: the move of the substep just integrated and its
+    acceleration (gravity ``ax, ay`` px/s² and the frame's ``force`` over its mass; both 0
+    for a particle pinned or of no inverse mass: it does not move on its own), and the
+    least allowance, ``extra`` px (``allowances`` widens it)."""
+    for i in range(n):
+        if pinned[i] or w[i] == 0.0:
+            track[i, VX] = track[i, VY] = track[i, AX] = track[i, AY] = 0.0
+        else:
+            track[i, VX], track[i, VY] = pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]
+            track[i, AX] = ax + force[i, 0] * w[i]
+            track[i, AY] = ay + force[i, 1] * w[i]
+            if track[i, VX] != track[i, VX] or track[i, VY] != track[i, VY]:
+                track[i, VX] = track[i, VY] = 0.0  # nan: a row without a velocity yet
+        track[i, ALLOW] = extra
+
+
+@njit(cache=True)
+def allowances(nx, ny, start, items, radius, track, amax, extra):
+    """Each binned disc's ``ALLOW``: ``extra`` px, plus as far as its velocity differs from
+    any in its grid cell and the eight around it (the box of theirs) times ``amax`` — what
+    it may meet and be turned by this frame — at most its diameter. Discs that move
+    together (a pile at rest, a crowd falling) keep to their paths within ``extra``."""
+    cells = nx * ny
+    box = np.empty((cells, 4))  # each cell's velocities' box: x0, y0, x1, y1
+    for c in range(cells):
+        box[c, 0] = box[c, 1] = np.inf
+        box[c, 2] = box[c, 3] = -np.inf
+        for s in range(start[c], start[c + 1]):
+            i = items[s]
+            vx, vy = track[i, VX], track[i, VY]
+            box[c, 0], box[c, 1] = min(box[c, 0], vx), min(box[c, 1], vy)
+            box[c, 2], box[c, 3] = max(box[c, 2], vx), max(box[c, 3], vy)
+    for cy in range(ny):
+        for cx in range(nx):
+            c = cx + cy * nx
+            if start[c] == start[c + 1]:
+                continue
+            x0, y0, x1, y1 = box[c, 0], box[c, 1], box[c, 2], box[c, 3]
+            for qy in range(max(cy - 1, 0), min(cy + 2, ny)):
+                for qx in range(max(cx - 1, 0), min(cx + 2, nx)):
+                    q = qx + qy * nx
+                    x0, y0 = min(x0, box[q, 0]), min(y0, box[q, 1])
+                    x1, y1 = max(x1, box[q, 2]), max(y1, box[q, 3])
+            for s in range(start[c], start[c + 1]):
+                i = items[s]
+                vx, vy = track[i, VX], track[i, VY]
+                dx, dy = max(vx - x0, x1 - vx), max(vy - y0, y1 - vy)
+                turn = min(math.sqrt(dx * dx + dy * dy) * amax, 2.0 * radius[i])
+                track[i, ALLOW] = turn + extra
 
 
 def room_for(n: int) -> int:
@@ -539,19 +660,43 @@ def reach_grid(n, pos, prev, radius, frozen, any_frozen, substeps, extra, reach)
 
 
 @njit(cache=True)
-def find_frame(n, pos, prev, w, radius, group, layer, mask, friction, restitution, frozen,
-               any_frozen, substeps, extra, bounds, walls, segs, h, ij, cf, pairs, surf,
-               layers, gx, gy, vmin, ent, wall, shift, reach):
-    """``physics.discs.Discs.find``'s kernels in one call: each disc's ``reach``
-    (``reach_of``), the grid of the unfrozen ones grown by it, the contacts (``find_discs``;
-    ``-1``: they do not fit ``ij``/``cf``, call again with more room), their frames
-    (``prepare_discs``) and keys (``contact_keys`` of the entities ``ent``). Returns
-    ``(m, keys, flipped)``; the caller sorts the keys (numpy's sort is 2–4× numba's)
-    and warm-starts (``warm_from``)."""
+def track_grid(n, pos, prev, w, radius, frozen, any_frozen, substeps, extra, reach, pinned,
+               force, ax, ay, damp, h, first, grabbed, track, path):
+    """``reach_grid``, and where each particle goes this frame and how far it may stray
+    (``track``, ``predict`` and ``allowances``; the ``grabbed`` row, pulled by the
+    pointer, as far as its reach allows: ``path``, ``path_table`` from substep ``first``).
+    Returns the grid and ``path``'s last row."""
     nx, ny, start, items = reach_grid(n, pos, prev, radius, frozen, any_frozen, substeps,
                                       extra, reach)
+    path_table(first, damp, h, path)
+    amax, bmax = path[path.shape[0] - 1, 0], path[path.shape[0] - 1, 1]
+    predict(n, pos, prev, w, pinned, force, ax, ay, extra, track)
+    allowances(nx, ny, start, items, radius, track, amax, extra)
+    if 0 <= grabbed < n:  # no path: it may go wherever its reach holds
+        track[grabbed, ALLOW] = (reach[grabbed] + math.hypot(track[grabbed, VX],
+                                 track[grabbed, VY]) * amax
+                                 + math.hypot(track[grabbed, AX], track[grabbed, AY]) * bmax)
+    return nx, ny, start, items, amax, bmax
+
+
+@njit(cache=True)
+def find_frame(n, pos, prev, w, radius, group, layer, mask, friction, restitution, frozen,
+               any_frozen, substeps, extra, bounds, walls, segs, h, ij, cf, pairs, surf,
+               layers, gx, gy, vmin, ent, wall, shift, reach, pinned, force, ax, ay, damp,
+               first, grabbed, track, path):
+    """``physics.discs.Discs.find``'s kernels in one call: each disc's ``reach``, path and
+    allowance (``track_grid``, found in substep ``first``), the grid of the unfrozen ones
+    grown by the reach, the contacts (``find_discs``; ``-1``: they do not fit
+    ``ij``/``cf``, call again with more room), their frames (``prepare_discs``; ``gx, gy``:
+    the way gravity pulls) and keys (``contact_keys`` of the entities ``ent``). Returns
+    ``(m, keys, flipped)``; the caller sorts the keys (numpy's sort is 2–4× numba's)
+    and warm-starts (``warm_from``)."""
+    nx, ny, start, items, amax, bmax = track_grid(
+        n, pos, prev, w, radius, frozen, any_frozen, substeps, extra, reach, pinned, force,
+        ax, ay, damp, h, first, grabbed, track, path)
     m = find_discs(pos, prev, w, radius, group, layer, mask, friction, restitution, reach,
-                   nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs, surf, layers)
+                   nx, ny, start, items, bounds, walls, segs, h, ij, cf, pairs, surf, layers,
+                   track, amax, bmax, extra)
     keys = np.empty(max(m, 0), dtype=np.int64)
     flipped = np.empty(max(m, 0), dtype=np.bool_)
     if m > 0:

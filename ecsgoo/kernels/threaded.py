@@ -5,11 +5,11 @@ Each gives the bits of the one-thread kernel it stands for, whatever the number 
 threads: a band or part writes what no other one reads or writes, and the bands'
 rows are joined in the one-thread order.
 
-- ``find_frame_banded`` is ``discs.find_frame``. Bands of the grid's rows find their
-  pairs (``discs.pairs_in_rows``), bands of its items their planes
-  (``discs.planes_of_items``), each into its own rows. They are copied into ``ij``
-  and ``cf`` in the order ``find_discs`` writes them, and then framed and keyed in
-  bands of rows.
+- ``find_frame_banded`` is ``discs.find_frame``. Bands of the grid's items find their
+  planes (``discs.planes_of_items``, each widening its own discs' allowances), then
+  bands of its rows their pairs (``discs.pairs_in_rows``), each into its own rows. They
+  are copied into ``ij`` and ``cf`` in the order ``find_discs`` writes them, and then
+  framed and keyed in bands of rows.
 - ``project_parts`` is ``project.project_rounds`` for springs, areas and shapes in
   parts that share no particle (islands). A particle's constraints run in the
   one-thread order, and no other part touches it.
@@ -29,7 +29,7 @@ from .discs import (
     pairs_in_rows,
     planes_of_items,
     prepare_discs,
-    reach_grid,
+    track_grid,
 )
 from .distance import sweep_springs, unpack_lam
 from .shape import solve_shape
@@ -54,26 +54,29 @@ def _row_bands(parts, nx, ny, start):
 def find_frame_banded(parts, n, pos, prev, w, radius, group, layer, mask, friction,
                       restitution, frozen, any_frozen, substeps, extra, bounds, walls, segs,
                       h, ij, cf, pairs, surf, layers, gx, gy, vmin, ent, wall, shift, reach,
-                      band_ij, band_cf):
+                      pinned, force, ax, ay, damp, first, grabbed, track, path, band_ij,
+                      band_cf):
     """``discs.find_frame`` in ``parts`` bands. ``band_ij``/``band_cf`` are each band's
-    rows, ``(2 · parts, room, …)``: the pairs' bands first, then the planes' (the first
-    band finds its pairs in ``ij``/``cf`` themselves). Returns
+    rows, ``(2 · parts, room, …)``: the planes' bands first, then the pairs' (the first
+    band finds its planes in ``ij``/``cf`` themselves). Returns
     ``(m, keys, flipped)`` as ``find_frame`` does, ``m`` −1 when the contacts do not fit
     ``ij``."""
-    nx, ny, start, items = reach_grid(n, pos, prev, radius, frozen, any_frozen, substeps,
-                                      extra, reach)
-    rows = _row_bands(parts, nx, ny if pairs else 0, start)
-    count = np.zeros(2 * parts, dtype=np.int64)
-    for t in prange(parts):  # the first band's pairs are the first rows: found in place
-        count[t] = pairs_in_rows(rows[t], rows[t + 1], pos, prev, w, radius, group, layer,
-                                 mask, friction, restitution, reach, nx, ny, start, items, h,
-                                 ij if t == 0 else band_ij[t], cf if t == 0 else band_cf[t])
+    nx, ny, start, items, amax, bmax = track_grid(
+        n, pos, prev, w, radius, frozen, any_frozen, substeps, extra, reach, pinned, force,
+        ax, ay, damp, h, first, grabbed, track, path)
     k = items.shape[0]
-    for t in prange(parts):
-        count[parts + t] = planes_of_items(
+    count = np.zeros(2 * parts, dtype=np.int64)
+    for t in prange(parts):  # the first band's planes are the first rows: found in place
+        count[t] = planes_of_items(
             k * t // parts, k * (t + 1) // parts, 0, pos, prev, w, radius, mask, friction,
-            restitution, reach, items, bounds, walls, segs, h, band_ij[parts + t],
-            band_cf[parts + t], surf, layers)
+            restitution, reach, items, bounds, walls, segs, h, ij if t == 0 else band_ij[t],
+            cf if t == 0 else band_cf[t], surf, layers, track, amax, extra)
+    rows = _row_bands(parts, nx, ny if pairs else 0, start)
+    for t in prange(parts):  # (after every plane: they widen the allowances pairs read)
+        count[parts + t] = pairs_in_rows(rows[t], rows[t + 1], 0, pos, prev, w, radius, group,
+                                         layer, mask, friction, restitution, reach, nx, ny,
+                                         start, items, h, band_ij[parts + t],
+                                         band_cf[parts + t], track, amax, bmax)
     at = np.zeros(2 * parts + 1, dtype=np.int64)
     for t in range(2 * parts):
         if count[t] < 0:

@@ -145,6 +145,7 @@ def whole(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int,
         held, _spring_args(world, stages), sb, _statics(world, sb),
         _alpha(world, ctx, stages), st.any_frozen, discs.ents,
         discs.keys, discs.memory, discs.ij, discs.cf, discs.at, discs.reach,
+        discs.track, discs.ready_path(ctx.substeps),
         np.empty((st.particles.n, 2)) if sweeps else _NO_ROWS, *_grab(world), *out)
     st.poses += 1  # what the substeps moved, the kept grids no longer hold
     if m < 0:  # Integrate and Project are done; Collide finds them with room to spare
@@ -177,7 +178,8 @@ def fuse(world: World, ctx: StepContext, stages: Sequence[Stage]) -> tuple[int, 
     k = disc_substeps(ctx.substep + 1, ctx.substeps, False, h, world.damping ** (h * 60.0),
                       gx, gy, world.frame_force, n, c["pos"], c["prev"], c["w"], c["pinned"],
                       c["pin"], discs.n, discs.ij, discs.cf, discs.soft, collide.push_speed,
-                      collide.bounce_speed, discs.at, discs.reach, c["radius"],
+                      collide.bounce_speed, discs.at, discs.reach, discs.track,
+                      discs.path, c["radius"],
                       c["friction"], c["restitution"], c["mask"], collide.bounce_speed * h,
                       collide.push_speed * h, max(0.0, collide.hold_speed) * h,
                       SLOP_PX, segs, since, lvl.seg_surf, lvl.seg_layer, poly_off, poly_xy,

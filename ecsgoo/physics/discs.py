@@ -15,6 +15,7 @@ import numpy as np
 from .. import limits
 from ..kernels.discs import (
     CF,
+    TRACK,
     disc_substep,
     find_frame,
     outran,
@@ -53,6 +54,9 @@ class Discs:
         self.keys = np.zeros(0, dtype=np.int64)  # sorted; last frame's contacts
         self.memory = np.zeros((0, 2))  # their (LN, LT)
         self.at, self.reach = np.zeros((0, 2)), np.zeros(0)  # where found, how far each may go
+        #: each particle's path and allowance (``kernels.discs.TRACK`` columns), and the
+        #: path's table, a row per substep (``kernels.discs.path_table``)
+        self.track, self.path = np.zeros((0, TRACK)), np.zeros((0, 2))
         # the particle table's version and row count the rows (and ``at``, ``reach``,
         # ``ents``) are of
         self.shape: tuple[int, int] = (-1, -1)
@@ -79,6 +83,7 @@ class Discs:
         twin.ij, twin.cf, twin.n = self.ij.copy(), self.cf.copy(), self.n
         twin.keys, twin.memory = self.keys.copy(), self.memory.copy()
         twin.at, twin.reach, twin.shape = self.at.copy(), self.reach.copy(), self.shape
+        twin.track, twin.path = self.track.copy(), self.path.copy()
         twin.ents = self.ents.copy()
         twin.found = tuple(a.copy() for a in self.found)
         return twin
@@ -96,15 +101,22 @@ class Discs:
         reach = self.reach
         bounds = world.contacts.walls_for(world.bounds)  # the kernels' form, kept
         gx, gy = world.down
+        ax, ay = world.gravity
         lvl = world.level
+        force = world.frame_force
+        path = self.ready_path(ctx.substeps)
         while True:
             # how far each may go this frame: its speed's worth, at most its diameter (a
-            # faster one has its contacts found again when it outruns it: ``stale``)
+            # faster one has its contacts found again when it outruns it: ``stale``), and
+            # how far from its path (``kernels.discs.track_grid``)
             args = (n, c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
                     c["mask"], c["friction"], c["restitution"], c["frozen"], st.any_frozen,
                     float(ctx.substeps), REACH_PX, bounds, world.bounds is not None,
                     lvl.segments, ctx.h, self.ij, self.cf, pairs, lvl.seg_surf,
-                    lvl.seg_layer, gx, gy, bounce, self.ents, WALL, SHIFT, reach)
+                    lvl.seg_layer, gx, gy, bounce, self.ents, WALL, SHIFT, reach,
+                    c["pinned"], force, float(ax), float(ay),
+                    world.damping ** (ctx.h * 60.0), ctx.substep,
+                    st.pslot.get(world.grabbed, -1), self.track, path)
             parts = threads.count(world) if n >= threads.FIND_MIN else 1
             m, keys, flipped = (find_frame(*args) if parts < 2 else
                                 threads.find_frame(parts, self.bands, len(self.ij), args))
@@ -127,10 +139,17 @@ class Discs:
         n = p.n
         if self.shape != (p.version, n):  # rows came or went: room for them, their entities
             self.at, self.reach = np.empty((n, 2)), np.empty(n)  # the look fills them
+            self.track = np.empty((n, TRACK))
             self.ents = p.cols["entity"][:n].copy()  # the rows' entities, as they were found
             self.shape = (p.version, n)
         if len(self.ij) < room_for(n):
             self.ij, self.cf = room(room_for(n))
+
+    def ready_path(self, substeps: int) -> np.ndarray:
+        """The path's table (``path``), a row for each of a frame's ``substeps``."""
+        if len(self.path) != substeps:
+            self.path = np.zeros((substeps, 2))
+        return self.path
 
     def out(self) -> tuple[np.ndarray, ...]:
         """Room for the fused frame's outputs (``kernels.disc_frame.disc_frame_held``), a row
@@ -177,13 +196,16 @@ class Discs:
             key, memory = key[order], memory[order]
         self.keys, self.memory = key, memory
 
-    def stale(self, world: World) -> bool:
-        """Whether this frame's rows no longer hold: a row came or went (a stage or a
-        handler spawned or deleted), or a particle outran its reach."""
+    def stale(self, world: World, substep: int) -> bool:
+        """Whether this frame's rows no longer hold in ``substep``: a row came or went (a
+        stage or a handler spawned or deleted), or a particle outran its reach or strayed
+        from its path."""
         p = world.store.particles
         if self.shape != (p.version, p.n):
             return True
-        return bool(self.n) and outran(p.n, p.cols["pos"], self.at, self.reach)
+        a, b = self.path[substep]
+        return bool(self.n) and outran(p.n, p.cols["pos"], self.at, self.reach, self.track,
+                                       a, b)
 
     # -- a substep -------------------------------------------------------------------
     def substep(self, world: World, ctx: StepContext, push: float, bounce: float) -> None:

@@ -211,7 +211,7 @@ def _discs(world: World, ctx: StepContext, pairs: bool, push: float, bounce: flo
     discs = world.discs
     if ctx.first:
         discs.find(world, ctx, pairs, bounce)
-    elif discs.stale(world):  # found again, carrying this frame's impulses so far
+    elif discs.stale(world, ctx.substep):  # found again, carrying this frame's impulses so far
         discs.keep(world)
         discs.find(world, ctx, pairs, bounce)
     discs.substep(world, ctx, push, bounce)

@@ -6,11 +6,13 @@ import pytest
 
 import naive
 from ecsgoo.kernels.discs import (
+    ALLOW,
     LN,
     LT,
     ND,
     NX,
     NY,
+    TRACK,
     contact_keys,
     find_discs,
     prepare_discs,
@@ -25,7 +27,15 @@ from ecsgoo.kernels.discs import (
 from ecsgoo.kernels.grid import build_grid_without
 
 
-def _found(pos, w, radius, group, reach, bounds, segs):
+def _at_rest(reach):
+    """A ``track`` of discs at rest, each allowed its reach (the pairs' test is the
+    reach's alone then)."""
+    track = np.zeros((len(reach), TRACK))
+    track[:, ALLOW] = reach
+    return track
+
+
+def _found(pos, w, radius, group, reach, bounds, segs, track=None, ends=(0.0, 0.0)):
     n = len(pos)
     prev = pos.copy()
     ones = np.ones(n, dtype=np.int64)
@@ -33,9 +43,12 @@ def _found(pos, w, radius, group, reach, bounds, segs):
     _, _, _, nx, ny, start, items = grid
     ij, cf = room(room_for(n))
     box = np.asarray(bounds if bounds is not None else (0, 0, 0, 0), dtype=np.float64)
+    track = _at_rest(reach) if track is None else track.copy()
+    # no planes' widening (extra > every allowance): the pairs read the track as given
     m = find_discs(pos, prev, w, radius, group, ones, -ones, np.full(n, 0.5), np.zeros(n),
                    reach, nx, ny, start, items, box, bounds is not None, segs, 1 / 360, ij, cf,
-                   True, np.full((len(segs), 2), np.nan), np.ones(len(segs), dtype=np.int64))
+                   True, np.full((len(segs), 2), np.nan), np.ones(len(segs), dtype=np.int64),
+                   track, *ends, -1e9)
     assert m >= 0
     got = {}
     for k in range(m):
@@ -65,6 +78,29 @@ def test_found_contacts_are_the_naive_ones(seed):
     assert all(got[k] == pytest.approx(want[k], abs=1e-9) for k in want)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_pairs_are_the_naive_ones_along_their_paths(seed):
+    """Discs moving (half of them together, as a crowd falls): a pair within reach is a
+    contact only if its paths come within the allowances (``may_meet``), as the naive
+    reference finds by sampling the paths."""
+    rng = np.random.default_rng(seed)
+    n = 80
+    pos = rng.uniform(0, 200, (n, 2))
+    radius = rng.uniform(2, 12, n)
+    reach = rng.uniform(0, 30, n)
+    w = np.where(rng.random(n) < 0.1, 0.0, 1.0)
+    group = rng.integers(0, 3, n)
+    track = np.zeros((n, TRACK))
+    track[:, :2] = np.where(rng.random((n, 1)) < 0.5, (0.0, -3.0), rng.normal(0, 3, (n, 2)))
+    track[:, 2:4] = np.where(rng.random((n, 1)) < 0.8, (0.0, -980.0), (0.0, 0.0))
+    track[:, ALLOW] = rng.uniform(0, 3, n)
+    ends = (5.9, 2e-4)
+    got, m = _found(pos, w, radius, group, reach, None, np.zeros((0, 4)), track, ends)
+    want = naive.disc_contacts_naive(pos, w, radius, group, reach, None, [], track, ends)
+    assert got.keys() == want.keys() and m == len(got)
+    assert 0 < m < len(naive.disc_contacts_naive(pos, w, radius, group, reach, None, []))
+
+
 def test_room_runs_out_and_says_so():
     pos = np.zeros((40, 2))
     n = len(pos)
@@ -75,7 +111,7 @@ def test_room_runs_out_and_says_so():
     m = find_discs(pos, pos.copy(), np.ones(n), radius, np.zeros(n, dtype=np.int64), ones,
                    -ones, np.ones(n), np.zeros(n), reach, *grid[3:], np.zeros(4), False,
                    np.zeros((0, 4)), 1 / 360, ij, cf, True, np.zeros((0, 2)),
-                   np.zeros(0, dtype=np.int64))
+                   np.zeros(0, dtype=np.int64), _at_rest(reach), 0.0, 0.0, 2.0)
     assert m == -1  # 780 pairs do not fit in 10 rows
 
 

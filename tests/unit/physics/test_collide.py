@@ -291,7 +291,7 @@ def test_a_self_colliding_jelly_ball_slammed_by_a_heavy_crate_keeps_a_simple_out
         for _ in range(120):
             w.step()
             crossed[flag] += _crossed(w.particles.pos[rows])
-    assert crossed[False] > 5  # slammed, a plain ring folds through itself...
+    assert crossed[False] > 3  # slammed, a plain ring folds through itself...
     assert crossed[True] <= 2  # ...a self-colliding one (almost) never
 
 

@@ -194,7 +194,7 @@ def test_loaded_world_continues_bit_for_bit(compact, tmp_path):
         w.step(100)
         w2.step(100)
         assert w2.state_hash() == w.state_hash()
-    assert broken(w) == broken(w2) >= 2
+    assert broken(w) == broken(w2) >= 1  # the rope snapped after the load, in both alike
     assert ecsgoo.dumps(w2) == ecsgoo.dumps(w)
 
 
