@@ -599,12 +599,20 @@ def room(rows: int) -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True)
 def reach_of(n, pos, prev, radius, substeps, extra, out):
     """How far (px) each disc may go this frame: its last substep's move times
-    ``substeps`` (0 if not finite), at most its diameter, plus ``extra`` px."""
+    ``substeps`` (0 if not finite), plus ``extra`` px; at most as far as grows it (radius
+    and reach) to the largest disc and its diameter, the most the grid's cells are made
+    for (``reach_grid``). A faster disc has its contacts found again when it outruns its
+    reach. (Each at most its own diameter, the small discs of a pile of radii 8–16 falling
+    at the World's damped top speed outran theirs every frame: the 32,000 pile's frame
+    took 14.7 ms, 10.1 ms so.)"""
+    top = 0.0
+    for i in range(n):
+        top = max(top, radius[i])
     for i in range(n):
         v = math.hypot(pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1]) * substeps
         if v != v:  # nan: a row without a velocity yet
             v = 0.0
-        out[i] = min(v, 2.0 * radius[i]) + extra
+        out[i] = min(v, 3.0 * top - radius[i]) + extra
 
 
 @njit(cache=True)

@@ -106,9 +106,9 @@ class Discs:
         force = world.frame_force
         path = self.ready_path(ctx.substeps)
         while True:
-            # how far each may go this frame: its speed's worth, at most its diameter (a
-            # faster one has its contacts found again when it outruns it: ``stale``), and
-            # how far from its path (``kernels.discs.track_grid``)
+            # how far each may go this frame: its speed's worth, at most what the largest
+            # disc's diameter is to it (a faster one has its contacts found again when it
+            # outruns it: ``stale``), and how far from its path (``kernels.discs.track_grid``)
             args = (n, c["pos"], c["prev"], c["w"], c["radius"], c["group"], c["layer"],
                     c["mask"], c["friction"], c["restitution"], c["frozen"], st.any_frozen,
                     float(ctx.substeps), REACH_PX, bounds, world.bounds is not None,

@@ -174,9 +174,11 @@ def test_impulses_carry_over_by_entity_pair_as_a_dict_would(seed):
         assert (cf2[k, LN], cf2[k, LT]) == (ln, lt if a < b else -lt)
 
 
-def test_reach_is_the_frames_move_at_most_a_diameter_plus_the_margin():
-    pos = np.array([[3.0, 4.0], [0.0, 0.0], [100.0, 0.0], [np.nan, 0.0]])
-    prev = np.zeros((4, 2))
-    out = np.empty(4)
-    reach_of(4, pos, prev, np.array([20.0, 1.0, 2.0, 1.0]), 6.0, 2.0, out)
-    assert list(out) == [32.0, 2.0, 6.0, 2.0]  # 5 px × 6; at rest; capped at 2r; NaN: 0
+def test_reach_is_the_frames_move_at_most_to_the_largest_discs_diameter_plus_the_margin():
+    pos = np.array([[3.0, 4.0], [0.0, 0.0], [100.0, 0.0], [np.nan, 0.0], [0.0, 50.0]])
+    prev = np.zeros((5, 2))
+    out = np.empty(5)
+    reach_of(5, pos, prev, np.array([20.0, 1.0, 2.0, 1.0, 20.0]), 6.0, 2.0, out)
+    # 5 px × 6; at rest; capped where radius + reach is the largest disc's 3r (58 + 2 px
+    # for r = 2); NaN: 0; the largest disc capped at its diameter
+    assert list(out) == [32.0, 2.0, 60.0, 2.0, 42.0]
