@@ -3,7 +3,10 @@ Box2D v3's soft step.
 
 The particles are non-rotating discs here. A frame's contacts are found once, at its
 first substep (``find_discs``: pairs within their radii plus each disc's reach this
-frame), and each keeps its normal and friction impulses across frames (warm
+frame whose paths, the substep's move and gravity carried on, come within their
+allowances — discs that fall together are none), and found again in a later substep
+only if a disc outran its reach or strayed from its path by more than its allowance
+(``outran``). Each keeps its normal and friction impulses across frames (warm
 starting: ``Collide`` matches them by their entities). Every substep then runs, as
 Box2D v3's ``b2SolverStage``s do:
 
