@@ -106,8 +106,10 @@ def test_the_path_is_where_integrate_takes_a_particle_that_meets_nothing(damp):
 
 
 def test_a_disc_turned_away_from_its_path_has_its_contacts_found_again():
-    """A disc pushed sideways mid-frame (a stage moving it) strays from its path: the
-    next substep's Collide finds the frame's contacts again."""
+    """A disc moved by something else than the contacts (a stage, say) strays from its
+    path: Collide's check (``Discs.stale``, here at the frame's last substep, where the
+    frame left the discs) says to find the frame's contacts again — once it is more than
+    its allowance off, though still within its reach."""
     w = solver(World(bounds=(0, 0, 400, 400)))
     a = w.create_entity(Particle(100, 200, radius=10.0))
     w.create_entity(Particle(120, 200, radius=10.0))  # touching: a contact row
