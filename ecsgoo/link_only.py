@@ -32,6 +32,7 @@ they keep.
 from __future__ import annotations
 
 import contextlib
+import copy
 import importlib
 import os
 import pickle
@@ -41,6 +42,7 @@ from typing import Any
 
 from numba.core import codegen, dispatcher, event, sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
+from numba.core.environment import Environment
 
 #: Per thread: how deep in compiles from Python (0: at Python's level), whether the
 #: context is on, and which function compilers now compile for linking only.
@@ -268,7 +270,8 @@ def _wrapped(kernel: Any, linked: Any) -> Any:
     in a library that links its code: what ``NativeLowering`` makes when it compiles in
     full, from what it kept."""
     # (the compile's own context: NRT on, its error model, as the code was lowered with)
-    ctx, fndesc, env = linked.target_context, linked.fndesc, linked.environment
+    ctx = linked.target_context
+    fndesc, env = _own_environment(linked.fndesc)
     library = ctx.codegen().create_library(kernel.py_func.__qualname__)
     library.enable_object_caching()  # (numba's: its machine code goes in the cache entry)
     ctx.create_cpython_wrapper(library, fndesc, env, linked.call_helper,
@@ -282,7 +285,20 @@ def _wrapped(kernel: Any, linked: Any) -> Any:
     library.finalize()
     entry = ctx.get_executable(library, fndesc, env)
     reload_init = list(linked.reload_init or ()) + list(library._reload_init)
-    return linked._replace(entry_point=entry, library=library, reload_init=reload_init)
+    return linked._replace(entry_point=entry, library=library, reload_init=reload_init,
+                           fndesc=fndesc, environment=env)
+
+
+def _own_environment(fndesc: Any) -> tuple[Any, Any]:
+    """``fndesc`` as the wrappers' own (a copy) with an environment of their own, named
+    apart from the code's: the Python wrapper keeps there what it boxes with (an array's
+    dtype), and numba, loading a cache entry, takes an environment already loaded under
+    the same name as it is — the code's, loaded with a caller's entry before the wrappers
+    added theirs — so a wrapper that shared it boxed with a constant it lacked (a crash:
+    ``start_positions`` of Suika's merge, wrapped in a cold start, called in the next)."""
+    own = copy.copy(fndesc)
+    own.env_name = f"{fndesc.env_name}_wrapped"
+    return own, Environment.from_fndesc(own)
 
 
 def _calls_itself(library: Any) -> bool:

@@ -61,7 +61,16 @@ def test_a_rehearsal_compiled_for_linking_plays_to_the_same_bits(tmp_path, name)
 
 
 KERNELS = """
+import numpy as np
 from numba import njit
+
+@njit(cache=True)
+def doubled(n):
+    return np.arange(n) * 2
+
+@njit(cache=True)
+def total(n):
+    return doubled(n).sum()
 
 @njit(cache=True)
 def callee(x):
@@ -110,12 +119,33 @@ print("ok")
 """
 
 
-def test_a_wrapped_callee_is_cached_as_numba_caches(tmp_path):
+# the same with a callee that returns an array, its caller loaded first in the next process
+# (numba then holds the callee code's environment, loaded with the caller's entry, when the
+# wrapped entry loads: the wrappers' must be their own to box the array)
+ARRAY_WRAPPED_THEN_LOADED = """
+import sys
+import ecsgoo.kernels
+from ecsgoo.link_only import callees_for_linking
+import linked_k as k
+if sys.argv[1] == "cold":
+    with callees_for_linking():
+        assert k.total(4) == 12
+    assert list(k.doubled(3)) == [0, 2, 4]
+    assert k.doubled.overloads[k.doubled.signatures[0]].library._ecsgoo_wrappers
+else:
+    assert k.total(4) == 12 and list(k.doubled(3)) == [0, 2, 4]
+    assert k.doubled.stats.cache_hits and not k.doubled.stats.cache_misses
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("script", [WRAPPED_THEN_LOADED, ARRAY_WRAPPED_THEN_LOADED])
+def test_a_wrapped_callee_is_cached_as_numba_caches(tmp_path, script):
     (tmp_path / "linked_k.py").write_text(KERNELS)
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}",
            "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     for mode in ("cold", "warm"):
-        run = subprocess.run([sys.executable, "-c", WRAPPED_THEN_LOADED, mode], cwd=tmp_path,
+        run = subprocess.run([sys.executable, "-c", script, mode], cwd=tmp_path,
                              capture_output=True, text=True, timeout=300, env=env)
         assert run.returncode == 0 and run.stdout.strip() == "ok", (mode, run.stderr[-2000:])
 

@@ -61,15 +61,17 @@ def _found(pos, w, radius, group, reach, bounds, segs, track=None, ends=(0.0, 0.
     return got, m
 
 
+def _random_discs(rng, n, most_reach):
+    """``n`` discs in a 200 px square: centres, radii, reaches (up to ``most_reach`` px),
+    inverse masses (a tenth 0) and groups."""
+    return (rng.uniform(0, 200, (n, 2)), rng.uniform(2, 12, n), rng.uniform(0, most_reach, n),
+            np.where(rng.random(n) < 0.1, 0.0, 1.0), rng.integers(0, 3, n))
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_found_contacts_are_the_naive_ones(seed):
     rng = np.random.default_rng(seed)
-    n = 60
-    pos = rng.uniform(0, 200, (n, 2))
-    radius = rng.uniform(2, 12, n)
-    reach = rng.uniform(0, 4, n)
-    w = np.where(rng.random(n) < 0.1, 0.0, 1.0)
-    group = rng.integers(0, 3, n)
+    pos, radius, reach, w, group = _random_discs(rng, 60, 4.0)
     segs = rng.uniform(0, 200, (4, 4))
     bounds = (0.0, 0.0, 200.0, 200.0) if seed % 2 else None
     got, m = _found(pos, w, radius, group, reach, bounds, segs)
@@ -85,11 +87,7 @@ def test_pairs_are_the_naive_ones_along_their_paths(seed):
     reference finds by sampling the paths."""
     rng = np.random.default_rng(seed)
     n = 80
-    pos = rng.uniform(0, 200, (n, 2))
-    radius = rng.uniform(2, 12, n)
-    reach = rng.uniform(0, 30, n)
-    w = np.where(rng.random(n) < 0.1, 0.0, 1.0)
-    group = rng.integers(0, 3, n)
+    pos, radius, reach, w, group = _random_discs(rng, n, 30.0)
     track = np.zeros((n, TRACK))
     track[:, :2] = np.where(rng.random((n, 1)) < 0.5, (0.0, -3.0), rng.normal(0, 3, (n, 2)))
     track[:, 2:4] = np.where(rng.random((n, 1)) < 0.8, (0.0, -980.0), (0.0, 0.0))
