@@ -17,7 +17,8 @@ concurrent first saves both took) is not used and compiles again, quietly.
 numba knows an entry is stale only when its own source file changed, though a
 kernel carries the code of the kernels it calls from other files: after an edit
 or an upgrade, a cached caller ran its callees' old code (a segfault, seen).
-So an ecsgoo kernel's entry is tied to every ecsgoo file that defines kernels
+So an ecsgoo kernel's entry is tied to every ecsgoo file that defines kernels or makes
+their entries (``link_only``'s wrappers, this module: ``ENTRY_MAKERS``)
 (``tie_stamps_to_the_package``): any of them changes, all compile again.
 
 numba numbers the functions a process compiles from 1 and writes the number into their
@@ -288,10 +289,17 @@ def tie_stamps_to_the_package(package: str) -> None:
     mixin.get_source_stamp = package_stamp
 
 
+#: Files that make what goes into kernels' cache entries without defining kernels: the
+#: wrappers of a kernel compiled for linking (``link_only``: a fix there must not leave the
+#: entries its old code wrote in use) and this module.
+ENTRY_MAKERS = ("link_only.py", "numba_cache.py")
+
+
 @functools.cache
 def package_digest(root: str) -> str:
     """SHA-256 of the names and bytes of the ``.py`` files under ``root`` that define
-    numba kernels (read once a process: the files a process runs do not change)."""
+    numba kernels or make their entries (``ENTRY_MAKERS``; read once a process: the files
+    a process runs do not change)."""
     digest = hashlib.sha256()
     for folder, dirs, files in sorted(os.walk(root)):
         dirs.sort()
@@ -299,7 +307,7 @@ def package_digest(root: str) -> str:
             path = os.path.join(folder, name)
             with open(path, "rb") as f:
                 data = f.read()
-            if b"njit" in data:
+            if b"njit" in data or name in ENTRY_MAKERS:
                 digest.update(os.path.relpath(path, root).encode() + b"\0" + data)
     return digest.hexdigest()
 

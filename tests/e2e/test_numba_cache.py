@@ -144,6 +144,11 @@ def test_a_kernels_entry_goes_stale_when_another_kernel_file_changes(tmp_path):
     numba_cache.package_digest.cache_clear()
     (pkg / "b.py").write_text("from numba import njit\n@njit\ndef g(x):\n    return x + 1\n")
     assert numba_cache.package_digest(str(pkg)) != before
+    numba_cache.package_digest.cache_clear()
+    before = numba_cache.package_digest(str(pkg))
+    (pkg / "link_only.py").write_text("WRAPPERS = 2\n")  # no kernels, but makes entries
+    numba_cache.package_digest.cache_clear()
+    assert numba_cache.package_digest(str(pkg)) != before
     # and an ecsgoo kernel's stamp carries the package's digest
     from numba.core import caching
 
