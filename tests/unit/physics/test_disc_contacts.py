@@ -122,3 +122,19 @@ def test_a_disc_turned_away_from_its_path_has_its_contacts_found_again():
     assert not d.stale(w, 5)
     p.cols["pos"][row, 1] += 1.5  # 2.1 px off its path now
     assert d.stale(w, 5)
+
+
+def test_discs_closing_on_each_other_may_stray_by_their_closing_speed():
+    """Two discs 30 px apart, one closing at 300 px/s: each may stray from its path by that
+    speed over the rest of the frame (five of its six substeps after the look: what the
+    meeting may turn it by) plus the margin; a third far off, at rest, by the margin
+    alone."""
+    w = solver(World(bounds=(0, 0, 2000, 400), gravity=(0.0, 0.0)))
+    a = w.create_entity(Particle(200, 200, radius=10.0))
+    b = w.create_entity(Particle(250, 200, radius=10.0, vx=-300.0))
+    c = w.create_entity(Particle(1500, 200, radius=10.0))
+    w.step(1)
+    allow = {e: w.discs.track[w.store.pslot[e], ALLOW] for e in (a, b, c)}
+    for e in (a, b):
+        assert allow[e] == pytest.approx(REACH_PX + 300.0 * 5 / 360, rel=0.01)
+    assert allow[c] == REACH_PX
