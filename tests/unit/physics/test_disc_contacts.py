@@ -20,8 +20,8 @@ def _touching_without_a_row(world: World) -> list[tuple[int, int]]:
     gap = np.hypot(*(pos[:, None] - pos[None]).transpose(2, 0, 1)) - r[:, None] - r[None]
     rows = {tuple(sorted(map(int, row))) for row in d.ij[: d.n] if row[1] >= 0}
     missed = []
+    g, w = c["group"], c["w"]
     for i, j in zip(*np.nonzero(np.triu(gap < -1e-9, 1)), strict=True):
-        g, w = c["group"], c["w"]
         if (g[i] != 0 and g[i] == g[j]) or w[i] + w[j] == 0 or c["frozen"][i] or c["frozen"][j]:
             continue
         if not (c["layer"][i] & c["mask"][j] and c["layer"][j] & c["mask"][i]):
